@@ -1,0 +1,36 @@
+# The two commands of the README: `make demo` and `make test`. Both create the environment.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test bench lint venv system clean schema
+
+venv: $(STAMP)
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --disable-pip-version-check -e '.[fast,dev]'
+	touch $(STAMP)
+
+system:
+	bash scripts/setup-system.sh
+
+demo: venv
+	$(BIN)/rankdoctor replay replay_logs/xid79_fallen_off_bus_16r
+
+test: venv system
+	$(BIN)/python -m pytest -q -p no:cacheprovider tests
+
+lint: venv
+	$(BIN)/ruff check detector tests bench scripts
+	$(BIN)/mypy detector
+
+bench: venv
+	$(BIN)/python bench/run_all.py
+
+schema: venv
+	$(BIN)/rankdoctor rules schema > rules/schema.json
+
+clean:
+	rm -rf $(VENV) bench/out bench/data

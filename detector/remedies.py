@@ -1,0 +1,137 @@
+"""What to do about an incident: drain or not, resubmit or not, the fix, and a command that
+verifies it; and the one-or-two-sentence explanation. Pure functions of the cause and initiator."""
+
+from __future__ import annotations
+
+import shlex
+
+from detector.types import Cause, Finding, Initiator, Remediation
+
+_DRAIN = frozenset({Cause.GPU_HARDWARE, Cause.ECC_MEMORY, Cause.NVLINK, Cause.NETWORK})
+
+
+def _on(node: str | None, command: str) -> str:
+    """Run ``command`` on ``node`` over ssh (quoted), or locally when the node is unknown."""
+    if node:
+        return f"ssh {shlex.quote(node)} {shlex.quote(command)}"
+    return command
+
+
+def _gpu_select(ini: Initiator) -> str:
+    if ini.gpu:
+        return f" -i {ini.gpu}.0"
+    return ""
+
+
+def remediation_for(cause: Cause, ini: Initiator, *, has_hardware_evidence: bool, anchor: Finding | None) -> Remediation:
+    node = ini.node
+    where = f"node {node}" if node else "the node"
+    gpu = f" GPU {ini.gpu}" if ini.gpu else ""
+    sel = _gpu_select(ini)
+    pid = ini.pid
+    if cause is Cause.GPU_HARDWARE:
+        return Remediation(True, True,
+            f"Drain {where}; reset{gpu} (nvidia-smi -r) or reboot the node, run DCGM diagnostics before returning it, and RMA the GPU if the fault repeats.",
+            _on(node, f"nvidia-smi --query-gpu=pci.bus_id,name,temperature.gpu,ecc.errors.uncorrected.volatile.total --format=csv{sel} && dcgmi diag -r 3"))
+    if cause is Cause.ECC_MEMORY:
+        return Remediation(True, True,
+            f"Drain {where}; reset{gpu} to activate pending row remaps; if remapping failed or errors recur, RMA the GPU.",
+            _on(node, f"nvidia-smi -q -d ROW_REMAPPER{sel}"))
+    if cause is Cause.NVLINK:
+        return Remediation(True, True,
+            f"Drain {where}; check NVLink/NVSwitch health and fabric manager, reset the GPUs, and reseat or RMA if errors persist.",
+            _on(node, f"nvidia-smi nvlink --status{sel} && nvidia-smi nvlink -e{sel}"))
+    if cause is Cause.NETWORK:
+        drain = node is not None
+        return Remediation(drain, True,
+            f"Drain {where} and check its NIC, cable and switch port; resubmit the job without it." if drain
+            else "Find the failing link (NIC, cable, switch) from the NCCL errors; resubmit once it is fixed.",
+            _on(node, "ibstat && ip -s link"))
+    if cause is Cause.CUDA_OOM:
+        return Remediation(False, True,
+            "Lower the per-GPU batch size or sequence length, enable activation checkpointing, or set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True; no node is at fault.",
+            "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True <your launch command> with the smaller batch, then check torch.cuda.max_memory_allocated() on the rank")
+    if cause is Cause.ILLEGAL_MEMORY_ACCESS:
+        return Remediation(False, False,
+            "An application GPU fault (bad index, out-of-bounds kernel): fix the code; rerun the failing step with CUDA_LAUNCH_BLOCKING=1 to find the kernel. The node is healthy.",
+            "CUDA_LAUNCH_BLOCKING=1 compute-sanitizer --tool memcheck python <your training script> (one rank, the failing step)")
+    if cause is Cause.PYTHON_EXCEPTION:
+        where_code = ""
+        if anchor is not None:
+            where_code = f" ({anchor.text.strip()[:120]})"
+        return Remediation(False, False,
+            f"Fix the exception on the initiating rank{where_code}; the other ranks only stopped because it died.",
+            "rankdoctor replay <the new run's log dir> after the fix")
+    if cause is Cause.HOST_OOM_KILL:
+        return Remediation(False, True,
+            "The kernel OOM killer (or a cgroup limit) killed the rank: reduce host memory use (DataLoader workers, pinned memory, prefetch) or raise the job's memory limit.",
+            _on(node, "dmesg -T | grep -iE 'out of memory|oom-kill|killed process'"))
+    if cause is Cause.CRASH_SIGNAL:
+        target = f" (pid {pid})" if pid else ""
+        return Remediation(False, True,
+            f"The rank's process{target} died by a signal with no hardware evidence: collect a core dump or faulthandler trace; check host memory if it was SIGKILL.",
+            _on(node, "coredumpctl list --since today; dmesg -T | tail -n 50"))
+    if cause is Cause.PREEMPTION:
+        return Remediation(False, True,
+            "The scheduler preempted the job: resubmit it to resume from the last checkpoint; no node is at fault.",
+            "squeue --me --states=PENDING,RUNNING && scontrol show job <job id>")
+    if cause is Cause.HANG:
+        target = f"--pid {pid}" if pid else "--pid <pid of the rank>"
+        return Remediation(False, True,
+            "A rank stopped progressing while the others waited in a collective: capture its stacks (py-spy dump) before restarting, and look for a dead data loader, a deadlock or a diverging code path.",
+            _on(node, f"py-spy dump {target}"))
+    if cause is Cause.DATA_LOADER_STALL:
+        return Remediation(False, True,
+            "A rank was stuck loading data: check the storage/network file system and the DataLoader workers (num_workers, timeout).",
+            _on(node, "df -h; iostat -x 1 3"))
+    if cause is Cause.COLLECTIVE_MISMATCH:
+        return Remediation(False, False,
+            "Ranks issued different collectives (type, size or an extra barrier): fix the divergent code path; the Flight Recorder shows which.",
+            "TORCH_NCCL_TRACE_BUFFER_SIZE=2000 <rerun>; torchfrtrace <dump dir>")
+    if cause is Cause.STRAGGLER:
+        return Remediation(has_hardware_evidence and node is not None, False,
+            f"Rank {ini.rank} is persistently slower than its peers"
+            + (f"; its GPU shows hardware slowdown: drain {where} at a checkpoint boundary." if has_hardware_evidence else "; check its GPU clocks, temperature and host load."),
+            _on(node, f"nvidia-smi --query-gpu=pci.bus_id,clocks.sm,clocks_event_reasons.active,temperature.gpu,power.draw --format=csv{sel}"))
+    return Remediation(False, True,
+        "No rank left initiator-grade evidence: rerun with NCCL_DEBUG=INFO and TORCH_NCCL_TRACE_BUFFER_SIZE=2000 to capture more next time.",
+        "NCCL_DEBUG=INFO TORCH_NCCL_TRACE_BUFFER_SIZE=2000 <your launch command>")
+
+
+_WHAT = {
+    Cause.GPU_HARDWARE: "a GPU hardware fault",
+    Cause.ECC_MEMORY: "an uncorrectable GPU memory (ECC) error",
+    Cause.NVLINK: "an NVLink/NVSwitch error",
+    Cause.NETWORK: "a network (NIC/InfiniBand/socket) failure",
+    Cause.CUDA_OOM: "CUDA out of memory",
+    Cause.ILLEGAL_MEMORY_ACCESS: "an application GPU fault (illegal memory access)",
+    Cause.PYTHON_EXCEPTION: "an uncaught Python exception",
+    Cause.HOST_OOM_KILL: "the host OOM killer",
+    Cause.CRASH_SIGNAL: "a crash by signal",
+    Cause.PREEMPTION: "scheduler preemption",
+    Cause.HANG: "a hang",
+    Cause.DATA_LOADER_STALL: "a data loader stall",
+    Cause.COLLECTIVE_MISMATCH: "mismatched collectives",
+    Cause.STRAGGLER: "a straggler",
+    Cause.UNKNOWN: "an unknown cause",
+}
+
+
+def explain(cause: Cause, ini: Initiator, anchor: Finding | None, collateral: int, *, inferred_by: str | None = None) -> str:
+    who = []
+    if ini.rank is not None:
+        who.append(f"rank {ini.rank}")
+    if ini.node:
+        who.append(f"on {ini.node}")
+    if ini.gpu:
+        who.append(f"(GPU {ini.gpu})")
+    subject = " ".join(who) if who else "no single rank"
+    first = f"The failure started with {_WHAT[cause]} on {subject}" if who else f"The run failed with {_WHAT[cause]}; {subject} could be singled out"
+    if inferred_by:
+        first += f": {inferred_by}"
+    elif anchor is not None:
+        first += f" ({anchor.rule})"
+    first += "."
+    if collateral:
+        first += f" {collateral} other rank{'s' if collateral != 1 else ''} only failed as a consequence."
+    return first

@@ -1,0 +1,130 @@
+"""Offline replay: the pipeline fed by the files of a failed run, clocked by event time."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from detector.attribution import RunFacts, attribute
+from detector.detectors.rules.engine import RuleSet
+from detector.detectors.rules.loader import load_rules
+from detector.errors import ConfigError
+from detector.pipeline import (
+    build_index,
+    elastic_error_findings,
+    exit_findings,
+    findings_from_hit,
+    rank_infos,
+)
+from detector.sources.reader import TAIL_BYTES, FileScan, scan_file
+from detector.sources.runs import FileKind, LogFile, discover
+from detector.sources.timestamps import find_year
+from detector.stepstats import stats_findings
+from detector.types import Finding, Report, Summary
+
+
+class RuleLoadError(ConfigError):
+    """Several rule problems at once; ``problems`` lists each."""
+
+    def __init__(self, problems: Sequence[ConfigError]) -> None:
+        self.problems = list(problems)
+        first = self.problems[0]
+        super().__init__(first.path, first.line, first.detail, column=first.column, rule_id=first.rule_id)
+
+    def format(self) -> str:
+        problems = getattr(self, "problems", None)
+        if not problems:
+            return super().format()
+        return "\n".join(p.format() for p in problems)
+
+
+def load_ruleset(user_rules: Sequence[Path] = (), *, engine: str = "auto", shipped: Sequence[Path] | None = None) -> RuleSet:
+    """Load and compile every rule up front; any problem stops here with every message."""
+    result = load_rules(shipped, user_rules)
+    if result.problems:
+        raise RuleLoadError(result.problems)
+    return RuleSet(result.rules, engine=engine)
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayOptions:
+    follow_symlinks: bool = False
+    tail_bytes: int = TAIL_BYTES
+
+
+def _year_hint(files: Sequence[LogFile]) -> int | None:
+    for f in files:
+        if f.kind not in (FileKind.RANK_LOG, FileKind.KERNEL):
+            continue
+        try:
+            with open(f.path, "rb") as fh:
+                year = find_year(fh.read(16384).decode("utf-8", "replace"))
+        except OSError:
+            continue
+        if year is not None:
+            return year
+    for f in files:
+        try:
+            return datetime.fromtimestamp(f.path.stat().st_mtime, tz=UTC).year
+        except OSError:
+            continue
+    return None
+
+
+def replay_path(
+    path: Path,
+    rules: RuleSet,
+    *,
+    options: ReplayOptions = ReplayOptions(),
+    progress: Callable[[int], None] | None = None,
+    on_total: Callable[[int], None] | None = None,
+) -> Report:
+    """Analyse a run directory (or one log file). Raises InputError for a missing or empty path;
+    problems with single files become warnings in the report."""
+    files, warnings = discover(path, follow_symlinks=options.follow_symlinks)
+    if on_total is not None:
+        on_total(sum(f.size for f in files if f.kind in (FileKind.RANK_LOG, FileKind.KERNEL)))
+    year = _year_hint(files)
+    scans: list[FileScan] = []
+    for f in files:
+        if f.kind in (FileKind.RANK_LOG, FileKind.KERNEL):
+            scan = scan_file(f, rules, year=year, tail_bytes=options.tail_bytes, progress=progress)
+            warnings.extend(scan.warnings)
+            scans.append(scan)
+    idx = build_index(scans)
+    findings: list[Finding] = []
+    for scan in scans:
+        for hit in scan.hits:
+            findings.extend(findings_from_hit(hit, scan.file, idx))
+    for f in files:
+        if f.kind is FileKind.ELASTIC_ERROR:
+            found, warns = elastic_error_findings(f, rules, idx)
+            findings.extend(found)
+            warnings.extend(warns)
+    findings.extend(exit_findings(scans, idx, [f for f in findings if f.file is not None]))
+    ranks = rank_infos(scans, idx)
+    metric_files = [f for f in files if f.kind is FileKind.METRICS]
+    extra, median_step, warns = stats_findings(scans, idx, metric_files)
+    findings.extend(extra)
+    warnings.extend(warns)
+    facts = RunFacts(tuple(findings), ranks, idx.world_size, median_step)
+    incidents = attribute(facts)
+    times = [t for s in scans for t in (s.first_time, s.last_time) if t is not None]
+    summary = Summary(
+        files=len(files),
+        lines=sum(s.lines for s in scans),
+        ranks=len(ranks),
+        nodes=len({r.node for r in ranks.values() if r.node} | {s.file.node for s in scans if s.file.node}),
+        start=min(times) if times else None,
+        end=max(times) if times else None,
+    )
+    progress_rows = tuple((r.rank, r.last_time, r.last_step) for r in ranks.values())
+    return Report(
+        source=str(path),
+        summary=summary,
+        incidents=tuple(incidents),
+        warnings=tuple(warnings),
+        progress=progress_rows,
+    )

@@ -1,0 +1,519 @@
+"""The human text report of ``rankdoctor replay``: verdict first, then details per incident.
+
+Everything a log produced (log lines, file names, node names, rule ids from user packs) is
+untrusted: it goes to rich as ``Text`` objects, never as markup, after ``clean_line`` has made
+control characters visible. The output is readable without colour at 80 columns: emphasis is
+also spelled out (``INITIATOR``), and only the verify command is printed without wrapping so it
+can be copied.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from rich import box
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from detector.types import Cause, Finding, Incident, Report, Role
+
+CAUSE_LABELS: dict[Cause, str] = {
+    Cause.GPU_HARDWARE: "GPU hardware fault",
+    Cause.ECC_MEMORY: "GPU memory (ECC) error",
+    Cause.NVLINK: "NVLink / NVSwitch error",
+    Cause.NETWORK: "network failure",
+    Cause.CUDA_OOM: "CUDA out of memory",
+    Cause.ILLEGAL_MEMORY_ACCESS: "application GPU fault",
+    Cause.PYTHON_EXCEPTION: "uncaught Python exception",
+    Cause.HOST_OOM_KILL: "killed by the host OOM killer",
+    Cause.CRASH_SIGNAL: "crashed on a signal",
+    Cause.PREEMPTION: "preempted",
+    Cause.HANG: "hang",
+    Cause.DATA_LOADER_STALL: "data loader stall",
+    Cause.COLLECTIVE_MISMATCH: "mismatched collectives",
+    Cause.STRAGGLER: "straggler",
+    Cause.UNKNOWN: "unknown cause",
+}
+
+ROLE_STYLES: dict[Role, str] = {
+    Role.INITIATOR: "bold red",
+    Role.COLLATERAL: "yellow",
+    Role.CONTEXT: "dim",
+}
+
+# How much of a log line the default view shows; verbose shows more, never unbounded.
+TEXT_LIMIT = 200
+VERBOSE_TEXT_LIMIT = 4000
+# Rows beyond the initiator ones that the default view lists in tables and timelines.
+OTHER_ROWS = 10
+PER_RULE_ROWS = 2  # and at most this many of each (rule, role)
+TIMELINE_ROWS = 30
+WARNINGS_SHOWN = 20
+CONTEXT_LINES = 20
+WIDE = 120  # consoles at least this wide get the one-column-per-field evidence table
+
+_BIDI_CONTROLS = frozenset("\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def rank_ranges(ranks: Iterable[int]) -> str:
+    """``[4, 0, 1, 2, 5, 2]`` -> ``"0-2,4-5"``; an empty input gives ``""``."""
+    ordered = sorted(set(ranks))
+    parts: list[str] = []
+    i = 0
+    while i < len(ordered):
+        j = i
+        while j + 1 < len(ordered) and ordered[j + 1] == ordered[j] + 1:
+            j += 1
+        parts.append(str(ordered[i]) if i == j else f"{ordered[i]}-{ordered[j]}")
+        i = j + 1
+    return ",".join(parts)
+
+
+def clean_line(text: str, limit: int | None = None, *, newlines: bool = False) -> str:
+    """Make untrusted text safe to print: control, bidi and surrogate characters become
+    visible escapes (``\\x1b``), tabs become spaces, and text past ``limit`` characters is cut
+    with a note saying how much was left out. ``newlines`` keeps line breaks."""
+    omitted = 0
+    if limit is not None and len(text) > limit:
+        omitted = len(text) - limit
+        text = text[:limit]
+    out: list[str] = []
+    for ch in text:
+        if ch == "\t":
+            out.append(" ")
+        elif ch == "\n" and newlines:
+            out.append(ch)
+        elif ch in _BIDI_CONTROLS or unicodedata.category(ch) in ("Cc", "Cs"):
+            code = ord(ch)
+            out.append(f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
+        else:
+            out.append(ch)
+    if omitted:
+        out.append(f" ... (+{omitted} chars)")
+    return "".join(out)
+
+
+def as_utc(value: datetime) -> datetime:
+    """Aware UTC; a naive time (from a report written elsewhere) is taken as UTC."""
+    if value.tzinfo is None:
+        return value.replace(tzinfo=UTC)
+    try:
+        return value.astimezone(UTC)
+    except OverflowError:
+        return value.replace(tzinfo=UTC)
+
+
+def offset_seconds(value: datetime, origin: datetime) -> float:
+    return (as_utc(value) - as_utc(origin)).total_seconds()
+
+
+def clock(value: datetime, *, date: bool = True) -> str:
+    """``2026-11-29 12:00:01.123`` (UTC), or only the time of day."""
+    v = as_utc(value)
+    day = f"{v.year:04d}-{v.month:02d}-{v.day:02d} " if date else ""
+    return f"{day}{v.hour:02d}:{v.minute:02d}:{v.second:02d}.{v.microsecond // 1000:03d}"
+
+
+def plural(count: int, word: str) -> str:
+    """``1 file``, ``1,200 lines``."""
+    return f"{count:,} {word}{'' if count == 1 else 's'}"
+
+
+def cause_label(cause: Cause) -> str:
+    return CAUSE_LABELS.get(cause, cause.value)
+
+
+def initiator_phrase(incident: Incident) -> str:
+    """``rank 3, node02, GPU 0000:2b:00`` with whatever is known."""
+    ini = incident.initiator
+    parts: list[str] = []
+    if ini.rank is not None:
+        parts.append(f"rank {ini.rank}")
+    if ini.node:
+        parts.append(ini.node)
+    if ini.gpu:
+        parts.append(f"GPU {ini.gpu}")
+    return ", ".join(parts) if parts else "an unknown rank"
+
+
+def verdict_line(incident: Incident) -> str:
+    """``gpu_hardware on rank 3, node02, GPU 0000:2b:00 (confidence 0.95)``"""
+    return (
+        f"{incident.cause.value} on {clean_line(initiator_phrase(incident), 200)} "
+        f"(confidence {incident.confidence:.2f})"
+    )
+
+
+def evidence_order(evidence: Sequence[Finding]) -> list[Finding]:
+    """By time, untimed last; the sort is stable so equal times keep the attribution order."""
+
+    def key(f: Finding) -> tuple[int, datetime]:
+        if f.time is None:
+            return (1, datetime.min.replace(tzinfo=UTC))
+        return (0, as_utc(f.time))
+
+    return sorted(evidence, key=key)
+
+
+def first_time(evidence: Iterable[Finding]) -> datetime | None:
+    times = [as_utc(f.time) for f in evidence if f.time is not None]
+    return min(times) if times else None
+
+
+# --- the report -------------------------------------------------------------------------
+
+
+def render_text(report: Report, console: Console, *, verbose: bool = False) -> None:
+    """Print ``report`` for a person: verdict lines, then each incident, then warnings."""
+    _print_verdict(report, console)
+    _print_summary(report, console)
+    for index, incident in enumerate(report.incidents, start=1):
+        console.print()
+        _print_incident(incident, index, len(report.incidents), console, verbose)
+    if report.progress:
+        console.print()
+        _print_progress(report, console)
+    if report.warnings:
+        console.print()
+        _print_warnings(report.warnings, console, verbose)
+
+
+def _print_verdict(report: Report, console: Console) -> None:
+    if not report.incidents:
+        s = report.summary
+        line = Text.assemble(
+            ("VERDICT: no incident", "bold green"),
+            f" - no failure evidence in {plural(s.files, 'file')}, {plural(s.lines, 'line')}, "
+            f"{plural(s.ranks, 'rank')}.",
+        )
+        console.print(line)
+        return
+    many = len(report.incidents) > 1
+    for index, incident in enumerate(report.incidents, start=1):
+        head = f"VERDICT #{index}: " if many else "VERDICT: "
+        console.print(Text.assemble((head, "bold red"), (verdict_line(incident), "bold")))
+
+
+def _print_summary(report: Report, console: Console) -> None:
+    s = report.summary
+    console.print(Text(f"Source: {clean_line(report.source, 300)}", style="dim"))
+    line = (
+        f"Input: {plural(s.files, 'file')}, {plural(s.lines, 'line')}, "
+        f"{plural(s.ranks, 'rank')}, {plural(s.nodes, 'node')}"
+    )
+    console.print(Text(line, style="dim"))
+    if s.start is not None and s.end is not None:
+        same_day = as_utc(s.start).date() == as_utc(s.end).date()
+        end = clock(s.end, date=not same_day).rsplit(".", 1)[0]
+        span = f"Span: {clock(s.start).rsplit('.', 1)[0]} -> {end} UTC"
+        console.print(Text(span, style="dim"))
+
+
+def _print_incident(incident: Incident, index: int, total: int, console: Console, verbose: bool) -> None:
+    title = Text(f"Incident {index}/{total}: {incident.cause.value} ", style="bold")
+    title.append(f"[{clean_line(incident.id, 80)}]", style="dim")
+    console.rule(title, align="left", style="dim")
+    ini = incident.initiator
+    facts: list[tuple[str, str]] = [
+        ("Cause", f"{incident.cause.value} - {cause_label(incident.cause)}"),
+        ("Initiator", clean_line(initiator_phrase(incident), 300) + _initiator_extra(incident)),
+    ]
+    if incident.collateral_ranks:
+        n = len(set(incident.collateral_ranks))
+        ranges = _short(rank_ranges(incident.collateral_ranks), 60, verbose)
+        facts.append(("Collateral", f"{n} rank{'s' if n != 1 else ''}: {ranges}"))
+    else:
+        facts.append(("Collateral", "none"))
+    if incident.first_evidence_time is not None:
+        facts.append(("First evidence", f"{clock(incident.first_evidence_time)} UTC"))
+    facts.append(("Confidence", f"{incident.confidence:.2f}"))
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(style="bold", no_wrap=True)
+    grid.add_column(overflow="fold")
+    for name, value in facts:
+        grid.add_row(Text(name), Text(value))
+    console.print(grid)
+    if ini.rank is None and ini.node is None:
+        console.print(Text("The initiating rank could not be determined.", style="yellow"))
+    console.print()
+    explanation = clean_line(incident.explanation, None if verbose else 2000, newlines=True)
+    console.print(Text(explanation or "(no explanation given)"))
+    console.print()
+    _print_remediation(incident, console)
+    console.print()
+    _print_evidence(incident, console, verbose)
+    console.print()
+    _print_timeline(incident, console, verbose)
+
+
+def _initiator_extra(incident: Incident) -> str:
+    ini = incident.initiator
+    extra: list[str] = []
+    if ini.local_rank is not None:
+        extra.append(f"local rank {ini.local_rank}")
+    if ini.pid is not None:
+        extra.append(f"pid {ini.pid}")
+    return f" ({', '.join(extra)})" if extra else ""
+
+
+def _print_remediation(incident: Incident, console: Console) -> None:
+    rem = incident.remediation
+    node = clean_line(incident.initiator.node or "", 100)
+    console.print(Text("Remediation", style="bold underline"))
+    drain = (f"yes - drain {node}" if node else "yes (node not known: find it first)") if rem.drain_node else "no"
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(no_wrap=True)
+    grid.add_column(overflow="fold")
+    grid.add_row(Text("  Drain node"), Text(drain, style="bold red" if rem.drain_node else ""))
+    grid.add_row(
+        Text("  Resubmit"),
+        Text("yes - resume from the last checkpoint" if rem.resubmit else "no"),
+    )
+    grid.add_row(Text("  Fix"), Text(clean_line(rem.fix, 2000, newlines=True) or "(none given)"))
+    console.print(grid)
+    verify = clean_line(rem.verify, 2000)
+    if verify:
+        console.print(Text("  Verify (run this):"))
+        # Own line, no wrapping and no decoration, so a terminal copy gives the exact command.
+        console.print(Text(f"    {verify}", style="bold reverse"), soft_wrap=True)
+    else:
+        console.print(Text("  Verify: (no command given)"))
+
+
+def _file_line(f: Finding, verbose: bool) -> str:
+    if not f.file:
+        return "" if f.line is None else f"?:{f.line}"
+    name = clean_line(f.file, 500)
+    if not verbose and len(name) > 28:
+        tail = name.replace("\\", "/").rsplit("/", 2)
+        name = ".../" + "/".join(tail[-2:]) if len(tail) > 1 else "..." + name[-25:]
+    return name if f.line is None else f"{name}:{f.line}"
+
+
+def _role_text(role: Role) -> Text:
+    label = role.value.upper() if role is Role.INITIATOR else role.value
+    return Text(label, style=ROLE_STYLES.get(role, ""))
+
+
+def _select_rows(incident: Incident, verbose: bool) -> tuple[list[Finding], dict[tuple[str, Role], list[Finding]]]:
+    """All rows when verbose; else every initiator row and a few of each other (rule, role),
+    returning what was left out per (rule, role)."""
+    ordered = evidence_order(incident.evidence)
+    hidden: dict[tuple[str, Role], list[Finding]] = defaultdict(list)
+    if verbose:
+        return ordered, hidden
+    shown: list[Finding] = []
+    per_group: dict[tuple[str, Role], int] = defaultdict(int)
+    others = 0
+    for f in ordered:
+        group = (f.rule, f.role)
+        if f.role is Role.INITIATOR:
+            shown.append(f)
+        elif others < OTHER_ROWS and per_group[group] < PER_RULE_ROWS:
+            shown.append(f)
+            per_group[group] += 1
+            others += 1
+        else:
+            hidden[group].append(f)
+    return shown, hidden
+
+
+def _print_evidence(incident: Incident, console: Console, verbose: bool) -> None:
+    shown, hidden = _select_rows(incident, verbose)
+    total = len(incident.evidence)
+    console.print(Text(f"Evidence ({len(shown)} of {total})", style="bold underline"))
+    if not shown:
+        console.print(Text("  (no evidence recorded)"))
+        return
+    times = [as_utc(f.time) for f in shown if f.time is not None]
+    with_date = len({t.date() for t in times}) > 1
+    wide = console.width >= WIDE
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, expand=False)
+    table.add_column("time (UTC)", no_wrap=True)
+    if wide:
+        table.add_column("rank", justify="right", no_wrap=True)
+        table.add_column("node", overflow="fold", max_width=20)
+        table.add_column("rule", overflow="fold", max_width=32)
+        table.add_column("role", no_wrap=True)
+        table.add_column("file:line", overflow="fold", max_width=40)
+        table.add_column("text", overflow="fold", ratio=1)
+    else:
+        table.add_column("rank / node", overflow="fold", max_width=16)
+        table.add_column("rule, role, file:line / text", overflow="fold", ratio=1)
+    limit = VERBOSE_TEXT_LIMIT if verbose else TEXT_LIMIT
+    for f in shown:
+        when = Text(clock(f.time, date=with_date) if f.time is not None else "untimed")
+        rank = Text("-" if f.rank is None else str(f.rank))
+        node = Text(clean_line(f.node or "-", 100))
+        body = Text(clean_line(f.text, limit) or "(empty line)", overflow="fold")
+        if verbose and f.context:
+            for extra in f.context[:CONTEXT_LINES]:
+                body.append("\n  " + clean_line(extra, limit), style="dim")
+            if len(f.context) > CONTEXT_LINES:
+                body.append(f"\n  ... (+{len(f.context) - CONTEXT_LINES} lines)", style="dim")
+        rule = Text(clean_line(f.rule, 200) or "-")
+        where = Text(_file_line(f, verbose), style="dim")
+        row_style = "bold" if f.role is Role.INITIATOR else ""
+        if wide:
+            table.add_row(when, rank, node, rule, _role_text(f.role), where, body, style=row_style)
+        else:
+            who = Text(f"{'(no rank)' if f.rank is None else f'rank {f.rank}'}\n{node.plain}")
+            what = Text.assemble(rule, " ", _role_text(f.role), "  ", where, "\n", body)
+            table.add_row(when, who, what, style=row_style)
+    console.print(table)
+    for (rule_id, role), rows in hidden.items():
+        note = f"  ... +{len(rows)} more {clean_line(rule_id, 100) or '-'} ({role.value})"
+        ranks = [f.rank for f in rows if f.rank is not None]
+        if ranks:
+            note += f" {ranks_phrase(ranks)}"
+        console.print(Text(note, style="dim"))
+    if hidden:
+        console.print(Text("  (--verbose lists every row)", style="dim"))
+
+
+# --- timeline ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TimelineEntry:
+    """One line of the compact timeline: a single finding, or several of one rule and role."""
+
+    time: datetime | None
+    last: datetime | None
+    ranks: tuple[int, ...]
+    nodes: tuple[str, ...]
+    rule: str
+    role: Role
+    count: int
+
+
+def timeline_entries(evidence: Sequence[Finding]) -> list[TimelineEntry]:
+    """Initiator findings one by one; the others grouped by (rule, role) when there are
+    more than two, so 127 watchdog timeouts become one line with a rank range."""
+    groups: dict[tuple[str, Role, bool], list[Finding]] = defaultdict(list)
+    entries: list[TimelineEntry] = []
+    for f in evidence_order(evidence):
+        if f.role is Role.INITIATOR:
+            entries.append(_entry([f]))
+        else:
+            groups[(f.rule, f.role, f.time is None)].append(f)
+    for members in groups.values():
+        if len(members) <= 2:
+            entries.extend(_entry([f]) for f in members)
+        else:
+            entries.append(_entry(members))
+    role_order = {Role.INITIATOR: 0, Role.COLLATERAL: 1, Role.CONTEXT: 2}
+
+    def key(e: TimelineEntry) -> tuple[int, datetime, int]:
+        t = e.time if e.time is not None else datetime.min.replace(tzinfo=UTC)
+        return (e.time is None, t, role_order.get(e.role, 3))
+
+    return sorted(entries, key=key)
+
+
+def _entry(members: Sequence[Finding]) -> TimelineEntry:
+    times = [as_utc(f.time) for f in members if f.time is not None]
+    return TimelineEntry(
+        time=min(times) if times else None,
+        last=max(times) if times else None,
+        ranks=tuple(sorted({f.rank for f in members if f.rank is not None})),
+        nodes=tuple(sorted({f.node for f in members if f.node})),
+        rule=members[0].rule,
+        role=members[0].role,
+        count=len(members),
+    )
+
+
+def ranks_phrase(ranks: Iterable[int], limit: int = 60) -> str:
+    """``rank 3`` or ``ranks 0-2,4-15``, the list cut at about ``limit`` characters."""
+    unique = set(ranks)
+    if len(unique) == 1:
+        return f"rank {next(iter(unique))}"
+    return f"ranks {_short(rank_ranges(unique), limit, False)}"
+
+
+def _short(text: str, limit: int, verbose: bool) -> str:
+    if verbose or len(text) <= limit:
+        return text
+    cut = text[:limit].rsplit(",", 1)[0]
+    return f"{cut},..."
+
+
+def _who(entry: TimelineEntry, verbose: bool) -> str:
+    if not entry.ranks:
+        nodes = clean_line(",".join(entry.nodes), 200)
+        return f"{nodes} (no rank)" if nodes else "(no rank)"
+    elif len(entry.ranks) == 1:
+        who = f"rank {entry.ranks[0]}"
+    else:
+        who = f"ranks {_short(rank_ranges(entry.ranks), 40, verbose)} ({len(entry.ranks)})"
+    if len(entry.nodes) > 3 and not verbose:
+        return f"{who} on {len(entry.nodes)} nodes"
+    if entry.nodes:
+        return f"{who} {clean_line(','.join(entry.nodes), 200)}"
+    return who
+
+
+def _print_timeline(incident: Incident, console: Console, verbose: bool) -> None:
+    entries = timeline_entries(incident.evidence)
+    origin = first_time(incident.evidence)
+    head = Text("Timeline", style="bold underline")
+    if origin is not None:
+        head.append(f" (from the first evidence, {clock(origin)} UTC)", style="dim")
+    console.print(head)
+    if not entries:
+        console.print(Text("  (no evidence recorded)"))
+        return
+    shown = entries if verbose else entries[:TIMELINE_ROWS]
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(justify="right", no_wrap=True)
+    grid.add_column(overflow="fold")
+    grid.add_column(overflow="fold")
+    for e in shown:
+        when = "untimed" if e.time is None or origin is None else f"+{offset_seconds(e.time, origin):.3f}s"
+        what = Text.assemble(clean_line(e.rule, 200) or "-", " ", _role_text(e.role))
+        if e.count > 1:
+            spread = ""
+            if e.time is not None and e.last is not None and e.last != e.time:
+                spread = f" within {offset_seconds(e.last, e.time):.3f}s"
+            what.append(f"  x{e.count}{spread}", style="dim")
+        style = "bold" if e.role is Role.INITIATOR else ""
+        grid.add_row(Text("  " + when), Text(_who(e, verbose)), what, style=style)
+    console.print(grid)
+    if len(shown) < len(entries):
+        more = len(entries) - len(shown)
+        console.print(Text(f"  ... {more} more timeline lines; --verbose shows all", style="dim"))
+
+
+# --- progress and warnings ----------------------------------------------------------------
+
+
+def _print_progress(report: Report, console: Console) -> None:
+    by_step: dict[int | None, list[int]] = defaultdict(list)
+    for rank, _time, step in report.progress:
+        by_step[step].append(rank)
+    if set(by_step) == {None}:
+        return
+    console.print(Text("Progress (last step reached per rank)", style="bold underline"))
+    known = sorted((s for s in by_step if s is not None), reverse=True)
+    for step in known[:6]:
+        console.print(Text(f"  step {step}: {ranks_phrase(by_step[step])}"))
+    if len(known) > 6:
+        rest = [r for s in known[6:] for r in by_step[s]]
+        console.print(Text(f"  lower steps: {ranks_phrase(rest)}"))
+    if None in by_step:
+        console.print(Text(f"  no step seen: {ranks_phrase(by_step[None])}"))
+
+
+def _print_warnings(warnings: Sequence[str], console: Console, verbose: bool) -> None:
+    console.print(Text(f"Warnings ({len(warnings)})", style="bold yellow"))
+    shown = warnings if verbose else warnings[:WARNINGS_SHOWN]
+    for w in shown:
+        console.print(Text(f"  - {clean_line(w, 1000, newlines=False)}"))
+    if len(shown) < len(warnings):
+        console.print(Text(f"  ... {len(warnings) - len(shown)} more; --verbose shows all"))

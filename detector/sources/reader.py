@@ -1,0 +1,392 @@
+"""Read one log file: find the lines that rules match (one prefilter scan per chunk), parse
+those lines into Events, and read the file's tail for last activity and step lines.
+
+Memory stays bounded whatever the file size: the file is read in chunks; only matched lines,
+torchelastic summaries and the tail are kept.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import BinaryIO
+
+from detector.detectors.rules.engine import RuleMatch, RuleSet
+from detector.sources.prefixes import PrefixStyle, detect_style, strip_prefix
+from detector.sources.runs import FileKind, LogFile
+from detector.sources.timestamps import Stamp, parse_timestamp
+from detector.types import Event, StreamKind
+
+CHUNK = 8 << 20
+LOOKAHEAD = 256 << 10  # following lines kept available for multi-line rules
+MAX_LINE = 1 << 20  # longer lines are matched on their first MiB and reported
+TAIL_BYTES = 256 << 10
+LOOKBACK_LINES = 64
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    event: Event
+    matches: tuple[RuleMatch, ...]
+    context: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class FailureRecord:
+    """One entry of torchelastic's ChildFailedError summary."""
+
+    rank: int | None
+    local_rank: int | None
+    host: str | None
+    exitcode: int | None
+    pid: int | None
+    time: datetime | None
+    root_cause: bool
+    file: str
+    line: int
+    text: str
+
+
+@dataclass
+class FileScan:
+    file: LogFile
+    lines: int = 0
+    first_time: datetime | None = None
+    last_time: datetime | None = None
+    hits: list[Hit] = field(default_factory=list)
+    failures: list[FailureRecord] = field(default_factory=list)
+    tail: list[Event] = field(default_factory=list)
+    prefix_ranks: set[int] = field(default_factory=set)
+    warnings: list[str] = field(default_factory=list)
+    hosts: set[str] = field(default_factory=set)
+
+
+def _kind(f: LogFile) -> StreamKind:
+    return StreamKind.KERNEL if f.kind is FileKind.KERNEL else StreamKind.RANK_LOG
+
+
+def _decode(raw: bytes) -> str:
+    text = raw.decode("utf-8", "replace")
+    if "\r" in text:
+        text = text.rstrip("\r")
+        if "\r" in text:  # tqdm redraws: what a terminal shows is the last segment
+            text = text.rsplit("\r", 1)[-1] or text.replace("\r", " ")
+    return text
+
+
+class LineParser:
+    """Turns raw lines of one file into Events (prefix, timestamp, rank)."""
+
+    def __init__(self, f: LogFile, style: PrefixStyle, year: int | None) -> None:
+        self.f = f
+        self.style = style
+        self.year = year
+        self.kind = _kind(f)
+
+    def stamp(self, message: str) -> Stamp | None:
+        return parse_timestamp(message, year=self.year)
+
+    def event(self, raw: str, line: int, inherited: datetime | None) -> tuple[Event, Stamp | None]:
+        pre = strip_prefix(raw, self.style)
+        stamp = self.stamp(pre.message)
+        time = stamp.time if stamp else None
+        rank = pre.rank if pre.rank is not None else self.f.rank
+        local = pre.local_rank if pre.local_rank is not None else self.f.local_rank
+        node = self.f.node
+        if stamp is not None and stamp.host and node is None:
+            node = stamp.host
+        ev = Event(
+            file=self.f.display,
+            line=line,
+            kind=self.kind,
+            text=raw,
+            message=pre.message,
+            time=time if time is not None else inherited,
+            time_inferred=time is None and inherited is not None,
+            rank=rank,
+            local_rank=local,
+            node=node,
+        )
+        return ev, stamp
+
+
+def _lookback_time(buf: bytes, start: int, floor: int, parser: LineParser) -> datetime | None:
+    pos = start
+    for _ in range(LOOKBACK_LINES):
+        if pos <= floor:
+            return None
+        prev = buf.rfind(b"\n", floor, pos - 1)
+        lstart = floor if prev < 0 else prev + 1
+        raw = _decode(buf[lstart : pos - 1])
+        stamp = parser.stamp(strip_prefix(raw, parser.style).message)
+        if stamp is not None and stamp.time is not None:
+            return stamp.time
+        pos = lstart
+    return None
+
+
+def _following(buf: bytes, line_end: int, count: int) -> list[str]:
+    out: list[str] = []
+    pos = line_end + 1
+    while len(out) < count and pos < len(buf):
+        nl = buf.find(b"\n", pos)
+        if nl < 0:
+            nl = len(buf)
+        out.append(_decode(buf[pos:nl]))
+        pos = nl + 1
+    return out
+
+
+_SUMMARY_FIELD = re.compile(r"^\s*(time|host|rank|exitcode|error_file|traceback)\s*:\s*(.*)$")
+_RANK_LOCAL = re.compile(r"(-?\d+)\s*\(local_rank:\s*(\d+)\)")
+_EXIT_PID = re.compile(r"(-?\d+)\s*\(pid:\s*(\d+)\)")
+_ENTRY = re.compile(r"^\s*\[\d+\]:\s*$")
+
+
+def parse_summary(lines: list[str], style: PrefixStyle, file: str, first_line: int) -> list[FailureRecord]:
+    """Parse the lines after ``ChildFailedError:`` into failure records."""
+    out: list[FailureRecord] = []
+    root = False
+    current: dict[str, str] = {}
+    start = first_line
+    rules_seen = 0
+
+    def flush(line_no: int) -> None:
+        if not current:
+            return
+        rank = local = exitcode = pid = None
+        m = _RANK_LOCAL.search(current.get("rank", ""))
+        if m:
+            rank, local = int(m.group(1)), int(m.group(2))
+        m = _EXIT_PID.search(current.get("exitcode", ""))
+        if m:
+            exitcode, pid = int(m.group(1)), int(m.group(2))
+        stamp = parse_timestamp(current.get("time", ""))
+        host = current.get("host") or None
+        text = "; ".join(f"{k}: {v}" for k, v in current.items())
+        out.append(FailureRecord(rank, local, host, exitcode, pid, stamp.time if stamp else None, root, file, line_no, text))
+        current.clear()
+
+    for offset, raw in enumerate(lines):
+        msg = strip_prefix(raw, style).message
+        if msg.strip().startswith("====="):
+            rules_seen += 1
+            if rules_seen >= 2:
+                flush(start)
+                break
+            continue
+        if "Root Cause (first observed failure)" in msg:
+            flush(start)
+            root = True
+            continue
+        if msg.strip() == "Failures:":
+            flush(start)
+            root = False
+            continue
+        if _ENTRY.match(msg):
+            flush(start)
+            start = first_line + offset + 1
+            continue
+        m = _SUMMARY_FIELD.match(msg)
+        if m:
+            current[m.group(1)] = m.group(2).strip()
+    else:
+        flush(start)
+    return out
+
+
+def _is_binary(head: bytes) -> bool:
+    if not head:
+        return False
+    if b"\x00" in head:
+        return head.count(b"\x00") > max(1, len(head) // 100)
+    return False
+
+
+def scan_file(
+    f: LogFile,
+    rules: RuleSet,
+    *,
+    year: int | None,
+    tail_bytes: int = TAIL_BYTES,
+    progress: Callable[[int], None] | None = None,
+) -> FileScan:
+    """Scan one rank or kernel log. Never raises for bad content; I/O errors become warnings."""
+    scan = FileScan(f)
+    try:
+        fh = open(f.path, "rb")  # noqa: SIM115 - closed below
+    except OSError as exc:
+        scan.warnings.append(f"{f.display}: cannot open ({exc.strerror or exc}), skipped")
+        return scan
+    with fh:
+        try:
+            head = fh.read(8192)
+        except OSError as exc:
+            scan.warnings.append(f"{f.display}: read error ({exc.strerror or exc}), skipped")
+            return scan
+        if _is_binary(head):
+            scan.warnings.append(f"{f.display}: binary data, not a text log; skipped")
+            return scan
+        head_lines = [_decode(x) for x in head.split(b"\n")[:50]]
+        style = detect_style(head_lines)
+        parser = LineParser(f, style, year)
+        for raw in head_lines:
+            stamp = parser.stamp(strip_prefix(raw, style).message)
+            if stamp is not None and stamp.time is not None:
+                scan.first_time = stamp.time
+                break
+        fh.seek(0)
+        _scan_body(fh, scan, parser, rules, progress)
+        _read_tail(fh, scan, parser, tail_bytes)
+    if scan.tail:
+        times = [e.time for e in scan.tail if e.time is not None and not e.time_inferred]
+        if times:
+            scan.last_time = max(times)
+    return scan
+
+
+def _scan_body(fh: BinaryIO, scan: FileScan, parser: LineParser, rules: RuleSet,
+               progress: Callable[[int], None] | None) -> None:
+    read = fh.read
+    carry = b""
+    base_line = 1
+    skipping_long = False
+    bad_utf8 = False
+    while True:
+        data = read(CHUNK)
+        eof = not data
+        if progress is not None and data:
+            progress(len(data))
+        if skipping_long:
+            nl = data.find(b"\n")
+            if nl < 0 and not eof:
+                continue
+            data = b"" if nl < 0 else data[nl + 1 :]
+            skipping_long = False
+            base_line += 1
+        buf = carry + data
+        if not buf:
+            break
+        if eof:
+            end = len(buf)
+        else:
+            limit = max(0, len(buf) - LOOKAHEAD)
+            nl = buf.rfind(b"\n", 0, limit)
+            end = nl + 1 if nl >= 0 else 0
+            if end == 0:
+                if len(buf) < MAX_LINE + LOOKAHEAD:
+                    carry = buf
+                    continue
+                first_nl = buf.find(b"\n")
+                if first_nl < 0 or first_nl >= MAX_LINE:
+                    # one huge line: match its first MiB, drop the rest of it
+                    piece = buf[:MAX_LINE] + b"\n"
+                    scan.warnings.append(f"{parser.f.display}:{base_line}: line longer than {MAX_LINE} bytes, truncated")
+                    process_buffer(piece, 0, len(piece), base_line, scan, parser, rules)
+                    scan.lines += 1
+                    rest = buf[MAX_LINE:]
+                    nl2 = rest.find(b"\n")
+                    if nl2 < 0:
+                        skipping_long = True
+                        carry = b""
+                    else:
+                        carry = rest[nl2 + 1 :]
+                        base_line += 1
+                    continue
+                end = first_nl + 1
+        if not bad_utf8:
+            try:
+                buf[:end].decode("utf-8")
+            except UnicodeDecodeError as exc:
+                bad_utf8 = True
+                ln = base_line + buf.count(b"\n", 0, exc.start)
+                scan.warnings.append(f"{parser.f.display}:{ln}: invalid UTF-8, replaced with U+FFFD")
+        process_buffer(buf, 0, end, base_line, scan, parser, rules)
+        newlines = buf.count(b"\n", 0, end)
+        scan.lines += newlines + (1 if eof and end > 0 and not buf.endswith(b"\n") else 0)
+        base_line += newlines
+        carry = buf[end:]
+        if eof:
+            break
+
+
+def process_buffer(buf: bytes, start: int, end: int, base_line: int, scan: FileScan, parser: LineParser, rules: RuleSet) -> None:
+    last_off = start
+    line_no = base_line
+    for off in rules.candidates(buf, start, end):
+        line_no += buf.count(b"\n", last_off, off)
+        last_off = off
+        line_end = buf.find(b"\n", off)
+        if line_end < 0:
+            line_end = len(buf)
+        raw = _decode(buf[off:line_end])
+        ev, stamp = parser.event(raw, line_no, None)
+        if stamp is not None and stamp.host:
+            scan.hosts.add(stamp.host)
+        if ev.time is None and (stamp is None or stamp.since_boot is None):
+            inherited = _lookback_time(buf, off, start, parser)
+            if inherited is not None:
+                ev = Event(ev.file, ev.line, ev.kind, ev.text, ev.message, inherited, True,
+                           ev.rank, ev.local_rank, ev.node, ev.pid)
+        if ev.rank is not None and ev.rank != parser.f.rank:
+            scan.prefix_ranks.add(ev.rank)
+        if "ChildFailedError" in ev.message:
+            follow = _following(buf, line_end, 120)
+            scan.failures.extend(parse_summary(follow, parser.style, parser.f.display, line_no + 1))
+        matches = rules.match(ev.message, parser.kind)
+        if not matches:
+            continue
+        context_n = max((m.rule.context_lines for m in matches), default=0)
+        window_n = max((m.rule.window_within for m in matches), default=0)
+        following = _following(buf, line_end, max(context_n, window_n)) if (context_n or window_n) else []
+        kept: list[RuleMatch] = []
+        extra_context: list[str] = []
+        for m in matches:
+            if m.rule.window_next is None:
+                kept.append(m)
+                continue
+            found = None
+            for i, nxt in enumerate(following[: m.rule.window_within]):
+                wm = m.rule.window_next.search(strip_prefix(nxt, parser.style).message)
+                if wm:
+                    found = (i, wm)
+                    break
+            if found is None:
+                continue
+            i, wm = found
+            extra = tuple((k, v) for k, v in wm.groupdict().items() if v is not None)
+            kept.append(RuleMatch(m.rule, m.fields + extra))
+            extra_context.extend(following[: i + 1])
+        if not kept:
+            continue
+        context = tuple(following[:context_n]) if context_n else tuple(extra_context)
+        scan.hits.append(Hit(ev, tuple(kept), context))
+
+
+def _read_tail(fh: BinaryIO, scan: FileScan, parser: LineParser, tail_bytes: int) -> None:
+    try:
+        size = os.fstat(fh.fileno()).st_size
+        start = max(0, size - tail_bytes)
+        fh.seek(start)
+        data = fh.read(tail_bytes)
+    except OSError as exc:
+        scan.warnings.append(f"{parser.f.display}: cannot read its end ({exc.strerror or exc})")
+        return
+    if start > 0:
+        nl = data.find(b"\n")
+        data = data[nl + 1 :] if nl >= 0 else b""
+    lines = data.split(b"\n")
+    if lines and lines[-1] == b"":
+        lines.pop()
+    first_line = max(1, scan.lines - len(lines) + 1)
+    last_time: datetime | None = None
+    for i, raw_b in enumerate(lines):
+        if len(raw_b) > MAX_LINE:
+            raw_b = raw_b[:MAX_LINE]
+        ev, _ = parser.event(_decode(raw_b), first_line + i, last_time)
+        if ev.time is not None and not ev.time_inferred:
+            last_time = ev.time
+        scan.tail.append(ev)

@@ -1,0 +1,135 @@
+"""Timestamps in the forms training and kernel logs use, parsed from the start of a message.
+
+``parse_timestamp(text, year=...)`` returns a :class:`Stamp` or None. Wall-clock stamps become
+aware datetimes (UTC when the line has no offset); boot-relative stamps (dmesg ``[  28.733734]``,
+``/dev/kmsg`` records) keep their seconds since boot in ``since_boot`` and have ``time`` None.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta, timezone
+
+_MONTHS = {m: i for i, m in enumerate(
+    ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1)}
+
+
+@dataclass(frozen=True, slots=True)
+class Stamp:
+    time: datetime | None  # aware, when the stamp is a wall-clock time
+    since_boot: float | None  # seconds since boot (dmesg / kmsg)
+    host: str | None = None  # host name carried by syslog / journald lines
+    end: int = 0  # offset in the text just after the stamp
+
+
+# ISO-8601 / Python logging / journald short-iso: 2026-11-29T12:00:01.123+00:00, 2026-11-29 12:00:01,123
+_ISO = re.compile(
+    r"\[?(?P<y>\d{4})-(?P<mo>\d{2})-(?P<d>\d{2})[T ](?P<h>\d{2}):(?P<mi>\d{2}):(?P<s>\d{2})"
+    r"(?:[.,](?P<frac>\d{1,9}))?(?P<tz>Z|[+-]\d{2}:?\d{2})?\]?"
+    r"(?:\s+(?P<host>[A-Za-z0-9][\w.-]*)\s+kernel:)?"
+)
+# glog / torch: E1130 17:40:34.227531 (also inside [rank1]:[E1130 ...])
+_GLOG = re.compile(
+    r"\[?(?P<lvl>[IWEF])(?P<mo>\d{2})(?P<d>\d{2}) (?P<h>\d{2}):(?P<mi>\d{2}):(?P<s>\d{2})(?:\.(?P<frac>\d{1,9}))?"
+)
+# dmesg: [  28.733734] (optionally followed by [ T1946])
+_DMESG = re.compile(r"\[\s*(?P<sec>\d+)\.(?P<us>\d{1,9})\](?:\s*\[\s*[TC]\d+\])?")
+# dmesg -T: [Sun Feb 23 16:24:18 2025]
+_DMESG_T = re.compile(
+    r"\[(?:[A-Z][a-z]{2} )?(?P<mon>[A-Z][a-z]{2})\s+(?P<d>\d{1,2}) (?P<h>\d{2}):(?P<mi>\d{2}):(?P<s>\d{2}) (?P<y>\d{4})\]"
+)
+# syslog: Nov 29 12:00:01 host kernel:
+_SYSLOG = re.compile(
+    r"(?P<mon>[A-Z][a-z]{2})\s+(?P<d>\d{1,2}) (?P<h>\d{2}):(?P<mi>\d{2}):(?P<s>\d{2})(?:\.(?P<frac>\d{1,9}))?"
+    r"(?:\s+(?P<host>[A-Za-z0-9][\w.-]*)\s+(?:kernel:|\S+?:))?"
+)
+# /dev/kmsg record: PRIORITY,SEQUENCE,TIMESTAMP_US,FLAGS;MESSAGE
+_KMSG = re.compile(r"(?P<pri>\d{1,3}),(?P<seq>\d+),(?P<us>\d+),[^;]*;")
+# torchelastic summary time: 2026-06-08_19:04:45
+_ELASTIC = re.compile(r"(?P<y>\d{4})-(?P<mo>\d{2})-(?P<d>\d{2})_(?P<h>\d{2}):(?P<mi>\d{2}):(?P<s>\d{2})")
+
+
+def _frac(value: str | None) -> int:
+    if not value:
+        return 0
+    return int((value + "000000")[:6])
+
+
+def _tz(value: str | None) -> timezone:
+    if not value or value == "Z":
+        return UTC
+    sign = -1 if value[0] == "-" else 1
+    digits = value[1:].replace(":", "")
+    return timezone(sign * timedelta(hours=int(digits[:2]), minutes=int(digits[2:4])))
+
+
+def _safe(year: int, month: int, day: int, h: int, mi: int, s: int, us: int, tz: timezone) -> datetime | None:
+    try:
+        return datetime(year, month, day, h, mi, min(s, 59), us, tzinfo=tz)
+    except ValueError:
+        return None
+
+
+def parse_timestamp(text: str, *, year: int | None = None, pos: int = 0) -> Stamp | None:
+    """Parse a timestamp at ``text[pos:]`` (leading spaces allowed). ``year`` completes stamps
+    without a year (glog, syslog); without it those give None."""
+    while pos < len(text) and text[pos] == " ":
+        pos += 1
+    if pos >= len(text):
+        return None
+    first = text[pos]
+    if first.isdigit():
+        m = _ISO.match(text, pos)
+        if m:
+            t = _safe(int(m["y"]), int(m["mo"]), int(m["d"]), int(m["h"]), int(m["mi"]), int(m["s"]),
+                      _frac(m["frac"]), _tz(m["tz"]))
+            return Stamp(t, None, m["host"], m.end()) if t else None
+        m = _KMSG.match(text, pos)
+        if m:
+            return Stamp(None, int(m["us"]) / 1e6, None, m.end())
+        m = _ELASTIC.match(text, pos)
+        if m:
+            t = _safe(int(m["y"]), int(m["mo"]), int(m["d"]), int(m["h"]), int(m["mi"]), int(m["s"]), 0, UTC)
+            return Stamp(t, None, None, m.end()) if t else None
+        return None
+    if first == "[":
+        m = _DMESG.match(text, pos)
+        if m:
+            return Stamp(None, int(m["sec"]) + _frac(m["us"]) / 1e6, None, m.end())
+        m = _DMESG_T.match(text, pos)
+        if m:
+            month = _MONTHS.get(m["mon"].lower())
+            if month:
+                t = _safe(int(m["y"]), month, int(m["d"]), int(m["h"]), int(m["mi"]), int(m["s"]), 0, UTC)
+                return Stamp(t, None, None, m.end()) if t else None
+            return None
+        m = _ISO.match(text, pos)
+        if m:
+            t = _safe(int(m["y"]), int(m["mo"]), int(m["d"]), int(m["h"]), int(m["mi"]), int(m["s"]),
+                      _frac(m["frac"]), _tz(m["tz"]))
+            return Stamp(t, None, None, m.end()) if t else None
+    if first in "[IWEF":
+        m = _GLOG.match(text, pos)
+        if m and year is not None:
+            t = _safe(year, int(m["mo"]), int(m["d"]), int(m["h"]), int(m["mi"]), int(m["s"]), _frac(m["frac"]), UTC)
+            return Stamp(t, None, None, m.end()) if t else None
+        if m:
+            return None
+    if first.isupper():
+        m = _SYSLOG.match(text, pos)
+        if m:
+            month = _MONTHS.get(m["mon"].lower())
+            if month and year is not None:
+                t = _safe(year, month, int(m["d"]), int(m["h"]), int(m["mi"]), int(m["s"]), _frac(m["frac"]), UTC)
+                return Stamp(t, None, m["host"], m.end()) if t else None
+    return None
+
+
+_ANY_YEAR = re.compile(r"\b(20\d{2})-\d{2}-\d{2}[T _]\d{2}:\d{2}")
+
+
+def find_year(text: str) -> int | None:
+    """The year of the first full date in ``text`` (to complete glog and syslog stamps)."""
+    m = _ANY_YEAR.search(text)
+    return int(m.group(1)) if m else None

@@ -1,0 +1,141 @@
+"""Values passed between modules: frozen, slotted dataclasses and enums. No logic here."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+
+
+class Role(StrEnum):
+    INITIATOR = "initiator"
+    COLLATERAL = "collateral"
+    CONTEXT = "context"
+
+
+class Severity(StrEnum):
+    INFO = "info"
+    WARNING = "warning"
+    ERROR = "error"
+    CRITICAL = "critical"
+
+
+class Cause(StrEnum):
+    GPU_HARDWARE = "gpu_hardware"
+    ECC_MEMORY = "ecc_memory"
+    NVLINK = "nvlink"
+    NETWORK = "network"
+    CUDA_OOM = "cuda_oom"
+    ILLEGAL_MEMORY_ACCESS = "illegal_memory_access"
+    PYTHON_EXCEPTION = "python_exception"
+    HOST_OOM_KILL = "host_oom_kill"
+    CRASH_SIGNAL = "crash_signal"
+    PREEMPTION = "preemption"
+    HANG = "hang"
+    DATA_LOADER_STALL = "data_loader_stall"
+    COLLECTIVE_MISMATCH = "collective_mismatch"
+    STRAGGLER = "straggler"
+    UNKNOWN = "unknown"
+
+
+class StreamKind(StrEnum):
+    """What kind of text a line comes from; rules select on it (`source:`)."""
+
+    RANK_LOG = "rank_log"
+    KERNEL = "kernel"
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One line of input, parsed at the edge (sources/)."""
+
+    file: str
+    line: int  # 1-based line number in `file`
+    kind: StreamKind
+    text: str  # the raw line, without its newline
+    message: str  # the line with rank prefixes removed; what rules match
+    time: datetime | None = None  # aware (UTC) when known
+    time_inferred: bool = False  # True when inherited from an earlier line
+    rank: int | None = None
+    local_rank: int | None = None
+    node: str | None = None
+    pid: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """A piece of evidence produced by a detector (a rule match or a statistic)."""
+
+    rule: str
+    role: Role
+    cause: Cause | None
+    severity: Severity
+    text: str
+    file: str | None = None
+    line: int | None = None
+    time: datetime | None = None
+    rank: int | None = None
+    local_rank: int | None = None
+    node: str | None = None
+    pid: int | None = None
+    gpu: str | None = None  # normalised PCI id "dddd:bb:dd"
+    fields: tuple[tuple[str, str], ...] = ()
+    context: tuple[str, ...] = ()  # following lines (a traceback, a multi-line message)
+    attempt: int | None = None  # torchrun restart attempt, when the path tells
+    confidence: float = 1.0  # how strongly this evidence supports its cause
+
+    def field(self, name: str) -> str | None:
+        for key, value in self.fields:
+            if key == name:
+                return value
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class Initiator:
+    rank: int | None = None
+    local_rank: int | None = None
+    node: str | None = None
+    gpu: str | None = None
+    pid: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Remediation:
+    drain_node: bool
+    resubmit: bool
+    fix: str
+    verify: str
+
+
+@dataclass(frozen=True, slots=True)
+class Incident:
+    id: str
+    cause: Cause
+    initiator: Initiator
+    collateral_ranks: tuple[int, ...]
+    confidence: float
+    first_evidence_time: datetime | None
+    explanation: str
+    evidence: tuple[Finding, ...]
+    remediation: Remediation
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    files: int = 0
+    lines: int = 0
+    ranks: int = 0
+    nodes: int = 0
+    start: datetime | None = None
+    end: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    source: str
+    summary: Summary
+    incidents: tuple[Incident, ...] = ()
+    warnings: tuple[str, ...] = ()
+    # per-rank last activity, for the timeline views: rank -> (last time, last step)
+    progress: tuple[tuple[int, datetime | None, int | None], ...] = field(default=())

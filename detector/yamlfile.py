@@ -1,0 +1,154 @@
+"""Safe YAML loading that remembers where each key came from.
+
+Every mapping comes back as a :class:`YamlMap` (a dict) whose ``pos`` gives the line and column
+of each key, so that configuration and rule errors can name ``file:line:column``. Refused with a
+clear :class:`ConfigError`: anchors and aliases (no alias bombs), duplicate keys, tabs used for
+indentation, files over ``max_bytes``, text that is not UTF-8.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from detector.errors import ConfigError
+
+MAX_BYTES = 4 * 1024 * 1024
+
+
+class YamlMap(dict[str, Any]):
+    """A mapping from a YAML file; ``pos[key]`` is the (line, column) of the key, 1-based."""
+
+    def __init__(self, line: int, column: int) -> None:
+        super().__init__()
+        self.line = line
+        self.column = column
+        self.pos: dict[str, tuple[int, int]] = {}
+
+    def where(self, key: str | None = None) -> tuple[int, int]:
+        if key is not None and key in self.pos:
+            return self.pos[key]
+        return (self.line, self.column)
+
+
+class YamlList(list[Any]):
+    """A sequence from a YAML file; ``pos[i]`` is the (line, column) of item i, 1-based."""
+
+    def __init__(self, line: int, column: int) -> None:
+        super().__init__()
+        self.line = line
+        self.column = column
+        self.pos: list[tuple[int, int]] = []
+
+
+def _mark(node: Node) -> tuple[int, int]:
+    return (node.start_mark.line + 1, node.start_mark.column + 1)
+
+
+def _build(node: Node, path: str, loader: yaml.SafeLoader) -> Any:
+    if isinstance(node, MappingNode):
+        line, col = _mark(node)
+        out = YamlMap(line, col)
+        for key_node, value_node in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                raise ConfigError(path, key_node.start_mark.line + 1, "merge keys (<<) are not supported",
+                                  column=key_node.start_mark.column + 1)
+            key = _build(key_node, path, loader)
+            if not isinstance(key, str):
+                kl, kc = _mark(key_node)
+                raise ConfigError(path, kl, f"keys must be strings, not {key!r}", column=kc)
+            if key in out:
+                kl, kc = _mark(key_node)
+                first = out.pos[key][0]
+                raise ConfigError(path, kl, f"duplicate key '{key}' (first at line {first})", column=kc)
+            out.pos[key] = _mark(key_node)
+            out[key] = _build(value_node, path, loader)
+        return out
+    if isinstance(node, SequenceNode):
+        line, col = _mark(node)
+        seq = YamlList(line, col)
+        for item in node.value:
+            seq.pos.append(_mark(item))
+            seq.append(_build(item, path, loader))
+        return seq
+    if isinstance(node, ScalarNode):
+        return loader.construct_object(node, deep=True)
+    raise ConfigError(path, _mark(node)[0], "unsupported YAML node")  # pragma: no cover
+
+
+class _NoAliasLoader(yaml.SafeLoader):
+    def compose_node(self, parent: Node | None, index: Any) -> Node | None:
+        if self.check_event(yaml.AliasEvent):
+            event = self.peek_event()  # type: ignore[no-untyped-call]
+            raise ConfigError(
+                str(self.name),
+                event.start_mark.line + 1,
+                "YAML aliases (*name) are not allowed",
+                column=event.start_mark.column + 1,
+            )
+        event = self.peek_event()  # type: ignore[no-untyped-call]
+        anchor = getattr(event, "anchor", None)
+        if anchor is not None:
+            raise ConfigError(
+                str(self.name),
+                event.start_mark.line + 1,
+                f"YAML anchors (&{anchor}) are not allowed",
+                column=event.start_mark.column + 1,
+            )
+        return super().compose_node(parent, index)
+
+
+def loads_yaml(text: str, path: str, *, max_bytes: int = MAX_BYTES) -> Any:
+    """Parse YAML text; returns YamlMap/YamlList/scalars. Raises ConfigError on any problem."""
+    if len(text.encode("utf-8", "surrogatepass")) > max_bytes:
+        raise ConfigError(path, None, f"file is larger than {max_bytes} bytes; refusing to parse it")
+    for number, raw in enumerate(text.splitlines(), 1):
+        stripped = raw.lstrip(" ")
+        if stripped.startswith("\t"):
+            raise ConfigError(path, number, "tab used for indentation; YAML needs spaces",
+                              column=len(raw) - len(stripped) + 1)
+    loader = _NoAliasLoader(text)
+    loader.name = path
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        return _build(node, path, loader)
+    except ConfigError:
+        raise
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark is not None else None
+        column = mark.column + 1 if mark is not None else None
+        problem = exc.problem or exc.context or "invalid YAML"
+        raise ConfigError(path, line, f"invalid YAML: {problem}", column=column) from None
+    except yaml.YAMLError as exc:
+        raise ConfigError(path, None, f"invalid YAML: {exc}") from None
+    finally:
+        loader.dispose()
+
+
+def load_yaml_file(path: Path, *, max_bytes: int = MAX_BYTES) -> Any:
+    """Read and parse a YAML file with the checks of :func:`loads_yaml`."""
+    name = str(path)
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        raise ConfigError(name, None, f"cannot read: {exc.strerror or exc}") from None
+    if path.is_dir():
+        raise ConfigError(name, None, "is a directory, not a YAML file")
+    if size > max_bytes:
+        raise ConfigError(name, None, f"file is larger than {max_bytes} bytes; refusing to parse it")
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise ConfigError(name, None, f"cannot read: {exc.strerror or exc}") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise ConfigError(name, line, f"not valid UTF-8 (byte 0x{raw[exc.start]:02x})") from None
+    return loads_yaml(text, name, max_bytes=max_bytes)
