@@ -1,0 +1,57 @@
+"""Wiring: a validated config and the outside world (runner, clock, HTTP, environment) into a
+:class:`Remediator`. Every hook is loaded and checked here, before anything runs."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Mapping
+
+from detector.errors import ConfigError
+from detector.remediation.audit import AuditLog, Redactor
+from detector.remediation.clock import Clock, SystemClock
+from detector.remediation.config import RemediationConfig
+from detector.remediation.hook import HookEnv, HttpPoster
+from detector.remediation.registry import EntryPoints, build_hooks, installed_entry_points
+from detector.remediation.remediator import Remediator
+from detector.remediation.runner import CommandRunner, SubprocessRunner
+from detector.remediation.state import StateStore
+from detector.remediation.verify import ResumptionVerifier
+from detector.remediation.webhook import UrllibPoster
+
+
+def open_state(cfg: RemediationConfig, clock: Clock | None = None,
+               secrets: tuple[str, ...] = ()) -> tuple[StateStore, AuditLog]:
+    """The state store and audit log alone (``--status``, ``--reset-breaker``). Raises
+    ConfigError when the state dir or the audit log's folder cannot be used."""
+    clock = clock or SystemClock()
+    try:
+        return (StateStore(cfg.state_db, clock),
+                AuditLog(cfg.audit_log, clock, Redactor(secrets)))
+    except (OSError, sqlite3.Error) as exc:
+        raise ConfigError(cfg.path, None, f"remediation: cannot use state_dir {cfg.state_dir} "
+                                          f"or audit_log {cfg.audit_log}: {exc}") from None
+
+
+def build_remediator(
+    cfg: RemediationConfig,
+    *,
+    environ: Mapping[str, str],
+    act: bool | None = None,
+    runner: CommandRunner | None = None,
+    clock: Clock | None = None,
+    poster: HttpPoster | None = None,
+    entry_points: EntryPoints = installed_entry_points,
+) -> Remediator:
+    """``act``: None takes the config's ``act``. Raises ConfigError for a bad hook setting or
+    plugin, naming the file and line."""
+    clock = clock or SystemClock()
+    env = HookEnv(runner=runner or SubprocessRunner(), clock=clock,
+                  poster=poster or UrllibPoster(), environ=environ)
+    hooks = build_hooks(cfg.hooks, env, entry_points)
+    secrets = tuple(s for h in hooks for s in h.secrets)
+    store, audit = open_state(cfg, clock, secrets)
+    verifier = ResumptionVerifier(clock, step_pattern=cfg.verify.step_pattern,
+                                  ignore_pattern=cfg.verify.ignore_pattern,
+                                  poll_s=cfg.verify.poll_s)
+    return Remediator(config=cfg, hooks=hooks, store=store, audit=audit, verifier=verifier,
+                      clock=clock, act=cfg.act if act is None else act)

@@ -1,0 +1,49 @@
+"""Reading the incident to act on: one incident object (a report's ``incidents`` entry or one
+line of the sidecar's incident file) or a whole report (its first incident)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from detector.errors import InputError
+from detector.report.jsonfmt import incident_from_dict
+from detector.types import Incident
+
+MAX_BYTES = 64 * 1024 * 1024
+
+
+def parse_incident_document(text: str, where: str) -> Incident:
+    try:
+        data: Any = json.loads(text)
+    except json.JSONDecodeError as exc:
+        lines = [ln for ln in text.splitlines() if ln.strip()]
+        if len(lines) > 1:
+            raise InputError(where, f"holds {len(lines)} lines, not one JSON document: pass one "
+                                    "incident (one line of the incident file) or a report"
+                             ) from None
+        raise InputError(where, f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+                         ) from None
+    if isinstance(data, Mapping) and "incidents" in data:
+        incidents = data["incidents"]
+        if not isinstance(incidents, list):
+            raise InputError(where, "'incidents' must be a list")
+        if not incidents:
+            raise InputError(where, "the report has no incidents: nothing to remediate")
+        return incident_from_dict(incidents[0], f"{where}: incidents[0]")
+    return incident_from_dict(data, where)
+
+
+def read_incident(path: Path) -> Incident:
+    where = str(path)
+    try:
+        if path.stat().st_size > MAX_BYTES:
+            raise InputError(where, f"larger than {MAX_BYTES} bytes")
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise InputError(where, f"cannot read: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise InputError(where, "not UTF-8 text") from None
+    return parse_incident_document(text, where)

@@ -1,0 +1,84 @@
+"""Remediation off the detection path, for the sidecar.
+
+``submit(incident)`` returns at once; a worker thread runs ``Remediator.handle`` (bounded by the
+hooks' timeouts) and starts each verification in its own thread (minutes), so neither a slow
+hook nor a long verification delays detection or the next incident.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import queue
+import threading
+from collections.abc import Callable
+
+from detector.remediation.model import Decision, Verification
+from detector.remediation.remediator import Remediator
+from detector.types import Incident
+
+ResultCallback = Callable[[Decision, Verification | None], None]
+
+
+class RemediationWorker:
+    def __init__(self, remediator: Remediator, *, verify: bool = True,
+                 on_result: ResultCallback | None = None, max_queue: int = 1000) -> None:
+        self._remediator = remediator
+        self._verify = verify
+        self._on_result = on_result
+        self._queue: queue.Queue[Incident | None] = queue.Queue(max_queue)
+        self._cancel = threading.Event()
+        self._verifiers: list[threading.Thread] = []
+        self._thread = threading.Thread(target=self._loop, name="rankdoctor-remediation",
+                                        daemon=True)
+        self._thread.start()
+
+    def submit(self, incident: Incident) -> bool:
+        """Queue an incident; False (and nothing queued) when the queue is full."""
+        try:
+            self._queue.put_nowait(incident)
+        except queue.Full:
+            return False
+        return True
+
+    def _report(self, decision: Decision, verification: Verification | None) -> None:
+        if self._on_result is not None:
+            with contextlib.suppress(Exception):  # a failing callback must not stop remediation
+                self._on_result(decision, verification)
+
+    def _loop(self) -> None:
+        while True:
+            incident = self._queue.get()
+            if incident is None:
+                return
+            try:
+                decision = self._remediator.handle(incident)
+            except Exception as exc:  # keep serving the next incidents
+                self._remediator.audit.write("error", {"incident_id": incident.id,
+                                                       "detail": f"{type(exc).__name__}: {exc}"})
+                continue
+            self._report(decision, None)
+            if self._verify and decision.verify is not None:
+                thread = threading.Thread(target=self._verify_one, args=(decision,),
+                                          name="rankdoctor-verify", daemon=True)
+                self._verifiers.append(thread)
+                thread.start()
+
+    def _verify_one(self, decision: Decision) -> None:
+        try:
+            result = self._remediator.verify(decision, self._cancel)
+        except Exception as exc:  # recorded; the sidecar keeps running
+            self._remediator.audit.write("error", {"incident_id": decision.incident.id,
+                                                   "detail": f"verification: {exc}"})
+            return
+        self._report(decision, result)
+
+    def close(self, timeout: float = 10.0) -> None:
+        """Stop taking incidents, cancel running verifications, wait up to ``timeout``."""
+        self._cancel.set()
+        try:
+            self._queue.put(None, timeout=timeout)
+        except queue.Full:
+            return
+        self._thread.join(timeout)
+        for thread in self._verifiers:
+            thread.join(timeout)
