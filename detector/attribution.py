@@ -87,13 +87,10 @@ def _group_by_attempt(findings: Sequence[Finding]) -> list[list[Finding]]:
             continue
         target = attempts[0]
         if f.time is not None:
-            for a in attempts:
-                lo, hi = spans[a]
-                if lo is not None and lo - SKEW <= f.time:
+            for a in attempts:  # the latest attempt that had started by then
+                lo, _hi = spans[a]
+                if lo is not None and lo - TIE <= f.time:
                     target = a
-                if lo is not None and hi is not None and lo - SKEW <= f.time <= hi + SKEW:
-                    target = a
-                    break
         groups[target].append(f)
     return [groups[a] for a in attempts if groups[a]]
 
@@ -108,21 +105,29 @@ def _same_origin(a: Finding, rank: int | None, node: str | None, gpu: str | None
     return rank is None and node is not None and a.node == node and a.rank is None
 
 
+STRONG = HARDWARE | {Cause.HOST_OOM_KILL, Cause.PREEMPTION}
+TIE = timedelta(seconds=1)
+
+
+def _ts(f: Finding) -> float:
+    return f.time.timestamp() if f.time is not None else float("inf")
+
+
 def _pick_primary(initiators: Sequence[Finding]) -> Finding:
+    """The earliest initiator-grade evidence; within the clock-skew window hardware-class
+    evidence (and OOM kills, preemption) wins over software errors, whose time order may be an
+    artefact of skewed clocks."""
     timed = [f for f in initiators if f.time is not None]
-    if timed:
-        earliest = min(f.time for f in timed if f.time is not None)
-        window = [f for f in timed if f.time is not None and f.time <= earliest + SKEW]
-        window += [f for f in initiators if f.time is None]
-    else:
-        window = list(initiators)
-
-    def key(f: Finding) -> tuple[int, float, float, int]:
-        t = f.time.timestamp() if f.time is not None else float("inf")
-        has_rank = 1 if f.rank is not None or f.node is not None else 0
-        return (-_strength(f) * has_rank, -f.confidence, t, f.line or 0)
-
-    return min(window, key=key)
+    untimed = [f for f in initiators if f.time is None]
+    if not timed:
+        return max(untimed, key=lambda f: (f.rank is not None or f.node is not None, _strength(f), f.confidence, -(f.line or 0)))
+    earliest = min(f.time for f in timed if f.time is not None)
+    window = [f for f in timed if f.time is not None and f.time <= earliest + SKEW] + untimed
+    strong = [f for f in window if f.cause in STRONG and (f.rank is not None or f.node is not None or f.gpu is not None)]
+    if strong:
+        return max(strong, key=lambda f: (_strength(f), f.rank is not None, f.confidence, -_ts(f)))
+    close = [f for f in timed if f.time is not None and f.time <= earliest + TIE]
+    return max(close, key=lambda f: (_strength(f), f.confidence, -_ts(f)))
 
 
 def _incident_id(cause: Cause, ini: Initiator, first: datetime | None, anchor: Finding | None) -> str:
@@ -168,9 +173,13 @@ def _order_evidence(evidence: Iterable[Finding]) -> tuple[Finding, ...]:
     return tuple(picked)
 
 
-def _collateral(group: Sequence[Finding], exclude: int | None) -> tuple[int, ...]:
-    ranks = {f.rank for f in group if f.rank is not None and f.role in (Role.COLLATERAL, Role.INITIATOR)}
-    ranks |= {f.rank for f in group if f.rank is not None and f.rule == "torchelastic.exitcode"}
+def _collateral(group: Sequence[Finding], exclude: int | None, facts: RunFacts) -> tuple[int, ...]:
+    """Every other rank of a failed job is collateral: it stopped because the initiator did,
+    whether it logged a timeout, was torn down silently, or raised a follow-on error."""
+    ranks = {f.rank for f in group if f.rank is not None}
+    ranks |= set(facts.ranks)
+    if facts.world_size:
+        ranks |= set(range(facts.world_size))
     return tuple(sorted(r for r in ranks if r is not None and r != exclude))
 
 
@@ -225,6 +234,24 @@ def _failure_incident(group: Sequence[Finding], initiators: Sequence[Finding], f
     rank, node = primary.rank, primary.node
     if rank is None and primary.gpu is not None:
         rank = next((r.rank for r in facts.ranks.values() if r.gpu == primary.gpu and (node is None or r.node == node)), None)
+    if node is not None:
+        # several ranks of the node report the same failure (a NIC link down): the one the
+        # others point at, else the first
+        same = [f for f in initiators if f.rank is not None and f.node == node and f.cause == primary.cause
+                and (f.time is None or primary.time is None or abs(f.time - primary.time) <= SKEW)]
+        if len({f.rank for f in same}) > 1 or (rank is None and same):
+            votes = _peer_votes(group, facts)
+            rank = max(same, key=lambda f: (votes.get(f.rank, 0) if f.rank is not None else 0, -_ts(f))).rank
+    if rank is None and node is not None and primary.cause in HARDWARE:
+        # hardware evidence for the node only (an Xid without pid or bus id): the rank of that
+        # node that died first is the one on the failed part
+        others = [f for f in initiators if f.rank is not None and f.node == node]
+        if others:
+            votes = _peer_votes(group, facts)
+            rank = max(others, key=lambda f: (votes.get(f.rank, 0) if f.rank is not None else 0, -_ts(f))).rank
+    if primary.cause is Cause.COLLECTIVE_MISMATCH:
+        rank = _mismatch_culprit(group) if _mismatch_culprit(group) is not None else rank
+        node = None if rank != primary.rank else node
     info = facts.ranks.get(rank) if rank is not None else None
     gpu = primary.gpu or (info.gpu if info else None)
     pid = primary.pid if primary.pid is not None else (info.pid if info else None)
@@ -242,7 +269,7 @@ def _failure_incident(group: Sequence[Finding], initiators: Sequence[Finding], f
         confidence += 0.08
     if rank is None and cause not in (Cause.PREEMPTION,) and node is None:
         confidence *= 0.6
-    collateral = _collateral(group, rank)
+    collateral = _collateral(group, rank, facts)
     if cause is Cause.PREEMPTION:
         rank = primary.rank
     initiator = _initiator_for(rank, node, facts, own)
@@ -252,6 +279,43 @@ def _failure_incident(group: Sequence[Finding], initiators: Sequence[Finding], f
     incident = _build(cause, initiator, evidence, collateral, confidence, facts)
     used = {id(f) for f in own}
     return incident, used
+
+
+def _peer_votes(group: Sequence[Finding], facts: RunFacts) -> Counter[int]:
+    """Ranks that collateral evidence points at ("Connection closed by localRank 3")."""
+    local_to_global = {(r.node, r.local_rank): r.rank for r in facts.ranks.values() if r.local_rank is not None}
+    votes: Counter[int] = Counter()
+    for f in group:
+        if f.role is not Role.COLLATERAL:
+            continue
+        peer = f.field("peer_rank")
+        if peer is not None and peer.isdigit():
+            votes[int(peer)] += 1
+        peer_local = f.field("peer_local_rank")
+        if peer_local is not None and peer_local.isdigit():
+            g = local_to_global.get((f.node, int(peer_local)))
+            if g is not None and g != f.rank:
+                votes[g] += 1
+    return votes
+
+
+def _mismatch_culprit(group: Sequence[Finding]) -> int | None:
+    """The rank the mismatch reports name most: each rank names the peer it disagrees with, so
+    the odd one out is named by all the others."""
+    votes: Counter[int] = Counter()
+    for f in group:
+        if f.cause is not Cause.COLLECTIVE_MISMATCH:
+            continue
+        for key in ("peer_rank", "culprit_rank"):
+            value = f.field(key)
+            if value is not None and value.isdigit():
+                votes[int(value)] += 1
+    if not votes:
+        return None
+    top = votes.most_common(2)
+    if len(top) == 1 or top[0][1] > top[1][1]:
+        return top[0][0]
+    return None
 
 
 def _as_ranks(value: str | None) -> list[int]:
@@ -338,11 +402,16 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
             confidence = min(0.85, 0.45 + 0.1 * top[0][1])
             evidence = [f for f in group if f.rank == rank or f.role is Role.COLLATERAL or f in stalls]
             initiator = _initiator_for(rank, None, facts, evidence)
-            return _build(cause, initiator, evidence, _collateral(group, rank), confidence, facts,
+            return _build(cause, initiator, evidence, _collateral(group, rank, facts), confidence, facts,
                           inferred_by="; ".join(dict.fromkeys(reasons[rank])))
+    live_stalls = [f for f in stalls if f.role is Role.INITIATOR]
+    if not collateral and live_stalls:
+        # every rank stopped at the same step and nothing singles one out: still a hang
+        return _build(Cause.HANG, Initiator(), live_stalls, _collateral(group, None, facts), 0.4, facts,
+                      inferred_by="every rank stopped making progress together; none stands out")
     if not collateral:
         return None
-    return _build(Cause.UNKNOWN, Initiator(), collateral, _collateral(group, None), 0.3, facts,
+    return _build(Cause.UNKNOWN, Initiator(), collateral, _collateral(group, None, facts), 0.3, facts,
                   inferred_by="no rank left initiator-grade evidence and none stands out")
 
 

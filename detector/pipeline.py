@@ -63,6 +63,7 @@ def build_index(scans: Sequence[FileScan]) -> RunIndex:
     idx = RunIndex()
     init_hosts: dict[str, Counter[str]] = defaultdict(Counter)  # folder node -> NCCL hosts
     nranks: Counter[int] = Counter()
+    cuda_local: dict[int, int] = {}  # rank -> cudaDev (the local rank when each rank sees all GPUs)
     for scan in scans:
         f = scan.file
         if f.kind.value != "rank_log":
@@ -81,6 +82,9 @@ def build_index(scans: Sequence[FileScan]) -> RunIndex:
                 if n:
                     nranks[n] += 1
                 own.add(rank)
+                cudadev = _int(_field(m.fields, "cudadev"))
+                if cudadev is not None:
+                    cuda_local.setdefault(rank, cudadev)
                 if gpu:
                     idx.rank_gpu.setdefault(rank, gpu)
                 if pid is not None:
@@ -90,9 +94,10 @@ def build_index(scans: Sequence[FileScan]) -> RunIndex:
                         init_hosts[f.node][host] += 1
                     else:
                         idx.rank_node.setdefault(rank, host)
-        if f.rank is not None:
+        combined = len(scan.prefix_ranks) >= 2
+        if f.rank is not None and not combined:
             idx.file_rank[f.display] = f.rank
-        elif len(scan.prefix_ranks) == 1:
+        elif len(scan.prefix_ranks) == 1 and f.rank is None:
             idx.file_rank[f.display] = next(iter(scan.prefix_ranks))
         elif len(own) == 1 and f.local_rank is not None:
             idx.file_rank[f.display] = next(iter(own))
@@ -130,6 +135,13 @@ def build_index(scans: Sequence[FileScan]) -> RunIndex:
                 idx.rank_node.setdefault(g, f.node)
     for rank, node in list(idx.rank_node.items()):
         idx.rank_node[rank] = idx.node(node) or node
+    per_node: dict[str | None, list[int]] = defaultdict(list)
+    for rank, dev in cuda_local.items():
+        per_node[idx.rank_node.get(rank)].append(dev)
+    for rank, dev in cuda_local.items():
+        devs = per_node[idx.rank_node.get(rank)]
+        if len(devs) == len(set(devs)):  # distinct devices per node: cudaDev is the local rank
+            idx.rank_local.setdefault(rank, dev)
     for rank, pid in idx.rank_pid.items():
         idx.pid_rank[(idx.rank_node.get(rank), pid)] = rank
         idx.pid_rank.setdefault((None, pid), rank)
@@ -158,13 +170,11 @@ def _add_failure(idx: RunIndex, fr: FailureRecord, f: LogFile) -> None:
 
 
 def _resolve_rank(idx: RunIndex, f: LogFile, event_rank: int | None, event_local: int | None) -> int | None:
-    if event_rank is not None and event_rank != f.rank:
+    if event_rank is not None:
         return event_rank
     file_rank = idx.file_rank.get(f.display)
     if file_rank is not None:
         return file_rank
-    if event_rank is not None:
-        return event_rank
     if event_local is not None:
         g = idx.local_rank_global.get((f.node, event_local, f.attempt)) or idx.local_rank_global.get((f.node, event_local, None))
         if g is not None:
@@ -172,6 +182,12 @@ def _resolve_rank(idx: RunIndex, f: LogFile, event_rank: int | None, event_local
         if len(idx.nodes) <= 1:
             return event_local
     return None
+
+
+def resolve_rank(idx: RunIndex, f: LogFile, event_rank: int | None, event_local: int | None) -> int | None:
+    """The global rank a line of ``f`` is about (its prefix's rank or local rank, else the
+    file's); the sidecar uses it for step lines, as findings_from_hit does for matched lines."""
+    return _resolve_rank(idx, f, event_rank, event_local)
 
 
 def findings_from_hit(hit: Hit, f: LogFile, idx: RunIndex) -> list[Finding]:
@@ -216,6 +232,24 @@ def findings_from_hit(hit: Hit, f: LogFile, idx: RunIndex) -> list[Finding]:
     return out
 
 
+def expand_ranks(text: str) -> list[int]:
+    """'16-18,20-23' -> [16, 17, 18, 20, 21, 22, 23] (bounded to 100000 ranks)."""
+    out: list[int] = []
+    for part in text.replace(" ", "").split(","):
+        lo, _, hi = part.partition("-")
+        if not lo.isdigit() or (hi and not hi.isdigit()):
+            continue
+        a, b = int(lo), int(hi) if hi else int(lo)
+        if b < a or b - a > 100000:
+            continue
+        out.extend(range(a, b + 1))
+    return out
+
+
+_SIGNAL_CODES = {
+    "Killed": -9, "Aborted": -6, "Segmentation fault": -11, "Bus error": -7, "Terminated": -15,
+    "Floating point exception": -8, "Illegal instruction": -4, "Hangup": -1, "Interrupt": -2,
+}
 _SIGNALS = {-4: "SIGILL", -6: "SIGABRT", -7: "SIGBUS", -8: "SIGFPE", -9: "SIGKILL", -11: "SIGSEGV", -15: "SIGTERM", -2: "SIGINT", -1: "SIGHUP"}
 
 
@@ -232,6 +266,15 @@ def exit_findings(scans: Sequence[FileScan], idx: RunIndex, rank_findings: Seque
             node = idx.node(fr.host if fr.host and fr.host != "localhost" else f.node) or idx.rank_node.get(fr.rank)
             records.setdefault((f.attempt, fr.rank), (fr.exitcode, fr.pid, node, fr.time, fr.file, fr.line, fr.text, f.attempt))
     for fnd in rank_findings:
+        tasks = fnd.field("task")
+        if tasks is not None:  # srun: "task 19: Aborted", "tasks 0-7: Exited with exit code 1"
+            signal = fnd.field("signal")
+            scode = _SIGNAL_CODES.get(signal or "", None) if signal else _int(fnd.field("exitcode"))
+            if scode is None:
+                continue
+            for rank in expand_ranks(tasks):
+                records.setdefault((fnd.attempt, rank), (scode, None, idx.node(fnd.field("host")) or idx.rank_node.get(rank), fnd.time, fnd.file or "", fnd.line or 0, fnd.text, fnd.attempt))
+            continue
         code = _int(fnd.field("exitcode"))
         if code is None:
             continue

@@ -93,7 +93,7 @@ class LineParser:
         pre = strip_prefix(raw, self.style)
         stamp = self.stamp(pre.message)
         time = stamp.time if stamp else None
-        rank = pre.rank if pre.rank is not None else self.f.rank
+        rank = pre.rank  # the file's own rank is resolved later (a combined log has none)
         local = pre.local_rank if pre.local_rank is not None else self.f.local_rank
         node = self.f.node
         if stamp is not None and stamp.host and node is None:
@@ -198,12 +198,16 @@ def parse_summary(lines: list[str], style: PrefixStyle, file: str, first_line: i
     return out
 
 
+_CONTROL = set(range(0, 9)) | set(range(14, 27)) | set(range(28, 32))
+
+
 def _is_binary(head: bytes) -> bool:
+    """A file whose start is mostly not text (NULs, control bytes, invalid UTF-8)."""
     if not head:
         return False
-    if b"\x00" in head:
-        return head.count(b"\x00") > max(1, len(head) // 100)
-    return False
+    text = head.decode("utf-8", "replace")
+    bad = text.count("\ufffd") + sum(1 for ch in text if ord(ch) in _CONTROL)
+    return bad > 0.3 * len(text)
 
 
 def scan_file(
@@ -331,7 +335,7 @@ def process_buffer(buf: bytes, start: int, end: int, base_line: int, scan: FileS
             if inherited is not None:
                 ev = Event(ev.file, ev.line, ev.kind, ev.text, ev.message, inherited, True,
                            ev.rank, ev.local_rank, ev.node, ev.pid)
-        if ev.rank is not None and ev.rank != parser.f.rank:
+        if ev.rank is not None:
             scan.prefix_ranks.add(ev.rank)
         if "ChildFailedError" in ev.message:
             follow = _following(buf, line_end, 120)
@@ -389,4 +393,6 @@ def _read_tail(fh: BinaryIO, scan: FileScan, parser: LineParser, tail_bytes: int
         ev, _ = parser.event(_decode(raw_b), first_line + i, last_time)
         if ev.time is not None and not ev.time_inferred:
             last_time = ev.time
+        if ev.rank is not None:
+            scan.prefix_ranks.add(ev.rank)
         scan.tail.append(ev)

@@ -50,6 +50,8 @@ _HOST = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$")
 
 
 def _rank_from_name(name: str) -> int | None:
+    if name.startswith("slurm-"):  # slurm-<jobid>.out: the batch script's output, not a rank
+        return None
     for pattern in _RANK_NAME:
         m = pattern.search(name)
         if m:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from detector.detectors.rules.loader import CompiledRule
+from detector.detectors.rules.prefilter import prefilter_pattern
 from detector.types import StreamKind
 
 MAX_MATCH_CHARS = 64 * 1024  # longer lines are matched on their first 64 KiB
@@ -26,16 +27,7 @@ STRUCTURAL = (
     r"Traceback \(most recent call last\)",
 )
 
-_NAMED_GROUP = re.compile(r"\(\?P<[A-Za-z_]\w*>")
 _PY_ONLY = re.compile(r"\(\?P=|\(\?<[=!]|\(\?[=!]|\(\?>")
-
-
-def prefilter_pattern(pattern: str) -> str:
-    """The pattern as the prefilter sees it: no leading ``^`` (the message starts after a rank
-    prefix), named groups made plain."""
-    if pattern.startswith("^"):
-        pattern = pattern[1:]
-    return _NAMED_GROUP.sub("(?:", pattern)
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,12 +115,51 @@ class HyperscanPrefilter:
             pos = nl + 1
 
 
-def _hyperscan_ok(patterns: Sequence[str]) -> bool:
+def _hyperscan_available() -> bool:
     try:
         import hyperscan  # noqa: F401
     except ImportError:
         return False
-    return not any(_PY_ONLY.search(p) for p in patterns)
+    return True
+
+
+def _hyperscan_accepts(pattern: str) -> bool:
+    if _PY_ONLY.search(pattern):
+        return False
+    try:
+        HyperscanPrefilter([pattern])
+    except Exception:  # hyperscan's own error types vary by version
+        return False
+    return True
+
+
+class MergedPrefilter:
+    """hyperscan for the patterns it supports, one ``re`` alternation for the rest; candidate
+    lines of both, merged in order."""
+
+    name = "hyperscan+re"
+
+    def __init__(self, fast: Prefilter, slow: Prefilter) -> None:
+        self._fast = fast
+        self._slow = slow
+
+    def candidates(self, buf: bytes, start: int, end: int) -> Iterator[int]:
+        return iter(sorted(set(self._fast.candidates(buf, start, end)) | set(self._slow.candidates(buf, start, end))))
+
+
+def make_prefilter(patterns: Sequence[str], engine: str) -> Prefilter:
+    if engine == "re" or (engine == "auto" and not _hyperscan_available()):
+        return RePrefilter(patterns)
+    if engine not in ("auto", "hyperscan"):
+        raise ValueError(f"unknown engine {engine!r} (known: auto, hyperscan, re)")
+    try:
+        return HyperscanPrefilter(patterns)
+    except Exception:
+        if engine == "hyperscan" and not any(_hyperscan_accepts(p) for p in patterns):
+            raise
+    accepted = [p for p in patterns if _hyperscan_accepts(p)]
+    refused = [p for p in patterns if p not in accepted]
+    return MergedPrefilter(HyperscanPrefilter(accepted), RePrefilter(refused)) if accepted else RePrefilter(refused)
 
 
 class RuleSet:
@@ -137,18 +168,7 @@ class RuleSet:
     def __init__(self, rules: Sequence[CompiledRule], *, engine: str = "auto") -> None:
         self.rules: tuple[CompiledRule, ...] = tuple(rules)
         patterns = [r.pattern for r in self.rules] + list(STRUCTURAL)
-        self.prefilter: Prefilter
-        if engine == "re" or (engine == "auto" and not _hyperscan_ok(patterns)):
-            self.prefilter = RePrefilter(patterns)
-        elif engine in ("auto", "hyperscan"):
-            try:
-                self.prefilter = HyperscanPrefilter(patterns)
-            except Exception:  # a pattern hyperscan does not support: use re for all
-                if engine == "hyperscan":
-                    raise
-                self.prefilter = RePrefilter(patterns)
-        else:
-            raise ValueError(f"unknown engine {engine!r} (known: auto, hyperscan, re)")
+        self.prefilter: Prefilter = make_prefilter(patterns, engine)
         self._by_kind = {
             kind: tuple(r for r in self.rules if r.applies_to(kind)) for kind in StreamKind
         }

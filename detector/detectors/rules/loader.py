@@ -12,6 +12,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from detector.detectors.rules.linearity import superlinear_risk
+from detector.detectors.rules.prefilter import prefilter_pattern
 from detector.detectors.rules.safety import backtracking_risk
 from detector.detectors.rules.spec import RuleFile, RuleSpec
 from detector.errors import ConfigError
@@ -124,7 +126,10 @@ def _parse_file(path: Path) -> tuple[RuleFile | None, Any, list[ConfigError]]:
             if err["type"] == "extra_forbidden":
                 msg = f"unknown key '{loc[-1]}'"
             elif "input" in err and isinstance(err["input"], str | int | float | bool):
-                msg = f"{what}: {msg} (got {err['input']!r})"
+                shown = repr(err["input"])
+                if len(shown) > 200:
+                    shown = shown[:200] + f"... ({len(shown)} characters)"
+                msg = f"{what}: {msg} (got {shown})"
             else:
                 msg = f"{what}: {msg}"
             problems.append(ConfigError(name, line, msg, column=column, rule_id=rule_id))
@@ -156,9 +161,13 @@ def pattern_problems(pattern: str) -> list[str]:
         problems.append("'^' is only allowed as the first character of a pattern")
     if regex.search("") is not None:
         problems.append("pattern matches an empty line")
-    risk = backtracking_risk(pattern)
+    risk = backtracking_risk(pattern) or superlinear_risk(pattern)
     if risk:
         problems.append(f"pattern risks catastrophic backtracking: {risk}")
+    try:
+        re.compile(prefilter_pattern(pattern).encode("utf-8"), re.MULTILINE)
+    except re.error as exc:
+        problems.append(f"the re prefilter cannot compile this pattern: {exc} (write inline flags as a scoped group, e.g. '(?i:...)')")
     return problems
 
 
@@ -169,7 +178,7 @@ def _compile_rule(spec: RuleSpec, path: str, line: int, data: Any, index: int) -
         ln, col = _rule_position(data, index, key)
         problems.append(ConfigError(path, ln if ln is not None else line, detail, column=col, rule_id=spec.id))
 
-    if spec.disabled and spec.pattern is None:
+    if spec.disabled:
         return None, []
     for key in ("description", "pattern", "role"):
         if getattr(spec, key) is None:
@@ -280,3 +289,34 @@ def load_rules(shipped: Sequence[Path] | None = None, user: Sequence[Path] = ())
             )
     result.rules = [c for c, _, _ in merged.values() if c is not None and not c.id.startswith("_")]
     return result
+
+
+
+def rules_one_by_one(path: Path) -> tuple[list[CompiledRule], list[ConfigError]]:
+    """Each rule of one file checked on its own (schema, pattern, examples): the rules that
+    pass, and the problems of the others. When a file fails the schema, :func:`load_rules`
+    reports the schema errors and skips the whole file; ``rankdoctor rules validate`` uses this
+    to report every other rule's problems in the same run. Schema errors and problems of the
+    file itself (YAML, top level) are left to :func:`load_rules`."""
+    try:
+        data = load_yaml_file(path)
+    except ConfigError:
+        return [], []
+    rules = data.get("rules") if isinstance(data, YamlMap) else None
+    if not isinstance(rules, YamlList):
+        return [], []
+    compiled: list[CompiledRule] = []
+    problems: list[ConfigError] = []
+    for index, item in enumerate(rules):
+        if not isinstance(item, YamlMap):
+            continue
+        try:
+            spec = RuleSpec.model_validate(dict(item))
+        except ValidationError:
+            continue  # reported by the file-level schema check
+        line, _ = _rule_position(data, index)
+        rule, found = _compile_rule(spec, str(path), line or 0, data, index)
+        problems.extend(found)
+        if rule is not None:
+            compiled.append(rule)
+    return compiled, problems
