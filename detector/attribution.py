@@ -193,8 +193,14 @@ def _build(
     *,
     inferred_by: str | None = None,
 ) -> Incident:
+    failure_times = [f.time for f in evidence if f.time is not None and f.role is not Role.CONTEXT]
+    if failure_times:
+        # context lines (NCCL init, summaries) from long before the failure are not evidence of it
+        start = min(failure_times) - SKEW
+        evidence = [f for f in evidence if f.role is not Role.CONTEXT or f.time is None or f.time >= start]
     ordered = _order_evidence(evidence)
-    times = [f.time for f in ordered if f.time is not None]
+    times = [f.time for f in ordered if f.time is not None and f.role is not Role.CONTEXT] or [
+        f.time for f in ordered if f.time is not None]
     first = min(times) if times else None
     anchor = next((f for f in ordered if f.role is Role.INITIATOR), ordered[0] if ordered else None)
     has_hw = any(f.cause in HARDWARE and f.role is Role.INITIATOR for f in evidence)

@@ -169,7 +169,9 @@ def _add_failure(idx: RunIndex, fr: FailureRecord, f: LogFile) -> None:
         idx.rank_pid.setdefault(fr.rank, fr.pid)
 
 
-def _resolve_rank(idx: RunIndex, f: LogFile, event_rank: int | None, event_local: int | None) -> int | None:
+def resolve_rank(idx: RunIndex, f: LogFile, event_rank: int | None, event_local: int | None) -> int | None:
+    """The global rank a line of ``f`` is about (its prefix's rank or local rank, else the
+    file's); used for matched lines and for step lines, in replay and in the sidecar."""
     if event_rank is not None:
         return event_rank
     file_rank = idx.file_rank.get(f.display)
@@ -182,12 +184,6 @@ def _resolve_rank(idx: RunIndex, f: LogFile, event_rank: int | None, event_local
         if len(idx.nodes) <= 1:
             return event_local
     return None
-
-
-def resolve_rank(idx: RunIndex, f: LogFile, event_rank: int | None, event_local: int | None) -> int | None:
-    """The global rank a line of ``f`` is about (its prefix's rank or local rank, else the
-    file's); the sidecar uses it for step lines, as findings_from_hit does for matched lines."""
-    return _resolve_rank(idx, f, event_rank, event_local)
 
 
 def findings_from_hit(hit: Hit, f: LogFile, idx: RunIndex) -> list[Finding]:
@@ -212,7 +208,7 @@ def findings_from_hit(hit: Hit, f: LogFile, idx: RunIndex) -> list[Finding]:
             if node is None and rank is not None:
                 node = idx.rank_node.get(rank)
         else:
-            rank = _resolve_rank(idx, f, ev.rank, ev.local_rank)
+            rank = resolve_rank(idx, f, ev.rank, ev.local_rank)
             if node is None and rank is not None:
                 node = idx.rank_node.get(rank)
             if gpu is None:
@@ -269,11 +265,12 @@ def exit_findings(scans: Sequence[FileScan], idx: RunIndex, rank_findings: Seque
         tasks = fnd.field("task")
         if tasks is not None:  # srun: "task 19: Aborted", "tasks 0-7: Exited with exit code 1"
             signal = fnd.field("signal")
-            scode = _SIGNAL_CODES.get(signal or "", None) if signal else _int(fnd.field("exitcode"))
+            scode = _SIGNAL_CODES.get(signal or "") if signal else _int(fnd.field("exitcode"))
             if scode is None:
                 continue
-            for rank in expand_ranks(tasks):
-                records.setdefault((fnd.attempt, rank), (scode, None, idx.node(fnd.field("host")) or idx.rank_node.get(rank), fnd.time, fnd.file or "", fnd.line or 0, fnd.text, fnd.attempt))
+            for task_rank in expand_ranks(tasks):
+                node = idx.node(fnd.field("host")) or idx.rank_node.get(task_rank)
+                records.setdefault((fnd.attempt, task_rank), (scode, None, node, fnd.time, fnd.file or "", fnd.line or 0, fnd.text, fnd.attempt))
             continue
         code = _int(fnd.field("exitcode"))
         if code is None:
@@ -327,7 +324,7 @@ def elastic_error_findings(f: LogFile, rules: RuleSet, idx: RunIndex) -> tuple[l
     stamp = extra.get("timestamp") if isinstance(extra, dict) else None
     if isinstance(stamp, str | int) and str(stamp).isdigit():
         time = datetime.fromtimestamp(int(stamp), tz=UTC)
-    rank = _resolve_rank(idx, f, None, f.local_rank)
+    rank = resolve_rank(idx, f, None, f.local_rank)
     out = []
     for m in rules.match(line, StreamKind.RANK_LOG):
         out.append(Finding(
@@ -347,7 +344,7 @@ def rank_infos(scans: Sequence[FileScan], idx: RunIndex) -> dict[int, RankInfo]:
         for ev in scan.tail:
             if ev.time is None or ev.time_inferred:
                 continue
-            rank = _resolve_rank(idx, scan.file, ev.rank, ev.local_rank)
+            rank = resolve_rank(idx, scan.file, ev.rank, ev.local_rank)
             if rank is None:
                 continue
             if rank not in last or ev.time > last[rank]:

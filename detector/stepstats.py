@@ -1,15 +1,102 @@
-"""Step lines and GPU metrics of a run -> statistical findings (stalls, stragglers, outliers)."""
+"""Step lines and GPU metrics of a run -> statistical findings (stalls, stragglers, outliers).
+
+The step series come from the tail of each rank's log (the reader keeps the last part of every
+file), so the cost does not grow with the size of the run.
+"""
 
 from __future__ import annotations
 
+import statistics
 from collections.abc import Sequence
 
-from detector.pipeline import RunIndex
+from detector.detectors.stats import (
+    LogNote,
+    Preset,
+    StatsConfig,
+    StepResolver,
+    StepSample,
+    analyze,
+    choose_preset,
+    make_note,
+)
+from detector.errors import RankdoctorError
+from detector.pipeline import RunIndex, resolve_rank
+from detector.sources.metrics import MetricSeries, load_metrics
 from detector.sources.reader import FileScan
-from detector.sources.runs import LogFile
+from detector.sources.runs import FileKind, LogFile
 from detector.types import Finding
 
+SAMPLE_LINES = 400
 
-def stats_findings(scans: Sequence[FileScan], idx: RunIndex, metric_files: Sequence[LogFile]) -> tuple[list[Finding], float | None, list[str]]:
+
+def _preset(scans: Sequence[FileScan]) -> Preset | None:
+    sample: list[str] = []
+    for scan in scans:
+        if scan.file.kind is not FileKind.RANK_LOG:
+            continue
+        sample.extend(ev.message for ev in scan.tail[-SAMPLE_LINES:])
+        if len(sample) >= 4 * SAMPLE_LINES:
+            break
+    return choose_preset(sample) if sample else None
+
+
+def step_samples(scans: Sequence[FileScan], idx: RunIndex) -> tuple[list[StepSample], list[LogNote]]:
+    """Per-rank step samples and checkpoint/eval notes from the tails of the rank logs."""
+    preset = _preset(scans)
+    samples: list[StepSample] = []
+    notes: list[LogNote] = []
+    if preset is None:
+        return samples, notes
+    for scan in scans:
+        if scan.file.kind is not FileKind.RANK_LOG:
+            continue
+        resolvers: dict[int, StepResolver] = {}
+        for ev in scan.tail:
+            if ev.time is None:
+                continue
+            rank = resolve_rank(idx, scan.file, ev.rank, ev.local_rank)
+            if rank is None:
+                continue
+            when = ev.time.timestamp()
+            record = preset.parse(ev.message)
+            if record is None:
+                note = make_note(ev.message, rank=rank, time=when, file=ev.file, line=ev.line)
+                if note is not None:
+                    notes.append(note)
+                continue
+            resolver = resolvers.setdefault(rank, StepResolver())
+            samples.append(resolver.sample(
+                record, rank=rank, node=idx.rank_node.get(rank) or scan.file.node, time=when,
+                file=ev.file, line=ev.line, text=ev.text, local_rank=idx.rank_local.get(rank),
+            ))
+    return samples, notes
+
+
+def _median_step(samples: Sequence[StepSample]) -> float | None:
+    durations = [s.duration_s for s in samples if s.duration_s is not None and s.duration_s > 0]
+    return statistics.median(durations) if durations else None
+
+
+def stats_findings(
+    scans: Sequence[FileScan],
+    idx: RunIndex,
+    metric_files: Sequence[LogFile],
+    *,
+    config: StatsConfig | None = None,
+) -> tuple[list[Finding], float | None, list[str]]:
     """Findings of the statistical detectors, the median step time (s) and warnings."""
-    return [], None, []
+    warnings: list[str] = []
+    metrics: list[MetricSeries] = []
+    for f in metric_files:
+        try:
+            metrics.extend(load_metrics(f.path))
+        except (RankdoctorError, OSError) as exc:
+            warnings.append(f"{f.display}: metrics not used ({exc})")
+    samples, notes = step_samples(scans, idx)
+    ends = [s.last_time.timestamp() for s in scans if s.last_time is not None and s.file.kind is FileKind.RANK_LOG]
+    end_time = max(ends) if ends else None
+    if not samples and not metrics:
+        return [], None, warnings
+    found = analyze(samples, metrics, end_time=end_time, config=config or StatsConfig(), notes=notes,
+                    rank_gpus=dict(idx.rank_gpu) or None)
+    return found, _median_step(samples), warnings

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from detector.detectors.rules.engine import STRUCTURAL, RePrefilter, prefilter_pattern
+from detector.detectors.rules.engine import STRUCTURAL, RePrefilter
 from detector.detectors.rules.linearity import superlinear_risk
 from detector.detectors.rules.loader import (
     CompiledRule,
@@ -36,6 +36,7 @@ from detector.detectors.rules.loader import (
     rules_one_by_one,
     shipped_rules_dir,
 )
+from detector.detectors.rules.prefilter import prefilter_pattern
 from detector.detectors.rules.spec import RuleFile
 from detector.errors import ConfigError
 from detector.yamlfile import YamlList, YamlMap, load_yaml_file

@@ -1,0 +1,55 @@
+"""Statistical detectors over step times and GPU metrics (issue #5).
+
+Public API (see docs/architecture.md for where it sits in the pipeline):
+
+- parsing step lines: :class:`Preset`, :data:`PRESETS`, :func:`parse_step`, :func:`parse_steps`,
+  :func:`choose_preset`, :func:`custom_preset`, :func:`preset_by_name`, :func:`parse_note`,
+  :func:`make_note`, :class:`StepResolver` (record -> StepSample);
+- analysis: :func:`analyze` (replay and periodic live checks), :func:`analyze_table`
+  (columnar input), :class:`StallTracker` (incremental stall detection for the sidecar);
+- values: :class:`StepRecord`, :class:`StepSample`, :class:`LogNote`, :class:`NoteKind`,
+  :class:`StatsConfig`, :class:`StepTable`.
+"""
+
+from __future__ import annotations
+
+from .analyze import analyze, analyze_table
+from .config import StatsConfig
+from .model import LogNote, NoteKind, StepRecord, StepSample
+from .series import StepTable, table_from_samples
+from .stall_live import StallTracker
+from .steps import (
+    PRESETS,
+    Preset,
+    StepResolver,
+    choose_preset,
+    custom_preset,
+    make_note,
+    parse_note,
+    parse_step,
+    parse_steps,
+    preset_by_name,
+)
+
+__all__ = [
+    "PRESETS",
+    "LogNote",
+    "NoteKind",
+    "Preset",
+    "StallTracker",
+    "StatsConfig",
+    "StepRecord",
+    "StepResolver",
+    "StepSample",
+    "StepTable",
+    "analyze",
+    "analyze_table",
+    "choose_preset",
+    "custom_preset",
+    "make_note",
+    "parse_note",
+    "parse_step",
+    "parse_steps",
+    "preset_by_name",
+    "table_from_samples",
+]

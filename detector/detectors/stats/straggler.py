@@ -1,0 +1,195 @@
+"""Straggler: a rank persistently slower than its peers in its rank-local timings.
+
+In synchronous data-parallel training every rank prints the same total step time, so the
+straggler shows only in timings taken before the collective (forward, data loading, compute).
+For each such timing the steps are cut into windows of ``window`` lines; per rank and window:
+
+- the rank's value is its median over the window (jitter and single spikes vanish);
+- the *relative* score compares it with the other ranks on the same steps: robust z against
+  the median and MAD over ranks (the MAD floored at ``rel_floor`` of the median), and the
+  relative excess;
+- the *individual* score compares it with the rank's own first ``baseline_windows`` windows.
+
+A rank is flagged once it is beyond all relative thresholds (z, relative excess, and an excess
+worth at least ``impact_fraction`` of the job's wall time per step) for ``consecutive`` windows
+in a row. The step where it began is then placed more finely than a window: the first step
+from which the rank stays above the midpoint between its peers and its streak level.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .config import StatsConfig
+from .series import FloatArray, IntArray, StepGrid, median_last
+
+RULE = "stats.straggler"
+
+
+@dataclass(frozen=True, slots=True)
+class StragglerHit:
+    rank: int
+    row: int
+    key: str  # the local timing, e.g. "fwd"
+    start_step: int  # first step of the first window of the streak
+    detected_step: int  # last step of the window where the streak reached `consecutive`
+    detected_col: int
+    detected_time: float
+    windows: int  # length of the streak (windows in a row beyond the thresholds)
+    value_s: float  # the rank's median over the streak
+    peers_s: float  # the peers' median over the streak
+    rel: float  # (value - peers) / peers
+    z: float  # robust z against the peers (median over the streak)
+    z_individual: float | None  # against the rank's own first windows
+    baseline_s: float | None  # the rank's own early median
+    ongoing: bool  # still beyond the thresholds in the last window
+    node: str | None = None
+
+
+def eligible_keys(keys: tuple[str, ...], config: StatsConfig) -> list[int]:
+    """Indices of the local timings that are rank-local (do not include a collective)."""
+    out = []
+    for i, key in enumerate(keys):
+        name = key.lower()
+        if not any(word in name for word in config.collective_keys):
+            out.append(i)
+    return out
+
+
+def _runs(beyond: np.ndarray) -> IntArray:
+    """Length of the run of True ending at each position, along the last axis."""
+    as_int = beyond.astype(np.int64)
+    cum = np.cumsum(as_int, axis=-1)
+    reset = np.maximum.accumulate(np.where(beyond, 0, cum), axis=-1)
+    return np.asarray(cum - reset, dtype=np.int64)
+
+
+def detect_stragglers(
+    grid: StepGrid, wall_per_step: FloatArray, config: StatsConfig
+) -> list[StragglerHit]:
+    if grid.n_ranks < config.min_ranks or grid.n_cols < config.window * config.consecutive:
+        return []
+    best: dict[int, StragglerHit] = {}
+    for k in eligible_keys(grid.local_keys, config):
+        for hit in _detect_key(grid, k, wall_per_step, config):
+            old = best.get(hit.rank)
+            if old is None or (hit.detected_step, -hit.z) < (old.detected_step, -old.z):
+                best[hit.rank] = hit
+    return sorted(best.values(), key=lambda h: (h.detected_step, -h.z))
+
+
+def _onset(
+    values: FloatArray, row: int, first_col: int, win: int, level: float, peer: float
+) -> int:
+    """The first column, from a window before the streak to the end of its first window, from
+    which the rank stays above the midpoint between its peers and its streak level in 80 % of
+    the columns."""
+    lo = max(0, first_col - win)
+    hi = min(values.shape[1], first_col + win)
+    peers = median_last(values[:, lo:hi].T)
+    mid = (level + peer) / 2.0
+    above = values[row, lo:hi] > np.maximum(mid, (peers + level) / 2.0)
+    for offset in range(hi - lo):
+        tail = above[offset:]
+        if tail.size and tail[0] and tail.mean() >= 0.8:
+            return lo + offset
+    return first_col
+
+
+def _detect_key(
+    grid: StepGrid, k: int, job_step: FloatArray, config: StatsConfig
+) -> list[StragglerHit]:
+    win = config.window
+    n_win = grid.n_cols // win
+    start = grid.n_cols - n_win * win
+    values = grid.local[k][:, start:]
+    if not np.isfinite(values).any():
+        return []
+    n_rows = grid.n_ranks
+    # float32 halves the sort's work; window medians of timings need no more precision
+    blocks = values.astype(np.float32).reshape(n_rows, n_win, win)
+    rank_med = median_last(blocks).astype(np.float64)  # (R, W)
+    # a rank needs half a window of values for its median to count
+    if np.isnan(values).any():
+        enough = np.count_nonzero(~np.isnan(blocks), axis=-1) >= max(1, win // 2)
+        rank_med = np.where(enough, rank_med, np.nan)
+    by_window = rank_med.T  # (W, R)
+    peers = median_last(by_window)  # (W,)
+    mad = 1.4826 * median_last(np.abs(by_window - peers[:, None]))
+    counts = np.count_nonzero(~np.isnan(by_window), axis=-1)
+    scale = np.maximum(
+        np.maximum(np.nan_to_num(mad), config.rel_floor * np.abs(peers)), config.abs_floor_s
+    )
+    with np.errstate(invalid="ignore", divide="ignore"):
+        excess = rank_med - peers[None, :]
+        z = excess / scale[None, :]
+        rel = excess / peers[None, :]
+        job = (
+            median_last(job_step[start:].reshape(n_win, win))
+            if job_step.size
+            else np.full(n_win, np.nan)
+        )
+        impact_ok = ~(
+            excess < config.impact_fraction * np.where(np.isfinite(job), job, 0.0)[None, :]
+        )
+        beyond = (
+            (z >= config.z_threshold)
+            & (rel >= config.rel_threshold)
+            & impact_ok
+            & (counts >= config.min_ranks)[None, :]
+        )
+    runs = _runs(beyond)
+    flagged = np.flatnonzero((runs >= config.consecutive).any(axis=1))
+    if flagged.size == 0:
+        return []
+    b = min(config.baseline_windows, n_win)
+    base = median_last(rank_med[:, :b])
+    base_mad = 1.4826 * median_last(np.abs(rank_med[:, :b] - base[:, None]))
+    base_scale = np.maximum(
+        np.maximum(np.nan_to_num(base_mad), config.rel_floor * np.abs(base)), config.abs_floor_s
+    )
+    hits = []
+    for row in flagged.tolist():
+        detect = int(np.argmax(runs[row] >= config.consecutive))
+        first = detect - config.consecutive + 1
+        last = detect
+        while last + 1 < n_win and beyond[row, last + 1]:
+            last += 1
+        span = slice(first, last + 1)
+        value = float(np.median(rank_med[row, span]))
+        peer = float(np.median(peers[span]))
+        z_ind = None
+        baseline = None
+        if first >= b and np.isfinite(base[row]):  # the own history predates the streak
+            baseline = float(base[row])
+            z_ind = float((value - baseline) / base_scale[row])
+        detected_col = start + (detect + 1) * win - 1
+        col_times = grid.times[:, detected_col]
+        finite_times = col_times[np.isfinite(col_times)]
+        hits.append(
+            StragglerHit(
+                rank=int(grid.ranks[row]),
+                row=row,
+                key=grid.local_keys[k],
+                start_step=int(
+                    grid.col_steps[
+                        _onset(grid.local[k], row, start + first * win, win, value, peer)
+                    ]
+                ),
+                detected_step=int(grid.col_steps[detected_col]),
+                detected_col=detected_col,
+                detected_time=float(np.median(finite_times)) if finite_times.size else float("nan"),
+                windows=last - first + 1,
+                value_s=value,
+                peers_s=peer,
+                rel=(value - peer) / peer if peer > 0 else float("inf"),
+                z=float(np.median(z[row, span])),
+                z_individual=z_ind,
+                baseline_s=baseline,
+                ongoing=bool(beyond[row, -1]),
+                node=grid.nodes[row],
+            )
+        )
+    return hits
