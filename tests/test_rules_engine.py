@@ -162,3 +162,39 @@ def test_backtracking_patterns_refused(pattern: str) -> None:
 @pytest.mark.parametrize("pattern", [r"^(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*Error: ", r"(?:\d+,)*\d+", r"NVRM: Xid \((?:PCI:)?(?P<p>[0-9a-f:]+)\)"])
 def test_linear_patterns_allowed(pattern: str) -> None:
     assert backtracking_risk(pattern) is None
+
+
+def test_multi_line_window_rule_and_context(tmp_path: Path, ruleset: RuleSet) -> None:
+    """The fallen-off-the-bus paragraph spans lines: the first names the GPU, a later one says
+    what happened. A first line not followed by it is not a match. Traceback context is kept."""
+    from detector.sources.reader import scan_file
+    from detector.sources.runs import FileKind, LogFile
+
+    kern = tmp_path / "dmesg.log"
+    kern.write_text(
+        "[  100.000001] NVRM: The NVIDIA GPU 0000:18:00.0 (PCI ID: 10de:2330)\n"
+        "[  100.000002] NVRM: installed in this system has\n"
+        "[  100.000003] NVRM: fallen off the bus and is not responding to commands.\n"
+        "[  200.000001] NVRM: The NVIDIA GPU 0000:19:00.0 (PCI ID: 10de:2330)\n"
+        "[  200.000002] NVRM: installed in this system is not supported by the driver.\n"
+        "[  200.000003] NVRM: nothing else\n"
+        "[  200.000004] NVRM: nothing else\n"
+        "[  200.000005] NVRM: nothing else\n"
+    )
+    scan = scan_file(LogFile(kern, "dmesg.log", FileKind.KERNEL), ruleset, year=2026)
+    hits = [(h.event.line, m.rule.id, dict(m.fields).get("pci")) for h in scan.hits for m in h.matches]
+    assert (1, "xid.gpu_lost_paragraph", "0000:18:00") in hits
+    assert not any(line == 4 for line, _, _ in hits)
+    assert [h.context for h in scan.hits if h.event.line == 1][0][-1].endswith("fallen off the bus and is not responding to commands.")
+
+    log = tmp_path / "rank_3.log"
+    log.write_text(
+        "Traceback (most recent call last):\n"
+        '  File "train.py", line 10, in <module>\n'
+        "    main()\n"
+        "ValueError: bad shape\n"
+    )
+    scan = scan_file(LogFile(log, "rank_3.log", FileKind.RANK_LOG, rank=3), ruleset, year=2026)
+    by_rule = {m.rule.id: h for h in scan.hits for m in h.matches}
+    assert "python.uncaught_exception" in by_rule and by_rule["python.uncaught_exception"].event.line == 4
+    assert any("ValueError: bad shape" in c for c in by_rule["python.traceback"].context)
