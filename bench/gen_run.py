@@ -39,12 +39,12 @@ def _block(rank: int, node: str, local: int, step: int, t: datetime, rng: random
     if step % 50 == 0:
         out.append(f"{_stamp(t)} WARNING [rank{rank}] UserWarning: torch.utils.checkpoint: the use_reentrant parameter should be passed explicitly")
     if step % 200 == 0:
-        out.append(f"{node}:{4000 + local}:{4100 + local} [{local}] NCCL WARN NET/IB : Got async event : port error (ignored, link recovered)")
+        out.append(f"{node}:{4000 + local}:{4100 + local} [{local}] NCCL INFO NET/IB : Got async event : GID table change")
     return out
 
 
 def generate(out: Path, ranks: int = 128, gb: float = 1.0, seed: int = 1) -> Path:
-    stamp = {"ranks": ranks, "gb": gb, "seed": seed, "version": 2}
+    stamp = {"ranks": ranks, "gb": gb, "seed": seed, "version": 3}
     marker = out / "stamp.json"
     if marker.exists() and json.loads(marker.read_text()) == stamp:
         return out

@@ -13,7 +13,7 @@ from pathlib import Path
 from detector.attribution import RankInfo
 from detector.detectors.rules.engine import RuleSet
 from detector.sources.pci import normalize_pci
-from detector.sources.reader import FailureRecord, FileScan, Hit
+from detector.sources.reader import FailureRecord, FileScan, Hit, last_activity
 from detector.sources.runs import LogFile
 from detector.types import Cause, Finding, Role, Severity, StreamKind
 
@@ -341,14 +341,12 @@ def rank_infos(scans: Sequence[FileScan], idx: RunIndex) -> dict[int, RankInfo]:
     for scan in scans:
         if scan.file.kind.value != "rank_log":
             continue
-        for ev in scan.tail:
-            if ev.time is None or ev.time_inferred:
-                continue
-            rank = resolve_rank(idx, scan.file, ev.rank, ev.local_rank)
+        for prefix_rank, time in last_activity(scan).items():
+            rank = resolve_rank(idx, scan.file, prefix_rank, None)
             if rank is None:
                 continue
-            if rank not in last or ev.time > last[rank]:
-                last[rank] = ev.time
+            if rank not in last or time > last[rank]:
+                last[rank] = time
     ranks = idx.ranks() | set(last)
     return {
         r: RankInfo(rank=r, local_rank=idx.rank_local.get(r), node=idx.rank_node.get(r), pid=idx.rank_pid.get(r),

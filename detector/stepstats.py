@@ -22,36 +22,61 @@ from detector.detectors.stats import (
 from detector.errors import RankdoctorError
 from detector.pipeline import RunIndex, resolve_rank
 from detector.sources.metrics import MetricSeries, load_metrics
-from detector.sources.reader import FileScan
+from detector.sources.prefixes import strip_prefix
+from detector.sources.reader import FileScan, tail_event
 from detector.sources.runs import FileKind, LogFile
 from detector.types import Finding
 
 SAMPLE_LINES = 400
 
 
+MAX_STEP_LINES = 200  # per file, from its end: enough history for every detector
+_NOTE_WORDS = ("checkpoint", "sav", "eval", "validat", "sanity", "finish", "complete", "done", "ended", "train_runtime", "stopped")
+
+
+def _note_hint(line: str) -> bool:
+    """A cheap test for lines that may be checkpoint/eval/end notes (make_note decides)."""
+    low = line.lower()
+    return any(word in low for word in _NOTE_WORDS)
+
+
 def _preset(scans: Sequence[FileScan]) -> Preset | None:
     sample: list[str] = []
     for scan in scans:
-        if scan.file.kind is not FileKind.RANK_LOG:
+        if scan.file.kind is not FileKind.RANK_LOG or scan.parser is None:
             continue
-        sample.extend(ev.message for ev in scan.tail[-SAMPLE_LINES:])
+        for raw in scan.tail_lines[-SAMPLE_LINES:]:
+            sample.append(strip_prefix(raw, scan.parser.style).message)
         if len(sample) >= 4 * SAMPLE_LINES:
             break
     return choose_preset(sample) if sample else None
 
 
 def step_samples(scans: Sequence[FileScan], idx: RunIndex) -> tuple[list[StepSample], list[LogNote]]:
-    """Per-rank step samples and checkpoint/eval notes from the tails of the rank logs."""
+    """Per-rank step samples and checkpoint/eval notes from the tails of the rank logs. Lines are
+    found with one regex pass over each tail; only those lines are parsed."""
     preset = _preset(scans)
     samples: list[StepSample] = []
     notes: list[LogNote] = []
     if preset is None:
         return samples, notes
     for scan in scans:
-        if scan.file.kind is not FileKind.RANK_LOG:
+        if scan.file.kind is not FileKind.RANK_LOG or not scan.tail_lines:
             continue
+        lines = scan.tail_lines
+        search = preset.pattern.search
+        step_lines: list[int] = []
+        for i in range(len(lines) - 1, -1, -1):  # the last MAX_STEP_LINES step lines
+            if search(lines[i]):
+                step_lines.append(i)
+                if len(step_lines) >= MAX_STEP_LINES:
+                    break
+        step_set = set(step_lines)
+        start = min(step_lines) if step_lines else len(lines)
+        note_lines = [i for i in range(start, len(lines)) if i not in step_set and _note_hint(lines[i])]
         resolvers: dict[int, StepResolver] = {}
-        for ev in scan.tail:
+        for i in sorted(step_set | set(note_lines)):
+            ev = tail_event(scan, i)
             if ev.time is None:
                 continue
             rank = resolve_rank(idx, scan.file, ev.rank, ev.local_rank)

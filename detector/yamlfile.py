@@ -3,7 +3,8 @@
 Every mapping comes back as a :class:`YamlMap` (a dict) whose ``pos`` gives the line and column
 of each key, so that configuration and rule errors can name ``file:line:column``. Refused with a
 clear :class:`ConfigError`: anchors and aliases (no alias bombs), duplicate keys, tabs used for
-indentation, files over ``max_bytes``, text that is not UTF-8.
+indentation, files over ``max_bytes``, nesting deeper than ``MAX_DEPTH``, scalars the safe
+constructors reject (``!!int foo``), text that is not UTF-8.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from detector.errors import ConfigError
 
 MAX_BYTES = 4 * 1024 * 1024
+MAX_DEPTH = 64  # nesting of mappings and sequences; deeper documents are refused
 
 
 class YamlMap(dict[str, Any]):
@@ -75,12 +77,32 @@ def _build(node: Node, path: str, loader: yaml.SafeLoader) -> Any:
             seq.append(_build(item, path, loader))
         return seq
     if isinstance(node, ScalarNode):
-        return loader.construct_object(node, deep=True)
+        try:
+            return loader.construct_object(node, deep=True)
+        except (ValueError, TypeError, AttributeError, OverflowError):
+            # PyYAML's safe constructors fail this way on ``!!int foo``, ``!!timestamp foo``
+            line, col = _mark(node)
+            tag = node.tag.rsplit(":", 1)[-1]
+            raise ConfigError(path, line, f"invalid {tag} value {node.value[:80]!r}", column=col) from None
     raise ConfigError(path, _mark(node)[0], "unsupported YAML node")  # pragma: no cover
 
 
 class _NoAliasLoader(yaml.SafeLoader):
+    depth = 0
+
     def compose_node(self, parent: Node | None, index: Any) -> Node | None:
+        if self.depth >= MAX_DEPTH:
+            event = self.peek_event()  # type: ignore[no-untyped-call]
+            raise ConfigError(str(self.name), event.start_mark.line + 1,
+                              f"nested more than {MAX_DEPTH} levels deep; refusing to parse it",
+                              column=event.start_mark.column + 1)
+        self.depth += 1
+        try:
+            return self._compose_checked(parent, index)
+        finally:
+            self.depth -= 1
+
+    def _compose_checked(self, parent: Node | None, index: Any) -> Node | None:
         if self.check_event(yaml.AliasEvent):
             event = self.peek_event()  # type: ignore[no-untyped-call]
             raise ConfigError(
@@ -110,7 +132,10 @@ def loads_yaml(text: str, path: str, *, max_bytes: int = MAX_BYTES) -> Any:
         if stripped.startswith("\t"):
             raise ConfigError(path, number, "tab used for indentation; YAML needs spaces",
                               column=len(raw) - len(stripped) + 1)
-    loader = _NoAliasLoader(text)
+    try:
+        loader = _NoAliasLoader(text)
+    except yaml.YAMLError as exc:  # the reader refuses control characters (NUL, ...) up front
+        raise ConfigError(path, None, f"invalid YAML: {str(exc).splitlines()[0]}") from None
     loader.name = path
     try:
         node = loader.get_single_node()
@@ -127,6 +152,12 @@ def loads_yaml(text: str, path: str, *, max_bytes: int = MAX_BYTES) -> Any:
         raise ConfigError(path, line, f"invalid YAML: {problem}", column=column) from None
     except yaml.YAMLError as exc:
         raise ConfigError(path, None, f"invalid YAML: {exc}") from None
+    except (ValueError, TypeError, AttributeError, OverflowError) as exc:
+        # a scalar PyYAML's safe constructors reject without a marked error:
+        # ``!!int foo``, ``!!float x``, ``!!timestamp 2026-13-45``, ``!!timestamp foo``
+        raise ConfigError(path, None, f"invalid YAML value: {type(exc).__name__}: {str(exc)[:200]}") from None
+    except RecursionError:
+        raise ConfigError(path, None, "nested too deeply; refusing to parse it") from None
     finally:
         loader.dispose()
 

@@ -24,7 +24,10 @@ class Redactor:
     """Replaces each secret (longest first) with ``***``."""
 
     def __init__(self, secrets: Iterable[str]) -> None:
-        self._secrets = sorted({s for s in secrets if s and len(s) >= 4}, key=len, reverse=True)
+        plain = {s for s in secrets if s and len(s) >= 4}
+        # records are JSON: a secret holding '"', '\\' or control characters is written escaped
+        escaped = {json.dumps(s, ensure_ascii=False)[1:-1] for s in plain}
+        self._secrets = sorted(plain | escaped, key=len, reverse=True)
 
     def __call__(self, text: str) -> str:
         for secret in self._secrets:

@@ -81,7 +81,7 @@ class CheckpointFinder:
         for step, _, path in candidates:
             problem = self.problem(path)
             if problem is None:
-                return CheckpointSearch(Checkpoint(str(path), step), tuple(skipped))
+                return CheckpointSearch(Checkpoint(argv_path(path), step), tuple(skipped))
             skipped.append(f"{path}: {problem}")
         return CheckpointSearch(None, tuple(skipped))
 
@@ -124,6 +124,13 @@ class CheckpointFinder:
         if after != before:
             return f"partial (still changing over {self._settle_s:g} s)"
         return None
+
+
+def argv_path(path: Path) -> str:
+    """``path`` as an argument that cannot pass for an option: ``Path(".") / "--x"`` prints as
+    ``--x``; this gives ``./--x``."""
+    text = str(path)
+    return f"./{text}" if text.startswith("-") else text
 
 
 def _sizes(files: list[Path]) -> tuple[tuple[int, float], ...]:

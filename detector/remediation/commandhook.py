@@ -60,7 +60,7 @@ class CommandHook:
             "incident_id": call.incident_token,
             "action": call.action.value,
             "event": call.event.value,
-            "rank": str(ini.rank) if ini.rank is not None else None,
+            "rank": str(ini.rank) if ini.rank is not None and ini.rank >= 0 else None,
             "confidence": f"{call.incident.confidence:.2f}",
             "reason": call.reason,
             "checkpoint": ckpt.path if ckpt else None,

@@ -26,6 +26,10 @@ def parse_incident_document(text: str, where: str) -> Incident:
                              ) from None
         raise InputError(where, f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
                          ) from None
+    except ValueError as exc:  # an integer of more than 4300 digits
+        raise InputError(where, f"not usable JSON: {str(exc)[:120]}") from None
+    except RecursionError:
+        raise InputError(where, "JSON nested too deeply") from None
     if isinstance(data, Mapping) and "incidents" in data:
         incidents = data["incidents"]
         if not isinstance(incidents, list):

@@ -39,7 +39,7 @@ def decide(incident: Incident, *, min_confidence: float) -> Plan:
     node, note = incident_node(incident)
     notes = (note,) if note else ()
     cause = incident.cause
-    if incident.confidence < min_confidence:
+    if not incident.confidence >= min_confidence:  # also NaN
         return Plan(False, False, node, (*notes, f"confidence {incident.confidence:.2f} is "
                                                  f"below {min_confidence:.2f}: notify only"))
     if cause in RESUBMIT_ONLY_CAUSES:

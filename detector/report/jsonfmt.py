@@ -183,6 +183,9 @@ def incident_from_dict(data: Any, where: str = "incident") -> Incident:
     confidence = data.get("confidence", 0.0)
     if isinstance(confidence, bool) or not isinstance(confidence, int | float):
         raise InputError(where, "'confidence' must be a number")
+    # NaN would pass every "below the minimum" check; json.loads accepts NaN and Infinity
+    if not 0 <= confidence <= 1:  # (an int is compared before float() could overflow)
+        raise InputError(where, "'confidence' must be a number from 0 to 1")
     evidence_raw = data.get("evidence") or []
     if not isinstance(evidence_raw, list):
         raise InputError(where, "'evidence' must be a list")

@@ -191,6 +191,10 @@ def parse_prometheus_json(text: str, *, where: str = "<metrics>") -> list[Metric
         raise InputError(
             where, f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
         ) from exc
+    except ValueError as exc:  # an integer of more than 4300 digits
+        raise InputError(where, f"not usable JSON: {str(exc)[:120]}") from None
+    except RecursionError:
+        raise InputError(where, "JSON nested too deeply") from None
     result = _result_list(document, where)
     collector = _Collector()
     for index, item in enumerate(result):

@@ -58,7 +58,9 @@ class FileScan:
     last_time: datetime | None = None
     hits: list[Hit] = field(default_factory=list)
     failures: list[FailureRecord] = field(default_factory=list)
-    tail: list[Event] = field(default_factory=list)
+    tail_lines: list[str] = field(default_factory=list)  # the file's last lines, raw
+    tail_first: int = 1  # line number of tail_lines[0]
+    parser: LineParser | None = None
     prefix_ranks: set[int] = field(default_factory=set)
     warnings: list[str] = field(default_factory=list)
     hosts: set[str] = field(default_factory=set)
@@ -245,11 +247,46 @@ def scan_file(
         fh.seek(0)
         _scan_body(fh, scan, parser, rules, progress)
         _read_tail(fh, scan, parser, tail_bytes)
-    if scan.tail:
-        times = [e.time for e in scan.tail if e.time is not None and not e.time_inferred]
-        if times:
-            scan.last_time = max(times)
+    scan.parser = parser
+    for _rank, time in last_activity(scan).items():
+        if scan.last_time is None or time > scan.last_time:
+            scan.last_time = time
     return scan
+
+
+def tail_event(scan: FileScan, index: int) -> Event:
+    """The Event of ``scan.tail_lines[index]``; a line without a timestamp inherits the time of
+    the nearest earlier stamped line of the tail."""
+    parser = scan.parser
+    assert parser is not None
+    ev, stamp = parser.event(scan.tail_lines[index], scan.tail_first + index, None)
+    if ev.time is None and (stamp is None or stamp.since_boot is None):
+        for back in range(index - 1, max(-1, index - 1 - LOOKBACK_LINES), -1):
+            prev = parser.stamp(strip_prefix(scan.tail_lines[back], parser.style).message)
+            if prev is not None and prev.time is not None:
+                return Event(ev.file, ev.line, ev.kind, ev.text, ev.message, prev.time, True,
+                             ev.rank, ev.local_rank, ev.node, ev.pid)
+    return ev
+
+
+def last_activity(scan: FileScan, *, max_lines: int = 20000) -> dict[int | None, datetime]:
+    """The time of the last stamped line of the file, per rank prefix (None: lines without a
+    prefix). Reads the tail backwards and stops once every prefix rank seen is placed."""
+    parser = scan.parser
+    out: dict[int | None, datetime] = {}
+    if parser is None:
+        return out
+    wanted = len(scan.prefix_ranks) + 1
+    for i in range(len(scan.tail_lines) - 1, max(-1, len(scan.tail_lines) - 1 - max_lines), -1):
+        pre = strip_prefix(scan.tail_lines[i], parser.style)
+        if pre.rank in out:
+            continue
+        stamp = parser.stamp(pre.message)
+        if stamp is not None and stamp.time is not None:
+            out[pre.rank] = stamp.time
+            if len(out) >= wanted:
+                break
+    return out
 
 
 def _scan_body(fh: BinaryIO, scan: FileScan, parser: LineParser, rules: RuleSet,
@@ -354,7 +391,7 @@ def process_buffer(buf: bytes, start: int, end: int, base_line: int, scan: FileS
                 continue
             found = None
             for i, nxt in enumerate(following[: m.rule.window_within]):
-                wm = m.rule.window_next.search(strip_prefix(nxt, parser.style).message)
+                wm = rules.search_next(m.rule, strip_prefix(nxt, parser.style).message)
                 if wm:
                     found = (i, wm)
                     break
@@ -385,14 +422,14 @@ def _read_tail(fh: BinaryIO, scan: FileScan, parser: LineParser, tail_bytes: int
     lines = data.split(b"\n")
     if lines and lines[-1] == b"":
         lines.pop()
-    first_line = max(1, scan.lines - len(lines) + 1)
-    last_time: datetime | None = None
-    for i, raw_b in enumerate(lines):
-        if len(raw_b) > MAX_LINE:
-            raw_b = raw_b[:MAX_LINE]
-        ev, _ = parser.event(_decode(raw_b), first_line + i, last_time)
-        if ev.time is not None and not ev.time_inferred:
-            last_time = ev.time
-        if ev.rank is not None:
-            scan.prefix_ranks.add(ev.rank)
-        scan.tail.append(ev)
+    scan.tail_first = max(1, scan.lines - len(lines) + 1)
+    scan.tail_lines = [_decode(raw[:MAX_LINE]) for raw in lines]
+    for raw in scan.tail_lines:
+        if raw.startswith("["):
+            pre = strip_prefix(raw, parser.style)
+            if pre.rank is not None:
+                scan.prefix_ranks.add(pre.rank)
+        elif parser.style is PrefixStyle.SRUN_LABEL:
+            pre = strip_prefix(raw, parser.style)
+            if pre.rank is not None:
+                scan.prefix_ranks.add(pre.rank)

@@ -34,7 +34,7 @@ _GLOG = re.compile(
     r"\[?(?P<lvl>[IWEF])(?P<mo>\d{2})(?P<d>\d{2}) (?P<h>\d{2}):(?P<mi>\d{2}):(?P<s>\d{2})(?:\.(?P<frac>\d{1,9}))?"
 )
 # dmesg: [  28.733734] (optionally followed by [ T1946])
-_DMESG = re.compile(r"\[\s*(?P<sec>\d+)\.(?P<us>\d{1,9})\](?:\s*\[\s*[TC]\d+\])?")
+_DMESG = re.compile(r"\[\s*(?P<sec>\d{1,10})\.(?P<us>\d{1,9})\](?:\s*\[\s*[TC]\d+\])?")
 # dmesg -T: [Sun Feb 23 16:24:18 2025]
 _DMESG_T = re.compile(
     r"\[(?:[A-Z][a-z]{2} )?(?P<mon>[A-Z][a-z]{2})\s+(?P<d>\d{1,2}) (?P<h>\d{2}):(?P<mi>\d{2}):(?P<s>\d{2}) (?P<y>\d{4})\]"
@@ -45,7 +45,7 @@ _SYSLOG = re.compile(
     r"(?:\s+(?P<host>[A-Za-z0-9][\w.-]*)\s+(?:kernel:|\S+?:))?"
 )
 # /dev/kmsg record: PRIORITY,SEQUENCE,TIMESTAMP_US,FLAGS;MESSAGE
-_KMSG = re.compile(r"(?P<pri>\d{1,3}),(?P<seq>\d+),(?P<us>\d+),[^;]*;")
+_KMSG = re.compile(r"(?P<pri>\d{1,3}),(?P<seq>\d{1,20}),(?P<us>\d{1,16}),[^;]*;")
 # torchelastic summary time: 2026-06-08_19:04:45
 _ELASTIC = re.compile(r"(?P<y>\d{4})-(?P<mo>\d{2})-(?P<d>\d{2})_(?P<h>\d{2}):(?P<mi>\d{2}):(?P<s>\d{2})")
 
@@ -56,15 +56,27 @@ def _frac(value: str | None) -> int:
     return int((value + "000000")[:6])
 
 
-def _tz(value: str | None) -> timezone:
+def _tz(value: str | None) -> timezone | None:
+    """The zone of an offset; None for one no clock has (``+99:00``, ``-2400``)."""
     if not value or value == "Z":
         return UTC
     sign = -1 if value[0] == "-" else 1
     digits = value[1:].replace(":", "")
-    return timezone(sign * timedelta(hours=int(digits[:2]), minutes=int(digits[2:4])))
+    hours, minutes = int(digits[:2]), int(digits[2:4])
+    if hours > 23 or minutes > 59:
+        return None
+    return timezone(sign * timedelta(hours=hours, minutes=minutes))
 
 
-def _safe(year: int, month: int, day: int, h: int, mi: int, s: int, us: int, tz: timezone) -> datetime | None:
+# Years a log line's clock can plausibly show: anything else is not a time (and ``9999-12-31``
+# would overflow the arithmetic on times further down the pipeline).
+MIN_YEAR = 1970
+MAX_YEAR = 2999
+
+
+def _safe(year: int, month: int, day: int, h: int, mi: int, s: int, us: int, tz: timezone | None) -> datetime | None:
+    if tz is None or not MIN_YEAR <= year <= MAX_YEAR:
+        return None
     try:
         return datetime(year, month, day, h, mi, min(s, 59), us, tzinfo=tz)
     except ValueError:

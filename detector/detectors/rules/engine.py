@@ -4,6 +4,15 @@ A *prefilter* finds the lines that some rule may match, scanning a whole buffer 
 hyperscan (all patterns in one database) where the package is installed, else one combined
 Python ``re`` alternation. Each candidate line is then *verified* with each rule's own ``re``
 (the prefilter only decides which lines to look at), so both engines give identical results.
+
+Linear time. Python's ``re`` backtracks: even a pattern the loader's static checks pass
+(``\\S+ kernel:``) takes time quadratic in the length of a line it is *searched* in, because a
+failed attempt at each start position rescans the rest of the line (a 64 KiB line: ~20 s for
+one rule). So a message longer than :data:`SHORT_TEXT` is first searched with the rule's RE2
+twin (``google-re2``, the ``fast`` extra; linear time), and ``re`` only confirms the match at the
+position RE2 found, to give the same fields. Where RE2 is not installed, or cannot run a pattern
+(look-arounds, back-references), ``re`` searches as before. Without hyperscan, the prefilter
+likewise scans with RE2 where it can.
 """
 
 from __future__ import annotations
@@ -19,6 +28,8 @@ from detector.detectors.rules.prefilter import prefilter_pattern
 from detector.types import StreamKind
 
 MAX_MATCH_CHARS = 64 * 1024  # longer lines are matched on their first 64 KiB
+SHORT_TEXT = 1024  # up to this length ``re`` searches directly (worst case ~1 ms per rule)
+MAX_CONFIRMS = 8  # RE2 matches that ``re`` may reject (differing semantics) before giving up
 
 # Structural markers the sources need to see even when no rule names them.
 STRUCTURAL = (
@@ -34,6 +45,46 @@ _PY_ONLY = re.compile(r"\(\?P=|\(\?<[=!]|\(\?[=!]|\(\?>")
 class RuleMatch:
     rule: CompiledRule
     fields: tuple[tuple[str, str], ...]
+
+
+def linear_twin(pattern: str | bytes) -> Any | None:
+    """``pattern`` compiled by RE2 (linear-time matching), or None when google-re2 is not
+    installed or cannot run the pattern (look-arounds, back-references, atomic groups)."""
+    try:
+        import re2
+    except ImportError:
+        return None
+    options = re2.Options()
+    options.log_errors = False
+    try:
+        return re2.compile(pattern, options)
+    except re2.error:
+        return None
+
+
+def linear_search(regex: re.Pattern[str], twin: Any | None, text: str) -> re.Match[str] | None:
+    """``regex.search(text)`` in time linear in ``len(text)`` when ``twin`` (RE2) is given:
+    RE2 finds where the leftmost match starts, ``re`` matches there (same fields as its own
+    search, since both find the leftmost start). Short texts go to ``re`` directly."""
+    if twin is None or len(text) <= SHORT_TEXT:
+        return regex.search(text)
+    probe = text
+    try:
+        probe.encode("utf-8")
+    except UnicodeEncodeError:  # lone surrogates (from JSON escapes): same length, encodable
+        probe = text.encode("utf-8", "replace").decode("utf-8")
+    pos = 0
+    for _ in range(MAX_CONFIRMS):
+        found = twin.search(probe, pos)
+        if found is None:
+            return None
+        m = regex.match(text, found.start())
+        if m is not None:
+            return m
+        pos = found.start() + 1
+        if pos > len(text):
+            return None
+    return None
 
 
 class Prefilter(Protocol):
@@ -72,6 +123,55 @@ class RePrefilter:
             if nl < 0:
                 return
             pos = nl + 1
+
+
+class Re2Prefilter:
+    """RE2 prefilter: one alternation of all patterns, searched over the buffer in linear time
+    (for when hyperscan is not installed, or refuses a pattern). Build with :meth:`build`."""
+
+    name = "re2"
+
+    def __init__(self, twin: Any) -> None:
+        self._twin = twin
+
+    @classmethod
+    def build(cls, patterns: Sequence[str]) -> Re2Prefilter | None:
+        """None when RE2 is not installed or cannot run one of the patterns."""
+        if not patterns:
+            return None
+        body = "(?m)" + "|".join(f"(?:{prefilter_pattern(p)})" for p in patterns)
+        twin = linear_twin(body.encode("utf-8"))
+        return cls(twin) if twin is not None else None
+
+    def candidates(self, buf: bytes, start: int, end: int) -> Iterator[int]:
+        pos = start
+        search = self._twin.search
+        while pos < end:
+            m = search(buf, pos, end)
+            if m is None:
+                return
+            line = _line_start(buf, m.start(), start)
+            yield line
+            nl = buf.find(b"\n", max(m.start(), line), end)
+            if nl < 0:
+                return
+            pos = nl + 1
+
+
+def _slow_prefilter(patterns: Sequence[str], engine: str) -> Prefilter:
+    """For the patterns hyperscan cannot take: RE2 (linear) where it can run them all, else
+    RE2 for those it can and ``re`` for the rest; ``re`` alone when asked for (engine "re")."""
+    if engine == "re":
+        return RePrefilter(patterns)
+    whole = Re2Prefilter.build(patterns)
+    if whole is not None:
+        return whole
+    linear = [p for p in patterns if Re2Prefilter.build([p]) is not None]
+    rest = [p for p in patterns if p not in linear]
+    fast = Re2Prefilter.build(linear) if linear else None
+    if fast is None:
+        return RePrefilter(patterns)
+    return MergedPrefilter(fast, RePrefilter(rest), name="re2+re")
 
 
 class HyperscanPrefilter:
@@ -139,17 +239,23 @@ class MergedPrefilter:
 
     name = "hyperscan+re"
 
-    def __init__(self, fast: Prefilter, slow: Prefilter) -> None:
+    def __init__(self, fast: Prefilter, slow: Prefilter, *, name: str | None = None) -> None:
         self._fast = fast
         self._slow = slow
+        if name is not None:
+            self.name = name
+        elif slow.name != "re":
+            self.name = f"hyperscan+{slow.name}"
 
     def candidates(self, buf: bytes, start: int, end: int) -> Iterator[int]:
         return iter(sorted(set(self._fast.candidates(buf, start, end)) | set(self._slow.candidates(buf, start, end))))
 
 
 def make_prefilter(patterns: Sequence[str], engine: str) -> Prefilter:
-    if engine == "re" or (engine == "auto" and not _hyperscan_available()):
+    if engine == "re":
         return RePrefilter(patterns)
+    if engine == "auto" and not _hyperscan_available():
+        return _slow_prefilter(patterns, engine)
     if engine not in ("auto", "hyperscan"):
         raise ValueError(f"unknown engine {engine!r} (known: auto, hyperscan, re)")
     try:
@@ -159,7 +265,9 @@ def make_prefilter(patterns: Sequence[str], engine: str) -> Prefilter:
             raise
     accepted = [p for p in patterns if _hyperscan_accepts(p)]
     refused = [p for p in patterns if p not in accepted]
-    return MergedPrefilter(HyperscanPrefilter(accepted), RePrefilter(refused)) if accepted else RePrefilter(refused)
+    if not accepted:
+        return _slow_prefilter(refused, engine)
+    return MergedPrefilter(HyperscanPrefilter(accepted), _slow_prefilter(refused, engine))
 
 
 class RuleSet:
@@ -169,8 +277,12 @@ class RuleSet:
         self.rules: tuple[CompiledRule, ...] = tuple(rules)
         patterns = [r.pattern for r in self.rules] + list(STRUCTURAL)
         self.prefilter: Prefilter = make_prefilter(patterns, engine)
+        # each rule's RE2 twin (None: ``re`` only), and its window.next's
+        twins = {r.id: linear_twin(r.pattern) for r in self.rules}
+        self._next_twins = {r.id: linear_twin(r.window_next.pattern) for r in self.rules
+                            if r.window_next is not None}
         self._by_kind = {
-            kind: tuple(r for r in self.rules if r.applies_to(kind)) for kind in StreamKind
+            kind: tuple((r, twins[r.id]) for r in self.rules if r.applies_to(kind)) for kind in StreamKind
         }
 
     @property
@@ -182,13 +294,20 @@ class RuleSet:
         text = message if len(message) <= MAX_MATCH_CHARS else message[:MAX_MATCH_CHARS]
         found: list[RuleMatch] = []
         fallbacks: list[RuleMatch] = []
-        for rule in self._by_kind[kind]:
-            m = rule.regex.search(text)
+        for rule, twin in self._by_kind[kind]:
+            m = linear_search(rule.regex, twin, text)
             if m is None:
                 continue
             fields = tuple((k, v) for k, v in m.groupdict().items() if v is not None)
             (fallbacks if rule.fallback else found).append(RuleMatch(rule, fields))
         return found if found else fallbacks
+
+    def search_next(self, rule: CompiledRule, text: str) -> re.Match[str] | None:
+        """A multi-line rule's ``window.next`` searched in a following line (same limits)."""
+        if rule.window_next is None:
+            return None
+        text = text if len(text) <= MAX_MATCH_CHARS else text[:MAX_MATCH_CHARS]
+        return linear_search(rule.window_next, self._next_twins.get(rule.id), text)
 
     def candidates(self, buf: bytes, start: int, end: int) -> Iterator[int]:
         return self.prefilter.candidates(buf, start, end)

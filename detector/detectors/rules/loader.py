@@ -196,6 +196,10 @@ def _compile_rule(spec: RuleSpec, path: str, line: int, data: Any, index: int) -
             window_next = compile_pattern(spec.window.next)
         except re.error as exc:
             err(f"window.next does not compile: {exc}", "window")
+        else:  # searched in following lines: the same backtracking checks as the pattern
+            risk = backtracking_risk(spec.window.next) or superlinear_risk(spec.window.next)
+            if risk:
+                err(f"window.next risks catastrophic backtracking: {risk}: {spec.window.next[:200]!r}", "window")
     if not spec.examples:
         err("a rule needs at least one example line", "examples" if "examples" in (data or {}) else None)
     if problems:

@@ -6,6 +6,7 @@ those). Times become seconds. What a trainer prints is quoted above each parser.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 
@@ -87,6 +88,22 @@ def time_value(
     key: str, kunit: str | None, vunit: str | None, value: str
 ) -> tuple[str, float] | None:
     """``("fwd", 0.0004)`` for ``fwd_ms 0.4``; None when the pair is not a time."""
+    info = _key_info(key, kunit, vunit)
+    if info is None:
+        return None
+    name, factor = info
+    try:
+        number = float(value)
+    except ValueError:
+        return None
+    if not math.isfinite(number) or number < 0:
+        return None
+    return name, number * factor
+
+
+@functools.lru_cache(maxsize=4096)
+def _key_info(key: str, kunit: str | None, vunit: str | None) -> tuple[str, float] | None:
+    """The timing name and unit factor a key stands for (keys repeat on every line: cached)."""
     name = _normalise_key(key)
     unit = kunit or vunit
     for suffix, suffix_unit in _KEY_UNIT_SUFFIXES:
@@ -103,13 +120,7 @@ def time_value(
         name = name[5:]
     if name in _IGNORED_NAMES or name.startswith("eta"):
         return None
-    try:
-        number = float(value)
-    except ValueError:
-        return None
-    if not math.isfinite(number) or number < 0:
-        return None
-    return name, number * _UNIT_FACTOR[unit or "s"]
+    return name, _UNIT_FACTOR[unit or "s"]
 
 
 def split_times(text: str) -> tuple[float | None, tuple[tuple[str, float], ...]]:
