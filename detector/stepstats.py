@@ -6,6 +6,7 @@ file), so the cost does not grow with the size of the run.
 
 from __future__ import annotations
 
+import re
 import statistics
 from collections.abc import Sequence
 
@@ -30,14 +31,23 @@ from detector.types import Finding
 SAMPLE_LINES = 400
 
 
-MAX_STEP_LINES = 200  # per file, from its end: enough history for every detector
-_NOTE_WORDS = ("checkpoint", "sav", "eval", "validat", "sanity", "finish", "complete", "done", "ended", "train_runtime", "stopped")
+MAX_STEP_LINES = 160  # per file, from its end: enough history for every detector
+_NOTE_HINT = re.compile(r"checkpoint|sav|eval|validat|sanity|finish|complete|done|ended|train_runtime|stopped")
 
 
-def _note_hint(line: str) -> bool:
-    """A cheap test for lines that may be checkpoint/eval/end notes (make_note decides)."""
-    low = line.lower()
-    return any(word in low for word in _NOTE_WORDS)
+def _note_candidates(lines: Sequence[str], start: int) -> list[int]:
+    """Indices (>= start) of lines that may be checkpoint/eval/end notes; one regex pass over
+    the joined, lower-cased text (make_note decides)."""
+    text = "\n".join(lines[start:]).lower()
+    out: list[int] = []
+    line_no = 0
+    pos = 0
+    for m in _NOTE_HINT.finditer(text):
+        line_no += text.count("\n", pos, m.start())
+        pos = m.start()
+        if not out or out[-1] != start + line_no:
+            out.append(start + line_no)
+    return out
 
 
 def _preset(scans: Sequence[FileScan]) -> Preset | None:
@@ -73,7 +83,7 @@ def step_samples(scans: Sequence[FileScan], idx: RunIndex) -> tuple[list[StepSam
                     break
         step_set = set(step_lines)
         start = min(step_lines) if step_lines else len(lines)
-        note_lines = [i for i in range(start, len(lines)) if i not in step_set and _note_hint(lines[i])]
+        note_lines = [i for i in _note_candidates(lines, start) if i not in step_set]
         resolvers: dict[int, StepResolver] = {}
         for i in sorted(step_set | set(note_lines)):
             ev = tail_event(scan, i)
