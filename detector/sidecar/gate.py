@@ -1,0 +1,197 @@
+"""When to run attribution on live evidence, and which of its incidents are new.
+
+- **Settle windows.** New initiator-grade evidence (an exception, a CUDA error, an Xid, a stall)
+  is attributed ``settle_s`` after it was first seen, so that corroborating lines (the exit
+  code, the other ranks' errors) join the same incident. Evidence that only says a rank
+  process exited waits up to ``exit_wait_s`` for its reason; collateral evidence alone (peers'
+  connection errors) waits ``collateral_wait_s`` for the initiator's own evidence.
+- **One incident per failure.** After an incident is reported, the evidence seen so far is
+  consumed and later incidents of the same *episode* (same torchrun attempt, or no attempt
+  known) are suppressed; an independent hardware fault on another node is still reported, and
+  an incident that names a rank replaces (once) one that could not. The episode closes when
+  training progresses again (a new attempt, or steady progress ``recovery_s`` after the
+  incident); evidence older than its start is no longer attributed.
+- Reported incidents and the episode are kept in the state store, so a restarted sidecar does
+  not report the same failure again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from detector.attribution import HARDWARE
+from detector.config import DetectionConfig
+from detector.sidecar.state import ReportedRecord, StateStore
+from detector.types import Cause, Finding, Incident, Role
+
+EXIT_RULE = "process.exited"
+STALL_RULE = "stats.stall"
+_EPISODE_KEY = "episode_start"
+
+
+class Kind(StrEnum):
+    INITIATOR = "initiator"
+    EXIT = "exit"
+    COLLATERAL = "collateral"
+
+
+def evidence_key(f: Finding) -> str:
+    """Identity of a piece of evidence across re-computations."""
+    if f.file is not None and f.line is not None:
+        return f"{f.rule}|{f.file}|{f.line}|{f.rank}"
+    return f"{f.rule}|{f.node}|{f.rank}|{f.pid}|{f.gpu}|{f.text[:80]}"
+
+
+def kind_of(f: Finding) -> Kind | None:
+    if f.role is Role.INITIATOR and f.cause is not None:
+        if f.rule == EXIT_RULE and f.cause is Cause.UNKNOWN:
+            return Kind.EXIT
+        return Kind.INITIATOR
+    if f.role is Role.COLLATERAL:
+        return Kind.COLLATERAL
+    return None
+
+
+def incident_attempt(incident: Incident) -> int | None:
+    attempts = [f.attempt for f in incident.evidence if f.attempt is not None]
+    return max(attempts) if attempts else None
+
+
+@dataclass(frozen=True, slots=True)
+class Due:
+    """Attribution is due: the active evidence, and whether only process exits are in it."""
+
+    keys: frozenset[str]
+    exits_only: bool
+
+
+class IncidentGate:
+    def __init__(self, config: DetectionConfig, store: StateStore) -> None:
+        self._cfg = config
+        self._store = store
+        self._first_seen: dict[str, tuple[float, Kind]] = {}
+        self._consumed: set[str] = set()
+        episode = store.get_meta(_EPISODE_KEY)
+        self.episode_start = float(episode) if episode else 0.0
+        self._open: list[ReportedRecord] = store.reported_since(self.episode_start)
+        for record in self._open:
+            self._consumed.update(record.keys)
+        self._superseded: set[str] = set()
+        self._progress: dict[int, float] = {}
+        self._done_attempts: set[int] = set()
+
+    def configure(self, config: DetectionConfig) -> None:
+        """New windows (a reloaded config); what is already settling keeps its first-seen time."""
+        self._cfg = config
+
+    # --- evidence ---
+
+    def observe(self, findings: Sequence[Finding], now: float) -> None:
+        """Note when each active piece of evidence was first seen."""
+        for f in findings:
+            kind = kind_of(f)
+            if kind is None:
+                continue
+            key = evidence_key(f)
+            if key in self._consumed or key in self._first_seen:
+                continue
+            self._first_seen[key] = (now, kind)
+
+    def deadline(self) -> float | None:
+        by_kind: dict[Kind, float] = {}
+        for seen, kind in self._first_seen.values():
+            by_kind[kind] = min(seen, by_kind.get(kind, seen))
+        if Kind.INITIATOR in by_kind:
+            return by_kind[Kind.INITIATOR] + self._cfg.settle_s
+        waits = []
+        if Kind.EXIT in by_kind:
+            waits.append(by_kind[Kind.EXIT] + self._cfg.exit_wait_s)
+        if Kind.COLLATERAL in by_kind:
+            waits.append(by_kind[Kind.COLLATERAL] + self._cfg.collateral_wait_s)
+        return min(waits) if waits else None
+
+    def due(self, now: float) -> Due | None:
+        deadline = self.deadline()
+        if deadline is None or now < deadline:
+            return None
+        kinds = {kind for _, kind in self._first_seen.values()}
+        return Due(frozenset(self._first_seen), kinds == {Kind.EXIT})
+
+    def consume(self, due: Due) -> None:
+        """The active evidence was looked at (whether or not it made an incident)."""
+        self._consumed.update(due.keys)
+        for key in due.keys:
+            self._first_seen.pop(key, None)
+
+    # --- incidents ---
+
+    def select(self, incidents: Sequence[Incident], due: Due, now: float) -> list[Incident]:
+        """The incidents to report now; records them and consumes the active evidence."""
+        fresh: list[Incident] = []
+        for incident in incidents:
+            if incident.cause is Cause.STRAGGLER or not self._is_new(incident):
+                continue
+            fresh.append(incident)
+            record = ReportedRecord(
+                incident.id, incident_attempt(incident), incident.initiator.rank, incident.initiator.node,
+                incident.cause.value, now, tuple(sorted(due.keys)),
+            )
+            self._open.append(record)
+            self._store.add_reported(record)
+        self.consume(due)
+        return fresh
+
+    def _is_new(self, incident: Incident) -> bool:
+        attempt = incident_attempt(incident)
+        if attempt is not None and attempt in self._done_attempts:
+            return False
+        for record in self._open:
+            if record.incident_id == incident.id:
+                return False
+            if attempt is not None and record.attempt is not None and attempt != record.attempt:
+                continue
+            node = incident.initiator.node
+            if incident.cause in HARDWARE and node and record.node and node != record.node:
+                continue
+            if (record.rank is None and incident.initiator.rank is not None
+                    and record.incident_id not in self._superseded):
+                self._superseded.add(record.incident_id)
+                continue
+            return False
+        return True
+
+    def suppressed_attempts(self) -> set[int | None]:
+        return {r.attempt for r in self._open}
+
+    # --- episodes ---
+
+    def progress(self, rank: int, attempt: int | None, time: float, n_ranks: int) -> None:
+        """A step line: closes the open episode when training clearly goes on."""
+        if not self._open:
+            return
+        attempts = [r.attempt for r in self._open if r.attempt is not None]
+        last = max(r.at for r in self._open)
+        if attempt is not None and attempts and attempt > max(attempts):
+            self._done_attempts.update(attempts)
+            self._close(last)  # the old attempt's teardown, after the report, is still its own
+            return
+        if time < last + self._cfg.recovery_s:
+            return
+        self._progress[rank] = time
+        if len(self._progress) >= max(1, (n_ranks + 1) // 2):
+            self._close(min(self._progress.values()))
+
+    def _close(self, start: float) -> None:
+        self._open.clear()
+        self._progress.clear()
+        self._superseded.clear()
+        self.episode_start = start
+        self._store.set_meta(_EPISODE_KEY, repr(start))
+        if len(self._consumed) > 100_000:
+            self._consumed.clear()
+
+    @property
+    def open_incidents(self) -> int:
+        return len(self._open)

@@ -1,0 +1,303 @@
+"""Chunks of live lines -> rule hits (the reader's one-scan matcher, :func:`process_buffer`) and
+step samples (the stats presets), per followed file.
+
+What differs from replay is only that a file arrives in pieces:
+
+- a multi-line rule (``window``, ``context_lines``) or torchelastic's failure summary may have
+  its following lines in the next piece: the tail of a piece from a candidate line near its end
+  is kept and scanned again with the next piece; hits already found are not repeated (they are
+  replaced when the second look found more context);
+- a live line's time is its own timestamp when it has one close to the wall clock, else the time
+  it was read (kernel records count seconds since boot; a trainer may log local time);
+- step lines are parsed only where cheap: every line of a small piece, the last few lines of a
+  large one at most twice a second (a rank printing 1,000 lines a second does not need every
+  one for progress; where steps are that fast the hang allowance is its floor anyway).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import cast
+
+from detector.detectors.rules.engine import RuleMatch, RuleSet
+from detector.detectors.stats.model import NoteKind, StepRecord
+from detector.detectors.stats.steps import PRESETS, Preset, choose_preset, parse_note
+from detector.sidecar.model import Chunk
+from detector.sources.prefixes import PrefixStyle, detect_style, strip_prefix
+from detector.sources.reader import FailureRecord, FileScan, Hit, LineParser, process_buffer
+from detector.sources.runs import FileKind, LogFile
+from detector.types import StreamKind
+
+SMALL_CHUNK_LINES = 32  # parse every line of a piece this small for steps and notes
+LAST_LINES = 8  # else the last lines only,
+SAMPLE_S = 0.5  # and at most this often per file
+SUMMARY_LINES = 120  # torchelastic's failure summary follows its ChildFailedError line
+MAX_CARRY = 512 << 10
+MAX_CARRY_ROUNDS = 64
+MAX_HITS = 4000  # per file; older context hits are dropped first
+PRESET_SAMPLE = 16
+
+
+@dataclass(frozen=True, slots=True)
+class StepLine:
+    """A step line of a file, before its rank is resolved against the run's index."""
+
+    rank: int | None  # from a [rankN] prefix
+    local_rank: int | None  # from a [defaultN] prefix
+    record: StepRecord
+    time: float
+    line: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class NoteLine:
+    rank: int | None
+    local_rank: int | None
+    kind: NoteKind
+    time: float
+    line: int
+    text: str
+
+
+@dataclass
+class ChunkResult:
+    new_hits: int = 0
+    new_failures: int = 0
+    steps: list[StepLine] = field(default_factory=list)
+    notes: list[NoteLine] = field(default_factory=list)
+
+
+@dataclass
+class LiveFile:
+    """One followed file: the reader's accumulator plus what is needed to read it in pieces."""
+
+    file: LogFile
+    scan: FileScan
+    parser: LineParser | None = None
+    preset: Preset | None = None
+    preset_sample: list[str] = field(default_factory=list)
+    carry: bytes = b""
+    carry_line: int = 0
+    carry_rounds: int = 0
+    hit_lines: dict[int, int] = field(default_factory=dict)  # line -> index in scan.hits
+    failure_keys: set[tuple[int, int | None, int | None]] = field(default_factory=set)
+    last_received: float | None = None
+    last_step_parse: float | None = None
+
+
+class _Recorder:
+    """A RuleSet that remembers the candidate offsets the prefilter gave (scanned once)."""
+
+    def __init__(self, rules: RuleSet) -> None:
+        self.rules = rules
+        self.offsets: list[int] = []
+
+    def candidates(self, buf: bytes, start: int, end: int) -> Iterator[int]:
+        for off in self.rules.candidates(buf, start, end):
+            self.offsets.append(off)
+            yield off
+
+    def match(self, message: str, kind: StreamKind) -> list[RuleMatch]:
+        return self.rules.match(message, kind)
+
+
+def _decode(raw: bytes) -> str:
+    text = raw.decode("utf-8", "replace")
+    if "\r" in text:
+        text = text.rstrip("\r")
+        if "\r" in text:
+            text = text.rsplit("\r", 1)[-1] or text.replace("\r", " ")
+    return text
+
+
+class LineProcessor:
+    def __init__(self, rules: RuleSet, *, year: int | None, tolerance_s: float,
+                 preset: Preset | None = None) -> None:
+        self.year = year
+        self.tolerance_s = tolerance_s
+        self.fixed_preset = preset
+        self.set_rules(rules)
+
+    def set_rules(self, rules: RuleSet) -> None:
+        """Swap the rule set (hot reload); later pieces are matched with the new one."""
+        self.rules = rules
+        self.lookahead = max([SUMMARY_LINES] + [max(r.window_within, r.context_lines) for r in rules.rules])
+
+    def open(self, f: LogFile) -> LiveFile:
+        return LiveFile(file=f, scan=FileScan(f), preset=self.fixed_preset)
+
+    # --- one piece ---
+
+    def process(self, lf: LiveFile, chunk: Chunk) -> ChunkResult:
+        result = ChunkResult()
+        data = chunk.data
+        if not data:
+            return result
+        if lf.parser is None:
+            head = [_decode(x) for x in data[:8192].split(b"\n")[:50]]
+            style = detect_style(head) if lf.file.kind is not FileKind.KERNEL else PrefixStyle.NONE
+            lf.parser = LineParser(lf.file, style, self.year)
+        parser = lf.parser
+        if lf.carry:
+            buf, base = lf.carry + data, lf.carry_line
+        else:
+            buf, base = data, chunk.base_line
+        tmp = FileScan(lf.file)
+        recorder = _Recorder(self.rules)
+        # the recorder stands in for the RuleSet: process_buffer only calls candidates() and match()
+        process_buffer(buf, 0, len(buf), base, tmp, parser, cast(RuleSet, recorder))
+        result.new_hits = self._merge_hits(lf, tmp.hits, chunk)
+        result.new_failures = self._merge_failures(lf, tmp.failures)
+        scan = lf.scan
+        scan.prefix_ranks |= tmp.prefix_ranks
+        scan.hosts |= tmp.hosts
+        scan.lines += chunk.line_count()
+        received = datetime.fromtimestamp(chunk.received, tz=UTC)
+        if scan.first_time is None:
+            scan.first_time = received
+        scan.last_time = received
+        lf.last_received = chunk.received
+        self._set_carry(lf, buf, base, recorder.offsets)
+        if lf.file.kind is FileKind.RANK_LOG:
+            self._steps(lf, chunk, result)
+        return result
+
+    def _fix_time(self, hit: Hit, chunk: Chunk) -> Hit:
+        ev = hit.event
+        if chunk.backlog and ev.time is not None:
+            return hit
+        if ev.time is not None and abs(ev.time.timestamp() - chunk.received) <= self.tolerance_s:
+            return hit
+        if chunk.backlog:
+            return hit  # an old line without a time: leave it unknown, as replay would
+        event = dataclasses.replace(ev, time=datetime.fromtimestamp(chunk.received, tz=UTC), time_inferred=False)
+        return Hit(event, hit.matches, hit.context)
+
+    def _merge_hits(self, lf: LiveFile, hits: Sequence[Hit], chunk: Chunk) -> int:
+        new = 0
+        scan = lf.scan
+        for hit in hits:
+            hit = self._fix_time(hit, chunk)
+            line = hit.event.line
+            index = lf.hit_lines.get(line)
+            if index is None:
+                lf.hit_lines[line] = len(scan.hits)
+                scan.hits.append(hit)
+                new += 1
+                continue
+            old = scan.hits[index]
+            old_rules = {m.rule.id for m in old.matches}
+            if {m.rule.id for m in hit.matches} - old_rules:
+                new += 1
+            elif len(hit.context) <= len(old.context):
+                continue
+            # a second look with more following lines: keep the first look's time
+            scan.hits[index] = Hit(dataclasses.replace(hit.event, time=old.event.time), hit.matches, hit.context)
+        if len(scan.hits) > MAX_HITS:
+            self._prune(lf)
+        return new
+
+    def _prune(self, lf: LiveFile) -> None:
+        keep = [h for h in lf.scan.hits if any(k == "busid" for m in h.matches for k, _ in m.fields)]
+        rest = [h for h in lf.scan.hits if h not in keep]
+        lf.scan.hits = keep + rest[-(MAX_HITS // 2):]
+        lf.hit_lines = {h.event.line: i for i, h in enumerate(lf.scan.hits)}
+
+    def _merge_failures(self, lf: LiveFile, failures: Sequence[FailureRecord]) -> int:
+        new = 0
+        for fr in failures:
+            key = (fr.line, fr.rank, fr.local_rank)
+            if key in lf.failure_keys:
+                continue
+            lf.failure_keys.add(key)
+            lf.scan.failures.append(fr)
+            new += 1
+        return new
+
+    def _set_carry(self, lf: LiveFile, buf: bytes, base: int, candidates: Sequence[int]) -> None:
+        """Keep the tail from the first candidate line whose following lines may not all be here."""
+        lf.carry, lf.carry_line = b"", 0
+        first: int | None = None
+        for off in candidates:
+            if len(buf) - off <= 4096 * self.lookahead and buf.count(b"\n", off) <= self.lookahead:
+                first = off
+                break
+        if first is None:
+            lf.carry_rounds = 0
+            return
+        if len(buf) - first > MAX_CARRY or lf.carry_rounds >= MAX_CARRY_ROUNDS:
+            lf.carry_rounds = 0
+            return
+        lf.carry = buf[first:]
+        lf.carry_line = base + buf.count(b"\n", 0, first)
+        lf.carry_rounds += 1
+
+    # --- steps ---
+
+    def _steps(self, lf: LiveFile, chunk: Chunk, result: ChunkResult) -> None:
+        data = chunk.data
+        count = chunk.line_count()
+        if count <= SMALL_CHUNK_LINES:
+            lines = data.split(b"\n")[:-1]
+            first = chunk.base_line
+            indexed = list(enumerate(lines))
+            notes = True
+        else:
+            if lf.last_step_parse is not None and chunk.received - lf.last_step_parse < SAMPLE_S:
+                return  # a fast writer: progress is sampled, not every line parsed
+            lf.last_step_parse = chunk.received
+            tail_start = len(data) - 1
+            for _ in range(LAST_LINES):
+                tail_start = data.rfind(b"\n", 0, tail_start)
+                if tail_start < 0:
+                    break
+            tail = data[tail_start + 1 :] if tail_start >= 0 else data
+            lines = tail.split(b"\n")[:-1]
+            first = chunk.base_line + count - len(lines)
+            indexed = list(enumerate(lines))[::-1]  # newest first; stop at the first step line
+            notes = False
+        for i, raw in indexed:
+            found = self._step_line(lf, raw, first + i, chunk, result, notes)
+            if found and not notes:
+                break
+
+    def _step_line(self, lf: LiveFile, raw_b: bytes, line: int, chunk: Chunk, result: ChunkResult,
+                   notes: bool) -> bool:
+        parser = lf.parser
+        assert parser is not None
+        raw = _decode(raw_b)
+        pre = strip_prefix(raw, parser.style)
+        message = pre.message
+        record = self._parse(lf, message)
+        kind = parse_note(message) if record is None and notes else None
+        if record is None and kind is None:
+            return False
+        stamp = parser.stamp(message)
+        time = chunk.received
+        if stamp is not None and stamp.time is not None:
+            own = stamp.time.timestamp()
+            if chunk.backlog or abs(own - chunk.received) <= self.tolerance_s:
+                time = own
+        if record is not None:
+            result.steps.append(StepLine(pre.rank, pre.local_rank, record, time, line, raw))
+            return True
+        assert kind is not None
+        result.notes.append(NoteLine(pre.rank, pre.local_rank, kind, time, line, raw))
+        return False
+
+    def _parse(self, lf: LiveFile, message: str) -> StepRecord | None:
+        if lf.preset is not None:
+            return lf.preset.parse(message)
+        for preset in PRESETS:
+            record = preset.parse(message)
+            if record is not None:
+                lf.preset_sample.append(message)
+                if len(lf.preset_sample) >= PRESET_SAMPLE:
+                    lf.preset = choose_preset(lf.preset_sample) or preset
+                    lf.preset_sample.clear()
+                return record
+        return None

@@ -1,0 +1,126 @@
+"""The sidecar's ``/metrics`` endpoint (prometheus_client, an explicit CollectorRegistry — no
+global registry): its health, and each rank's evidence for the coordinator.
+
+Per-rank evidence series (labels ``training_job`` — not ``job``, which Prometheus sets to the scrape job —, ``node``, ``rank``; the coordinator reads them back
+through Prometheus, see :mod:`detector.sidecar.coordinator`):
+
+| series | value | extra labels |
+|---|---|---|
+| ``rankdoctor_rank_info`` | 1 | ``local_rank``, ``gpu``, ``pid`` |
+| ``rankdoctor_rank_last_progress_timestamp_seconds`` | time of the last step line | |
+| ``rankdoctor_rank_last_step`` | that step | |
+| ``rankdoctor_rank_first_error_timestamp_seconds`` | time of the first initiator-grade evidence | ``cause``, ``rule``, ``confidence``, ``text`` |
+| ``rankdoctor_rank_collateral_timestamp_seconds`` | time of the first collateral evidence | ``rule``, ``text`` |
+| ``rankdoctor_rank_wait_state`` | 1, while the job is stalled | ``state`` (where its main thread waits) |
+
+Health: ``rankdoctor_source_up{source}`` (1 up, 0 down or off), ``rankdoctor_incidents_total{cause}``,
+``rankdoctor_lines_read``, ``rankdoctor_gpu_temperature_celsius`` / ``rankdoctor_gpu_power_watts``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+from prometheus_client import CollectorRegistry, Counter, Gauge
+from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.registry import Collector
+
+from detector.sidecar.live import RankEvidence
+from detector.sidecar.nvml import GpuState
+
+TEXT_LIMIT = 200
+
+
+def _ts(value: float | None) -> float:
+    return float(value) if value is not None else 0.0
+
+
+class EvidenceCollector(Collector):
+    def __init__(self, job: str, evidence: Callable[[], Sequence[RankEvidence]],
+                 lines: Callable[[], int], gpus: Callable[[], Sequence[GpuState]]) -> None:
+        self._job = job
+        self._evidence = evidence
+        self._lines = lines
+        self._gpus = gpus
+
+    def collect(self) -> Iterator[Any]:
+        base = ["training_job", "node", "rank"]
+        info = GaugeMetricFamily("rankdoctor_rank_info", "A rank this sidecar follows", labels=[*base, "local_rank", "gpu", "pid"])
+        progress = GaugeMetricFamily("rankdoctor_rank_last_progress_timestamp_seconds",
+                                     "Time of the rank's last step line", labels=base)
+        step = GaugeMetricFamily("rankdoctor_rank_last_step", "The rank's last step", labels=base)
+        error = GaugeMetricFamily("rankdoctor_rank_first_error_timestamp_seconds",
+                                  "Time of the rank's first initiator-grade evidence",
+                                  labels=[*base, "cause", "rule", "confidence", "text"])
+        collateral = GaugeMetricFamily("rankdoctor_rank_collateral_timestamp_seconds",
+                                       "Time of the rank's first collateral evidence", labels=[*base, "rule", "text"])
+        wait = GaugeMetricFamily("rankdoctor_rank_wait_state", "Where a stalled rank's main thread waits",
+                                 labels=[*base, "state"])
+        for ev in self._evidence():
+            labels = [self._job, ev.node or "", str(ev.rank)]
+            info.add_metric([*labels, "" if ev.local_rank is None else str(ev.local_rank), ev.gpu or "",
+                             "" if ev.pid is None else str(ev.pid)], 1.0)
+            if ev.last_progress is not None:
+                progress.add_metric(labels, ev.last_progress)
+            if ev.last_step is not None:
+                step.add_metric(labels, float(ev.last_step))
+            f = ev.first_error
+            if f is not None and f.time is not None and f.cause is not None:
+                error.add_metric([*labels, f.cause.value, f.rule, f"{f.confidence:.2f}", f.text[:TEXT_LIMIT]],
+                                 f.time.timestamp())
+            c = ev.first_collateral
+            if c is not None and c.time is not None:
+                collateral.add_metric([*labels, c.rule, c.text[:TEXT_LIMIT]], c.time.timestamp())
+            if ev.wait_state:
+                wait.add_metric([*labels, ev.wait_state], 1.0)
+        yield from (info, progress, step, error, collateral, wait)
+        lines = GaugeMetricFamily("rankdoctor_lines_read", "Lines read from followed files", labels=["training_job"])
+        lines.add_metric([self._job], float(self._lines()))
+        yield lines
+        temp = GaugeMetricFamily("rankdoctor_gpu_temperature_celsius", "GPU temperature (NVML)", labels=["training_job", "gpu"])
+        power = GaugeMetricFamily("rankdoctor_gpu_power_watts", "GPU board power (NVML)", labels=["training_job", "gpu"])
+        for gpu in self._gpus():
+            if gpu.temperature is not None:
+                temp.add_metric([self._job, gpu.pci], gpu.temperature)
+            if gpu.power_w is not None:
+                power.add_metric([self._job, gpu.pci], gpu.power_w)
+        yield temp
+        yield power
+
+
+class SidecarMetrics:
+    def __init__(self, job: str, node: str) -> None:
+        self.registry = CollectorRegistry(auto_describe=False)
+        self.job = job
+        self.node = node
+        self.source_up = Gauge("rankdoctor_source_up", "1 when a source works, 0 when down or off",
+                               ["training_job", "node", "source"], registry=self.registry)
+        self.incidents = Counter("rankdoctor_incidents", "Incidents reported", ["training_job", "node", "cause"],
+                                 registry=self.registry)
+        self._server: Any = None
+        self._thread: Any = None
+
+    def add_evidence(self, evidence: Callable[[], Sequence[RankEvidence]], lines: Callable[[], int],
+                     gpus: Callable[[], Sequence[GpuState]]) -> None:
+        self.registry.register(EvidenceCollector(self.job, evidence, lines, gpus))
+
+    def set_source(self, source: str, up: bool) -> None:
+        self.source_up.labels(self.job, self.node, source).set(1.0 if up else 0.0)
+
+    def count_incident(self, cause: str) -> None:
+        self.incidents.labels(self.job, self.node, cause).inc()
+
+    def serve(self, host: str, port: int) -> tuple[str, int]:
+        """Start the HTTP endpoint; returns the bound address (port 0 picks a free one)."""
+        from prometheus_client import start_http_server
+
+        self._server, self._thread = start_http_server(port, addr=host, registry=self.registry)
+        bound = self._server.server_address
+        return str(bound[0]), int(bound[1])
+
+    def close(self) -> None:
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+            self._server = None

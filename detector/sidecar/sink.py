@@ -1,0 +1,67 @@
+"""Where an incident goes: one JSON line appended to the incidents file (the report's incident
+object plus ``detected_at``), a line on the terminal, the metrics counter, and remediation
+(a non-blocking hand-off; dry-run unless ``--act``)."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Protocol, TextIO
+
+from detector.report.jsonfmt import incident_to_dict
+from detector.types import Incident
+
+
+class IncidentHandler(Protocol):
+    """The remediation package's RemediationWorker (``submit`` returns at once)."""
+
+    def submit(self, incident: Incident) -> bool: ...
+
+
+def incident_line(incident: Incident, detected_at: float) -> dict[str, Any]:
+    data = incident_to_dict(incident)
+    data["detected_at"] = datetime.fromtimestamp(detected_at, tz=UTC).isoformat()
+    return data
+
+
+def summary(incident: Incident) -> str:
+    ini = incident.initiator
+    who = "rank ?" if ini.rank is None else f"rank {ini.rank}"
+    if ini.node:
+        who += f" on {ini.node}"
+    if ini.gpu:
+        who += f" (GPU {ini.gpu})"
+    return f"INCIDENT {incident.cause.value}: {who}, confidence {incident.confidence:.2f}; {incident.explanation}"
+
+
+class IncidentSink:
+    def __init__(self, path: Path | None, *, out: TextIO | None, count: Callable[[str], None],
+                 handler: IncidentHandler | None = None, warn: Callable[[str], None] = lambda _m: None) -> None:
+        self._path = path
+        self._out = out
+        self._count = count
+        self._handler = handler
+        self._warn = warn
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+
+    def emit(self, incident: Incident, detected_at: float) -> dict[str, Any]:
+        data = incident_line(incident, detected_at)
+        text = json.dumps(data, ensure_ascii=False)
+        if self._path is not None:
+            try:
+                with open(self._path, "a", encoding="utf-8") as fh:
+                    fh.write(text + "\n")
+                    fh.flush()
+                    os.fsync(fh.fileno())
+            except OSError as exc:
+                self._warn(f"cannot append to {self._path}: {exc.strerror or exc}")
+        if self._out is not None:
+            print(summary(incident), file=self._out, flush=True)
+        self._count(incident.cause.value)
+        if self._handler is not None and not self._handler.submit(incident):
+            self._warn(f"remediation queue full: incident {incident.id} not handed over")
+        return data

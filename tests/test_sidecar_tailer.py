@@ -1,0 +1,218 @@
+"""Following files: partial lines, rotation by rename and by copytruncate, truncation, deletion
+and re-creation, offsets across restarts, new files in watched folders; and a writer rotating
+its log while writing fast loses no line."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import threading
+import time
+from pathlib import Path
+
+from detector.sidecar.logs import LogFollower
+from detector.sidecar.model import Chunk, ElasticErrorFile, Inbox
+from detector.sidecar.state import StateStore
+from detector.sidecar.tailer import FileTailer, is_rotated_name
+
+
+def lines_of(pieces: list[tuple[bytes, int]]) -> list[tuple[int, str]]:
+    out = []
+    for data, base in pieces:
+        for i, raw in enumerate(data.split(b"\n")[:-1]):
+            out.append((base + i, raw.decode()))
+    return out
+
+
+def append(path: Path, text: str) -> None:
+    with open(path, "a") as fh:
+        fh.write(text)
+
+
+def test_partial_lines_are_held_until_complete(tmp_path: Path) -> None:
+    log = tmp_path / "rank0.log"
+    log.write_text("one\ntw")
+    t = FileTailer(log)
+    assert lines_of(t.read()) == [(1, "one")]
+    assert t.read() == []
+    append(log, "o\nthree")
+    assert lines_of(t.read()) == [(2, "two")]
+    append(log, "\n")
+    assert lines_of(t.read()) == [(3, "three")]
+
+
+def test_rename_rotation_reads_the_old_file_to_its_end_then_the_new(tmp_path: Path) -> None:
+    log = tmp_path / "rank0.log"
+    log.write_text("a\n")
+    t = FileTailer(log)
+    assert lines_of(t.read()) == [(1, "a")]
+    log.rename(tmp_path / "rank0.log.1")
+    append(tmp_path / "rank0.log.1", "b\n")  # the writer still holds the old file
+    assert lines_of(t.check_path()) == [(2, "b")]
+    append(tmp_path / "rank0.log.1", "c\npart")
+    log.write_text("d\n")  # the writer reopened: a new file at the path
+    assert lines_of(t.check_path()) == [(3, "c"), (4, "part"), (5, "d")]
+    assert "rotated" in t.events
+
+
+def test_copytruncate_recovers_unread_lines_from_the_copy(tmp_path: Path) -> None:
+    log = tmp_path / "rank0.log"
+    log.write_text("first line of the file\n")
+    t = FileTailer(log)
+    assert lines_of(t.read()) == [(1, "first line of the file")]
+    append(log, "written before the copy\n")  # not read yet
+    shutil.copyfile(log, tmp_path / "rank0.log.1")
+    with open(log, "r+") as fh:
+        fh.truncate(0)
+    append(log, "after\n")
+    got = lines_of(t.read())
+    assert got == [(2, "written before the copy"), (3, "after")]
+    assert "truncated" in t.events
+
+
+def test_truncation_without_a_copy_restarts_at_the_top(tmp_path: Path) -> None:
+    log = tmp_path / "rank0.log"
+    log.write_text("x\ny\n")
+    t = FileTailer(log)
+    t.read()
+    log.write_text("z\n")  # > log: shorter than what was read
+    assert lines_of(t.read()) == [(3, "z")]
+
+
+def test_deletion_and_re_creation(tmp_path: Path) -> None:
+    log = tmp_path / "rank0.log"
+    log.write_text("x\n")
+    t = FileTailer(log)
+    t.read()
+    log.unlink()
+    assert t.check_path() == []
+    log.write_text("y\n")
+    assert lines_of(t.check_path()) == [(2, "y")]
+
+
+def test_offsets_resume_without_re_reading_or_skipping(tmp_path: Path) -> None:
+    log = tmp_path / "rank0.log"
+    log.write_text("a\nb\npartial")
+    t = FileTailer(log)
+    assert lines_of(t.read()) == [(1, "a"), (2, "b")]
+    saved = t.offset()
+    assert saved is not None and saved.offset == 4 and saved.line == 3
+    t.close()
+    append(log, " line\nc\n")
+    again = FileTailer(log, saved=saved)
+    assert lines_of(again.read()) == [(3, "partial line"), (4, "c")]
+    # a different file at the same path: read from its start, numbering goes on
+    log.write_text("new file\n")
+    other = FileTailer(log, saved=again.offset())
+    assert lines_of(other.read()) == [(5, "new file")]
+
+
+def test_kernel_files_start_at_their_end_unless_new(tmp_path: Path) -> None:
+    old = tmp_path / "kern.log"
+    old.write_text("[ 1.0] old record\n")
+    t = FileTailer(old, from_end=True)
+    assert t.read() == []
+    append(old, "[ 2.0] new record\n")
+    assert lines_of(t.read()) == [(1, "[ 2.0] new record")]
+    later = FileTailer(tmp_path / "later.log", from_end=True)
+    (tmp_path / "later.log").write_text("[ 3.0] first\n")
+    assert lines_of(later.read()) == [(1, "[ 3.0] first")]
+
+
+def test_rotated_names() -> None:
+    for name in ("stderr.log.1", "rank0.log-20261130", "x.log.gz", "train.log.2026-11-30"[:0] + "a.log_20261130"):
+        assert is_rotated_name(name), name
+    for name in ("stderr.log", "job-1234-3.out", "rank_12.log", "console.log"):
+        assert not is_rotated_name(name), name
+
+
+def chunk_lines(inbox: Inbox) -> list[str]:
+    out = []
+    for item in inbox.drain(0.0):
+        if isinstance(item, Chunk):
+            out.extend(x.decode() for x in item.data.split(b"\n")[:-1])
+    return out
+
+
+def test_follower_picks_up_new_files_in_watched_folders(tmp_path: Path) -> None:
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    follower = LogFollower([str(logs)], node="n1", store=StateStore(None), poll_s=0.0)
+    inbox = Inbox()
+    follower.start(inbox)
+    try:
+        attempt = logs / "run_x" / "attempt_1" / "2"
+        attempt.mkdir(parents=True)
+        (attempt / "stderr.log").write_text("hello from a new attempt\n")
+        (attempt / "error.json").write_text('{"message": {"message": "RuntimeError: x", "extraInfo": {}}}')
+        (attempt / "stderr.log.1").write_text("a rotated copy: not followed\n")
+        deadline = time.monotonic() + 5
+        seen: list[object] = []
+        while time.monotonic() < deadline and not any(isinstance(i, Chunk) for i in seen):
+            follower.poll(time.time())
+            seen.extend(inbox.drain(0.05))
+        chunks = [i for i in seen if isinstance(i, Chunk)]
+        assert [c.data for c in chunks] == [b"hello from a new attempt\n"]
+        assert chunks[0].file.attempt == 1 and chunks[0].file.local_rank == 2 and chunks[0].file.node == "n1"
+        assert any(isinstance(i, ElasticErrorFile) for i in seen)
+    finally:
+        follower.close()
+
+
+def test_a_fast_writer_rotating_its_log_loses_no_line(tmp_path: Path) -> None:
+    """5,000 lines at full speed through two rename rotations (the writer reopens its path, as
+    logging's WatchedFileHandler does) and one copytruncate (O_APPEND writer): every line is
+    read exactly once."""
+    log = tmp_path / "rank0.log"
+    total = 5000
+    rotate_at = {1500: "rename", 3000: "copytruncate", 4000: "rename"}
+    pause = threading.Event()
+    resume = threading.Event()
+
+    def writer() -> None:
+        fd = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+        for i in range(1, total + 1):
+            if i in rotate_at:
+                pause.set()
+                resume.wait(10)
+                resume.clear()
+                if rotate_at[i] == "rename":  # reopen the path: a new file
+                    os.close(fd)
+                    fd = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+            os.write(fd, f"step {i} | loss 0.1\n".encode())
+        os.close(fd)
+
+    log.touch()
+    follower = LogFollower([str(log)], node=None, store=StateStore(None), poll_s=0.0, check_s=0.0,
+                           observer_factory=None)
+    inbox = Inbox()
+    follower.start(inbox)
+    seen: list[str] = []
+    thread = threading.Thread(target=writer)
+    thread.start()
+    rotations = 0
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and (thread.is_alive() or len(seen) < total):
+            follower.poll(time.time())
+            seen.extend(chunk_lines(inbox))
+            if pause.is_set():
+                pause.clear()
+                rotations += 1
+                if rotations in (1, 3):
+                    log.rename(tmp_path / f"rank0.log.{rotations}")
+                else:
+                    shutil.copyfile(log, tmp_path / "rank0.log.2")
+                    with open(log, "r+") as fh:
+                        fh.truncate(0)
+                resume.set()
+            if not thread.is_alive() and len(seen) >= total:
+                break
+        follower.poll(time.time())
+        seen.extend(chunk_lines(inbox))
+    finally:
+        thread.join(10)
+        follower.close()
+    steps = [int(m.group(1)) for m in (re.match(r"step (\d+) ", s) for s in seen) if m]
+    assert steps == list(range(1, total + 1))
