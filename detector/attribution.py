@@ -127,7 +127,11 @@ def _pick_primary(initiators: Sequence[Finding]) -> Finding:
     if strong:
         return max(strong, key=lambda f: (_strength(f), f.rank is not None, f.confidence, -_ts(f)))
     close = [f for f in timed if f.time is not None and f.time <= earliest + TIE]
-    return max(close, key=lambda f: (_strength(f), f.confidence, -_ts(f)))
+    located = [f for f in timed if f.rank is not None or f.node is not None or f.gpu is not None]
+    if not any(f.rank is not None or f.node is not None or f.gpu is not None for f in close) and located:
+        # evidence nobody can place (a launcher's own error) does not outrank a rank's
+        close = [f for f in located if f.time is not None and f.time <= min(g.time for g in located if g.time) + TIE]
+    return max(close, key=lambda f: (f.rank is not None or f.node is not None, _strength(f), f.confidence, -_ts(f)))
 
 
 def _incident_id(cause: Cause, ini: Initiator, first: datetime | None, anchor: Finding | None) -> str:

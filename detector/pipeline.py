@@ -97,7 +97,9 @@ def build_index(scans: Sequence[FileScan]) -> RunIndex:
         combined = len(scan.prefix_ranks) >= 2
         if f.rank is not None and not combined:
             idx.file_rank[f.display] = f.rank
-        elif len(scan.prefix_ranks) == 1 and f.rank is None:
+        elif len(scan.prefix_ranks) == 1 and f.rank is None and f.local_rank is not None:
+            # a torchrun per-rank file whose error lines carry [rankN]: (a console log that has
+            # shown only one rank so far is still a console log: its other lines are the launcher's)
             idx.file_rank[f.display] = next(iter(scan.prefix_ranks))
         elif len(own) == 1 and f.local_rank is not None:
             idx.file_rank[f.display] = next(iter(own))

@@ -17,6 +17,7 @@ import io
 import json
 import os
 import signal
+import subprocess
 import sys
 import threading
 import time
@@ -43,6 +44,7 @@ from detector.remediation.remediator import Remediator
 from detector.remediation.runner import CommandResult, SubprocessRunner
 from detector.remediation.worker import RemediationWorker
 from detector.replay import load_ruleset, replay_path
+from detector.report.jsonfmt import incident_from_dict
 from detector.types import Cause, Incident
 from tests.slurm_harness import SlurmCluster, slurm_cluster  # noqa: F401 - the fixture
 from tests.test_remediation_fakes import make_incident
@@ -165,20 +167,33 @@ def rank_log(run: Path, node: str, rank: int) -> Path | None:
     return found[0] if found else None
 
 
-def detect(run: Path, rules: Any, stop: threading.Event, timeout: float) -> Incident | None:
-    """Stand-in for the sidecar: replays the node folders until a machine incident names a
-    node and a rank.
+def start_sidecar(run: Path, work: Path) -> tuple[subprocess.Popen[bytes], Path]:
+    """The live sidecar of node n1: follows n1's log folder and kernel log file, writes each
+    incident as a JSON line (remediation is handed over by the test, as the sidecar would)."""
+    node_dir = run / "n1"
+    node_dir.mkdir(parents=True, exist_ok=True)
+    (node_dir / "kern.log").touch()
+    incidents = work / "incidents.jsonl"
+    log = (work / "sidecar.log").open("wb")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "detector.cli", "watch", "--logs", str(node_dir), "--kmsg", str(node_dir / "kern.log"),
+         "--no-nvml", "--no-remediate", "--no-metrics", "--node", "n1", "--state", str(work / "sidecar-state"),
+         "--incidents", str(incidents)],
+        stdout=log, stderr=subprocess.STDOUT, cwd=Path(__file__).resolve().parents[1], start_new_session=True,
+    )
+    return proc, incidents
 
-    TODO(lead): switch this step to the live sidecar (`rankdoctor watch`) once it exists; it
-    should hand its incident to RemediationWorker.submit exactly as done below."""
+
+def detect(incidents: Path, timeout: float) -> Incident | None:
+    """The first machine incident the sidecar wrote that names a node and a rank."""
     deadline = time.monotonic() + timeout
-    while not stop.is_set() and time.monotonic() < deadline:
-        report = replay_path(run, rules)
-        for incident in report.incidents:
-            if incident.cause in MACHINE and incident.initiator.node and (
-                    incident.initiator.rank is not None):
-                return incident
-        time.sleep(0.2)
+    while time.monotonic() < deadline:
+        if incidents.exists():
+            for line in incidents.read_text().splitlines():
+                incident = incident_from_dict(json.loads(line))
+                if incident.cause in MACHINE and incident.initiator.node and incident.initiator.rank is not None:
+                    return incident
+        time.sleep(0.05)
     return None
 
 
@@ -201,7 +216,7 @@ remediation:
     - {{type: slurm, job_id: "JOB", resubmit: requeue}}
 """ + (f'    - {{type: webhook, url: "{pager_url}"}}\n' if pager_url else ""))
     times: dict[str, float] = {}
-    rules = load_ruleset()
+    sidecar, incidents = start_sidecar(run, work)
     job = submit(cluster, job_script(work), work / "slurm-%j.out")
     cfg.write_text(cfg.read_text().replace('"JOB"', f'"{job}"'))
     rem, runner = remediator(cfg, cluster)
@@ -228,8 +243,9 @@ remediation:
             kern.write(f"{stamp} n1 kernel: NVRM: Xid (PCI:0000:3b:00): 119, pid={pid}, "
                        "name=python3, Timeout after 6s of waiting for RPC response from GPU0 "
                        "GSP! Expected function 76 (GSP_RM_CONTROL) (0x20801348 0x4).\n")
-        incident = detect(run, rules, threading.Event(), timeout=60)
-        assert incident is not None, "detection did not name a node and a rank"
+        incident = detect(incidents, timeout=60)
+        assert incident is not None, "the sidecar did not name a node and a rank: " + (
+            (work / "sidecar.log").read_text(errors="replace")[-3000:])
         times["incident"] = time.time()
         newest = newest_complete(work / "ckpt")
         assert worker.submit(incident)
@@ -240,6 +256,11 @@ remediation:
         assert verified.wait(200), f"no verification: {results}"
     finally:
         worker.close(timeout=5)
+        sidecar.terminate()
+        try:
+            sidecar.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            sidecar.kill()
     decision, verification = results[0][0], results[-1][1]
     assert verification is not None
     drain_done = next(t for t, argv, _ in runner.done if "State=DRAIN" in argv)
