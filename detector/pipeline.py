@@ -324,8 +324,11 @@ def elastic_error_findings(f: LogFile, rules: RuleSet, idx: RunIndex) -> tuple[l
     line = text.strip().splitlines()[-1]
     time = None
     stamp = extra.get("timestamp") if isinstance(extra, dict) else None
-    if isinstance(stamp, str | int) and str(stamp).isdigit():
-        time = datetime.fromtimestamp(int(stamp), tz=UTC)
+    if isinstance(stamp, str | int) and str(stamp).isdigit() and len(str(stamp)) <= 12:
+        try:
+            time = datetime.fromtimestamp(int(stamp), tz=UTC)
+        except (OverflowError, OSError, ValueError):  # a nonsense stamp: keep the finding, not the time
+            time = None
     rank = resolve_rank(idx, f, None, f.local_rank)
     out = []
     for m in rules.match(line, StreamKind.RANK_LOG):

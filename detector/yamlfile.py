@@ -3,8 +3,9 @@
 Every mapping comes back as a :class:`YamlMap` (a dict) whose ``pos`` gives the line and column
 of each key, so that configuration and rule errors can name ``file:line:column``. Refused with a
 clear :class:`ConfigError`: anchors and aliases (no alias bombs), duplicate keys, tabs used for
-indentation, files over ``max_bytes``, nesting deeper than ``MAX_DEPTH``, scalars the safe
-constructors reject (``!!int foo``), text that is not UTF-8.
+indentation, files over ``max_bytes``, nesting deeper than ``MAX_DEPTH``, more than ``MAX_NODES``
+values (a huge document), scalars the safe constructors reject (``!!int foo``), text that is
+not UTF-8.
 """
 
 from __future__ import annotations
@@ -19,6 +20,10 @@ from detector.errors import ConfigError
 
 MAX_BYTES = 4 * 1024 * 1024
 MAX_DEPTH = 64  # nesting of mappings and sequences; deeper documents are refused
+# Scalars, mappings and sequences in one document. The largest shipped rule pack has ~1,600;
+# pure-Python PyYAML composes ~15,000 a second, so a 4 MiB flow list (1.9 million nodes) would
+# stall a rule reload for minutes: refused instead, after a few seconds at most.
+MAX_NODES = 50_000
 
 
 class YamlMap(dict[str, Any]):
@@ -50,7 +55,15 @@ def _mark(node: Node) -> tuple[int, int]:
     return (node.start_mark.line + 1, node.start_mark.column + 1)
 
 
+_COLLECTION_TAGS = ("tag:yaml.org,2002:map", "tag:yaml.org,2002:seq")
+
+
 def _build(node: Node, path: str, loader: yaml.SafeLoader) -> Any:
+    if isinstance(node, MappingNode | SequenceNode) and node.tag not in _COLLECTION_TAGS:
+        # mappings and sequences are built here, not by PyYAML's constructors: a tag such as
+        # ``!!python/object/apply:os.system [...]`` would be silently dropped; refuse it instead
+        line, col = _mark(node)
+        raise ConfigError(path, line, f"could not determine a constructor for the tag '{node.tag}'", column=col)
     if isinstance(node, MappingNode):
         line, col = _mark(node)
         out = YamlMap(line, col)
@@ -89,12 +102,15 @@ def _build(node: Node, path: str, loader: yaml.SafeLoader) -> Any:
 
 class _NoAliasLoader(yaml.SafeLoader):
     depth = 0
+    nodes = 0
 
     def compose_node(self, parent: Node | None, index: Any) -> Node | None:
-        if self.depth >= MAX_DEPTH:
+        self.nodes += 1
+        if self.depth >= MAX_DEPTH or self.nodes > MAX_NODES:
             event = self.peek_event()  # type: ignore[no-untyped-call]
-            raise ConfigError(str(self.name), event.start_mark.line + 1,
-                              f"nested more than {MAX_DEPTH} levels deep; refusing to parse it",
+            what = (f"nested more than {MAX_DEPTH} levels deep" if self.depth >= MAX_DEPTH
+                    else f"more than {MAX_NODES} values in one document")
+            raise ConfigError(str(self.name), event.start_mark.line + 1, f"{what}; refusing to parse it",
                               column=event.start_mark.column + 1)
         self.depth += 1
         try:

@@ -185,7 +185,7 @@ def test_multi_line_window_rule_and_context(tmp_path: Path, ruleset: RuleSet) ->
     hits = [(h.event.line, m.rule.id, dict(m.fields).get("pci")) for h in scan.hits for m in h.matches]
     assert (1, "xid.gpu_lost_paragraph", "0000:18:00") in hits
     assert not any(line == 4 for line, _, _ in hits)
-    assert [h.context for h in scan.hits if h.event.line == 1][0][-1].endswith("fallen off the bus and is not responding to commands.")
+    assert next(h.context for h in scan.hits if h.event.line == 1)[-1].endswith("fallen off the bus and is not responding to commands.")
 
     log = tmp_path / "rank_3.log"
     log.write_text(

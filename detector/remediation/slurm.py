@@ -6,10 +6,15 @@ Commands (argument lists, never a shell)::
     scontrol requeue <job>                                   # resubmit: requeue
     scancel <job>; sbatch --parsable --exclude=<node> … <script> [args] [resume args]
                                                              # resubmit: sbatch
+
+With ``resubmit: sbatch`` and no ``script``, the job's own script (``Command`` of ``scontrol show
+job``) is resubmitted only when the job belongs to the user rankdoctor runs as: sbatch submits
+as the caller, so a root coordinator would otherwise run a user's script as root.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Mapping
 
@@ -30,6 +35,7 @@ from detector.remediation.validate import JOB_ID_RE, valid_job_id
 RESUBMIT_MODES = ("requeue", "sbatch", "none")
 RESUME_PLACEHOLDERS = ("checkpoint", "checkpoint_step")
 _SBATCH_ID = re.compile(r"^(\d+(?:_\d+)?)(?:;\S*)?$")
+_OWNER_UID = re.compile(r"\((\d+)\)$")  # UserId=alice(1000)
 
 
 def parse_show(text: str) -> dict[str, str]:
@@ -59,6 +65,7 @@ class SlurmHook:
         scontrol: str = "scontrol",
         sbatch: str = "sbatch",
         scancel: str = "scancel",
+        uid: int | None = None,
     ) -> None:
         if resubmit not in RESUBMIT_MODES:
             raise ValueError(f"resubmit must be one of {RESUBMIT_MODES}")
@@ -76,6 +83,8 @@ class SlurmHook:
         self._scontrol = scontrol
         self._sbatch = sbatch
         self._scancel = scancel
+        self._uid = os.getuid() if uid is None else uid  # who sbatch submits as
+        self._script_refused: str | None = None
         acts = set()
         if drain:
             acts.add(Action.DRAIN)
@@ -128,7 +137,16 @@ class SlurmHook:
     def _script_for(self, call: HookCall) -> str | None:
         if self._script is not None:
             return self._script
-        command = self._show_job(call.deadline).get("Command", "")
+        fields = self._show_job(call.deadline)
+        owner = _OWNER_UID.search(fields.get("UserId", ""))
+        if owner is not None and int(owner.group(1)) != self._uid:
+            # sbatch would run the job owner's own script with rankdoctor's rights (root, or
+            # the Slurm user): a privilege escalation for whoever owns the job
+            self._script_refused = (f"job {self.job_id} belongs to uid {owner.group(1)}, not to the uid "
+                                    f"rankdoctor runs as ({self._uid}): not resubmitting its script as "
+                                    "that user (use resubmit: requeue, or set 'script')")
+            return None
+        command = fields.get("Command", "")
         return command if command.startswith("/") else None  # an absolute path, or nothing
 
     # --- the protocol ---
@@ -181,10 +199,11 @@ class SlurmHook:
                           (argv,))
 
     def _submit(self, call: HookCall) -> HookResult:
+        self._script_refused = None
         script = self._script_for(call)
         if script is None:
-            return HookResult(Status.FAILED, f"no script to resubmit job {self.job_id} (set "
-                                             "'script' or keep the job known to scontrol)")
+            return HookResult(Status.FAILED, self._script_refused or (
+                f"no script to resubmit job {self.job_id} (set 'script' or keep the job known to scontrol)"))
         commands = self._resubmit_commands(call, script)
         env: dict[str, str] = {}
         if call.checkpoint is not None:

@@ -425,11 +425,7 @@ def _read_tail(fh: BinaryIO, scan: FileScan, parser: LineParser, tail_bytes: int
     scan.tail_first = max(1, scan.lines - len(lines) + 1)
     scan.tail_lines = [_decode(raw[:MAX_LINE]) for raw in lines]
     for raw in scan.tail_lines:
-        if raw.startswith("["):
-            pre = strip_prefix(raw, parser.style)
-            if pre.rank is not None:
-                scan.prefix_ranks.add(pre.rank)
-        elif parser.style is PrefixStyle.SRUN_LABEL:
+        if raw.startswith("[") or parser.style is PrefixStyle.SRUN_LABEL:
             pre = strip_prefix(raw, parser.style)
             if pre.rank is not None:
                 scan.prefix_ranks.add(pre.rank)

@@ -294,8 +294,9 @@ class RuleSet:
         text = message if len(message) <= MAX_MATCH_CHARS else message[:MAX_MATCH_CHARS]
         found: list[RuleMatch] = []
         fallbacks: list[RuleMatch] = []
+        short = len(text) <= SHORT_TEXT  # the common case: plain re, no wrapper call per rule
         for rule, twin in self._by_kind[kind]:
-            m = linear_search(rule.regex, twin, text)
+            m = rule.regex.search(text) if short or twin is None else linear_search(rule.regex, twin, text)
             if m is None:
                 continue
             fields = tuple((k, v) for k, v in m.groupdict().items() if v is not None)

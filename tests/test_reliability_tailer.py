@@ -1,0 +1,321 @@
+"""Files under the tailer: rotation by rename and by copytruncate at random moments, truncation,
+deletion and re-creation, restarts from saved offsets, 1 MB lines -- every line written is seen
+exactly once, in order (FileTailer, the sidecar's follower of one path). Then the whole sidecar
+(``rankdoctor watch``) with a followed file replaced by a FIFO, a directory or a symlink, and
+with its state directory on a full disk: the other files go on being read, without loss or
+duplicates (``rankdoctor_lines_read``).
+
+The long version (thousands of rotations, adversarial timing) is
+``bench/bench_reliability.py rotate``; its figures are in RELIABILITY.md.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import shutil
+import subprocess
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from detector.sidecar.tailer import FileTailer
+from tests.test_sidecar_support import SidecarProc
+
+OPS = ("write", "write", "write", "write", "rename", "copytruncate", "truncate", "recreate", "restart", "poll")
+
+
+@dataclass
+class Torture:
+    """A writer that rotates its own log the ways logrotate and log handlers do, and a reader
+    (FileTailer) polled at random moments. ``written`` and ``seen`` are line payloads."""
+
+    path: Path
+    rng: random.Random
+    line_bytes: int = 60
+    written: list[str] = field(default_factory=list)
+    seen: list[str] = field(default_factory=list)
+    rotations: int = 0
+    restarts: int = 0
+    generation: int = 0
+    last: str = ""
+    pending: bool = False
+
+    def __post_init__(self) -> None:
+        self.fh = open(self.path, "ab")  # noqa: SIM115 - O_APPEND, like a logging handler
+        self.tailer = FileTailer(self.path)
+
+    def _take(self, pieces: list[tuple[bytes, int]]) -> None:
+        for data, _first in pieces:
+            for raw in data.split(b"\n")[:-1]:
+                self.seen.append(raw.decode())
+
+    def poll(self) -> None:
+        self._take(self.tailer.check_path())
+        self._take(self.tailer.read())
+
+    def write(self, n: int) -> None:
+        for _ in range(n):
+            payload = f"{len(self.written):08d} " + "x" * self.rng.randint(0, self.line_bytes)
+            self.fh.write(payload.encode() + b"\n")
+            self.written.append(payload)
+        self.fh.flush()
+
+    def _reopen(self) -> None:
+        self.fh.close()
+        self.fh = open(self.path, "ab")  # noqa: SIM115
+
+    def step(self, op: str) -> None:
+        self.generation += 1
+        self.pending = self.last in ("rename", "recreate", "copytruncate")
+        self.last = op if op != "write" or self.last not in ("rename", "recreate", "copytruncate") else self.last
+        if op == "poll":
+            self.last = "poll"
+        if op == "write":
+            self.write(self.rng.randint(1, 40))
+        elif op == "poll":
+            self.poll()
+        elif op == "rename":  # logrotate's default; the writer reopens its path
+            self.poll()  # rotations are slower than the follower's check: see RELIABILITY.md
+            os.rename(self.path, self.path.with_name(f"{self.path.name}.{self.generation}"))
+            self.write(self.rng.randint(0, 3))  # the writer still writes to the renamed file...
+            self._reopen()  # ...until it reopens
+            self.rotations += 1
+        elif op == "copytruncate":  # the writer keeps its O_APPEND descriptor
+            self.write(1)  # (a file empty at the last read is a known gap: see the xfail below)
+            self.poll()
+            self.write(self.rng.randint(0, 20))  # written after the last read: only in the copy
+            shutil.copyfile(self.path, self.path.with_name(f"{self.path.name}-2026113{self.generation:04d}"))
+            os.truncate(self.path, 0)
+            self.rotations += 1
+        elif op == "truncate":  # no copy: unread lines would be lost, so the reader is caught up
+            self.poll()
+            os.truncate(self.path, 0)
+        elif op == "recreate":
+            self.poll()
+            self.write(self.rng.randint(0, 3))
+            os.unlink(self.path)
+            self._reopen()
+        elif op == "restart":  # the sidecar restarts from its saved offset
+            if self.pending:  # (a restart while a renamed file has unread lines: a known gap, below)
+                self.poll()
+            saved = self.tailer.offset()
+            self.tailer.close()
+            self.tailer = FileTailer(self.path, saved=saved)
+            self.restarts += 1
+
+    def finish(self) -> None:
+        for _ in range(3):
+            self.poll()
+        self.fh.close()
+        self.tailer.close()
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_random_rotations_lose_and_duplicate_nothing(tmp_path: Path, seed: int) -> None:
+    rng = random.Random(seed)
+    t = Torture(tmp_path / "rank_0.log", rng)
+    for _ in range(400):
+        t.step(rng.choice(OPS))
+    t.finish()
+    assert t.rotations > 50 and t.restarts > 10
+    missing = sorted(set(t.written) - set(t.seen))
+    dups = len(t.seen) - len(set(t.seen))
+    assert not missing and not dups, f"{len(missing)} lost, {dups} duplicated of {len(t.written)}"
+    assert t.seen == t.written  # and in order
+
+
+GAP_RESTART = ("reported to the lead: a tailer restarted from a saved offset whose file was renamed or "
+               "copy-truncated meanwhile starts the file at the path from its top; lines written after the last "
+               "read, now only in the rotated file, are never read (it could find that file by device and inode, "
+               "or by fingerprint, among the rotated siblings, as the running tailer does for copytruncate)")
+GAP_EMPTY_COPYTRUNCATE = ("reported to the lead: copytruncate of a file that was empty at the tailer's last read "
+                          "(position 0, empty fingerprint) is not noticed; the lines written since, which only the "
+                          "copy holds, are lost")
+
+
+@pytest.mark.xfail(strict=True, reason=GAP_RESTART)
+def test_restart_while_a_renamed_file_has_unread_lines(tmp_path: Path) -> None:
+    t = Torture(tmp_path / "rank_0.log", random.Random(0))
+    t.write(5)
+    t.poll()
+    os.rename(t.path, t.path.with_name("rank_0.log.1"))
+    t.write(3)  # the writer has not reopened yet
+    t._reopen()
+    t.write(2)
+    t.step("restart")  # pending is False: no catching up first
+    t.finish()
+    assert t.seen == t.written
+
+
+@pytest.mark.xfail(strict=True, reason=GAP_RESTART)
+def test_restart_while_a_copy_truncated_file_has_unread_lines(tmp_path: Path) -> None:
+    t = Torture(tmp_path / "rank_0.log", random.Random(0))
+    t.write(5)
+    t.poll()
+    t.write(3)
+    shutil.copyfile(t.path, t.path.with_name("rank_0.log.1"))
+    os.truncate(t.path, 0)
+    t.step("restart")
+    t.write(2)
+    t.finish()
+    assert t.seen == t.written
+
+
+@pytest.mark.xfail(strict=True, reason=GAP_EMPTY_COPYTRUNCATE)
+def test_copytruncate_of_a_file_empty_at_the_last_read(tmp_path: Path) -> None:
+    t = Torture(tmp_path / "rank_0.log", random.Random(0))
+    t.poll()  # empty
+    t.write(5)
+    shutil.copyfile(t.path, t.path.with_name("rank_0.log.1"))
+    os.truncate(t.path, 0)
+    t.write(5)
+    t.finish()
+    assert t.seen == t.written
+
+
+@pytest.mark.xfail(strict=True, reason="reported to the lead: a saved offset identifies its file by its first "
+                                       "256 bytes only; a new file at the path that starts the same way (a banner) "
+                                       "and is longer is resumed at the old offset, skipping its first lines")
+def test_a_new_file_with_the_same_first_bytes_is_read_from_its_top(tmp_path: Path) -> None:
+    path = tmp_path / "rank_0.log"
+    banner = "=" * 300 + "\n"
+    path.write_text(banner + "old 1\nold 2\n")
+    tailer = FileTailer(path)
+    tailer.read()
+    saved = tailer.offset()
+    tailer.close()
+    path.unlink()
+    path.write_text(banner + "new 1\nnew 2\nnew 3\n")  # a new attempt's log, same banner
+    restarted = FileTailer(path, saved=saved)
+    seen = b"".join(data for data, _ in restarted.read()).decode().splitlines()
+    assert seen[1:] == ["new 1", "new 2", "new 3"]
+
+
+def test_one_megabyte_lines(tmp_path: Path) -> None:
+    """Lines of 1,000,000 bytes, written in pieces, through rotations: each arrives whole."""
+    t = Torture(tmp_path / "rank_0.log", random.Random(1), line_bytes=1_000_000)
+    for op in ["write", "poll", "rename", "write", "copytruncate", "write", "restart", "write", "recreate", "write"]:
+        t.step(op)
+    t.finish()
+    assert t.seen == t.written
+    assert max(len(s) for s in t.seen) > 900_000
+
+
+# --- the whole sidecar ------------------------------------------------------------------------
+
+LINE = "2026-11-29T12:00:00Z [rank{rank}]: step {i} | loss 1.0\n"
+
+
+def lines_read(sc: SidecarProc) -> float:
+    m = re.search(r"^rankdoctor_lines_read\{[^}]*\} ([0-9.e+]+)$", sc.metrics(), re.M)
+    assert m, sc.metrics()
+    return float(m.group(1))
+
+
+def wait_lines(sc: SidecarProc, want: int, timeout: float = 30.0) -> float:
+    deadline = time.monotonic() + timeout
+    got = lines_read(sc)
+    while time.monotonic() < deadline and got < want:
+        time.sleep(0.2)
+        got = lines_read(sc)
+    time.sleep(1.0)  # and nothing more arrives (duplicates)
+    return lines_read(sc)
+
+
+@pytest.fixture()
+def sidecars() -> Iterator[list[SidecarProc]]:
+    started: list[SidecarProc] = []
+    yield started
+    for sc in started:
+        sc.kill()
+
+
+def _follow(tmp_path: Path, sidecars: list[SidecarProc], *extra: str) -> tuple[Path, SidecarProc]:
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    for r in range(3):
+        (logs / f"rank_{r}.log").write_text("")
+    sc = SidecarProc(tmp_path, ["--logs", str(logs), "--no-nvml", "--no-remediate", "--state", str(tmp_path / "state"),
+                                *extra])
+    sidecars.append(sc)
+    return logs, sc
+
+
+def test_files_replaced_by_a_fifo_a_directory_and_a_symlink(tmp_path: Path, sidecars: list[SidecarProc]) -> None:
+    """Three followed paths become a FIFO, a directory and a symlink (to another followed file)
+    while two ranks write: their lines are all read once, the sidecar goes on, the bad paths are
+    reported. (Until 04:10 on 2026-11-30 a FIFO or directory here took the whole logs source down
+    and every restart re-read every file: 351 lines read of 200 written. Fixed in the sidecar.)"""
+    logs, sc = _follow(tmp_path, sidecars)
+    for r in (3, 4):
+        (logs / f"rank_{r}.log").write_text("")
+    time.sleep(2.5)  # the rescan picks the two new files up
+    written = 0
+    linked = 0
+    with open(logs / "rank_0.log", "a") as f0, open(logs / "rank_1.log", "a") as f1:
+        for i in range(150):
+            f0.write(LINE.format(rank=0, i=i))
+            f1.write(LINE.format(rank=1, i=i))
+            f0.flush()
+            f1.flush()
+            written += 2
+            if i == 30:
+                for victim in ("rank_2.log", "rank_3.log", "rank_4.log"):
+                    (logs / victim).unlink()
+                os.mkfifo(logs / "rank_2.log")
+                (logs / "rank_3.log").mkdir()
+                (logs / "rank_4.log").symlink_to(logs / "rank_1.log")
+            elif i > 30:
+                linked += 1
+            time.sleep(0.01)
+    got = wait_lines(sc, written)
+    # rank_4.log now shows rank_1's data: read again through the link (from its start or from
+    # where the link appeared), which is that path's data, not a duplicate of the tailer's
+    assert written <= got <= written + 151, f"{got:.0f} lines read of {written} written"
+    assert got - written in (0, linked, 151, 150), (got, written, linked)
+    assert "rank_2.log" in sc.stderr() and "rank_3.log" in sc.stderr()  # the bad paths are reported
+    assert sc.proc.poll() is None
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or shutil.which("mount") is None, reason="needs root to mount a small tmpfs")
+@pytest.mark.xfail(strict=True, reason="reported to the lead: sqlite3 'database or disk is full' from the offsets save "
+                                       "propagates out of LogFollower.poll on every poll; the runner takes the logs source "
+                                       "down with a backoff growing to 60 s, so detection stops (no incident) and each "
+                                       "restart reads the files again; see RELIABILITY.md")
+def test_state_disk_fills_while_offsets_are_written(tmp_path: Path, sidecars: list[SidecarProc]) -> None:
+    """The state directory on a 512 KiB tmpfs that a filler file then fills: detection goes on
+    (a CUDA error still becomes an incident), no line is read twice, the failure is visible."""
+    state = tmp_path / "state"
+    state.mkdir()
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=512k", "tmpfs", str(state)], check=True)
+    try:
+        logs, sc = _follow(tmp_path, sidecars)
+        with open(logs / "rank_0.log", "a") as f0:
+            for i in range(20):
+                f0.write(LINE.format(rank=0, i=i))
+            f0.flush()
+            wait_lines(sc, 20, timeout=10)
+            with open(state / "filler", "wb") as filler:  # the disk fills up
+                try:
+                    while True:
+                        filler.write(b"\0" * 65536)
+                        filler.flush()
+                except OSError:
+                    pass
+            for i in range(20, 200):
+                f0.write(LINE.format(rank=0, i=i))
+            f0.flush()
+            f0.write("2026-11-29T12:00:09Z [rank0]: RuntimeError: CUDA error: an illegal memory access was encountered\n")
+        assert sc.wait_incidents(1, timeout=4)  # detection goes on (settle 0.5 s)
+        got = wait_lines(sc, 201, timeout=5)
+        assert got == 201, f"{got:.0f} lines read of 201 written"
+        assert "disk is full" in sc.stderr()  # and the failure is visible
+    finally:
+        for sc in sidecars:
+            sc.kill()
+        subprocess.run(["umount", "-l", str(state)], check=False)
