@@ -101,6 +101,22 @@ def _line_start(buf: bytes, offset: int, floor: int) -> int:
     return floor if nl < 0 else nl + 1
 
 
+def _search_candidates(search: Any, buf: bytes, start: int, end: int) -> Iterator[int]:
+    """Line starts of the matches of a joined-alternation ``search`` (re or RE2), each line
+    once: after a match the search resumes at the next line."""
+    pos = start
+    while pos < end:
+        m = search(buf, pos, end)
+        if m is None:
+            return
+        line = _line_start(buf, m.start(), start)
+        yield line
+        nl = buf.find(b"\n", max(m.start(), line), end)
+        if nl < 0:
+            return
+        pos = nl + 1
+
+
 class RePrefilter:
     """Pure-``re`` prefilter: one alternation of all patterns, searched over the buffer."""
 
@@ -111,18 +127,7 @@ class RePrefilter:
         self._regex = re.compile(body.encode("utf-8"), re.MULTILINE)
 
     def candidates(self, buf: bytes, start: int, end: int) -> Iterator[int]:
-        pos = start
-        search = self._regex.search
-        while pos < end:
-            m = search(buf, pos, end)
-            if m is None:
-                return
-            line = _line_start(buf, m.start(), start)
-            yield line
-            nl = buf.find(b"\n", max(m.start(), line), end)
-            if nl < 0:
-                return
-            pos = nl + 1
+        return _search_candidates(self._regex.search, buf, start, end)
 
 
 class Re2Prefilter:
@@ -144,18 +149,7 @@ class Re2Prefilter:
         return cls(twin) if twin is not None else None
 
     def candidates(self, buf: bytes, start: int, end: int) -> Iterator[int]:
-        pos = start
-        search = self._twin.search
-        while pos < end:
-            m = search(buf, pos, end)
-            if m is None:
-                return
-            line = _line_start(buf, m.start(), start)
-            yield line
-            nl = buf.find(b"\n", max(m.start(), line), end)
-            if nl < 0:
-                return
-            pos = nl + 1
+        return _search_candidates(self._twin.search, buf, start, end)
 
 
 def _slow_prefilter(patterns: Sequence[str], engine: str) -> Prefilter:
