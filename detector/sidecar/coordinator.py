@@ -17,9 +17,9 @@ from typing import Any
 
 from detector.attribution import RankInfo
 from detector.detectors.stats.stall import RULE as STALL_RULE
-from detector.sidecar.model import External, Inbox
+from detector.sidecar.model import External
 from detector.sidecar.procs import odd_ones
-from detector.sidecar.prom import Poller, PromClient, value_of
+from detector.sidecar.prom import PolledSource, PromClient, value_of
 from detector.types import Cause, Finding, Role, Severity
 
 
@@ -48,31 +48,14 @@ def _float(text: Any, default: float) -> float:
         return default
 
 
-class CoordinatorSource:
+class CoordinatorSource(PolledSource):
     name = "coordinator"
 
     def __init__(self, client_factory: Callable[[], PromClient], *, job: str, interval_s: float,
                  clock: Callable[[], float]) -> None:
-        self._factory = client_factory
-        self._client: PromClient | None = None
+        super().__init__(client_factory, interval_s=interval_s, clock=clock)
         self._job = job
-        self._interval = interval_s
-        self._clock = clock
-        self._inbox: Inbox | None = None
-        self._poller: Poller | None = None
         self.last: External | None = None
-
-    def start(self, inbox: Inbox) -> None:
-        self._inbox = inbox
-        self._poller = Poller(self.name, self.query_once, self._interval, inbox)
-        self._poller.start()
-
-    def poll(self, now: float) -> None:
-        return None
-
-    def close(self) -> None:
-        if self._poller is not None:
-            self._poller.stop()
 
     def _query(self, name: str) -> list[dict[str, Any]]:
         if self._client is None:

@@ -115,21 +115,21 @@ _DBE = ("DCGM_FI_DEV_ECC_DBE_VOL_TOTAL",)
 _REMAP_FAILED = ("DCGM_FI_DEV_ROW_REMAP_FAILURE", "DCGM_FI_DEV_ROW_REMAP_FAILED")
 
 
-class DcgmSource:
-    name = "prometheus"
+class PolledSource:
+    """Shared by the sources that query Prometheus on a Poller thread: the client (made on
+    first use), the interval, the clock, and the start/poll/close of the Source protocol.
+    Subclasses set ``name`` and implement ``query_once``."""
 
-    def __init__(self, client_factory: Callable[[], PromClient], *, nodes: Sequence[str], interval_s: float,
+    name = "polled"
+
+    def __init__(self, client_factory: Callable[[], PromClient], *, interval_s: float,
                  clock: Callable[[], float]) -> None:
         self._factory = client_factory
         self._client: PromClient | None = None
-        self._nodes = list(nodes)
         self._interval = interval_s
         self._clock = clock
         self._inbox: Inbox | None = None
         self._poller: Poller | None = None
-        self._last: dict[tuple[str, str | None, str], float] = {}
-        self._baseline = True
-        self._line = 1
 
     def start(self, inbox: Inbox) -> None:
         self._inbox = inbox
@@ -142,6 +142,21 @@ class DcgmSource:
     def close(self) -> None:
         if self._poller is not None:
             self._poller.stop()
+
+    def query_once(self) -> None:
+        raise NotImplementedError
+
+
+class DcgmSource(PolledSource):
+    name = "prometheus"
+
+    def __init__(self, client_factory: Callable[[], PromClient], *, nodes: Sequence[str], interval_s: float,
+                 clock: Callable[[], float]) -> None:
+        super().__init__(client_factory, interval_s=interval_s, clock=clock)
+        self._nodes = list(nodes)
+        self._last: dict[tuple[str, str | None, str], float] = {}
+        self._baseline = True
+        self._line = 1
 
     def query(self) -> str:
         """One PromQL query for every DCGM series used, on this job's hosts (either label spelling)."""
