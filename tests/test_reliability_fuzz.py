@@ -414,4 +414,11 @@ def test_kmsg_record_with_a_huge_sequence_number() -> None:
 
 def test_elastic_error_with_a_huge_timestamp(tmp_path: Path) -> None:
     doc = {"message": {"message": "RuntimeError: x", "extraInfo": {"timestamp": "99999999999999999"}}}
-    _replay_dir({"job/attempt_0/0/error.json": json.dumps(doc).encode(), "job/attempt_0/0/stderr.log": _GOOD_RANK})
+    run = tmp_path / "run"
+    for rel, content in {"job/attempt_0/0/error.json": json.dumps(doc).encode(), "job/attempt_0/0/stderr.log": _GOOD_RANK}.items():
+        (run / rel).parent.mkdir(parents=True, exist_ok=True)
+        (run / rel).write_bytes(content)
+    report = replay_path(run, rules())  # no crash, and the exception still counts, without a time
+    assert [i.cause.value for i in report.incidents] == ["python_exception"]
+    from_file = [e for e in report.incidents[0].evidence if e.file and e.file.endswith("error.json")]
+    assert from_file and from_file[0].time is None
