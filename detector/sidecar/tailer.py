@@ -4,16 +4,23 @@
   until a new file appears at the path; then its remainder is read and the new file followed
   from its start.
 - **copytruncate / truncation**: the file shrinking below what was read, or its first bytes
-  changing, means it was truncated;
-  the lines written after the last read are recovered from the copy (a sibling ``NAME.1``,
-  ``NAME-2026...`` whose first bytes are the same) when there is one, then the file is read
-  from its start. Lines written between the copy and the truncation are lost: that race is
-  inherent to copytruncate.
+  changing, means it was truncated; so does a file that was empty at every look being modified
+  and found empty (or holding other lines) next to a fresh rotated copy. The lines written after
+  the last read are recovered from the copy (a sibling ``NAME.1``, ``NAME-2026...`` that holds
+  what was read, or, for a file empty at the last look, that was written since) when there is
+  one, then the file is read from its start. Lines written between the copy and the truncation
+  are lost: that race is inherent to copytruncate.
 - **Deletion and re-creation**: as rotation by rename.
+- **Symbolic links**: a path that was not a link when the tailer was made is opened with
+  ``O_NOFOLLOW``: a followed file replaced by a link is refused (an ``OSError`` naming it), so
+  whoever can write the log folder cannot make the sidecar read another file through it.
 - **Partial lines** are held until their newline arrives (or the file is rotated away); a line
   longer than ``MAX_PARTIAL`` is cut there.
-- **Offsets**: :meth:`FileTailer.offset` is what to save; a tailer built with it resumes at the
-  first unread complete line when the file is still the same (device, inode, first bytes).
+- **Offsets**: :meth:`FileTailer.offset` is what to save. A tailer built with it finds the file
+  again by device, inode and content (its first bytes and the bytes just before the offset):
+  at the path, or -- renamed or copy-truncated while nothing was following -- among the rotated
+  siblings, whose unread lines it reads before the file now at the path. A different file at the
+  path (a new attempt's log with the same banner) is read from its top.
 
 Line numbers continue across rotations of the same path, so that evidence keys stay unique.
 """
@@ -23,6 +30,8 @@ from __future__ import annotations
 import errno
 import os
 import re
+import stat
+from collections import deque
 from pathlib import Path
 
 from detector.sidecar.state import Offset
@@ -31,6 +40,8 @@ FINGERPRINT = 256
 MAX_READ = 4 << 20  # per file per read() call
 MAX_PARTIAL = 1 << 20
 ROTATED = re.compile(r"\.(?:\d{1,4}|gz|bz2|xz|zst|lz4|old|bak)$|[-_.]\d{8}(?:[-_T]?\d{2,6})?$")
+COMPRESSED = (".gz", ".bz2", ".xz", ".zst", ".lz4")
+_MAGIC = b"\x00rd2"  # an encoded fingerprint; older states hold the first bytes only
 
 
 def is_rotated_name(name: str) -> bool:
@@ -38,11 +49,28 @@ def is_rotated_name(name: str) -> bool:
     return ROTATED.search(name) is not None
 
 
+def encode_fingerprint(head: bytes, tail: bytes) -> bytes:
+    """What :class:`Offset` keeps to know its file again: the first bytes and the bytes just
+    before the offset."""
+    return _MAGIC + len(head).to_bytes(2, "big") + head + tail
+
+
+def decode_fingerprint(blob: bytes) -> tuple[bytes, bytes]:
+    """(head, tail) from :func:`encode_fingerprint`; a bare blob is a head (older states)."""
+    if blob.startswith(_MAGIC) and len(blob) >= len(_MAGIC) + 2:
+        n = int.from_bytes(blob[4:6], "big")
+        return blob[6 : 6 + n], blob[6 + n :]
+    return blob, b""
+
+
 class FileTailer:
-    def __init__(self, path: Path, *, saved: Offset | None = None, from_end: bool = False) -> None:
+    def __init__(self, path: Path, *, saved: Offset | None = None, from_end: bool = False,
+                 allow_link: bool | None = None) -> None:
         self.path = path
         self._saved = saved
         self._from_end = from_end and path.exists()  # a file that appears later is new: read it all
+        # a path that is a link now was made so by whoever configured it; one that becomes a link is not followed
+        self._allow_link = os.path.islink(path) if allow_link is None else allow_link
         self._fd: int | None = None
         self.dev = 0
         self.ino = 0
@@ -50,6 +78,12 @@ class FileTailer:
         self._partial = b""
         self.line = 1  # the number of the next complete line handed out
         self._fp = b""  # the current file's first bytes
+        self._tail = b""  # the bytes of the current file just before the first unconsumed line
+        self._mtime_ns = 0  # the current file's modification time at the last look
+        # while the file was empty at every look: its rotated siblings then (ids -> mtime)
+        self._empty_view: dict[tuple[int, int], int] | None = None
+        # files followed before, or read as copies: device, inode, first bytes (inodes are reused)
+        self._left: deque[tuple[int, int, bytes]] = deque(maxlen=32)
         self.events: list[str] = []  # rotations/truncations seen (for logs and tests)
         self.opened_once = False
 
@@ -60,7 +94,7 @@ class FileTailer:
         number is how many. Never raises for a missing
         file (it may appear later); other I/O errors propagate."""
         out: list[tuple[bytes, int]] = []
-        if self._fd is None and not self._open():
+        if self._fd is None and not self._open(out):
             return out
         self._read_available(out)
         return out
@@ -69,21 +103,19 @@ class FileTailer:
         """Look at the path again: rotated, deleted, re-created? Returns lines read meanwhile."""
         out: list[tuple[bytes, int]] = []
         try:
-            st = os.stat(self.path)
+            st = os.stat(self.path) if self._allow_link else os.lstat(self.path)
         except FileNotFoundError:
             if self._fd is not None:
                 self._read_available(out)  # renamed away: keep reading what the writer appends
             return out
         if self._fd is None:
-            if self._open():
+            if self._open(out):
                 self._read_available(out)
             return out
         if (st.st_dev, st.st_ino) != (self.dev, self.ino):
-            self._read_available(out)  # the remainder of the old file
-            self._flush_partial(out)
-            self._close_fd()
-            self.events.append("rotated")
-            if self._open(fresh=True):
+            self._leave(out)
+            self.events.append("replaced by a symbolic link" if stat.S_ISLNK(st.st_mode) else "rotated")
+            if self._open(out, fresh=True):
                 self._read_available(out)
         return out
 
@@ -91,51 +123,166 @@ class FileTailer:
         """The position to save: the first byte of the partial line, and its line number."""
         if self._fd is None and not self.opened_once:
             return self._saved
-        return Offset(str(self.path), self.dev, self.ino, self._pos - len(self._partial), self.line, self._fp)
+        return Offset(str(self.path), self.dev, self.ino, self._pos - len(self._partial), self.line,
+                      encode_fingerprint(self._fp, self._tail))
 
     def close(self) -> None:
         self._close_fd()
 
     # --- internals ---
 
-    def _open(self, *, fresh: bool = False) -> bool:
+    def _open_fd(self, path: Path) -> tuple[int, os.stat_result] | None:
+        """A descriptor on ``path`` and its status; None when there is no file to read there."""
+        flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+        if not self._allow_link:
+            flags |= getattr(os, "O_NOFOLLOW", 0)
         try:
-            fd = os.open(self.path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
-        except FileNotFoundError:
-            return False
-        except IsADirectoryError:
-            return False
-        st = os.fstat(fd)
+            fd = os.open(path, flags)
+        except (FileNotFoundError, IsADirectoryError):
+            return None
+        except OSError as exc:
+            if exc.errno == errno.ELOOP and not self._allow_link:
+                raise OSError(errno.ELOOP, "is a symbolic link now; not followed (it was a file when first seen)",
+                              str(path)) from None
+            raise
+        return fd, os.fstat(fd)
+
+    def _adopt(self, fd: int, st: os.stat_result, *, pos: int, tail: bytes) -> None:
         self._fd = fd
         self.dev, self.ino = st.st_dev, st.st_ino
         self._fp = os.pread(fd, FINGERPRINT, 0)
         self._partial = b""
-        self._pos = 0
-        saved = None if fresh else self._saved
-        self._saved = None
-        if saved is not None and self._same_file(saved, st.st_size):
-            self._pos = saved.offset
-            self.line = saved.line
-        elif saved is not None:
-            self.line = saved.line  # a different file at the same path: keep numbering on
-            self.events.append("replaced")
-        elif self._from_end and not self.opened_once:
-            self._pos = st.st_size
+        self._pos = pos
+        self._tail = tail
+        self._mtime_ns = st.st_mtime_ns
+        self._empty_view = None
         self.opened_once = True
+
+    def _open(self, out: list[tuple[bytes, int]], *, fresh: bool = False) -> bool:
+        saved = None if fresh else self._saved
+        if saved is not None:
+            if not self._open_saved(saved, out):
+                return False  # nothing there yet: keep the saved offset for when it appears
+            self._saved = None
+            return True
+        self._saved = None
+        opened = self._open_fd(self.path)
+        if opened is None:
+            return False
+        fd, st = opened
+        pos, tail = 0, b""
+        if self._from_end and not self.opened_once:
+            pos = st.st_size
+            tail = os.pread(fd, min(FINGERPRINT, pos), pos - min(FINGERPRINT, pos)) if pos else b""
+        self._adopt(fd, st, pos=pos, tail=tail)
         return True
 
-    def _same_file(self, saved: Offset, size: int) -> bool:
-        if size < saved.offset:
+    def _open_saved(self, saved: Offset, out: list[tuple[bytes, int]]) -> bool:
+        """Resume where ``saved`` left off: the same file at the path; else the file renamed away
+        (same device and inode) or its copy among the rotated siblings, whose unread rest is read
+        before the file at the path is followed from its top (with no file at the path, the
+        sibling is followed until one appears, as after a rename); else the file at the path is
+        another one, read from its top."""
+        head, tail = decode_fingerprint(saved.fingerprint)
+        at_path = self._open_fd(self.path)
+        ids = None
+        if at_path is not None:
+            fd, st = at_path
+            ids = (st.st_dev, st.st_ino)
+            if ids == (saved.dev, saved.ino) and _holds(fd, st.st_size, saved.offset, head, tail):
+                self._adopt(fd, st, pos=saved.offset, tail=tail)
+                self.line = saved.line
+                return True
+        sibling = self._find_saved(saved, head, tail, exclude=ids)
+        if sibling is None and at_path is not None and saved.offset and _holds(at_path[0], at_path[1].st_size,
+                                                                                saved.offset, head, tail):
+            fd, st = at_path  # the same content under another inode (copied back, another file system)
+            self._adopt(fd, st, pos=saved.offset, tail=tail)
+            self.line = saved.line
+            self.events.append("resumed by content")
+            return True
+        if sibling is not None:
+            fd, st, name = sibling
+            self._adopt(fd, st, pos=saved.offset, tail=tail)
+            self.line = saved.line
+            self.events.append(f"resumed in {name}")
+            if at_path is None:
+                return True
+            self._leave(out)
+            fd, st = at_path
+            self._adopt(fd, st, pos=0, tail=b"")
+            return True
+        if at_path is None:
             return False
-        if saved.fingerprint:
-            return self._fp[: len(saved.fingerprint)] == saved.fingerprint
-        return (saved.dev, saved.ino) == (self.dev, self.ino)
+        fd, st = at_path
+        self._adopt(fd, st, pos=0, tail=b"")
+        self.line = saved.line  # a different file at the same path: keep numbering on
+        self.events.append("replaced")
+        return True
+
+    def _find_saved(self, saved: Offset, head: bytes, tail: bytes,
+                    exclude: tuple[int, int] | None) -> tuple[int, os.stat_result, str] | None:
+        """The saved file among the rotated siblings: by device and inode, else by content."""
+        by_content: tuple[int, Path] | None = None
+        for candidate, st in self._siblings():
+            ids = (st.st_dev, st.st_ino)
+            if ids == exclude:
+                continue
+            if ids == (saved.dev, saved.ino) or (saved.offset and head and st.st_size >= saved.offset):
+                opened = self._open_sibling(candidate)
+                if opened is None:
+                    continue
+                fd, fst = opened
+                good = _holds(fd, fst.st_size, saved.offset, head, tail)
+                if good and (fst.st_dev, fst.st_ino) == (saved.dev, saved.ino):
+                    return fd, fst, candidate.name
+                os.close(fd)
+                if good and saved.offset and head and (by_content is None or st.st_mtime_ns > by_content[0]):
+                    by_content = (st.st_mtime_ns, candidate)
+        if by_content is None:
+            return None
+        opened = self._open_sibling(by_content[1])
+        return None if opened is None else (opened[0], opened[1], by_content[1].name)
+
+    def _siblings(self) -> list[tuple[Path, os.stat_result]]:
+        """Rotated, uncompressed regular files next to the path whose names start with its name."""
+        folder = self.path.parent
+        try:
+            names = os.listdir(folder)
+        except OSError:
+            return []
+        out = []
+        for name in names:
+            if name == self.path.name or not name.startswith(self.path.name) or not is_rotated_name(name):
+                continue
+            if name.endswith(COMPRESSED):
+                continue
+            try:
+                st = os.lstat(folder / name)
+            except OSError:
+                continue
+            if stat.S_ISREG(st.st_mode):
+                out.append((folder / name, st))
+        return out
+
+    @staticmethod
+    def _open_sibling(path: Path) -> tuple[int, os.stat_result] | None:
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOFOLLOW", 0))
+        except OSError:
+            return None
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            os.close(fd)
+            return None
+        return fd, st
 
     def _read_available(self, out: list[tuple[bytes, int]]) -> None:
         fd = self._fd
         if fd is None:
             return
-        size = os.fstat(fd).st_size
+        st = os.fstat(fd)
+        size = st.st_size
         truncated = size < self._pos
         if not truncated and self._pos and self._fp and os.pread(fd, len(self._fp), 0) != self._fp:
             truncated = True  # truncated and written again past where we were since the last look
@@ -144,7 +291,14 @@ class FileTailer:
             self._recover_from_copy(out)
             self._flush_partial(out)
             self._pos = 0
+            self._tail = b""
             self._fp = os.pread(fd, FINGERPRINT, 0)
+            self._empty_view = None
+        elif self._pos == 0 and not self._fp and self._empty_view is not None and st.st_mtime_ns != self._mtime_ns:
+            self._recover_unseen_copy(out, fd, size)  # empty at the last look, and modified since
+        if self._pos == 0 and size == 0 and (self._empty_view is None or st.st_mtime_ns != self._mtime_ns):
+            self._empty_view = {(s.st_dev, s.st_ino): s.st_mtime_ns for _, s in self._siblings()}
+        self._mtime_ns = st.st_mtime_ns
         budget = MAX_READ
         while self._pos < size and budget > 0:
             want = min(size - self._pos, budget)
@@ -166,38 +320,86 @@ class FileTailer:
         """copytruncate: the bytes after ``_pos`` that the copy holds and we have not read."""
         if not self._fp or self._pos == 0:
             return
-        folder = self.path.parent
-        try:
-            names = os.listdir(folder)
-        except OSError:
-            return
-        best: tuple[float, Path] | None = None
-        for name in names:
-            if name == self.path.name or not name.startswith(self.path.name) or not is_rotated_name(name):
+        end = self._pos - len(self._partial)
+        best: tuple[int, Path] | None = None
+        for candidate, st in self._siblings():
+            if st.st_size < self._pos:
                 continue
-            candidate = folder / name
+            opened = self._open_sibling(candidate)
+            if opened is None:
+                continue
+            fd, fst = opened
             try:
-                st = candidate.stat()
-                if st.st_size < self._pos:
-                    continue
+                good = _holds(fd, fst.st_size, end, self._fp, self._tail)
+            except OSError:
+                good = False
+            finally:
+                os.close(fd)
+            if good and (best is None or st.st_mtime_ns > best[0]):
+                best = (st.st_mtime_ns, candidate)
+        if best is not None:
+            self._take_copy(best[1], self._pos, out)
+
+    def _recover_unseen_copy(self, out: list[tuple[bytes, int]], fd: int, size: int) -> None:
+        """A file empty at every look so far was modified: if a rotated copy appeared since the
+        last look (a file that was not there, or was and has been written since) and does not
+        begin as the file does, the file was copy-truncated in between and the copy holds lines
+        never read."""
+        view = self._empty_view or {}
+        live = os.pread(fd, FINGERPRINT, 0) if size else b""
+        best: tuple[int, Path] | None = None
+        for candidate, st in self._siblings():
+            ids = (st.st_dev, st.st_ino)
+            if ids == (self.dev, self.ino) or not st.st_size or view.get(ids) == st.st_mtime_ns:
+                continue
+            try:
                 with open(candidate, "rb") as fh:
-                    if fh.read(len(self._fp)) != self._fp:
-                        continue
+                    first = fh.read(FINGERPRINT)
             except OSError:
                 continue
-            if best is None or st.st_mtime > best[0]:
-                best = (st.st_mtime, candidate)
-        if best is None:
+            if self._was_left(ids, first):
+                continue
+            n = min(len(first), len(live))
+            if n and first[:n] == live[:n]:
+                continue  # a copy of what the file holds now, not of what it lost
+            if best is None or st.st_mtime_ns > best[0]:
+                best = (st.st_mtime_ns, candidate)
+        if best is not None:
+            self.events.append("truncated while empty at the last look")
+            self._take_copy(best[1], 0, out)
+            self._flush_partial(out)
+            self._tail = b""  # what follows is the file's own
+
+    def _take_copy(self, path: Path, start: int, out: list[tuple[bytes, int]]) -> None:
+        opened = self._open_sibling(path)
+        if opened is None:
             return
+        fd, st = opened
         try:
-            with open(best[1], "rb") as fh:
-                fh.seek(self._pos)
-                rest = fh.read(MAX_READ)
+            rest = os.pread(fd, MAX_READ, start)
         except OSError:
-            return
+            rest = b""
+        finally:
+            os.close(fd)
+        self._left.append((st.st_dev, st.st_ino, rest[:FINGERPRINT] if start == 0 else b""))
         if rest:
-            self.events.append(f"recovered {len(rest)} bytes from {best[1].name}")
+            self.events.append(f"recovered {len(rest)} bytes from {path.name}")
             self._emit(rest, out)
+
+    def _leave(self, out: list[tuple[bytes, int]]) -> None:
+        """Done with the current file (another is at the path): its remainder, then close it."""
+        self._read_available(out)
+        self._flush_partial(out)
+        self._left.append((self.dev, self.ino, self._fp))
+        self._close_fd()
+
+    def _was_left(self, ids: tuple[int, int], first: bytes) -> bool:
+        """Whether a file with these ids and first bytes is one followed or copied before."""
+        for dev, ino, head in self._left:
+            n = min(len(head), len(first))
+            if (dev, ino) == ids and n and first[:n] == head[:n]:  # (an inode freed and reused is another file)
+                return True
+        return False
 
     def _emit(self, data: bytes, out: list[tuple[bytes, int]]) -> None:
         buf = self._partial + data if self._partial else data
@@ -209,11 +411,13 @@ class FileTailer:
             return
         complete = buf[: nl + 1]
         self._partial = buf[nl + 1 :]
+        self._tail = (self._tail + complete[-FINGERPRINT:])[-FINGERPRINT:]
         out.append((complete, self.line))
         self.line += complete.count(b"\n")
 
     def _flush_partial(self, out: list[tuple[bytes, int]]) -> None:
         if self._partial:
+            self._tail = (self._tail + self._partial[-FINGERPRINT:])[-FINGERPRINT:]
             out.append((self._partial + b"\n", self.line))
             self.line += 1
             self._partial = b""
@@ -224,3 +428,13 @@ class FileTailer:
                 os.close(self._fd)
             finally:
                 self._fd = None
+
+
+def _holds(fd: int, size: int, offset: int, head: bytes, tail: bytes) -> bool:
+    """Whether the file on ``fd`` is the one read up to ``offset``: long enough, the same first
+    bytes, the same bytes just before the offset."""
+    if size < offset:
+        return False
+    if head and os.pread(fd, len(head), 0) != head[: max(0, min(len(head), size))]:
+        return False
+    return not (tail and offset >= len(tail) and os.pread(fd, len(tail), offset - len(tail)) != tail)
