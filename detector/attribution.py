@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
+from detector.numbers import small_int
 from detector.remedies import explain, remediation_for
 from detector.types import Cause, Finding, Incident, Initiator, Role
 
@@ -298,12 +299,12 @@ def _peer_votes(group: Sequence[Finding], facts: RunFacts) -> Counter[int]:
     for f in group:
         if f.role is not Role.COLLATERAL:
             continue
-        peer = f.field("peer_rank")
-        if peer is not None and peer.isdigit():
-            votes[int(peer)] += 1
-        peer_local = f.field("peer_local_rank")
-        if peer_local is not None and peer_local.isdigit():
-            g = local_to_global.get((f.node, int(peer_local)))
+        peer = small_int(f.field("peer_rank"))
+        if peer is not None:
+            votes[peer] += 1
+        peer_local = small_int(f.field("peer_local_rank"))
+        if peer_local is not None:
+            g = local_to_global.get((f.node, peer_local))
             if g is not None and g != f.rank:
                 votes[g] += 1
     return votes
@@ -317,9 +318,9 @@ def _mismatch_culprit(group: Sequence[Finding]) -> int | None:
         if f.cause is not Cause.COLLECTIVE_MISMATCH:
             continue
         for key in ("peer_rank", "culprit_rank"):
-            value = f.field(key)
-            if value is not None and value.isdigit():
-                votes[int(value)] += 1
+            value = small_int(f.field(key))
+            if value is not None:
+                votes[value] += 1
     if not votes:
         return None
     top = votes.most_common(2)
@@ -333,8 +334,9 @@ def _as_ranks(value: str | None) -> list[int]:
         return []
     out = []
     for tok in value.replace("{", " ").replace("}", " ").replace(",", " ").replace("[", " ").replace("]", " ").split():
-        if tok.isdigit():
-            out.append(int(tok))
+        rank = small_int(tok)
+        if rank is not None:
+            out.append(rank)
     return out
 
 
@@ -349,15 +351,15 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
     local_to_global = {(r.node, r.local_rank): r.rank for r in facts.ranks.values() if r.local_rank is not None}
     hang_signal = False
     for f in collateral:
-        peer = f.field("peer_rank")
-        if peer is not None and peer.isdigit():
-            votes[int(peer)] += 2
-            reasons[int(peer)].append(f"named as the failed peer by rank {f.rank}")
-        peer_local = f.field("peer_local_rank")
-        if peer_local is not None and peer_local.isdigit():
-            g = local_to_global.get((f.node, int(peer_local)))
+        peer = small_int(f.field("peer_rank"))
+        if peer is not None:
+            votes[peer] += 2
+            reasons[peer].append(f"named as the failed peer by rank {f.rank}")
+        peer_local = small_int(f.field("peer_local_rank"))
+        if peer_local is not None:
+            g = local_to_global.get((f.node, peer_local))
             if g is None and len({r.node for r in facts.ranks.values()}) <= 1:
-                g = local_to_global.get((None, int(peer_local)))
+                g = local_to_global.get((None, peer_local))
             if g is not None and g != f.rank:
                 votes[g] += 2
                 reasons[g].append(f"its connection closed first (named by rank {f.rank})")
@@ -368,9 +370,9 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
     # lowest last-completed collective
     completed: dict[int, int] = {}
     for f in collateral:
-        value = f.field("last_completed")
-        if f.rank is not None and value is not None and value.lstrip("-").isdigit():
-            completed[f.rank] = min(completed.get(f.rank, int(value)), int(value))
+        value = small_int(f.field("last_completed"), digits=18, signed=True)
+        if f.rank is not None and value is not None:
+            completed[f.rank] = min(completed.get(f.rank, value), value)
     if len(completed) >= 2:
         low = min(completed.values())
         lows = [r for r, v in completed.items() if v == low]

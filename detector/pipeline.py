@@ -12,6 +12,7 @@ from pathlib import Path
 
 from detector.attribution import RankInfo
 from detector.detectors.rules.engine import RuleSet
+from detector.numbers import small_int
 from detector.sources.pci import normalize_pci
 from detector.sources.reader import FailureRecord, FileScan, Hit, last_activity
 from detector.sources.runs import LogFile
@@ -235,10 +236,8 @@ def expand_ranks(text: str) -> list[int]:
     out: list[int] = []
     for part in text.replace(" ", "").split(","):
         lo, _, hi = part.partition("-")
-        if not lo.isdigit() or (hi and not hi.isdigit()):
-            continue
-        a, b = int(lo), int(hi) if hi else int(lo)
-        if b < a or b - a > 100000:
+        a, b = small_int(lo), small_int(hi) if hi else small_int(lo)
+        if a is None or b is None or b < a or b - a > 100000:
             continue
         out.extend(range(a, b + 1))
     return out

@@ -36,7 +36,7 @@ def parse_record(raw: bytes) -> tuple[int | None, bytes]:
     seq: int | None = None
     if sep:
         parts = prefix.split(b",")
-        if len(parts) >= 2 and parts[1].isdigit():
+        if len(parts) >= 2 and parts[1].isdigit() and len(parts[1]) <= 20:  # a u64 in the kernel
             seq = int(parts[1])
     return seq, head
 

@@ -1,0 +1,17 @@
+"""Numbers taken from log text: ranks, pids, sequence numbers. Log text can hold anything that
+a regex's ``\\d`` accepts -- 5,000 digits, superscripts (``'²'.isdigit()`` is true and ``int('²')``
+raises) -- so every such field goes through :func:`small_int`."""
+
+from __future__ import annotations
+
+
+def small_int(value: str | None, *, digits: int = 9, signed: bool = False) -> int | None:
+    """The ASCII decimal ``value`` (optionally with a leading minus) as an int, when it has at
+    most ``digits`` digits; None for anything else."""
+    if value is None:
+        return None
+    text = value.strip()
+    body = text[1:] if signed and text.startswith("-") else text
+    if not body or len(body) > digits or not body.isascii() or not body.isdigit():
+        return None
+    return int(text)
