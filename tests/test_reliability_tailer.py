@@ -277,10 +277,6 @@ def test_files_replaced_by_a_fifo_a_directory_and_a_symlink(tmp_path: Path, side
 
 
 @pytest.mark.skipif(os.geteuid() != 0 or shutil.which("mount") is None, reason="needs root to mount a small tmpfs")
-@pytest.mark.xfail(strict=True, reason="reported to the lead: sqlite3 'database or disk is full' from the offsets save "
-                                       "propagates out of LogFollower.poll on every poll; the runner takes the logs source "
-                                       "down with a backoff growing to 60 s, so detection stops (no incident) and each "
-                                       "restart reads the files again; see RELIABILITY.md")
 def test_state_disk_fills_while_offsets_are_written(tmp_path: Path, sidecars: list[SidecarProc]) -> None:
     """The state directory on a 512 KiB tmpfs that a filler file then fills: detection goes on
     (a CUDA error still becomes an incident), no line is read twice, the failure is visible."""

@@ -5,12 +5,17 @@ sidecar and an operator's ``rankdoctor remediate``): claiming an incident, check
 and reserving a drain happen in one ``BEGIN IMMEDIATE`` transaction, so an incident acts at most
 once and two processes cannot both take the last drain of the hour. A person's reset of the
 breaker also restarts the budgets: only drains after the reset count.
+
+A database found corrupt on opening is moved aside (``NAME.corrupt-<time>``, never deleted) and
+a fresh one started with the breaker open: what it knew (claimed incidents, drains counted) is
+gone, so nothing is drained or resubmitted until a person resets the breaker.
 """
 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
+import sys
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -19,6 +24,7 @@ from detector.remediation.budget import HOUR_S, over_budget
 from detector.remediation.clock import Clock
 from detector.remediation.config import BudgetConfig
 from detector.remediation.model import Plan, Verification
+from detector.statedb import check_intact, is_corrupt, set_aside
 from detector.types import Incident
 
 SCHEMA = """
@@ -79,13 +85,60 @@ def _notify_only(plan: Plan, reason: str) -> Plan:
     return replace(plan, drain=False, resubmit=False, reasons=(*plan.reasons, reason))
 
 
+def _stderr_warning(message: str) -> None:
+    print(f"rankdoctor: warning: {message}", file=sys.stderr, flush=True)
+
+
 class StateStore:
-    def __init__(self, path: Path, clock: Clock) -> None:
+    def __init__(self, path: Path, clock: Clock, *,
+                 warn: Callable[[str], None] = _stderr_warning) -> None:
         self.path = path
         self._clock = clock
+        self._warn = warn
+        self.replaced: Path | None = None  # where a corrupt database found on opening was moved
         path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            inode = path.stat().st_ino
+        except OSError:
+            inode = None
+        try:
+            self._create()
+        except sqlite3.DatabaseError as exc:
+            if not is_corrupt(exc):
+                raise
+            self._replace_corrupt(exc, inode)
+
+    def _create(self) -> None:
         with self._connect() as db:
+            check_intact(db)  # small; read once, on opening
             db.executescript(SCHEMA)
+
+    def _replace_corrupt(self, exc: sqlite3.DatabaseError, inode: int | None) -> None:
+        """Move the corrupt file aside (kept for a person) and start a fresh database whose
+        breaker is open. The fresh one does not know which incidents were already claimed nor
+        the drains that count against the budgets; with the breaker open nothing is drained or
+        resubmitted (notify only) until a person has looked and run ``--reset-breaker``."""
+        try:
+            same = inode is not None and self.path.stat().st_ino == inode
+        except OSError:
+            same = False
+        if not same:  # another process replaced it meanwhile: use its fresh database
+            self._create()
+            return
+        moved = set_aside(self.path)
+        self.replaced = moved
+        reason = f"the remediation state database was corrupt and was replaced (old file: {moved})"
+        with self._transaction() as db:  # tables and open breaker at once: no admission in between
+            for statement in SCHEMA.split(";"):
+                if statement.strip():
+                    db.execute(statement)
+            db.execute("INSERT OR REPLACE INTO breaker (id, open, reason, at, by) VALUES (1, 1, ?, ?, 'rankdoctor')",
+                       (reason, self._clock.time()))
+        self._warn(
+            f"remediation state database {self.path} is corrupt ({exc}); moved it aside to {moved} and started a "
+            "fresh one. The incidents it had claimed and the drains counted against the budgets are forgotten, "
+            "so an incident handled before could be acted on again: the breaker is open (notify only, no drain "
+            "or resubmit) until a person checks and runs 'rankdoctor remediate --reset-breaker'")
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:

@@ -15,6 +15,7 @@ import contextlib
 import dataclasses
 import glob
 import os
+import sqlite3
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -27,6 +28,7 @@ from detector.sources.runs import FileKind, LogFile, classify
 
 GLOB_CHARS = frozenset("*?[")
 SAVE_S = 1.0
+STATE_READ_TRIES = 3  # rescans that try to read a file's saved offset before following it without
 
 
 class _Spec:
@@ -137,6 +139,7 @@ class LogFollower:
         self._next_rescan = 0.0
         self._next_save = 0.0
         self._failing: set[str] = set()
+        self._unread_state: dict[str, tuple[bool, int]] = {}  # offset unreadable: found at start-up, tries
         self._warn = warn
 
     # --- Source ---
@@ -203,6 +206,8 @@ class LogFollower:
             tailer.close()
 
     def save(self, now: float) -> None:
+        """Hand the offsets to the store, which never raises for the database: what it cannot
+        write now it keeps and writes later (the ``state`` source says so)."""
         offsets = [o for o in (t.offset() for t, _ in self._tailers.values()) if o is not None]
         self._store.save_offsets(offsets, now)
 
@@ -283,7 +288,20 @@ class LogFollower:
 
     def _follow(self, f: LogFile, *, from_end: bool, initial: bool) -> None:
         key = str(f.path)
-        saved = self._store.offset(key)
+        was_initial, tries = self._unread_state.pop(key, (False, 0))
+        initial = initial or was_initial
+        try:
+            saved = self._store.offset(key)
+        except sqlite3.Error as exc:
+            if tries + 1 < STATE_READ_TRIES:  # not followed yet: the next rescan tries again
+                if not tries:
+                    self._warn(f"{f.display}: cannot read its saved offset from the state database ({exc}); "
+                               "retrying before following it")
+                self._unread_state[key] = (initial, tries + 1)
+                return
+            self._warn(f"{f.display}: still cannot read its saved offset ({exc}); following it from its "
+                       "start (what is there now as backlog): lines may be counted twice")
+            saved, initial = None, True
         tailer = FileTailer(f.path, saved=saved, from_end=from_end)
         self._tailers[key] = (tailer, f)
         if initial and saved is None and not from_end and _size(f.path) > 0:

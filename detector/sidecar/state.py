@@ -4,14 +4,32 @@ neither re-reads nor skips lines and does not report an incident twice.
 
 One connection, used from the sidecar's main loop only. Without a state directory the store
 lives in memory (same code, nothing survives a restart).
+
+The database must never stop detection: a write waits at most ``BUSY_TIMEOUT_S`` for another
+process's lock, and writes that fail (locked, disk full) are kept in memory, retried, and
+reported through :attr:`StateStore.error` (the runner turns it into the ``state`` source). A
+corrupt database file is moved aside and a fresh one started.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
+
+from detector.statedb import check_intact, is_corrupt, set_aside
+
+BUSY_TIMEOUT_S = 0.05  # the longest one write waits for another process's lock (main loop)
+RETRY_S = 1.0  # after a failed write, the next try; writes queue in memory meanwhile
+OPEN_TIMEOUT_S = 5.0  # opening, before the main loop runs
+CLOSE_TIMEOUT_S = 2.0  # the last write, at shutdown
+
+_V = TypeVar("_V")
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS offsets (
@@ -63,21 +81,128 @@ class ReportedRecord:
 
 
 class StateStore:
-    def __init__(self, directory: Path | None) -> None:
+    """The sidecar's state. Reads go to the database (what is waiting to be written first);
+    writes never raise and never wait long: each waits at most ``busy_timeout_s`` for another
+    process's lock, and one that fails (locked, disk full, I/O error) stays queued in memory,
+    is retried at most every ``retry_s`` (:meth:`flush`, every write) and sets :attr:`error`
+    until it succeeds. The main loop so never stalls on the database."""
+
+    def __init__(
+        self,
+        directory: Path | None,
+        *,
+        warn: Callable[[str], None] = lambda _m: None,
+        busy_timeout_s: float = BUSY_TIMEOUT_S,
+        retry_s: float = RETRY_S,
+        clock: Callable[[], float] = time.monotonic,
+        connect: Callable[..., sqlite3.Connection] = sqlite3.connect,
+    ) -> None:
+        self.persistent = directory is not None
+        self.path: Path | None = None
+        self._warn = warn
+        self._busy_timeout_s = busy_timeout_s
+        self._retry_s = retry_s
+        self._clock = clock
+        self._connect = connect
+        self._offsets: dict[str, tuple[Offset, float]] = {}  # waiting to be written
+        self._reported: dict[str, ReportedRecord] = {}
+        self._meta: dict[str, str] = {}
+        self._retry_at = 0.0
+        self.error: str | None = None  # why the last write failed; None once everything is saved
         if directory is not None:
             directory.mkdir(parents=True, exist_ok=True)
-            target = str(directory / "sidecar.sqlite3")
+            self.path = directory / "sidecar.sqlite3"
+            self._db = self._open_file(self.path)
         else:
-            target = ":memory:"
-        self._db = sqlite3.connect(target, isolation_level=None, check_same_thread=False)
-        self._db.execute("PRAGMA journal_mode=WAL" if directory is not None else "PRAGMA journal_mode=MEMORY")
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.executescript(_SCHEMA)
-        self.persistent = directory is not None
+            self._db = self._open(":memory:")
+
+    def _open(self, target: str) -> sqlite3.Connection:
+        # opening (before the main loop runs) may wait longer for a lock than a write later
+        db = self._connect(target, timeout=OPEN_TIMEOUT_S, isolation_level=None, check_same_thread=False)
+        try:
+            db.execute("PRAGMA journal_mode=WAL" if target != ":memory:" else "PRAGMA journal_mode=MEMORY")
+            db.execute("PRAGMA synchronous=NORMAL")
+            if target != ":memory:":
+                check_intact(db)
+            db.executescript(_SCHEMA)
+            db.execute(f"PRAGMA busy_timeout = {max(0, int(self._busy_timeout_s * 1000))}")
+        except BaseException:
+            db.close()
+            raise
+        return db
+
+    def _open_file(self, path: Path) -> sqlite3.Connection:
+        """A corrupt database is moved aside (kept, never deleted) and a fresh one started:
+        without it nothing would be detected at all. What is lost is where each file was read
+        up to (files are read again from their start, as backlog) and which incidents were
+        reported (one may be reported again)."""
+        try:
+            return self._open(str(path))
+        except sqlite3.DatabaseError as exc:
+            if not is_corrupt(exc):
+                raise
+            moved = set_aside(path)
+            self._warn(f"state database {path} is corrupt ({exc}); moved it aside to {moved} and started "
+                       "a fresh one: files are read again from their start and an incident reported before "
+                       "may be reported again")
+        return self._open(str(path))
+
+    # --- writing (queued, never raising) ---
+
+    @property
+    def pending(self) -> int:
+        """How many writes wait in memory for the database."""
+        return len(self._offsets) + len(self._reported) + len(self._meta)
+
+    def flush(self, *, force: bool = False) -> bool:
+        """Write what is queued, in one transaction; True when nothing is left waiting. After a
+        failure the next try is ``retry_s`` later (``force``: now)."""
+        if not self.pending:
+            return True
+        now = self._clock()
+        if self.error is not None and not force and now < self._retry_at:
+            return False
+        offsets, reported, meta = dict(self._offsets), dict(self._reported), dict(self._meta)
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+            if offsets:
+                self._db.executemany(
+                    "INSERT INTO offsets (path, dev, ino, offset, line, fingerprint, updated) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(path) DO UPDATE SET dev=excluded.dev, "
+                    "ino=excluded.ino, offset=excluded.offset, line=excluded.line, "
+                    "fingerprint=excluded.fingerprint, updated=excluded.updated",
+                    [(o.path, o.dev, o.ino, o.offset, o.line, o.fingerprint, at) for o, at in offsets.values()],
+                )
+            if reported:
+                self._db.executemany(
+                    "INSERT OR REPLACE INTO reported (incident_id, attempt, rank, node, cause, at, keys) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    [(r.incident_id, r.attempt, r.rank, r.node, r.cause, r.at, json.dumps(list(r.keys)))
+                     for r in reported.values()],
+                )
+            if meta:
+                self._db.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", list(meta.items()))
+            self._db.execute("COMMIT")
+        except sqlite3.Error as exc:
+            if self._db.in_transaction:
+                with contextlib.suppress(sqlite3.Error):
+                    self._db.execute("ROLLBACK")
+            self._retry_at = now + self._retry_s
+            self.error = f"{exc} ({self.path or 'memory'}; {self.pending} writes kept in memory)"
+            return False
+        _forget(self._offsets, offsets)
+        _forget(self._reported, reported)
+        _forget(self._meta, meta)
+        self.error = None
+        return not self.pending
 
     # --- offsets ---
 
     def offset(self, path: str) -> Offset | None:
+        """Raises sqlite3.Error when the database cannot be read."""
+        queued = self._offsets.get(path)
+        if queued is not None:
+            return queued[0]
         row = self._db.execute(
             "SELECT path, dev, ino, offset, line, fingerprint FROM offsets WHERE path = ?", (path,)
         ).fetchone()
@@ -86,46 +211,52 @@ class StateStore:
         return Offset(row[0], int(row[1]), int(row[2]), int(row[3]), int(row[4]), bytes(row[5]))
 
     def save_offsets(self, offsets: list[Offset], now: float) -> None:
-        if not offsets:
-            return
-        with self._db:
-            self._db.execute("BEGIN")
-            self._db.executemany(
-                "INSERT INTO offsets (path, dev, ino, offset, line, fingerprint, updated) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(path) DO UPDATE SET dev=excluded.dev, "
-                "ino=excluded.ino, offset=excluded.offset, line=excluded.line, "
-                "fingerprint=excluded.fingerprint, updated=excluded.updated",
-                [(o.path, o.dev, o.ino, o.offset, o.line, o.fingerprint, now) for o in offsets],
-            )
-            self._db.execute("COMMIT")
+        for o in offsets:
+            self._offsets[o.path] = (o, now)
+        self.flush()
 
     # --- reported incidents ---
 
     def add_reported(self, record: ReportedRecord) -> None:
-        self._db.execute(
-            "INSERT OR REPLACE INTO reported (incident_id, attempt, rank, node, cause, at, keys) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (record.incident_id, record.attempt, record.rank, record.node, record.cause, record.at,
-             json.dumps(list(record.keys))),
-        )
+        self._reported[record.incident_id] = record
+        self.flush()
 
     def reported_since(self, since: float) -> list[ReportedRecord]:
         rows = self._db.execute(
             "SELECT incident_id, attempt, rank, node, cause, at, keys FROM reported WHERE at >= ? ORDER BY at",
             (since,),
         ).fetchall()
-        return [
-            ReportedRecord(r[0], r[1], r[2], r[3], r[4], float(r[5]), tuple(json.loads(r[6]))) for r in rows
-        ]
+        found = {r[0]: ReportedRecord(r[0], r[1], r[2], r[3], r[4], float(r[5]), tuple(json.loads(r[6])))
+                 for r in rows}
+        found.update((k, r) for k, r in self._reported.items() if r.at >= since)
+        return sorted(found.values(), key=lambda r: r.at)
 
     # --- small facts ---
 
     def get_meta(self, key: str) -> str | None:
+        if key in self._meta:
+            return self._meta[key]
         row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         return None if row is None else str(row[0])
 
     def set_meta(self, key: str, value: str) -> None:
-        self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
+        self._meta[key] = value
+        self.flush()
 
-    def close(self) -> None:
+    def close(self, timeout_s: float = CLOSE_TIMEOUT_S) -> None:
+        """The last try to write what is queued may wait ``timeout_s`` for a lock; what still
+        cannot be written is said (``warn``) and lost."""
+        if self.pending:
+            with contextlib.suppress(sqlite3.Error):
+                self._db.execute(f"PRAGMA busy_timeout = {max(0, int(timeout_s * 1000))}")
+            if not self.flush(force=True):
+                self._warn(f"state not saved: {self.error}; on restart files may be read again "
+                           "from older offsets and an incident reported again")
         self._db.close()
+
+
+def _forget(queue: dict[str, _V], written: dict[str, _V]) -> None:
+    """Drop what was written from the queue, unless it was replaced meanwhile."""
+    for key, value in written.items():
+        if queue.get(key) is value:
+            del queue[key]

@@ -1,0 +1,45 @@
+"""The remediation state database found corrupt on opening: moved aside (kept), a fresh one
+started with the breaker open, so the lost claims and budgets cannot let anything be drained or
+resubmitted twice before a person has looked."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from detector.remediation.config import BudgetConfig
+from detector.remediation.model import Plan
+from detector.remediation.state import StateStore
+from tests.test_remediation_fakes import FakeClock, make_incident
+
+GARBAGE = b"SQLite format 3\x00" + b"\xde\xad\xbe\xef" * 4096
+PLAN = Plan(drain=True, resubmit=True, node="n1", reasons=())
+
+
+def test_a_corrupt_database_is_replaced_with_the_breaker_open(tmp_path: Path) -> None:
+    path = tmp_path / "state.sqlite3"
+    path.write_bytes(GARBAGE)
+    warnings: list[str] = []
+    store = StateStore(path, FakeClock(), warn=warnings.append)
+    assert store.replaced is not None and store.replaced.read_bytes() == GARBAGE  # never lost
+    assert store.replaced.name.startswith("state.sqlite3.corrupt-")
+    assert len(warnings) == 1 and str(path) in warnings[0] and str(store.replaced) in warnings[0]
+    assert "reset-breaker" in warnings[0]
+    breaker = store.breaker()
+    assert breaker.open and str(store.replaced) in breaker.reason
+    admission = store.admit(make_incident(), PLAN, budget=BudgetConfig(), job="j", job_nodes=8, dry_run=False)
+    assert admission.duplicate is None
+    assert not admission.plan.drain and not admission.plan.resubmit  # notify only
+    store.reset_breaker("operator")
+    second = store.admit(make_incident("inc-2"), PLAN, budget=BudgetConfig(), job="j", job_nodes=8, dry_run=False)
+    assert second.plan.drain  # after a person's reset, as usual
+
+
+def test_a_sound_database_is_kept(tmp_path: Path) -> None:
+    path = tmp_path / "state.sqlite3"
+    first = StateStore(path, FakeClock())
+    first.admit(make_incident(), PLAN, budget=BudgetConfig(), job="j", job_nodes=8, dry_run=False)
+    warnings: list[str] = []
+    again = StateStore(path, FakeClock(), warn=warnings.append)
+    assert again.replaced is None and warnings == []
+    assert again.previous("inc-1") is not None
+    assert list(tmp_path.glob("*.corrupt-*")) == []
