@@ -180,11 +180,6 @@ def _incidents(tmp: Path, timeout: float) -> list[dict[str, Any]]:
     return []
 
 
-# the sidecar's NVML event thread dies with an unhandled exception: that is the bug reported
-@pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExceptionWarning")
-@pytest.mark.xfail(strict=True, reason="reported to the lead: with NVML raising on every call the sidecar keeps "
-                                       "nvml 'up' in /metrics (poll errors are swallowed per query, and the event "
-                                       "thread dies on nvmlEventSetCreate without a status change)")
 def test_nvml_raising_on_every_call(tmp_path: Path) -> None:
     logs = _logs(tmp_path)
     sidecar, thread, _err = _inprocess(tmp_path, logs, nvml=True, nvml_poll_s=0.1)
@@ -253,8 +248,6 @@ def test_hook_output_is_bounded(tmp_path: Path) -> None:
     assert grown_mib < 100, f"peak memory grew by {grown_mib:.0f} MiB"
 
 
-@pytest.mark.xfail(strict=True, reason="reported to the lead: hook failures and timeouts are in the audit log but "
-                                       "not in the sidecar's /metrics (no remediation series)")
 def test_hook_failures_show_in_metrics(tmp_path: Path, procs: list[SidecarProc]) -> None:
     logs = _logs(tmp_path)
     hook = tmp_path / "hook.py"
@@ -302,9 +295,6 @@ def test_remediation_state_locked(tmp_path: Path, procs: list[SidecarProc]) -> N
         lock.close()
 
 
-@pytest.mark.xfail(strict=True, reason="reported to the lead: while another process holds the sidecar state "
-                                       "database's lock, every offset save waits 5 s on the main loop and then raises; "
-                                       "the logs source goes down with a growing backoff and detection stalls")
 def test_sidecar_state_locked(tmp_path: Path, procs: list[SidecarProc]) -> None:
     logs = _logs(tmp_path)
     sc = SidecarProc(tmp_path, ["--logs", str(logs), "--no-nvml", "--no-remediate", "--state", str(tmp_path / "state")])
@@ -324,9 +314,6 @@ def test_sidecar_state_locked(tmp_path: Path, procs: list[SidecarProc]) -> None:
 
 
 @pytest.mark.parametrize("which", ["sidecar", "remediation"])
-@pytest.mark.xfail(strict=True, reason="reported to the lead: a corrupt state database (sidecar or remediation) "
-                                       "stops 'rankdoctor watch' from starting (sqlite3.DatabaseError traceback, or a "
-                                       "config error), so nothing is detected; it could move the file aside and warn")
 def test_corrupt_state_database(tmp_path: Path, procs: list[SidecarProc], which: str) -> None:
     logs = _logs(tmp_path)
     state, rem = tmp_path / "state", tmp_path / "rem"

@@ -3,14 +3,16 @@
 ``Remediator.handle(incident)`` decides and acts (bounded by the hooks' timeouts and retries);
 ``Remediator.verify(decision)`` then follows the new attempt's logs until it progresses past the
 checkpoint or the deadline passes (minutes: the sidecar runs it off its detection path, see
-:mod:`detector.remediation.worker`).
+:mod:`detector.remediation.worker`). ``on_hook``, when set, is told of every hook call as it ends
+(decisions and pages; the sidecar counts them in ``/metrics``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from functools import partial
 
@@ -44,6 +46,8 @@ from detector.types import Incident
 
 GOOD = (Status.OK, Status.DRY_RUN, Status.SKIPPED)
 
+HookListener = Callable[[HookOutcome], None]
+
 
 def summarize(plan: Plan, outcomes: Sequence[HookOutcome], reasons: Sequence[str]) -> str:
     """One line for people: what was done, or why only a notification."""
@@ -75,7 +79,7 @@ class _Calls:
 class Remediator:
     def __init__(self, *, config: RemediationConfig, hooks: Sequence[BoundHook],
                  store: StateStore, audit: AuditLog, verifier: ResumptionVerifier, clock: Clock,
-                 act: bool) -> None:
+                 act: bool, on_hook: HookListener | None = None) -> None:
         self.config = config
         self.hooks = tuple(hooks)
         self.store = store
@@ -83,6 +87,7 @@ class Remediator:
         self.verifier = verifier
         self.clock = clock
         self.act = act
+        self.on_hook = on_hook
         self._lock = threading.Lock()  # one incident at a time per process
 
     def hooks_for(self, action: Action) -> tuple[BoundHook, ...]:
@@ -91,8 +96,14 @@ class Remediator:
     def _call_all(self, action: Action, calls: _Calls, event: Event, summary: str,
                   checkpoint: Checkpoint | None) -> list[HookOutcome]:
         call = calls.make(action, event, summary, checkpoint)
-        return [call_hook(h, call, dry_run=not self.act, clock=self.clock)
-                for h in self.hooks_for(action)]
+        outcomes: list[HookOutcome] = []
+        for bound in self.hooks_for(action):
+            outcome = call_hook(bound, call, dry_run=not self.act, clock=self.clock)
+            outcomes.append(outcome)
+            if self.on_hook is not None:
+                with contextlib.suppress(Exception):  # a failing listener must not stop remediation
+                    self.on_hook(outcome)
+        return outcomes
 
     def _fit_to_hooks(self, plan: Plan) -> Plan:
         if plan.drain and not self.hooks_for(Action.DRAIN):

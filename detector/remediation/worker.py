@@ -2,7 +2,9 @@
 
 ``submit(incident)`` returns at once; a worker thread runs ``Remediator.handle`` (bounded by the
 hooks' timeouts) and starts each verification in its own thread (minutes), so neither a slow
-hook nor a long verification delays detection or the next incident.
+hook nor a long verification delays detection or the next incident. ``on_result`` is told of each
+decision and verification, ``on_error`` of each step that raised (``decision``, ``verification``;
+written to the audit log as an ``error`` record); neither callback can stop the worker.
 """
 
 from __future__ import annotations
@@ -17,14 +19,17 @@ from detector.remediation.remediator import Remediator
 from detector.types import Incident
 
 ResultCallback = Callable[[Decision, Verification | None], None]
+ErrorCallback = Callable[[str], None]
 
 
 class RemediationWorker:
     def __init__(self, remediator: Remediator, *, verify: bool = True,
-                 on_result: ResultCallback | None = None, max_queue: int = 1000) -> None:
+                 on_result: ResultCallback | None = None, on_error: ErrorCallback | None = None,
+                 max_queue: int = 1000) -> None:
         self._remediator = remediator
         self._verify = verify
         self._on_result = on_result
+        self._on_error = on_error
         self._queue: queue.Queue[Incident | None] = queue.Queue(max_queue)
         self._cancel = threading.Event()
         self._verifiers: list[threading.Thread] = []
@@ -45,6 +50,15 @@ class RemediationWorker:
             with contextlib.suppress(Exception):  # a failing callback must not stop remediation
                 self._on_result(decision, verification)
 
+    def _error(self, stage: str, incident_id: str, detail: str) -> None:
+        """A step raised: an audit record and the callback, neither of which may stop the worker
+        (the audit log may be what failed)."""
+        with contextlib.suppress(Exception):
+            self._remediator.audit.write("error", {"incident_id": incident_id, "detail": detail})
+        if self._on_error is not None:
+            with contextlib.suppress(Exception):
+                self._on_error(stage)
+
     def _loop(self) -> None:
         while True:
             incident = self._queue.get()
@@ -53,8 +67,7 @@ class RemediationWorker:
             try:
                 decision = self._remediator.handle(incident)
             except Exception as exc:  # keep serving the next incidents
-                self._remediator.audit.write("error", {"incident_id": incident.id,
-                                                       "detail": f"{type(exc).__name__}: {exc}"})
+                self._error("decision", incident.id, f"{type(exc).__name__}: {exc}")
                 continue
             self._report(decision, None)
             if self._verify and decision.verify is not None:
@@ -67,8 +80,7 @@ class RemediationWorker:
         try:
             result = self._remediator.verify(decision, self._cancel)
         except Exception as exc:  # recorded; the sidecar keeps running
-            self._remediator.audit.write("error", {"incident_id": decision.incident.id,
-                                                   "detail": f"verification: {exc}"})
+            self._error("verification", decision.incident.id, f"verification: {exc}")
             return
         self._report(decision, result)
 

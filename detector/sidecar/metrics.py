@@ -15,12 +15,23 @@ through Prometheus, see :mod:`detector.sidecar.coordinator`):
 
 Health: ``rankdoctor_source_up{source}`` (1 up, 0 down or off), ``rankdoctor_incidents_total{cause}``,
 ``rankdoctor_lines_read``, ``rankdoctor_gpu_temperature_celsius`` / ``rankdoctor_gpu_power_watts``.
+
+Remediation (labels ``training_job``, ``node``: this sidecar's; the audit log has each record):
+
+| series | value | extra labels |
+|---|---|---|
+| ``rankdoctor_remediation_actions_total`` | hook calls (decisions and pages) | ``hook``, ``action`` (checkpoint, drain, resubmit, notify), ``outcome`` (the audit log's status: ok, failed, timeout, dry_run, skipped) |
+| ``rankdoctor_remediation_decisions_total`` | incidents handled | ``outcome`` (acted, notified, failed, duplicate, dry_run) |
+| ``rankdoctor_remediation_verifications_total`` | resumption checks | ``outcome`` (verified, failed, skipped) |
+| ``rankdoctor_remediation_errors_total`` | handling that raised (an ``error`` record) | ``stage`` (decision, verification) |
+| ``rankdoctor_remediation_last_failure_timestamp_seconds`` | time of the last failed or timed-out hook call, failed verification or error | |
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge
 from prometheus_client.core import GaugeMetricFamily
@@ -29,7 +40,11 @@ from prometheus_client.registry import Collector
 from detector.sidecar.live import RankEvidence
 from detector.sidecar.nvml import GpuState
 
+if TYPE_CHECKING:
+    from detector.remediation.model import Decision, HookOutcome, Verification
+
 TEXT_LIMIT = 200
+FAILED_HOOK = ("failed", "timeout")  # the audit log's statuses of a hook call that did not work
 
 
 def _ts(value: float | None) -> float:
@@ -90,14 +105,32 @@ class EvidenceCollector(Collector):
 
 
 class SidecarMetrics:
-    def __init__(self, job: str, node: str) -> None:
+    def __init__(self, job: str, node: str, *, clock: Callable[[], float] = time.time) -> None:
         self.registry = CollectorRegistry(auto_describe=False)
         self.job = job
         self.node = node
+        self._clock = clock
         self.source_up = Gauge("rankdoctor_source_up", "1 when a source works, 0 when down or off",
                                ["training_job", "node", "source"], registry=self.registry)
         self.incidents = Counter("rankdoctor_incidents", "Incidents reported", ["training_job", "node", "cause"],
                                  registry=self.registry)
+        base = ["training_job", "node"]
+        self.remediation_actions = Counter(
+            "rankdoctor_remediation_actions", "Remediation hook calls, by how each ended (the audit log's status)",
+            [*base, "hook", "action", "outcome"], registry=self.registry)
+        self.remediation_decisions = Counter(
+            "rankdoctor_remediation_decisions", "Incidents handled by remediation, by outcome",
+            [*base, "outcome"], registry=self.registry)
+        self.remediation_verifications = Counter(
+            "rankdoctor_remediation_verifications", "Checks that a resubmitted job resumed, by outcome",
+            [*base, "outcome"], registry=self.registry)
+        self.remediation_errors = Counter(
+            "rankdoctor_remediation_errors", "Remediation steps that raised (an 'error' record in the audit log)",
+            [*base, "stage"], registry=self.registry)
+        self.remediation_last_failure = Gauge(
+            "rankdoctor_remediation_last_failure_timestamp_seconds",
+            "Time of the last failed or timed-out hook call, failed verification or remediation error",
+            base, registry=self.registry)
         self._server: Any = None
         self._thread: Any = None
 
@@ -110,6 +143,31 @@ class SidecarMetrics:
 
     def count_incident(self, cause: str) -> None:
         self.incidents.labels(self.job, self.node, cause).inc()
+
+    # --- remediation (called from its worker's threads; prometheus_client is thread-safe) ---
+
+    def remediation_hook(self, outcome: HookOutcome) -> None:
+        """One hook call ended (as it ends: a hung hook's timeout shows before the decision)."""
+        status = str(outcome.result.status)
+        self.remediation_actions.labels(self.job, self.node, outcome.hook, str(outcome.action), status).inc()
+        if status in FAILED_HOOK:
+            self._remediation_failed()
+
+    def remediation_result(self, decision: Decision, verification: Verification | None) -> None:
+        """The worker's result callback: a decision (``verification`` None), or its verification."""
+        if verification is None:
+            self.remediation_decisions.labels(self.job, self.node, str(decision.outcome)).inc()
+            return
+        self.remediation_verifications.labels(self.job, self.node, str(verification.status)).inc()
+        if str(verification.status) == "failed":
+            self._remediation_failed()
+
+    def remediation_error(self, stage: str) -> None:
+        self.remediation_errors.labels(self.job, self.node, stage).inc()
+        self._remediation_failed()
+
+    def _remediation_failed(self) -> None:
+        self.remediation_last_failure.labels(self.job, self.node).set(self._clock())
 
     def serve(self, host: str, port: int) -> tuple[str, int]:
         """Start the HTTP endpoint; returns the bound address (port 0 picks a free one)."""

@@ -62,8 +62,10 @@ class Outside:
     remediation: Callable[[SidecarConfig], IncidentHandler | None] | None = None  # None: the package's
 
 
-def build_remediation(config: SidecarConfig, environ: Mapping[str, str]) -> tuple[IncidentHandler, Any]:
-    """The remediation package's worker (dry-run unless ``act``). Raises ConfigError."""
+def build_remediation(config: SidecarConfig, environ: Mapping[str, str],
+                      metrics: SidecarMetrics | None = None) -> tuple[IncidentHandler, Any]:
+    """The remediation package's worker (dry-run unless ``act``), counting its hook calls,
+    decisions, verifications and errors in ``metrics``. Raises ConfigError."""
     from detector.remediation.build import build_remediator
     from detector.remediation.config import parse_remediation
     from detector.remediation.worker import RemediationWorker
@@ -76,7 +78,12 @@ def build_remediation(config: SidecarConfig, environ: Mapping[str, str]) -> tupl
     base_dir = Path(config.path).resolve().parent if config.path else Path.cwd()
     rcfg = parse_remediation(section, path, base_dir=base_dir, environ=environ, line=config.remediation_line)
     remediator = build_remediator(rcfg, environ=environ, act=config.act or rcfg.act)
-    worker = RemediationWorker(remediator)
+    if metrics is None:
+        worker = RemediationWorker(remediator)
+    else:
+        remediator.on_hook = metrics.remediation_hook
+        worker = RemediationWorker(remediator, on_result=metrics.remediation_result,
+                                   on_error=metrics.remediation_error)
     return worker, worker
 
 
@@ -91,7 +98,7 @@ class Sidecar:
         self._reload = threading.Event()
         # raises when invalid: fail before starting
         self.rules = rules if rules is not None else RuleReloader(config.rules, engine=config.engine)
-        self.store = StateStore(config.state_dir)
+        self.store = StateStore(config.state_dir, warn=self.warn)  # a corrupt one is moved aside
         self.metrics = SidecarMetrics(config.job, self.node)
         self.gate = IncidentGate(config.detection, self.store)
         self.processor = LineProcessor(self.rules.current, year=time.gmtime().tm_year,
@@ -160,7 +167,7 @@ class Sidecar:
             return None
         if self.outside.remediation is not None:
             return self.outside.remediation(self.config)
-        handler, closer = build_remediation(self.config, self.outside.environ)
+        handler, closer = build_remediation(self.config, self.outside.environ, self.metrics)
         self._remediation_closer = closer
         return handler
 
@@ -194,6 +201,7 @@ class Sidecar:
         if self.config.kmsg and self.logs is not None and not any(isinstance(s, KmsgSource | JournalSource)
                                                                   for s in self.sources):
             self._status(SourceStatus("kernel", SourceState.UP, f"following {self.config.kmsg}"))
+        self._check_state()
         files = len(self.logs.files) if self.logs is not None else 0
         where = f"; metrics on http://{self.metrics_address[0]}:{self.metrics_address[1]}/metrics" if self.metrics_address else ""
         self.notice(f"watching as node {self.node}: {files} files, sources "
@@ -222,6 +230,7 @@ class Sidecar:
         now = clock.time()
         for source in self.sources:
             self._poll(source, now)
+        self._check_state()
         items.extend(self.inbox.drain(0.0))
         for item in items:
             self._dispatch(item)
@@ -254,6 +263,17 @@ class Sidecar:
                 self.warn(f"source {status.source} is down: {status.detail}")
             elif before is SourceState.DOWN:
                 self.notice(f"source {status.source} is up again")
+
+    def _check_state(self) -> None:
+        """The state database as a source of its own (``state``): down while writes it could not
+        take (locked by another process, disk full) wait in memory; retried every second."""
+        self.store.flush()
+        error = self.store.error
+        state = SourceState.UP if error is None else SourceState.DOWN
+        if self._states.get("state") is not state:
+            detail = "" if error is None else (f"{error}; detection goes on, offsets and reported incidents "
+                                               "are kept in memory and saved when it works again")
+            self._status(SourceStatus("state", state, detail))
 
     def _start(self, source: Source, now: float) -> None:
         try:
