@@ -43,3 +43,18 @@ def test_a_sound_database_is_kept(tmp_path: Path) -> None:
     assert again.replaced is None and warnings == []
     assert again.previous("inc-1") is not None
     assert list(tmp_path.glob("*.corrupt-*")) == []
+
+
+def test_the_replacement_is_in_the_audit_log(tmp_path: Path) -> None:
+    import json
+
+    from detector.remediation.build import open_state
+    from detector.remediation.config import parse_remediation
+
+    cfg = parse_remediation({"state_dir": str(tmp_path / "state")}, "watch.yaml", base_dir=tmp_path, environ={})
+    cfg.state_db.parent.mkdir(parents=True, exist_ok=True)
+    cfg.state_db.write_bytes(GARBAGE)
+    store, _audit = open_state(cfg, FakeClock())
+    assert store.replaced is not None
+    records = [json.loads(line) for line in cfg.audit_log.read_text().splitlines()]
+    assert any(r.get("state") == "open" and str(store.replaced) in json.dumps(r) for r in records), records

@@ -241,6 +241,37 @@ def test_follower_picks_up_new_files_in_watched_folders(tmp_path: Path) -> None:
         follower.close()
 
 
+def test_links_in_followed_folders_are_not_followed_unless_named(tmp_path: Path) -> None:
+    """A job that writes its log folder could put a link to a file it cannot read there; links
+    found in a folder or by a glob are refused (one warning), a link named with --logs is read."""
+    outside = tmp_path / "outside.log"
+    outside.write_text("a line the job may not read\n")
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    (logs / "rank_0.log").write_text("rank 0 here\n")
+    (logs / "rank_1.log").symlink_to(outside)
+    named = tmp_path / "named"
+    named.mkdir()
+    (named / "rank_2.log").symlink_to(outside)
+    warnings: list[str] = []
+    follower = LogFollower([str(logs), str(tmp_path / "lo*" / "*.log"), str(named / "rank_2.log")], node=None,
+                           store=StateStore(None), poll_s=0.0, check_s=0.0, observer_factory=None,
+                           warn=warnings.append)
+    inbox = Inbox()
+    follower.start(inbox)
+    try:
+        seen: list[str] = []
+        for _ in range(3):
+            follower.poll(time.time())
+            seen.extend(chunk_lines(inbox))
+    finally:
+        follower.close()
+    assert sorted(seen) == ["a line the job may not read", "rank 0 here"]  # once: through the named link
+    assert sorted(str(f.path.name) for f in follower.files) == ["rank_0.log", "rank_2.log"]
+    refused = [w for w in warnings if "symbolic link" in w]
+    assert len(refused) == 1 and "rank_1.log" in refused[0]
+
+
 def test_a_fast_writer_rotating_its_log_loses_no_line(tmp_path: Path) -> None:
     """5,000 lines at full speed through two rename rotations (the writer reopens its path, as
     logging's WatchedFileHandler does) and one copytruncate (O_APPEND writer): every line is

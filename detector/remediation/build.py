@@ -25,11 +25,15 @@ def open_state(cfg: RemediationConfig, clock: Clock | None = None,
     ConfigError when the state dir or the audit log's folder cannot be used."""
     clock = clock or SystemClock()
     try:
-        return (StateStore(cfg.state_db, clock),
-                AuditLog(cfg.audit_log, clock, Redactor(secrets)))
+        store = StateStore(cfg.state_db, clock)
+        audit = AuditLog(cfg.audit_log, clock, Redactor(secrets))
     except (OSError, sqlite3.Error) as exc:
         raise ConfigError(cfg.path, None, f"remediation: cannot use state_dir {cfg.state_dir} "
                                           f"or audit_log {cfg.audit_log}: {exc}") from None
+    if store.replaced is not None:  # a corrupt database was moved aside: on the record too
+        audit.breaker("open", f"corrupt state database moved to {store.replaced}; claimed incidents and "
+                              "budgets are forgotten, so only notifying until --reset-breaker", "rankdoctor")
+    return store, audit
 
 
 def build_remediator(

@@ -49,6 +49,11 @@ class _Spec:
         else:
             self.base = path
 
+    def names(self, path: Path) -> bool:
+        """Whether ``path`` is this argument itself (one file named by the operator), not a file
+        found in a folder or by a glob."""
+        return not self.is_glob and Path(self.text) == path
+
     def files(self) -> list[Path]:
         if self.is_glob:
             return [Path(p) for p in sorted(glob.glob(self.text, recursive=True)) if os.path.isfile(p)]
@@ -137,6 +142,7 @@ class LogFollower:
         self._next_poll = 0.0
         self._next_check = 0.0
         self._next_rescan = 0.0
+        self._links_refused: set[str] = set()  # links found in followed folders, warned about once
         self._next_save = 0.0
         self._failing: set[str] = set()
         self._unread_state: dict[str, tuple[bool, int]] = {}  # offset unreadable: found at start-up, tries
@@ -271,6 +277,14 @@ class LogFollower:
                 if key in self._tailers or key in self._elastic or key in self._kernel:
                     continue
                 if is_rotated_name(path.name):
+                    continue
+                if os.path.islink(path) and not spec.names(path):
+                    # whoever writes the log folder could point a link anywhere: follow files
+                    # found there, and links only when named on the command line
+                    if key not in self._links_refused:
+                        self._links_refused.add(key)
+                        self._warn(f"{path}: a symbolic link found in a followed folder; not followed "
+                                   "(name it with --logs to follow it)")
                     continue
                 try:
                     found = classify(path, root) if path != root else classify(path, path.parent)
