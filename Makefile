@@ -27,6 +27,8 @@ lint: venv
 	$(BIN)/mypy detector
 
 bench: venv
+	$(BIN)/python -m pip install -q --disable-pip-version-check -e '.[fuzz]' \
+		|| echo "atheris does not install here: the fuzz benchmark runs hypothesis alone"
 	$(BIN)/python bench/run_all.py
 
 schema: venv
