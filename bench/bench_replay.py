@@ -2,8 +2,9 @@
 
 Generates a 128-rank run of about 1 GiB (bench/gen_run.py) and measures, in the same run:
 
-(a) rule matching over every line of every file — rankdoctor's one-scan engine (prefilter +
-    verification by each rule's regex) against GNU ``grep -c -E -f`` with the same patterns
+(a) rule matching over every line of every file — rankdoctor's one-scan engine (prefilter, then
+    each candidate line verified by the regexes of the rules the selector picks for it) against
+    GNU ``grep -c -E -f`` with the same patterns
     (translated to POSIX ERE) over the same files; and the pure-``re`` prefilter for reference;
 (b) the whole ``rankdoctor replay`` wall time and peak resident memory, for the 1 GiB run and a
     quarter-size run (memory must not grow with log size).

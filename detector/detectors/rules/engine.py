@@ -2,8 +2,15 @@
 
 A *prefilter* finds the lines that some rule may match, scanning a whole buffer at once:
 hyperscan (all patterns in one database) where the package is installed, else one combined
-Python ``re`` alternation. Each candidate line is then *verified* with each rule's own ``re``
-(the prefilter only decides which lines to look at), so both engines give identical results.
+Python ``re`` alternation. A *selector* then tells, for one candidate line's message, which
+rules may match it: hyperscan again (a database of every rule's pattern under its own id,
+reporting each id that matches once), else each rule's required literals (texts of which every
+match holds one, found by parsing the pattern: ``"Watchdog caught collective operation timeout:
+Work"``), looked for with one RE2 ``Set`` search where google-re2 is installed, else with
+Python's ``in``. Each selected rule is then *verified* with its own ``re``. Selectors only ever
+leave out rules that cannot match (each answers a superset), so all engines give identical
+results; verifying one to four rules instead of ~90 is what keeps a burst of matched lines
+cheap.
 
 Linear time. Python's ``re`` backtracks: even a pattern the loader's static checks pass
 (``\\S+ kernel:``) takes time quadratic in the length of a line it is *searched* in, because a
@@ -17,14 +24,13 @@ likewise scans with RE2 where it can.
 
 from __future__ import annotations
 
-import contextlib
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from detector.detectors.rules.loader import CompiledRule
-from detector.detectors.rules.prefilter import prefilter_pattern
+from detector.detectors.rules.prefilter import prefilter_pattern, required_literals
 from detector.types import StreamKind
 
 MAX_MATCH_CHARS = 64 * 1024  # longer lines are matched on their first 64 KiB
@@ -169,19 +175,23 @@ def _slow_prefilter(patterns: Sequence[str], engine: str) -> Prefilter:
 
 
 class HyperscanPrefilter:
-    """hyperscan prefilter: a block-mode database of all patterns. A scan stops at the first
-    match; the next scan resumes at the following line, so each candidate line costs one call."""
+    """hyperscan prefilter: a block-mode database of all patterns, each under its own id
+    (``ids``: by default its position). A scan stops at the first match; the next scan resumes
+    at the following line, so each candidate line costs one call. The same database tells which
+    patterns match a message (:meth:`ids`). (Not ``HS_FLAG_SINGLEMATCH``, which would report
+    each pattern once: it makes the buffer scans ~30% slower.)"""
 
     name = "hyperscan"
 
-    def __init__(self, patterns: Sequence[str]) -> None:
+    def __init__(self, patterns: Sequence[str], ids: Sequence[int] | None = None) -> None:
         import hyperscan
 
         self._hs: Any = hyperscan
         exprs = [prefilter_pattern(p).encode("utf-8") for p in patterns]
+        self.pattern_ids: tuple[int, ...] = tuple(range(len(exprs)) if ids is None else ids)
         flags = [hyperscan.HS_FLAG_MULTILINE] * len(exprs)
         self._db = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
-        self._db.compile(expressions=exprs, ids=list(range(len(exprs))), flags=flags)
+        self._db.compile(expressions=exprs, ids=list(self.pattern_ids), flags=flags)
         self._scratch = hyperscan.Scratch(self._db)
         self._hit = -1
 
@@ -189,13 +199,26 @@ class HyperscanPrefilter:
         self._hit = to
         return True  # stop scanning: the caller resumes after this line
 
+    @staticmethod
+    def _on_id(id_: int, _from: int, _to: int, _flags: int, found: Any) -> None:
+        found.add(id_)  # once per end of a match: a pattern ending in ``.{0,160}`` reports many
+
+    def ids(self, data: bytes) -> list[int]:
+        """The ids of the patterns that match somewhere in ``data`` (one message), each once."""
+        found: set[int] = set()
+        self._db.scan(data, match_event_handler=self._on_id, context=found, scratch=self._scratch)
+        return list(found)
+
     def candidates(self, buf: bytes, start: int, end: int) -> Iterator[int]:
         view = memoryview(buf)
         pos = start
+        scan, on_match, scratch, terminated = self._db.scan, self._on_match, self._scratch, self._hs.ScanTerminated
         while pos < end:
             self._hit = -1
-            with contextlib.suppress(self._hs.ScanTerminated):
-                self._db.scan(view[pos:end], match_event_handler=self._on_match, scratch=self._scratch)  # type: ignore[type-var]  # hyperscan scans any buffer
+            try:  # noqa: SIM105 - not contextlib.suppress: this runs once per candidate line
+                scan(view[pos:end], match_event_handler=on_match, scratch=scratch)  # type: ignore[type-var]  # hyperscan scans any buffer
+            except terminated:
+                pass
             if self._hit < 0:
                 return
             last = pos + max(self._hit, 1) - 1  # the match's last byte
@@ -234,7 +257,7 @@ class MergedPrefilter:
     name = "hyperscan+re"
 
     def __init__(self, fast: Prefilter, slow: Prefilter, *, name: str | None = None) -> None:
-        self._fast = fast
+        self.fast = fast
         self._slow = slow
         if name is not None:
             self.name = name
@@ -242,7 +265,7 @@ class MergedPrefilter:
             self.name = f"hyperscan+{slow.name}"
 
     def candidates(self, buf: bytes, start: int, end: int) -> Iterator[int]:
-        return iter(sorted(set(self._fast.candidates(buf, start, end)) | set(self._slow.candidates(buf, start, end))))
+        return iter(sorted(set(self.fast.candidates(buf, start, end)) | set(self._slow.candidates(buf, start, end))))
 
 
 def make_prefilter(patterns: Sequence[str], engine: str) -> Prefilter:
@@ -257,11 +280,154 @@ def make_prefilter(patterns: Sequence[str], engine: str) -> Prefilter:
     except Exception:
         if engine == "hyperscan" and not any(_hyperscan_accepts(p) for p in patterns):
             raise
-    accepted = [p for p in patterns if _hyperscan_accepts(p)]
-    refused = [p for p in patterns if p not in accepted]
+    accepted = [(i, p) for i, p in enumerate(patterns) if _hyperscan_accepts(p)]
+    taken = {i for i, _ in accepted}
+    refused = [p for i, p in enumerate(patterns) if i not in taken]
     if not accepted:
         return _slow_prefilter(refused, engine)
-    return MergedPrefilter(HyperscanPrefilter(accepted), _slow_prefilter(refused, engine))
+    fast = HyperscanPrefilter([p for _, p in accepted], ids=[i for i, _ in accepted])
+    return MergedPrefilter(fast, _slow_prefilter(refused, engine))
+
+
+class _IdScanner(Protocol):
+    def ids(self, data: bytes) -> list[int]:
+        """The ids of the patterns that match somewhere in ``data`` (a message: one line)."""
+        ...
+
+
+class _Re2Ids:
+    """RE2's ``Set`` of each rule's required literals (as one alternation per rule, unanchored):
+    one linear-time search of a message gives every rule whose literals it holds. Literals, not
+    the whole patterns: a set of ~100 whole patterns with counted repeats outgrows RE2's DFA
+    budget and falls back to its slow NFA (hundreds of µs a line); literals stay a small DFA."""
+
+    def __init__(self, regex_set: Any, index: Sequence[int]) -> None:
+        self._set = regex_set
+        self._index = tuple(index)
+
+    @classmethod
+    def build(cls, literals: Sequence[tuple[int, tuple[tuple[str, ...], bool]]]) -> _Re2Ids | None:
+        """None when RE2 is not installed (or refuses the set)."""
+        try:
+            import re2
+        except ImportError:
+            return None
+        options = re2.Options()
+        options.log_errors = False
+        regex_set = re2.Set.SearchSet(options)
+        try:
+            for _i, (texts, nocase) in literals:
+                body = "|".join(re.escape(t) for t in texts)
+                regex_set.Add((f"(?i:{body})" if nocase else body).encode("utf-8"))
+            regex_set.Compile()
+        except Exception:  # re2.error or ValueError, by version
+            return None
+        return cls(regex_set, [i for i, _ in literals])
+
+    def ids(self, data: bytes) -> list[int]:
+        index = self._index
+        return [index[n] for n in self._set.Match(data) or ()]
+
+
+LiteralTable = tuple[tuple[str, bool, tuple[int, ...]], ...]  # (text, lower-cased?, rule indices)
+
+
+def _literal_table(literals: Sequence[tuple[int, tuple[tuple[str, ...], bool]]]) -> LiteralTable:
+    by_text: dict[tuple[str, bool], list[int]] = {}
+    for i, (texts, nocase) in literals:
+        for t in texts:
+            by_text.setdefault((t, nocase), []).append(i)
+    return tuple((t, nocase, tuple(ids)) for (t, nocase), ids in by_text.items())
+
+
+class RuleSelector:
+    """Which rules may match a message: a superset of those that do, as a sorted list of rule
+    indices. On short messages where byte-level matching means what ``re``'s does (ASCII, no
+    vertical tab: ``\\s`` differs there between the engines), ``full`` (hyperscan) answers for the rules
+    it holds and ``literal_set`` (RE2) for those others that have required literals; elsewhere,
+    and for what neither holds, ``in`` checks of the required literals answer. A rule without
+    required literals that no scanner holds is always selected."""
+
+    def __init__(self, rules: Sequence[CompiledRule], *, full: _IdScanner | None = None,
+                 full_ids: Sequence[int] = (), literal_set: bool = False) -> None:
+        self.count = len(rules)
+        literals = [required_literals(r.pattern) for r in rules]
+        covered = set(full_ids) if full is not None else set()
+        with_literals = [(i, lit) for i, lit in enumerate(literals) if lit is not None]
+        rest = [(i, lit) for i, lit in with_literals if i not in covered]
+        self._full = full
+        self._set = _Re2Ids.build(rest) if literal_set and rest else None
+        self._table_all = _literal_table(with_literals)
+        self._always_all = tuple(i for i, lit in enumerate(literals) if lit is None)
+        self._table_rest = () if self._set is not None else _literal_table(rest)
+        self._always_rest = tuple(i for i in self._always_all if i not in covered)
+        self._scans = full is not None or self._set is not None
+
+    @property
+    def engine(self) -> str:
+        parts = (["hyperscan"] if self._full is not None else []) + (["re2-literals"] if self._set is not None else [])
+        if self._table_rest or not parts:
+            parts.append("literals")
+        return "+".join(parts)
+
+    def select(self, text: str) -> list[int]:
+        # (up to SHORT_TEXT: hyperscan reports every end of a match, ~one a character for a
+        # pattern ending in ``.*``; literals cost the same whatever the line)
+        if self._scans and len(text) <= SHORT_TEXT and text.isascii() and "\v" not in text:
+            data = text.encode("ascii")
+            found = self._full.ids(data) if self._full is not None else []
+            if self._set is not None:
+                found.extend(self._set.ids(data))
+            found.extend(self._always_rest)
+            table = self._table_rest
+        else:
+            found = list(self._always_all)
+            table = self._table_all
+        if table:
+            lower: str | None = None
+            for t, nocase, ids in table:
+                if nocase:
+                    if lower is None:
+                        lower = text.lower()
+                    if t in lower:
+                        found.extend(ids)
+                elif t in text:
+                    found.extend(ids)
+            return sorted(set(found))
+        found.sort()
+        return found
+
+
+def _hyperscan_part(prefilter: Prefilter) -> HyperscanPrefilter | None:
+    if isinstance(prefilter, HyperscanPrefilter):
+        return prefilter
+    if isinstance(prefilter, MergedPrefilter):
+        return _hyperscan_part(prefilter.fast)
+    return None
+
+
+def make_selector(rules: Sequence[CompiledRule], engine: str, prefilter: Prefilter) -> RuleSelector:
+    """The prefilter's hyperscan database where it has one (its first ``len(rules)`` pattern ids
+    are the rules' indices), RE2 for the required literals of the rules it lacks (unless the
+    engine is re), Python's ``in`` for the rest."""
+    literal_set = engine != "re"
+    hs = _hyperscan_part(prefilter)
+    if hs is not None:
+        held = [i for i in hs.pattern_ids if i < len(rules)]
+        return RuleSelector(rules, full=_RulesOnly(hs, len(rules)), full_ids=held, literal_set=literal_set)
+    return RuleSelector(rules, literal_set=literal_set)
+
+
+class _RulesOnly:
+    """A scanner's ids less those past the rules (the structural patterns)."""
+
+    def __init__(self, scanner: _IdScanner, count: int) -> None:
+        self._scanner = scanner
+        self._count = count
+
+    def ids(self, data: bytes) -> list[int]:
+        count = self._count
+        return [i for i in self._scanner.ids(data) if i < count]
 
 
 class RuleSet:
@@ -271,12 +437,15 @@ class RuleSet:
         self.rules: tuple[CompiledRule, ...] = tuple(rules)
         patterns = [r.pattern for r in self.rules] + list(STRUCTURAL)
         self.prefilter: Prefilter = make_prefilter(patterns, engine)
+        self.selector = make_selector(self.rules, engine, self.prefilter)
         # each rule's RE2 twin (None: ``re`` only), and its window.next's
-        twins = {r.id: linear_twin(r.pattern) for r in self.rules}
+        twins = [linear_twin(r.pattern) for r in self.rules]
         self._next_twins = {r.id: linear_twin(r.window_next.pattern) for r in self.rules
                             if r.window_next is not None}
+        # per stream kind, by rule index: (rule, twin) where the rule applies, else None
         self._by_kind = {
-            kind: tuple((r, twins[r.id]) for r in self.rules if r.applies_to(kind)) for kind in StreamKind
+            kind: tuple((r, twins[i]) if r.applies_to(kind) else None for i, r in enumerate(self.rules))
+            for kind in StreamKind
         }
 
     @property
@@ -286,10 +455,24 @@ class RuleSet:
     def match(self, message: str, kind: StreamKind) -> list[RuleMatch]:
         """All rules that match one message (fallback rules only when nothing else did)."""
         text = message if len(message) <= MAX_MATCH_CHARS else message[:MAX_MATCH_CHARS]
+        return self._verify(text, kind, self.selector.select(text))
+
+    def match_all(self, message: str, kind: StreamKind) -> list[RuleMatch]:
+        """:meth:`match` verifying every rule (no selector): the reference the selectors are
+        tested against."""
+        text = message if len(message) <= MAX_MATCH_CHARS else message[:MAX_MATCH_CHARS]
+        return self._verify(text, kind, range(len(self.rules)))
+
+    def _verify(self, text: str, kind: StreamKind, selected: Iterable[int]) -> list[RuleMatch]:
         found: list[RuleMatch] = []
         fallbacks: list[RuleMatch] = []
         short = len(text) <= SHORT_TEXT  # the common case: plain re, no wrapper call per rule
-        for rule, twin in self._by_kind[kind]:
+        by_index = self._by_kind[kind]
+        for i in selected:
+            entry = by_index[i]
+            if entry is None:
+                continue
+            rule, twin = entry
             m = rule.regex.search(text) if short or twin is None else linear_search(rule.regex, twin, text)
             if m is None:
                 continue
