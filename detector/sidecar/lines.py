@@ -4,30 +4,37 @@ step samples (the stats presets), per followed file.
 What differs from replay is only that a file arrives in pieces:
 
 - a multi-line rule (``window``, ``context_lines``) or torchelastic's failure summary may have
-  its following lines in the next piece: the tail of a piece from a candidate line near its end
-  is kept and scanned again with the next piece; hits already found are not repeated (they are
+  its following lines in the next piece: the tail of a piece from a line near its end that
+  needs following lines (a window or context rule matched it, or it starts the summary) is kept
+  and scanned again with the next piece; hits already found are not repeated (they are
   replaced when the second look found more context);
 - a live line's time is its own timestamp when it has one close to the wall clock, else the time
   it was read (kernel records count seconds since boot; a trainer may log local time);
 - step lines are parsed only where cheap: every line of a small piece, the last few lines of a
   large one at most twice a second (a rank printing 1,000 lines a second does not need every
-  one for progress; where steps are that fast the hang allowance is its floor anyway).
+  one for progress; where steps are that fast the hang allowance is its floor anyway);
+- the hits kept are bounded across all files by one :class:`EvidenceCap` (a burst of watchdog
+  timeouts keeps the first of each rule on each rank, a few thousand repeats, and counts the
+  rest); when an episode closes, hits older than its start (no longer attributed) are let go
+  if the cap is half used, and each rule on each rank gets its first hits kept afresh.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator, Sequence
+import re
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import cast
 
 from detector.detectors.rules.engine import RuleMatch, RuleSet
+from detector.detectors.rules.loader import CompiledRule
 from detector.detectors.stats.model import NoteKind, StepRecord
 from detector.detectors.stats.steps import PRESETS, Preset, choose_preset, parse_note
 from detector.sidecar.model import Chunk
 from detector.sources.prefixes import PrefixStyle, detect_style, strip_prefix
-from detector.sources.reader import FailureRecord, FileScan, Hit, LineParser, process_buffer
+from detector.sources.reader import EvidenceCap, FailureRecord, FileScan, Hit, LineParser, is_index_hit, process_buffer
 from detector.sources.runs import FileKind, LogFile
 from detector.types import StreamKind
 
@@ -37,7 +44,6 @@ SAMPLE_S = 0.5  # and at most this often per file
 SUMMARY_LINES = 120  # torchelastic's failure summary follows its ChildFailedError line
 MAX_CARRY = 512 << 10
 MAX_CARRY_ROUNDS = 64
-MAX_HITS = 4000  # per file; older context hits are dropped first
 PRESET_SAMPLE = 16
 
 
@@ -84,25 +90,59 @@ class LiveFile:
     carry_line: int = 0
     carry_rounds: int = 0
     hit_lines: dict[int, int] = field(default_factory=dict)  # line -> index in scan.hits
+    dropped_lines: set[int] = field(default_factory=set)  # hits the cap dropped, still in the carry
     failure_keys: set[tuple[int, int | None, int | None]] = field(default_factory=set)
     last_received: float | None = None
     last_step_parse: float | None = None
 
 
 class _Recorder:
-    """A RuleSet that remembers the candidate offsets the prefilter gave (scanned once)."""
+    """A RuleSet that remembers the candidate lines the prefilter gave (scanned once) and how
+    many following lines each needs: a multi-line rule's window or context, torchelastic's
+    failure summary after a ``ChildFailedError`` line; none for the others."""
 
     def __init__(self, rules: RuleSet) -> None:
         self.rules = rules
-        self.offsets: list[int] = []
+        self.needs: list[tuple[int, int]] = []  # (offset of a candidate line, following lines it needs)
+        self._last = -1
 
     def candidates(self, buf: bytes, start: int, end: int) -> Iterator[int]:
         for off in self.rules.candidates(buf, start, end):
-            self.offsets.append(off)
+            self._last = off
             yield off
 
     def match(self, message: str, kind: StreamKind) -> list[RuleMatch]:
-        return self.rules.match(message, kind)
+        found = self.rules.match(message, kind)  # called once per candidate, after it is given
+        need = SUMMARY_LINES if "ChildFailedError" in message else 0
+        for m in found:
+            need = max(need, m.rule.window_within, m.rule.context_lines)
+        if need:
+            self.needs.append((self._last, need))
+        return found
+
+    def search_next(self, rule: CompiledRule, text: str) -> re.Match[str] | None:
+        return self.rules.search_next(rule, text)
+
+
+class _Admission:
+    """The cap, for lines of one file that may be looked at again (a carried tail): a line
+    already kept is taken again (to be merged), a line already dropped is dropped again without
+    being counted twice."""
+
+    def __init__(self, cap: EvidenceCap, lf: LiveFile) -> None:
+        self.cap = cap
+        self.lf = lf
+
+    def admit(self, file: str, line: int, rank: int | None, matches: Sequence[RuleMatch]) -> bool:
+        lf = self.lf
+        if line in lf.hit_lines:
+            return True
+        if line in lf.dropped_lines:
+            return False
+        if self.cap.admit(file, line, rank, matches):
+            return True
+        lf.dropped_lines.add(line)
+        return False
 
 
 def _decode(raw: bytes) -> str:
@@ -116,16 +156,16 @@ def _decode(raw: bytes) -> str:
 
 class LineProcessor:
     def __init__(self, rules: RuleSet, *, year: int | None, tolerance_s: float,
-                 preset: Preset | None = None) -> None:
+                 preset: Preset | None = None, cap: EvidenceCap | None = None) -> None:
         self.year = year
         self.tolerance_s = tolerance_s
         self.fixed_preset = preset
+        self.cap = cap if cap is not None else EvidenceCap()
         self.set_rules(rules)
 
     def set_rules(self, rules: RuleSet) -> None:
         """Swap the rule set (hot reload); later pieces are matched with the new one."""
         self.rules = rules
-        self.lookahead = max([SUMMARY_LINES] + [max(r.window_within, r.context_lines) for r in rules.rules])
 
     def open(self, f: LogFile) -> LiveFile:
         return LiveFile(file=f, scan=FileScan(f), preset=self.fixed_preset)
@@ -146,9 +186,9 @@ class LineProcessor:
             buf, base = lf.carry + data, lf.carry_line
         else:
             buf, base = data, chunk.base_line
-        tmp = FileScan(lf.file)
+        tmp = FileScan(lf.file, cap=_Admission(self.cap, lf))
         recorder = _Recorder(self.rules)
-        # the recorder stands in for the RuleSet: process_buffer only calls candidates() and match()
+        # the recorder stands in for the RuleSet: process_buffer only calls candidates(), match(), search_next()
         process_buffer(buf, 0, len(buf), base, tmp, parser, cast(RuleSet, recorder))
         result.new_hits = self._merge_hits(lf, tmp.hits, chunk)
         result.new_failures = self._merge_failures(lf, tmp.failures)
@@ -161,7 +201,7 @@ class LineProcessor:
             scan.first_time = received
         scan.last_time = received
         lf.last_received = chunk.received
-        self._set_carry(lf, buf, base, recorder.offsets)
+        self._set_carry(lf, buf, base, recorder.needs)
         if lf.file.kind is FileKind.RANK_LOG:
             self._steps(lf, chunk, result)
         return result
@@ -181,14 +221,14 @@ class LineProcessor:
         new = 0
         scan = lf.scan
         for hit in hits:
-            hit = self._fix_time(hit, chunk)
             line = hit.event.line
             index = lf.hit_lines.get(line)
-            if index is None:
+            if index is None:  # admitted by the cap (_Admission)
                 lf.hit_lines[line] = len(scan.hits)
-                scan.hits.append(hit)
+                scan.hits.append(self._fix_time(hit, chunk))
                 new += 1
                 continue
+            hit = self._fix_time(hit, chunk)
             old = scan.hits[index]
             old_rules = {m.rule.id for m in old.matches}
             if {m.rule.id for m in hit.matches} - old_rules:
@@ -197,15 +237,31 @@ class LineProcessor:
                 continue
             # a second look with more following lines: keep the first look's time
             scan.hits[index] = Hit(dataclasses.replace(hit.event, time=old.event.time), hit.matches, hit.context)
-        if len(scan.hits) > MAX_HITS:
-            self._prune(lf)
         return new
 
-    def _prune(self, lf: LiveFile) -> None:
-        keep = [h for h in lf.scan.hits if any(k == "busid" for m in h.matches for k, _ in m.fields)]
-        rest = [h for h in lf.scan.hits if h not in keep]
-        lf.scan.hits = keep + rest[-(MAX_HITS // 2):]
-        lf.hit_lines = {h.event.line: i for i, h in enumerate(lf.scan.hits)}
+    def new_episode(self, files: Iterable[LiveFile], start: float) -> bool:
+        """An episode closed and another starts at ``start``: each rule on each rank gets its
+        first hits kept afresh; when the cap is half used, the hits older than ``start`` (no
+        longer attributed) are let go first, except who-is-who lines. True when hits were let go."""
+        files = list(files)
+        cap = self.cap
+        dropped = False
+        if cap.surplus + cap.protected > cap.limit // 2:
+            for lf in files:
+                kept = [h for h in lf.scan.hits
+                        if h.event.time is None or h.event.time.timestamp() >= start or is_index_hit(h)]
+                if len(kept) < len(lf.scan.hits):
+                    dropped = True
+                    if lf.carry:  # not to be taken again when the carried lines are looked at again
+                        gone = {h.event.line for h in lf.scan.hits} - {h.event.line for h in kept}
+                        lf.dropped_lines |= {n for n in gone if n >= lf.carry_line}
+                    lf.scan.hits = kept
+                    lf.hit_lines = {h.event.line: i for i, h in enumerate(kept)}
+        cap.recount((lf.file.display, h) for lf in files for h in lf.scan.hits
+                    if h.event.time is not None and h.event.time.timestamp() >= start)
+        cap.surplus += sum(1 for lf in files for h in lf.scan.hits
+                           if h.event.time is None or h.event.time.timestamp() < start)
+        return dropped
 
     def _merge_failures(self, lf: LiveFile, failures: Sequence[FailureRecord]) -> int:
         new = 0
@@ -218,23 +274,29 @@ class LineProcessor:
             new += 1
         return new
 
-    def _set_carry(self, lf: LiveFile, buf: bytes, base: int, candidates: Sequence[int]) -> None:
-        """Keep the tail from the first candidate line whose following lines may not all be here."""
+    def _set_carry(self, lf: LiveFile, buf: bytes, base: int, needs: Sequence[tuple[int, int]]) -> None:
+        """Keep the tail from the first candidate line whose following lines may not all be here
+        (a line that needs none is not looked at again: a burst of watchdog timeouts carries
+        nothing)."""
         lf.carry, lf.carry_line = b"", 0
         first: int | None = None
-        for off in candidates:
-            if len(buf) - off <= 4096 * self.lookahead and buf.count(b"\n", off) <= self.lookahead:
+        total = buf.count(b"\n")
+        before = prev = 0
+        for off, need in needs:  # newlines after ``off``: counted once in all, not once per candidate
+            before += buf.count(b"\n", prev, off)
+            prev = off
+            if len(buf) - off <= 4096 * need and total - before <= need:
                 first = off
                 break
-        if first is None:
+        if first is None or len(buf) - first > MAX_CARRY or lf.carry_rounds >= MAX_CARRY_ROUNDS:
             lf.carry_rounds = 0
-            return
-        if len(buf) - first > MAX_CARRY or lf.carry_rounds >= MAX_CARRY_ROUNDS:
-            lf.carry_rounds = 0
+            lf.dropped_lines.clear()  # no line is looked at again
             return
         lf.carry = buf[first:]
         lf.carry_line = base + buf.count(b"\n", 0, first)
         lf.carry_rounds += 1
+        if lf.dropped_lines:
+            lf.dropped_lines = {n for n in lf.dropped_lines if n >= lf.carry_line}
 
     # --- steps ---
 

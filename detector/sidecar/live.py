@@ -8,6 +8,10 @@ a live sidecar sees: the rank processes' environment, NVML's processes per GPU, 
 :func:`elastic_error_findings`, stalls from the stats package's :class:`StallTracker`, and
 incidents from :func:`attribute`. This module only decides *when* (through the
 :class:`IncidentGate`) and keeps the per-rank evidence the metrics endpoint exports.
+
+The hits kept are bounded by the line processor's :class:`EvidenceCap` (the first hits of each
+rule on each rank always; :attr:`LiveEngine.evidence_dropped` counts those let go); when the
+gate opens a new episode, the cap is told, so that the new episode's first hits are kept too.
 """
 
 from __future__ import annotations
@@ -129,6 +133,16 @@ class LiveEngine:
         self.statuses: dict[str, SourceStatus] = {}
         self.lines_read = 0
         self.evidence: tuple[RankEvidence, ...] = ()
+        self._episode = gate.episode_start
+
+    @property
+    def evidence_dropped(self) -> int:
+        """Matched lines not kept as evidence (repeats beyond the cap), since start."""
+        return self._lines.cap.dropped
+
+    @property
+    def evidence_dropped_by_rule(self) -> dict[str, int]:
+        return dict(self._lines.cap.dropped_by_rule)
 
     # --- input ---
 
@@ -299,6 +313,11 @@ class LiveEngine:
         if self._tracker is not None and now >= self._next_stall:
             self._next_stall = now + STALL_CHECK_S
             self._check_stalls(now)
+        if self.gate.episode_start != self._episode:
+            self._episode = self.gate.episode_start
+            if self._lines.new_episode(self._files.values(), self._episode):
+                self._index = None
+                self._dirty = True
         if self._dirty:
             self._findings = self._compute()
             self.gate.observe(self._findings, now)

@@ -2,29 +2,34 @@
 those lines into Events, and read the file's tail for last activity and step lines.
 
 Memory stays bounded whatever the file size: the file is read in chunks; only matched lines,
-torchelastic summaries and the tail are kept.
+torchelastic summaries and the tail are kept. With an :class:`EvidenceCap` (the live sidecar's,
+or one shared by a replay's files), the matched lines kept are bounded too, whatever their number.
 """
 
 from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import BinaryIO
+from typing import BinaryIO, Protocol
 
 from detector.detectors.rules.engine import RuleMatch, RuleSet
-from detector.sources.prefixes import PrefixStyle, detect_style, strip_prefix
+from detector.sources.prefixes import Prefixed, PrefixStyle, detect_style, strip_prefix
 from detector.sources.runs import FileKind, LogFile
 from detector.sources.timestamps import Stamp, parse_timestamp
-from detector.types import Event, StreamKind
+from detector.types import Event, Role, StreamKind
 
 CHUNK = 8 << 20
 LOOKAHEAD = 256 << 10  # following lines kept available for multi-line rules
 MAX_LINE = 1 << 20  # longer lines are matched on their first MiB and reported
 TAIL_BYTES = 256 << 10
 LOOKBACK_LINES = 64
+MAX_SURPLUS_HITS = 4096  # hits kept beyond the first of their kind (below), across all files
+KEEP_FIRST = 8  # per file, prefix rank and rules: the first collateral/context hits, always kept
+KEEP_FIRST_INITIATOR = 64  # … the first initiator-grade and who-is-who (NCCL init) hits
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +55,106 @@ class FailureRecord:
     text: str
 
 
+HitKey = tuple[str, int | None, tuple[str, ...]]
+
+
+def is_index_match(matches: Sequence[RuleMatch]) -> bool:
+    """Matches that say who is who (NCCL's init lines: rank, bus id, pid, host), which
+    :func:`build_index` reads whatever their time."""
+    return any(k == "busid" for m in matches for k, _ in m.fields)
+
+
+def is_index_hit(hit: Hit) -> bool:
+    return is_index_match(hit.matches)
+
+
+class Admission(Protocol):
+    """What decides whether a hit is kept (:class:`EvidenceCap`, or the sidecar's wrapper that
+    knows the lines already looked at)."""
+
+    def admit(self, file: str, line: int, rank: int | None, matches: Sequence[RuleMatch]) -> bool: ...
+
+
+class EvidenceCap:
+    """A bound on the matched lines kept, across files, so that a burst (100,000 watchdog
+    timeouts from 512 ranks) costs bounded memory: the first :data:`KEEP_FIRST` hits of each
+    (file, prefix rank, rules) are always kept (:data:`KEEP_FIRST_INITIATOR` when initiator-grade
+    or who-is-who: attribution's timeline, each rank's first error and first collateral, its GPU
+    and pid come from these); later ones ("surplus", the same rule again on the same rank) are
+    kept while fewer than ``limit`` are, and dropped after, counted in :attr:`dropped` (and per
+    rule) so that a report can say so. A hard bound of ``4 * limit`` applies to the always-kept
+    collateral and context hits as well (a log with ever new prefix ranks); initiator-grade
+    first hits are never dropped."""
+
+    def __init__(self, limit: int = MAX_SURPLUS_HITS, *, first: int = KEEP_FIRST,
+                 first_initiator: int = KEEP_FIRST_INITIATOR) -> None:
+        self.limit = limit
+        self.first = first
+        self.first_initiator = first_initiator
+        self.surplus = 0  # surplus hits kept
+        self.protected = 0  # first hits of their key kept (not initiator-grade)
+        self.dropped = 0
+        self.dropped_by_rule: Counter[str] = Counter()
+        self._seen: dict[HitKey, int] = {}
+        self._grades: dict[tuple[str, ...], tuple[bool, bool]] = {}  # rule ids -> (initiator, may say who is who)
+
+    def _first(self, ids: tuple[str, ...], matches: Sequence[RuleMatch]) -> tuple[int, bool]:
+        """How many first hits of these matches' key are kept; whether they are initiator-grade."""
+        grade = self._grades.get(ids)
+        if grade is None:
+            initiator = any(m.rule.role is Role.INITIATOR for m in matches)
+            may_index = any("busid" in m.rule.regex.groupindex for m in matches)
+            grade = self._grades[ids] = (initiator, may_index)
+        initiator, may_index = grade
+        return (self.first_initiator if initiator or (may_index and is_index_match(matches)) else self.first), initiator
+
+    def admit(self, file: str, line: int, rank: int | None, matches: Sequence[RuleMatch]) -> bool:
+        """Whether to keep the hit of line ``line`` of ``file`` (prefix rank ``rank``), a line not
+        offered before; counts it either way."""
+        ids = tuple(m.rule.id for m in matches)
+        key = (file, rank, ids)
+        n = self._seen.get(key, 0)
+        first, initiator = self._first(ids, matches)
+        if n < first:
+            self._seen[key] = n + 1
+            if initiator:
+                return True
+            if self.protected < 4 * self.limit:
+                self.protected += 1
+                return True
+        if self.surplus < self.limit:
+            self.surplus += 1
+            return True
+        self.dropped += 1
+        for m in matches:
+            self.dropped_by_rule[m.rule.id] += 1
+        return False
+
+    def recount(self, hits: Iterable[tuple[str, Hit]]) -> None:
+        """Start counting afresh over the hits still kept (after some were let go): first hits
+        are those of each key from now on. The dropped counts stay."""
+        self._seen.clear()
+        self.surplus = self.protected = 0
+        for file, hit in hits:
+            ids = tuple(m.rule.id for m in hit.matches)
+            key = (file, hit.event.rank, ids)
+            n = self._seen.get(key, 0)
+            first, initiator = self._first(ids, hit.matches)
+            if n < first:
+                self._seen[key] = n + 1
+                self.protected += 0 if initiator else 1
+            else:
+                self.surplus += 1
+
+    def summary(self) -> str | None:
+        """What was not kept, for a report; None when nothing was dropped."""
+        if not self.dropped:
+            return None
+        top = ", ".join(f"{rule} {n}" for rule, n in self.dropped_by_rule.most_common(5))
+        return (f"{self.dropped} matched lines not kept as evidence (the first of each rule on each rank "
+                f"were; {self.limit} repeats kept in all): {top}")
+
+
 @dataclass
 class FileScan:
     file: LogFile
@@ -64,6 +169,7 @@ class FileScan:
     prefix_ranks: set[int] = field(default_factory=set)
     warnings: list[str] = field(default_factory=list)
     hosts: set[str] = field(default_factory=set)
+    cap: Admission | None = None  # where set, the hits it turns down are counted, not kept
 
 
 def _kind(f: LogFile) -> StreamKind:
@@ -92,7 +198,10 @@ class LineParser:
         return parse_timestamp(message, year=self.year)
 
     def event(self, raw: str, line: int, inherited: datetime | None) -> tuple[Event, Stamp | None]:
-        pre = strip_prefix(raw, self.style)
+        return self.event_of(strip_prefix(raw, self.style), raw, line, inherited)
+
+    def event_of(self, pre: Prefixed, raw: str, line: int, inherited: datetime | None) -> tuple[Event, Stamp | None]:
+        """:meth:`event` of a line whose prefix is already stripped (``pre``)."""
         stamp = self.stamp(pre.message)
         time = stamp.time if stamp else None
         rank = pre.rank  # the file's own rank is resolved later (a combined log has none)
@@ -219,9 +328,11 @@ def scan_file(
     year: int | None,
     tail_bytes: int = TAIL_BYTES,
     progress: Callable[[int], None] | None = None,
+    cap: EvidenceCap | None = None,
 ) -> FileScan:
-    """Scan one rank or kernel log. Never raises for bad content; I/O errors become warnings."""
-    scan = FileScan(f)
+    """Scan one rank or kernel log. Never raises for bad content; I/O errors become warnings.
+    ``cap`` (shared by the files of a run) bounds the hits kept; without it every hit is."""
+    scan = FileScan(f, cap=cap)
     try:
         fh = open(f.path, "rb")  # noqa: SIM115 - closed below
     except OSError as exc:
@@ -355,8 +466,11 @@ def _scan_body(fh: BinaryIO, scan: FileScan, parser: LineParser, rules: RuleSet,
 
 
 def process_buffer(buf: bytes, start: int, end: int, base_line: int, scan: FileScan, parser: LineParser, rules: RuleSet) -> None:
+    """Match the candidate lines of ``buf[start:end]`` and add their hits to ``scan`` (those its
+    cap admits: a line the cap turns down costs no timestamp parsing and no Event)."""
     last_off = start
     line_no = base_line
+    display = scan.file.display
     for off in rules.candidates(buf, start, end):
         line_no += buf.count(b"\n", last_off, off)
         last_off = off
@@ -364,27 +478,21 @@ def process_buffer(buf: bytes, start: int, end: int, base_line: int, scan: FileS
         if line_end < 0:
             line_end = len(buf)
         raw = _decode(buf[off:line_end])
-        ev, stamp = parser.event(raw, line_no, None)
-        if stamp is not None and stamp.host:
-            scan.hosts.add(stamp.host)
-        if ev.time is None and (stamp is None or stamp.since_boot is None):
-            inherited = _lookback_time(buf, off, start, parser)
-            if inherited is not None:
-                ev = Event(ev.file, ev.line, ev.kind, ev.text, ev.message, inherited, True,
-                           ev.rank, ev.local_rank, ev.node, ev.pid)
-        if ev.rank is not None:
-            scan.prefix_ranks.add(ev.rank)
-        if "ChildFailedError" in ev.message:
+        pre = strip_prefix(raw, parser.style)
+        if pre.rank is not None:
+            scan.prefix_ranks.add(pre.rank)
+        if "ChildFailedError" in pre.message:
             follow = _following(buf, line_end, 120)
             scan.failures.extend(parse_summary(follow, parser.style, parser.f.display, line_no + 1))
-        matches = rules.match(ev.message, parser.kind)
-        if not matches:
-            continue
-        context_n = max((m.rule.context_lines for m in matches), default=0)
-        window_n = max((m.rule.window_within for m in matches), default=0)
-        following = _following(buf, line_end, max(context_n, window_n)) if (context_n or window_n) else []
+        matches = rules.match(pre.message, parser.kind)
         kept: list[RuleMatch] = []
         extra_context: list[str] = []
+        following: list[str] = []
+        context_n = 0
+        if matches:
+            context_n = max((m.rule.context_lines for m in matches), default=0)
+            window_n = max((m.rule.window_within for m in matches), default=0)
+            following = _following(buf, line_end, max(context_n, window_n)) if (context_n or window_n) else []
         for m in matches:
             if m.rule.window_next is None:
                 kept.append(m)
@@ -402,7 +510,20 @@ def process_buffer(buf: bytes, start: int, end: int, base_line: int, scan: FileS
             kept.append(RuleMatch(m.rule, m.fields + extra))
             extra_context.extend(following[: i + 1])
         if not kept:
+            stamp = parser.stamp(pre.message)
+            if stamp is not None and stamp.host:
+                scan.hosts.add(stamp.host)
             continue
+        if scan.cap is not None and not scan.cap.admit(display, line_no, pre.rank, kept):
+            continue
+        ev, stamp = parser.event_of(pre, raw, line_no, None)
+        if stamp is not None and stamp.host:
+            scan.hosts.add(stamp.host)
+        if ev.time is None and (stamp is None or stamp.since_boot is None):
+            inherited = _lookback_time(buf, off, start, parser)
+            if inherited is not None:
+                ev = Event(ev.file, ev.line, ev.kind, ev.text, ev.message, inherited, True,
+                           ev.rank, ev.local_rank, ev.node, ev.pid)
         context = tuple(following[:context_n]) if context_n else tuple(extra_context)
         scan.hits.append(Hit(ev, tuple(kept), context))
 
