@@ -18,7 +18,7 @@ from detector.pipeline import (
     findings_from_hit,
     rank_infos,
 )
-from detector.sources.reader import TAIL_BYTES, FileScan, scan_file
+from detector.sources.reader import TAIL_BYTES, EvidenceCap, FileScan, scan_file
 from detector.sources.runs import FileKind, LogFile, discover
 from detector.sources.timestamps import find_year
 from detector.stepstats import stats_findings
@@ -88,11 +88,15 @@ def replay_path(
         on_total(sum(f.size for f in files if f.kind in (FileKind.RANK_LOG, FileKind.KERNEL)))
     year = _year_hint(files)
     scans: list[FileScan] = []
+    cap = EvidenceCap()  # a cascade of 100,000 timeouts keeps each rank's first hits, counts the rest
     for f in files:
         if f.kind in (FileKind.RANK_LOG, FileKind.KERNEL):
-            scan = scan_file(f, rules, year=year, tail_bytes=options.tail_bytes, progress=progress)
+            scan = scan_file(f, rules, year=year, tail_bytes=options.tail_bytes, progress=progress, cap=cap)
             warnings.extend(scan.warnings)
             scans.append(scan)
+    dropped = cap.summary()
+    if dropped is not None:
+        warnings.append(dropped)
     idx = build_index(scans)
     findings: list[Finding] = []
     for scan in scans:

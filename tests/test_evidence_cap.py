@@ -168,3 +168,35 @@ def test_a_kernel_paragraph_rule_in_pieces(ruleset: RuleSet) -> None:
     processor.process(lf, Chunk(f, b"[  100.123457] NVRM: installed in this system has fallen off the bus\n", 2, NOW))
     assert [[m.rule.id for m in h.matches] for h in lf.scan.hits] == [["xid.gpu_lost_paragraph"]]
     assert lf.scan.hits[0].matches[0].fields == (("pci", "0000:18:00"),)
+
+
+def test_replay_of_a_timeout_cascade_keeps_bounded_evidence_and_the_verdict(tmp_path: Path) -> None:
+    """rankdoctor replay on a run where 3 ranks print 3,000 watchdog timeouts each after rank 1's
+    CUDA error: the verdict is rank 1, the report says how many lines were not kept."""
+    import json
+    import subprocess
+    import sys
+
+    from detector.sources import reader
+
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "rank_1.log").write_text("2026-11-29T12:00:01Z step 9 | loss 1.0\n"
+                                    "2026-11-29T12:00:05Z RuntimeError: CUDA error: an illegal memory access was encountered\n")
+    for r in (0, 2, 3):
+        with open(run / f"rank_{r}.log", "w") as fh:
+            fh.write("2026-11-29T12:00:01Z step 9 | loss 1.0\n")
+            for i in range(3000):
+                fh.write(f"2026-11-29T12:10:{i % 60:02d}Z [Rank {r}] Watchdog caught collective operation timeout: "
+                         f"WorkNCCL(SeqNum={15735 + i}, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) "
+                         "ran for 600037 milliseconds before timing out.\n")
+    out = subprocess.run([sys.executable, "-m", "detector.cli", "replay", str(run), "--format", "json"],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode in (0, 1), out.stderr
+    report = json.loads(out.stdout)
+    incident = report["incidents"][0]
+    assert incident["initiator"]["rank"] == 1 and incident["cause"] == "illegal_memory_access"
+    assert sorted(incident["collateral_ranks"]) == [0, 2, 3]
+    dropped = [w for w in report["warnings"] if "not kept as evidence" in w]
+    kept = 3 * reader.KEEP_FIRST + reader.MAX_SURPLUS_HITS  # each rank's first hits, then the repeats allowed
+    assert len(dropped) == 1 and dropped[0].startswith(f"{9000 - kept} matched lines"), dropped

@@ -117,3 +117,12 @@ def test_the_sidecars_worker_counts_failed_and_timed_out_hooks(tmp_path: Path) -
     assert metric(text, actions, hook="hangs", action="notify", outcome="timeout") == 1, text
     assert metric(text, "rankdoctor_remediation_decisions_total", node="node01", outcome="failed") == 1
     assert (metric(text, "rankdoctor_remediation_last_failure_timestamp_seconds") or 0) > time.time() - 60
+
+
+def test_evidence_dropped_past_the_cap_is_a_counter() -> None:
+    metrics = SidecarMetrics("job1", "n1")
+    dropped = [0]
+    metrics.add_evidence(lambda: (), lambda: 10, lambda: (), lambda: dropped[0])
+    assert 'rankdoctor_evidence_dropped_total{training_job="job1"} 0.0' in generate_latest(metrics.registry).decode()
+    dropped[0] = 4880
+    assert 'rankdoctor_evidence_dropped_total{training_job="job1"} 4880.0' in generate_latest(metrics.registry).decode()

@@ -14,7 +14,8 @@ through Prometheus, see :mod:`detector.sidecar.coordinator`):
 | ``rankdoctor_rank_wait_state`` | 1, while the job is stalled | ``state`` (where its main thread waits) |
 
 Health: ``rankdoctor_source_up{source}`` (1 up, 0 down or off), ``rankdoctor_incidents_total{cause}``,
-``rankdoctor_lines_read``, ``rankdoctor_gpu_temperature_celsius`` / ``rankdoctor_gpu_power_watts``.
+``rankdoctor_lines_read``, ``rankdoctor_evidence_dropped_total`` (matched lines past the evidence cap),
+``rankdoctor_gpu_temperature_celsius`` / ``rankdoctor_gpu_power_watts``.
 
 Remediation (labels ``training_job``, ``node``: this sidecar's; the audit log has each record):
 
@@ -34,7 +35,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge
-from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.registry import Collector
 
 from detector.sidecar.live import RankEvidence
@@ -53,11 +54,13 @@ def _ts(value: float | None) -> float:
 
 class EvidenceCollector(Collector):
     def __init__(self, job: str, evidence: Callable[[], Sequence[RankEvidence]],
-                 lines: Callable[[], int], gpus: Callable[[], Sequence[GpuState]]) -> None:
+                 lines: Callable[[], int], gpus: Callable[[], Sequence[GpuState]],
+                 dropped: Callable[[], int] = lambda: 0) -> None:
         self._job = job
         self._evidence = evidence
         self._lines = lines
         self._gpus = gpus
+        self._dropped = dropped
 
     def collect(self) -> Iterator[Any]:
         base = ["training_job", "node", "rank"]
@@ -93,6 +96,11 @@ class EvidenceCollector(Collector):
         lines = GaugeMetricFamily("rankdoctor_lines_read", "Lines read from followed files", labels=["training_job"])
         lines.add_metric([self._job], float(self._lines()))
         yield lines
+        dropped = CounterMetricFamily("rankdoctor_evidence_dropped", "Matched lines not kept as evidence "
+                                      "(repeats past the cap in a burst; each rank's first hits are kept)",
+                                      labels=["training_job"])
+        dropped.add_metric([self._job], float(self._dropped()))
+        yield dropped
         temp = GaugeMetricFamily("rankdoctor_gpu_temperature_celsius", "GPU temperature (NVML)", labels=["training_job", "gpu"])
         power = GaugeMetricFamily("rankdoctor_gpu_power_watts", "GPU board power (NVML)", labels=["training_job", "gpu"])
         for gpu in self._gpus():
@@ -135,8 +143,8 @@ class SidecarMetrics:
         self._thread: Any = None
 
     def add_evidence(self, evidence: Callable[[], Sequence[RankEvidence]], lines: Callable[[], int],
-                     gpus: Callable[[], Sequence[GpuState]]) -> None:
-        self.registry.register(EvidenceCollector(self.job, evidence, lines, gpus))
+                     gpus: Callable[[], Sequence[GpuState]], dropped: Callable[[], int] = lambda: 0) -> None:
+        self.registry.register(EvidenceCollector(self.job, evidence, lines, gpus, dropped))
 
     def set_source(self, source: str, up: bool) -> None:
         self.source_up.labels(self.job, self.node, source).set(1.0 if up else 0.0)

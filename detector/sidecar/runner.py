@@ -41,6 +41,7 @@ from detector.sidecar.state import StateStore
 
 MAX_BACKOFF_S = 60.0
 RULES_CHECK_S = 5.0
+TICK_EVERY = 64  # pieces dispatched between two looks at the incident gate's deadline in a burst
 
 
 class SystemClock:
@@ -111,7 +112,8 @@ class Sidecar:
                                  hang=config.hang if not config.coordinator.enabled else _no_hang(config),
                                  rank_gpus=dict(config.rank_gpus), discriminator=self.procs)
         self.metrics.add_evidence(lambda: self.engine.evidence, lambda: self.engine.lines_read,
-                                  lambda: self.nvml.gpus if self.nvml is not None else [])
+                                  lambda: self.nvml.gpus if self.nvml is not None else [],
+                                  lambda: self.engine.evidence_dropped)
         self._remediation_closer: Any = None
         handler = self._make_remediation()
         self.sink = IncidentSink(config.incidents, out=self.outside.out, count=self.metrics.count_incident,
@@ -232,19 +234,26 @@ class Sidecar:
             self._poll(source, now)
         self._check_state()
         items.extend(self.inbox.drain(0.0))
-        for item in items:
+        for n, item in enumerate(items, 1):
             self._dispatch(item)
+            if n % TICK_EVERY == 0:  # a burst of pieces: an incident whose settle time has come goes out now
+                deadline = self.engine.next_deadline()
+                if deadline is not None and clock.time() >= deadline:
+                    self._tick(clock.time())
         if now >= self._next_rules:
             self._next_rules = now + RULES_CHECK_S
             if self.rules.changed():
                 self._apply_rules(self.rules.reload())
+        self._tick(now)
+
+    def _tick(self, now: float) -> None:
         try:
             incidents = self.engine.tick(now)
         except Exception as exc:  # a bug must not stop the sidecar; the evidence was set aside
             self.warn(f"attribution failed: {type(exc).__name__}: {exc}")
             return
         for incident in incidents:
-            self.incidents.append(self.sink.emit(incident, clock.time()))
+            self.incidents.append(self.sink.emit(incident, self.outside.clock.time()))
 
     def _dispatch(self, item: Item) -> None:
         if isinstance(item, SourceStatus):
