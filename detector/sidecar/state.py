@@ -66,7 +66,9 @@ class Offset:
     ino: int
     offset: int
     line: int
-    fingerprint: bytes  # the file's first bytes (up to FINGERPRINT), to recognise it again
+    # to recognise the file again: its first bytes and the bytes just before the offset, as the
+    # tailer encodes them (tailer.encode_fingerprint; older states hold the first bytes only)
+    fingerprint: bytes
 
 
 @dataclass(frozen=True, slots=True)
