@@ -55,6 +55,29 @@ def test_symlinks_out_of_the_run_are_not_followed(layout: tuple[Path, Path], rul
     assert "SECRET-OUTSIDE" in _texts(run, ruleset, follow=True)  # ...unless asked
 
 
+def test_a_file_swapped_for_a_link_after_discovery_is_not_read(layout: tuple[Path, Path], ruleset: RuleSet) -> None:
+    """The race between listing the run and reading it: a job that can write the run folder
+    swaps a listed log for a link to a file outside. The replay reads the file it listed (by
+    device and inode) or nothing."""
+    from detector.sources.reader import scan_file
+
+    run, outside = layout
+    files, _ = discover(run)
+    victim = run / "node01" / "rank_1.log"
+    victim.unlink()
+    victim.symlink_to(outside / "rank_9.log")
+    scan = scan_file(files[0], ruleset, year=2026)
+    assert not scan.hits and scan.lines == 0
+    assert any("replaced since the run was listed" in w for w in scan.warnings), scan.warnings
+    # a file rewritten in place is still the file that was listed
+    victim.unlink()
+    victim.write_text(INSIDE)
+    files, _ = discover(run)
+    with open(victim, "a") as fh:
+        fh.write("[rank1]: 2026-11-29T12:00:01Z step 11 | loss 2.0\n")
+    assert scan_file(files[0], ruleset, year=2026).lines == 2
+
+
 def test_links_inside_the_run_and_a_linked_run_directory(layout: tuple[Path, Path], tmp_path: Path) -> None:
     run, _ = layout
     (run / "node01" / "rank_3.log").symlink_to(run / "node01" / "rank_1.log")

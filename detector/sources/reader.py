@@ -339,6 +339,11 @@ def scan_file(
         scan.warnings.append(f"{f.display}: cannot open ({exc.strerror or exc}), skipped")
         return scan
     with fh:
+        if f.ident is not None:
+            st = os.fstat(fh.fileno())
+            if (st.st_dev, st.st_ino) != f.ident:
+                scan.warnings.append(f"{f.display}: replaced since the run was listed (by a link or another file), skipped")
+                return scan
         try:
             head = fh.read(8192)
         except OSError as exc:

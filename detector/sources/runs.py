@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from pathlib import Path
 
@@ -30,6 +30,9 @@ class LogFile:
     node: str | None = None
     attempt: int | None = None
     size: int = 0
+    # (device, inode) of the file discovery vetted: a replay reads that file or nothing, so a
+    # file swapped for a link (or anything else) between discovery and reading is skipped
+    ident: tuple[int, int] | None = None
 
 
 _ATTEMPT = re.compile(r"^attempt_(\d+)$")
@@ -142,6 +145,14 @@ def classify(path: Path, root: Path) -> LogFile | None:
     return LogFile(path, display, FileKind.RANK_LOG, _rank_from_name(name), None, node, None, size)
 
 
+def _vetted(item: LogFile) -> LogFile:
+    try:
+        st = item.path.stat()
+    except OSError:
+        return item  # gone already: reading it will say so
+    return replace(item, ident=(st.st_dev, st.st_ino))
+
+
 def discover(target: Path, *, follow_symlinks: bool = False) -> tuple[list[LogFile], list[str]]:
     """All input files of a run (a directory, or one file), and warnings for what was skipped.
 
@@ -155,7 +166,7 @@ def discover(target: Path, *, follow_symlinks: bool = False) -> tuple[list[LogFi
         item = classify(target, target.parent)
         if item is None:
             item = LogFile(target, target.name, FileKind.RANK_LOG, _rank_from_name(target.name), size=target.stat().st_size)
-        return [item], warnings
+        return [_vetted(item)], warnings
     if not target.is_dir():
         raise InputError(str(target), "not a regular file or directory")
     root = target.resolve()
@@ -183,7 +194,7 @@ def discover(target: Path, *, follow_symlinks: bool = False) -> tuple[list[LogFi
                 continue
             item = classify(path, target)
             if item is not None:
-                found.append(item)
+                found.append(_vetted(item))
     if not found:
         raise InputError(str(target), "no log files found (looked for *.log, *.out, *.err, *.txt, kernel logs, torchrun log dirs)")
     return found, warnings
