@@ -334,3 +334,79 @@ def test_a_fast_writer_rotating_its_log_loses_no_line(tmp_path: Path) -> None:
         follower.close()
     steps = [int(m.group(1)) for m in (re.match(r"step (\d+) ", s) for s in seen) if m]
     assert steps == list(range(1, total + 1))
+
+
+# --- found in review (30 November): each failed before its fix -----------------------------------
+
+
+def test_a_rotated_file_with_more_than_one_read_left_is_read_to_its_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Leaving a renamed file used to read one MAX_READ of its rest and close it: the end (where
+    the traceback is) was lost. Now the switch waits until it is all read; also on a restart."""
+    import detector.sidecar.tailer as tailer_mod
+
+    monkeypatch.setattr(tailer_mod, "MAX_READ", 100)
+    log = tmp_path / "rank0.log"
+    log.write_text("")
+    t = FileTailer(log)
+    t.read()
+    append(log, "".join(f"line {i:03d}\n" for i in range(50)))  # 450 bytes unread
+    saved = t.offset()
+    log.rename(tmp_path / "rank0.log.1")
+    log.write_text("new 1\n")
+    seen: list[str] = []
+    for _ in range(10):
+        seen += [text for _, text in lines_of(t.check_path() + t.read())]
+    assert seen == [f"line {i:03d}" for i in range(50)] + ["new 1"]
+    again = FileTailer(log, saved=saved)  # restarted from before the rename
+    seen = []
+    for _ in range(10):
+        seen += [text for _, text in lines_of(again.check_path() + again.read())]
+    assert seen == [f"line {i:03d}" for i in range(50)] + ["new 1"]
+
+
+def test_another_files_rotated_copy_is_not_taken_for_this_ones(tmp_path: Path) -> None:
+    log = tmp_path / "rank1"
+    log.write_text("")
+    t = FileTailer(log)
+    t.read()  # empty
+    (tmp_path / "rank10.1").write_text("rank10 line\n")  # rank10's rotated log, not rank1's
+    append(log, "rank1 line\n")
+    assert [text for _, text in lines_of(t.read())] == ["rank1 line"]
+
+
+def test_a_path_that_becomes_a_directory_leaks_no_descriptor(tmp_path: Path) -> None:
+    folder = tmp_path / "kern.log"
+    folder.mkdir()
+    t = FileTailer(folder, from_end=True)
+    before = len(os.listdir("/proc/self/fd"))
+    for _ in range(20):
+        with pytest.raises(OSError, match="directory"):
+            t.read()
+    assert len(os.listdir("/proc/self/fd")) == before
+
+
+def test_a_recovered_copy_touched_later_is_not_read_again(tmp_path: Path) -> None:
+    log = tmp_path / "rank0.log"
+    log.write_text("a1\n")
+    t = FileTailer(log)
+    seen = [text for _, text in lines_of(t.read())]
+    append(log, "a2\na3\n")
+    shutil.copyfile(log, tmp_path / "rank0.log.1")
+    os.truncate(log, 0)
+    seen += [text for _, text in lines_of(t.read())]  # recovered from the copy; the file is empty now
+    os.utime(tmp_path / "rank0.log.1")  # a backup tool touches the copy
+    append(log, "b1\n")
+    seen += [text for _, text in lines_of(t.read())]
+    assert seen == ["a1", "a2", "a3", "b1"]
+
+
+def test_truncated_and_regrown_with_the_same_banner_is_noticed(tmp_path: Path) -> None:
+    banner = "=" * 300 + "\n"
+    log = tmp_path / "rank0.log"
+    log.write_text(banner + "old 1\n")
+    t = FileTailer(log)
+    t.read()
+    with open(log, "r+") as fh:  # truncated and written again, longer than before, between two looks
+        fh.truncate(0)
+    append(log, banner + "new 1\nnew 2\nnew 3\n")
+    assert [text for _, text in lines_of(t.read())] == [banner.strip(), "new 1", "new 2", "new 3"]

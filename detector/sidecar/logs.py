@@ -298,9 +298,11 @@ class LogFollower:
                     if self._inbox is not None:
                         self._inbox.put(ElasticErrorFile(f))
                 elif f.kind in (FileKind.RANK_LOG, FileKind.KERNEL):
-                    self._follow(f, from_end=False, initial=initial)
+                    # decided here, once: a file swapped for a link after the check above is refused
+                    self._follow(f, from_end=False, initial=initial,
+                                 allow_link=spec.names(path) and os.path.islink(path))
 
-    def _follow(self, f: LogFile, *, from_end: bool, initial: bool) -> None:
+    def _follow(self, f: LogFile, *, from_end: bool, initial: bool, allow_link: bool | None = None) -> None:
         key = str(f.path)
         was_initial, tries = self._unread_state.pop(key, (False, 0))
         initial = initial or was_initial
@@ -316,7 +318,7 @@ class LogFollower:
             self._warn(f"{f.display}: still cannot read its saved offset ({exc}); following it from its "
                        "start (what is there now as backlog): lines may be counted twice")
             saved, initial = None, True
-        tailer = FileTailer(f.path, saved=saved, from_end=from_end)
+        tailer = FileTailer(f.path, saved=saved, from_end=from_end, allow_link=allow_link)
         self._tailers[key] = (tailer, f)
         if initial and saved is None and not from_end and _size(f.path) > 0:
             self._started_with.add(key)  # its first read is what was there before us

@@ -27,6 +27,7 @@ Line numbers continue across rotations of the same path, so that evidence keys s
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import re
@@ -41,6 +42,9 @@ MAX_READ = 4 << 20  # per file per read() call
 MAX_PARTIAL = 1 << 20
 ROTATED = re.compile(r"\.(?:\d{1,4}|gz|bz2|xz|zst|lz4|old|bak)$|[-_.]\d{8}(?:[-_T]?\d{2,6})?$")
 COMPRESSED = (".gz", ".bz2", ".xz", ".zst", ".lz4")
+# what follows NAME in the name of a rotated copy of NAME (NAME.1, NAME-20261130, NAME.1.gz)
+ROTATED_SUFFIX = re.compile(r"(?:\.(?:\d{1,4}|old|bak)(?:\.(?:gz|bz2|xz|zst|lz4))?|\.(?:gz|bz2|xz|zst|lz4)"
+                            r"|[-_.]\d{8}(?:[-_T]?\d{2,6})?(?:\.(?:gz|bz2|xz|zst|lz4))?)")
 _MAGIC = b"\x00rd2"  # an encoded fingerprint; older states hold the first bytes only
 
 
@@ -81,7 +85,7 @@ class FileTailer:
         self._tail = b""  # the bytes of the current file just before the first unconsumed line
         self._mtime_ns = 0  # the current file's modification time at the last look
         # while the file was empty at every look: its rotated siblings then (ids -> mtime)
-        self._empty_view: dict[tuple[int, int], int] | None = None
+        self._empty_view: dict[tuple[int, int], tuple[int, int]] | None = None  # ids -> (mtime, size)
         # files followed before, or read as copies: device, inode, first bytes (inodes are reused)
         self._left: deque[tuple[int, int, bytes]] = deque(maxlen=32)
         self.events: list[str] = []  # rotations/truncations seen (for logs and tests)
@@ -113,7 +117,8 @@ class FileTailer:
                 self._read_available(out)
             return out
         if (st.st_dev, st.st_ino) != (self.dev, self.ino):
-            self._leave(out)
+            if not self._leave(out):
+                return out  # the old file still has unread bytes: on with them at the next look
             self.events.append("replaced by a symbolic link" if stat.S_ISLNK(st.st_mode) else "rotated")
             if self._open(out, fresh=True):
                 self._read_available(out)
@@ -138,14 +143,23 @@ class FileTailer:
             flags |= getattr(os, "O_NOFOLLOW", 0)
         try:
             fd = os.open(path, flags)
-        except (FileNotFoundError, IsADirectoryError):
+        except FileNotFoundError:
             return None
         except OSError as exc:
             if exc.errno == errno.ELOOP and not self._allow_link:
                 raise OSError(errno.ELOOP, "is a symbolic link now; not followed (it was a file when first seen)",
                               str(path)) from None
             raise
-        return fd, os.fstat(fd)
+        try:
+            st = os.fstat(fd)
+        except OSError:
+            os.close(fd)
+            raise
+        if not stat.S_ISREG(st.st_mode):
+            os.close(fd)
+            kind = "a directory" if stat.S_ISDIR(st.st_mode) else "a FIFO" if stat.S_ISFIFO(st.st_mode) else "not a regular file"
+            raise OSError(errno.EINVAL, f"is {kind} now; not read", str(path))
+        return fd, st
 
     def _adopt(self, fd: int, st: os.stat_result, *, pos: int, tail: bytes) -> None:
         self._fd = fd
@@ -178,6 +192,17 @@ class FileTailer:
         return True
 
     def _open_saved(self, saved: Offset, out: list[tuple[bytes, int]]) -> bool:
+        opened: list[int] = []  # descriptors not yet adopted: closed if anything raises
+        try:
+            return self._resume(saved, out, opened)
+        except BaseException:
+            for fd in opened:
+                if fd != self._fd:
+                    with contextlib.suppress(OSError):
+                        os.close(fd)
+            raise
+
+    def _resume(self, saved: Offset, out: list[tuple[bytes, int]], opened: list[int]) -> bool:
         """Resume where ``saved`` left off: the same file at the path; else the file renamed away
         (same device and inode) or its copy among the rotated siblings, whose unread rest is read
         before the file at the path is followed from its top (with no file at the path, the
@@ -187,6 +212,7 @@ class FileTailer:
         at_path = self._open_fd(self.path)
         ids = None
         if at_path is not None:
+            opened.append(at_path[0])
             fd, st = at_path
             ids = (st.st_dev, st.st_ino)
             if ids == (saved.dev, saved.ino) and _holds(fd, st.st_size, saved.offset, head, tail):
@@ -194,6 +220,8 @@ class FileTailer:
                 self.line = saved.line
                 return True
         sibling = self._find_saved(saved, head, tail, exclude=ids)
+        if sibling is not None:
+            opened.append(sibling[0])
         if sibling is None and at_path is not None and saved.offset and _holds(at_path[0], at_path[1].st_size,
                                                                                 saved.offset, head, tail):
             fd, st = at_path  # the same content under another inode (copied back, another file system)
@@ -208,7 +236,9 @@ class FileTailer:
             self.events.append(f"resumed in {name}")
             if at_path is None:
                 return True
-            self._leave(out)
+            if not self._leave(out):  # more than one read's worth left there: check_path switches later
+                os.close(at_path[0])
+                return True
             fd, st = at_path
             self._adopt(fd, st, pos=0, tail=b"")
             return True
@@ -233,7 +263,10 @@ class FileTailer:
                 if opened is None:
                     continue
                 fd, fst = opened
-                good = _holds(fd, fst.st_size, saved.offset, head, tail)
+                try:
+                    good = _holds(fd, fst.st_size, saved.offset, head, tail)
+                except OSError:
+                    good = False
                 if good and (fst.st_dev, fst.st_ino) == (saved.dev, saved.ino):
                     return fd, fst, candidate.name
                 os.close(fd)
@@ -245,7 +278,7 @@ class FileTailer:
         return None if opened is None else (opened[0], opened[1], by_content[1].name)
 
     def _siblings(self) -> list[tuple[Path, os.stat_result]]:
-        """Rotated, uncompressed regular files next to the path whose names start with its name."""
+        """Rotated, uncompressed regular files next to the path: its name and a rotation suffix."""
         folder = self.path.parent
         try:
             names = os.listdir(folder)
@@ -253,8 +286,9 @@ class FileTailer:
             return []
         out = []
         for name in names:
-            if name == self.path.name or not name.startswith(self.path.name) or not is_rotated_name(name):
-                continue
+            base = self.path.name
+            if not name.startswith(base) or not ROTATED_SUFFIX.fullmatch(name, len(base)):
+                continue  # (rank10.1 is not a copy of rank1)
             if name.endswith(COMPRESSED):
                 continue
             try:
@@ -286,6 +320,10 @@ class FileTailer:
         truncated = size < self._pos
         if not truncated and self._pos and self._fp and os.pread(fd, len(self._fp), 0) != self._fp:
             truncated = True  # truncated and written again past where we were since the last look
+        end = self._pos - len(self._partial)
+        if (not truncated and size > self._pos and self._tail and end >= len(self._tail)
+                and os.pread(fd, len(self._tail), end - len(self._tail)) != self._tail):
+            truncated = True  # ...with the same first bytes (a banner): the bytes before our position differ
         if truncated:
             self.events.append("truncated")
             self._recover_from_copy(out)
@@ -297,7 +335,7 @@ class FileTailer:
         elif self._pos == 0 and not self._fp and self._empty_view is not None and st.st_mtime_ns != self._mtime_ns:
             self._recover_unseen_copy(out, fd, size)  # empty at the last look, and modified since
         if self._pos == 0 and size == 0 and (self._empty_view is None or st.st_mtime_ns != self._mtime_ns):
-            self._empty_view = {(s.st_dev, s.st_ino): s.st_mtime_ns for _, s in self._siblings()}
+            self._empty_view = {(s.st_dev, s.st_ino): (s.st_mtime_ns, s.st_size) for _, s in self._siblings()}
         self._mtime_ns = st.st_mtime_ns
         budget = MAX_READ
         while self._pos < size and budget > 0:
@@ -347,26 +385,36 @@ class FileTailer:
         never read."""
         view = self._empty_view or {}
         live = os.pread(fd, FINGERPRINT, 0) if size else b""
-        best: tuple[int, Path] | None = None
+        best: tuple[int, Path, int] | None = None
         for candidate, st in self._siblings():
             ids = (st.st_dev, st.st_ino)
-            if ids == (self.dev, self.ino) or not st.st_size or view.get(ids) == st.st_mtime_ns:
+            known = view.get(ids)
+            if ids == (self.dev, self.ino) or not st.st_size or (known is not None and known[0] == st.st_mtime_ns):
+                continue
+            # a file that was there already (a renamed log its writer still appends to): only
+            # what it gained since; a new one (the copy): all of it
+            start = 0 if known is None else known[1]
+            if st.st_size <= start:
+                continue
+            opened = self._open_sibling(candidate)
+            if opened is None:
                 continue
             try:
-                with open(candidate, "rb") as fh:
-                    first = fh.read(FINGERPRINT)
+                first = os.pread(opened[0], FINGERPRINT, 0)
             except OSError:
                 continue
+            finally:
+                os.close(opened[0])
             if self._was_left(ids, first):
                 continue
             n = min(len(first), len(live))
-            if n and first[:n] == live[:n]:
+            if start == 0 and n and first[:n] == live[:n]:
                 continue  # a copy of what the file holds now, not of what it lost
             if best is None or st.st_mtime_ns > best[0]:
-                best = (st.st_mtime_ns, candidate)
+                best = (st.st_mtime_ns, candidate, start)
         if best is not None:
             self.events.append("truncated while empty at the last look")
-            self._take_copy(best[1], 0, out)
+            self._take_copy(best[1], best[2], out)
             self._flush_partial(out)
             self._tail = b""  # what follows is the file's own
 
@@ -377,21 +425,27 @@ class FileTailer:
         fd, st = opened
         try:
             rest = os.pread(fd, MAX_READ, start)
+            head = os.pread(fd, FINGERPRINT, 0)
         except OSError:
-            rest = b""
+            rest = head = b""
         finally:
             os.close(fd)
-        self._left.append((st.st_dev, st.st_ino, rest[:FINGERPRINT] if start == 0 else b""))
+        self._left.append((st.st_dev, st.st_ino, head))
         if rest:
             self.events.append(f"recovered {len(rest)} bytes from {path.name}")
             self._emit(rest, out)
 
-    def _leave(self, out: list[tuple[bytes, int]]) -> None:
-        """Done with the current file (another is at the path): its remainder, then close it."""
+    def _leave(self, out: list[tuple[bytes, int]]) -> bool:
+        """Another file is at the path: read the current one's remainder (one read's worth at a
+        time, :data:`MAX_READ`) and, once it is all read, close it. False while some is left."""
         self._read_available(out)
+        fd = self._fd
+        if fd is not None and os.fstat(fd).st_size > self._pos:
+            return False
         self._flush_partial(out)
         self._left.append((self.dev, self.ino, self._fp))
         self._close_fd()
+        return True
 
     def _was_left(self, ids: tuple[int, int], first: bytes) -> bool:
         """Whether a file with these ids and first bytes is one followed or copied before."""

@@ -150,6 +150,9 @@ def compile_pattern(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern, PATTERN_FLAGS)
 
 
+_OPEN_REPEAT = re.compile(r"(?<!\\)\{,\d*\}")  # Python's "{,n}"
+
+
 def pattern_problems(pattern: str) -> list[str]:
     """What is wrong with a pattern, if anything (shared by the loader and `rules validate`)."""
     try:
@@ -164,6 +167,9 @@ def pattern_problems(pattern: str) -> list[str]:
     risk = backtracking_risk(pattern) or superlinear_risk(pattern)
     if risk:
         problems.append(f"pattern risks catastrophic backtracking: {risk}")
+    if _OPEN_REPEAT.search(pattern):
+        problems.append("'{,n}' is a repeat of 0 to n for Python but literal text for hyperscan and RE2, so lines "
+                        "would be missed: write '{0,n}'")
     try:
         re.compile(prefilter_pattern(pattern).encode("utf-8"), re.MULTILINE)
     except re.error as exc:
