@@ -258,7 +258,7 @@ class FileTailer:
             ids = (st.st_dev, st.st_ino)
             if ids == exclude:
                 continue
-            if ids == (saved.dev, saved.ino) or (saved.offset and head and st.st_size >= saved.offset):
+            if ids == (saved.dev, saved.ino):
                 opened = self._open_sibling(candidate)
                 if opened is None:
                     continue
@@ -267,11 +267,13 @@ class FileTailer:
                     good = _holds(fd, fst.st_size, saved.offset, head, tail)
                 except OSError:
                     good = False
-                if good and (fst.st_dev, fst.st_ino) == (saved.dev, saved.ino):
+                if good and (fst.st_dev, fst.st_ino) == ids:
                     return fd, fst, candidate.name
                 os.close(fd)
-                if good and saved.offset and head and (by_content is None or st.st_mtime_ns > by_content[0]):
-                    by_content = (st.st_mtime_ns, candidate)
+            elif (saved.offset and head and st.st_size >= saved.offset
+                  and (by_content is None or st.st_mtime_ns > by_content[0])
+                  and self._sibling_holds(candidate, saved.offset, head, tail)):
+                by_content = (st.st_mtime_ns, candidate)
         if by_content is None:
             return None
         opened = self._open_sibling(by_content[1])
@@ -298,6 +300,19 @@ class FileTailer:
             if stat.S_ISREG(st.st_mode):
                 out.append((folder / name, st))
         return out
+
+    def _sibling_holds(self, path: Path, offset: int, head: bytes, tail: bytes) -> bool:
+        """Whether the sibling ``path`` is the file that was read up to ``offset`` (:func:`_holds`)."""
+        opened = self._open_sibling(path)
+        if opened is None:
+            return False
+        fd, st = opened
+        try:
+            return _holds(fd, st.st_size, offset, head, tail)
+        except OSError:
+            return False
+        finally:
+            os.close(fd)
 
     @staticmethod
     def _open_sibling(path: Path) -> tuple[int, os.stat_result] | None:
@@ -361,19 +376,8 @@ class FileTailer:
         end = self._pos - len(self._partial)
         best: tuple[int, Path] | None = None
         for candidate, st in self._siblings():
-            if st.st_size < self._pos:
-                continue
-            opened = self._open_sibling(candidate)
-            if opened is None:
-                continue
-            fd, fst = opened
-            try:
-                good = _holds(fd, fst.st_size, end, self._fp, self._tail)
-            except OSError:
-                good = False
-            finally:
-                os.close(fd)
-            if good and (best is None or st.st_mtime_ns > best[0]):
+            if (st.st_size >= self._pos and (best is None or st.st_mtime_ns > best[0])
+                    and self._sibling_holds(candidate, end, self._fp, self._tail)):
                 best = (st.st_mtime_ns, candidate)
         if best is not None:
             self._take_copy(best[1], self._pos, out)

@@ -53,15 +53,24 @@ class RuleMatch:
     fields: tuple[tuple[str, str], ...]
 
 
-def linear_twin(pattern: str | bytes) -> Any | None:
-    """``pattern`` compiled by RE2 (linear-time matching), or None when google-re2 is not
-    installed or cannot run the pattern (look-arounds, back-references, atomic groups)."""
+def _re2() -> tuple[Any, Any] | None:
+    """google-re2 and quiet options for it, or None when it is not installed."""
     try:
         import re2
     except ImportError:
         return None
     options = re2.Options()
     options.log_errors = False
+    return re2, options
+
+
+def linear_twin(pattern: str | bytes) -> Any | None:
+    """``pattern`` compiled by RE2 (linear-time matching), or None when google-re2 is not
+    installed or cannot run the pattern (look-arounds, back-references, atomic groups)."""
+    found = _re2()
+    if found is None:
+        return None
+    re2, options = found
     try:
         return re2.compile(pattern, options)
     except re2.error:
@@ -308,12 +317,10 @@ class _Re2Ids:
     @classmethod
     def build(cls, literals: Sequence[tuple[int, tuple[tuple[str, ...], bool]]]) -> _Re2Ids | None:
         """None when RE2 is not installed (or refuses the set)."""
-        try:
-            import re2
-        except ImportError:
+        found = _re2()
+        if found is None:
             return None
-        options = re2.Options()
-        options.log_errors = False
+        re2, options = found
         regex_set = re2.Set.SearchSet(options)
         try:
             for _i, (texts, nocase) in literals:
