@@ -307,7 +307,9 @@ def test_sidecar_state_locked(tmp_path: Path, procs: list[SidecarProc]) -> None:
         _fail(logs)
         sc.wait_incidents(1, timeout=4)
         assert time.monotonic() - started < 5
-        assert metric(sc.metrics(), "rankdoctor_source_up", source="logs") == 1
+        text = sc.metrics()
+        assert metric(text, "rankdoctor_source_up", source="logs") == 1
+        assert metric(text, "rankdoctor_source_up", source="state") == 0  # the failure is visible
     finally:
         lock.execute("ROLLBACK")
         lock.close()
