@@ -164,7 +164,7 @@ def rotate_model(seeds: int, ops: int) -> dict[str, Any]:
 def rotate_race(seconds: float, kind: str, period_ms: tuple[int, int], poll_ms: int) -> dict[str, Any]:
     """A writer rotating by ``kind`` every ``period_ms`` while a FileTailer is polled every
     ``poll_ms`` from another thread; no coordination."""
-    from detector.sidecar.tailer import FileTailer
+    from detector.sidecar.sources.tailer import FileTailer
 
     tmp = Path(tempfile.mkdtemp(prefix="rd-race-"))
     path = tmp / "rank_0.log"
@@ -407,8 +407,8 @@ def load(seconds: float, ranks: int = 512, rate: int = 5000, burst: int = 100_00
 
 
 def redos() -> list[dict[str, Any]]:
-    import detector.detectors.rules.engine as engine
-    from detector.detectors.rules.loader import compile_pattern
+    import detector.rules.engine as engine
+    from detector.rules.loader import compile_pattern
 
     rows = []
     line = "[rank0]: RuntimeError: CUDA error: an illegal memory access was encountered " + "a" * 32_700

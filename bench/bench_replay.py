@@ -28,9 +28,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.gen_run import generate  # noqa: E402
-from detector.detectors.rules.engine import RuleSet  # noqa: E402
-from detector.detectors.rules.loader import load_rules  # noqa: E402
-from detector.detectors.rules.prefilter import prefilter_pattern  # noqa: E402
+from detector.rules.engine import RuleSet  # noqa: E402
+from detector.rules.loader import load_rules  # noqa: E402
+from detector.rules.prefilter import prefilter_pattern  # noqa: E402
 from detector.types import StreamKind  # noqa: E402
 
 CHUNK = 8 << 20

@@ -348,8 +348,8 @@ class _FakeNvml:
 
 def child_main(argv: list[str]) -> int:
     """The sidecar with the fake NVML (the cost run): ``rankdoctor watch`` otherwise."""
-    from detector.sidecar import runner
-    from detector.sidecar_cli import build_parser, config_from_args
+    from detector.cli.watch import build_parser, config_from_args
+    from detector.sidecar import service as runner
 
     args = build_parser().parse_args(argv)
     config = config_from_args(args, dict(os.environ))

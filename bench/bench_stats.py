@@ -20,7 +20,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from detector.detectors.stats import (
+from detector.stats import (
     LogNote,
     NoteKind,
     StallTracker,
@@ -29,10 +29,10 @@ from detector.detectors.stats import (
     StepTable,
     analyze_table,
 )
-from detector.detectors.stats.series import build_grid, job_step_seconds, job_wall_per_step
-from detector.detectors.stats.slowdown import detect_slowdowns
-from detector.detectors.stats.stall_replay import detect_stalls
-from detector.detectors.stats.straggler import detect_stragglers
+from detector.stats.series import build_grid, job_step_seconds, job_wall_per_step
+from detector.stats.slowdown import detect_slowdowns
+from detector.stats.stall_replay import detect_stalls
+from detector.stats.straggler import detect_stragglers
 from detector.types import Finding
 
 CONFIG = StatsConfig()

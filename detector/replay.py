@@ -7,21 +7,21 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from detector.attribution import RunFacts, attribute
-from detector.detectors.rules.engine import RuleSet
-from detector.detectors.rules.loader import load_rules
+from detector.attribution.attribute import RunFacts, attribute
 from detector.errors import ConfigError
-from detector.pipeline import (
+from detector.pipeline.runmodel import (
     build_index,
     elastic_error_findings,
     exit_findings,
     findings_from_hit,
     rank_infos,
 )
-from detector.sources.reader import TAIL_BYTES, EvidenceCap, FileScan, scan_file
+from detector.pipeline.scan import TAIL_BYTES, EvidenceCap, FileScan, scan_file
+from detector.pipeline.steps import stats_findings
+from detector.rules.engine import RuleSet
+from detector.rules.loader import load_rules
 from detector.sources.runs import FileKind, LogFile, discover
 from detector.sources.timestamps import find_year
-from detector.stepstats import stats_findings
 from detector.types import Finding, Report, Summary
 
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from detector.detectors.rules.engine import RuleSet
 from detector.replay import load_ruleset
+from detector.rules.engine import RuleSet
 
 ROOT = Path(__file__).resolve().parents[1]
 REPLAY_LOGS = ROOT / "replay_logs"

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from detector.cli import main
-from detector.detectors.rules.engine import RuleSet
+from detector.cli.main import main
 from detector.errors import InputError
 from detector.replay import replay_path
+from detector.rules.engine import RuleSet
 
 from .conftest import REPLAY_LOGS
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from detector.cli import main
+from detector.cli.main import main
 
 from .conftest import REPLAY_LOGS, ROOT
 

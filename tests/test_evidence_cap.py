@@ -6,14 +6,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from detector.config import DetectionConfig, HangConfig
-from detector.detectors.rules.engine import RuleSet
+from detector.pipeline.scan import EvidenceCap, scan_file
+from detector.rules.engine import RuleSet
+from detector.sidecar.config import DetectionConfig, HangConfig
+from detector.sidecar.engine import LiveEngine
 from detector.sidecar.gate import IncidentGate
 from detector.sidecar.lines import LineProcessor
-from detector.sidecar.live import LiveEngine
 from detector.sidecar.model import Chunk
 from detector.sidecar.state import StateStore
-from detector.sources.reader import EvidenceCap, scan_file
 from detector.sources.runs import FileKind, LogFile
 from detector.types import Cause, Incident
 
@@ -138,7 +138,7 @@ rules:
 
 
 def test_lines_looked_at_again_are_dropped_or_kept_once(tmp_path: Path) -> None:
-    from detector.detectors.rules.loader import load_rules
+    from detector.rules.loader import load_rules
 
     (tmp_path / "p.yaml").write_text(CONTEXT_RULE)
     rs = RuleSet(load_rules([tmp_path]).rules)
@@ -177,7 +177,7 @@ def test_replay_of_a_timeout_cascade_keeps_bounded_evidence_and_the_verdict(tmp_
     import subprocess
     import sys
 
-    from detector.sources import reader
+    from detector.pipeline import scan as reader
 
     run = tmp_path / "run"
     run.mkdir()

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from detector.numbers import small_int
-from detector.pipeline import expand_ranks
+from detector.pipeline.runmodel import expand_ranks
 from detector.replay import load_ruleset, replay_path
+from detector.support.numbers import small_int
 
 
 @pytest.mark.parametrize(("text", "kwargs", "want"), [

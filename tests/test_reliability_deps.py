@@ -21,9 +21,9 @@ from typing import Any, ClassVar
 
 import pytest
 
-from detector.config import DetectionConfig, ProcessConfig, PrometheusConfig, SidecarConfig
-from detector.remediation.runner import SubprocessRunner
-from detector.sidecar.runner import Outside, Sidecar
+from detector.remediation.exec.process import SubprocessRunner
+from detector.sidecar.config import DetectionConfig, ProcessConfig, PrometheusConfig, SidecarConfig
+from detector.sidecar.service import Outside, Sidecar
 from tests.test_sidecar_support import SidecarProc
 
 ERROR = "2026-11-29T12:00:09Z [rank1]: RuntimeError: CUDA error: an illegal memory access was encountered\n"

@@ -24,21 +24,21 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from detector.config import parse_config
-from detector.detectors.rules.engine import RuleSet
-from detector.detectors.rules.loader import load_rules
 from detector.errors import ConfigError, InputError
 from detector.remediation.config import parse_remediation
 from detector.remediation.incidentfile import parse_incident_document
 from detector.replay import load_ruleset, replay_path
 from detector.report.jsonfmt import incident_from_dict
-from detector.sidecar.kernel import parse_record
+from detector.rules.engine import RuleSet
+from detector.rules.loader import load_rules
+from detector.sidecar.config import parse_config
+from detector.sidecar.sources.kernel import parse_record
 from detector.sources.metrics import parse_metrics_text
 from detector.sources.pci import nccl_busid_to_pci, normalize_pci
 from detector.sources.prefixes import PrefixStyle, detect_style, strip_prefix
 from detector.sources.timestamps import find_year, parse_timestamp
+from detector.support.yamlfile import loads_yaml
 from detector.types import StreamKind
-from detector.yamlfile import loads_yaml
 
 EXAMPLES = int(os.environ.get("RANKDOCTOR_FUZZ_EXAMPLES", "60"))
 _PCI = re.compile(r"^[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}$")

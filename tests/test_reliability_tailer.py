@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from detector.sidecar.tailer import FileTailer
+from detector.sidecar.sources.tailer import FileTailer
 from tests.test_sidecar_support import SidecarProc
 
 OPS = ("write", "write", "write", "write", "rename", "copytruncate", "truncate", "recreate", "restart", "poll")

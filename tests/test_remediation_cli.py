@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from detector.remediation.command import main
+from detector.cli.remediate import main
 from detector.report.jsonfmt import incident_to_dict
 from detector.types import Cause
 from tests.test_remediation_fakes import (

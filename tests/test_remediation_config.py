@@ -13,10 +13,10 @@ import pytest
 from detector.errors import ConfigError
 from detector.remediation.build import build_remediator
 from detector.remediation.config import load_remediation_config
-from detector.remediation.hook import HookEnv, RemediationHook
+from detector.remediation.hooks.base import HookEnv, RemediationHook
+from detector.remediation.hooks.registry import BUILTIN_HOOKS
 from detector.remediation.model import Action, HookCall, HookResult, Status
-from detector.remediation.registry import BUILTIN_HOOKS
-from detector.remediation.settings import Settings
+from detector.support.settings import Settings
 from tests.test_remediation_fakes import FakeClock, FakePoster, FakeRunner, config_from_yaml
 
 

@@ -10,7 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from detector.remediation.config import RemediationConfig, parse_remediation
-from detector.remediation.runner import CommandResult
+from detector.remediation.exec.process import CommandResult
+from detector.support.yamlfile import loads_yaml
 from detector.types import (
     Cause,
     Finding,
@@ -20,7 +21,6 @@ from detector.types import (
     Role,
     Severity,
 )
-from detector.yamlfile import loads_yaml
 
 T0 = 1_796_000_000.0
 

@@ -14,18 +14,18 @@ from typing import Any, ClassVar
 
 import pytest
 
-from detector.remediation.checkpoint import CheckpointFinder
-from detector.remediation.clock import SystemClock
-from detector.remediation.commandhook import make_command_hook
-from detector.remediation.hook import HookEnv
-from detector.remediation.kubernetes import make_kubernetes_hook
+from detector.remediation.exec.argv import drain_reason
+from detector.remediation.exec.process import CommandResult, SubprocessRunner
+from detector.remediation.hooks.base import HookEnv
+from detector.remediation.hooks.checkpoint import CheckpointFinder
+from detector.remediation.hooks.command import make_command_hook
+from detector.remediation.hooks.kubernetes import make_kubernetes_hook
+from detector.remediation.hooks.slurm import make_slurm_hook
+from detector.remediation.hooks.webhook import UrllibPoster, make_webhook_hook
 from detector.remediation.model import Action, Checkpoint, Event, HookCall, Status
-from detector.remediation.runner import CommandResult, SubprocessRunner
-from detector.remediation.settings import Settings
-from detector.remediation.slurm import make_slurm_hook
-from detector.remediation.validate import drain_reason
-from detector.remediation.webhook import UrllibPoster, make_webhook_hook
 from detector.report.jsonfmt import incident_to_dict
+from detector.support.clock import SystemClock
+from detector.support.settings import Settings
 from detector.types import Incident
 from tests.test_remediation_fakes import (
     FakeClock,

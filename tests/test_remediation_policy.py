@@ -6,15 +6,15 @@ import pytest
 
 from detector.remediation.budget import job_drain_allowance, over_budget
 from detector.remediation.config import BudgetConfig
-from detector.remediation.policy import decide
-from detector.remediation.template import render
-from detector.remediation.validate import (
+from detector.remediation.exec.argv import (
     drain_reason,
     safe_text,
     safe_token,
     valid_job_id,
     valid_node,
 )
+from detector.remediation.exec.templates import render
+from detector.remediation.policy import decide
 from detector.types import Cause
 from tests.test_remediation_fakes import make_incident
 

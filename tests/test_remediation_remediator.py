@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from detector.remediation.build import build_remediator
-from detector.remediation.clock import SystemClock
-from detector.remediation.hook import HookEnv
+from detector.remediation.exec.process import SubprocessRunner
+from detector.remediation.hooks.base import HookEnv
 from detector.remediation.model import (
     Action,
     Decision,
@@ -25,9 +25,9 @@ from detector.remediation.model import (
     VerifyStatus,
 )
 from detector.remediation.remediator import Remediator
-from detector.remediation.runner import SubprocessRunner
-from detector.remediation.settings import Settings
 from detector.remediation.worker import RemediationWorker
+from detector.support.clock import SystemClock
+from detector.support.settings import Settings
 from detector.types import Cause
 from tests.test_remediation_fakes import (
     FakeClock,

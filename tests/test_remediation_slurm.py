@@ -30,9 +30,10 @@ from typing import Any, ClassVar
 
 import pytest
 
-from detector.remediation import command
+from detector.cli import remediate as command
 from detector.remediation.build import build_remediator
 from detector.remediation.config import load_remediation_config
+from detector.remediation.exec.process import CommandResult, SubprocessRunner
 from detector.remediation.model import (
     Decision,
     Outcome,
@@ -41,7 +42,6 @@ from detector.remediation.model import (
     VerifyStatus,
 )
 from detector.remediation.remediator import Remediator
-from detector.remediation.runner import CommandResult, SubprocessRunner
 from detector.remediation.worker import RemediationWorker
 from detector.replay import load_ruleset, replay_path
 from detector.report.jsonfmt import incident_from_dict

@@ -11,16 +11,16 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from detector.detectors.rules.authoring import re_prefilter_problem, rule_rows, validate_rules
-from detector.detectors.rules.coverage import Cluster, coverage, looks_like_error, template_miner
-from detector.detectors.rules.engine import RuleSet
-from detector.detectors.rules.explain import explain_line, match_log, pattern_atoms, required_literals
-from detector.detectors.rules.linearity import superlinear_risk
-from detector.detectors.rules.loader import load_rules
-from detector.detectors.rules.safety import backtracking_risk
-from detector.detectors.rules.stubs import make_stubs, stub_pattern, stubs_yaml, template_pattern, yaml_str
+from detector.authoring.coverage import Cluster, coverage, looks_like_error, template_miner
+from detector.authoring.explain import explain_line, match_log, pattern_atoms, required_literals
+from detector.authoring.stubs import make_stubs, stub_pattern, stubs_yaml, template_pattern, yaml_str
+from detector.authoring.validate import re_prefilter_problem, rule_rows, validate_rules
+from detector.rules.engine import RuleSet
+from detector.rules.linearity import superlinear_risk
+from detector.rules.loader import load_rules
+from detector.rules.safety import backtracking_risk
+from detector.support.yamlfile import loads_yaml
 from detector.types import StreamKind
-from detector.yamlfile import loads_yaml
 
 from .conftest import REPLAY_LOGS
 
@@ -320,7 +320,7 @@ def test_stubs_are_unique_valid_yaml_and_validate(tmp_path: Path) -> None:
     stubs = make_stubs(clusters, taken={"local.gpufw_failed"})
     assert [s.id for s in stubs] == ["local.gpufw_failed_2", "local.gpufw_failed_3", "local.weird_mred_quoted_failed"]
     assert [s.source for s in stubs] == ["kernel", "rank_log", "any"]
-    from detector.detectors.rules.coverage import Coverage
+    from detector.authoring.coverage import Coverage
 
     text = stubs_yaml(Coverage("run", 1, 1, 1, 0, tuple(clusters), ()), stubs)
     path = tmp_path / "stubs.yaml"

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from detector.cli import main
-from detector.detectors.rules.authoring import schema_dict, schema_text
-from detector.detectors.rules.loader import shipped_rules_dir
+from detector.authoring.validate import schema_dict, schema_text
+from detector.cli.main import main
+from detector.rules.loader import shipped_rules_dir
 
 from .conftest import REPLAY_LOGS
 

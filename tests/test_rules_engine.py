@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from detector.detectors.rules.engine import RePrefilter, RuleSet
-from detector.detectors.rules.loader import load_rules, shipped_rules_dir
-from detector.detectors.rules.safety import backtracking_risk
+from detector.rules.engine import RePrefilter, RuleSet
+from detector.rules.loader import load_rules, shipped_rules_dir
+from detector.rules.safety import backtracking_risk
 from detector.types import Role, StreamKind
 
 GOOD = """\
@@ -167,7 +167,7 @@ def test_linear_patterns_allowed(pattern: str) -> None:
 def test_multi_line_window_rule_and_context(tmp_path: Path, ruleset: RuleSet) -> None:
     """The fallen-off-the-bus paragraph spans lines: the first names the GPU, a later one says
     what happened. A first line not followed by it is not a match. Traceback context is kept."""
-    from detector.sources.reader import scan_file
+    from detector.pipeline.scan import scan_file
     from detector.sources.runs import FileKind, LogFile
 
     kern = tmp_path / "dmesg.log"

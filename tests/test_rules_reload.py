@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from detector.detectors.rules.engine import RuleSet
-from detector.detectors.rules.reload import RuleReloader
 from detector.errors import ConfigError
+from detector.rules.engine import RuleSet
+from detector.rules.reload import RuleReloader
 from detector.types import StreamKind
 
 SHIPPED = """\

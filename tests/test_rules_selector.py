@@ -12,10 +12,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import detector.detectors.rules.engine as engine
-from detector.detectors.rules.engine import RuleSet
-from detector.detectors.rules.loader import CompiledRule, load_rules
-from detector.detectors.rules.prefilter import required_literals
+import detector.rules.engine as engine
+from detector.rules.engine import RuleSet
+from detector.rules.loader import CompiledRule, load_rules
+from detector.rules.prefilter import required_literals
 from detector.types import StreamKind
 
 LINE = ("[E1129 12:59:01.000000 ProcessGroupNCCL.cpp:563] [Rank 3] Watchdog caught collective operation "

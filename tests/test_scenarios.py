@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from detector.detectors.rules.engine import RuleSet
 from detector.replay import replay_path
 from detector.report.jsonfmt import report_to_dict
+from detector.rules.engine import RuleSet
 
 from .conftest import REPLAY_LOGS
 

@@ -15,9 +15,9 @@ from typing import ClassVar
 
 import pytest
 
-from detector.cli import main as rankdoctor
+from detector.cli.main import main as rankdoctor
 from detector.remediation.audit import AuditLog, Redactor
-from detector.remediation.clock import SystemClock
+from detector.support.clock import SystemClock
 
 URL_SECRET = "T0SECRET/B0SECRET/XyZsecretPathPart"
 TOKEN = 'tok"en\\with-quote-and-backslash-9f8e7d'

@@ -28,15 +28,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from detector.cli import main as rankdoctor
+from detector.cli.main import main as rankdoctor
 from detector.remediation.build import build_remediator
-from detector.remediation.clock import SystemClock
 from detector.remediation.config import parse_remediation
-from detector.remediation.hook import HookEnv
+from detector.remediation.exec.argv import NODE_RE
+from detector.remediation.exec.process import CommandResult
+from detector.remediation.hooks.base import HookEnv
+from detector.remediation.hooks.slurm import SlurmHook
 from detector.remediation.model import Action, Event, HookCall, Status
-from detector.remediation.runner import CommandResult
-from detector.remediation.slurm import SlurmHook
-from detector.remediation.validate import NODE_RE
+from detector.support.clock import SystemClock
 from detector.types import Cause, Finding, Incident, Initiator, Remediation, Role, Severity
 from tests.test_remediation_fakes import FakePoster, FakeRunner
 

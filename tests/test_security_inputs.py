@@ -13,13 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from detector.config import load_config
-from detector.detectors.rules.engine import RuleSet
-from detector.detectors.rules.loader import load_rules
 from detector.errors import ConfigError, InputError
 from detector.replay import ReplayOptions, replay_path
+from detector.rules.engine import RuleSet
+from detector.rules.loader import load_rules
+from detector.sidecar.config import load_config
 from detector.sources.runs import discover
-from detector.yamlfile import MAX_BYTES, load_yaml_file
+from detector.support.yamlfile import MAX_BYTES, load_yaml_file
 
 SECRET = "[rank0]: RuntimeError: CUDA error: an illegal memory access was encountered SECRET-OUTSIDE"
 INSIDE = "[rank1]: 2026-11-29T12:00:00Z step 10 | loss 2.0\n"
@@ -59,7 +59,7 @@ def test_a_file_swapped_for_a_link_after_discovery_is_not_read(layout: tuple[Pat
     """The race between listing the run and reading it: a job that can write the run folder
     swaps a listed log for a link to a file outside. The replay reads the file it listed (by
     device and inode) or nothing."""
-    from detector.sources.reader import scan_file
+    from detector.pipeline.scan import scan_file
 
     run, outside = layout
     files, _ = discover(run)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from detector.config import SidecarConfig, load_config
+from detector.sidecar.config import SidecarConfig, load_config
 from tests.test_sidecar_support import REPO, SidecarProc
 
 LISTEN_TCP = "0A"

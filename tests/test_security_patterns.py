@@ -13,10 +13,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import detector.detectors.rules.engine as engine
-from detector.detectors.rules.engine import RuleSet, linear_twin
-from detector.detectors.rules.loader import load_rules
+import detector.rules.engine as engine
 from detector.replay import load_ruleset, replay_path
+from detector.rules.engine import RuleSet, linear_twin
+from detector.rules.loader import load_rules
 from detector.types import StreamKind
 
 RULE = """\

@@ -10,7 +10,6 @@ from pathlib import Path
 
 from prometheus_client import generate_latest
 
-from detector.config import SidecarConfig
 from detector.remediation.model import (
     Action,
     Decision,
@@ -22,8 +21,9 @@ from detector.remediation.model import (
     Verification,
     VerifyStatus,
 )
+from detector.sidecar.config import SidecarConfig
 from detector.sidecar.metrics import SidecarMetrics
-from detector.sidecar.runner import build_remediation
+from detector.sidecar.service import build_remediation
 from tests.test_reliability_deps import metric
 from tests.test_remediation_fakes import make_incident
 

@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from detector.sidecar import nvml as nvml_module
 from detector.sidecar.model import Inbox, Item, SourceState, SourceStatus
-from detector.sidecar.nvml import DOWN_AFTER_ROUNDS, NvmlSource
+from detector.sidecar.sources import nvml as nvml_module
+from detector.sidecar.sources.nvml import DOWN_AFTER_ROUNDS, NvmlSource
 from tests.test_reliability_deps import RaisingNvml, _inprocess, _logs
 from tests.test_sidecar_units import NOW, FakeNvml, NVMLError, NVMLError_NotSupported
 

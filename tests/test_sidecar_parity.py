@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from detector.config import DetectionConfig, ProcessConfig, SidecarConfig
-from detector.detectors.rules.engine import RuleSet
-from detector.detectors.rules.reload import RuleReloader
 from detector.replay import replay_path
-from detector.sidecar.runner import Outside, Sidecar
+from detector.rules.engine import RuleSet
+from detector.rules.reload import RuleReloader
+from detector.sidecar.config import DetectionConfig, ProcessConfig, SidecarConfig
+from detector.sidecar.service import Outside, Sidecar
 
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIOS = sorted(p for p in (ROOT / "replay_logs").iterdir() if (p / "expected.json").is_file())

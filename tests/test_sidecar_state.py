@@ -13,12 +13,12 @@ from typing import Any
 
 import pytest
 
-from detector.config import DetectionConfig, ProcessConfig, PrometheusConfig, SidecarConfig
-from detector.sidecar.logs import LogFollower
+from detector.sidecar.config import DetectionConfig, ProcessConfig, PrometheusConfig, SidecarConfig
 from detector.sidecar.model import Chunk, Inbox
-from detector.sidecar.runner import Outside, Sidecar
+from detector.sidecar.service import Outside, Sidecar
+from detector.sidecar.sources.logs import LogFollower
 from detector.sidecar.state import Offset, ReportedRecord, StateStore
-from detector.statedb import is_corrupt, set_aside
+from detector.support.sqlite import is_corrupt, set_aside
 
 GARBAGE = b"SQLite format 3\x00" + b"\xde\xad\xbe\xef" * 4096
 

@@ -30,7 +30,7 @@ def kill_group(proc: subprocess.Popen[bytes], sig: int = signal.SIGKILL) -> None
 
 
 class SidecarProc:
-    """``python -m detector.cli watch ARGS`` with --incidents and --metrics-addr set."""
+    """``python -m detector.cli.main watch ARGS`` with --incidents and --metrics-addr set."""
 
     def __init__(self, tmp: Path, args: Sequence[str], *, name: str = "sidecar", incidents: Path | None = None,
                  metrics_addr: str = "127.0.0.1:0", ready_timeout: float = 60.0) -> None:

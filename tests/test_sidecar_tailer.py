@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from detector.sidecar.logs import LogFollower
 from detector.sidecar.model import Chunk, ElasticErrorFile, Inbox
+from detector.sidecar.sources.logs import LogFollower
+from detector.sidecar.sources.tailer import FileTailer, decode_fingerprint, is_rotated_name
 from detector.sidecar.state import StateStore
-from detector.sidecar.tailer import FileTailer, decode_fingerprint, is_rotated_name
 
 
 def lines_of(pieces: list[tuple[bytes, int]]) -> list[tuple[int, str]]:
@@ -342,7 +342,7 @@ def test_a_fast_writer_rotating_its_log_loses_no_line(tmp_path: Path) -> None:
 def test_a_rotated_file_with_more_than_one_read_left_is_read_to_its_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Leaving a renamed file used to read one MAX_READ of its rest and close it: the end (where
     the traceback is) was lost. Now the switch waits until it is all read; also on a restart."""
-    import detector.sidecar.tailer as tailer_mod
+    import detector.sidecar.sources.tailer as tailer_mod
 
     monkeypatch.setattr(tailer_mod, "MAX_READ", 100)
     log = tmp_path / "rank0.log"

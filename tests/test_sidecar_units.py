@@ -17,7 +17,9 @@ from typing import Any
 
 import pytest
 
-from detector.config import (
+from detector.errors import ConfigError
+from detector.rules.engine import RuleSet
+from detector.sidecar.config import (
     DetectionConfig,
     HangConfig,
     ProcessConfig,
@@ -25,18 +27,16 @@ from detector.config import (
     load_config,
     parse_rank_gpu,
 )
-from detector.detectors.rules.engine import RuleSet
-from detector.errors import ConfigError
 from detector.sidecar.coordinator import CoordinatorSource
+from detector.sidecar.engine import LiveEngine
 from detector.sidecar.gate import IncidentGate
 from detector.sidecar.lines import LineProcessor
-from detector.sidecar.live import LiveEngine
 from detector.sidecar.metrics import SidecarMetrics
 from detector.sidecar.model import Chunk, GpuProcesses, Inbox, LiveFindings, Processes, SourceState, SourceStatus
-from detector.sidecar.nvml import NvmlSource, NvmlUnavailable
-from detector.sidecar.procs import ProcessWatcher, odd_ones
-from detector.sidecar.prom import DcgmSource, Poller
 from detector.sidecar.sink import IncidentSink
+from detector.sidecar.sources.nvml import NvmlSource, NvmlUnavailable
+from detector.sidecar.sources.procs import ProcessWatcher, odd_ones
+from detector.sidecar.sources.prom import DcgmSource, Poller
 from detector.sidecar.state import StateStore
 from detector.sources.runs import FileKind, LogFile
 from detector.types import Cause, Finding, Role, Severity
@@ -92,7 +92,7 @@ def test_gate_settles_then_reports_once() -> None:
     assert gate.due(NOW + 0.5) is None
     due = gate.due(NOW + 0.6)
     assert due is not None
-    from detector.attribution import RunFacts, attribute
+    from detector.attribution.attribute import RunFacts, attribute
 
     incidents = attribute(RunFacts((collateral, initiator)))
     assert [i.initiator.rank for i in gate.select(incidents, due, NOW + 0.6)] == [2]
@@ -105,7 +105,7 @@ def test_gate_settles_then_reports_once() -> None:
 
 
 def test_gate_new_attempt_and_supersede() -> None:
-    from detector.attribution import RunFacts, attribute
+    from detector.attribution.attribute import RunFacts, attribute
 
     store = StateStore(None)
     gate = IncidentGate(DetectionConfig(settle_s=0.0, collateral_wait_s=0.0), store)
@@ -443,7 +443,7 @@ def test_coordinator_turns_exported_evidence_into_findings() -> None:
     source = CoordinatorSource(lambda: Prom(), job="j", interval_s=1.0, clock=lambda: NOW)
     source.query_once()
     assert source.last is not None
-    from detector.attribution import RunFacts, attribute
+    from detector.attribution.attribute import RunFacts, attribute
 
     ranks = {r.rank: r for r in source.last.ranks}
     (incident,) = attribute(RunFacts(source.last.findings, ranks))
@@ -527,7 +527,7 @@ def test_shipped_deployment_configs_validate(tmp_path: Path) -> None:
 
 
 def test_kmsg_records_from_the_real_device() -> None:
-    from detector.sidecar.kernel import KmsgSource, parse_record
+    from detector.sidecar.sources.kernel import KmsgSource, parse_record
 
     assert parse_record(b"4,1234,5678,-;NVRM: Xid (PCI:0000:3b:00): 79\n SUBSYSTEM=pci\n") == (
         1234, b"4,1234,5678,-;NVRM: Xid (PCI:0000:3b:00): 79")
@@ -553,7 +553,7 @@ def test_kmsg_records_from_the_real_device() -> None:
 
 
 def test_journalctl_output_is_read_and_its_exit_is_a_failure() -> None:
-    from detector.sidecar.kernel import JournalSource
+    from detector.sidecar.sources.kernel import JournalSource
 
     line = "2026-11-30T12:00:01+0000 node01 kernel: NVRM: Xid (PCI:0000:3b:00): 79, pid=1, name=x, GPU has fallen off the bus."
     source = JournalSource(node="node01", argv=["bash", "-c", f"echo '{line}'; sleep 0.3"])

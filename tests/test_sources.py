@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from detector.pipeline.scan import parse_summary
 from detector.sources.pci import normalize_pci
 from detector.sources.prefixes import PrefixStyle, detect_style, strip_prefix
-from detector.sources.reader import parse_summary
 from detector.sources.runs import FileKind, discover
 from detector.sources.timestamps import find_year, parse_timestamp
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from detector.detectors.stats import StatsConfig, analyze, analyze_table
-from detector.detectors.stats.gpu_outliers import detect_gpu_outliers
 from detector.sources.metrics import MetricSeries
+from detector.stats import StatsConfig, analyze, analyze_table
+from detector.stats.gpu_outliers import detect_gpu_outliers
 from detector.types import Cause, Role, Severity
 from tests.test_stats_runs import T0, run_table, samples_of
 

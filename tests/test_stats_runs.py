@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from detector.detectors.stats import StepSample, StepTable
+from detector.stats import StepSample, StepTable
 
 T0 = 1_796_000_000.0
 

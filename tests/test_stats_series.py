@@ -10,8 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from detector.detectors.stats import StepSample, table_from_samples
-from detector.detectors.stats.series import build_grid, job_step_seconds, median_last
+from detector.stats import StepSample, table_from_samples
+from detector.stats.series import build_grid, job_step_seconds, median_last
 
 
 def _s(rank: int, time: float, step: int, **kw: object) -> StepSample:

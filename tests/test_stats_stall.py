@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 import pytest
 
-from detector.detectors.stats import (
+from detector.stats import (
     LogNote,
     NoteKind,
     StallTracker,
@@ -16,7 +16,7 @@ from detector.detectors.stats import (
     analyze,
     analyze_table,
 )
-from detector.detectors.stats.stall import Pause, allowance, predict_pause, stopped_first
+from detector.stats.stall import Pause, allowance, predict_pause, stopped_first
 from detector.types import Cause, Finding, Role, Severity
 from tests.test_stats_runs import run_table, samples_of
 

@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from detector.detectors.stats import (
+from detector.errors import ConfigError
+from detector.stats import (
     PRESETS,
     NoteKind,
     StepRecord,
@@ -20,7 +21,6 @@ from detector.detectors.stats import (
     parse_steps,
     preset_by_name,
 )
-from detector.errors import ConfigError
 
 TRAIN_DDP = (
     "2026-11-30 02:49:53,914 INFO [rank0] step 7 | loss 0.7574 | step_ms 53.3 | fwd_ms 24.4"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from detector.detectors.stats import StatsConfig, analyze, analyze_table
+from detector.stats import StatsConfig, analyze, analyze_table
 from detector.types import Cause, Role, Severity
 from tests.test_stats_runs import run_table, samples_of
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from detector.detectors.stats import (
+from detector.stats import (
     LogNote,
     StepResolver,
     StepSample,

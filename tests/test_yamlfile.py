@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from detector.errors import ConfigError
-from detector.yamlfile import YamlMap, load_yaml_file, loads_yaml
+from detector.support.yamlfile import YamlMap, load_yaml_file, loads_yaml
 
 
 def test_positions() -> None:

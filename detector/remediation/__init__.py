@@ -7,7 +7,7 @@ Public entry points:
 - :func:`detector.remediation.build.build_remediator` → :class:`Remediator`
 - :meth:`Remediator.handle` (incident → :class:`Decision`), :meth:`Remediator.verify`
 - :class:`detector.remediation.worker.RemediationWorker` (the sidecar's non-blocking hand-off)
-- :class:`detector.remediation.hook.RemediationHook` (the plugin contract; entry-point group
+- :class:`detector.remediation.hooks.base.RemediationHook` (the plugin contract; entry-point group
   ``rankdoctor.hooks``)
-- :func:`detector.remediation.command.main` (``rankdoctor remediate …``)
+- :func:`detector.cli.remediate.main` (``rankdoctor remediate …``)
 """

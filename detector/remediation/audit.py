@@ -13,9 +13,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from detector.remediation.clock import Clock
 from detector.remediation.model import Decision, HookOutcome, Plan, Verification
 from detector.report.jsonfmt import incident_to_dict
+from detector.support.clock import Clock
 
 MASK = "***"
 

@@ -8,15 +8,15 @@ from collections.abc import Mapping
 
 from detector.errors import ConfigError
 from detector.remediation.audit import AuditLog, Redactor
-from detector.remediation.clock import Clock, SystemClock
 from detector.remediation.config import RemediationConfig
-from detector.remediation.hook import HookEnv, HttpPoster
-from detector.remediation.registry import EntryPoints, build_hooks, installed_entry_points
+from detector.remediation.exec.process import CommandRunner, SubprocessRunner
+from detector.remediation.hooks.base import HookEnv, HttpPoster
+from detector.remediation.hooks.registry import EntryPoints, build_hooks, installed_entry_points
+from detector.remediation.hooks.webhook import UrllibPoster
 from detector.remediation.remediator import Remediator
-from detector.remediation.runner import CommandRunner, SubprocessRunner
 from detector.remediation.state import StateStore
 from detector.remediation.verify import ResumptionVerifier
-from detector.remediation.webhook import UrllibPoster
+from detector.support.clock import Clock, SystemClock
 
 
 def open_state(cfg: RemediationConfig, clock: Clock | None = None,

@@ -27,9 +27,9 @@ from pathlib import Path
 from typing import Any
 
 from detector.errors import ConfigError
-from detector.remediation.registry import HookSpec
-from detector.remediation.settings import Settings
-from detector.yamlfile import load_yaml_file
+from detector.remediation.hooks.registry import HookSpec
+from detector.support.settings import Settings
+from detector.support.yamlfile import load_yaml_file
 
 DEFAULT_STATE_DIR = "/var/lib/rankdoctor"
 # "step 12 |", "global_step=12", "Step: 12" — but not "fault_step" or "steps".

@@ -16,8 +16,8 @@ must be known and pass the node-name check; otherwise a person decides (notify o
 
 from __future__ import annotations
 
+from detector.remediation.exec.argv import valid_node
 from detector.remediation.model import Plan
-from detector.remediation.validate import valid_node
 from detector.types import Cause, Incident
 
 MACHINE_CAUSES = frozenset({Cause.GPU_HARDWARE, Cause.ECC_MEMORY, Cause.NVLINK, Cause.NETWORK,

@@ -17,9 +17,11 @@ from dataclasses import replace
 from functools import partial
 
 from detector.remediation.audit import AuditLog
-from detector.remediation.clock import Clock
+from detector.remediation.calls import call_hook, inspect_with_timeout
 from detector.remediation.config import RemediationConfig
-from detector.remediation.executor import call_hook, inspect_with_timeout
+from detector.remediation.exec.argv import drain_reason, safe_token
+from detector.remediation.exec.templates import render
+from detector.remediation.hooks.registry import BoundHook
 from detector.remediation.model import (
     Action,
     Checkpoint,
@@ -36,12 +38,10 @@ from detector.remediation.model import (
     VerifyStatus,
 )
 from detector.remediation.policy import decide
-from detector.remediation.registry import BoundHook
 from detector.remediation.state import StateStore
-from detector.remediation.template import render
-from detector.remediation.validate import drain_reason, safe_token
 from detector.remediation.verify import ResumptionVerifier, snapshot
 from detector.report.jsonfmt import incident_to_dict
+from detector.support.clock import Clock
 from detector.types import Incident
 
 GOOD = (Status.OK, Status.DRY_RUN, Status.SKIPPED)

@@ -21,10 +21,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from detector.remediation.budget import HOUR_S, over_budget
-from detector.remediation.clock import Clock
 from detector.remediation.config import BudgetConfig
 from detector.remediation.model import Plan, Verification
-from detector.statedb import check_intact, is_corrupt, set_aside
+from detector.support.clock import Clock
+from detector.support.sqlite import check_intact, is_corrupt, set_aside
 from detector.types import Incident
 
 SCHEMA = """

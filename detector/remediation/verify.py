@@ -18,8 +18,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import BinaryIO
 
-from detector.remediation.clock import Clock
 from detector.remediation.model import FileMark, Verification, VerifyPlan, VerifyStatus
+from detector.support.clock import Clock
 
 READ_CHUNK = 4 * 1024 * 1024
 SIGNATURE_BYTES = 64

@@ -15,11 +15,11 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
-from detector.attribution import RankInfo
-from detector.detectors.stats.stall import RULE as STALL_RULE
+from detector.attribution.attribute import RankInfo
 from detector.sidecar.model import External
-from detector.sidecar.procs import odd_ones
-from detector.sidecar.prom import PolledSource, PromClient, value_of
+from detector.sidecar.sources.procs import odd_ones
+from detector.sidecar.sources.prom import PolledSource, PromClient, value_of
+from detector.stats.stall import RULE as STALL_RULE
 from detector.types import Cause, Finding, Role, Severity
 
 

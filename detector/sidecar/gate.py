@@ -21,8 +21,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from detector.attribution import HARDWARE
-from detector.config import DetectionConfig
+from detector.attribution.attribute import HARDWARE
+from detector.sidecar.config import DetectionConfig
 from detector.sidecar.state import ReportedRecord, StateStore
 from detector.types import Cause, Finding, Incident, Role
 

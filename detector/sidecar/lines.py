@@ -28,14 +28,14 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import cast
 
-from detector.detectors.rules.engine import RuleMatch, RuleSet
-from detector.detectors.rules.loader import CompiledRule
-from detector.detectors.stats.model import NoteKind, StepRecord
-from detector.detectors.stats.steps import PRESETS, Preset, choose_preset, parse_note
+from detector.pipeline.scan import EvidenceCap, FailureRecord, FileScan, Hit, LineParser, is_index_hit, process_buffer
+from detector.rules.engine import RuleMatch, RuleSet
+from detector.rules.loader import CompiledRule
 from detector.sidecar.model import Chunk
 from detector.sources.prefixes import PrefixStyle, detect_style, strip_prefix
-from detector.sources.reader import EvidenceCap, FailureRecord, FileScan, Hit, LineParser, is_index_hit, process_buffer
 from detector.sources.runs import FileKind, LogFile
+from detector.stats.model import NoteKind, StepRecord
+from detector.stats.steps import PRESETS, Preset, choose_preset, parse_note
 from detector.types import StreamKind
 
 SMALL_CHUNK_LINES = 32  # parse every line of a piece this small for steps and notes

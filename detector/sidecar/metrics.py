@@ -38,8 +38,8 @@ from prometheus_client import CollectorRegistry, Counter, Gauge
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.registry import Collector
 
-from detector.sidecar.live import RankEvidence
-from detector.sidecar.nvml import GpuState
+from detector.sidecar.engine import RankEvidence
+from detector.sidecar.sources.nvml import GpuState
 
 if TYPE_CHECKING:
     from detector.remediation.model import Decision, HookOutcome, Verification

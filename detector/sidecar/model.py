@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Protocol
 
-from detector.attribution import RankInfo
+from detector.attribution.attribute import RankInfo
 from detector.sources.runs import LogFile
 from detector.types import Finding
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
-from detector.statedb import check_intact, is_corrupt, set_aside
+from detector.support.sqlite import check_intact, is_corrupt, set_aside
 
 BUSY_TIMEOUT_S = 0.05  # the longest one write waits for another process's lock (main loop)
 RETRY_S = 1.0  # after a failed write, the next try; writes queue in memory meanwhile

@@ -13,7 +13,7 @@ Accepted inputs:
 
 DCGM's blank sentinels (values >= 9223372036854775792) and non-finite values are dropped.
 Both the legacy DCGM names and the DCGM 4.6 names pass through unchanged; the detectors map
-them (detector.detectors.stats.gpu_outliers.SPECS). Anything unusable raises InputError.
+them (detector.stats.gpu_outliers.SPECS). Anything unusable raises InputError.
 """
 
 from __future__ import annotations

@@ -1,0 +1,153 @@
+"""The ``rankdoctor`` command. Thin: parse arguments, call library functions, print, exit."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from detector.errors import RankdoctorError
+
+EXIT_OK = 0
+EXIT_FOUND = 0
+EXIT_USAGE = 2
+EXIT_ERROR = 1
+
+DESCRIPTION = """\
+rankdoctor finds which rank, node and GPU started the failure of a distributed training job,
+why, and what to do about it.
+
+commands:
+  replay RUN          diagnose a failed run from its logs (a directory or one file)
+  rules ...           write, test and check YAML rules
+  remediate ...       drain / resubmit / notify for an incident (dry-run unless --act)
+  watch ...           the live sidecar: follow logs, kernel log, NVML and Prometheus
+"""
+
+
+def _replay_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "replay",
+        help="diagnose a failed run from its logs",
+        description=(
+            "Replay a failed run's logs through the detection engine and print the diagnosis: the "
+            "initiating rank, node and GPU, the cause, the collateral ranks, the evidence, and the fix "
+            "with a command that verifies it. RUN is a directory (per-rank logs, a torchrun --log-dir "
+            "tree, kernel logs, metrics exports) or a single log file."
+        ),
+    )
+    p.add_argument("run", metavar="RUN", type=Path, help="directory of the run's logs, or one log file")
+    p.add_argument("--format", choices=("text", "json", "html"), default="text", help="output format (default: text)")
+    p.add_argument("--output", "-o", type=Path, help="write the report to FILE instead of standard output")
+    p.add_argument("--rules", type=Path, action="append", default=[], metavar="PATH",
+                   help="extra rule file or directory layered over the shipped rules (repeatable)")
+    p.add_argument("--engine", choices=("auto", "hyperscan", "re"), default="auto",
+                   help="matching engine (default: hyperscan when installed, else re)")
+    p.add_argument("--follow-symlinks", action="store_true", help="follow symbolic links out of the run directory")
+    p.add_argument("--verbose", "-v", action="store_true", help="show all evidence in text output")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="rankdoctor", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--version", action="store_true", help="print the version and exit")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    _replay_parser(sub)
+    sub.add_parser("rules", help="write, test and check YAML rules (rankdoctor rules --help)", add_help=False)
+    sub.add_parser("remediate", help="act on an incident (rankdoctor remediate --help)", add_help=False)
+    sub.add_parser("watch", help="the live sidecar (rankdoctor watch --help)", add_help=False)
+    return parser
+
+
+def _run_replay(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    from detector.replay import ReplayOptions, load_ruleset, replay_path
+    from detector.report.jsonfmt import dumps_report
+
+    err = Console(stderr=True)
+    rules = load_ruleset(args.rules, engine=args.engine)
+    options = ReplayOptions(follow_symlinks=args.follow_symlinks)
+    show_progress = not args.no_progress and err.is_terminal
+    if show_progress:
+        from rich.progress import BarColumn, DownloadColumn, Progress, TimeRemainingColumn
+
+        with Progress("reading logs", BarColumn(), DownloadColumn(), TimeRemainingColumn(), console=err, transient=True) as bar:
+            task = bar.add_task("read", total=None)
+            report = replay_path(
+                args.run, rules, options=options,
+                progress=lambda n: bar.advance(task, n),
+                on_total=lambda total: bar.update(task, total=total),
+            )
+    else:
+        report = replay_path(args.run, rules, options=options)
+    if args.format == "json":
+        text = dumps_report(report)
+    elif args.format == "html":
+        from detector.report.html import render_html
+
+        text = render_html(report)
+    else:
+        text = ""
+    if args.format == "text":
+        from detector.report.text import render_text
+
+        if args.output:
+            with args.output.open("w", encoding="utf-8") as fh:
+                render_text(report, Console(file=fh, width=120, no_color=True), verbose=args.verbose)
+        else:
+            render_text(report, Console(), verbose=args.verbose)
+        return EXIT_FOUND
+    if args.output:
+        args.output.write_text(text, encoding="utf-8")
+        if args.format == "html":
+            err.print(f"wrote {args.output}")
+    else:
+        sys.stdout.write(text)
+    return EXIT_FOUND
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        if argv and argv[0] == "remediate":
+            from detector.cli.remediate import main as remediate_main
+
+            return int(remediate_main(argv[1:]))
+        if argv and argv[0] == "rules":
+            from detector.cli.rules import main as rules_main
+
+            return int(rules_main(argv[1:]))
+        if argv and argv[0] == "watch":
+            from detector.cli.watch import main as watch_main
+
+            return int(watch_main(argv[1:]))
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        if args.version:
+            from importlib.metadata import PackageNotFoundError, version
+
+            try:
+                print(f"rankdoctor {version('rankdoctor')}")
+            except PackageNotFoundError:
+                print("rankdoctor (not installed)")
+            return EXIT_OK
+        if args.command == "replay":
+            return _run_replay(args)
+        parser.print_help()
+        return EXIT_USAGE
+    except RankdoctorError as exc:
+        print(f"rankdoctor: error: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        print("rankdoctor: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

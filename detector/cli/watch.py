@@ -1,0 +1,126 @@
+"""``rankdoctor watch``: the live sidecar. Thin: arguments -> config -> :class:`Sidecar`."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import os
+import signal
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from types import FrameType
+
+from detector.errors import ConfigError, RankdoctorError
+from detector.sidecar.config import SidecarConfig, load_config, parse_addr, parse_rank_gpu, with_overrides
+
+DESCRIPTION = """\
+Run next to the trainers (a sidecar container in the job's pod, or one process per node under
+Slurm) and report an incident -- the same object the replay report holds -- as soon as the
+evidence is there: rank logs, the launcher's console, rank processes, the kernel log, NVML and
+DCGM through Prometheus. Each incident is appended as one JSON line to --incidents, printed,
+counted on /metrics and handed to remediation (dry-run unless --act).
+SIGTERM stops it cleanly (offsets saved); SIGHUP reloads the config file and the rules.
+"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="rankdoctor watch", description=DESCRIPTION,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--config", type=Path, help="YAML config file (command-line options override it)")
+    p.add_argument("--logs", nargs="+", action="extend", metavar="DIR_OR_GLOB",
+                   help="rank logs and the launcher's console: directories (recursive), files or globs")
+    p.add_argument("--kmsg", metavar="PATH", help="kernel log: /dev/kmsg, a plain file, or 'journalctl'")
+    p.add_argument("--kmsg-from-start", action="store_true", default=None,
+                   help="also read kernel records already there (default: start at the end)")
+    p.add_argument("--no-nvml", action="store_true", help="do not use NVML")
+    p.add_argument("--prometheus", metavar="URL", help="Prometheus for DCGM series (and the coordinator)")
+    p.add_argument("--state", type=Path, metavar="DIR", help="state directory (offsets, reported incidents)")
+    p.add_argument("--incidents", type=Path, metavar="FILE", help="append each incident as a JSON line here")
+    p.add_argument("--metrics-addr", metavar="HOST:PORT", help="the /metrics endpoint (default 127.0.0.1:9108)")
+    p.add_argument("--no-metrics", action="store_true", help="no /metrics endpoint")
+    p.add_argument("--act", action="store_true", default=None, help="let remediation act (default: dry-run)")
+    p.add_argument("--no-remediate", action="store_true",
+                   help="do not hand incidents to remediation (a node's sidecar under a coordinator)")
+    p.add_argument("--coordinator", action="store_true",
+                   help="attribute across nodes from every sidecar's evidence in Prometheus (needs --prometheus)")
+    p.add_argument("--node", help="this node's name (default: the host name)")
+    p.add_argument("--job", help="the job's name on exported series (default: 'default')")
+    p.add_argument("--rank-gpu", action="append", default=[], metavar="RANK=PCI",
+                   help="tie a global rank to a GPU's PCI id, e.g. 2=0000:3b:00 (repeatable)")
+    p.add_argument("--rules", type=Path, action="append", default=[], metavar="PATH",
+                   help="extra rule file or directory over the shipped rules (repeatable)")
+    p.add_argument("--hang-k", type=float, metavar="K", help="hang after K x the median step time (default 5)")
+    p.add_argument("--hang-floor", type=float, metavar="SECONDS", help="... and at least this long (default 30)")
+    p.add_argument("--settle", type=float, metavar="SECONDS", help="settle window after initiator evidence (0.5)")
+    return p
+
+
+def config_from_args(args: argparse.Namespace, environ: dict[str, str]) -> SidecarConfig:
+    cfg = load_config(args.config, environ=environ) if args.config else SidecarConfig()
+    where = "command line"
+    metrics_addr: str | None = cfg.metrics_addr
+    if args.metrics_addr:
+        parse_addr(args.metrics_addr, "--metrics-addr", None)
+        metrics_addr = args.metrics_addr
+    if args.no_metrics:
+        metrics_addr = None
+    gpus = dict(cfg.rank_gpus)
+    gpus.update(parse_rank_gpu(v, where) for v in args.rank_gpu)
+    prom = cfg.prometheus
+    if args.prometheus:
+        prom = dataclasses.replace(prom, url=args.prometheus)
+    hang = cfg.hang
+    if args.hang_k is not None or args.hang_floor is not None:
+        hang = dataclasses.replace(hang, k=args.hang_k if args.hang_k is not None else hang.k,
+                                   floor_s=args.hang_floor if args.hang_floor is not None else hang.floor_s)
+    detection = cfg.detection
+    if args.settle is not None:
+        detection = dataclasses.replace(detection, settle_s=args.settle)
+    coordinator = cfg.coordinator
+    if args.coordinator:
+        coordinator = dataclasses.replace(coordinator, enabled=True)
+    if coordinator.enabled and not prom.url:
+        raise ConfigError(where, None, "--coordinator needs --prometheus URL (the Prometheus that scrapes the sidecars)")
+    logs = tuple(os.path.abspath(x) for x in args.logs) if args.logs else cfg.logs
+    kmsg = args.kmsg if args.kmsg in (None, "/dev/kmsg", "journalctl") else os.path.abspath(args.kmsg)
+    merged = with_overrides(
+        cfg, logs=logs, kmsg=kmsg, kmsg_from_start=args.kmsg_from_start,
+        nvml=False if args.no_nvml else None, prometheus=prom, state_dir=args.state, incidents=args.incidents,
+        node=args.node, job=args.job, rules=tuple([*cfg.rules, *args.rules]), rank_gpus=tuple(sorted(gpus.items())),
+        hang=hang, detection=detection, coordinator=coordinator, act=args.act,
+        remediate=False if args.no_remediate else None,
+    )
+    return dataclasses.replace(merged, metrics_addr=metrics_addr)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(list(argv) if argv is not None else None)
+    environ = dict(os.environ)
+    try:
+        config = config_from_args(args, environ)
+        if not (config.logs or config.kmsg or config.coordinator.enabled or config.prometheus.url):
+            print("rankdoctor watch: nothing to watch: give --logs, --kmsg, --prometheus or --config",
+                  file=sys.stderr)
+            return 2
+        from detector.sidecar.service import Sidecar
+
+        sidecar = Sidecar(config)
+    except RankdoctorError as exc:
+        print(f"rankdoctor watch: error: {exc}", file=sys.stderr)
+        return 1
+
+    def stop(_sig: int, _frame: FrameType | None) -> None:
+        sidecar.request_stop()
+
+    def reload(_sig: int, _frame: FrameType | None) -> None:
+        sidecar.request_reload()
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGHUP, reload)
+    try:
+        return sidecar.run()
+    except RankdoctorError as exc:
+        print(f"rankdoctor watch: error: {exc}", file=sys.stderr)
+        return 1

@@ -1,0 +1,498 @@
+"""Matching every rule against every line in one scan.
+
+A *prefilter* finds the lines that some rule may match, scanning a whole buffer at once:
+hyperscan (all patterns in one database) where the package is installed, else one combined
+Python ``re`` alternation. A *selector* then tells, for one candidate line's message, which
+rules may match it: hyperscan again (a database of every rule's pattern under its own id,
+reporting each id that matches once), else each rule's required literals (texts of which every
+match holds one, found by parsing the pattern: ``"Watchdog caught collective operation timeout:
+Work"``), looked for with one RE2 ``Set`` search where google-re2 is installed, else with
+Python's ``in``. Each selected rule is then *verified* with its own ``re``. Selectors only ever
+leave out rules that cannot match (each answers a superset), so all engines give identical
+results; verifying one to four rules instead of ~90 is what keeps a burst of matched lines
+cheap.
+
+Linear time. Python's ``re`` backtracks: even a pattern the loader's static checks pass
+(``\\S+ kernel:``) takes time quadratic in the length of a line it is *searched* in, because a
+failed attempt at each start position rescans the rest of the line (a 64 KiB line: ~20 s for
+one rule). So a message longer than :data:`SHORT_TEXT` is first searched with the rule's RE2
+twin (``google-re2``, the ``fast`` extra; linear time), and ``re`` only confirms the match at the
+position RE2 found, to give the same fields. Where RE2 is not installed, or cannot run a pattern
+(look-arounds, back-references), ``re`` searches as before. Without hyperscan, the prefilter
+likewise scans with RE2 where it can.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from detector.rules.loader import CompiledRule
+from detector.rules.prefilter import prefilter_pattern, required_literals
+from detector.types import StreamKind
+
+MAX_MATCH_CHARS = 64 * 1024  # longer lines are matched on their first 64 KiB
+SHORT_TEXT = 1024  # up to this length ``re`` searches directly (worst case ~1 ms per rule)
+MAX_CONFIRMS = 8  # RE2 matches that ``re`` may reject (differing semantics) before giving up
+
+# Structural markers the sources need to see even when no rule names them.
+STRUCTURAL = (
+    r"ChildFailedError",
+    r"Root Cause \(first observed failure\)",
+    r"Traceback \(most recent call last\)",
+)
+
+_PY_ONLY = re.compile(r"\(\?P=|\(\?<[=!]|\(\?[=!]|\(\?>")
+
+
+@dataclass(frozen=True, slots=True)
+class RuleMatch:
+    rule: CompiledRule
+    fields: tuple[tuple[str, str], ...]
+
+
+def _re2() -> tuple[Any, Any] | None:
+    """google-re2 and quiet options for it, or None when it is not installed."""
+    try:
+        import re2
+    except ImportError:
+        return None
+    options = re2.Options()
+    options.log_errors = False
+    return re2, options
+
+
+def linear_twin(pattern: str | bytes) -> Any | None:
+    """``pattern`` compiled by RE2 (linear-time matching), or None when google-re2 is not
+    installed or cannot run the pattern (look-arounds, back-references, atomic groups)."""
+    found = _re2()
+    if found is None:
+        return None
+    re2, options = found
+    try:
+        return re2.compile(pattern, options)
+    except re2.error:
+        return None
+
+
+def linear_search(regex: re.Pattern[str], twin: Any | None, text: str) -> re.Match[str] | None:
+    """``regex.search(text)`` in time linear in ``len(text)`` when ``twin`` (RE2) is given:
+    RE2 finds where the leftmost match starts, ``re`` matches there (same fields as its own
+    search, since both find the leftmost start). Short texts go to ``re`` directly."""
+    if twin is None or len(text) <= SHORT_TEXT:
+        return regex.search(text)
+    probe = text
+    try:
+        probe.encode("utf-8")
+    except UnicodeEncodeError:  # lone surrogates (from JSON escapes): same length, encodable
+        probe = text.encode("utf-8", "replace").decode("utf-8")
+    pos = 0
+    for _ in range(MAX_CONFIRMS):
+        found = twin.search(probe, pos)
+        if found is None:
+            return None
+        m = regex.match(text, found.start())
+        if m is not None:
+            return m
+        pos = found.start() + 1
+        if pos > len(text):
+            return None
+    return None
+
+
+class Prefilter(Protocol):
+    name: str
+
+    def candidates(self, buf: bytes, start: int, end: int) -> Iterator[int]:
+        """Offsets of the starts of lines in buf[start:end] that some pattern may match,
+        in increasing order, each line once."""
+        ...
+
+
+def _line_start(buf: bytes, offset: int, floor: int) -> int:
+    nl = buf.rfind(b"\n", floor, offset)
+    return floor if nl < 0 else nl + 1
+
+
+def _search_candidates(search: Any, buf: bytes, start: int, end: int) -> Iterator[int]:
+    """Line starts of the matches of a joined-alternation ``search`` (re or RE2), each line
+    once: after a match the search resumes at the next line."""
+    pos = start
+    while pos < end:
+        m = search(buf, pos, end)
+        if m is None:
+            return
+        line = _line_start(buf, m.start(), start)
+        yield line
+        nl = buf.find(b"\n", max(m.start(), line), end)
+        if nl < 0:
+            return
+        pos = nl + 1
+
+
+class RePrefilter:
+    """Pure-``re`` prefilter: one alternation of all patterns, searched over the buffer."""
+
+    name = "re"
+
+    def __init__(self, patterns: Sequence[str]) -> None:
+        body = "|".join(f"(?:{prefilter_pattern(p)})" for p in patterns) or "(?!x)x"
+        self._regex = re.compile(body.encode("utf-8"), re.MULTILINE)
+
+    def candidates(self, buf: bytes, start: int, end: int) -> Iterator[int]:
+        return _search_candidates(self._regex.search, buf, start, end)
+
+
+class Re2Prefilter:
+    """RE2 prefilter: one alternation of all patterns, searched over the buffer in linear time
+    (for when hyperscan is not installed, or refuses a pattern). Build with :meth:`build`."""
+
+    name = "re2"
+
+    def __init__(self, twin: Any) -> None:
+        self._twin = twin
+
+    @classmethod
+    def build(cls, patterns: Sequence[str]) -> Re2Prefilter | None:
+        """None when RE2 is not installed or cannot run one of the patterns."""
+        if not patterns:
+            return None
+        body = "(?m)" + "|".join(f"(?:{prefilter_pattern(p)})" for p in patterns)
+        twin = linear_twin(body.encode("utf-8"))
+        return cls(twin) if twin is not None else None
+
+    def candidates(self, buf: bytes, start: int, end: int) -> Iterator[int]:
+        return _search_candidates(self._twin.search, buf, start, end)
+
+
+def _slow_prefilter(patterns: Sequence[str], engine: str) -> Prefilter:
+    """For the patterns hyperscan cannot take: RE2 (linear) where it can run them all, else
+    RE2 for those it can and ``re`` for the rest; ``re`` alone when asked for (engine "re")."""
+    if engine == "re":
+        return RePrefilter(patterns)
+    whole = Re2Prefilter.build(patterns)
+    if whole is not None:
+        return whole
+    linear = [p for p in patterns if Re2Prefilter.build([p]) is not None]
+    rest = [p for p in patterns if p not in linear]
+    fast = Re2Prefilter.build(linear) if linear else None
+    if fast is None:
+        return RePrefilter(patterns)
+    return MergedPrefilter(fast, RePrefilter(rest), name="re2+re")
+
+
+class HyperscanPrefilter:
+    """hyperscan prefilter: a block-mode database of all patterns, each under its own id
+    (``ids``: by default its position). A scan stops at the first match; the next scan resumes
+    at the following line, so each candidate line costs one call. The same database tells which
+    patterns match a message (:meth:`ids`). (Not ``HS_FLAG_SINGLEMATCH``, which would report
+    each pattern once: it makes the buffer scans ~30% slower.)"""
+
+    name = "hyperscan"
+
+    def __init__(self, patterns: Sequence[str], ids: Sequence[int] | None = None) -> None:
+        import hyperscan
+
+        self._hs: Any = hyperscan
+        exprs = [prefilter_pattern(p).encode("utf-8") for p in patterns]
+        self.pattern_ids: tuple[int, ...] = tuple(range(len(exprs)) if ids is None else ids)
+        flags = [hyperscan.HS_FLAG_MULTILINE] * len(exprs)
+        self._db = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
+        self._db.compile(expressions=exprs, ids=list(self.pattern_ids), flags=flags)
+        self._scratch = hyperscan.Scratch(self._db)
+        self._hit = -1
+
+    def _on_match(self, _id: int, _from: int, to: int, _flags: int, _ctx: Any) -> bool:
+        self._hit = to
+        return True  # stop scanning: the caller resumes after this line
+
+    @staticmethod
+    def _on_id(id_: int, _from: int, _to: int, _flags: int, found: Any) -> None:
+        found.add(id_)  # once per end of a match: a pattern ending in ``.{0,160}`` reports many
+
+    def ids(self, data: bytes) -> list[int]:
+        """The ids of the patterns that match somewhere in ``data`` (one message), each once."""
+        found: set[int] = set()
+        self._db.scan(data, match_event_handler=self._on_id, context=found, scratch=self._scratch)
+        return list(found)
+
+    def candidates(self, buf: bytes, start: int, end: int) -> Iterator[int]:
+        view = memoryview(buf)
+        pos = start
+        scan, on_match, scratch, terminated = self._db.scan, self._on_match, self._scratch, self._hs.ScanTerminated
+        while pos < end:
+            self._hit = -1
+            try:  # noqa: SIM105 - not contextlib.suppress: this runs once per candidate line
+                scan(view[pos:end], match_event_handler=on_match, scratch=scratch)  # type: ignore[type-var]  # hyperscan scans any buffer
+            except terminated:
+                pass
+            if self._hit < 0:
+                return
+            last = pos + max(self._hit, 1) - 1  # the match's last byte
+            if last > pos and buf[last : last + 1] == b"\n":
+                last -= 1
+            nl = buf.rfind(b"\n", pos, last)
+            yield pos if nl < 0 else nl + 1
+            nl = buf.find(b"\n", last, end)
+            if nl < 0:
+                return
+            pos = nl + 1
+
+
+def _hyperscan_available() -> bool:
+    try:
+        import hyperscan  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _hyperscan_accepts(pattern: str) -> bool:
+    if _PY_ONLY.search(pattern):
+        return False
+    try:
+        HyperscanPrefilter([pattern])
+    except Exception:  # hyperscan's own error types vary by version
+        return False
+    return True
+
+
+class MergedPrefilter:
+    """hyperscan for the patterns it supports, one ``re`` alternation for the rest; candidate
+    lines of both, merged in order."""
+
+    name = "hyperscan+re"
+
+    def __init__(self, fast: Prefilter, slow: Prefilter, *, name: str | None = None) -> None:
+        self.fast = fast
+        self._slow = slow
+        if name is not None:
+            self.name = name
+        elif slow.name != "re":
+            self.name = f"hyperscan+{slow.name}"
+
+    def candidates(self, buf: bytes, start: int, end: int) -> Iterator[int]:
+        return iter(sorted(set(self.fast.candidates(buf, start, end)) | set(self._slow.candidates(buf, start, end))))
+
+
+def make_prefilter(patterns: Sequence[str], engine: str) -> Prefilter:
+    if engine == "re":
+        return RePrefilter(patterns)
+    if engine == "auto" and not _hyperscan_available():
+        return _slow_prefilter(patterns, engine)
+    if engine not in ("auto", "hyperscan"):
+        raise ValueError(f"unknown engine {engine!r} (known: auto, hyperscan, re)")
+    try:
+        return HyperscanPrefilter(patterns)
+    except Exception:
+        if engine == "hyperscan" and not any(_hyperscan_accepts(p) for p in patterns):
+            raise
+    accepted = [(i, p) for i, p in enumerate(patterns) if _hyperscan_accepts(p)]
+    taken = {i for i, _ in accepted}
+    refused = [p for i, p in enumerate(patterns) if i not in taken]
+    if not accepted:
+        return _slow_prefilter(refused, engine)
+    fast = HyperscanPrefilter([p for _, p in accepted], ids=[i for i, _ in accepted])
+    return MergedPrefilter(fast, _slow_prefilter(refused, engine))
+
+
+class _IdScanner(Protocol):
+    def ids(self, data: bytes) -> list[int]:
+        """The ids of the patterns that match somewhere in ``data`` (a message: one line)."""
+        ...
+
+
+class _Re2Ids:
+    """RE2's ``Set`` of each rule's required literals (as one alternation per rule, unanchored):
+    one linear-time search of a message gives every rule whose literals it holds. Literals, not
+    the whole patterns: a set of ~100 whole patterns with counted repeats outgrows RE2's DFA
+    budget and falls back to its slow NFA (hundreds of µs a line); literals stay a small DFA."""
+
+    def __init__(self, regex_set: Any, index: Sequence[int]) -> None:
+        self._set = regex_set
+        self._index = tuple(index)
+
+    @classmethod
+    def build(cls, literals: Sequence[tuple[int, tuple[tuple[str, ...], bool]]]) -> _Re2Ids | None:
+        """None when RE2 is not installed (or refuses the set)."""
+        found = _re2()
+        if found is None:
+            return None
+        re2, options = found
+        regex_set = re2.Set.SearchSet(options)
+        try:
+            for _i, (texts, nocase) in literals:
+                body = "|".join(re.escape(t) for t in texts)
+                regex_set.Add((f"(?i:{body})" if nocase else body).encode("utf-8"))
+            regex_set.Compile()
+        except Exception:  # re2.error or ValueError, by version
+            return None
+        return cls(regex_set, [i for i, _ in literals])
+
+    def ids(self, data: bytes) -> list[int]:
+        index = self._index
+        return [index[n] for n in self._set.Match(data) or ()]
+
+
+LiteralTable = tuple[tuple[str, bool, tuple[int, ...]], ...]  # (text, lower-cased?, rule indices)
+
+
+def _literal_table(literals: Sequence[tuple[int, tuple[tuple[str, ...], bool]]]) -> LiteralTable:
+    by_text: dict[tuple[str, bool], list[int]] = {}
+    for i, (texts, nocase) in literals:
+        for t in texts:
+            by_text.setdefault((t, nocase), []).append(i)
+    return tuple((t, nocase, tuple(ids)) for (t, nocase), ids in by_text.items())
+
+
+class RuleSelector:
+    """Which rules may match a message: a superset of those that do, as a sorted list of rule
+    indices. On short messages where byte-level matching means what ``re``'s does (ASCII, no
+    vertical tab: ``\\s`` differs there between the engines), ``full`` (hyperscan) answers for the rules
+    it holds and ``literal_set`` (RE2) for those others that have required literals; elsewhere,
+    and for what neither holds, ``in`` checks of the required literals answer. A rule without
+    required literals that no scanner holds is always selected."""
+
+    def __init__(self, rules: Sequence[CompiledRule], *, full: _IdScanner | None = None,
+                 full_ids: Sequence[int] = (), literal_set: bool = False) -> None:
+        self.count = len(rules)
+        literals = [required_literals(r.pattern) for r in rules]
+        covered = set(full_ids) if full is not None else set()
+        with_literals = [(i, lit) for i, lit in enumerate(literals) if lit is not None]
+        rest = [(i, lit) for i, lit in with_literals if i not in covered]
+        self._full = full
+        self._set = _Re2Ids.build(rest) if literal_set and rest else None
+        self._table_all = _literal_table(with_literals)
+        self._always_all = tuple(i for i, lit in enumerate(literals) if lit is None)
+        self._table_rest = () if self._set is not None else _literal_table(rest)
+        self._always_rest = tuple(i for i in self._always_all if i not in covered)
+        self._scans = full is not None or self._set is not None
+
+    @property
+    def engine(self) -> str:
+        parts = (["hyperscan"] if self._full is not None else []) + (["re2-literals"] if self._set is not None else [])
+        if self._table_rest or not parts:
+            parts.append("literals")
+        return "+".join(parts)
+
+    def select(self, text: str) -> list[int]:
+        # (up to SHORT_TEXT: hyperscan reports every end of a match, ~one a character for a
+        # pattern ending in ``.*``; literals cost the same whatever the line)
+        if self._scans and len(text) <= SHORT_TEXT and text.isascii() and "\v" not in text:
+            data = text.encode("ascii")
+            found = self._full.ids(data) if self._full is not None else []
+            if self._set is not None:
+                found.extend(self._set.ids(data))
+            found.extend(self._always_rest)
+            table = self._table_rest
+        else:
+            found = list(self._always_all)
+            table = self._table_all
+        if table:
+            lower: str | None = None
+            for t, nocase, ids in table:
+                if nocase:
+                    if lower is None:
+                        lower = text.lower()
+                    if t in lower:
+                        found.extend(ids)
+                elif t in text:
+                    found.extend(ids)
+            return sorted(set(found))
+        found.sort()
+        return found
+
+
+def _hyperscan_part(prefilter: Prefilter) -> HyperscanPrefilter | None:
+    if isinstance(prefilter, HyperscanPrefilter):
+        return prefilter
+    if isinstance(prefilter, MergedPrefilter):
+        return _hyperscan_part(prefilter.fast)
+    return None
+
+
+def make_selector(rules: Sequence[CompiledRule], engine: str, prefilter: Prefilter) -> RuleSelector:
+    """The prefilter's hyperscan database where it has one (its first ``len(rules)`` pattern ids
+    are the rules' indices), RE2 for the required literals of the rules it lacks (unless the
+    engine is re), Python's ``in`` for the rest."""
+    literal_set = engine != "re"
+    hs = _hyperscan_part(prefilter)
+    if hs is not None:
+        held = [i for i in hs.pattern_ids if i < len(rules)]
+        return RuleSelector(rules, full=_RulesOnly(hs, len(rules)), full_ids=held, literal_set=literal_set)
+    return RuleSelector(rules, literal_set=literal_set)
+
+
+class _RulesOnly:
+    """A scanner's ids less those past the rules (the structural patterns)."""
+
+    def __init__(self, scanner: _IdScanner, count: int) -> None:
+        self._scanner = scanner
+        self._count = count
+
+    def ids(self, data: bytes) -> list[int]:
+        count = self._count
+        return [i for i in self._scanner.ids(data) if i < count]
+
+
+class RuleSet:
+    """A compiled set of rules, ready to scan buffers and verify lines."""
+
+    def __init__(self, rules: Sequence[CompiledRule], *, engine: str = "auto") -> None:
+        self.rules: tuple[CompiledRule, ...] = tuple(rules)
+        patterns = [r.pattern for r in self.rules] + list(STRUCTURAL)
+        self.prefilter: Prefilter = make_prefilter(patterns, engine)
+        self.selector = make_selector(self.rules, engine, self.prefilter)
+        # each rule's RE2 twin (None: ``re`` only), and its window.next's
+        twins = [linear_twin(r.pattern) for r in self.rules]
+        self._next_twins = {r.id: linear_twin(r.window_next.pattern) for r in self.rules
+                            if r.window_next is not None}
+        # per stream kind, by rule index: (rule, twin) where the rule applies, else None
+        self._by_kind = {
+            kind: tuple((r, twins[i]) if r.applies_to(kind) else None for i, r in enumerate(self.rules))
+            for kind in StreamKind
+        }
+
+    @property
+    def engine(self) -> str:
+        return self.prefilter.name
+
+    def match(self, message: str, kind: StreamKind) -> list[RuleMatch]:
+        """All rules that match one message (fallback rules only when nothing else did)."""
+        text = message if len(message) <= MAX_MATCH_CHARS else message[:MAX_MATCH_CHARS]
+        return self._verify(text, kind, self.selector.select(text))
+
+    def match_all(self, message: str, kind: StreamKind) -> list[RuleMatch]:
+        """:meth:`match` verifying every rule (no selector): the reference the selectors are
+        tested against."""
+        text = message if len(message) <= MAX_MATCH_CHARS else message[:MAX_MATCH_CHARS]
+        return self._verify(text, kind, range(len(self.rules)))
+
+    def _verify(self, text: str, kind: StreamKind, selected: Iterable[int]) -> list[RuleMatch]:
+        found: list[RuleMatch] = []
+        fallbacks: list[RuleMatch] = []
+        short = len(text) <= SHORT_TEXT  # the common case: plain re, no wrapper call per rule
+        by_index = self._by_kind[kind]
+        for i in selected:
+            entry = by_index[i]
+            if entry is None:
+                continue
+            rule, twin = entry
+            m = rule.regex.search(text) if short or twin is None else linear_search(rule.regex, twin, text)
+            if m is None:
+                continue
+            fields = tuple((k, v) for k, v in m.groupdict().items() if v is not None)
+            (fallbacks if rule.fallback else found).append(RuleMatch(rule, fields))
+        return found if found else fallbacks
+
+    def search_next(self, rule: CompiledRule, text: str) -> re.Match[str] | None:
+        """A multi-line rule's ``window.next`` searched in a following line (same limits)."""
+        if rule.window_next is None:
+            return None
+        text = text if len(text) <= MAX_MATCH_CHARS else text[:MAX_MATCH_CHARS]
+        return linear_search(rule.window_next, self._next_twins.get(rule.id), text)
+
+    def candidates(self, buf: bytes, start: int, end: int) -> Iterator[int]:
+        return self.prefilter.candidates(buf, start, end)

@@ -1,0 +1,402 @@
+"""The live engine: the replay pipeline (reader -> build_index -> findings -> attribution) fed
+by live sources and clocked by the wall clock.
+
+Everything that decides *what* happened is the replay engine's: rule hits come from the
+reader's :func:`process_buffer`, who is who from :func:`build_index` (augmented with what only
+a live sidecar sees: the rank processes' environment, NVML's processes per GPU, the config's
+``rank_gpus``), findings from :func:`findings_from_hit` / :func:`exit_findings` /
+:func:`elastic_error_findings`, stalls from the stats package's :class:`StallTracker`, and
+incidents from :func:`attribute`. This module only decides *when* (through the
+:class:`IncidentGate`) and keeps the per-rank evidence the metrics endpoint exports.
+
+The hits kept are bounded by the line processor's :class:`EvidenceCap` (the first hits of each
+rule on each rank always; :attr:`LiveEngine.evidence_dropped` counts those let go); when the
+gate opens a new episode, the cap is told, so that the new episode's first hits are kept too.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Protocol
+
+from detector.attribution.attribute import STRENGTH, RankInfo, RunFacts, attribute
+from detector.pipeline.runmodel import (
+    RunIndex,
+    build_index,
+    elastic_error_findings,
+    exit_findings,
+    findings_from_hit,
+    resolve_rank,
+)
+from detector.rules.engine import RuleSet
+from detector.sidecar.config import HangConfig
+from detector.sidecar.gate import IncidentGate
+from detector.sidecar.lines import LineProcessor, LiveFile
+from detector.sidecar.model import (
+    Chunk,
+    ElasticErrorFile,
+    External,
+    GpuProcesses,
+    Item,
+    LiveFindings,
+    Processes,
+    RankProcess,
+    SourceStatus,
+)
+from detector.sources.runs import FileKind, LogFile
+from detector.stats.config import StatsConfig
+from detector.stats.model import LogNote, NoteKind, StepSample
+from detector.stats.stall_live import StallTracker
+from detector.stats.steps import StepResolver
+from detector.types import Finding, Incident, Role
+
+STALL_CHECK_S = 0.5
+
+
+class HangDiscriminator(Protocol):
+    def suspects(self, ranks: Sequence[int]) -> list[tuple[int, str]]:
+        """Among stalled ``ranks``, those that stopped first, with the reason."""
+        ...
+
+    def signatures(self) -> dict[int, str]:
+        """Where each rank waits now (exported for the coordinator)."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class RankEvidence:
+    """What one rank's sidecar knows about it (exported on /metrics for the coordinator)."""
+
+    rank: int
+    node: str | None
+    local_rank: int | None
+    gpu: str | None
+    pid: int | None
+    attempt: int | None
+    last_progress: float | None
+    last_step: int | None
+    first_error: Finding | None
+    first_collateral: Finding | None
+    wait_state: str | None
+
+
+@dataclass
+class _Progress:
+    last_step: int | None = None
+    last_step_time: float | None = None
+    last_activity: float | None = None
+    attempt: int | None = None
+
+
+def stats_config(hang: HangConfig) -> StatsConfig:
+    return StatsConfig(k=hang.k, floor_s=hang.floor_s, min_intervals=hang.min_intervals,
+                       boundary_multiple=hang.boundary_multiple, boundary_pause_s=hang.boundary_pause_s,
+                       note_pause_s=hang.note_pause_s)
+
+
+def _field_ranks(value: str | None) -> list[int]:
+    return [int(x) for x in (value or "").split(",") if x.strip().isdigit()]
+
+
+class LiveEngine:
+    def __init__(self, rules: RuleSet, processor: LineProcessor, gate: IncidentGate, *, node: str | None,
+                 hang: HangConfig, rank_gpus: Mapping[int, str] = {},
+                 discriminator: HangDiscriminator | None = None) -> None:
+        self.rules = rules
+        self.node = node
+        self._lines = processor
+        self.gate = gate
+        self._hang = hang
+        self._rank_gpus = dict(rank_gpus)
+        self._discriminator = discriminator
+        self._tracker = StallTracker(stats_config(hang)) if hang.enabled else None
+        self._files: dict[str, LiveFile] = {}
+        self._elastic: dict[str, LogFile] = {}
+        self._live: list[Finding] = []
+        self._external: tuple[Finding, ...] = ()
+        self._external_ranks: dict[int, RankInfo] = {}
+        self._processes: dict[tuple[int | None, int], RankProcess] = {}  # (attempt, rank) -> latest
+        self._alive: tuple[RankProcess, ...] = ()
+        self._gpu_pids: tuple[tuple[str, tuple[int, ...]], ...] = ()
+        self._progress: dict[int, _Progress] = {}
+        self._resolvers: dict[int, StepResolver] = {}
+        self._ended: set[int] = set()
+        self._signatures: dict[int, str] = {}
+        self._index: RunIndex | None = None
+        self._findings: list[Finding] = []
+        self._dirty = True
+        self._next_stall = 0.0
+        self.statuses: dict[str, SourceStatus] = {}
+        self.lines_read = 0
+        self.evidence: tuple[RankEvidence, ...] = ()
+        self._episode = gate.episode_start
+
+    @property
+    def evidence_dropped(self) -> int:
+        """Matched lines not kept as evidence (repeats beyond the cap), since start."""
+        return self._lines.cap.dropped
+
+    @property
+    def evidence_dropped_by_rule(self) -> dict[str, int]:
+        return dict(self._lines.cap.dropped_by_rule)
+
+    # --- input ---
+
+    def dispatch(self, item: Item) -> None:
+        if isinstance(item, Chunk):
+            self.on_chunk(item)
+        elif isinstance(item, LiveFindings):
+            self.on_findings(item.findings)
+        elif isinstance(item, Processes):
+            self.on_processes(item.alive)
+        elif isinstance(item, GpuProcesses):
+            self._gpu_pids = item.by_gpu
+            self._index = None
+            self._dirty = True
+        elif isinstance(item, ElasticErrorFile):
+            self._elastic[str(item.file.path)] = item.file
+            self._dirty = True
+        elif isinstance(item, External):
+            self._external = item.findings
+            self._external_ranks = {r.rank: r for r in item.ranks}
+            self._dirty = True
+        elif isinstance(item, SourceStatus):
+            self.statuses[item.source] = item
+
+    def on_chunk(self, chunk: Chunk) -> None:
+        key = str(chunk.file.path)
+        lf = self._files.get(key)
+        if lf is None:
+            lf = self._files[key] = self._lines.open(chunk.file)
+            self._index = None
+        result = self._lines.process(lf, chunk)
+        self.lines_read += chunk.line_count()
+        if result.new_hits or result.new_failures:
+            self._index = None
+            self._dirty = True
+        if not (result.steps or result.notes):
+            return
+        idx = self.index()
+        for step in result.steps:
+            rank = resolve_rank(idx, lf.file, step.rank, step.local_rank)
+            if rank is None:
+                continue
+            attempt = lf.file.attempt if lf.file.attempt is not None else self._attempt_of(rank)
+            resolver = self._resolvers.setdefault(rank, StepResolver())
+            sample = resolver.sample(step.record, rank=rank, node=lf.file.node, time=step.time,
+                                     file=lf.file.display, line=step.line, text=step.text,
+                                     local_rank=step.local_rank if step.local_rank is not None else lf.file.local_rank)
+            self._observe_step(sample, attempt)
+        for note in result.notes:
+            rank = resolve_rank(idx, lf.file, note.rank, note.local_rank)
+            if note.kind is NoteKind.END and rank is not None:
+                self._ended.add(rank)
+            if self._tracker is not None:
+                self._tracker.observe_note(LogNote(rank, note.time, note.kind, note.text, lf.file.display, note.line))
+
+    def _observe_step(self, sample: StepSample, attempt: int | None) -> None:
+        p = self._progress.setdefault(sample.rank, _Progress())
+        if p.attempt is not None and attempt is not None and attempt > p.attempt and self._tracker is not None:
+            self._tracker = StallTracker(stats_config(self._hang))  # a new attempt starts afresh
+        p.last_step, p.last_step_time, p.attempt = sample.step, sample.time, attempt
+        p.last_activity = max(p.last_activity or sample.time, sample.time)
+        self._ended.discard(sample.rank)
+        self._signatures.pop(sample.rank, None)
+        if self._tracker is not None:
+            self._tracker.observe(sample)
+        self.gate.progress(sample.rank, attempt, sample.time, max(1, len(self._progress)))
+
+    def on_findings(self, findings: Sequence[Finding]) -> None:
+        self._live.extend(findings)
+        self._dirty = True
+
+    def on_processes(self, alive: Sequence[RankProcess]) -> None:
+        self._alive = tuple(alive)
+        for proc in alive:
+            self._processes[(proc.attempt, proc.rank)] = proc
+        self._index = None
+        self._dirty = True
+
+    def _attempt_of(self, rank: int) -> int | None:
+        attempts = [a for (a, r) in self._processes if r == rank and a is not None]
+        return max(attempts) if attempts else None
+
+    # --- who is who ---
+
+    def index(self) -> RunIndex:
+        if self._index is None:
+            self._index = self._build_index()
+        return self._index
+
+    def _build_index(self) -> RunIndex:
+        idx = build_index([lf.scan for lf in self._files.values()])
+        by_dir: dict[str, list[LogFile]] = {}
+        for lf in self._files.values():
+            by_dir.setdefault(str(lf.file.path.parent), []).append(lf.file)
+        for (attempt, rank), proc in sorted(self._processes.items(), key=lambda kv: (kv[0][0] or 0, kv[0][1])):
+            node = proc.node or self.node
+            if proc.local_rank is not None:
+                idx.local_rank_global[(node, proc.local_rank, attempt)] = rank
+                idx.local_rank_global.setdefault((node, proc.local_rank, None), rank)
+                idx.rank_local[rank] = proc.local_rank
+            idx.rank_pid[rank] = proc.pid
+            idx.pid_rank[(node, proc.pid)] = rank
+            idx.pid_rank.setdefault((None, proc.pid), rank)
+            if node:
+                idx.rank_node[rank] = node
+            for f in by_dir.get(proc.log_dir or "", []):
+                idx.file_rank[f.display] = rank
+        pid_rank = {pid: rank for (_, pid), rank in idx.pid_rank.items()}
+        for gpu, pids in self._gpu_pids:
+            for pid in pids:
+                if pid in pid_rank:
+                    idx.rank_gpu[pid_rank[pid]] = gpu
+        for rank, gpu in self._rank_gpus.items():
+            idx.rank_gpu.setdefault(rank, gpu)
+        for rank, gpu in idx.rank_gpu.items():
+            idx.gpu_rank[(idx.rank_node.get(rank), gpu)] = rank
+            idx.gpu_rank.setdefault((self.node, gpu), rank)
+        idx.nodes = {n for n in idx.rank_node.values() if n}
+        ranks = idx.ranks()
+        if ranks and (idx.world_size is None or idx.world_size <= max(ranks)):
+            idx.world_size = max(ranks) + 1
+        return idx
+
+    # --- evidence ---
+
+    def _compute(self) -> list[Finding]:
+        idx = self.index()
+        scans = [lf.scan for lf in self._files.values()]
+        out: list[Finding] = []
+        for lf in self._files.values():
+            for hit in lf.scan.hits:
+                out.extend(findings_from_hit(hit, lf.file, idx))
+        for f in self._elastic.values():
+            found, _warnings = elastic_error_findings(f, self.rules, idx)
+            out.extend(found)
+        out.extend(exit_findings(scans, idx, [f for f in out if f.file is not None]))
+        out.extend(f for f in self._live if not (f.rank in self._ended and f.rule == "process.exited"))
+        out.extend(self._external)
+        start = self.gate.episode_start
+        if len(self._live) > 1000:  # long runs: forget live evidence of closed episodes
+            self._live = [f for f in self._live if f.time is None or f.time.timestamp() >= start]
+        return [f for f in out if f.time is None or f.time.timestamp() >= start]
+
+    def rank_infos(self) -> dict[int, RankInfo]:
+        idx = self.index()
+        ranks = idx.ranks() | set(self._progress) | set(self._external_ranks)
+        out: dict[int, RankInfo] = {}
+        for r in sorted(ranks):
+            p = self._progress.get(r)
+            ext = self._external_ranks.get(r)
+            last = p.last_activity if p is not None else None
+            info = RankInfo(
+                rank=r, local_rank=idx.rank_local.get(r), node=idx.rank_node.get(r), pid=idx.rank_pid.get(r),
+                gpu=idx.rank_gpu.get(r), last_time=datetime.fromtimestamp(last, tz=UTC) if last is not None else None,
+                last_step=p.last_step if p is not None else None,
+            )
+            if ext is not None:
+                info = RankInfo(r, ext.local_rank if ext.local_rank is not None else info.local_rank,
+                                ext.node or info.node, ext.pid if ext.pid is not None else info.pid,
+                                ext.gpu or info.gpu, ext.last_time or info.last_time,
+                                ext.last_step if ext.last_step is not None else info.last_step)
+            out[r] = info
+        return out
+
+    # --- the clock ---
+
+    def tick(self, now: float) -> list[Incident]:
+        if self._tracker is not None and now >= self._next_stall:
+            self._next_stall = now + STALL_CHECK_S
+            self._check_stalls(now)
+        if self.gate.episode_start != self._episode:
+            self._episode = self.gate.episode_start
+            if self._lines.new_episode(self._files.values(), self._episode):
+                self._index = None
+                self._dirty = True
+        if self._dirty:
+            self._findings = self._compute()
+            self.gate.observe(self._findings, now)
+            self._dirty = False
+            self._refresh_evidence()
+        due = self.gate.due(now)
+        if due is None:
+            return []
+        if due.exits_only and not any(p.attempt == self._latest_attempt() for p in self._alive):
+            self.gate.consume(due)  # the ranks ended together and no line says why: the job ended
+            return []
+        idx = self.index()
+        facts = RunFacts(tuple(self._findings), self.rank_infos(), idx.world_size, None)
+        try:
+            incidents = attribute(facts)
+        except Exception:
+            self.gate.consume(due)  # do not try the same evidence again and again
+            raise
+        return self.gate.select(incidents, due, now)
+
+    def _latest_attempt(self) -> int | None:
+        attempts = [p.attempt for p in self._alive if p.attempt is not None]
+        return max(attempts) if attempts else None
+
+    def next_deadline(self) -> float | None:
+        return self.gate.deadline()
+
+    def _check_stalls(self, now: float) -> None:
+        assert self._tracker is not None
+        lasts = [p.last_activity for p in self._progress.values() if p.last_activity is not None]
+        if not lasts or now - min(lasts) < self._hang.floor_s:
+            return  # no rank has been quiet for the floor: no stall is possible yet
+        found = self._tracker.check(now)
+        if not found:
+            return
+        extra: list[Finding] = []
+        if all(f.rank is None for f in found) and self._discriminator is not None:
+            stalled = _field_ranks(found[0].field("stalled_ranks"))
+            try:
+                suspects = self._discriminator.suspects(stalled)
+                self._signatures = {r: s for r, s in self._discriminator.signatures().items() if r in stalled}
+            except OSError:
+                suspects = []
+            template = found[0]
+            for rank, reason in suspects:
+                extra.append(dataclasses.replace(
+                    template, rank=rank, node=self.index().rank_node.get(rank, self.node), file=None, line=None,
+                    text=f"{template.text}; rank {rank} stopped first: {reason}",
+                    fields=(*template.fields, ("first_ranks", str(rank)), ("basis", "process_state")),
+                ))
+        self.on_findings(list(found) + extra)
+
+    def _refresh_evidence(self) -> None:
+        infos = self.rank_infos()
+        first_error: dict[int, Finding] = {}
+        first_collateral: dict[int, Finding] = {}
+        initiators: dict[int, list[Finding]] = {}
+        for f in sorted(self._findings, key=lambda f: f.time.timestamp() if f.time else float("inf")):
+            if f.rank is None:
+                continue
+            if f.role is Role.INITIATOR and f.cause is not None:
+                initiators.setdefault(f.rank, []).append(f)
+            elif f.role is Role.COLLATERAL:
+                first_collateral.setdefault(f.rank, f)
+        for rank, found in initiators.items():
+            # the time of the rank's first evidence, the cause of its strongest (as attribution weighs it)
+            best = max(found, key=lambda f: (STRENGTH.get(f.cause, 0) if f.cause else 0, f.confidence))
+            first_error[rank] = dataclasses.replace(best, time=found[0].time)
+        rows = []
+        for r, info in infos.items():
+            p = self._progress.get(r)
+            rows.append(RankEvidence(
+                rank=r, node=info.node or self.node, local_rank=info.local_rank, gpu=info.gpu, pid=info.pid,
+                attempt=p.attempt if p else None,
+                last_progress=p.last_step_time if p else None, last_step=p.last_step if p else None,
+                first_error=first_error.get(r), first_collateral=first_collateral.get(r),
+                wait_state=self._signatures.get(r),
+            ))
+        self.evidence = tuple(rows)
+
+    def followed_files(self) -> list[Path]:
+        return [lf.file.path for lf in self._files.values() if lf.file.kind is not FileKind.ELASTIC_ERROR]

@@ -1,0 +1,317 @@
+"""Rank processes on this host (or in a pod's shared process namespace), from ``/proc``.
+
+A process is a rank when its environment has ``RANK`` and ``LOCAL_RANK`` (torchrun, and most
+launchers, set them); it is this job's when ``TORCHELASTIC_ERROR_FILE`` (its torchrun log
+folder) lies under a followed folder — which also ties it to its log file and tells sidecars
+of two "nodes" on one host apart — or, for other launchers, when its environment has every
+``processes.match_env`` pair (e.g. ``SLURM_JOB_ID``). New
+processes are discovered every ``discover_s``; known ones are checked every ``poll_s``.
+
+A rank whose process vanished while its peers live is initiator-grade evidence (``process.exited``):
+its cause is unknown until a line or the launcher's exit code says more, unless the sidecar
+caught the zombie and read its exit status. Ranks that exit after another rank of the same
+attempt are collateral; ranks that all exit at once look like the end of the job (context).
+
+:func:`odd_ones` serves the hang detector: when every rank stopped at the same step, the rank
+whose main thread waits somewhere else than its peers' (``/proc/PID/wchan``) stopped first.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time as _time
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from detector.sidecar.config import ProcessConfig
+from detector.sidecar.gate import EXIT_RULE
+from detector.sidecar.model import Inbox, LiveFindings, Processes, RankProcess
+from detector.types import Cause, Finding, Role, Severity
+
+CASCADE_S = 60.0
+SAMPLES = 3
+SAMPLE_GAP_S = 0.05
+IGNORED_REFRESH = 15  # every this many discoveries, processes known not to be ranks are looked at again
+
+
+@dataclass(frozen=True, slots=True)
+class ProcStat:
+    state: str
+    start_ticks: int
+    exit_code: int | None  # waitpid-style status; only meaningful for a zombie
+
+
+def read_stat(proc_root: Path, pid: int) -> ProcStat | None:
+    """``/proc/PID/stat``: state, start time, exit code (Linux 3.5+); None when gone."""
+    try:
+        text = (proc_root / str(pid) / "stat").read_text()
+    except (OSError, ValueError):
+        return None
+    end = text.rfind(")")
+    fields = text[end + 2 :].split()
+    if len(fields) < 20:
+        return None
+    try:
+        start = int(fields[19])
+        exit_code = int(fields[49]) if len(fields) > 49 else None
+    except ValueError:
+        return None
+    return ProcStat(fields[0], start, exit_code)
+
+
+def read_environ(proc_root: Path, pid: int) -> dict[str, str] | None:
+    try:
+        raw = (proc_root / str(pid) / "environ").read_bytes()
+    except OSError:
+        return None
+    out: dict[str, str] = {}
+    for item in raw.split(b"\0"):
+        key, sep, value = item.partition(b"=")
+        if sep:
+            out[key.decode("utf-8", "replace")] = value.decode("utf-8", "replace")
+    return out
+
+
+def _int(value: str | None) -> int | None:
+    if value is None:
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        return None
+
+
+def rank_process(env: Mapping[str, str], pid: int, start_ticks: int, node: str | None) -> RankProcess | None:
+    rank = _int(env.get("RANK"))
+    local = _int(env.get("LOCAL_RANK"))
+    if rank is None or local is None:
+        return None
+    attempt = _int(env.get("TORCHELASTIC_RESTART_COUNT") or env.get("SLURM_RESTART_COUNT"))
+    error_file = env.get("TORCHELASTIC_ERROR_FILE")
+    log_dir = str(Path(error_file).parent) if error_file else None
+    return RankProcess(rank, local, pid, attempt, node, log_dir, start_ticks)
+
+
+def describe_exit(status: int | None) -> tuple[int | None, str | None]:
+    """waitpid status -> (torchelastic-style exit code: -N for signal N, signal name)."""
+    if status is None:
+        return None, None
+    if os.WIFSIGNALED(status):
+        sig = os.WTERMSIG(status)
+        try:
+            name = signal.Signals(sig).name
+        except ValueError:
+            name = f"signal {sig}"
+        return -sig, name
+    if os.WIFEXITED(status):
+        return os.WEXITSTATUS(status), None
+    return None, None
+
+
+def wait_signature(proc_root: Path, pid: int) -> str | None:
+    """Where a process's main thread waits: its wchan, else its current syscall, else its state."""
+    stat = read_stat(proc_root, pid)
+    if stat is None:
+        return None
+    if stat.state == "R":
+        return "running"
+    try:
+        wchan = (proc_root / str(pid) / "wchan").read_text().strip()
+    except OSError:
+        wchan = ""
+    if wchan and wchan != "0":
+        return wchan
+    try:
+        syscall = (proc_root / str(pid) / "syscall").read_text().split()
+    except OSError:
+        syscall = []
+    if syscall and syscall[0].lstrip("-").isdigit():
+        return f"syscall {syscall[0]}"
+    return f"state {stat.state}"
+
+
+def odd_ones(signatures: Mapping[int, str]) -> list[int]:
+    """Ranks that wait somewhere else than a clear majority of their peers, or []."""
+    n = len(signatures)
+    if n < 3:
+        return []
+    common, count = Counter(signatures.values()).most_common(1)[0]
+    if count < 2 or count * 2 <= n:
+        return []
+    odd = sorted(r for r, s in signatures.items() if s != common)
+    if not odd or len(odd) > max(1, n // 4):
+        return []
+    return odd
+
+
+class ProcessWatcher:
+    name = "processes"
+
+    def __init__(self, config: ProcessConfig, *, node: str | None, log_roots: Sequence[Path] = (),
+                 sleep: Callable[[float], None] = _time.sleep) -> None:
+        self._cfg = config
+        self._node = node
+        self._roots = [str(p.resolve()) for p in log_roots]
+        self._sleep = sleep
+        self._inbox: Inbox | None = None
+        self._tracked: dict[int, RankProcess] = {}
+        self._ignored: dict[int, int] = {}  # pid -> start ticks of processes that are not ranks
+        self._exits: dict[int | None, float] = {}  # attempt -> time of its first exit
+        self._next_discover = 0.0
+        self._next_check = 0.0
+        self._discoveries = 0
+
+    def start(self, inbox: Inbox) -> None:
+        if not self._cfg.proc_root.is_dir():
+            raise OSError(f"{self._cfg.proc_root} is not readable: rank processes are not watched")
+        self._inbox = inbox
+
+    def close(self) -> None:
+        self._tracked.clear()
+
+    @property
+    def alive(self) -> tuple[RankProcess, ...]:
+        return tuple(self._tracked.values())
+
+    def poll(self, now: float) -> None:
+        changed = False
+        if now >= self._next_check:
+            self._next_check = now + self._cfg.poll_s
+            changed = self._check(now)
+        if now >= self._next_discover:
+            self._next_discover = now + self._cfg.discover_s
+            changed = self._discover() or changed
+        if changed and self._inbox is not None:
+            self._inbox.put(Processes(self.alive))
+
+    def _wanted(self, env: Mapping[str, str]) -> bool:
+        """This job's rank: its torchrun log folder is under a followed folder, or (launchers
+        without torchrun, e.g. srun) its environment has every ``match_env`` pair. Other rank
+        processes on the host (another job, another simulated node) are not ours."""
+        for key, value in self._cfg.match_env:
+            if env.get(key) != value:
+                return False
+        error_file = env.get("TORCHELASTIC_ERROR_FILE")
+        if error_file and self._roots:
+            real = os.path.realpath(error_file)
+            return any(real == root or real.startswith(root.rstrip("/") + "/") for root in self._roots)
+        return bool(self._cfg.match_env) or not self._roots
+
+    def _discover(self) -> bool:
+        root = self._cfg.proc_root
+        try:
+            names = os.listdir(root)
+        except OSError:
+            return False
+        found = False
+        live_pids = set()
+        refresh = self._discoveries % IGNORED_REFRESH == 0  # now and then, look at known pids again
+        self._discoveries += 1
+        for name in names:
+            if not name.isdigit():
+                continue
+            pid = int(name)
+            live_pids.add(pid)
+            if pid in self._tracked or (pid in self._ignored and not refresh):
+                continue
+            stat = read_stat(root, pid)
+            if stat is None or stat.state in ("Z", "X"):
+                continue
+            if self._ignored.get(pid) == stat.start_ticks:
+                continue
+            env = read_environ(root, pid)
+            proc = rank_process(env, pid, stat.start_ticks, self._node) if env is not None else None
+            if proc is None or env is None or not self._wanted(env):
+                self._ignored[pid] = stat.start_ticks
+                continue
+            self._tracked[pid] = proc
+            found = True
+        self._ignored = {p: t for p, t in self._ignored.items() if p in live_pids}
+        return found
+
+    def _check(self, now: float) -> bool:
+        gone: list[tuple[RankProcess, int | None]] = []
+        for pid, proc in list(self._tracked.items()):
+            stat = read_stat(self._cfg.proc_root, pid)
+            if stat is None or stat.start_ticks != proc.start_ticks:
+                gone.append((proc, None))
+            elif stat.state in ("Z", "X"):
+                gone.append((proc, stat.exit_code))
+        if not gone:
+            return False
+        for proc, _ in gone:
+            self._tracked.pop(proc.pid, None)
+        findings = [self._exit_finding(proc, status, now) for proc, status in gone]
+        for proc, _ in gone:
+            self._exits.setdefault(proc.attempt, now)
+        if self._inbox is not None:
+            self._inbox.put(LiveFindings(self.name, tuple(findings)))
+        return True
+
+    def _exit_finding(self, proc: RankProcess, status: int | None, now: float) -> Finding:
+        code, sig = describe_exit(status)
+        peers_alive = any(p.attempt == proc.attempt for p in self._tracked.values())
+        first = self._exits.get(proc.attempt)
+        cascade = first is not None and now - first <= CASCADE_S
+        cause: Cause | None = Cause.UNKNOWN
+        confidence = 0.6
+        if code is not None and code == 0:
+            role, cause = Role.CONTEXT, None
+        elif sig in ("SIGTERM", "SIGINT", "SIGHUP") or cascade:
+            role, cause = Role.COLLATERAL, None
+        elif not peers_alive:
+            role, cause = Role.CONTEXT, None  # every rank went at once: the logs must say why
+        else:
+            role = Role.INITIATOR
+            if code is not None and code < 0:
+                cause, confidence = Cause.CRASH_SIGNAL, 0.7 if sig == "SIGKILL" else 0.8
+        detail = "exit status unknown" if code is None else (f"killed by {sig}" if sig else f"exit code {code}")
+        fields: tuple[tuple[str, str], ...] = ()
+        if code is not None:
+            fields += (("exitcode", str(code)),)
+        if sig:
+            fields += (("signal", sig),)
+        return Finding(
+            rule=EXIT_RULE, role=role, cause=cause, severity=Severity.ERROR,
+            text=f"rank {proc.rank} process {proc.pid} exited ({detail}) while "
+                 + ("other ranks were still running" if peers_alive else "no other rank was left"),
+            time=datetime.fromtimestamp(now, tz=UTC), rank=proc.rank, local_rank=proc.local_rank,
+            node=proc.node, pid=proc.pid, fields=fields, attempt=proc.attempt, confidence=confidence,
+        )
+
+    # --- hang discriminator ---
+
+    def suspects(self, ranks: Sequence[int]) -> list[tuple[int, str]]:
+        """Among ``ranks`` (stalled), those whose main thread waits where the others do not."""
+        by_rank = {p.rank: p.pid for p in self._tracked.values() if p.rank in set(ranks)}
+        if len(by_rank) < 3:
+            return []
+        seen: dict[int, set[str]] = {r: set() for r in by_rank}
+        for i in range(SAMPLES):
+            if i:
+                self._sleep(SAMPLE_GAP_S)
+            for rank, pid in by_rank.items():
+                sig = wait_signature(self._cfg.proc_root, pid)
+                if sig is not None:
+                    seen[rank].add(sig)
+        stable = {r: next(iter(s)) for r, s in seen.items() if len(s) == 1}
+        odd = odd_ones(stable)
+        if not odd:
+            return []
+        common = Counter(stable.values()).most_common(1)[0][0]
+        others = sorted(r for r in stable if r not in odd)
+        return [(r, f"its main thread waits in {stable[r]} while ranks "
+                    f"{', '.join(map(str, others))} wait in {common}") for r in odd]
+
+    def signatures(self) -> dict[int, str]:
+        """Each tracked rank's wait signature now (exported for the coordinator)."""
+        out: dict[int, str] = {}
+        for proc in self._tracked.values():
+            sig = wait_signature(self._cfg.proc_root, proc.pid)
+            if sig is not None:
+                out[proc.rank] = sig
+        return out
