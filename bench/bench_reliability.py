@@ -59,7 +59,7 @@ import sys
 sys.path.insert(0, {root!r})
 import atheris
 with atheris.instrument_imports(include=["detector"]):
-    from tests.test_reliability_fuzz import SEEDS, TARGETS
+    from tests.support.fuzz import SEEDS, TARGETS
 name, seconds, corpus, artifacts = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 atheris.Setup([sys.argv[0], f"-max_total_time={{seconds}}", "-max_len=8192", "-rss_limit_mb=4096",
                f"-artifact_prefix={{artifacts}}/", corpus], TARGETS[name])
@@ -78,7 +78,7 @@ def _counting(target: Callable[[bytes], None], count: list[int]) -> Callable[[by
 def fuzz_hypothesis(examples_scale: float) -> list[dict[str, Any]]:
     from hypothesis import HealthCheck, given, settings
 
-    from tests.test_reliability_fuzz import TARGETS, inputs
+    from tests.support.fuzz import TARGETS, inputs
 
     rows = []
     for name, target in TARGETS.items():
@@ -105,7 +105,7 @@ def fuzz_atheris(seconds: int) -> list[dict[str, Any]]:
     except ImportError:
         return [{"target": "*", "engine": "atheris", "inputs": 0, "crashes": 0,
                  "first_crash": "atheris is not installed: skipped", "seconds": 0}]
-    from tests.test_reliability_fuzz import SEEDS, TARGETS
+    from tests.support.fuzz import SEEDS, TARGETS
 
     rows = []
     work = Path(tempfile.mkdtemp(prefix="rd-atheris-"))
@@ -141,7 +141,7 @@ def fuzz_atheris(seconds: int) -> list[dict[str, Any]]:
 
 
 def rotate_model(seeds: int, ops: int) -> dict[str, Any]:
-    from tests.test_reliability_tailer import OPS, Torture
+    from tests.support.tailer import OPS, Torture
 
     written = seen = lost = dups = rotations = restarts = 0
     for seed in range(seeds):
@@ -263,8 +263,8 @@ def lines_read(url: str) -> float:
 
 
 def restart(kills: int) -> dict[str, Any]:
-    from tests.test_reliability_restart import Trainer, hook_events, setup
-    from tests.test_sidecar_support import SidecarProc
+    from tests.support.restart import Trainer, hook_events, setup
+    from tests.support.sidecar import SidecarProc
 
     tmp = Path(tempfile.mkdtemp(prefix="rd-restart-"))
     logs, args, hook_log, env = setup(tmp, hook_sleep=1.0)
@@ -307,7 +307,7 @@ TIMEOUT = ("[rank{r}]:[E1129 12:59:{s:02d}.000000 ProcessGroupNCCL.cpp:563] [Ran
 
 
 def load(seconds: float, ranks: int = 512, rate: int = 5000, burst: int = 100_000) -> dict[str, Any]:
-    from tests.test_sidecar_support import SidecarProc
+    from tests.support.sidecar import SidecarProc
 
     tmp = Path(tempfile.mkdtemp(prefix="rd-load-"))
     logs = tmp / "logs"
@@ -407,7 +407,7 @@ def load(seconds: float, ranks: int = 512, rate: int = 5000, burst: int = 100_00
 
 
 def redos() -> list[dict[str, Any]]:
-    import detector.rules.engine as engine
+    import detector.rules.scanners as engine
     from detector.rules.loader import compile_pattern
 
     rows = []

@@ -26,8 +26,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.slurm_harness import _stop, missing_binaries, start_cluster  # noqa: E402
-from tests.test_remediation_slurm import run_whole_loop  # noqa: E402
+from tests.support.slurm import _stop, missing_binaries, start_cluster  # noqa: E402
+from tests.support.slurm_loop import run_whole_loop  # noqa: E402
 
 STAGES = (("incident", "fault → incident"), ("drained", "fault → node drained"),
           ("running", "fault → job running again"), ("verified", "fault → resumption verified"))

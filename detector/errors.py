@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 
 class RankdoctorError(Exception):
     """Base class: a problem with the user's input or environment, printed without a traceback."""
@@ -43,6 +45,21 @@ class ConfigError(RankdoctorError):
                 where += f":{self.column}"
         rid = f" {self.rule_id}:" if self.rule_id else ""
         return f"{where}:{rid} {self.detail}"
+
+
+class RuleLoadError(ConfigError):
+    """Several rule problems at once; ``problems`` lists each."""
+
+    def __init__(self, problems: Sequence[ConfigError]) -> None:
+        self.problems = list(problems)
+        first = self.problems[0]
+        super().__init__(first.path, first.line, first.detail, column=first.column, rule_id=first.rule_id)
+
+    def format(self) -> str:
+        problems = getattr(self, "problems", None)
+        if not problems:
+            return super().format()
+        return "\n".join(p.format() for p in problems)
 
 
 class SourceError(RankdoctorError):

@@ -7,45 +7,15 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from detector.attribution.attribute import RunFacts, attribute
-from detector.errors import ConfigError
-from detector.pipeline.runmodel import (
-    build_index,
-    elastic_error_findings,
-    exit_findings,
-    findings_from_hit,
-    rank_infos,
-)
-from detector.pipeline.scan import TAIL_BYTES, EvidenceCap, FileScan, scan_file
+from detector.attribution.attribute import attribute
+from detector.pipeline.evidence import EvidenceCap
+from detector.pipeline.model import build_model
+from detector.pipeline.scan import TAIL_BYTES, FileScan, scan_file
 from detector.pipeline.steps import stats_findings
 from detector.rules.engine import RuleSet
-from detector.rules.loader import load_rules
 from detector.sources.runs import FileKind, LogFile, discover
 from detector.sources.timestamps import find_year
 from detector.types import Finding, Report, Summary
-
-
-class RuleLoadError(ConfigError):
-    """Several rule problems at once; ``problems`` lists each."""
-
-    def __init__(self, problems: Sequence[ConfigError]) -> None:
-        self.problems = list(problems)
-        first = self.problems[0]
-        super().__init__(first.path, first.line, first.detail, column=first.column, rule_id=first.rule_id)
-
-    def format(self) -> str:
-        problems = getattr(self, "problems", None)
-        if not problems:
-            return super().format()
-        return "\n".join(p.format() for p in problems)
-
-
-def load_ruleset(user_rules: Sequence[Path] = (), *, engine: str = "auto", shipped: Sequence[Path] | None = None) -> RuleSet:
-    """Load and compile every rule up front; any problem stops here with every message."""
-    result = load_rules(shipped, user_rules)
-    if result.problems:
-        raise RuleLoadError(result.problems)
-    return RuleSet(result.rules, engine=engine)
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,23 +67,16 @@ def replay_path(
     dropped = cap.summary()
     if dropped is not None:
         warnings.append(dropped)
-    idx = build_index(scans)
-    findings: list[Finding] = []
-    for scan in scans:
-        for hit in scan.hits:
-            findings.extend(findings_from_hit(hit, scan.file, idx))
-    for f in files:
-        if f.kind is FileKind.ELASTIC_ERROR:
-            found, warns = elastic_error_findings(f, rules, idx)
-            findings.extend(found)
-            warnings.extend(warns)
-    findings.extend(exit_findings(scans, idx, [f for f in findings if f.file is not None]))
-    ranks = rank_infos(scans, idx)
+    elastic = [f for f in files if f.kind is FileKind.ELASTIC_ERROR]
+    model = build_model(scans, rules, elastic_files=elastic)
+    warnings.extend(model.warnings)
+    findings: list[Finding] = list(model.findings)
+    ranks = model.ranks
     metric_files = [f for f in files if f.kind is FileKind.METRICS]
-    extra, median_step, warns = stats_findings(scans, idx, metric_files)
+    extra, median_step, warns = stats_findings(scans, model.index, metric_files)
     findings.extend(extra)
     warnings.extend(warns)
-    facts = RunFacts(tuple(findings), ranks, idx.world_size, median_step)
+    facts = model.facts(findings, median_step)
     incidents = attribute(facts)
     times = [t for s in scans for t in (s.first_time, s.last_time) if t is not None]
     summary = Summary(

@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
+
+# Rule ids of the findings that code (not a YAML rule) produces; the YAML rule ids live in rules/.
+RULE_STALL = "stats.stall"
+RULE_STRAGGLER = "stats.straggler"
+RULE_SLOWDOWN = "stats.slowdown"
+RULE_GPU_OUTLIER = "stats.gpu_outlier"
+RULE_EXIT_CODE = "torchelastic.exitcode"
+RULE_PROCESS_EXITED = "process.exited"
 
 
 class Role(StrEnum):
@@ -89,6 +98,42 @@ class Finding:
             if key == name:
                 return value
         return None
+
+
+@dataclass(frozen=True, slots=True)
+class RankInfo:
+    """Who one rank is (node, local rank, pid, GPU) and its last sign of life."""
+
+    rank: int
+    local_rank: int | None = None
+    node: str | None = None
+    pid: int | None = None
+    gpu: str | None = None
+    last_time: datetime | None = None  # last line the rank wrote
+    last_step: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RankProcess:
+    """A rank process seen on this host, from its environment."""
+
+    rank: int
+    local_rank: int | None
+    pid: int
+    attempt: int | None
+    node: str | None
+    log_dir: str | None  # the torchrun attempt folder of its logs (TORCHELASTIC_ERROR_FILE's folder)
+    start_ticks: int = 0  # /proc start time, to tell a reused pid apart
+
+
+@dataclass(frozen=True, slots=True)
+class RunFacts:
+    """Everything attribution needs about a run: its findings and who is who."""
+
+    findings: tuple[Finding, ...]
+    ranks: Mapping[int, RankInfo] = field(default_factory=dict)
+    world_size: int | None = None
+    median_step_s: float | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from detector.replay import load_ruleset
+from detector.rules.compile import load_ruleset
 from detector.rules.engine import RuleSet
-
-ROOT = Path(__file__).resolve().parents[1]
-REPLAY_LOGS = ROOT / "replay_logs"
+from tests.support.paths import REPLAY_LOGS, ROOT  # noqa: F401 - still importable from here
 
 
 @pytest.fixture(scope="session")

@@ -30,6 +30,7 @@ from detector.pipeline.scan import MAX_LINE, scan_file
 from detector.rules.engine import MAX_MATCH_CHARS, STRUCTURAL, RuleSet
 from detector.sources.prefixes import detect_style, strip_prefix
 from detector.sources.runs import FileKind, LogFile, discover
+from detector.support.text import decode_line, is_binary
 from detector.types import StreamKind
 
 MAX_EXAMPLES = 3
@@ -148,12 +149,6 @@ def _covered_lines(f: LogFile, rules: RuleSet, warnings: list[str]) -> set[int]:
     return covered
 
 
-def _is_binary(path: Path) -> bool:
-    with path.open("rb") as fh:
-        head = fh.read(8192)
-    return b"\x00" in head and head.count(b"\x00") > max(1, len(head) // 100)
-
-
 def _lines(path: Path) -> Iterator[bytes]:
     """A file's lines, one at a time, each cut at MAX_LINE bytes (the rest of a longer line is
     skipped, as the reader does), so memory stays bounded whatever the file size."""
@@ -167,11 +162,6 @@ def _lines(path: Path) -> Iterator[bytes]:
             if not skipping:
                 yield piece.rstrip(b"\n")
             skipping = not complete and len(piece) >= MAX_LINE
-
-
-def _decode(raw: bytes) -> str:
-    text = raw.decode("utf-8", "replace")
-    return text.rstrip("\r").rsplit("\r", 1)[-1] if "\r" in text else text
 
 
 class _Collector:
@@ -202,18 +192,18 @@ class _Collector:
 
 def _scan(f: LogFile, rules: RuleSet, collector: _Collector, warnings: list[str]) -> tuple[int, int, int]:
     """(lines, error-looking lines, handled lines) of one file."""
-    if _is_binary(f.path):
+    if _head_is_binary(f.path):
         warnings.append(f"{f.display}: binary data, not a text log; skipped")
         return 0, 0, 0
     covered = _covered_lines(f, rules, warnings)
-    style = detect_style(_decode(x) for x in itertools.islice(_lines(f.path), 50))
+    style = detect_style(decode_line(x) for x in itertools.islice(_lines(f.path), 50))
     kind = StreamKind.KERNEL if f.kind is FileKind.KERNEL else StreamKind.RANK_LOG
     errorish = handled = 0
     in_traceback = False
     summary_rules = -1  # >= 0 inside a torchelastic failure summary: '=====' lines seen
     number = 0
     for number, raw in enumerate(_lines(f.path), 1):
-        message = strip_prefix(_decode(raw), style).message
+        message = strip_prefix(decode_line(raw), style).message
         if summary_rules >= 0:
             if message.strip().startswith("====="):
                 summary_rules += 1
@@ -267,3 +257,8 @@ def kinds_source(kinds: Sequence[StreamKind] | set[StreamKind]) -> str:
     if set(kinds) == {StreamKind.RANK_LOG}:
         return "rank_log"
     return "any"
+
+
+def _head_is_binary(path: Path) -> bool:
+    with path.open("rb") as fh:
+        return is_binary(fh.read(8192))

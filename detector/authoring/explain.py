@@ -187,7 +187,7 @@ def pattern_atoms(pattern: str) -> list[int] | None:
     return ends
 
 
-def required_literals(pattern: str) -> tuple[list[str], bool]:
+def literal_runs(pattern: str) -> tuple[list[str], bool]:
     """Runs of literal characters every match must contain (longest first), and whether the
     pattern ignores case."""
     try:
@@ -245,7 +245,7 @@ def _longest_prefix(pattern: str, message: str) -> tuple[str, re.Match[str] | No
 
 
 def _near_miss(rule: CompiledRule, message: str) -> NearMiss | None:
-    literals, ignore_case = required_literals(rule.pattern)
+    literals, ignore_case = literal_runs(rule.pattern)
     haystack = message.lower() if ignore_case else message
 
     def present(lit: str) -> bool:
@@ -254,7 +254,7 @@ def _near_miss(rule: CompiledRule, message: str) -> NearMiss | None:
     found = [lit for lit in literals if _distinctive(lit) and present(lit)]
     prefix, m = _longest_prefix(rule.pattern, message)
     matched = m.group(0) if m is not None else ""
-    if not found and sum(map(len, required_literals(prefix)[0])) < NEAR_PREFIX:
+    if not found and sum(map(len, literal_runs(prefix)[0])) < NEAR_PREFIX:
         return None
     missing = tuple(lit for lit in literals if not present(lit))
     parts: list[str] = []

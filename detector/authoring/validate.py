@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from detector.errors import ConfigError
-from detector.rules.engine import STRUCTURAL, RePrefilter
+from detector.rules.engine import STRUCTURAL
 from detector.rules.linearity import superlinear_risk
 from detector.rules.loader import (
     CompiledRule,
@@ -38,6 +38,7 @@ from detector.rules.loader import (
     shipped_rules_dir,
 )
 from detector.rules.prefilter import prefilter_pattern
+from detector.rules.scanners import RePrefilter
 from detector.rules.spec import RuleFile
 from detector.support.yamlfile import YamlList, YamlMap, load_yaml_file
 

@@ -6,8 +6,13 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from detector.errors import RankdoctorError
+
+if TYPE_CHECKING:
+    from detector.rules.engine import RuleSet
+    from detector.types import Report
 
 EXIT_OK = 0
 EXIT_FOUND = 0
@@ -23,7 +28,10 @@ commands:
   rules ...           write, test and check YAML rules
   remediate ...       drain / resubmit / notify for an incident (dry-run unless --act)
   watch ...           the live sidecar: follow logs, kernel log, NVML and Prometheus
+  snapshot ...        stacks of the local ranks now: where each waits, who is not with its peers
+  check ...           probe this node's sources and hooks for the sidecar (OK / WARN / FAIL)
 """
+STDIN_LIMIT = 64 << 20  # `replay -`: a pasted or piped log; bigger ones are replayed from their file
 
 
 def _replay_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -37,7 +45,7 @@ def _replay_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
             "tree, kernel logs, metrics exports) or a single log file."
         ),
     )
-    p.add_argument("run", metavar="RUN", type=Path, help="directory of the run's logs, or one log file")
+    p.add_argument("run", metavar="RUN", type=Path, help="directory of the run's logs, or one log file ('-': standard input)")
     p.add_argument("--format", choices=("text", "json", "html"), default="text", help="output format (default: text)")
     p.add_argument("--output", "-o", type=Path, help="write the report to FILE instead of standard output")
     p.add_argument("--rules", type=Path, action="append", default=[], metavar="PATH",
@@ -59,16 +67,20 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("rules", help="write, test and check YAML rules (rankdoctor rules --help)", add_help=False)
     sub.add_parser("remediate", help="act on an incident (rankdoctor remediate --help)", add_help=False)
     sub.add_parser("watch", help="the live sidecar (rankdoctor watch --help)", add_help=False)
+    sub.add_parser("snapshot", help="stacks of the local ranks (rankdoctor snapshot --help)", add_help=False)
+    sub.add_parser("check", help="probe the sidecar's sources and hooks (rankdoctor check --help)", add_help=False)
     return parser
 
 
 def _run_replay(args: argparse.Namespace) -> int:
     from rich.console import Console
 
-    from detector.replay import ReplayOptions, load_ruleset, replay_path
+    from detector.replay import ReplayOptions
     from detector.report.jsonfmt import dumps_report
+    from detector.rules.compile import load_ruleset
 
     err = Console(stderr=True)
+    pasted = _read_stdin() if str(args.run) == "-" else None  # before the rules: an empty paste fails fast
     rules = load_ruleset(args.rules, engine=args.engine)
     options = ReplayOptions(follow_symlinks=args.follow_symlinks)
     show_progress = not args.no_progress and err.is_terminal
@@ -77,13 +89,13 @@ def _run_replay(args: argparse.Namespace) -> int:
 
         with Progress("reading logs", BarColumn(), DownloadColumn(), TimeRemainingColumn(), console=err, transient=True) as bar:
             task = bar.add_task("read", total=None)
-            report = replay_path(
-                args.run, rules, options=options,
+            report = _replay_run(
+                args.run, rules, pasted, options=options,
                 progress=lambda n: bar.advance(task, n),
                 on_total=lambda total: bar.update(task, total=total),
             )
     else:
-        report = replay_path(args.run, rules, options=options)
+        report = _replay_run(args.run, rules, pasted, options=options)
     if args.format == "json":
         text = dumps_report(report)
     elif args.format == "html":
@@ -110,6 +122,37 @@ def _run_replay(args: argparse.Namespace) -> int:
     return EXIT_FOUND
 
 
+def _read_stdin() -> bytes:
+    """``replay -``: the log pasted or piped on standard input, at most STDIN_LIMIT bytes."""
+    from detector.errors import InputError
+
+    if sys.stdin.isatty():
+        print("rankdoctor: reading a log from standard input (end it with Ctrl-D)", file=sys.stderr)
+    data = sys.stdin.buffer.read(STDIN_LIMIT + 1)
+    if len(data) > STDIN_LIMIT:
+        size = f"{STDIN_LIMIT >> 20} MiB" if STDIN_LIMIT >= 1 << 20 else f"{STDIN_LIMIT} bytes"
+        raise InputError("-", f"standard input is over {size}: save it to a file and replay that file")
+    if not data.strip():
+        raise InputError("-", "standard input is empty: pipe or paste a log (rankdoctor replay - < rank0.log)")
+    return data
+
+
+def _replay_run(run: Path, rules: RuleSet, pasted: bytes | None, **options: Any) -> Report:
+    """``replay_path``; a pasted log is replayed as one combined log file."""
+    import dataclasses
+    import tempfile
+
+    from detector.replay import replay_path
+
+    if pasted is None:
+        return replay_path(run, rules, **options)
+    with tempfile.TemporaryDirectory(prefix="rankdoctor-stdin-") as tmp:
+        path = Path(tmp) / "stdin.log"
+        path.write_bytes(pasted)
+        report = replay_path(path, rules, **options)
+    return dataclasses.replace(report, source="-")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
@@ -125,6 +168,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             from detector.cli.watch import main as watch_main
 
             return int(watch_main(argv[1:]))
+        if argv and argv[0] == "snapshot":
+            from detector.cli.snapshot import main as snapshot_main
+
+            return int(snapshot_main(argv[1:]))
+        if argv and argv[0] == "check":
+            from detector.cli.check import main as check_main
+
+            return int(check_main(argv[1:]))
         parser = build_parser()
         args = parser.parse_args(argv)
         if args.version:

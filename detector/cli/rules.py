@@ -174,7 +174,7 @@ def _fields(fields: Sequence[tuple[str, str]]) -> str:
 
 
 def _test(args: argparse.Namespace) -> int:
-    from detector.replay import load_ruleset
+    from detector.rules.compile import load_ruleset
 
     shipped, user = _layers(args)
     ruleset = load_ruleset(user, engine=args.engine, shipped=shipped)
@@ -279,8 +279,8 @@ def _list(args: argparse.Namespace) -> int:
 def _coverage(args: argparse.Namespace) -> int:
     from detector.authoring.coverage import coverage
     from detector.authoring.stubs import make_stubs, stubs_yaml
-    from detector.replay import load_ruleset
     from detector.report.text import clean_line
+    from detector.rules.compile import load_ruleset
     from detector.rules.loader import shipped_rules_dir
 
     if not os.path.lexists(args.run):

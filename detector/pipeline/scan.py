@@ -9,150 +9,29 @@ or one shared by a replay's files), the matched lines kept are bounded too, what
 from __future__ import annotations
 
 import os
-import re
-from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import BinaryIO, Protocol
+from typing import BinaryIO
 
+from detector.pipeline.evidence import (
+    Admission,
+    EvidenceCap,
+    Hit,
+)
 from detector.rules.engine import RuleMatch, RuleSet
-from detector.sources.prefixes import Prefixed, PrefixStyle, detect_style, strip_prefix
-from detector.sources.runs import FileKind, LogFile
-from detector.sources.timestamps import Stamp, parse_timestamp
-from detector.types import Event, Role, StreamKind
+from detector.sources.lines import LineParser
+from detector.sources.prefixes import PrefixStyle, detect_style, strip_prefix
+from detector.sources.runs import LogFile
+from detector.sources.torchelastic import FailureRecord, parse_summary
+from detector.support.text import decode_line, is_binary
+from detector.types import Event
 
 CHUNK = 8 << 20
 LOOKAHEAD = 256 << 10  # following lines kept available for multi-line rules
 MAX_LINE = 1 << 20  # longer lines are matched on their first MiB and reported
 TAIL_BYTES = 256 << 10
 LOOKBACK_LINES = 64
-MAX_SURPLUS_HITS = 4096  # hits kept beyond the first of their kind (below), across all files
-KEEP_FIRST = 8  # per file, prefix rank and rules: the first collateral/context hits, always kept
-KEEP_FIRST_INITIATOR = 64  # … the first initiator-grade and who-is-who (NCCL init) hits
-
-
-@dataclass(frozen=True, slots=True)
-class Hit:
-    event: Event
-    matches: tuple[RuleMatch, ...]
-    context: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class FailureRecord:
-    """One entry of torchelastic's ChildFailedError summary."""
-
-    rank: int | None
-    local_rank: int | None
-    host: str | None
-    exitcode: int | None
-    pid: int | None
-    time: datetime | None
-    root_cause: bool
-    file: str
-    line: int
-    text: str
-
-
-HitKey = tuple[str, int | None, tuple[str, ...]]
-
-
-def is_index_match(matches: Sequence[RuleMatch]) -> bool:
-    """Matches that say who is who (NCCL's init lines: rank, bus id, pid, host), which
-    :func:`build_index` reads whatever their time."""
-    return any(k == "busid" for m in matches for k, _ in m.fields)
-
-
-def is_index_hit(hit: Hit) -> bool:
-    return is_index_match(hit.matches)
-
-
-class Admission(Protocol):
-    """What decides whether a hit is kept (:class:`EvidenceCap`, or the sidecar's wrapper that
-    knows the lines already looked at)."""
-
-    def admit(self, file: str, line: int, rank: int | None, matches: Sequence[RuleMatch]) -> bool: ...
-
-
-class EvidenceCap:
-    """A bound on the matched lines kept, across files, so that a burst (100,000 watchdog
-    timeouts from 512 ranks) costs bounded memory: the first :data:`KEEP_FIRST` hits of each
-    (file, prefix rank, rules) are always kept (:data:`KEEP_FIRST_INITIATOR` when initiator-grade
-    or who-is-who: attribution's timeline, each rank's first error and first collateral, its GPU
-    and pid come from these); later ones ("surplus", the same rule again on the same rank) are
-    kept while fewer than ``limit`` are, and dropped after, counted in :attr:`dropped` (and per
-    rule) so that a report can say so. A hard bound of ``4 * limit`` applies to the always-kept
-    collateral and context hits as well (a log with ever new prefix ranks); initiator-grade
-    first hits are never dropped."""
-
-    def __init__(self, limit: int = MAX_SURPLUS_HITS, *, first: int = KEEP_FIRST,
-                 first_initiator: int = KEEP_FIRST_INITIATOR) -> None:
-        self.limit = limit
-        self.first = first
-        self.first_initiator = first_initiator
-        self.surplus = 0  # surplus hits kept
-        self.protected = 0  # first hits of their key kept (not initiator-grade)
-        self.dropped = 0
-        self.dropped_by_rule: Counter[str] = Counter()
-        self._seen: dict[HitKey, int] = {}
-        self._grades: dict[tuple[str, ...], tuple[bool, bool]] = {}  # rule ids -> (initiator, may say who is who)
-
-    def _first(self, ids: tuple[str, ...], matches: Sequence[RuleMatch]) -> tuple[int, bool]:
-        """How many first hits of these matches' key are kept; whether they are initiator-grade."""
-        grade = self._grades.get(ids)
-        if grade is None:
-            initiator = any(m.rule.role is Role.INITIATOR for m in matches)
-            may_index = any("busid" in m.rule.regex.groupindex for m in matches)
-            grade = self._grades[ids] = (initiator, may_index)
-        initiator, may_index = grade
-        return (self.first_initiator if initiator or (may_index and is_index_match(matches)) else self.first), initiator
-
-    def admit(self, file: str, line: int, rank: int | None, matches: Sequence[RuleMatch]) -> bool:
-        """Whether to keep the hit of line ``line`` of ``file`` (prefix rank ``rank``), a line not
-        offered before; counts it either way."""
-        ids = tuple(m.rule.id for m in matches)
-        key = (file, rank, ids)
-        n = self._seen.get(key, 0)
-        first, initiator = self._first(ids, matches)
-        if n < first:
-            self._seen[key] = n + 1
-            if initiator:
-                return True
-            if self.protected < 4 * self.limit:
-                self.protected += 1
-                return True
-        if self.surplus < self.limit:
-            self.surplus += 1
-            return True
-        self.dropped += 1
-        for m in matches:
-            self.dropped_by_rule[m.rule.id] += 1
-        return False
-
-    def recount(self, hits: Iterable[tuple[str, Hit]]) -> None:
-        """Start counting afresh over the hits still kept (after some were let go): first hits
-        are those of each key from now on. The dropped counts stay."""
-        self._seen.clear()
-        self.surplus = self.protected = 0
-        for file, hit in hits:
-            ids = tuple(m.rule.id for m in hit.matches)
-            key = (file, hit.event.rank, ids)
-            n = self._seen.get(key, 0)
-            first, initiator = self._first(ids, hit.matches)
-            if n < first:
-                self._seen[key] = n + 1
-                self.protected += 0 if initiator else 1
-            else:
-                self.surplus += 1
-
-    def summary(self) -> str | None:
-        """What was not kept, for a report; None when nothing was dropped."""
-        if not self.dropped:
-            return None
-        top = ", ".join(f"{rule} {n}" for rule, n in self.dropped_by_rule.most_common(5))
-        return (f"{self.dropped} matched lines not kept as evidence (the first of each rule on each rank "
-                f"were; {self.limit} repeats kept in all): {top}")
 
 
 @dataclass
@@ -172,58 +51,6 @@ class FileScan:
     cap: Admission | None = None  # where set, the hits it turns down are counted, not kept
 
 
-def _kind(f: LogFile) -> StreamKind:
-    return StreamKind.KERNEL if f.kind is FileKind.KERNEL else StreamKind.RANK_LOG
-
-
-def _decode(raw: bytes) -> str:
-    text = raw.decode("utf-8", "replace")
-    if "\r" in text:
-        text = text.rstrip("\r")
-        if "\r" in text:  # tqdm redraws: what a terminal shows is the last segment
-            text = text.rsplit("\r", 1)[-1] or text.replace("\r", " ")
-    return text
-
-
-class LineParser:
-    """Turns raw lines of one file into Events (prefix, timestamp, rank)."""
-
-    def __init__(self, f: LogFile, style: PrefixStyle, year: int | None) -> None:
-        self.f = f
-        self.style = style
-        self.year = year
-        self.kind = _kind(f)
-
-    def stamp(self, message: str) -> Stamp | None:
-        return parse_timestamp(message, year=self.year)
-
-    def event(self, raw: str, line: int, inherited: datetime | None) -> tuple[Event, Stamp | None]:
-        return self.event_of(strip_prefix(raw, self.style), raw, line, inherited)
-
-    def event_of(self, pre: Prefixed, raw: str, line: int, inherited: datetime | None) -> tuple[Event, Stamp | None]:
-        """:meth:`event` of a line whose prefix is already stripped (``pre``)."""
-        stamp = self.stamp(pre.message)
-        time = stamp.time if stamp else None
-        rank = pre.rank  # the file's own rank is resolved later (a combined log has none)
-        local = pre.local_rank if pre.local_rank is not None else self.f.local_rank
-        node = self.f.node
-        if stamp is not None and stamp.host and node is None:
-            node = stamp.host
-        ev = Event(
-            file=self.f.display,
-            line=line,
-            kind=self.kind,
-            text=raw,
-            message=pre.message,
-            time=time if time is not None else inherited,
-            time_inferred=time is None and inherited is not None,
-            rank=rank,
-            local_rank=local,
-            node=node,
-        )
-        return ev, stamp
-
-
 def _lookback_time(buf: bytes, start: int, floor: int, parser: LineParser) -> datetime | None:
     pos = start
     for _ in range(LOOKBACK_LINES):
@@ -231,7 +58,7 @@ def _lookback_time(buf: bytes, start: int, floor: int, parser: LineParser) -> da
             return None
         prev = buf.rfind(b"\n", floor, pos - 1)
         lstart = floor if prev < 0 else prev + 1
-        raw = _decode(buf[lstart : pos - 1])
+        raw = decode_line(buf[lstart : pos - 1])
         stamp = parser.stamp(strip_prefix(raw, parser.style).message)
         if stamp is not None and stamp.time is not None:
             return stamp.time
@@ -246,79 +73,9 @@ def _following(buf: bytes, line_end: int, count: int) -> list[str]:
         nl = buf.find(b"\n", pos)
         if nl < 0:
             nl = len(buf)
-        out.append(_decode(buf[pos:nl]))
+        out.append(decode_line(buf[pos:nl]))
         pos = nl + 1
     return out
-
-
-_SUMMARY_FIELD = re.compile(r"^\s*(time|host|rank|exitcode|error_file|traceback)\s*:\s*(.*)$")
-_RANK_LOCAL = re.compile(r"(-?\d+)\s*\(local_rank:\s*(\d+)\)")
-_EXIT_PID = re.compile(r"(-?\d+)\s*\(pid:\s*(\d+)\)")
-_ENTRY = re.compile(r"^\s*\[\d+\]:\s*$")
-
-
-def parse_summary(lines: list[str], style: PrefixStyle, file: str, first_line: int) -> list[FailureRecord]:
-    """Parse the lines after ``ChildFailedError:`` into failure records."""
-    out: list[FailureRecord] = []
-    root = False
-    current: dict[str, str] = {}
-    start = first_line
-    rules_seen = 0
-
-    def flush(line_no: int) -> None:
-        if not current:
-            return
-        rank = local = exitcode = pid = None
-        m = _RANK_LOCAL.search(current.get("rank", ""))
-        if m:
-            rank, local = int(m.group(1)), int(m.group(2))
-        m = _EXIT_PID.search(current.get("exitcode", ""))
-        if m:
-            exitcode, pid = int(m.group(1)), int(m.group(2))
-        stamp = parse_timestamp(current.get("time", ""))
-        host = current.get("host") or None
-        text = "; ".join(f"{k}: {v}" for k, v in current.items())
-        out.append(FailureRecord(rank, local, host, exitcode, pid, stamp.time if stamp else None, root, file, line_no, text))
-        current.clear()
-
-    for offset, raw in enumerate(lines):
-        msg = strip_prefix(raw, style).message
-        if msg.strip().startswith("====="):
-            rules_seen += 1
-            if rules_seen >= 2:
-                flush(start)
-                break
-            continue
-        if "Root Cause (first observed failure)" in msg:
-            flush(start)
-            root = True
-            continue
-        if msg.strip() == "Failures:":
-            flush(start)
-            root = False
-            continue
-        if _ENTRY.match(msg):
-            flush(start)
-            start = first_line + offset + 1
-            continue
-        m = _SUMMARY_FIELD.match(msg)
-        if m:
-            current[m.group(1)] = m.group(2).strip()
-    else:
-        flush(start)
-    return out
-
-
-_CONTROL = set(range(0, 9)) | set(range(14, 27)) | set(range(28, 32))
-
-
-def _is_binary(head: bytes) -> bool:
-    """A file whose start is mostly not text (NULs, control bytes, invalid UTF-8)."""
-    if not head:
-        return False
-    text = head.decode("utf-8", "replace")
-    bad = text.count("\ufffd") + sum(1 for ch in text if ord(ch) in _CONTROL)
-    return bad > 0.3 * len(text)
 
 
 def scan_file(
@@ -349,10 +106,10 @@ def scan_file(
         except OSError as exc:
             scan.warnings.append(f"{f.display}: read error ({exc.strerror or exc}), skipped")
             return scan
-        if _is_binary(head):
+        if is_binary(head):
             scan.warnings.append(f"{f.display}: binary data, not a text log; skipped")
             return scan
-        head_lines = [_decode(x) for x in head.split(b"\n")[:50]]
+        head_lines = [decode_line(x) for x in head.split(b"\n")[:50]]
         style = detect_style(head_lines)
         parser = LineParser(f, style, year)
         for raw in head_lines:
@@ -482,7 +239,7 @@ def process_buffer(buf: bytes, start: int, end: int, base_line: int, scan: FileS
         line_end = buf.find(b"\n", off)
         if line_end < 0:
             line_end = len(buf)
-        raw = _decode(buf[off:line_end])
+        raw = decode_line(buf[off:line_end])
         pre = strip_prefix(raw, parser.style)
         if pre.rank is not None:
             scan.prefix_ranks.add(pre.rank)
@@ -549,7 +306,7 @@ def _read_tail(fh: BinaryIO, scan: FileScan, parser: LineParser, tail_bytes: int
     if lines and lines[-1] == b"":
         lines.pop()
     scan.tail_first = max(1, scan.lines - len(lines) + 1)
-    scan.tail_lines = [_decode(raw[:MAX_LINE]) for raw in lines]
+    scan.tail_lines = [decode_line(raw[:MAX_LINE]) for raw in lines]
     for raw in scan.tail_lines:
         if raw.startswith("[") or parser.style is PrefixStyle.SRUN_LABEL:
             pre = strip_prefix(raw, parser.style)

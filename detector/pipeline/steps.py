@@ -11,7 +11,7 @@ import statistics
 from collections.abc import Sequence
 
 from detector.errors import RankdoctorError
-from detector.pipeline.runmodel import RunIndex, resolve_rank
+from detector.pipeline.index import RunIndex, resolve_rank
 from detector.pipeline.scan import FileScan, tail_event
 from detector.sources.metrics import MetricSeries, load_metrics
 from detector.sources.prefixes import strip_prefix

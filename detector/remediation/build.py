@@ -14,18 +14,18 @@ from detector.remediation.hooks.base import HookEnv, HttpPoster
 from detector.remediation.hooks.registry import EntryPoints, build_hooks, installed_entry_points
 from detector.remediation.hooks.webhook import UrllibPoster
 from detector.remediation.remediator import Remediator
-from detector.remediation.state import StateStore
+from detector.remediation.state import RemediationStore
 from detector.remediation.verify import ResumptionVerifier
 from detector.support.clock import Clock, SystemClock
 
 
 def open_state(cfg: RemediationConfig, clock: Clock | None = None,
-               secrets: tuple[str, ...] = ()) -> tuple[StateStore, AuditLog]:
+               secrets: tuple[str, ...] = ()) -> tuple[RemediationStore, AuditLog]:
     """The state store and audit log alone (``--status``, ``--reset-breaker``). Raises
     ConfigError when the state dir or the audit log's folder cannot be used."""
     clock = clock or SystemClock()
     try:
-        store = StateStore(cfg.state_db, clock)
+        store = RemediationStore(cfg.state_db, clock)
         audit = AuditLog(cfg.audit_log, clock, Redactor(secrets))
     except (OSError, sqlite3.Error) as exc:
         raise ConfigError(cfg.path, None, f"remediation: cannot use state_dir {cfg.state_dir} "

@@ -1,4 +1,4 @@
-"""What to do for an incident, by its cause (DESIGN.md's table). Pure functions.
+"""What to do for an incident, by its cause (the table in docs/architecture.md). Pure functions.
 
 | cause                                         | action                                        |
 |-----------------------------------------------|-----------------------------------------------|

@@ -38,7 +38,7 @@ from detector.remediation.model import (
     VerifyStatus,
 )
 from detector.remediation.policy import decide
-from detector.remediation.state import StateStore
+from detector.remediation.state import RemediationStore
 from detector.remediation.verify import ResumptionVerifier, snapshot
 from detector.report.jsonfmt import incident_to_dict
 from detector.support.clock import Clock
@@ -78,7 +78,7 @@ class _Calls:
 
 class Remediator:
     def __init__(self, *, config: RemediationConfig, hooks: Sequence[BoundHook],
-                 store: StateStore, audit: AuditLog, verifier: ResumptionVerifier, clock: Clock,
+                 store: RemediationStore, audit: AuditLog, verifier: ResumptionVerifier, clock: Clock,
                  act: bool, on_hook: HookListener | None = None) -> None:
         self.config = config
         self.hooks = tuple(hooks)

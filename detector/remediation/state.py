@@ -64,7 +64,7 @@ class BreakerState:
 
 
 @dataclass(frozen=True, slots=True)
-class Admission:
+class Clearance:
     """The store's answer before acting: a duplicate, or the plan as the breaker and budgets
     allow it (``breaker_opened`` says why the breaker opened just now)."""
 
@@ -89,7 +89,7 @@ def _stderr_warning(message: str) -> None:
     print(f"rankdoctor: warning: {message}", file=sys.stderr, flush=True)
 
 
-class StateStore:
+class RemediationStore:
     def __init__(self, path: Path, clock: Clock, *,
                  warn: Callable[[str], None] = _stderr_warning) -> None:
         self.path = path
@@ -187,7 +187,7 @@ class StateStore:
     # --- admitting an incident ---
 
     def admit(self, incident: Incident, plan: Plan, *, budget: BudgetConfig, job: str,
-              job_nodes: int | None, dry_run: bool) -> Admission:
+              job_nodes: int | None, dry_run: bool) -> Clearance:
         """Check duplicate, breaker and budgets; unless ``dry_run``, claim the incident and
         reserve the drain (or open the breaker) in the same transaction."""
         if dry_run:
@@ -198,11 +198,11 @@ class StateStore:
 
     def _admit(self, db: sqlite3.Connection, incident: Incident, plan: Plan,
                budget: BudgetConfig, job: str, job_nodes: int | None, *,
-               write: bool) -> Admission:
+               write: bool) -> Clearance:
         now = self._clock.time()
         seen = _record(db, incident.id)
         if seen is not None:
-            return Admission(seen, plan)
+            return Clearance(seen, plan)
         opened = None
         breaker = _breaker(db)
         if breaker.open and (plan.drain or plan.resubmit):
@@ -228,7 +228,7 @@ class StateStore:
             db.execute("INSERT INTO incidents (id, at, cause, node, job, outcome) "
                        "VALUES (?, ?, ?, ?, ?, 'in_progress')",
                        (incident.id, now, incident.cause.value, plan.node, job))
-        return Admission(None, plan, opened)
+        return Clearance(None, plan, opened)
 
     # --- after acting ---
 

@@ -62,7 +62,7 @@ class _Tail:
     partial: bytes = field(default=b"")
 
 
-class LogFollower:
+class ResumedLogs:
     """New complete lines written to the files matching ``globs`` since ``marks``.
 
     A file is read from its start when it is new, replaced (another inode), shorter than what
@@ -118,7 +118,7 @@ class ResumptionVerifier:
         if not plan.logs:
             return Verification(plan.incident_id, VerifyStatus.SKIPPED,
                                 "no logs to follow (set remediation.verify.logs)")
-        follower = LogFollower(plan.logs, plan.snapshot)
+        follower = ResumedLogs(plan.logs, plan.snapshot)
         highest: int | None = None
         while True:
             for path, line in follower.poll():

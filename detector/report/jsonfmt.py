@@ -1,4 +1,4 @@
-"""The JSON report contract (``rankdoctor.report/v1``, see DESIGN.md) in both directions."""
+"""The JSON report contract (``rankdoctor.report/v1``, see docs/architecture.md) in both directions."""
 
 from __future__ import annotations
 

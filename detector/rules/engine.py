@@ -30,7 +30,15 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from detector.rules.loader import CompiledRule
-from detector.rules.prefilter import prefilter_pattern, required_literals
+from detector.rules.prefilter import required_literals
+from detector.rules.scanners import (
+    HyperscanPrefilter,
+    MergedPrefilter,
+    Prefilter,
+    _re2,
+    linear_twin,
+    make_prefilter,
+)
 from detector.types import StreamKind
 
 MAX_MATCH_CHARS = 64 * 1024  # longer lines are matched on their first 64 KiB
@@ -51,30 +59,6 @@ _PY_ONLY = re.compile(r"\(\?P=|\(\?<[=!]|\(\?[=!]|\(\?>")
 class RuleMatch:
     rule: CompiledRule
     fields: tuple[tuple[str, str], ...]
-
-
-def _re2() -> tuple[Any, Any] | None:
-    """google-re2 and quiet options for it, or None when it is not installed."""
-    try:
-        import re2
-    except ImportError:
-        return None
-    options = re2.Options()
-    options.log_errors = False
-    return re2, options
-
-
-def linear_twin(pattern: str | bytes) -> Any | None:
-    """``pattern`` compiled by RE2 (linear-time matching), or None when google-re2 is not
-    installed or cannot run the pattern (look-arounds, back-references, atomic groups)."""
-    found = _re2()
-    if found is None:
-        return None
-    re2, options = found
-    try:
-        return re2.compile(pattern, options)
-    except re2.error:
-        return None
 
 
 def linear_search(regex: re.Pattern[str], twin: Any | None, text: str) -> re.Match[str] | None:
@@ -100,202 +84,6 @@ def linear_search(regex: re.Pattern[str], twin: Any | None, text: str) -> re.Mat
         if pos > len(text):
             return None
     return None
-
-
-class Prefilter(Protocol):
-    name: str
-
-    def candidates(self, buf: bytes, start: int, end: int) -> Iterator[int]:
-        """Offsets of the starts of lines in buf[start:end] that some pattern may match,
-        in increasing order, each line once."""
-        ...
-
-
-def _line_start(buf: bytes, offset: int, floor: int) -> int:
-    nl = buf.rfind(b"\n", floor, offset)
-    return floor if nl < 0 else nl + 1
-
-
-def _search_candidates(search: Any, buf: bytes, start: int, end: int) -> Iterator[int]:
-    """Line starts of the matches of a joined-alternation ``search`` (re or RE2), each line
-    once: after a match the search resumes at the next line."""
-    pos = start
-    while pos < end:
-        m = search(buf, pos, end)
-        if m is None:
-            return
-        line = _line_start(buf, m.start(), start)
-        yield line
-        nl = buf.find(b"\n", max(m.start(), line), end)
-        if nl < 0:
-            return
-        pos = nl + 1
-
-
-class RePrefilter:
-    """Pure-``re`` prefilter: one alternation of all patterns, searched over the buffer."""
-
-    name = "re"
-
-    def __init__(self, patterns: Sequence[str]) -> None:
-        body = "|".join(f"(?:{prefilter_pattern(p)})" for p in patterns) or "(?!x)x"
-        self._regex = re.compile(body.encode("utf-8"), re.MULTILINE)
-
-    def candidates(self, buf: bytes, start: int, end: int) -> Iterator[int]:
-        return _search_candidates(self._regex.search, buf, start, end)
-
-
-class Re2Prefilter:
-    """RE2 prefilter: one alternation of all patterns, searched over the buffer in linear time
-    (for when hyperscan is not installed, or refuses a pattern). Build with :meth:`build`."""
-
-    name = "re2"
-
-    def __init__(self, twin: Any) -> None:
-        self._twin = twin
-
-    @classmethod
-    def build(cls, patterns: Sequence[str]) -> Re2Prefilter | None:
-        """None when RE2 is not installed or cannot run one of the patterns."""
-        if not patterns:
-            return None
-        body = "(?m)" + "|".join(f"(?:{prefilter_pattern(p)})" for p in patterns)
-        twin = linear_twin(body.encode("utf-8"))
-        return cls(twin) if twin is not None else None
-
-    def candidates(self, buf: bytes, start: int, end: int) -> Iterator[int]:
-        return _search_candidates(self._twin.search, buf, start, end)
-
-
-def _slow_prefilter(patterns: Sequence[str], engine: str) -> Prefilter:
-    """For the patterns hyperscan cannot take: RE2 (linear) where it can run them all, else
-    RE2 for those it can and ``re`` for the rest; ``re`` alone when asked for (engine "re")."""
-    if engine == "re":
-        return RePrefilter(patterns)
-    whole = Re2Prefilter.build(patterns)
-    if whole is not None:
-        return whole
-    linear = [p for p in patterns if Re2Prefilter.build([p]) is not None]
-    rest = [p for p in patterns if p not in linear]
-    fast = Re2Prefilter.build(linear) if linear else None
-    if fast is None:
-        return RePrefilter(patterns)
-    return MergedPrefilter(fast, RePrefilter(rest), name="re2+re")
-
-
-class HyperscanPrefilter:
-    """hyperscan prefilter: a block-mode database of all patterns, each under its own id
-    (``ids``: by default its position). A scan stops at the first match; the next scan resumes
-    at the following line, so each candidate line costs one call. The same database tells which
-    patterns match a message (:meth:`ids`). (Not ``HS_FLAG_SINGLEMATCH``, which would report
-    each pattern once: it makes the buffer scans ~30% slower.)"""
-
-    name = "hyperscan"
-
-    def __init__(self, patterns: Sequence[str], ids: Sequence[int] | None = None) -> None:
-        import hyperscan
-
-        self._hs: Any = hyperscan
-        exprs = [prefilter_pattern(p).encode("utf-8") for p in patterns]
-        self.pattern_ids: tuple[int, ...] = tuple(range(len(exprs)) if ids is None else ids)
-        flags = [hyperscan.HS_FLAG_MULTILINE] * len(exprs)
-        self._db = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
-        self._db.compile(expressions=exprs, ids=list(self.pattern_ids), flags=flags)
-        self._scratch = hyperscan.Scratch(self._db)
-        self._hit = -1
-
-    def _on_match(self, _id: int, _from: int, to: int, _flags: int, _ctx: Any) -> bool:
-        self._hit = to
-        return True  # stop scanning: the caller resumes after this line
-
-    @staticmethod
-    def _on_id(id_: int, _from: int, _to: int, _flags: int, found: Any) -> None:
-        found.add(id_)  # once per end of a match: a pattern ending in ``.{0,160}`` reports many
-
-    def ids(self, data: bytes) -> list[int]:
-        """The ids of the patterns that match somewhere in ``data`` (one message), each once."""
-        found: set[int] = set()
-        self._db.scan(data, match_event_handler=self._on_id, context=found, scratch=self._scratch)
-        return list(found)
-
-    def candidates(self, buf: bytes, start: int, end: int) -> Iterator[int]:
-        view = memoryview(buf)
-        pos = start
-        scan, on_match, scratch, terminated = self._db.scan, self._on_match, self._scratch, self._hs.ScanTerminated
-        while pos < end:
-            self._hit = -1
-            try:  # noqa: SIM105 - not contextlib.suppress: this runs once per candidate line
-                scan(view[pos:end], match_event_handler=on_match, scratch=scratch)  # type: ignore[type-var]  # hyperscan scans any buffer
-            except terminated:
-                pass
-            if self._hit < 0:
-                return
-            last = pos + max(self._hit, 1) - 1  # the match's last byte
-            if last > pos and buf[last : last + 1] == b"\n":
-                last -= 1
-            nl = buf.rfind(b"\n", pos, last)
-            yield pos if nl < 0 else nl + 1
-            nl = buf.find(b"\n", last, end)
-            if nl < 0:
-                return
-            pos = nl + 1
-
-
-def _hyperscan_available() -> bool:
-    try:
-        import hyperscan  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
-def _hyperscan_accepts(pattern: str) -> bool:
-    if _PY_ONLY.search(pattern):
-        return False
-    try:
-        HyperscanPrefilter([pattern])
-    except Exception:  # hyperscan's own error types vary by version
-        return False
-    return True
-
-
-class MergedPrefilter:
-    """hyperscan for the patterns it supports, one ``re`` alternation for the rest; candidate
-    lines of both, merged in order."""
-
-    name = "hyperscan+re"
-
-    def __init__(self, fast: Prefilter, slow: Prefilter, *, name: str | None = None) -> None:
-        self.fast = fast
-        self._slow = slow
-        if name is not None:
-            self.name = name
-        elif slow.name != "re":
-            self.name = f"hyperscan+{slow.name}"
-
-    def candidates(self, buf: bytes, start: int, end: int) -> Iterator[int]:
-        return iter(sorted(set(self.fast.candidates(buf, start, end)) | set(self._slow.candidates(buf, start, end))))
-
-
-def make_prefilter(patterns: Sequence[str], engine: str) -> Prefilter:
-    if engine == "re":
-        return RePrefilter(patterns)
-    if engine == "auto" and not _hyperscan_available():
-        return _slow_prefilter(patterns, engine)
-    if engine not in ("auto", "hyperscan"):
-        raise ValueError(f"unknown engine {engine!r} (known: auto, hyperscan, re)")
-    try:
-        return HyperscanPrefilter(patterns)
-    except Exception:
-        if engine == "hyperscan" and not any(_hyperscan_accepts(p) for p in patterns):
-            raise
-    accepted = [(i, p) for i, p in enumerate(patterns) if _hyperscan_accepts(p)]
-    taken = {i for i, _ in accepted}
-    refused = [p for i, p in enumerate(patterns) if i not in taken]
-    if not accepted:
-        return _slow_prefilter(refused, engine)
-    fast = HyperscanPrefilter([p for _, p in accepted], ids=[i for i, _ in accepted])
-    return MergedPrefilter(fast, _slow_prefilter(refused, engine))
 
 
 class _IdScanner(Protocol):

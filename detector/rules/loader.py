@@ -63,11 +63,11 @@ class LoadResult:
 
 
 def shipped_rules_dir() -> Path:
-    """The rule packs shipped with rankdoctor (``rules/`` next to the package, or inside it
-    when installed from a wheel)."""
+    """The rule packs shipped with rankdoctor: ``detector/rulepacks/`` inside an installed wheel,
+    else the top-level ``rules/`` of a source checkout (an editable install)."""
     here = Path(__file__).resolve()
-    for candidate in (here.parents[2] / "rules", here.parents[1] / "data" / "rules"):
-        if candidate.is_dir():
+    for candidate in (here.parents[1] / "rulepacks", here.parents[2] / "rules"):
+        if candidate.is_dir() and any(candidate.glob("*.yaml")):
             return candidate
     return here.parents[2] / "rules"
 

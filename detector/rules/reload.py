@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from detector.authoring.validate import validate_rules
-from detector.errors import ConfigError
+from detector.errors import ConfigError, RuleLoadError
 from detector.rules.engine import RuleSet
 from detector.rules.loader import rule_files, shipped_rules_dir
 
@@ -44,7 +44,7 @@ class RuleReloader:
 
     ``user`` are the user rule directories or files layered over ``shipped`` (default: the
     packs shipped with rankdoctor). The constructor loads them once and raises
-    :class:`detector.replay.RuleLoadError` when they are invalid: a sidecar must not start
+    :class:`detector.errors.RuleLoadError` when they are invalid: a sidecar must not start
     without rules.
     """
 
@@ -60,7 +60,6 @@ class RuleReloader:
         self._stamp: Fingerprint = ()
         first = self._build()
         if not isinstance(first, RuleSet):
-            from detector.replay import RuleLoadError  # replay sits above this module
 
             raise RuleLoadError(first)
         self._current = first

@@ -16,6 +16,9 @@ rules: [/etc/rankdoctor/rules]   # extra rule files or folders over the shipped 
 engine: auto                     # auto | hyperscan | re
 rank_gpus: ["0=0000:3b:00", "1=0000:5e:00"]   # global rank -> PCI id, where no NCCL line says
 processes: {enabled: true, proc_root: /proc, poll_s: 0.1, discover_s: 2.0, match_env: {}}
+stacks: {enabled: true, tool: null, native: true, timeout_s: 10.0, parallel: 8}
+                                 # py-spy stacks of the local ranks when the stall rule fires
+                                 # (tool: path or name; null: py-spy on PATH or beside this Python)
 detection: {poll_s: 0.2, settle_s: 0.5, collateral_wait_s: 3.0, exit_wait_s: 2.0,
             recovery_s: 30.0, time_tolerance_s: 120.0}
 hang: {enabled: true, k: 5, floor_s: 30, min_intervals: 5, step_preset: null, step_pattern: null}
@@ -67,6 +70,15 @@ class ProcessConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class StacksConfig:
+    enabled: bool = True
+    tool: str | None = None  # py-spy's path or name; None: on PATH, else beside this Python
+    native: bool = True  # --native (C/C++ frames: c10d, NCCL, CUDA); retried without when it fails
+    timeout_s: float = 10.0  # per rank and dump
+    parallel: int = 8  # ranks dumped at once
+
+
+@dataclass(frozen=True, slots=True)
 class DetectionConfig:
     poll_s: float = 0.2  # how often followed files are checked for new data
     settle_s: float = 0.5  # after initiator-grade evidence, wait this long for corroboration
@@ -113,6 +125,7 @@ class SidecarConfig:
     engine: str = "auto"
     rank_gpus: tuple[tuple[int, str], ...] = ()
     processes: ProcessConfig = ProcessConfig()
+    stacks: StacksConfig = StacksConfig()
     detection: DetectionConfig = DetectionConfig()
     hang: HangConfig = HangConfig()
     coordinator: CoordinatorConfig = CoordinatorConfig()
@@ -181,6 +194,23 @@ def _processes(s: Settings, base: Path) -> ProcessConfig:
         poll_s=s.get_float("poll_s", 0.1, minimum=0.01, maximum=60.0),
         discover_s=s.get_float("discover_s", 2.0, minimum=0.1, maximum=600.0),
         match_env=tuple(sorted(s.get_str_map("match_env").items())),
+    )
+    s.done()
+    return out
+
+
+def _stacks(s: Settings, base: Path) -> StacksConfig:
+    tool = s.get_str("tool", None)
+    if tool is not None and (not tool.strip() or "\0" in tool):
+        raise s.error("tool", "stacks.tool must be a path or a program name")
+    if tool is not None and ("/" in tool or tool.startswith(".")):
+        tool = str(_path(tool, base))
+    out = StacksConfig(
+        enabled=s.get_bool("enabled", True),
+        tool=tool,
+        native=s.get_bool("native", True),
+        timeout_s=s.get_float("timeout_s", 10.0, minimum=0.1, maximum=600.0),
+        parallel=s.get_int("parallel", 8, minimum=1),
     )
     s.done()
     return out
@@ -276,6 +306,7 @@ def parse_config(data: Any, path: str, *, base_dir: Path, environ: Mapping[str, 
         engine=s.get_str("engine", "auto", choices=("auto", "hyperscan", "re")),
         rank_gpus=_rank_gpus(s),
         processes=_processes(s.get_section("processes"), base_dir),
+        stacks=_stacks(s.get_section("stacks"), base_dir),
         detection=_detection(s.get_section("detection")),
         hang=_hang(s.get_section("hang")),
         coordinator=_coordinator(s.get_section("coordinator")),

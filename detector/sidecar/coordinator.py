@@ -15,19 +15,17 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
-from detector.attribution.attribute import RankInfo
 from detector.sidecar.model import External
 from detector.sidecar.sources.procs import odd_ones
 from detector.sidecar.sources.prom import PolledSource, PromClient, value_of
 from detector.stats.stall import RULE as STALL_RULE
-from detector.types import Cause, Finding, Role, Severity
+from detector.support.numbers import small_int
+from detector.types import Cause, Finding, RankInfo, Role, Severity
 
 
-def _int(text: Any) -> int | None:
-    try:
-        return int(str(text))
-    except ValueError:
-        return None
+def _label_int(value: Any) -> int | None:
+    """A rank, local rank or pid from a Prometheus label (log-derived, so bounded)."""
+    return small_int(str(value)) if value is not None else None
 
 
 def _time(value: float | None) -> datetime | None:
@@ -67,7 +65,7 @@ class CoordinatorSource(PolledSource):
         ranks: dict[tuple[str | None, int], dict[str, Any]] = {}
 
         def row(labels: dict[str, Any]) -> dict[str, Any] | None:
-            rank = _int(labels.get("rank"))
+            rank = _label_int(labels.get("rank"))
             if rank is None:
                 return None
             return ranks.setdefault((labels.get("node") or None, rank), {})
@@ -86,7 +84,7 @@ class CoordinatorSource(PolledSource):
         findings: list[Finding] = []
         for sample in self._query("rankdoctor_rank_first_error_timestamp_seconds"):
             labels = sample.get("metric", {})
-            rank, cause = _int(labels.get("rank")), _cause(str(labels.get("cause", "")))
+            rank, cause = _label_int(labels.get("rank")), _cause(str(labels.get("cause", "")))
             if rank is None or cause is None:
                 continue
             findings.append(Finding(
@@ -96,7 +94,7 @@ class CoordinatorSource(PolledSource):
             ))
         for sample in self._query("rankdoctor_rank_collateral_timestamp_seconds"):
             labels = sample.get("metric", {})
-            rank = _int(labels.get("rank"))
+            rank = _label_int(labels.get("rank"))
             if rank is None:
                 continue
             findings.append(Finding(
@@ -108,8 +106,8 @@ class CoordinatorSource(PolledSource):
         infos = []
         for (node, rank), r in sorted(ranks.items(), key=lambda kv: kv[0][1]):
             labels = r.get("info", {})
-            infos.append(RankInfo(rank=rank, local_rank=_int(labels.get("local_rank", "")), node=node,
-                                  pid=_int(labels.get("pid", "")), gpu=labels.get("gpu") or None,
+            infos.append(RankInfo(rank=rank, local_rank=_label_int(labels.get("local_rank", "")), node=node,
+                                  pid=_label_int(labels.get("pid", "")), gpu=labels.get("gpu") or None,
                                   last_time=_time(r.get("progress")),
                                   last_step=int(r["step"]) if r.get("step") is not None else None))
         self.last = External(tuple(findings), tuple(infos))
@@ -121,7 +119,7 @@ class CoordinatorSource(PolledSource):
         nodes: dict[int, str | None] = {}
         for sample in self._query("rankdoctor_rank_wait_state"):
             labels = sample.get("metric", {})
-            rank = _int(labels.get("rank"))
+            rank = _label_int(labels.get("rank"))
             if rank is not None and labels.get("state"):
                 waits[rank] = str(labels["state"])
                 nodes[rank] = labels.get("node") or None

@@ -23,15 +23,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Protocol
 
-from detector.attribution.attribute import STRENGTH, RankInfo, RunFacts, attribute
-from detector.pipeline.runmodel import (
-    RunIndex,
-    build_index,
-    elastic_error_findings,
-    exit_findings,
-    findings_from_hit,
-    resolve_rank,
-)
+from detector.attribution.attribute import attribute
+from detector.attribution.incident import STRENGTH
+from detector.pipeline.index import LiveFacts, RunIndex, resolve_rank
+from detector.pipeline.model import Activity, build_index_for, rank_infos, run_findings
 from detector.rules.engine import RuleSet
 from detector.sidecar.config import HangConfig
 from detector.sidecar.gate import IncidentGate
@@ -44,7 +39,6 @@ from detector.sidecar.model import (
     Item,
     LiveFindings,
     Processes,
-    RankProcess,
     SourceStatus,
 )
 from detector.sources.runs import FileKind, LogFile
@@ -52,7 +46,7 @@ from detector.stats.config import StatsConfig
 from detector.stats.model import LogNote, NoteKind, StepSample
 from detector.stats.stall_live import StallTracker
 from detector.stats.steps import StepResolver
-from detector.types import Finding, Incident, Role
+from detector.types import RULE_PROCESS_EXITED, Finding, Incident, RankInfo, RankProcess, Role, RunFacts
 
 STALL_CHECK_S = 0.5
 
@@ -233,53 +227,16 @@ class LiveEngine:
         return self._index
 
     def _build_index(self) -> RunIndex:
-        idx = build_index([lf.scan for lf in self._files.values()])
-        by_dir: dict[str, list[LogFile]] = {}
-        for lf in self._files.values():
-            by_dir.setdefault(str(lf.file.path.parent), []).append(lf.file)
-        for (attempt, rank), proc in sorted(self._processes.items(), key=lambda kv: (kv[0][0] or 0, kv[0][1])):
-            node = proc.node or self.node
-            if proc.local_rank is not None:
-                idx.local_rank_global[(node, proc.local_rank, attempt)] = rank
-                idx.local_rank_global.setdefault((node, proc.local_rank, None), rank)
-                idx.rank_local[rank] = proc.local_rank
-            idx.rank_pid[rank] = proc.pid
-            idx.pid_rank[(node, proc.pid)] = rank
-            idx.pid_rank.setdefault((None, proc.pid), rank)
-            if node:
-                idx.rank_node[rank] = node
-            for f in by_dir.get(proc.log_dir or "", []):
-                idx.file_rank[f.display] = rank
-        pid_rank = {pid: rank for (_, pid), rank in idx.pid_rank.items()}
-        for gpu, pids in self._gpu_pids:
-            for pid in pids:
-                if pid in pid_rank:
-                    idx.rank_gpu[pid_rank[pid]] = gpu
-        for rank, gpu in self._rank_gpus.items():
-            idx.rank_gpu.setdefault(rank, gpu)
-        for rank, gpu in idx.rank_gpu.items():
-            idx.gpu_rank[(idx.rank_node.get(rank), gpu)] = rank
-            idx.gpu_rank.setdefault((self.node, gpu), rank)
-        idx.nodes = {n for n in idx.rank_node.values() if n}
-        ranks = idx.ranks()
-        if ranks and (idx.world_size is None or idx.world_size <= max(ranks)):
-            idx.world_size = max(ranks) + 1
-        return idx
+        live = LiveFacts(node=self.node, processes=tuple(self._processes.values()), gpu_pids=self._gpu_pids,
+                         rank_gpus=self._rank_gpus)
+        return build_index_for([lf.scan for lf in self._files.values()], live)
 
     # --- evidence ---
 
     def _compute(self) -> list[Finding]:
-        idx = self.index()
-        scans = [lf.scan for lf in self._files.values()]
-        out: list[Finding] = []
-        for lf in self._files.values():
-            for hit in lf.scan.hits:
-                out.extend(findings_from_hit(hit, lf.file, idx))
-        for f in self._elastic.values():
-            found, _warnings = elastic_error_findings(f, self.rules, idx)
-            out.extend(found)
-        out.extend(exit_findings(scans, idx, [f for f in out if f.file is not None]))
-        out.extend(f for f in self._live if not (f.rank in self._ended and f.rule == "process.exited"))
+        out, _warnings = run_findings([lf.scan for lf in self._files.values()], self.index(), self.rules,
+                                      list(self._elastic.values()))
+        out.extend(f for f in self._live if not (f.rank in self._ended and f.rule == RULE_PROCESS_EXITED))
         out.extend(self._external)
         start = self.gate.episode_start
         if len(self._live) > 1000:  # long runs: forget live evidence of closed episodes
@@ -287,25 +244,12 @@ class LiveEngine:
         return [f for f in out if f.time is None or f.time.timestamp() >= start]
 
     def rank_infos(self) -> dict[int, RankInfo]:
-        idx = self.index()
-        ranks = idx.ranks() | set(self._progress) | set(self._external_ranks)
-        out: dict[int, RankInfo] = {}
-        for r in sorted(ranks):
-            p = self._progress.get(r)
-            ext = self._external_ranks.get(r)
-            last = p.last_activity if p is not None else None
-            info = RankInfo(
-                rank=r, local_rank=idx.rank_local.get(r), node=idx.rank_node.get(r), pid=idx.rank_pid.get(r),
-                gpu=idx.rank_gpu.get(r), last_time=datetime.fromtimestamp(last, tz=UTC) if last is not None else None,
-                last_step=p.last_step if p is not None else None,
-            )
-            if ext is not None:
-                info = RankInfo(r, ext.local_rank if ext.local_rank is not None else info.local_rank,
-                                ext.node or info.node, ext.pid if ext.pid is not None else info.pid,
-                                ext.gpu or info.gpu, ext.last_time or info.last_time,
-                                ext.last_step if ext.last_step is not None else info.last_step)
-            out[r] = info
-        return out
+        activity = {
+            r: Activity(datetime.fromtimestamp(p.last_activity, tz=UTC) if p.last_activity is not None else None,
+                        p.last_step)
+            for r, p in self._progress.items()
+        }
+        return rank_infos(self.index(), activity, self._external_ranks)
 
     # --- the clock ---
 

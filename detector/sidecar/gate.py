@@ -21,13 +21,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from detector.attribution.attribute import HARDWARE
+from detector.attribution.incident import HARDWARE
 from detector.sidecar.config import DetectionConfig
-from detector.sidecar.state import ReportedRecord, StateStore
-from detector.types import Cause, Finding, Incident, Role
+from detector.sidecar.state import ReportedRecord, SidecarStore
+from detector.types import RULE_PROCESS_EXITED, RULE_STALL, Cause, Finding, Incident, Role
 
-EXIT_RULE = "process.exited"
-STALL_RULE = "stats.stall"
+EXIT_RULE = RULE_PROCESS_EXITED
+STALL_RULE = RULE_STALL
 _EPISODE_KEY = "episode_start"
 
 
@@ -68,7 +68,7 @@ class Due:
 
 
 class IncidentGate:
-    def __init__(self, config: DetectionConfig, store: StateStore) -> None:
+    def __init__(self, config: DetectionConfig, store: SidecarStore) -> None:
         self._cfg = config
         self._store = store
         self._first_seen: dict[str, tuple[float, Kind]] = {}

@@ -28,14 +28,18 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import cast
 
-from detector.pipeline.scan import EvidenceCap, FailureRecord, FileScan, Hit, LineParser, is_index_hit, process_buffer
+from detector.pipeline.evidence import EvidenceCap, Hit, is_index_hit
+from detector.pipeline.scan import FileScan, process_buffer
 from detector.rules.engine import RuleMatch, RuleSet
 from detector.rules.loader import CompiledRule
 from detector.sidecar.model import Chunk
+from detector.sources.lines import LineParser
 from detector.sources.prefixes import PrefixStyle, detect_style, strip_prefix
 from detector.sources.runs import FileKind, LogFile
+from detector.sources.torchelastic import FailureRecord
 from detector.stats.model import NoteKind, StepRecord
 from detector.stats.steps import PRESETS, Preset, choose_preset, parse_note
+from detector.support.text import decode_line
 from detector.types import StreamKind
 
 SMALL_CHUNK_LINES = 32  # parse every line of a piece this small for steps and notes
@@ -145,15 +149,6 @@ class _Admission:
         return False
 
 
-def _decode(raw: bytes) -> str:
-    text = raw.decode("utf-8", "replace")
-    if "\r" in text:
-        text = text.rstrip("\r")
-        if "\r" in text:
-            text = text.rsplit("\r", 1)[-1] or text.replace("\r", " ")
-    return text
-
-
 class LineProcessor:
     def __init__(self, rules: RuleSet, *, year: int | None, tolerance_s: float,
                  preset: Preset | None = None, cap: EvidenceCap | None = None) -> None:
@@ -178,7 +173,7 @@ class LineProcessor:
         if not data:
             return result
         if lf.parser is None:
-            head = [_decode(x) for x in data[:8192].split(b"\n")[:50]]
+            head = [decode_line(x) for x in data[:8192].split(b"\n")[:50]]
             style = detect_style(head) if lf.file.kind is not FileKind.KERNEL else PrefixStyle.NONE
             lf.parser = LineParser(lf.file, style, self.year)
         parser = lf.parser
@@ -331,7 +326,7 @@ class LineProcessor:
                    notes: bool) -> bool:
         parser = lf.parser
         assert parser is not None
-        raw = _decode(raw_b)
+        raw = decode_line(raw_b)
         pre = strip_prefix(raw, parser.style)
         message = pre.message
         record = self._parse(lf, message)

@@ -9,9 +9,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Protocol
 
-from detector.attribution.attribute import RankInfo
 from detector.sources.runs import LogFile
-from detector.types import Finding
+from detector.types import Finding, RankInfo, RankProcess
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,17 +36,6 @@ class LiveFindings:
     findings: tuple[Finding, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class RankProcess:
-    """A rank process seen on this host, from its environment."""
-
-    rank: int
-    local_rank: int | None
-    pid: int
-    attempt: int | None
-    node: str | None
-    log_dir: str | None  # the torchrun attempt folder of its logs (TORCHELASTIC_ERROR_FILE's folder)
-    start_ticks: int = 0  # /proc start time, to tell a reused pid apart
 
 
 @dataclass(frozen=True, slots=True)

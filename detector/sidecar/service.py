@@ -36,17 +36,14 @@ from detector.sidecar.sources.logs import LogFollower, default_observer
 from detector.sidecar.sources.nvml import NvmlSource, default_nvml
 from detector.sidecar.sources.procs import ProcessWatcher
 from detector.sidecar.sources.prom import DcgmSource, PromClient, default_client
-from detector.sidecar.state import StateStore
+from detector.sidecar.sources.stacks import StackSampler
+from detector.sidecar.state import SidecarStore
 from detector.stats.steps import custom_preset, preset_by_name
+from detector.support.clock import SystemClock
 
 MAX_BACKOFF_S = 60.0
 RULES_CHECK_S = 5.0
 TICK_EVERY = 64  # pieces dispatched between two looks at the incident gate's deadline in a burst
-
-
-class SystemClock:
-    def time(self) -> float:
-        return time.time()
 
 
 @dataclass
@@ -99,7 +96,7 @@ class Sidecar:
         self._reload = threading.Event()
         # raises when invalid: fail before starting
         self.rules = rules if rules is not None else RuleReloader(config.rules, engine=config.engine)
-        self.store = StateStore(config.state_dir, warn=self.warn)  # a corrupt one is moved aside
+        self.store = SidecarStore(config.state_dir, warn=self.warn)  # a corrupt one is moved aside
         self.metrics = SidecarMetrics(config.job, self.node)
         self.gate = IncidentGate(config.detection, self.store)
         self.processor = LineProcessor(self.rules.current, year=time.gmtime().tm_year,
@@ -145,7 +142,9 @@ class Sidecar:
             out.append(self.logs)
         if cfg.processes.enabled and not cfg.coordinator.enabled:
             roots = [_fixed_prefix(p) for p in cfg.logs]
-            self.procs = ProcessWatcher(cfg.processes, node=self.node, log_roots=roots)
+            stacks = StackSampler(cfg.stacks, proc_root=cfg.processes.proc_root, warn=self.warn,
+                                  notice=self.notice) if cfg.stacks.enabled else None
+            self.procs = ProcessWatcher(cfg.processes, node=self.node, log_roots=roots, stacks=stacks)
             out.append(self.procs)
         if cfg.nvml and not cfg.coordinator.enabled:
             self.nvml = NvmlSource(node=self.node, poll_s=cfg.nvml_poll_s, loader=self.outside.nvml_loader,

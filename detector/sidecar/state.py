@@ -7,7 +7,7 @@ lives in memory (same code, nothing survives a restart).
 
 The database must never stop detection: a write waits at most ``BUSY_TIMEOUT_S`` for another
 process's lock, and writes that fail (locked, disk full) are kept in memory, retried, and
-reported through :attr:`StateStore.error` (the runner turns it into the ``state`` source). A
+reported through :attr:`SidecarStore.error` (the runner turns it into the ``state`` source). A
 corrupt database file is moved aside and a fresh one started.
 """
 
@@ -82,7 +82,7 @@ class ReportedRecord:
     keys: tuple[str, ...]
 
 
-class StateStore:
+class SidecarStore:
     """The sidecar's state. Reads go to the database (what is waiting to be written first);
     writes never raise and never wait long: each waits at most ``busy_timeout_s`` for another
     process's lock, and one that fails (locked, disk full, I/O error) stays queued in memory,

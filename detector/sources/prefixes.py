@@ -1,9 +1,32 @@
-"""Rank prefixes of combined logs: ``[rank3]:``, ``[default3]:``, ``[default0]:[rank12]:``,
-srun ``--label`` ``3: ``, ``[rank=3] ||`` — recognised and removed, giving the message rules see."""
+"""Rank prefixes of combined logs — recognised and removed, giving the message rules see, the
+rank / local rank the line comes from and, where the prefix names one, its host.
+
+Prefixes removed (at the start of a line, in any order, also after a leading wall-clock
+timestamp such as ``2024-11-20 14:37:16 [rank3]:``):
+
+- torchrun ``[rank3]:``, ``[default3]:`` (local rank), ``[default0]:[rank12]:``, ``[rank=3] ||``;
+- srun ``--label`` ``3: `` (when the file uses it throughout, :class:`PrefixStyle.SRUN_LABEL`);
+- Open MPI ``--tag-output`` ``[1,3]<stderr>:`` and horovodrun ``[3]<stdout>:`` (rank);
+- Lightning ``[rank: 3] `` (rank), ``[host:3]:`` (host and local rank);
+- a task label before one of those (NeMo-Run ``i.pretrain/0 [default2]:``);
+- Ray actor prefixes ``(RayTrainWorker pid=1942, ip=10.0.0.7) `` (host: the ip), with the colour
+  codes Ray adds (also when a paste lost their ESC byte: ``[2m[36m(…)[0m``);
+- pdsh / DeepSpeed multi-node ``10.0.0.7: `` (an IPv4 address; a host name when the file uses it
+  throughout, :class:`PrefixStyle.HOST_LABEL`).
+
+Rank hints left in the message: a launcher's line about one worker (``'--local_rank=1'`` in the
+command line DeepSpeed's launcher or ``torch.distributed.launch`` prints for a failed worker,
+torchelastic's ``local_rank: 0 (pid: …)``) gives the local rank; PyTorch's ProcessGroupNCCL log prefix ``[Rank 3]`` /
+``[PG 0 Rank 3]`` / ``[PG ID 0 PG GUID 0(default_pg) Rank 3]`` after a glog header
+(``[E ProcessGroupNCCL.cpp:458] [Rank 3] Watchdog caught …``, torch < 2.2 has no ``[rank3]:``
+prefix) gives the line's rank when no prefix did; only the default process group (PG 0) counts,
+since a subgroup's rank is not the global rank.
+"""
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
@@ -11,8 +34,9 @@ from enum import StrEnum
 
 class PrefixStyle(StrEnum):
     NONE = "none"
-    BRACKETS = "brackets"  # [rankN]: / [defaultN]: / [rank=N] ||
+    BRACKETS = "brackets"  # [rankN]: / [defaultN]: / [rank=N] || / [1,N]<stderr>: / Ray actors …
     SRUN_LABEL = "srun_label"  # "N: " at the start of every line
+    HOST_LABEL = "host_label"  # "host: " at the start of every line (pdsh, clush, DeepSpeed multi-node)
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,45 +44,147 @@ class Prefixed:
     message: str
     rank: int | None
     local_rank: int | None
+    host: str | None = None  # a host the prefix names (pdsh label, Ray actor ip, [host:N]:)
 
 
+# one prefix at a time, at the current position
 _BRACKET = re.compile(r"\[(?:rank(?P<rank>\d{1,6})|default(?P<local>\d{1,4})|rank=(?P<rank_eq>\d{1,6}))\](?::|\s*\|\|)\s?")
+_MPI = re.compile(r"\[(?:\d{1,6},)?(?P<rank>\d{1,6})\]<std(?:out|err)>:")  # [1,3]<stderr>: / [3]<stderr>:
+_LIGHTNING = re.compile(r"\[rank: (?P<rank>\d{1,6})\] ")
+_HOST_LOCAL = re.compile(r"\[(?P<host>[A-Za-z][A-Za-z0-9.-]{0,62}):(?P<local>\d{1,4})\]: ?")  # [gpu187:2]:
+_TASK = re.compile(r"[A-Za-z][\w.-]{0,40}/\d{1,6} ")  # i.pretrain/0 before [default2]:, torchx ray/0 before (…)
+_ANSI = r"(?:\x1b?\[[0-9;]{1,8}m){0,4}"
+_RAY = re.compile(
+    _ANSI + r"\((?P<actor>[A-Za-z_][\w.:-]{0,80}) pid=(?P<pid>\d{1,10})(?:, ip=(?P<ip>[0-9A-Fa-f.:]{3,45}))?"
+    r"(?:, [^()]{0,120})?\)" + _ANSI + " ?"
+)
+_IPV4 = r"(?:\d{1,3}\.){3}\d{1,3}"
+_SYSLOG_FACILITY = re.compile(r"(?:kern|user|daemon|auth|authpriv|syslog|local[0-7]): ")
+_PDSH_IP = re.compile(r"(?P<host>" + _IPV4 + r"): (?=\S)")
+_HOST_TOKEN = re.compile(r"(?P<host>[A-Za-z0-9][A-Za-z0-9._-]{0,62}): (?=\S)")
 _SRUN = re.compile(r"\s{0,6}(?P<task>\d{1,6}): ")
+# a wall-clock stamp a collector or `ts` put before the launcher's prefix
+_LEAD_STAMP = re.compile(
+    r"\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?: ?(?:Z|[+-]\d{2}:?\d{2}))?\]?:? {1,2}"
+)
+# ProcessGroupNCCL's own prefix, after a glog header: ".cpp:458] [Rank 3]" / "[PG 0 Rank 3]" /
+# "[PG ID 0 PG GUID 0(default_pg) Rank 3]" (the default process group only)
+_PG_RANK = re.compile(
+    r"\.(?:cpp|hpp|cc):\d{1,6}\] \[(?:PG (?:ID )?0 (?:PG GUID 0(?:\([A-Za-z_]{0,40}\))? )?)?Rank (?P<rank>\d{1,6})\]"
+)
+_HINT_SPAN = 400  # the rank hint is looked for in the first characters of a message
+# a launcher's line about one local worker: its command line ("'--local_rank=1'", DeepSpeed's
+# launcher and torch.distributed.launch print the failed worker's command) or torchelastic's
+# "local_rank: 0 (pid: 24024)" / "rank : 0 (local_rank: 0)"
+_LOCAL_HINT = re.compile(r"(?:^|[\s'\"(\[,])--local[_-]rank[= ](?P<a>\d{1,4})\b|\blocal_rank: ?(?P<b>\d{1,4})\b")
+
+
+def _host_ok(host: str) -> bool:
+    return host.lower() not in ("localhost", "localhost.localdomain")
+
+
+def _strip_at(line: str, pos: int, style: PrefixStyle) -> tuple[int, int | None, int | None, str | None]:
+    """Remove the prefixes found at ``pos``; returns (end, rank, local_rank, host)."""
+    rank: int | None = None
+    local: int | None = None
+    host: str | None = None
+    for _ in range(8):  # a line carries a handful of prefixes at most
+        m = _BRACKET.match(line, pos)
+        if m:
+            if m["local"] is not None:
+                local = int(m["local"])
+            else:
+                rank = int(m["rank"] if m["rank"] is not None else m["rank_eq"])
+            pos = m.end()
+            continue
+        m = _MPI.match(line, pos)
+        if m:
+            rank = int(m["rank"])
+            pos = m.end()
+            continue
+        m = _LIGHTNING.match(line, pos)
+        if m:
+            rank = int(m["rank"])
+            pos = m.end()
+            continue
+        m = _RAY.match(line, pos)
+        if m:
+            if m["ip"] and host is None:
+                host = m["ip"]
+            pos = m.end()
+            continue
+        m = _HOST_LOCAL.match(line, pos)
+        if m:
+            local = int(m["local"])
+            if _host_ok(m["host"]):
+                host = host or m["host"]
+            pos = m.end()
+            continue
+        m = _TASK.match(line, pos)
+        if m and (_BRACKET.match(line, m.end()) or _MPI.match(line, m.end()) or _RAY.match(line, m.end())):
+            pos = m.end()
+            continue
+        m = _PDSH_IP.match(line, pos)
+        if m is None and style is PrefixStyle.HOST_LABEL and pos == 0:
+            m = _HOST_TOKEN.match(line, pos)
+        if m and not _SYSLOG_FACILITY.match(line, m.end()):
+            host = host or m["host"]
+            pos = m.end()
+            continue
+        break
+    return pos, rank, local, host
 
 
 def strip_prefix(line: str, style: PrefixStyle = PrefixStyle.BRACKETS) -> Prefixed:
-    """Remove rank prefixes from the start of ``line``. ``[defaultN]`` gives a local rank,
-    ``[rankN]``/``[rank=N]``/srun labels a global rank."""
+    """Remove rank prefixes from the start of ``line`` (also after a leading timestamp, which
+    stays in the message). ``[defaultN]`` gives a local rank, ``[rankN]``/``[rank=N]``/srun
+    labels/MPI tags a global rank; a ProcessGroupNCCL ``[Rank N]`` gives the rank when no
+    prefix did."""
     rank: int | None = None
-    local: int | None = None
-    pos = 0
+    start = 0
     if style is PrefixStyle.SRUN_LABEL:
         m = _SRUN.match(line)
         if m:
             rank = int(m["task"])
-            pos = m.end()
-    while True:
-        m = _BRACKET.match(line, pos)
-        if not m:
-            break
-        if m["local"] is not None:
-            local = int(m["local"])
-        else:
-            rank = int(m["rank"] if m["rank"] is not None else m["rank_eq"])
-        pos = m.end()
+            start = m.end()
+    pos, prank, local, host = _strip_at(line, start, style)
+    if prank is not None:
+        rank = prank
+    message = line[pos:]
     if pos == 0:
-        return Prefixed(line, None, None)
-    return Prefixed(line[pos:], rank, local)
+        ts = _LEAD_STAMP.match(line) if line[:1].isdigit() or line[:1] == "[" else None
+        if ts is not None:
+            end, prank, local, host = _strip_at(line, ts.end(), PrefixStyle.BRACKETS)
+            if end > ts.end():
+                rank = prank
+                message = line[: ts.end()] + line[end:]
+    if rank is None and local is None:
+        if "Rank " in message[:_HINT_SPAN]:
+            m = _PG_RANK.search(message, 0, _HINT_SPAN)
+            if m:
+                rank = int(m["rank"])
+        if rank is None and "local" in message:
+            m = _LOCAL_HINT.search(message)
+            if m:
+                local = int(m["a"] if m["a"] is not None else m["b"])
+    return Prefixed(message, rank, local, host)
 
 
 def detect_style(sample: Iterable[str]) -> PrefixStyle:
-    """Guess a file's prefix style from some of its lines: srun labels only when most lines
-    carry one (a message may begin with ``12: `` by chance)."""
+    """Guess a file's prefix style from some of its lines: srun labels or host labels only when
+    most lines carry one (a message may begin with ``12: `` or ``Epoch: `` by chance)."""
     lines = [s for s in sample if s.strip()]
     if not lines:
         return PrefixStyle.NONE
     labelled = sum(1 for s in lines if _SRUN.match(s))
     if labelled >= max(3, int(0.8 * len(lines))):
         return PrefixStyle.SRUN_LABEL
-    bracketed = sum(1 for s in lines if _BRACKET.match(s))
+    hosts: Counter[str] = Counter()
+    for s in lines:
+        m = _HOST_TOKEN.match(s)
+        if m and any(c.isdigit() for c in m["host"]) and not _SYSLOG_FACILITY.match(s, m.end()):
+            hosts[m["host"]] += 1
+    if sum(hosts.values()) >= max(3, int(0.8 * len(lines))) and len(hosts) <= max(2, len(lines) // 2):
+        return PrefixStyle.HOST_LABEL
+    bracketed = sum(1 for s in lines if _strip_at(s, 0, PrefixStyle.BRACKETS)[0] > 0)
     return PrefixStyle.BRACKETS if bracketed else PrefixStyle.NONE

@@ -46,10 +46,32 @@ _KERNEL_NAME = re.compile(r"(?:^|[._-])(?:dmesg|kmsg|kern|kernel|journal|journal
 _GENERIC_DIRS = {
     "logs", "log", "ranks", "output", "outputs", "out", "stdout", "stderr", "metrics", "kernel",
     "run", "runs", "dmesg", "data", "tmp", "console", "slurm", "job", "jobs", "torchrun", "attempts",
+    "results", "result", "artifacts", "checkpoints", "checkpoint", "ckpt", "wandb", "tensorboard",
+    "events", "traces", "trace", "debug", "nccl", "journal", "syslog", "var", "home", "spool",
+    "slurmd", "workspace", "scratch", "shared", "mnt", "local", "latest", "current", "none", "default",
 }
-_SKIP_NAMES = {"expected.json"}  # scenario ground truth, not input
+# folder names that are not host names whatever their characters: torchrun attempts, job and run
+# ids, rank / worker folders, dated or versioned folders, experiment / step / seed folders
+_GENERIC_DIR = re.compile(
+    r"^(?:attempt-?\d+|jobs?(?:-.*|\d+)|.*-?logs?|logs?-.*|(?:local-?|global-?|node-)?rank-?\d+"
+    r"|(?:worker|proc|process|task)-?\d+"
+    r"|(?:run|exp|experiment|trial|seed|epoch|step|iter|checkpoint|ckpt|version|v)-?\d+(?:\.\d+)*"
+    r"|\d+(?:[.-]\d+)*|\d{4}-?\d{2}-?\d{2}.*|none-.*)$",
+    re.I,
+)
+_SKIP_NAMES = {"expected.json", "truth.json"}  # scenario / corpus ground truth, not input
 _TEXT_SUFFIXES = {".log", ".out", ".err", ".txt", ".stderr", ".stdout", ""}
 _HOST = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$")
+_IPV4 = re.compile(r"^(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)$")
+HEAD_BYTES = 64 << 10  # how much of a file is read for the hosts it names
+TAIL_BYTES = 16 << 10
+# what names a host in a log: a shell prompt ("root@node4:~# dmesg -T", "user@cn-234 ~ % nvidia-smi",
+# "(env) user@c002:~/dir $ "), a program printing its host, torchelastic's summary
+_PROMPT = re.compile(
+    r"^(?:\([\w.-]{1,64}\) )?[a-z_][\w.-]{0,31}@(?P<host>[A-Za-z0-9][A-Za-z0-9._-]{0,62})"
+    r"(?::[^\s$#%>]{0,200}| [^\s$#%>]{1,200})? {0,8}[$#%>](?: |$)"
+)
+_SAYS_HOST = re.compile(r"^\s*(?:[Hh]ostname|HOSTNAME|host)\s*[:=]\s*(?P<host>[A-Za-z0-9][A-Za-z0-9._-]{0,62})\s*$")
 
 
 def _rank_from_name(name: str) -> int | None:
@@ -62,11 +84,91 @@ def _rank_from_name(name: str) -> int | None:
     return None
 
 
+def looks_like_host(name: str) -> bool:
+    """A folder name that may be a host name: host-name characters (no ``_``), a digit or a dot in
+    it (node07, gpu-a01, hgx-017.cluster, 10.0.0.7), and none of the generic names (logs,
+    torchrun-logs, attempt_0, job_1234, rank3, worker-3, 2026-11-30, run_20261130_1200, a title
+    such as a case folder's ``A-nccl-230-ib-local-catastrophic`` …)."""
+    if _IPV4.match(name):
+        return True
+    if not _HOST.match(name) or "_" in name or name.lower() in _GENERIC_DIRS or _GENERIC_DIR.match(name):
+        return False
+    if not any(c.isalpha() for c in name):
+        return False
+    words = name.split("-")
+    if len(words) >= 4 and 2 * sum(1 for w in words if len(w) >= 2 and w.isalpha() and w.islower()) > len(words):
+        return False  # a title ("A-nccl-230-ib-local-catastrophic", "my-big-training-run-2"), not a host
+    return any(c.isdigit() for c in name) or "." in name.strip(".")
+
+
 def _node_from_dirs(parts: tuple[str, ...]) -> str | None:
     for part in reversed(parts):
-        if part in _GENERIC_DIRS or part.isdigit() or _ATTEMPT.match(part) or not _HOST.match(part):
+        if looks_like_host(part):
+            return part
+    return None
+
+
+def same_host(a: str, b: str) -> bool:
+    """Two spellings of one host: equal ignoring case, or one the short name of the other."""
+    a, b = a.lower(), b.lower()
+    return a == b or a.split(".", 1)[0] == b.split(".", 1)[0]
+
+
+def _read_ends(path: Path) -> list[str]:
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(HEAD_BYTES)
+            size = os.fstat(fh.fileno()).st_size
+            tail = b""
+            if size > HEAD_BYTES:
+                fh.seek(max(HEAD_BYTES, size - TAIL_BYTES))
+                tail = fh.read(TAIL_BYTES)
+    except OSError:
+        return []
+    text = head.decode("utf-8", "replace")
+    if tail:
+        text += "\n" + tail.decode("utf-8", "replace").split("\n", 1)[-1]
+    return text.splitlines()
+
+
+def hosts_named(lines: list[str]) -> tuple[set[str], set[str]]:
+    """The hosts some lines name: (shell prompts, everything else: NCCL / UCX / Open MPI headers,
+    syslog and journald hosts, pdsh labels, torchelastic summaries, "Hostname: x")."""
+    from detector.sources.prefixes import strip_prefix
+    from detector.sources.timestamps import parse_timestamp
+
+    prompts: set[str] = set()
+    others: set[str] = set()
+    for raw in lines:
+        line = raw.rstrip("\r")
+        m = _PROMPT.match(line)
+        if m:
+            prompts.add(m["host"])
             continue
-        return part
+        pre = strip_prefix(line)
+        if pre.host:
+            others.add(pre.host)
+        m = _SAYS_HOST.match(pre.message)
+        if m and m["host"].lower() not in ("localhost", "<n/a>"):
+            others.add(m["host"])
+            continue
+        stamp = parse_timestamp(pre.message, year=2000)
+        if stamp is not None and stamp.host:
+            others.add(stamp.host)
+    return prompts, others
+
+
+def _node_of_file(path: Path, folder: str | None) -> str | None:
+    """The node a file belongs to: its folder when the folder looks like a host name and the
+    file's own lines name no other host; else the one host the file's shell prompts name."""
+    prompts, others = hosts_named(_read_ends(path))
+    named = prompts | others
+    if folder is not None:
+        if not named or all(same_host(h, folder) for h in named):
+            return folder
+        return None
+    if len(prompts) == 1 and all(same_host(h, next(iter(prompts))) for h in others):
+        return next(iter(prompts))
     return None
 
 
@@ -100,7 +202,8 @@ def _looks_like_kernel(path: Path) -> bool:
     hits = sum(
         1
         for line in head
-        if re.match(r"\s*(?:\[\s*\d+\.\d+\]|\d+,\d+,\d+,[^;]*;|\w{3}\s+\d+ \d\d:\d\d:\d\d \S+ kernel:|\S+T\S+ \S+ kernel:)", line)
+        if re.match(r"\s*(?:\[\s*\+?\d+\.\d+\]|\d+,\d+,\d+,[^;]*;|\w{3}\s+\d+ \d\d:\d\d:\d\d \S+ kernel:|\S+T\S+ \S+ kernel:"
+                    r"|\[[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \d{4}\]|\S+: kern: )", line)
     )
     return hits >= max(2, len(head) // 2)
 
@@ -126,6 +229,8 @@ def classify(path: Path, root: Path) -> LogFile | None:
         attempt = int(_ATTEMPT.match(parts[-2]).group(1))  # type: ignore[union-attr]
         local = int(parts[-1])
         node = _node_from_dirs(parts[:-3])
+        if node is not None and name != "error.json":
+            node = _node_of_file(path, node)
         if name == "error.json":
             return LogFile(path, display, FileKind.ELASTIC_ERROR, None, local, node, attempt, size)
         if suffix in (".log", ".txt", ""):
@@ -139,7 +244,7 @@ def classify(path: Path, root: Path) -> LogFile | None:
         return LogFile(path, display, FileKind.METRICS, None, None, _node_from_dirs(parts), None, size)
     if suffix not in _TEXT_SUFFIXES and not re.match(r"\.\d+$", suffix):
         return None
-    node = _node_from_dirs(parts)
+    node = _node_of_file(path, _node_from_dirs(parts))
     if _KERNEL_NAME.search(name) or _looks_like_kernel(path):
         return LogFile(path, display, FileKind.KERNEL, None, None, node, None, size)
     return LogFile(path, display, FileKind.RANK_LOG, _rank_from_name(name), None, node, None, size)

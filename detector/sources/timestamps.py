@@ -26,7 +26,7 @@ class Stamp:
 # ISO-8601 / Python logging / journald short-iso: 2026-11-29T12:00:01.123+00:00, 2026-11-29 12:00:01,123
 _ISO = re.compile(
     r"\[?(?P<y>\d{4})-(?P<mo>\d{2})-(?P<d>\d{2})[T ](?P<h>\d{2}):(?P<mi>\d{2}):(?P<s>\d{2})"
-    r"(?:[.,](?P<frac>\d{1,9}))?(?P<tz>Z|[+-]\d{2}:?\d{2})?\]?"
+    r"(?:[.,](?P<frac>\d{1,9}))?(?P<tz> ?(?:Z|[+-]\d{2}:?\d{2}))?\]?"
     r"(?:\s+(?P<host>[A-Za-z0-9][\w.-]*)\s+kernel:)?"
 )
 # glog / torch: E1130 17:40:34.227531 (also inside [rank1]:[E1130 ...])
@@ -58,6 +58,7 @@ def _frac(value: str | None) -> int:
 
 def _tz(value: str | None) -> timezone | None:
     """The zone of an offset; None for one no clock has (``+99:00``, ``-2400``)."""
+    value = value.strip() if value else value
     if not value or value == "Z":
         return UTC
     sign = -1 if value[0] == "-" else 1
@@ -83,11 +84,75 @@ def _safe(year: int, month: int, day: int, h: int, mi: int, s: int, us: int, tz:
         return None
 
 
-def parse_timestamp(text: str, *, year: int | None = None, pos: int = 0) -> Stamp | None:
-    """Parse a timestamp at ``text[pos:]`` (leading spaces allowed). ``year`` completes stamps
-    without a year (glog, syslog); without it those give None."""
+# Line headers that name the host a line comes from (kept in the message: rules match them too)
+_HOSTNAME = r"[A-Za-z0-9][A-Za-z0-9._-]{0,62}"
+# NCCL: "host:pid:tid [cudaDev] ..."
+_NCCL_HEADER = re.compile(r"(?P<host>" + _HOSTNAME + r"):(?P<pid>\d{1,10}):\d{1,10} \[\d{1,4}\]")
+# UCX "[host:pid:0:tid]" / "[host:pid:0]", Open MPI's signal handler "[host:pid] "
+_BRACKET_HEADER = re.compile(r"\[(?P<host>" + _HOSTNAME + r"):(?P<pid>\d{1,10})(?::\d{1,10}){0,2}\][ :]")
+# talosctl dmesg / log collectors: "host: kern: warning: [2026-04-22T21:25:20.458998481Z]: msg"
+_FACILITY_HEADER = re.compile(
+    r"(?P<host>" + _HOSTNAME + r"): (?:kern|user|daemon|auth|authpriv|syslog|local[0-7]): {1,8}"
+    r"(?:emerg|alert|crit|err|warning|warn|notice|info|debug): {1,8}"
+)
+# what may sit between a stamp and a header: ": ", a second (collector's vs program's) stamp
+_BETWEEN = re.compile(r"[:,]? {0,4}(?:\[\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?\] {0,4})?")
+_NOT_HOSTS = frozenset({"localhost", "localhost.localdomain"})
+_SOURCE_FILE = re.compile(r"\.(?:py|pyx|c|cc|cpp|cxx|cu|cuh|h|hpp|rs|go|java|js|ts|sh|so)$", re.I)  # "[train.py:45]"
+
+
+def _header_host(text: str, pos: int) -> tuple[str, int] | None:
+    """The host named by a line header at ``text[pos:]`` (NCCL, UCX, Open MPI), and its end."""
     while pos < len(text) and text[pos] == " ":
         pos += 1
+    m = _NCCL_HEADER.match(text, pos) or _BRACKET_HEADER.match(text, pos)
+    if m is None:
+        return None
+    host = m["host"]
+    if host.lower() in _NOT_HOSTS or not any(c.isalpha() for c in host) or _SOURCE_FILE.search(host):
+        return None
+    return host, m.end()
+
+
+def _with_header(stamp: Stamp | None, text: str, pos: int) -> Stamp | None:
+    """``stamp`` completed by the host of a header that follows it (or that begins the text)."""
+    if stamp is not None:
+        if stamp.host:
+            return stamp
+        b = _BETWEEN.match(text, stamp.end)
+        found = _header_host(text, b.end() if b else stamp.end)
+        if found is None:
+            return stamp
+        return Stamp(stamp.time, stamp.since_boot, found[0], stamp.end)
+    found = _header_host(text, pos)
+    if found is None:
+        return None
+    return Stamp(None, None, found[0], found[1])
+
+
+def parse_timestamp(text: str, *, year: int | None = None, pos: int = 0) -> Stamp | None:
+    """Parse a timestamp at ``text[pos:]`` (leading spaces allowed). ``year`` completes stamps
+    without a year (glog, syslog); without it those give None.
+
+    The host a line header names is returned with it (``host``): syslog and journald hosts, and
+    the NCCL (``host:pid:tid [dev]``), UCX (``[host:pid:0:tid]``), Open MPI (``[host:pid]``) and
+    talosctl (``host: kern: warning: [time]:``) headers, before or after the stamp. A header
+    without a stamp gives a Stamp with ``time`` and ``since_boot`` None."""
+    while pos < len(text) and text[pos] == " ":
+        pos += 1
+    if pos >= len(text):
+        return None
+    m = _FACILITY_HEADER.match(text, pos)
+    if m is not None:
+        inner = _parse_time(text, year=year, pos=m.end())
+        host = m["host"] if m["host"].lower() not in _NOT_HOSTS else None
+        if inner is not None:
+            return Stamp(inner.time, inner.since_boot, host, inner.end)
+        return Stamp(None, None, host, m.end()) if host else None
+    return _with_header(_parse_time(text, year=year, pos=pos), text, pos)
+
+
+def _parse_time(text: str, *, year: int | None, pos: int) -> Stamp | None:
     if pos >= len(text):
         return None
     first = text[pos]

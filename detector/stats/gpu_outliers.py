@@ -16,10 +16,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from detector.sources.metrics import MetricSeries
+from detector.types import RULE_GPU_OUTLIER
 
 from .config import StatsConfig
 
-RULE = "stats.gpu_outlier"
+RULE = RULE_GPU_OUTLIER
 
 # clock-event reason bits that slow a GPU down (failure-signatures.md §2.2)
 SLOWDOWN_BITS = {

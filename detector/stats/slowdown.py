@@ -23,10 +23,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from detector.types import RULE_SLOWDOWN
+
 from .config import StatsConfig
 from .series import FloatArray, IntArray, StepGrid, median_last
 
-RULE = "stats.slowdown"
+RULE = RULE_SLOWDOWN
 
 
 @dataclass(frozen=True, slots=True)

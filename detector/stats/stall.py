@@ -21,14 +21,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from detector.types import Cause, Finding, Role, Severity
+from detector.types import RULE_STALL, Cause, Finding, Role, Severity
 
 from . import evidence as ev
 from .config import StatsConfig
 from .model import StepSample
 from .series import BoolArray, FloatArray, IntArray, median_last
 
-RULE = "stats.stall"
+RULE = RULE_STALL
 MAX_PAUSES = 64
 _MAX_NAMED = 8
 

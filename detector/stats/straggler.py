@@ -22,10 +22,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from detector.types import RULE_STRAGGLER
+
 from .config import StatsConfig
 from .series import FloatArray, IntArray, StepGrid, median_last
 
-RULE = "stats.straggler"
+RULE = RULE_STRAGGLER
 
 
 @dataclass(frozen=True, slots=True)

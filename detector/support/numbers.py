@@ -15,3 +15,8 @@ def small_int(value: str | None, *, digits: int = 9, signed: bool = False) -> in
     if not body or len(body) > digits or not body.isascii() or not body.isdigit():
         return None
     return int(text)
+
+
+MAX_RANKS = 1 << 20
+"""Rank ids and world sizes a log may claim: at most about a million GPUs. A larger claim (one
+init line saying ``nranks 99999999999``) is not believed, so nothing is ever sized by it."""

@@ -167,8 +167,8 @@ def sc_unknown(sc: Scenario) -> dict[str, Any]:
         "One node, 4 ranks (torch 2.2: watchdog lines carry no time stamp). All ranks print their last step (1100) at "
         "the same millisecond, then the identical watchdog timeout (ALLREDUCE SeqNum 2207, last completed 2206) and "
         "abort together; no kernel log, no exception. Nothing singles a rank out (torchrun's 'root cause' is just the "
-        "first exit it saw): cause unknown, initiator rank null.",
-        [incident("unknown", rank=None, drain=False, omit_node=True)])
+        "first exit it saw): the collective hung (cause hang), initiator rank null.",
+        [incident("hang", rank=None, drain=False, omit_node=True)])
 
 
 def sc_straggler(sc: Scenario) -> dict[str, Any]:

@@ -21,6 +21,14 @@ rank at one step of one attempt (``TORCHELASTIC_RESTART_COUNT`` or ``SLURM_RESTA
   ``Fatal Python error: Segmentation fault`` for the latter);
 - ``hang``: the rank sleeps forever before the all-reduce; the others time out in gloo
   after ``--pg-timeout`` seconds;
+- ``sleep``: the rank sleeps forever before its forward pass, printing nothing (the others wait
+  in DDP's gradient all-reduce);
+- ``loader_stall``: the rank's data loader never delivers batch S: its dataset's ``__getitem__``
+  blocks (as a read from a hung file system would), in a DataLoader worker process when
+  ``--loader-workers`` is 1 or more, else in the rank's main thread; needs ``--loader-workers``;
+- ``lock_wait``: a helper thread of the rank takes the lock that guards the step statistics and
+  never lets it go (it waits for an event nobody sets); the main thread blocks on that lock
+  before its forward pass;
 - ``slow``: from step S on, the rank sleeps ``--slow-ms`` more in its rank-local forward section;
 - ``oom_exit``: an uncaught ``torch.OutOfMemoryError`` with the CUDA out-of-memory message;
 - ``exit1``: logs an error line and calls ``sys.exit(1)``.
@@ -41,7 +49,9 @@ import re
 import signal
 import socket
 import sys
+import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
@@ -51,12 +61,16 @@ import torch.distributed as dist
 from torch import nn
 from torch.distributed.elastic.multiprocessing.errors import record
 from torch.nn.parallel import DistributedDataParallel
+from torch.utils.data import DataLoader, Dataset
 
-FAULTS = ("none", "exception", "sigkill", "sigsegv", "hang", "slow", "oom_exit", "exit1")
+FAULTS = ("none", "exception", "sigkill", "sigsegv", "hang", "slow", "oom_exit", "exit1", "sleep",
+          "loader_stall", "lock_wait")
 CKPT_DIR_RE = re.compile(r"^step_(\d{8})$")
 IN_DIM, HIDDEN, BATCH = 32, 64, 16
 
 log = logging.getLogger("train_ddp")
+STATS_LOCK = threading.Lock()  # guards STATS; the step loop and helper threads take it
+STATS: dict[str, float] = {"steps": 0.0}
 
 
 @dataclass(frozen=True)
@@ -96,6 +110,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--fault-attempt", action="append", help="restart count (default 0)")
     p.add_argument("--slow-ms", type=float, default=30.0, help="extra ms per step for 'slow'")
     p.add_argument("--pid-file-dir", type=Path, default=None, help="write rank_<R>.pid here")
+    p.add_argument("--loader-workers", type=int, default=None,
+                   help="load batches through a torch DataLoader with this many worker processes "
+                   "(0: in the main process); default: batches are made inline")
     args = p.parse_args(argv)
     columns: list[list[str]] = []
     for name, var, default in FAULT_OPTIONS:
@@ -110,6 +127,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         p.error(f"fault rank, step and attempt must be integers: {e}")
     if bad := [f.kind for f in args.faults if f.kind not in FAULTS]:
         p.error(f"unknown fault {bad[0]!r}; choose from {', '.join(FAULTS)}")
+    if args.loader_workers is None and any(f.kind == "loader_stall" for f in args.faults):
+        p.error("the loader_stall fault needs --loader-workers N (0 or more)")
     return args
 
 
@@ -143,6 +162,59 @@ def make_batch(seed: int, rank: int, step: int) -> tuple[torch.Tensor, torch.Ten
     gen = torch.Generator().manual_seed(seed * 100_003 + rank * 1_009 + step)
     x = torch.randn(BATCH, IN_DIM, generator=gen)
     return x, x.sum(dim=1, keepdim=True).sin()
+
+
+class RankBatches(Dataset[tuple[torch.Tensor, torch.Tensor]]):
+    """Item i is the batch of step ``first + i`` (what :func:`make_batch` gives); the item of
+    ``stall_step`` never comes: reading it blocks, as a read from a hung file system would."""
+
+    def __init__(self, seed: int, rank: int, first: int, last: int, stall_step: int | None) -> None:
+        self.seed, self.rank, self.first, self.last, self.stall_step = seed, rank, first, last, stall_step
+
+    def __len__(self) -> int:
+        return max(0, self.last - self.first + 1)
+
+    def __getitem__(self, index: int) -> tuple[torch.Tensor, torch.Tensor]:
+        step = self.first + index
+        if step == self.stall_step:
+            read_stuck_shard(step)
+        return make_batch(self.seed, self.rank, step)
+
+
+def read_stuck_shard(step: int) -> None:
+    while True:  # the injected stall: the shard for this step never arrives
+        time.sleep(3600)
+
+
+def batches(args: argparse.Namespace, rank: int, first: int,
+            stall_step: int | None) -> Iterator[tuple[int, tuple[torch.Tensor, torch.Tensor]]]:
+    """(step, (x, y)) for each step from ``first``: inline, or through a DataLoader."""
+    if args.loader_workers is None:
+        for step in range(first, args.steps + 1):
+            yield step, make_batch(args.seed, rank, step)
+        return
+    data = RankBatches(args.seed, rank, first, args.steps, stall_step)
+    loader = DataLoader(data, batch_size=None, shuffle=False, num_workers=args.loader_workers)
+    yield from enumerate(loader, first)
+
+
+def hold_stats_lock_forever() -> None:
+    """The lock_wait fault: a helper thread takes STATS_LOCK and waits for an event that
+    never comes, so the next ``with STATS_LOCK`` of the step loop blocks for good."""
+    taken = threading.Event()
+
+    def flusher() -> None:
+        with STATS_LOCK:
+            taken.set()
+            threading.Event().wait()  # waits for a flush acknowledgement nobody sends
+
+    threading.Thread(target=flusher, name="stats-flusher", daemon=True).start()
+    taken.wait()
+
+
+def count_step() -> None:
+    with STATS_LOCK:
+        STATS["steps"] += 1
 
 
 def oom_error(local_rank: int) -> torch.OutOfMemoryError:
@@ -217,13 +289,19 @@ def main(argv: list[str] | None = None) -> None:
     loss_fn = nn.MSELoss()
 
     step = start - 1
-    for step in range(start, args.steps + 1):
+    stall_step = next((s for s, kind in fault_at.items() if kind == "loader_stall"), None)
+    t0 = time.perf_counter()
+    for step, (x, y) in batches(args, rank, start, stall_step):
         fault = fault_at.get(step)
-        t0 = time.perf_counter()
-        x, y = make_batch(args.seed, rank, step)
         if fault == "exception":
             raise RuntimeError(f"injected fault: bad batch at step {step}")
         t1 = time.perf_counter()
+        if fault == "sleep":
+            while True:  # silently, before the forward pass; the others wait in the all-reduce
+                time.sleep(3600)
+        if fault == "lock_wait":
+            hold_stats_lock_forever()
+        count_step()
         loss = loss_fn(ddp(x), y)
         if slow_from is not None and step >= slow_from:
             time.sleep(args.slow_ms / 1000.0)
@@ -244,6 +322,7 @@ def main(argv: list[str] | None = None) -> None:
         if args.ckpt_dir and args.ckpt_every > 0 and rank == 0 and step % args.ckpt_every == 0:
             save_checkpoint(args.ckpt_dir, step, model, opt)
         time.sleep(args.step_sleep)
+        t0 = time.perf_counter()  # the next batch's wait (data_ms) starts now
     log.info("training finished step %d", step)
     dist.destroy_process_group()
 

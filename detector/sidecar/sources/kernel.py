@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from detector.sidecar.model import Chunk, Inbox
-from detector.sidecar.state import StateStore
+from detector.sidecar.state import SidecarStore
 from detector.sources.runs import FileKind, LogFile
 
 RECORD_BUF = 8192
@@ -44,7 +44,7 @@ def parse_record(raw: bytes) -> tuple[int | None, bytes]:
 class KmsgSource:
     name = "kernel"
 
-    def __init__(self, path: Path, *, node: str | None, store: StateStore, from_start: bool = False) -> None:
+    def __init__(self, path: Path, *, node: str | None, store: SidecarStore, from_start: bool = False) -> None:
         self._path = path
         self._node = node
         self._store = store

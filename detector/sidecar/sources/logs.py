@@ -23,7 +23,7 @@ from typing import Any
 
 from detector.sidecar.model import Chunk, ElasticErrorFile, Inbox, SourceState, SourceStatus
 from detector.sidecar.sources.tailer import FileTailer, is_rotated_name
-from detector.sidecar.state import StateStore
+from detector.sidecar.state import SidecarStore
 from detector.sources.runs import FileKind, LogFile, classify
 
 GLOB_CHARS = frozenset("*?[")
@@ -110,7 +110,7 @@ class LogFollower:
         specs: Sequence[str],
         *,
         node: str | None,
-        store: StateStore,
+        store: SidecarStore,
         kernel_files: Sequence[Path] = (),
         kernel_from_start: bool = False,
         poll_s: float = 0.1,

@@ -12,8 +12,16 @@ its cause is unknown until a line or the launcher's exit code says more, unless 
 caught the zombie and read its exit status. Ranks that exit after another rank of the same
 attempt are collateral; ranks that all exit at once look like the end of the job (context).
 
-:func:`odd_ones` serves the hang detector: when every rank stopped at the same step, the rank
-whose main thread waits somewhere else than its peers' (``/proc/PID/wchan``) stopped first.
+A process forked by a rank without a new program (a DataLoader worker, a multiprocessing
+helper) inherits the rank's environment; it is not a rank: a process whose parent has the same
+``RANK`` / ``LOCAL_RANK`` and runs the same executable is left out.
+
+As the engine's hang discriminator (:meth:`ProcessWatcher.suspects`), when the stall rule fires
+it asks the :class:`~detector.sidecar.sources.stacks.StackSampler` (py-spy stacks: where each
+main thread is, and who is not where its peers are); when py-spy is missing or ptrace is refused
+it falls back to :func:`odd_ones` over the ``/proc/PID/wchan`` wait states: when every rank
+stopped at the same step, the rank whose main thread waits somewhere else than its peers' stopped
+first.
 """
 
 from __future__ import annotations
@@ -29,12 +37,15 @@ from pathlib import Path
 
 from detector.sidecar.config import ProcessConfig
 from detector.sidecar.gate import EXIT_RULE
-from detector.sidecar.model import Inbox, LiveFindings, Processes, RankProcess
-from detector.types import Cause, Finding, Role, Severity
+from detector.sidecar.model import Inbox, LiveFindings, Processes
+from detector.sidecar.sources.stacks import StackSampler, Suspect
+from detector.support.numbers import small_int
+from detector.types import Cause, Finding, RankProcess, Role, Severity
 
 CASCADE_S = 60.0
 SAMPLES = 3
 SAMPLE_GAP_S = 0.05
+STACKS_FRESH_S = 10.0  # signatures() reuses the last stack snapshot for this long
 IGNORED_REFRESH = 15  # every this many discoveries, processes known not to be ranks are looked at again
 
 
@@ -43,6 +54,7 @@ class ProcStat:
     state: str
     start_ticks: int
     exit_code: int | None  # waitpid-style status; only meaningful for a zombie
+    ppid: int = 0
 
 
 def read_stat(proc_root: Path, pid: int) -> ProcStat | None:
@@ -58,9 +70,10 @@ def read_stat(proc_root: Path, pid: int) -> ProcStat | None:
     try:
         start = int(fields[19])
         exit_code = int(fields[49]) if len(fields) > 49 else None
+        ppid = int(fields[1])
     except ValueError:
         return None
-    return ProcStat(fields[0], start, exit_code)
+    return ProcStat(fields[0], start, exit_code, ppid)
 
 
 def read_environ(proc_root: Path, pid: int) -> dict[str, str] | None:
@@ -76,24 +89,33 @@ def read_environ(proc_root: Path, pid: int) -> dict[str, str] | None:
     return out
 
 
-def _int(value: str | None) -> int | None:
-    if value is None:
-        return None
-    try:
-        return int(value)
-    except ValueError:
-        return None
-
-
 def rank_process(env: Mapping[str, str], pid: int, start_ticks: int, node: str | None) -> RankProcess | None:
-    rank = _int(env.get("RANK"))
-    local = _int(env.get("LOCAL_RANK"))
+    rank = small_int(env.get("RANK"))
+    local = small_int(env.get("LOCAL_RANK"))
     if rank is None or local is None:
         return None
-    attempt = _int(env.get("TORCHELASTIC_RESTART_COUNT") or env.get("SLURM_RESTART_COUNT"))
+    attempt = small_int(env.get("TORCHELASTIC_RESTART_COUNT") or env.get("SLURM_RESTART_COUNT"))
     error_file = env.get("TORCHELASTIC_ERROR_FILE")
     log_dir = str(Path(error_file).parent) if error_file else None
     return RankProcess(rank, local, pid, attempt, node, log_dir, start_ticks)
+
+
+def _exe(proc_root: Path, pid: int) -> str | None:
+    try:
+        return os.readlink(proc_root / str(pid) / "exe")
+    except OSError:
+        return None
+
+
+def forked_helper(proc_root: Path, pid: int, ppid: int, env: Mapping[str, str]) -> bool:
+    """A child of a rank that did not start a new program (a DataLoader worker): its parent has
+    the same RANK and LOCAL_RANK and runs the same executable (or neither can be read)."""
+    if ppid <= 1:
+        return False
+    parent = read_environ(proc_root, ppid)
+    if parent is None or parent.get("RANK") != env.get("RANK") or parent.get("LOCAL_RANK") != env.get("LOCAL_RANK"):
+        return False
+    return _exe(proc_root, pid) == _exe(proc_root, ppid)
 
 
 def describe_exit(status: int | None) -> tuple[int | None, str | None]:
@@ -152,8 +174,11 @@ class ProcessWatcher:
     name = "processes"
 
     def __init__(self, config: ProcessConfig, *, node: str | None, log_roots: Sequence[Path] = (),
-                 sleep: Callable[[float], None] = _time.sleep) -> None:
+                 sleep: Callable[[float], None] = _time.sleep, stacks: StackSampler | None = None,
+                 clock: Callable[[], float] = _time.monotonic) -> None:
         self._cfg = config
+        self._stacks = stacks
+        self._clock = clock
         self._node = node
         self._roots = [str(p.resolve()) for p in log_roots]
         self._sleep = sleep
@@ -225,7 +250,8 @@ class ProcessWatcher:
                 continue
             env = read_environ(root, pid)
             proc = rank_process(env, pid, stat.start_ticks, self._node) if env is not None else None
-            if proc is None or env is None or not self._wanted(env):
+            if proc is None or env is None or not self._wanted(env) \
+                    or forked_helper(root, pid, stat.ppid, env):
                 self._ignored[pid] = stat.start_ticks
                 continue
             self._tracked[pid] = proc
@@ -286,8 +312,18 @@ class ProcessWatcher:
     # --- hang discriminator ---
 
     def suspects(self, ranks: Sequence[int]) -> list[tuple[int, str]]:
-        """Among ``ranks`` (stalled), those whose main thread waits where the others do not."""
-        by_rank = {p.rank: p.pid for p in self._tracked.values() if p.rank in set(ranks)}
+        """Among ``ranks`` (stalled), those that are not where their peers are: from the ranks'
+        stacks when the sampler can take them (each a :class:`Suspect`: cause, place, stack
+        excerpt), else from where their main threads wait in the kernel."""
+        wanted = set(ranks)
+        by_rank = {p.rank: p.pid for p in self._tracked.values() if p.rank in wanted}
+        if self._stacks is not None:
+            found = self._stacks.suspects(by_rank)
+            if found is not None:
+                return list(found)
+        return list(self._proc_suspects(by_rank))
+
+    def _proc_suspects(self, by_rank: Mapping[int, int]) -> list[Suspect]:
         if len(by_rank) < 3:
             return []
         seen: dict[int, set[str]] = {r: set() for r in by_rank}
@@ -304,14 +340,28 @@ class ProcessWatcher:
             return []
         common = Counter(stable.values()).most_common(1)[0][0]
         others = sorted(r for r in stable if r not in odd)
-        return [(r, f"its main thread waits in {stable[r]} while ranks "
-                    f"{', '.join(map(str, others))} wait in {common}") for r in odd]
+        return [Suspect(r, f"its main thread waits in {stable[r]} while ranks "
+                           f"{', '.join(map(str, others))} wait in {common}",
+                        place=stable[r], basis="process_state") for r in odd]
 
     def signatures(self) -> dict[int, str]:
-        """Each tracked rank's wait signature now (exported for the coordinator)."""
+        """Each tracked rank's wait state now (exported for the coordinator): where its stack says
+        it is when a snapshot was just taken, else its kernel wait channel."""
+        ranks = {p.rank for p in self._tracked.values()}
+        last = self._stacks.last if self._stacks is not None else None
+        if last is not None and last.stacks and self._clock() - last.taken_at <= STACKS_FRESH_S:
+            return {r: sig for r, sig in last.signatures().items() if r in ranks}
         out: dict[int, str] = {}
         for proc in self._tracked.values():
             sig = wait_signature(self._cfg.proc_root, proc.pid)
             if sig is not None:
                 out[proc.rank] = sig
         return out
+
+
+def local_ranks(config: ProcessConfig, *, log_roots: Sequence[Path] = (), node: str | None = None) -> list[RankProcess]:
+    """The rank processes on this host now (of the job whose torchrun logs are under ``log_roots``
+    when given), ordered by rank."""
+    watcher = ProcessWatcher(config, node=node, log_roots=log_roots)
+    watcher._discover()
+    return sorted(watcher.alive, key=lambda p: (p.rank, p.pid))

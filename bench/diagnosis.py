@@ -1,0 +1,223 @@
+"""Score rankdoctor's diagnosis on the real-log corpus (replay_logs/real/) against each case's
+truth.json, side by side with a naive reader that takes the first error-looking line.
+
+    python bench/diagnosis.py                 # the development cases (not the set-aside third)
+    python bench/diagnosis.py --split held    # the set-aside third (score it once, at the end)
+    python bench/diagnosis.py --split all --misses
+
+A case's truth: ``healthy`` (no incident expected), ``cause``, ``initiator.rank`` /
+``initiator.node`` where the thread or the log establishes them. Figures:
+
+- cause: the first (most important) incident's cause equals the truth (failed cases);
+- initiator: the incident's rank equals the known rank, else its node the known node (cases
+  where either is known);
+- benign: healthy cases with no incident;
+- false drains: incidents that would drain a node where the truth's cause does not call for it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+CORPUS = ROOT / "replay_logs" / "real"
+DRAIN_CAUSES = {"gpu_hardware", "ecc_memory", "nvlink", "network"}
+HEALTHY = "healthy"
+
+
+@dataclass(frozen=True, slots=True)
+class Truth:
+    case: str
+    healthy: bool
+    cause: str | None
+    rank: int | None
+    node: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """What a reader said of a case: no incident (healthy), or a cause with rank/node/drain."""
+
+    cause: str | None  # None: no incident
+    rank: int | None = None
+    node: str | None = None
+    drain: bool = False
+    evidence: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Scored:
+    truth: Truth
+    verdict: Verdict
+
+    @property
+    def cause_ok(self) -> bool:
+        if self.truth.healthy:
+            return self.verdict.cause is None
+        return self.verdict.cause == self.truth.cause
+
+    @property
+    def initiator_known(self) -> bool:
+        return not self.truth.healthy and (self.truth.rank is not None or self.truth.node is not None)
+
+    @property
+    def initiator_ok(self) -> bool:
+        if self.truth.rank is not None:
+            return self.verdict.rank == self.truth.rank
+        if self.truth.node is not None:
+            return self.verdict.node == self.truth.node
+        return False
+
+    @property
+    def false_drain(self) -> bool:
+        return self.verdict.drain and (self.truth.healthy or self.truth.cause not in DRAIN_CAUSES)
+
+
+def load_truths(split: str, corpus: Path = CORPUS) -> list[Truth]:
+    held = set(json.loads((corpus / "split.json").read_text())["held_out"])
+    out = []
+    for case in sorted(p for p in corpus.iterdir() if (p / "truth.json").is_file()):
+        if (split == "dev" and case.name in held) or (split == "held" and case.name not in held):
+            continue
+        t = json.loads((case / "truth.json").read_text())
+        ini = t.get("initiator") or {}
+        out.append(Truth(case.name, bool(t["healthy"]), t.get("cause"), ini.get("rank"), ini.get("node")))
+    return out
+
+
+# --- rankdoctor ---
+
+def rankdoctor_verdict(case_dir: Path, rules: object) -> Verdict:
+    from detector.replay import replay_path
+
+    report = replay_path(case_dir, rules)  # type: ignore[arg-type]
+    if not report.incidents:
+        return Verdict(None)
+    inc = report.incidents[0]
+    return Verdict(inc.cause.value, inc.initiator.rank, inc.initiator.node, inc.remediation.drain_node,
+                   len(inc.evidence))
+
+
+# --- the naive reader: the first error-looking line wins ---
+
+_ERRORISH = re.compile(
+    r"error|exception|traceback|fail|fatal|killed|signal|timed? ?out|timeout|xid|abort|segmentation|"
+    r"out of memory|oom|exited|nan\b|illegal|assert|mismatch", re.I)
+_NAIVE_CAUSES: tuple[tuple[str, str], ...] = (
+    (r"xid\b.*\b(48|63|64|92|94|95)\b|ecc|double bit|row remap", "ecc_memory"),
+    (r"xid\b.*\b(13|31|43)\b|illegal memory|device-side assert|misaligned", "illegal_memory_access"),
+    (r"xid|fallen off the bus|gpu is lost|unknown error", "gpu_hardware"),
+    (r"nvlink|nvswitch|fabric", "nvlink"),
+    (r"out of memory|cuda oom|outofmemoryerror", "cuda_oom"),
+    (r"oom-kill|oom_kill|killed process|memory cgroup|oomkilled", "host_oom_kill"),
+    (r"mismatch", "collective_mismatch"),
+    (r"dataloader|data loader|worker \(pid", "data_loader_stall"),
+    (r"net/ib|ibv_|mlx5|infiniband|connection reset|connection refused|socket|network", "network"),
+    (r"sigterm|preempt|cancelled|time limit|sighup", "preemption"),
+    (r"segmentation|sigsegv|bus error|sigbus|sigabrt|signal \d+|core dumped", "crash_signal"),
+    (r"watchdog|timed? ?out|timeout", "hang"),
+    (r"error|exception|traceback", "python_exception"),
+)
+_NAIVE_RANK = re.compile(r"\[rank(\d+)\]|\brank[ :=](\d+)\b|local_rank[:=] ?(\d+)", re.I)
+
+
+def _log_files(case_dir: Path) -> Iterable[Path]:
+    return sorted(p for p in case_dir.rglob("*") if p.is_file() and p.name != "truth.json")
+
+
+def naive_verdict(case_dir: Path) -> Verdict:
+    for path in _log_files(case_dir):
+        for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+            if not _ERRORISH.search(line):
+                continue
+            low = line.lower()
+            cause = next((c for pat, c in _NAIVE_CAUSES if re.search(pat, low)), "unknown")
+            m = _NAIVE_RANK.search(line)
+            rank = int(next(g for g in m.groups() if g is not None)) if m else None
+            return Verdict(cause, rank, None, cause in DRAIN_CAUSES)
+    return Verdict(None)
+
+
+# --- tables ---
+
+def score(split: str, *, corpus: Path = CORPUS) -> tuple[list[Scored], list[Scored]]:
+    from detector.rules.compile import load_ruleset
+
+    rules = load_ruleset()
+    ours, naive = [], []
+    for t in load_truths(split, corpus):
+        ours.append(Scored(t, rankdoctor_verdict(corpus / t.case, rules)))
+        naive.append(Scored(t, naive_verdict(corpus / t.case)))
+    return ours, naive
+
+
+def figures(rows: Sequence[Scored]) -> dict[str, tuple[int, int]]:
+    failed = [r for r in rows if not r.truth.healthy]
+    healthy = [r for r in rows if r.truth.healthy]
+    known = [r for r in rows if r.initiator_known]
+    return {
+        "cause": (sum(r.cause_ok for r in failed), len(failed)),
+        "initiator": (sum(r.initiator_ok for r in known), len(known)),
+        "benign": (sum(r.cause_ok for r in healthy), len(healthy)),
+        "false_drains": (sum(r.false_drain for r in rows), len(rows)),
+        "evidence_missing": (sum(1 for r in rows if r.verdict.cause is not None and r.verdict.evidence == 0), len(rows)),
+    }
+
+
+def pct(pair: tuple[int, int]) -> str:
+    n, d = pair
+    return f"{n}/{d} ({100 * n / d:.0f}%)" if d else "0/0"
+
+
+def confusion(rows: Sequence[Scored]) -> str:
+    table: dict[str, Counter[str]] = defaultdict(Counter)
+    for r in rows:
+        truth = HEALTHY if r.truth.healthy else str(r.truth.cause)
+        table[truth][r.verdict.cause or HEALTHY] += 1
+    cols = sorted({c for row in table.values() for c in row})
+    short = {c: c[:9] for c in cols}
+    head = f"{'truth / said':<22}" + "".join(f"{short[c]:>10}" for c in cols)
+    lines = [head]
+    for truth in sorted(table):
+        lines.append(f"{truth:<22}" + "".join(f"{table[truth][c] or '.':>10}" for c in cols))
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--split", choices=("dev", "held", "all"), default="dev")
+    ap.add_argument("--misses", action="store_true", help="list the cases rankdoctor gets wrong")
+    ap.add_argument("--json", type=Path, help="write the figures as JSON")
+    args = ap.parse_args(argv)
+    ours, naive = score(args.split)
+    fo, fn = figures(ours), figures(naive)
+    print(f"split: {args.split} ({len(ours)} cases)")
+    print(f"{'figure':<18}{'rankdoctor':>16}{'naive first error':>22}")
+    for k in fo:
+        print(f"{k:<18}{pct(fo[k]):>16}{pct(fn[k]):>22}")
+    print("\nrankdoctor, per cause (rows: truth, columns: what it said)")
+    print(confusion(ours))
+    if args.misses:
+        print("\nmisses:")
+        for r in ours:
+            bad = [] if r.cause_ok else [f"cause {r.verdict.cause} (truth {r.truth.cause if not r.truth.healthy else 'healthy'})"]
+            if r.initiator_known and not r.initiator_ok:
+                bad.append(f"initiator rank={r.verdict.rank} node={r.verdict.node} (truth rank={r.truth.rank} node={r.truth.node})")
+            if r.false_drain:
+                bad.append("false drain")
+            if bad:
+                print(f"  {r.truth.case}: " + "; ".join(bad))
+    if args.json:
+        args.json.write_text(json.dumps({"split": args.split, "rankdoctor": fo, "naive": fn}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

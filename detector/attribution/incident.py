@@ -1,0 +1,178 @@
+"""Shared by attribution: how strong each cause is, how an incident is put together (its
+evidence in order, its collateral ranks, its initiator's facts, its stable id)."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime, timedelta
+
+from detector.attribution.advice import explain, remediation_for
+from detector.types import (
+    RULE_GPU_OUTLIER,
+    Cause,
+    Finding,
+    Incident,
+    Initiator,
+    Role,
+    RunFacts,
+)
+
+SKEW = timedelta(seconds=10)
+
+
+MAX_EVIDENCE = 40
+
+
+HARDWARE = frozenset({Cause.GPU_HARDWARE, Cause.ECC_MEMORY, Cause.NVLINK, Cause.NETWORK})
+
+
+STRENGTH: Mapping[Cause, int] = {
+    Cause.GPU_HARDWARE: 10,
+    Cause.ECC_MEMORY: 10,
+    Cause.NVLINK: 9,
+    Cause.HOST_OOM_KILL: 8,
+    Cause.PREEMPTION: 8,
+    Cause.NETWORK: 7,
+    Cause.CUDA_OOM: 6,
+    Cause.ILLEGAL_MEMORY_ACCESS: 6,
+    Cause.COLLECTIVE_MISMATCH: 5,
+    Cause.DATA_LOADER_STALL: 5,
+    Cause.CRASH_SIGNAL: 4,
+    Cause.PYTHON_EXCEPTION: 3,
+    Cause.HANG: 2,
+    Cause.STRAGGLER: 1,
+    Cause.UNKNOWN: 0,
+}
+
+
+TIMEOUT_HINTS = ("timeout", "timed_out", "watchdog", "heartbeat")
+
+
+def _strength(f: Finding) -> int:
+    return STRENGTH.get(f.cause, 0) if f.cause is not None else 0
+
+
+def _same_origin(a: Finding, rank: int | None, node: str | None, gpu: str | None, pid: int | None) -> bool:
+    if rank is not None and a.rank == rank:
+        return True
+    if gpu is not None and a.gpu == gpu and (a.node is None or node is None or a.node == node):
+        return True
+    if pid is not None and a.pid == pid and (a.node is None or node is None or a.node == node):
+        return True
+    return rank is None and node is not None and a.node == node and a.rank is None
+
+
+STRONG = HARDWARE | {Cause.HOST_OOM_KILL, Cause.PREEMPTION}
+
+
+TIE = timedelta(seconds=1)
+
+
+def _ts(f: Finding) -> float:
+    return f.time.timestamp() if f.time is not None else float("inf")
+
+
+def _incident_id(cause: Cause, ini: Initiator, first: datetime | None, anchor: Finding | None) -> str:
+    basis = "|".join(
+        str(x)
+        for x in (
+            cause.value,
+            ini.rank,
+            ini.node,
+            first.isoformat() if first else None,
+            anchor.text if anchor is not None else None,
+        )
+    )
+    return "inc-" + hashlib.sha256(basis.encode("utf-8", "replace")).hexdigest()[:12]
+
+
+def _order_evidence(evidence: Iterable[Finding]) -> tuple[Finding, ...]:
+    role_rank = {Role.INITIATOR: 0, Role.CONTEXT: 1, Role.COLLATERAL: 2}
+    seen: set[tuple[str | None, int | None, str]] = set()
+    unique = []
+    for f in evidence:
+        key = (f.file, f.line, f.rule)
+        if key in seen:
+            continue
+        seen.add(key)
+        unique.append(f)
+    unique.sort(key=lambda f: (f.time is None, f.time.timestamp() if f.time else 0.0, role_rank[f.role]))
+    initiators = [f for f in unique if f.role is Role.INITIATOR]
+    others = [f for f in unique if f.role is not Role.INITIATOR]
+    # keep all initiator evidence, the first piece per collateral rank, then the rest
+    picked: list[Finding] = list(initiators)
+    per_rank: set[int | None] = set()
+    rest: list[Finding] = []
+    for f in others:
+        if f.rank not in per_rank:
+            per_rank.add(f.rank)
+            picked.append(f)
+        else:
+            rest.append(f)
+    picked.extend(rest[: max(0, MAX_EVIDENCE - len(picked))])
+    picked = picked[: max(MAX_EVIDENCE, len(initiators))]
+    picked.sort(key=lambda f: (f.time is None, f.time.timestamp() if f.time else 0.0, role_rank[f.role]))
+    return tuple(picked)
+
+
+def _collateral(group: Sequence[Finding], exclude: int | None, facts: RunFacts) -> tuple[int, ...]:
+    """Every other rank of a failed job is collateral: it stopped because the initiator did,
+    whether it logged a timeout, was torn down silently, or raised a follow-on error."""
+    ranks = {f.rank for f in group if f.rank is not None}
+    ranks |= set(facts.ranks)
+    if facts.world_size:
+        ranks |= set(range(facts.world_size))
+    return tuple(sorted(r for r in ranks if r is not None and r != exclude))
+
+
+def _build(
+    cause: Cause,
+    initiator: Initiator,
+    evidence: Sequence[Finding],
+    collateral: Sequence[int],
+    confidence: float,
+    facts: RunFacts,
+    *,
+    inferred_by: str | None = None,
+) -> Incident:
+    failure_times = [f.time for f in evidence if f.time is not None and f.role is not Role.CONTEXT]
+    if failure_times:
+        # context lines (NCCL init, summaries) from long before the failure are not evidence of it
+        start = min(failure_times) - SKEW
+        evidence = [f for f in evidence if f.role is not Role.CONTEXT or f.time is None or f.time >= start]
+    ordered = _order_evidence(evidence)
+    times = [f.time for f in ordered if f.time is not None and f.role is not Role.CONTEXT] or [
+        f.time for f in ordered if f.time is not None]
+    first = min(times) if times else None
+    anchor = next((f for f in ordered if f.role is Role.INITIATOR), ordered[0] if ordered else None)
+    has_hw = any(f.cause in HARDWARE and f.role is Role.INITIATOR for f in evidence)
+    hw_context = any(f.rule.startswith(RULE_GPU_OUTLIER) and f.field("hardware") == "true" for f in evidence)
+    remediation = remediation_for(cause, initiator, has_hardware_evidence=has_hw or hw_context, anchor=anchor)
+    explanation = explain(cause, initiator, anchor, len(collateral), inferred_by=inferred_by)
+    return Incident(
+        id=_incident_id(cause, initiator, first, anchor),
+        cause=cause,
+        initiator=initiator,
+        collateral_ranks=tuple(collateral),
+        confidence=max(0.0, min(1.0, confidence)),
+        first_evidence_time=first,
+        explanation=explanation,
+        evidence=ordered,
+        remediation=remediation,
+    )
+
+
+def _initiator_for(rank: int | None, node: str | None, facts: RunFacts, evidence: Sequence[Finding]) -> Initiator:
+    info = facts.ranks.get(rank) if rank is not None else None
+    gpu = next((f.gpu for f in evidence if f.gpu and (f.rank == rank or rank is None)), None)
+    pid = next((f.pid for f in evidence if f.pid is not None and f.rank == rank), None)
+    local = next((f.local_rank for f in evidence if f.local_rank is not None and f.rank == rank), None)
+    if info is not None:
+        gpu = gpu or info.gpu
+        pid = pid if pid is not None else info.pid
+        local = local if local is not None else info.local_rank
+        node = node or info.node
+    if node is None:
+        node = next((f.node for f in evidence if f.node and (f.rank == rank)), None)
+    return Initiator(rank=rank, local_rank=local, node=node, gpu=gpu, pid=pid)

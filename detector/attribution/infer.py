@@ -1,0 +1,168 @@
+"""When no rank left initiator-grade evidence: the rank the collateral evidence points at (a peer
+named by an error, the rank missing from a collective or with the lowest completed sequence
+number, the rank whose log went silent first, a stalled rank) and the culprit of a collective
+mismatch."""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from datetime import timedelta
+
+from detector.attribution.incident import (
+    TIMEOUT_HINTS,
+    _build,
+    _collateral,
+    _initiator_for,
+)
+from detector.support.numbers import small_int
+from detector.types import (
+    RULE_STALL,
+    Cause,
+    Finding,
+    Incident,
+    Initiator,
+    Role,
+    RunFacts,
+)
+
+
+def _peer_votes(group: Sequence[Finding], facts: RunFacts) -> Counter[int]:
+    """Ranks that collateral evidence points at ("Connection closed by localRank 3")."""
+    local_to_global = {(r.node, r.local_rank): r.rank for r in facts.ranks.values() if r.local_rank is not None}
+    votes: Counter[int] = Counter()
+    for f in group:
+        if f.role is not Role.COLLATERAL:
+            continue
+        peer = small_int(f.field("peer_rank"))
+        if peer is not None:
+            votes[peer] += 1
+        peer_local = small_int(f.field("peer_local_rank"))
+        if peer_local is not None:
+            g = local_to_global.get((f.node, peer_local))
+            if g is not None and g != f.rank:
+                votes[g] += 1
+    return votes
+
+
+def _mismatch_culprit(group: Sequence[Finding]) -> int | None:
+    """The rank the mismatch reports name most: each rank names the peer it disagrees with, so
+    the odd one out is named by all the others."""
+    votes: Counter[int] = Counter()
+    for f in group:
+        if f.cause is not Cause.COLLECTIVE_MISMATCH:
+            continue
+        for key in ("peer_rank", "culprit_rank"):
+            value = small_int(f.field(key))
+            if value is not None:
+                votes[value] += 1
+    if not votes:
+        return None
+    top = votes.most_common(2)
+    if len(top) == 1 or top[0][1] > top[1][1]:
+        return top[0][0]
+    return None
+
+
+def _as_ranks(value: str | None) -> list[int]:
+    if not value:
+        return []
+    out = []
+    for tok in value.replace("{", " ").replace("}", " ").replace(",", " ").replace("[", " ").replace("]", " ").split():
+        rank = small_int(tok)
+        if rank is not None:
+            out.append(rank)
+    return out
+
+
+def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
+    """No rank left initiator-grade evidence: let the collateral evidence point at one."""
+    collateral = [f for f in group if f.role is Role.COLLATERAL]
+    stalls = [f for f in group if f.rule == RULE_STALL]
+    if not collateral and not stalls:
+        return None
+    votes: Counter[int] = Counter()
+    reasons: dict[int, list[str]] = defaultdict(list)
+    local_to_global = {(r.node, r.local_rank): r.rank for r in facts.ranks.values() if r.local_rank is not None}
+    hang_signal = False
+    for f in collateral:
+        peer = small_int(f.field("peer_rank"))
+        if peer is not None:
+            votes[peer] += 2
+            reasons[peer].append(f"named as the failed peer by rank {f.rank}")
+        peer_local = small_int(f.field("peer_local_rank"))
+        if peer_local is not None:
+            g = local_to_global.get((f.node, peer_local))
+            if g is None and len({r.node for r in facts.ranks.values()}) <= 1:
+                g = local_to_global.get((None, peer_local))
+            if g is not None and g != f.rank:
+                votes[g] += 2
+                reasons[g].append(f"its connection closed first (named by rank {f.rank})")
+        for r in _as_ranks(f.field("missing_ranks")):
+            votes[r] += 3
+            hang_signal = True
+            reasons[r].append("missing from a collective")
+    # lowest last-completed collective
+    completed: dict[int, int] = {}
+    for f in collateral:
+        value = small_int(f.field("last_completed"), digits=18, signed=True)
+        if f.rank is not None and value is not None:
+            completed[f.rank] = min(completed.get(f.rank, value), value)
+    if len(completed) >= 2:
+        low = min(completed.values())
+        lows = [r for r, v in completed.items() if v == low]
+        if len(lows) == 1 and sorted(completed.values())[1] > low:
+            votes[lows[0]] += 3
+            hang_signal = True
+            reasons[lows[0]].append(f"lowest last completed collective ({low})")
+    # ranks that never reported the collective timeout everyone else reported
+    timed_out = {f.rank for f in collateral if f.rank is not None and any(h in f.rule for h in TIMEOUT_HINTS)}
+    known = set(facts.ranks)
+    if facts.world_size:
+        known |= set(range(facts.world_size))
+    silent_ranks = known - timed_out
+    if timed_out and 0 < len(silent_ranks) <= max(1, len(known) // 4) and len(timed_out) >= len(known) // 2:
+        for r in silent_ranks:
+            if r in facts.ranks:
+                votes[r] += 3
+                hang_signal = True
+                reasons[r].append("did not report the collective timeout the others reported")
+    # the rank whose log went silent first
+    lasts = {r.rank: r.last_time for r in facts.ranks.values() if r.last_time is not None}
+    if len(lasts) >= 2:
+        ordered = sorted(lasts.items(), key=lambda kv: kv[1])
+        margin = timedelta(seconds=max(5.0, 3 * (facts.median_step_s or 0.0)))
+        if ordered[1][1] - ordered[0][1] > margin and not any(f.rank == ordered[0][0] and any(h in f.rule for h in TIMEOUT_HINTS) for f in collateral):
+            votes[ordered[0][0]] += 2
+            hang_signal = True
+            reasons[ordered[0][0]].append("its log went silent first")
+    for f in stalls:
+        if f.rank is not None:
+            votes[f.rank] += 2
+            hang_signal = True
+            reasons[f.rank].append("stopped making progress first")
+    if votes:
+        top = votes.most_common(2)
+        if len(top) == 1 or top[0][1] > top[1][1]:
+            rank = top[0][0]
+            cause = Cause.HANG if hang_signal else Cause.UNKNOWN
+            confidence = min(0.85, 0.45 + 0.1 * top[0][1])
+            evidence = [f for f in group if f.rank == rank or f.role is Role.COLLATERAL or f in stalls]
+            initiator = _initiator_for(rank, None, facts, evidence)
+            return _build(cause, initiator, evidence, _collateral(group, rank, facts), confidence, facts,
+                          inferred_by="; ".join(dict.fromkeys(reasons[rank])))
+    live_stalls = [f for f in stalls if f.role is Role.INITIATOR]
+    if not collateral and live_stalls:
+        # every rank stopped at the same step and nothing singles one out: still a hang
+        return _build(Cause.HANG, Initiator(), live_stalls, _collateral(group, None, facts), 0.4, facts,
+                      inferred_by="every rank stopped making progress together; none stands out")
+    if not collateral:
+        return None
+    if all(any(h in f.rule for h in TIMEOUT_HINTS) for f in collateral):
+        # every rank that said anything timed out waiting in a collective and nothing else failed:
+        # the collective hung (some rank never entered it); which one, nothing here says
+        return _build(Cause.HANG, Initiator(), collateral, _collateral(group, None, facts), 0.35, facts,
+                      inferred_by="the ranks timed out waiting in a collective and none left evidence of "
+                                  "failing; none stands out as the one that stopped")
+    return _build(Cause.UNKNOWN, Initiator(), collateral, _collateral(group, None, facts), 0.3, facts,
+                  inferred_by="no rank left initiator-grade evidence and none stands out")

@@ -1,0 +1,170 @@
+"""Matched lines, exit codes and torchelastic error files -> findings, each placed on its rank,
+node, pid and GPU through the :class:`~detector.pipeline.index.RunIndex`."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+
+from detector.pipeline.evidence import Hit
+from detector.pipeline.index import RunIndex, _field, _num, _rank, resolve_rank
+from detector.pipeline.scan import FileScan
+from detector.rules.engine import RuleSet
+from detector.sources.pci import normalize_pci
+from detector.sources.runs import LogFile
+from detector.support.numbers import small_int
+from detector.types import RULE_EXIT_CODE, Cause, Finding, Role, Severity, StreamKind
+
+
+def findings_from_hit(hit: Hit, f: LogFile, idx: RunIndex) -> list[Finding]:
+    ev = hit.event
+    out: list[Finding] = []
+    kernel = ev.kind is StreamKind.KERNEL
+    for m in hit.matches:
+        fields = m.fields
+        pci = _field(fields, "pci")
+        gpu = normalize_pci(pci) if pci else None
+        pid = _num(_field(fields, "pid"))
+        node = idx.node(ev.node or f.node)
+        if kernel:
+            rank = None
+            if gpu is not None:
+                rank = idx.gpu_rank.get((node, gpu))
+                if rank is None and node is None:
+                    cands = {r for (n, g), r in idx.gpu_rank.items() if g == gpu}
+                    rank = cands.pop() if len(cands) == 1 else None
+            if rank is None and pid is not None:
+                rank = idx.pid_rank.get((node, pid)) or (idx.pid_rank.get((None, pid)) if node is None else None)
+            if node is None and rank is not None:
+                node = idx.rank_node.get(rank)
+        else:
+            rank = resolve_rank(idx, f, ev.rank, ev.local_rank)
+            if node is None and rank is not None:
+                node = idx.rank_node.get(rank)
+            if gpu is None:
+                busid = _field(fields, "busid")
+                gpu = normalize_pci(busid) if busid else None
+        if m.rule.cause is Cause.PREEMPTION or (m.rule.role is Role.INITIATOR and rank is None):
+            host = _field(fields, "host")
+            if host:
+                node = idx.node(host)
+        local = ev.local_rank if ev.local_rank is not None else (idx.rank_local.get(rank) if rank is not None else None)
+        out.append(Finding(
+            rule=m.rule.id, role=m.rule.role, cause=m.rule.cause, severity=m.rule.severity,
+            text=ev.text, file=ev.file, line=ev.line, time=ev.time, rank=rank, local_rank=local,
+            node=node, pid=pid if pid is not None else (idx.rank_pid.get(rank) if rank is not None and not kernel else None),
+            gpu=gpu, fields=fields, context=hit.context, attempt=f.attempt, confidence=m.rule.confidence,
+        ))
+    return out
+
+
+def expand_ranks(text: str) -> list[int]:
+    """'16-18,20-23' -> [16, 17, 18, 20, 21, 22, 23] (bounded to 100000 ranks)."""
+    out: list[int] = []
+    for part in text.replace(" ", "").split(","):
+        lo, _, hi = part.partition("-")
+        a, b = small_int(lo), small_int(hi) if hi else small_int(lo)
+        if a is None or b is None or b < a or b - a > 100000:
+            continue
+        out.extend(range(a, b + 1))
+    return out
+
+
+_SIGNAL_CODES = {
+    "Killed": -9, "Aborted": -6, "Segmentation fault": -11, "Bus error": -7, "Terminated": -15,
+    "Floating point exception": -8, "Illegal instruction": -4, "Hangup": -1, "Interrupt": -2,
+}
+_SIGNALS = {-4: "SIGILL", -6: "SIGABRT", -7: "SIGBUS", -8: "SIGFPE", -9: "SIGKILL", -11: "SIGSEGV", -15: "SIGTERM", -2: "SIGINT", -1: "SIGHUP"}
+
+
+def exit_findings(scans: Sequence[FileScan], idx: RunIndex, rank_findings: Sequence[Finding]) -> list[Finding]:
+    """Turn exit codes (torchelastic summaries, agent lines) into evidence: death by a signal is
+    initiator-grade (unless the rank was aborting on a watchdog timeout), SIGTERM is collateral."""
+    aborting = {f.rank for f in rank_findings if f.role is Role.COLLATERAL and f.rank is not None}
+    records: dict[tuple[int | None, int], tuple[int, int | None, str | None, datetime | None, str, int, str, int | None]] = {}
+    for scan in scans:
+        f = scan.file
+        for fr in scan.failures:
+            if fr.rank is None or fr.exitcode is None:
+                continue
+            node = idx.node(fr.host if fr.host and fr.host != "localhost" else f.node) or idx.rank_node.get(fr.rank)
+            records.setdefault((f.attempt, fr.rank), (fr.exitcode, fr.pid, node, fr.time, fr.file, fr.line, fr.text, f.attempt))
+    for fnd in rank_findings:
+        tasks = fnd.field("task")
+        if tasks is not None:  # srun: "task 19: Aborted", "tasks 0-7: Exited with exit code 1"
+            signal = fnd.field("signal")
+            scode = _SIGNAL_CODES.get(signal or "") if signal else _num(fnd.field("exitcode"))
+            if scode is None:
+                continue
+            for task_rank in expand_ranks(tasks):
+                node = idx.node(fnd.field("host")) or idx.rank_node.get(task_rank)
+                records.setdefault((fnd.attempt, task_rank), (scode, None, node, fnd.time, fnd.file or "", fnd.line or 0, fnd.text, fnd.attempt))
+            continue
+        code = _num(fnd.field("exitcode"))
+        if code is None:
+            continue
+        rank = _rank(fnd.field("rank"))
+        local = _rank(fnd.field("local_rank"))
+        if rank is None and local is not None:
+            rank = idx.local_rank_global.get((fnd.node, local, fnd.attempt)) or idx.local_rank_global.get((fnd.node, local, None))
+            if rank is None and len(idx.nodes) <= 1:
+                rank = local
+        if rank is None:
+            continue
+        records.setdefault((fnd.attempt, rank), (code, _num(fnd.field("pid")), fnd.node or idx.rank_node.get(rank), fnd.time, fnd.file or "", fnd.line or 0, fnd.text, fnd.attempt))
+    out = []
+    for (_attempt, rank), (code, pid, node, time, file, line, _text, att) in records.items():
+        sig = _SIGNALS.get(code)
+        if code == -15 or code == -2 or code == -1 or (code == -6 and rank in aborting):
+            role, cause, conf = Role.COLLATERAL, None, 1.0
+        elif code == -9:
+            role, cause, conf = Role.INITIATOR, Cause.CRASH_SIGNAL, 0.7
+        elif code < 0:
+            role, cause, conf = Role.INITIATOR, Cause.CRASH_SIGNAL, 0.8
+        else:
+            role, cause, conf = Role.CONTEXT, None, 1.0
+        desc = f"rank {rank} exited with code {code}" + (f" ({sig})" if sig else "") + (f", pid {pid}" if pid else "")
+        out.append(Finding(
+            rule=RULE_EXIT_CODE, role=role, cause=cause, severity=Severity.ERROR, text=desc,
+            file=file, line=line, time=time, rank=rank, local_rank=idx.rank_local.get(rank), node=node,
+            pid=pid, fields=(("exitcode", str(code)),) + ((("signal", sig),) if sig else ()),
+            attempt=att, confidence=conf,
+        ))
+    return out
+
+
+def elastic_error_findings(f: LogFile, rules: RuleSet, idx: RunIndex) -> tuple[list[Finding], list[str]]:
+    """A torchelastic ``error.json``: the child's exception message, matched by the rules."""
+    try:
+        data = json.loads(Path(f.path).read_text(encoding="utf-8", errors="replace"))
+    except (OSError, ValueError) as exc:
+        return [], [f"{f.display}: unreadable torchelastic error file ({exc})"]
+    msg = data.get("message") if isinstance(data, dict) else None
+    if isinstance(msg, dict):
+        text = msg.get("message")
+        extra = msg.get("extraInfo") if isinstance(msg.get("extraInfo"), dict) else {}
+    else:
+        text, extra = msg, {}
+    if not isinstance(text, str) or not text.strip():
+        return [], []
+    line = text.strip().splitlines()[-1]
+    time = None
+    stamp = extra.get("timestamp") if isinstance(extra, dict) else None
+    if isinstance(stamp, str | int) and str(stamp).isdigit() and len(str(stamp)) <= 12:
+        try:
+            time = datetime.fromtimestamp(int(stamp), tz=UTC)
+        except (OverflowError, OSError, ValueError):  # a nonsense stamp: keep the finding, not the time
+            time = None
+    rank = resolve_rank(idx, f, None, f.local_rank)
+    out = []
+    for m in rules.match(line, StreamKind.RANK_LOG):
+        out.append(Finding(
+            rule=m.rule.id, role=m.rule.role, cause=m.rule.cause, severity=m.rule.severity, text=line,
+            file=f.display, line=1, time=time, rank=rank, local_rank=f.local_rank,
+            node=idx.rank_node.get(rank) if rank is not None else f.node, pid=idx.rank_pid.get(rank) if rank is not None else None,
+            fields=m.fields, attempt=f.attempt, confidence=m.rule.confidence,
+        ))
+    return out, []
+

@@ -1,0 +1,240 @@
+"""Who is who in a run: ranks, nodes, local ranks, pids and GPUs, from what the logs say
+(NCCL init lines, torchelastic summaries, file names and prefixes) and, in the sidecar, from what
+only a live process sees (the rank processes' environment, NVML's processes per GPU, the
+config's ``rank_gpus``). One set of functions for replay and the sidecar."""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from detector.pipeline.scan import FileScan
+from detector.sources.pci import normalize_pci
+from detector.sources.runs import LogFile
+from detector.sources.torchelastic import FailureRecord
+from detector.support.numbers import MAX_RANKS, small_int
+from detector.types import RankProcess
+
+
+@dataclass
+class RunIndex:
+    """What the logs say about each rank: node, local rank, pid, GPU, last activity."""
+
+    file_rank: dict[str, int] = field(default_factory=dict)  # display path -> global rank
+    rank_node: dict[int, str] = field(default_factory=dict)
+    rank_local: dict[int, int] = field(default_factory=dict)
+    rank_pid: dict[int, int] = field(default_factory=dict)
+    rank_gpu: dict[int, str] = field(default_factory=dict)
+    pid_rank: dict[tuple[str | None, int], int] = field(default_factory=dict)
+    gpu_rank: dict[tuple[str | None, str], int] = field(default_factory=dict)
+    local_rank_global: dict[tuple[str | None, int, int | None], int] = field(default_factory=dict)
+    host_alias: dict[str, str] = field(default_factory=dict)
+    world_size: int | None = None
+    nodes: set[str] = field(default_factory=set)
+
+    def node(self, name: str | None) -> str | None:
+        if name is None:
+            return None
+        return self.host_alias.get(name, name)
+
+    def ranks(self) -> set[int]:
+        return set(self.file_rank.values()) | set(self.rank_node) | set(self.rank_local) | set(self.rank_pid)
+
+
+
+
+def _num(value: str | None) -> int | None:
+    """A number from log text (a rank, pid, exit code, world size): bounded, never sized by a
+    claim; a pid may be quoted (``pid='1234'``), an exit code negative."""
+    if value is None:
+        return None
+    return small_int(value.strip().strip("'"), signed=True)
+
+
+def _rank(value: str | None) -> int | None:
+    """A rank id or world size from log text, below :data:`MAX_RANKS` (else not believed)."""
+    n = _num(value)
+    return n if n is not None and 0 <= n < MAX_RANKS else None
+
+
+def _field(fields: Iterable[tuple[str, str]], name: str) -> str | None:
+    for k, v in fields:
+        if k == name:
+            return v
+    return None
+
+
+def build_index(scans: Sequence[FileScan]) -> RunIndex:
+    idx = RunIndex()
+    init_hosts: dict[str, Counter[str]] = defaultdict(Counter)  # folder node -> NCCL hosts
+    nranks: Counter[int] = Counter()
+    cuda_local: dict[int, int] = {}  # rank -> cudaDev (the local rank when each rank sees all GPUs)
+    for scan in scans:
+        f = scan.file
+        if f.kind.value != "rank_log":
+            continue
+        own: set[int] = set()
+        for hit in scan.hits:
+            for m in hit.matches:
+                busid = _field(m.fields, "busid")
+                rank = _rank(_field(m.fields, "rank"))
+                if busid is None or rank is None:
+                    continue
+                host = _field(m.fields, "host")
+                pid = _num(_field(m.fields, "pid"))
+                gpu = normalize_pci(busid)
+                n = _rank(_field(m.fields, "nranks"))
+                if n:
+                    nranks[n] += 1
+                own.add(rank)
+                cudadev = _rank(_field(m.fields, "cudadev"))
+                if cudadev is not None:
+                    cuda_local.setdefault(rank, cudadev)
+                if gpu:
+                    idx.rank_gpu.setdefault(rank, gpu)
+                if pid is not None:
+                    idx.rank_pid.setdefault(rank, pid)
+                if host:
+                    if f.node:
+                        init_hosts[f.node][host] += 1
+                    else:
+                        idx.rank_node.setdefault(rank, host)
+        combined = len(scan.prefix_ranks) >= 2
+        if f.rank is not None and not combined:
+            idx.file_rank[f.display] = f.rank
+        elif len(scan.prefix_ranks) == 1 and f.rank is None and f.local_rank is not None:
+            # a torchrun per-rank file whose error lines carry [rankN]: (a console log that has
+            # shown only one rank so far is still a console log: its other lines are the launcher's)
+            idx.file_rank[f.display] = next(iter(scan.prefix_ranks))
+        elif len(own) == 1 and f.local_rank is not None:
+            idx.file_rank[f.display] = next(iter(own))
+        rank = idx.file_rank.get(f.display)
+        if rank is not None:
+            if f.node:
+                idx.rank_node[rank] = f.node
+            if f.local_rank is not None:
+                idx.rank_local.setdefault(rank, f.local_rank)
+        for fr in scan.failures:
+            _add_failure(idx, fr, f)
+    for folder, hosts in init_hosts.items():
+        host = hosts.most_common(1)[0][0]
+        if host != folder:
+            idx.host_alias[host] = folder
+    if nranks:
+        idx.world_size = nranks.most_common(1)[0][0]
+    # torchrun trees without any other hint: one node, global rank = local rank
+    single_node = len({s.file.node for s in scans if s.file.kind.value == "rank_log"}) <= 1
+    for scan in scans:
+        f = scan.file
+        if f.display in idx.file_rank or f.local_rank is None:
+            continue
+        g = idx.local_rank_global.get((f.node, f.local_rank, f.attempt)) or idx.local_rank_global.get((f.node, f.local_rank, None))
+        if g is None and single_node and not idx.rank_node:
+            g = f.local_rank
+        if g is None and single_node:
+            g = next((r for (n, lr, _a), r in idx.local_rank_global.items() if lr == f.local_rank), None)
+            if g is None:
+                g = f.local_rank
+        if g is not None:
+            idx.file_rank[f.display] = g
+            idx.rank_local.setdefault(g, f.local_rank)
+            if f.node:
+                idx.rank_node.setdefault(g, f.node)
+    for rank, node in list(idx.rank_node.items()):
+        idx.rank_node[rank] = idx.node(node) or node
+    per_node: dict[str | None, list[int]] = defaultdict(list)
+    for rank, dev in cuda_local.items():
+        per_node[idx.rank_node.get(rank)].append(dev)
+    for rank, dev in cuda_local.items():
+        devs = per_node[idx.rank_node.get(rank)]
+        if len(devs) == len(set(devs)):  # distinct devices per node: cudaDev is the local rank
+            idx.rank_local.setdefault(rank, dev)
+    for rank, pid in idx.rank_pid.items():
+        idx.pid_rank[(idx.rank_node.get(rank), pid)] = rank
+        idx.pid_rank.setdefault((None, pid), rank)
+    for rank, gpu in idx.rank_gpu.items():
+        idx.gpu_rank[(idx.rank_node.get(rank), gpu)] = rank
+    idx.nodes = {n for n in idx.rank_node.values() if n}
+    if idx.world_size is None and idx.ranks():
+        idx.world_size = max(idx.ranks()) + 1
+    return idx
+
+
+def _add_failure(idx: RunIndex, fr: FailureRecord, f: LogFile) -> None:
+    if fr.rank is None:
+        return
+    node = fr.host if fr.host and fr.host not in ("localhost",) else f.node
+    if node:
+        idx.rank_node.setdefault(fr.rank, node)
+    if fr.local_rank is not None:
+        idx.rank_local.setdefault(fr.rank, fr.local_rank)
+        idx.local_rank_global[(node, fr.local_rank, f.attempt)] = fr.rank
+        idx.local_rank_global.setdefault((node, fr.local_rank, None), fr.rank)
+        if f.node and node != f.node:
+            idx.local_rank_global.setdefault((f.node, fr.local_rank, None), fr.rank)
+    if fr.pid is not None:
+        idx.rank_pid.setdefault(fr.rank, fr.pid)
+
+
+def resolve_rank(idx: RunIndex, f: LogFile, event_rank: int | None, event_local: int | None) -> int | None:
+    """The global rank a line of ``f`` is about (its prefix's rank or local rank, else the
+    file's); used for matched lines and for step lines, in replay and in the sidecar."""
+    if event_rank is not None:
+        return event_rank if 0 <= event_rank < MAX_RANKS else None
+    file_rank = idx.file_rank.get(f.display)
+    if file_rank is not None:
+        return file_rank
+    if event_local is not None:
+        g = idx.local_rank_global.get((f.node, event_local, f.attempt)) or idx.local_rank_global.get((f.node, event_local, None))
+        if g is not None:
+            return g
+        if len(idx.nodes) <= 1:
+            return event_local
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class LiveFacts:
+    """What only a live sidecar sees about who is who."""
+
+    node: str | None = None
+    processes: tuple[RankProcess, ...] = ()  # latest process of each (attempt, rank)
+    gpu_pids: tuple[tuple[str, tuple[int, ...]], ...] = ()  # GPU PCI id -> pids on it (NVML)
+    rank_gpus: Mapping[int, str] = field(default_factory=dict)  # from the config
+
+
+def apply_live(idx: RunIndex, live: LiveFacts, files: Iterable[LogFile]) -> RunIndex:
+    """Add what the rank processes, NVML and the config say to an index built from the logs."""
+    by_dir: dict[str, list[LogFile]] = {}
+    for f in files:
+        by_dir.setdefault(str(f.path.parent), []).append(f)
+    for proc in sorted(live.processes, key=lambda p: (p.attempt or 0, p.rank)):
+        rank, attempt = proc.rank, proc.attempt
+        node = proc.node or live.node
+        if proc.local_rank is not None:
+            idx.local_rank_global[(node, proc.local_rank, attempt)] = rank
+            idx.local_rank_global.setdefault((node, proc.local_rank, None), rank)
+            idx.rank_local[rank] = proc.local_rank
+        idx.rank_pid[rank] = proc.pid
+        idx.pid_rank[(node, proc.pid)] = rank
+        idx.pid_rank.setdefault((None, proc.pid), rank)
+        if node:
+            idx.rank_node[rank] = node
+        for f in by_dir.get(proc.log_dir or "", []):
+            idx.file_rank[f.display] = rank
+    pid_rank = {pid: rank for (_, pid), rank in idx.pid_rank.items()}
+    for gpu, pids in live.gpu_pids:
+        for pid in pids:
+            if pid in pid_rank:
+                idx.rank_gpu[pid_rank[pid]] = gpu
+    for rank, gpu in live.rank_gpus.items():
+        idx.rank_gpu.setdefault(rank, gpu)
+    for rank, gpu in idx.rank_gpu.items():
+        idx.gpu_rank[(idx.rank_node.get(rank), gpu)] = rank
+        idx.gpu_rank.setdefault((live.node, gpu), rank)
+    idx.nodes = {n for n in idx.rank_node.values() if n}
+    ranks = idx.ranks()
+    if ranks and (idx.world_size is None or idx.world_size <= max(ranks)):
+        idx.world_size = max(ranks) + 1
+    return idx

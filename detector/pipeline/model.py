@@ -1,0 +1,120 @@
+"""The run model that replay AND the sidecar build: who is who, the findings of every matched
+line, exit code and error file, and each rank's last sign of life. The two differ only in what
+they feed it (files read to their end vs. chunks as they arrive, plus the live facts) and in
+their clock; the model is built by the same functions, so their diagnoses agree by construction."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from detector.pipeline.findings import elastic_error_findings, exit_findings, findings_from_hit
+from detector.pipeline.index import LiveFacts, RunIndex, apply_live, build_index, resolve_rank
+from detector.pipeline.scan import FileScan, last_activity
+from detector.rules.engine import RuleSet
+from detector.sources.runs import FileKind, LogFile
+from detector.support.numbers import MAX_RANKS
+from detector.types import Finding, RankInfo, RunFacts
+
+
+@dataclass(frozen=True, slots=True)
+class Activity:
+    """A rank's last sign of life: its last line (replay) or last progress (the sidecar)."""
+
+    last_time: datetime | None = None
+    last_step: int | None = None
+
+
+@dataclass
+class RunModel:
+    index: RunIndex
+    findings: list[Finding]
+    ranks: dict[int, RankInfo]
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def world_size(self) -> int | None:
+        return self.index.world_size
+
+    def facts(self, findings: Iterable[Finding] | None = None, median_step_s: float | None = None) -> RunFacts:
+        return RunFacts(tuple(self.findings if findings is None else findings), self.ranks, self.index.world_size,
+                        median_step_s)
+
+
+def log_activity(scans: Sequence[FileScan], idx: RunIndex) -> dict[int, Activity]:
+    """Each rank's last line, from the tails of the files read to their end (replay)."""
+    last: dict[int, datetime] = {}
+    for scan in scans:
+        if scan.file.kind is not FileKind.RANK_LOG:
+            continue
+        for prefix_rank, time in last_activity(scan).items():
+            rank = resolve_rank(idx, scan.file, prefix_rank, None)
+            if rank is None:
+                continue
+            if rank not in last or time > last[rank]:
+                last[rank] = time
+    return {r: Activity(t) for r, t in last.items()}
+
+
+def rank_infos(idx: RunIndex, activity: Mapping[int, Activity],
+               external: Mapping[int, RankInfo] | None = None) -> dict[int, RankInfo]:
+    """One :class:`RankInfo` per known rank; ``external`` (the coordinator's view of other
+    nodes) fills in what this model does not know."""
+    external = external or {}
+    ranks = {r for r in idx.ranks() | set(activity) | set(external) if 0 <= r < MAX_RANKS}
+    out: dict[int, RankInfo] = {}
+    for r in sorted(ranks):
+        act = activity.get(r)
+        info = RankInfo(rank=r, local_rank=idx.rank_local.get(r), node=idx.rank_node.get(r), pid=idx.rank_pid.get(r),
+                        gpu=idx.rank_gpu.get(r), last_time=act.last_time if act else None,
+                        last_step=act.last_step if act else None)
+        ext = external.get(r)
+        if ext is not None:
+            info = RankInfo(r, ext.local_rank if ext.local_rank is not None else info.local_rank,
+                            ext.node or info.node, ext.pid if ext.pid is not None else info.pid,
+                            ext.gpu or info.gpu, ext.last_time or info.last_time,
+                            ext.last_step if ext.last_step is not None else info.last_step)
+        out[r] = info
+    return out
+
+
+def build_index_for(scans: Sequence[FileScan], live: LiveFacts | None = None) -> RunIndex:
+    idx = build_index(scans)
+    if live is not None:
+        apply_live(idx, live, [s.file for s in scans])
+    return idx
+
+
+def run_findings(scans: Sequence[FileScan], idx: RunIndex, rules: RuleSet,
+                 elastic_files: Sequence[LogFile] = ()) -> tuple[list[Finding], list[str]]:
+    """The findings of every kept hit, of the torchelastic error files and of the exit codes."""
+    findings: list[Finding] = []
+    warnings: list[str] = []
+    for scan in scans:
+        for hit in scan.hits:
+            findings.extend(findings_from_hit(hit, scan.file, idx))
+    for f in elastic_files:
+        found, warns = elastic_error_findings(f, rules, idx)
+        findings.extend(found)
+        warnings.extend(warns)
+    findings.extend(exit_findings(scans, idx, [f for f in findings if f.file is not None]))
+    return findings, warnings
+
+
+def build_model(
+    scans: Sequence[FileScan],
+    rules: RuleSet,
+    *,
+    elastic_files: Sequence[LogFile] = (),
+    live: LiveFacts | None = None,
+    activity: Mapping[int, Activity] | None = None,
+    external: Mapping[int, RankInfo] | None = None,
+    index: RunIndex | None = None,
+) -> RunModel:
+    """The run model from scanned files. Replay passes the scans alone (activity from the logs'
+    tails); the sidecar passes its live facts, the ranks' progress and the coordinator's ranks."""
+    idx = index if index is not None else build_index_for(scans, live)
+    findings, warnings = run_findings(scans, idx, rules, elastic_files)
+    act = activity if activity is not None else log_activity(scans, idx)
+    return RunModel(idx, findings, rank_infos(idx, act, external), warnings)

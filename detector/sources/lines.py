@@ -1,0 +1,54 @@
+"""Raw lines of one file -> :class:`~detector.types.Event` (prefix stripped, timestamp read, rank
+and local rank from the prefix or the file)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from detector.sources.prefixes import Prefixed, PrefixStyle, strip_prefix
+from detector.sources.runs import FileKind, LogFile
+from detector.sources.timestamps import Stamp, parse_timestamp
+from detector.types import Event, StreamKind
+
+
+def _kind(f: LogFile) -> StreamKind:
+    return StreamKind.KERNEL if f.kind is FileKind.KERNEL else StreamKind.RANK_LOG
+
+
+class LineParser:
+    """Turns raw lines of one file into Events (prefix, timestamp, rank)."""
+
+    def __init__(self, f: LogFile, style: PrefixStyle, year: int | None) -> None:
+        self.f = f
+        self.style = style
+        self.year = year
+        self.kind = _kind(f)
+
+    def stamp(self, message: str) -> Stamp | None:
+        return parse_timestamp(message, year=self.year)
+
+    def event(self, raw: str, line: int, inherited: datetime | None) -> tuple[Event, Stamp | None]:
+        return self.event_of(strip_prefix(raw, self.style), raw, line, inherited)
+
+    def event_of(self, pre: Prefixed, raw: str, line: int, inherited: datetime | None) -> tuple[Event, Stamp | None]:
+        """:meth:`event` of a line whose prefix is already stripped (``pre``)."""
+        stamp = self.stamp(pre.message)
+        time = stamp.time if stamp else None
+        rank = pre.rank  # the file's own rank is resolved later (a combined log has none)
+        local = pre.local_rank if pre.local_rank is not None else self.f.local_rank
+        node = self.f.node
+        if stamp is not None and stamp.host and node is None:
+            node = stamp.host
+        ev = Event(
+            file=self.f.display,
+            line=line,
+            kind=self.kind,
+            text=raw,
+            message=pre.message,
+            time=time if time is not None else inherited,
+            time_inferred=time is None and inherited is not None,
+            rank=rank,
+            local_rank=local,
+            node=node,
+        )
+        return ev, stamp

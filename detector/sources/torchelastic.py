@@ -1,0 +1,86 @@
+"""torchelastic's failure summary (the ``ChildFailedError`` block torchrun prints when a worker
+fails): one :class:`FailureRecord` per failed rank, with its exit code, pid, host and time."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+
+from detector.sources.prefixes import PrefixStyle, strip_prefix
+from detector.sources.timestamps import parse_timestamp
+from detector.support.numbers import small_int
+
+
+@dataclass(frozen=True, slots=True)
+class FailureRecord:
+    """One entry of torchelastic's ChildFailedError summary."""
+
+    rank: int | None
+    local_rank: int | None
+    host: str | None
+    exitcode: int | None
+    pid: int | None
+    time: datetime | None
+    root_cause: bool
+    file: str
+    line: int
+    text: str
+
+
+_SUMMARY_FIELD = re.compile(r"^\s*(time|host|rank|exitcode|error_file|traceback)\s*:\s*(.*)$")
+_RANK_LOCAL = re.compile(r"(-?\d+)\s*\(local_rank:\s*(\d+)\)")
+_EXIT_PID = re.compile(r"(-?\d+)\s*\(pid:\s*(\d+)\)")
+_ENTRY = re.compile(r"^\s*\[\d+\]:\s*$")
+
+
+def parse_summary(lines: list[str], style: PrefixStyle, file: str, first_line: int) -> list[FailureRecord]:
+    """Parse the lines after ``ChildFailedError:`` into failure records."""
+    out: list[FailureRecord] = []
+    root = False
+    current: dict[str, str] = {}
+    start = first_line
+    rules_seen = 0
+
+    def flush(line_no: int) -> None:
+        if not current:
+            return
+        rank = local = exitcode = pid = None
+        m = _RANK_LOCAL.search(current.get("rank", ""))
+        if m:
+            rank, local = small_int(m.group(1)), small_int(m.group(2))
+        m = _EXIT_PID.search(current.get("exitcode", ""))
+        if m:
+            exitcode, pid = small_int(m.group(1), signed=True), small_int(m.group(2))
+        stamp = parse_timestamp(current.get("time", ""))
+        host = current.get("host") or None
+        text = "; ".join(f"{k}: {v}" for k, v in current.items())
+        out.append(FailureRecord(rank, local, host, exitcode, pid, stamp.time if stamp else None, root, file, line_no, text))
+        current.clear()
+
+    for offset, raw in enumerate(lines):
+        msg = strip_prefix(raw, style).message
+        if msg.strip().startswith("====="):
+            rules_seen += 1
+            if rules_seen >= 2:
+                flush(start)
+                break
+            continue
+        if "Root Cause (first observed failure)" in msg:
+            flush(start)
+            root = True
+            continue
+        if msg.strip() == "Failures:":
+            flush(start)
+            root = False
+            continue
+        if _ENTRY.match(msg):
+            flush(start)
+            start = first_line + offset + 1
+            continue
+        m = _SUMMARY_FIELD.match(msg)
+        if m:
+            current[m.group(1)] = m.group(2).strip()
+    else:
+        flush(start)
+    return out
