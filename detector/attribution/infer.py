@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from datetime import timedelta
 
 from detector.attribution.incident import (
+    PEER_LOST_HINTS,
     TIMEOUT_HINTS,
     _build,
     _collateral,
@@ -158,9 +159,11 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
                       inferred_by="every rank stopped making progress together; none stands out")
     if not collateral:
         return None
-    if all(any(h in f.rule for h in TIMEOUT_HINTS) for f in collateral):
-        # every rank that said anything timed out waiting in a collective and nothing else failed:
-        # the collective hung (some rank never entered it); which one, nothing here says
+    timeouts = [f for f in collateral if any(h in f.rule for h in TIMEOUT_HINTS)]
+    if timeouts and not any(any(h in f.rule for h in PEER_LOST_HINTS) for f in collateral):
+        # ranks timed out waiting in a collective (the rest of the collateral is their own teardown)
+        # and no line says a peer died or its connection broke: the collective hung (some rank
+        # never entered it); which one, nothing here says
         return _build(Cause.HANG, Initiator(), collateral, _collateral(group, None, facts), 0.35, facts,
                       inferred_by="the ranks timed out waiting in a collective and none left evidence of "
                                   "failing; none stands out as the one that stopped")

@@ -14,13 +14,16 @@ timestamp such as ``2024-11-20 14:37:16 [rank3]:``):
 - pdsh / DeepSpeed multi-node ``10.0.0.7: `` (an IPv4 address; a host name when the file uses it
   throughout, :class:`PrefixStyle.HOST_LABEL`).
 
-Rank hints left in the message: a launcher's line about one worker (``'--local_rank=1'`` in the
-command line DeepSpeed's launcher or ``torch.distributed.launch`` prints for a failed worker,
-torchelastic's ``local_rank: 0 (pid: …)``) gives the local rank; PyTorch's ProcessGroupNCCL log prefix ``[Rank 3]`` /
-``[PG 0 Rank 3]`` / ``[PG ID 0 PG GUID 0(default_pg) Rank 3]`` after a glog header
-(``[E ProcessGroupNCCL.cpp:458] [Rank 3] Watchdog caught …``, torch < 2.2 has no ``[rank3]:``
-prefix) gives the line's rank when no prefix did; only the default process group (PG 0) counts,
-since a subgroup's rank is not the global rank.
+Rank hints left in the message (``Prefixed.hinted``): a launcher's line about one worker
+(``'--local_rank=1'`` in the command line DeepSpeed's launcher or ``torch.distributed.launch``
+prints for a failed worker, torchelastic's ``local_rank: 0 (pid: …)``) gives the local rank;
+PyTorch's ProcessGroupNCCL log prefix after a glog header gives the rank when no prefix did:
+``[PG 0 Rank 3]`` / ``[PG ID 0 PG GUID 0(default_pg) Rank 3]`` (the default process group; a
+subgroup's ``[PG 3 Rank 1]`` is not a global rank and is ignored) and torch < 2.2's bare
+``[Rank 3]`` (``[E ProcessGroupNCCL.cpp:458] [Rank 3] Watchdog caught …``, no ``[rank3]:`` prefix;
+it is the rank in the process group that timed out, the global rank for the default group); so
+does a ``[Rank 0] `` that begins a message (DeepSpeed's and Megatron's rank-tagged lines). A
+file with a rank of its own should prefer it to a hint.
 """
 
 from __future__ import annotations
@@ -45,12 +48,15 @@ class Prefixed:
     rank: int | None
     local_rank: int | None
     host: str | None = None  # a host the prefix names (pdsh label, Ray actor ip, [host:N]:)
+    # the rank / local rank was read from a hint in the message ([Rank 3], --local_rank=1), not
+    # from a prefix: a file with a rank of its own (rank_3.log, attempt_0/3/) should keep its own
+    hinted: bool = False
 
 
 # one prefix at a time, at the current position
 _BRACKET = re.compile(r"\[(?:rank(?P<rank>\d{1,6})|default(?P<local>\d{1,4})|rank=(?P<rank_eq>\d{1,6}))\](?::|\s*\|\|)\s?")
 _MPI = re.compile(r"\[(?:\d{1,6},)?(?P<rank>\d{1,6})\]<std(?:out|err)>:")  # [1,3]<stderr>: / [3]<stderr>:
-_LIGHTNING = re.compile(r"\[rank: (?P<rank>\d{1,6})\] ")
+_LIGHTNING = re.compile(r"\[rank: ?(?P<rank>\d{1,6})\](?::? |:)")  # Lightning "[rank: 1] ", also "[rank:1]:"
 _HOST_LOCAL = re.compile(r"\[(?P<host>[A-Za-z][A-Za-z0-9.-]{0,62}):(?P<local>\d{1,4})\]: ?")  # [gpu187:2]:
 _TASK = re.compile(r"[A-Za-z][\w.-]{0,40}/\d{1,6} ")  # i.pretrain/0 before [default2]:, torchx ray/0 before (…)
 _ANSI = r"(?:\x1b?\[[0-9;]{1,8}m){0,4}"
@@ -62,6 +68,18 @@ _IPV4 = r"(?:\d{1,3}\.){3}\d{1,3}"
 _SYSLOG_FACILITY = re.compile(r"(?:kern|user|daemon|auth|authpriv|syslog|local[0-7]): ")
 _PDSH_IP = re.compile(r"(?P<host>" + _IPV4 + r"): (?=\S)")
 _HOST_TOKEN = re.compile(r"(?P<host>[A-Za-z0-9][A-Za-z0-9._-]{0,62}): (?=\S)")
+
+
+def _host_token(line: str, pos: int) -> re.Match[str] | None:
+    """A pdsh-style ``host: `` label: a host-name token with a letter and a digit in it (node07,
+    gpu-a01, ip-10-0-0-7) — not ``Epoch:``, ``WARNING:`` or a date."""
+    m = _HOST_TOKEN.match(line, pos)
+    if m is None:
+        return None
+    host = m["host"]
+    if not any(c.isdigit() for c in host) or not any(c.isalpha() for c in host):
+        return None
+    return m
 _SRUN = re.compile(r"\s{0,6}(?P<task>\d{1,6}): ")
 # a wall-clock stamp a collector or `ts` put before the launcher's prefix
 _LEAD_STAMP = re.compile(
@@ -72,6 +90,7 @@ _LEAD_STAMP = re.compile(
 _PG_RANK = re.compile(
     r"\.(?:cpp|hpp|cc):\d{1,6}\] \[(?:PG (?:ID )?0 (?:PG GUID 0(?:\([A-Za-z_]{0,40}\))? )?)?Rank (?P<rank>\d{1,6})\]"
 )
+_RANK_START = re.compile(r"\[Rank (?P<rank>\d{1,6})\] ")  # DeepSpeed / Megatron "[Rank 0] …" at a message's start
 _HINT_SPAN = 400  # the rank hint is looked for in the first characters of a message
 # a launcher's line about one local worker: its command line ("'--local_rank=1'", DeepSpeed's
 # launcher and torch.distributed.launch print the failed worker's command) or torchelastic's
@@ -126,7 +145,7 @@ def _strip_at(line: str, pos: int, style: PrefixStyle) -> tuple[int, int | None,
             continue
         m = _PDSH_IP.match(line, pos)
         if m is None and style is PrefixStyle.HOST_LABEL and pos == 0:
-            m = _HOST_TOKEN.match(line, pos)
+            m = _host_token(line, pos)
         if m and not _SYSLOG_FACILITY.match(line, m.end()):
             host = host or m["host"]
             pos = m.end()
@@ -158,16 +177,17 @@ def strip_prefix(line: str, style: PrefixStyle = PrefixStyle.BRACKETS) -> Prefix
             if end > ts.end():
                 rank = prank
                 message = line[: ts.end()] + line[end:]
+    hinted = False
     if rank is None and local is None:
         if "Rank " in message[:_HINT_SPAN]:
-            m = _PG_RANK.search(message, 0, _HINT_SPAN)
+            m = _RANK_START.match(message) or _PG_RANK.search(message, 0, _HINT_SPAN)
             if m:
-                rank = int(m["rank"])
+                rank, hinted = int(m["rank"]), True
         if rank is None and "local" in message:
             m = _LOCAL_HINT.search(message)
             if m:
-                local = int(m["a"] if m["a"] is not None else m["b"])
-    return Prefixed(message, rank, local, host)
+                local, hinted = int(m["a"] if m["a"] is not None else m["b"]), True
+    return Prefixed(message, rank, local, host, hinted)
 
 
 def detect_style(sample: Iterable[str]) -> PrefixStyle:
@@ -181,8 +201,8 @@ def detect_style(sample: Iterable[str]) -> PrefixStyle:
         return PrefixStyle.SRUN_LABEL
     hosts: Counter[str] = Counter()
     for s in lines:
-        m = _HOST_TOKEN.match(s)
-        if m and any(c.isdigit() for c in m["host"]) and not _SYSLOG_FACILITY.match(s, m.end()):
+        m = _host_token(s, 0) or _PDSH_IP.match(s)
+        if m and not _SYSLOG_FACILITY.match(s, m.end()):
             hosts[m["host"]] += 1
     if sum(hosts.values()) >= max(3, int(0.8 * len(lines))) and len(hosts) <= max(2, len(lines) // 2):
         return PrefixStyle.HOST_LABEL

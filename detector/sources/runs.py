@@ -1,5 +1,12 @@
 """Find the files of a run and say what each one is (rank log, kernel log, torchelastic error
-file, metrics) and which rank, node and attempt it belongs to, from its path."""
+file, metrics) and which rank, node and attempt it belongs to, from its path and what its lines say.
+
+A file's node is a parent folder whose name looks like a host name (:func:`looks_like_host`: never
+``logs``, ``torchrun-logs``, ``attempt_0``, ``job_…``, rank folders or a title like a corpus case
+folder) and that the file's own lines do not contradict (the hosts its NCCL / UCX / Open MPI /
+syslog headers, pdsh labels, shell prompts and summaries name); without such a folder, the one
+host the file's lines name throughout (a pasted ``root@node4:~# dmesg -T``, a console whose NCCL
+lines all come from one host)."""
 
 from __future__ import annotations
 
@@ -11,6 +18,8 @@ from enum import StrEnum
 from pathlib import Path
 
 from detector.errors import InputError
+from detector.sources.prefixes import strip_prefix
+from detector.sources.timestamps import parse_timestamp
 
 
 class FileKind(StrEnum):
@@ -63,8 +72,10 @@ _SKIP_NAMES = {"expected.json", "truth.json"}  # scenario / corpus ground truth,
 _TEXT_SUFFIXES = {".log", ".out", ".err", ".txt", ".stderr", ".stdout", ""}
 _HOST = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$")
 _IPV4 = re.compile(r"^(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)$")
-HEAD_BYTES = 64 << 10  # how much of a file is read for the hosts it names
-TAIL_BYTES = 16 << 10
+HEAD_BYTES = 32 << 10  # how much of a file is read for the hosts it names
+TAIL_BYTES = 8 << 10
+HEAD_LINES = 300
+TAIL_LINES = 60
 # what names a host in a log: a shell prompt ("root@node4:~# dmesg -T", "user@cn-234 ~ % nvidia-smi",
 # "(env) user@c002:~/dir $ "), a program printing its host, torchelastic's summary
 _PROMPT = re.compile(
@@ -125,18 +136,15 @@ def _read_ends(path: Path) -> list[str]:
                 tail = fh.read(TAIL_BYTES)
     except OSError:
         return []
-    text = head.decode("utf-8", "replace")
+    lines = head.decode("utf-8", "replace").splitlines()[:HEAD_LINES]
     if tail:
-        text += "\n" + tail.decode("utf-8", "replace").split("\n", 1)[-1]
-    return text.splitlines()
+        lines += tail.decode("utf-8", "replace").split("\n", 1)[-1].splitlines()[-TAIL_LINES:]
+    return lines
 
 
 def hosts_named(lines: list[str]) -> tuple[set[str], set[str]]:
     """The hosts some lines name: (shell prompts, everything else: NCCL / UCX / Open MPI headers,
     syslog and journald hosts, pdsh labels, torchelastic summaries, "Hostname: x")."""
-    from detector.sources.prefixes import strip_prefix
-    from detector.sources.timestamps import parse_timestamp
-
     prompts: set[str] = set()
     others: set[str] = set()
     for raw in lines:
@@ -160,15 +168,18 @@ def hosts_named(lines: list[str]) -> tuple[set[str], set[str]]:
 
 def _node_of_file(path: Path, folder: str | None) -> str | None:
     """The node a file belongs to: its folder when the folder looks like a host name and the
-    file's own lines name no other host; else the one host the file's shell prompts name."""
+    file's own lines name no other host; else the one host the file's lines name (its shell
+    prompts, or else its NCCL / UCX / Open MPI / syslog headers), when they name only one."""
     prompts, others = hosts_named(_read_ends(path))
     named = prompts | others
     if folder is not None:
         if not named or all(same_host(h, folder) for h in named):
             return folder
         return None
-    if len(prompts) == 1 and all(same_host(h, next(iter(prompts))) for h in others):
-        return next(iter(prompts))
+    hosts = prompts or others
+    first = next(iter(hosts), None)
+    if first is not None and all(same_host(h, first) for h in named):
+        return first  # the file names one host throughout (a shell prompt, NCCL / UCX / syslog headers)
     return None
 
 
@@ -229,7 +240,7 @@ def classify(path: Path, root: Path) -> LogFile | None:
         attempt = int(_ATTEMPT.match(parts[-2]).group(1))  # type: ignore[union-attr]
         local = int(parts[-1])
         node = _node_from_dirs(parts[:-3])
-        if node is not None and name != "error.json":
+        if name != "error.json":
             node = _node_of_file(path, node)
         if name == "error.json":
             return LogFile(path, display, FileKind.ELASTIC_ERROR, None, local, node, attempt, size)

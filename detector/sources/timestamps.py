@@ -88,8 +88,8 @@ def _safe(year: int, month: int, day: int, h: int, mi: int, s: int, us: int, tz:
 _HOSTNAME = r"[A-Za-z0-9][A-Za-z0-9._-]{0,62}"
 # NCCL: "host:pid:tid [cudaDev] ..."
 _NCCL_HEADER = re.compile(r"(?P<host>" + _HOSTNAME + r"):(?P<pid>\d{1,10}):\d{1,10} \[\d{1,4}\]")
-# UCX "[host:pid:0:tid]" / "[host:pid:0]", Open MPI's signal handler "[host:pid] "
-_BRACKET_HEADER = re.compile(r"\[(?P<host>" + _HOSTNAME + r"):(?P<pid>\d{1,10})(?::\d{1,10}){0,2}\][ :]")
+# UCX "[host:pid:0:tid]" / "[host:pid :0:tid]" (pid padded) / "[host:pid:0]", Open MPI's "[host:pid] "
+_BRACKET_HEADER = re.compile(r"\[(?P<host>" + _HOSTNAME + r"):(?P<pid>\d{1,10}) {0,8}(?::\d{1,10}){0,2}\][ :]")
 # talosctl dmesg / log collectors: "host: kern: warning: [2026-04-22T21:25:20.458998481Z]: msg"
 _FACILITY_HEADER = re.compile(
     r"(?P<host>" + _HOSTNAME + r"): (?:kern|user|daemon|auth|authpriv|syslog|local[0-7]): {1,8}"

@@ -12,7 +12,14 @@ from typing import Any
 
 from .application import sc_cuda_oom, sc_host_oom, sc_mismatch, sc_python_exception_combined, sc_skew
 from .crashes import sc_device_assert, sc_sigsegv, sc_xid31
-from .hangs import sc_dataloader, sc_hang_lowest_seq, sc_hang_silent, sc_straggler, sc_unknown
+from .hangs import (
+    sc_dataloader,
+    sc_hang_all_timeout,
+    sc_hang_lowest_seq,
+    sc_hang_silent,
+    sc_straggler,
+    sc_unknown_remote_error,
+)
 from .hardware import sc_two_failures, sc_xid48, sc_xid74, sc_xid79
 from .healthy import sc_healthy_ckpt, sc_healthy_scary
 from .network import sc_nic_down
@@ -43,7 +50,8 @@ SCENARIOS: list[ScenarioSpec] = [
     ScenarioSpec("data_loader_stall_4r", datetime(2026, 11, 27, 7, 0, 0, tzinfo=UTC), sc_dataloader),
     ScenarioSpec("collective_mismatch_4r", datetime(2026, 11, 16, 15, 0, 0, tzinfo=UTC), sc_mismatch),
     ScenarioSpec("network_nic_down_16r", datetime(2026, 11, 19, 21, 0, 0, tzinfo=UTC), sc_nic_down),
-    ScenarioSpec("unknown_all_timeout_4r", datetime(2026, 11, 26, 18, 0, 0, tzinfo=UTC), sc_unknown),
+    ScenarioSpec("hang_all_timeout_4r", datetime(2026, 11, 26, 18, 0, 0, tzinfo=UTC), sc_hang_all_timeout),
+    ScenarioSpec("unknown_remote_error_4r", datetime(2026, 11, 26, 20, 0, 0, tzinfo=UTC), sc_unknown_remote_error),
     ScenarioSpec("straggler_rank_local_timings_8r", datetime(2026, 11, 22, 10, 0, 0, tzinfo=UTC), sc_straggler),
     ScenarioSpec("healthy_scary_warnings_8r", datetime(2026, 11, 30, 6, 0, 0, tzinfo=UTC), sc_healthy_scary),
     ScenarioSpec("healthy_with_checkpoint_pauses_16r", datetime(2026, 11, 23, 0, 0, 0, tzinfo=UTC), sc_healthy_ckpt),

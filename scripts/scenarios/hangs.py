@@ -11,6 +11,7 @@ from .expected import expect, incident, others
 from .failures import (
     conn_closed,
     pg_not_destroyed,
+    remote_error,
     user_frames,
     watchdog_timeout,
 )
@@ -143,7 +144,7 @@ def sc_dataloader(sc: Scenario) -> dict[str, Any]:
         [incident("data_loader_stall", rank=1, node="ml-box-9", collateral=others(procs, 1), drain=False)])
 
 
-def sc_unknown(sc: Scenario) -> dict[str, Any]:
+def sc_hang_all_timeout(sc: Scenario) -> dict[str, Any]:
     era = E22
     (node,) = sc.nodes(["gpu-node-30"], DGX_A100)
     procs = sc.procs([node], 4)
@@ -241,3 +242,29 @@ def sc_straggler(sc: Scenario) -> dict[str, Any]:
         "falling from 1980 to 1575 MHz with clock-throttle reason 8 (HW_SLOWDOWN) from then on: hardware evidence, so "
         "drain.",
         [incident("straggler", rank=5, node="node01", gpu="0000:ab:00", drain=True)])
+
+
+def sc_unknown_remote_error(sc: Scenario) -> dict[str, Any]:
+    era = E22
+    (node,) = sc.nodes(["gpu-node-31"], DGX_A100)
+    procs = sc.procs([node], 4)
+    comm = make_comm(sc, procs)
+    streams = [Stream(sc, f"gpu-node-31/rank_{p.rank}.log", p, era) for p in procs]
+    t_train = std_run_start(sc, streams, comm, "t5-xl finetune")
+    last = 1103
+    sch = schedule(sc.rng, t_train, 1, last, 1020.0)
+    for s in streams:
+        train(s, "plain", sch, 1, last, 10, 10_000, jitter_ms=0.0)
+    t_err = sch.at(last) + 42.0
+    exits = []
+    for s in streams:
+        remote_error(s, t_err)
+        exits.append(Exit(s.p, t_err + 0.2, -6))
+    ag = Agent(sc, "gpu-node-31/launcher.log", node, era)
+    ag.banner(0.5)
+    ag.teardown(exits, alive=[], poll=5.0)
+    return expect(
+        "One node, 4 ranks. At the same millisecond every rank's watchdog surfaces ncclRemoteError (a remote process "
+        "exited or the network failed) and aborts; no rank names a peer, no kernel log, no exception, no exit code "
+        "other than the aborts. Something outside the logs failed: cause unknown, initiator rank null.",
+        [incident("unknown", rank=None, drain=False, omit_node=True)])
