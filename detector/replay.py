@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -13,9 +14,30 @@ from detector.pipeline.model import build_model
 from detector.pipeline.scan import TAIL_BYTES, FileScan, scan_file
 from detector.pipeline.steps import stats_findings
 from detector.rules.engine import RuleSet
+from detector.sources.flight_recorder import FrDumpError, analyse, findings, read_dump
 from detector.sources.runs import FileKind, LogFile, discover
 from detector.sources.timestamps import find_year
 from detector.types import Finding, Report, Summary
+
+
+def flight_recorder_findings(files: Sequence[LogFile], world_size: int | None) -> tuple[list[Finding], list[str]]:
+    """PyTorch Flight Recorder dumps of the run: who never entered the collective the others
+    wait in, and mismatched collectives. A dump that cannot be read safely is a warning."""
+    if not files:
+        return [], []
+    dumps, warnings = [], []
+    for f in files:
+        try:
+            dumps.append(read_dump(f.path, rank=f.rank, display=f.display))
+        except FrDumpError as exc:
+            warnings.append(str(exc))
+    if not dumps:
+        return [], warnings
+    analysis = analyse(dumps, world_size=world_size)
+    found = findings(analysis, dumps)
+    node_of = {f.display: f.node for f in files}
+    found = [dataclasses.replace(x, node=x.node or node_of.get(x.file or "")) for x in found]
+    return found, [*warnings, *analysis.warnings]
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +94,9 @@ def replay_path(
     warnings.extend(model.warnings)
     findings: list[Finding] = list(model.findings)
     ranks = model.ranks
+    found, warns = flight_recorder_findings([f for f in files if f.kind is FileKind.FR_DUMP], model.index.world_size)
+    findings.extend(found)
+    warnings.extend(warns)
     metric_files = [f for f in files if f.kind is FileKind.METRICS]
     extra, median_step, warns = stats_findings(scans, model.index, metric_files)
     findings.extend(extra)

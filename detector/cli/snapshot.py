@@ -22,8 +22,8 @@ synchronisation, a lock, a sleep or elsewhere in user code (file:line) -- and na
 that are not where their peers are. The sidecar does the same when the stall rule fires.
 Ranks: --pid PID ... (rank from the process's RANK variable), or every process whose torchrun
 log folder is under --logs DIR, or by default every process with RANK and LOCAL_RANK.
-Needs py-spy (pip install py-spy) and ptrace rights over the ranks (same user with
-kernel.yama.ptrace_scope 0 or 1, or CAP_SYS_PTRACE).
+Needs py-spy (pip install py-spy) and ptrace rights over the ranks (CAP_SYS_PTRACE, or the
+ranks' own user with kernel.yama.ptrace_scope 0).
 """
 
 

@@ -50,16 +50,18 @@ class CoordinatorSource(PolledSource):
     name = "coordinator"
 
     def __init__(self, client_factory: Callable[[], PromClient], *, job: str, interval_s: float,
-                 clock: Callable[[], float]) -> None:
+                 clock: Callable[[], float], query_time: Callable[[], float | None] | None = None) -> None:
         super().__init__(client_factory, interval_s=interval_s, clock=clock)
         self._job = job
+        self._query_time = query_time
         self.last: External | None = None
 
     def _query(self, name: str) -> list[dict[str, Any]]:
         if self._client is None:
             self._client = self._factory()
         job = self._job.replace("\\", "\\\\").replace('"', '\\"')
-        return self._client.custom_query(f'{name}{{training_job="{job}"}}')
+        t = self._query_time() if self._query_time else None
+        return self._client.custom_query(f'{name}{{training_job="{job}"}}', params={"time": t} if t else None)
 
     def query_once(self) -> None:
         ranks: dict[tuple[str | None, int], dict[str, Any]] = {}

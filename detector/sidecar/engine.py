@@ -40,19 +40,29 @@ from detector.sidecar.model import (
     LiveFindings,
     Processes,
     SourceStatus,
+    Suspect,
 )
 from detector.sources.runs import FileKind, LogFile
 from detector.stats.config import StatsConfig
 from detector.stats.model import LogNote, NoteKind, StepSample
 from detector.stats.stall_live import StallTracker
 from detector.stats.steps import StepResolver
-from detector.types import RULE_PROCESS_EXITED, Finding, Incident, RankInfo, RankProcess, Role, RunFacts
+from detector.types import (
+    RULE_PROCESS_EXITED,
+    RULE_STALL_WHERE,
+    Finding,
+    Incident,
+    RankInfo,
+    RankProcess,
+    Role,
+    RunFacts,
+)
 
 STALL_CHECK_S = 0.5
 
 
 class HangDiscriminator(Protocol):
-    def suspects(self, ranks: Sequence[int]) -> list[tuple[int, str]]:
+    def suspects(self, ranks: Sequence[int]) -> list[Suspect]:
         """Among stalled ``ranks``, those that stopped first, with the reason."""
         ...
 
@@ -306,11 +316,15 @@ class LiveEngine:
             except OSError:
                 suspects = []
             template = found[0]
-            for rank, reason in suspects:
+            for s in suspects:
+                # a stack that names another cause (a data-loader stall) is initiator evidence of
+                # its own (RULE_STALL_WHERE); attribution reads stats.stall findings as hangs
+                said = tuple((k, v) for k, v in (("place", s.place), ("stack", " < ".join(s.excerpt))) if v)
                 extra.append(dataclasses.replace(
-                    template, rank=rank, node=self.index().rank_node.get(rank, self.node), file=None, line=None,
-                    text=f"{template.text}; rank {rank} stopped first: {reason}",
-                    fields=(*template.fields, ("first_ranks", str(rank)), ("basis", "process_state")),
+                    template, rule=template.rule if s.cause is template.cause else RULE_STALL_WHERE, cause=s.cause,
+                    rank=s.rank, node=self.index().rank_node.get(s.rank, self.node), file=None, line=None,
+                    text=f"{template.text}; rank {s.rank} stopped first: {s.reason}",
+                    fields=(*template.fields, ("first_ranks", str(s.rank)), ("basis", s.basis), *said),
                 ))
         self.on_findings(list(found) + extra)
 

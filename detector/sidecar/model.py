@@ -10,7 +10,7 @@ from enum import StrEnum
 from typing import Protocol
 
 from detector.sources.runs import LogFile
-from detector.types import Finding, RankInfo, RankProcess
+from detector.types import Cause, Finding, RankInfo, RankProcess
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,3 +126,17 @@ class Source(Protocol):
     def poll(self, now: float) -> None: ...
 
     def close(self) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Suspect:
+    """A stalled rank that is not where its peers are (what a hang discriminator returns): why,
+    the cause its stack points at (``hang``, ``data_loader_stall``, ``collective_mismatch``), the
+    place and stack excerpt (innermost first), and the basis (``stack`` or ``process_state``)."""
+
+    rank: int
+    reason: str
+    cause: Cause = Cause.HANG
+    place: str = ""
+    excerpt: tuple[str, ...] = ()
+    basis: str = "stack"

@@ -18,6 +18,7 @@ from enum import StrEnum
 from pathlib import Path
 
 from detector.errors import InputError
+from detector.sources.flight_recorder import looks_like_fr_dump, rank_from_dump_name
 from detector.sources.prefixes import strip_prefix
 from detector.sources.timestamps import parse_timestamp
 
@@ -27,6 +28,7 @@ class FileKind(StrEnum):
     KERNEL = "kernel"
     ELASTIC_ERROR = "elastic_error"
     METRICS = "metrics"
+    FR_DUMP = "fr_dump"  # a PyTorch Flight Recorder dump (read safely, never unpickled as such)
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,6 +234,9 @@ def classify(path: Path, root: Path) -> LogFile | None:
     if name in _SKIP_NAMES or name.startswith("."):
         return None
     suffix = path.suffix.lower()
+    if looks_like_fr_dump(path):  # before the text checks: a suffix-less dump is no rank log
+        return LogFile(path, display, FileKind.FR_DUMP, rank_from_dump_name(name), None, _node_from_dirs(parts),
+                       None, size)
     attempt = None
     local = None
     node = None

@@ -183,10 +183,9 @@ def test_nobody_is_named_when_nobody_stands_out() -> None:
     assert ranks_text([0, 1, 2, 5]) == "0-2, 5" and ranks_text([3, 4]) == "3, 4"
 
 
-def test_a_suspect_is_still_the_engine_s_rank_reason_pair() -> None:
+def test_a_suspect_carries_rank_reason_cause_place_and_stack() -> None:
     s = Suspect(3, "why", cause=Cause.DATA_LOADER_STALL, place="data_loader", excerpt=("a (x.py:1)",))
-    rank, reason = s
-    assert (rank, reason) == (3, "why") and s == (3, "why") and s.cause is Cause.DATA_LOADER_STALL
+    assert (s.rank, s.reason) == (3, "why") and s.cause is Cause.DATA_LOADER_STALL
     assert s.basis == "stack" and s.excerpt == ("a (x.py:1)",)
 
 
@@ -318,7 +317,7 @@ def test_without_pyspy_the_proc_wait_states_decide_after_one_warning(tmp_path: P
     watcher, warnings = watcher_with(tmp_path, str(tmp_path / "nowhere" / "py-spy"))
     for _ in range(2):
         (suspect,) = watcher.suspects([0, 1, 2, 3])
-        assert suspect[0] == 3 and "hrtimer_nanosleep" in suspect[1]
+        assert suspect.rank == 3 and "hrtimer_nanosleep" in suspect.reason
         assert isinstance(suspect, Suspect) and suspect.basis == "process_state"
     assert len(warnings) == 1 and "stack snapshots are off" in warnings[0] and "py-spy" in warnings[0]
     assert watcher.signatures()[3] == "hrtimer_nanosleep"
@@ -329,7 +328,7 @@ def test_ptrace_refused_falls_back_with_one_clear_warning(tmp_path: Path) -> Non
     tool.write_text("#!/bin/sh\necho 'Permission Denied: Try running again with elevated permissions' >&2\nexit 1\n")
     tool.chmod(0o755)
     watcher, warnings = watcher_with(tmp_path, str(tool))
-    assert [s[0] for s in watcher.suspects([0, 1, 2, 3])] == [3]
+    assert [s.rank for s in watcher.suspects([0, 1, 2, 3])] == [3]
     watcher.suspects([0, 1, 2, 3])
     assert len(warnings) == 1 and "ptrace was refused" in warnings[0] and "SYS_PTRACE" in warnings[0]
 
@@ -340,7 +339,7 @@ def test_a_dump_that_hangs_is_cut_at_the_timeout(tmp_path: Path) -> None:
     tool.chmod(0o755)
     watcher, warnings = watcher_with(tmp_path, str(tool), timeout_s=0.3)
     start = time.monotonic()
-    assert [s[0] for s in watcher.suspects([0, 1, 2, 3])] == [3]  # from /proc
+    assert [s.rank for s in watcher.suspects([0, 1, 2, 3])] == [3]  # from /proc
     assert time.monotonic() - start < 5.0
     assert warnings and "took longer than 0.3 s" in warnings[0]
 
@@ -444,7 +443,7 @@ def test_a_silent_hang_names_the_rank_and_where_it_waits(tmp_path: Path, cleanup
     cleanup.insert(0, job)
     job.wait_for_step(step - 1)
     incident = only_incident(sidecar)
-    assert incident["initiator"]["rank"] == 3, brief(incident)
+    assert incident["initiator"]["rank"] == 3, f"{brief(incident)}\n{sidecar.stderr()[-3000:]}"
     named = [e["text"] for e in incident["evidence"] if e["rank"] == 3 and "stopped first" in e["text"]]
     assert named, incident["evidence"]
     said = named[0]

@@ -37,8 +37,8 @@ from pathlib import Path
 
 from detector.sidecar.config import ProcessConfig
 from detector.sidecar.gate import EXIT_RULE
-from detector.sidecar.model import Inbox, LiveFindings, Processes
-from detector.sidecar.sources.stacks import StackSampler, Suspect
+from detector.sidecar.model import Inbox, LiveFindings, Processes, Suspect
+from detector.sidecar.sources.stacks import StackSampler
 from detector.support.numbers import small_int
 from detector.types import Cause, Finding, RankProcess, Role, Severity
 
@@ -311,7 +311,7 @@ class ProcessWatcher:
 
     # --- hang discriminator ---
 
-    def suspects(self, ranks: Sequence[int]) -> list[tuple[int, str]]:
+    def suspects(self, ranks: Sequence[int]) -> list[Suspect]:
         """Among ``ranks`` (stalled), those that are not where their peers are: from the ranks'
         stacks when the sampler can take them (each a :class:`Suspect`: cause, place, stack
         excerpt), else from where their main threads wait in the kernel."""

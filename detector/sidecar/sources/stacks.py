@@ -53,6 +53,7 @@ from pathlib import Path
 from typing import Any
 
 from detector.sidecar.config import StacksConfig
+from detector.sidecar.model import Suspect
 from detector.types import Cause
 
 TOOL = "py-spy"
@@ -492,31 +493,6 @@ def compare(wheres: Mapping[int, Where]) -> list[Verdict]:
     return out
 
 
-class Suspect(tuple[int, str]):
-    """``(rank, reason)``, what :meth:`HangDiscriminator.suspects` returns, plus what the stacks
-    say: the ``cause`` (``hang``, ``data_loader_stall``, ``collective_mismatch``), the ``place``,
-    the stack ``excerpt`` (innermost first) and the ``basis`` (``stack`` or ``process_state``)."""
-
-    cause: Cause
-    place: str
-    excerpt: tuple[str, ...]
-    basis: str
-
-    def __new__(cls, rank: int, reason: str, *, cause: Cause = Cause.HANG, place: str = "",
-                excerpt: tuple[str, ...] = (), basis: str = "stack") -> Suspect:
-        self = super().__new__(cls, (rank, reason))
-        self.cause, self.place, self.excerpt, self.basis = cause, place, excerpt, basis
-        return self
-
-    @property
-    def rank(self) -> int:
-        return self[0]
-
-    @property
-    def reason(self) -> str:
-        return self[1]
-
-
 # --- the sampler ------------------------------------------------------------------------
 
 
@@ -611,8 +587,8 @@ WARNINGS = {
     "missing": "stack snapshots are off: {detail}; install py-spy (pip install py-spy) or set stacks.tool; "
                "hang suspects come from /proc wait states only",
     "denied": "stack snapshots are off: ptrace was refused ({detail}); give the sidecar the SYS_PTRACE "
-              "capability and the ranks' process namespace (see deploy/), or set kernel.yama.ptrace_scope "
-              "to 0 or 1 for a sidecar of the same user; hang suspects come from /proc wait states only",
+              "capability and the ranks' process namespace (see deploy/), or, for a sidecar running as the "
+              "ranks' user, set kernel.yama.ptrace_scope to 0; hang suspects come from /proc wait states only",
 }
 
 
@@ -749,8 +725,12 @@ class StackSampler:
         if len(snap.stacks) < 2:
             return None
         slowest = max(s.seconds for s in snap.stacks.values())
-        self._notice(f"stack snapshot of {len(snap.stacks)} ranks in {snap.seconds:.2f} s "
-                     f"(slowest rank {slowest:.2f} s, {'native' if all(s.native for s in snap.stacks.values()) else 'Python'} frames): "
-                     + ", ".join(f"rank {r} in {s.where.place}" for r, s in sorted(snap.stacks.items())))
+        verdicts = snap.verdicts()
+        frames = "native" if all(s.native for s in snap.stacks.values()) else "Python"
+        self._notice(f"stack snapshot of {len(snap.stacks)} ranks in {snap.seconds:.2f} s (slowest rank "
+                     f"{slowest:.2f} s, {frames} frames): "
+                     + ", ".join(f"rank {r} in {s.where.place}" for r, s in sorted(snap.stacks.items()))
+                     + "; " + (f"not where its peers are: rank {ranks_text(v.rank for v in verdicts)}" if verdicts
+                               else "no rank stands out"))
         return [Suspect(v.rank, v.reason, cause=v.cause, place=str(v.where.place), excerpt=v.where.excerpt)
-                for v in snap.verdicts()]
+                for v in verdicts]
