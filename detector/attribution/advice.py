@@ -23,7 +23,18 @@ def _gpu_select(ini: Initiator) -> str:
     return ""
 
 
-def remediation_for(cause: Cause, ini: Initiator, *, has_hardware_evidence: bool, anchor: Finding | None) -> Remediation:
+LOCAL_ADAPTER_RULES = frozenset({"nccl.ib_async_event"})
+
+
+def local_adapter_evidence(f: Finding, node: str | None) -> bool:
+    """Evidence about ``node``'s own network adapter: the kernel's NIC/IB lines, an IB async
+    event on its HCA (not a connect failure or a completion error, which may be the peer's)."""
+    return (node is not None and f.node == node and f.cause is Cause.NETWORK
+            and (f.rule.startswith("system.") or f.rule in LOCAL_ADAPTER_RULES))
+
+
+def remediation_for(cause: Cause, ini: Initiator, *, has_hardware_evidence: bool, anchor: Finding | None,
+                    local_adapter: bool = False) -> Remediation:
     node = ini.node
     where = f"node {node}" if node else "the node"
     gpu = f" GPU {ini.gpu}" if ini.gpu else ""
@@ -42,7 +53,10 @@ def remediation_for(cause: Cause, ini: Initiator, *, has_hardware_evidence: bool
             f"Drain {where}; check NVLink/NVSwitch health and fabric manager, reset the GPUs, and reseat or RMA if errors persist.",
             _on(node, f"nvidia-smi nvlink --status{sel} && nvidia-smi nvlink -e{sel}"))
     if cause is Cause.NETWORK:
-        drain = node is not None
+        # drain only on evidence about this node's own adapter (the kernel's NIC/IB lines, an IB
+        # async event on its HCA); a connect failure or a completion error one rank saw may be
+        # the peer's or the fabric's
+        drain = node is not None and local_adapter
         return Remediation(drain, True,
             f"Drain {where} and check its NIC, cable and switch port; resubmit the job without it." if drain
             else "Find the failing link (NIC, cable, switch) from the NCCL errors; resubmit once it is fixed.",

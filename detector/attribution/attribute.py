@@ -13,8 +13,9 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import replace
-from datetime import datetime
+from datetime import datetime, timedelta
 
+from detector.attribution.advice import local_adapter_evidence
 from detector.attribution.incident import (
     HARDWARE,
     SKEW,
@@ -89,6 +90,13 @@ def _pick_primary(initiators: Sequence[Finding]) -> Finding:
     return max(close, key=lambda f: (f.rank is not None or f.node is not None, _strength(f), f.confidence, -_ts(f)))
 
 
+CORROBORATION = timedelta(hours=1)  # a rank's own evidence further from the first is another event
+
+
+def _near(f: Finding, primary: Finding) -> bool:
+    return f.time is None or primary.time is None or abs(f.time - primary.time) <= CORROBORATION
+
+
 def _failure_incident(group: Sequence[Finding], initiators: Sequence[Finding], facts: RunFacts) -> tuple[Incident, set[int]]:
     primary = _pick_primary(initiators)
     rank, node = primary.rank, primary.node
@@ -116,7 +124,8 @@ def _failure_incident(group: Sequence[Finding], initiators: Sequence[Finding], f
     gpu = primary.gpu or (info.gpu if info else None)
     pid = primary.pid if primary.pid is not None else (info.pid if info else None)
     node = node or (info.node if info else None)
-    own = [f for f in group if f.role is not Role.COLLATERAL and _same_origin(f, rank, node, gpu, pid)]
+    own = [f for f in group if f.role is not Role.COLLATERAL and _same_origin(f, rank, node, gpu, pid)
+           and _near(f, primary)]
     if not any(f is primary for f in own):
         # the deciding line is always evidence, also when it cannot be placed on a rank or node
         own.insert(0, primary)
@@ -138,6 +147,8 @@ def _failure_incident(group: Sequence[Finding], initiators: Sequence[Finding], f
     initiator = _initiator_for(rank, node, facts, own)
     if initiator.gpu is None and gpu is not None:
         initiator = replace(initiator, gpu=gpu)
+    if cause is Cause.NETWORK:  # the node's own NIC/IB lines corroborate (and decide the drain)
+        own += [f for f in group if f not in own and _near(f, primary) and local_adapter_evidence(f, node)]
     evidence = list(own) + [f for f in group if f.role is Role.COLLATERAL]
     incident = _build(cause, initiator, evidence, collateral, confidence, facts)
     used = {id(f) for f in own}

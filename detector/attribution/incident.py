@@ -7,7 +7,7 @@ import hashlib
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timedelta
 
-from detector.attribution.advice import explain, remediation_for
+from detector.attribution.advice import explain, local_adapter_evidence, remediation_for
 from detector.types import (
     RULE_GPU_OUTLIER,
     Cause,
@@ -151,7 +151,9 @@ def _build(
     anchor = next((f for f in ordered if f.role is Role.INITIATOR), ordered[0] if ordered else None)
     has_hw = any(f.cause in HARDWARE and f.role is Role.INITIATOR for f in evidence)
     hw_context = any(f.rule.startswith(RULE_GPU_OUTLIER) and f.field("hardware") == "true" for f in evidence)
-    remediation = remediation_for(cause, initiator, has_hardware_evidence=has_hw or hw_context, anchor=anchor)
+    local_nic = any(local_adapter_evidence(f, initiator.node) for f in evidence)
+    remediation = remediation_for(cause, initiator, has_hardware_evidence=has_hw or hw_context, anchor=anchor,
+                                  local_adapter=local_nic)
     explanation = explain(cause, initiator, anchor, len(collateral), inferred_by=inferred_by)
     return Incident(
         id=_incident_id(cause, initiator, first, anchor),

@@ -76,12 +76,44 @@ def _as_ranks(value: str | None) -> list[int]:
     return out
 
 
+MISMATCH_SEQ_SPAN = 4  # timeouts this close in sequence number are about the same point of the program
+
+
+def _timeouts_in_different_collectives(collateral: Sequence[Finding], facts: RunFacts) -> Incident | None:
+    """Ranks that timed out at (nearly) the same sequence number but in different collectives
+    (rank 0 in ALLGATHER #532341, ranks 1-2 in BROADCAST #532339) issued different collectives:
+    a collective mismatch; the rank(s) of the minority operation are the culprit."""
+    last: dict[int, tuple[str, int, Finding]] = {}
+    for f in collateral:
+        op, seq = f.field("op"), small_int(f.field("seq"), digits=18)
+        if f.rank is None or op is None or seq is None or not any(h in f.rule for h in TIMEOUT_HINTS):
+            continue
+        if f.rank not in last or seq < last[f.rank][1]:
+            last[f.rank] = (op.upper(), seq, f)
+    ops = Counter(op for op, _seq, _f in last.values())
+    seqs = [seq for _op, seq, _f in last.values()]
+    if len(last) < 2 or len(ops) < 2 or max(seqs) - min(seqs) > MISMATCH_SEQ_SPAN:
+        return None
+    (major, n_major), (_minor, n_minor) = ops.most_common(2)
+    culprits = sorted(r for r, (op, _s, _f) in last.items() if op != major)
+    rank = culprits[0] if n_major > n_minor and len(culprits) == 1 else None
+    evidence = [f for _op, _s, f in last.values()]
+    ops_text = ", ".join(f"rank {r}: {op} #{seq}" for r, (op, seq, _f) in sorted(last.items()))
+    initiator = _initiator_for(rank, None, facts, evidence) if rank is not None else Initiator()
+    return _build(Cause.COLLECTIVE_MISMATCH, initiator, evidence, _collateral(collateral, rank, facts),
+                  0.6 if rank is not None else 0.4, facts,
+                  inferred_by=f"the ranks timed out in different collectives at the same point ({ops_text})")
+
+
 def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
     """No rank left initiator-grade evidence: let the collateral evidence point at one."""
     collateral = [f for f in group if f.role is Role.COLLATERAL]
     stalls = [f for f in group if f.rule == RULE_STALL]
     if not collateral and not stalls:
         return None
+    mismatch = _timeouts_in_different_collectives(collateral, facts)
+    if mismatch is not None:
+        return mismatch
     votes: Counter[int] = Counter()
     reasons: dict[int, list[str]] = defaultdict(list)
     local_to_global = {(r.node, r.local_rank): r.rank for r in facts.ranks.values() if r.local_rank is not None}

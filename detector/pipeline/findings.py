@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from detector.pipeline.evidence import Hit
@@ -41,15 +41,16 @@ def findings_from_hit(hit: Hit, f: LogFile, idx: RunIndex) -> list[Finding]:
                 node = idx.rank_node.get(rank)
         else:
             rank = resolve_rank(idx, f, ev.rank, ev.local_rank)
+            if rank is None:  # a line no prefix or file places: the rank the line itself names
+                rank = resolve_rank(idx, f, _rank(_field(fields, "rank")), _rank(_field(fields, "local_rank")))
             if node is None and rank is not None:
                 node = idx.rank_node.get(rank)
             if gpu is None:
                 busid = _field(fields, "busid")
                 gpu = normalize_pci(busid) if busid else None
-        if m.rule.cause is Cause.PREEMPTION or (m.rule.role is Role.INITIATOR and rank is None):
-            host = _field(fields, "host")
-            if host:
-                node = idx.node(host)
+        host = _field(fields, "host")
+        if host and (node is None or m.rule.cause is Cause.PREEMPTION or (m.rule.role is Role.INITIATOR and rank is None)):
+            node = idx.node(host)
         local = ev.local_rank if ev.local_rank is not None else (idx.rank_local.get(rank) if rank is not None else None)
         out.append(Finding(
             rule=m.rule.id, role=m.rule.role, cause=m.rule.cause, severity=m.rule.severity,
@@ -79,11 +80,39 @@ _SIGNAL_CODES = {
 _SIGNALS = {-4: "SIGILL", -6: "SIGABRT", -7: "SIGBUS", -8: "SIGFPE", -9: "SIGKILL", -11: "SIGSEGV", -15: "SIGTERM", -2: "SIGINT", -1: "SIGHUP"}
 
 
+_SIGNAL_NAMES = {name: code for code, name in _SIGNALS.items()}
+
+
+def exit_code(exitcode: str | None, signal: str | None) -> int | None:
+    """An exit code as torchelastic prints it (negative: killed by that signal), from an exit
+    code (a shell's 128+N is signal N), or from a signal name (``SIGKILL``, ``Killed``)."""
+    code = _num(exitcode)
+    if code is not None:
+        return -(code - 128) if 128 < code < 160 else code
+    if signal:
+        name = signal.strip()
+        return _SIGNAL_NAMES.get(name.upper()) or _SIGNAL_CODES.get(name.capitalize() if name.islower() else name)
+    return None
+
+
+def _after_timeout(timeout: datetime | None, exit_time: datetime | None) -> bool:
+    """An abort at or after the first collective timeout of its attempt is the watchdog's."""
+    return timeout is not None and exit_time is not None and exit_time >= timeout - timedelta(seconds=1)
+
+
 def exit_findings(scans: Sequence[FileScan], idx: RunIndex, rank_findings: Sequence[Finding]) -> list[Finding]:
     """Turn exit codes (torchelastic summaries, agent lines) into evidence: death by a signal is
     initiator-grade (unless the rank was aborting on a watchdog timeout), SIGTERM is collateral."""
     aborting = {f.rank for f in rank_findings if f.role is Role.COLLATERAL and f.rank is not None}
-    records: dict[tuple[int | None, int], tuple[int, int | None, str | None, datetime | None, str, int, str, int | None]] = {}
+    # attempts in which some rank timed out in a collective: an abort (-6) there is the watchdog's
+    first_timeout: dict[int | None, datetime] = {}
+    for tf in rank_findings:
+        if (tf.role is Role.COLLATERAL and "timeout" in tf.rule and tf.time is not None
+                and (tf.attempt not in first_timeout or tf.time < first_timeout[tf.attempt])):
+            first_timeout[tf.attempt] = tf.time
+    Record = tuple[int, int | None, str | None, datetime | None, str, int, str, int | None]
+    records: dict[tuple[int | None, int | None], Record] = {}
+    unplaced: list[Record] = []
     for scan in scans:
         f = scan.file
         for fr in scan.failures:
@@ -102,7 +131,7 @@ def exit_findings(scans: Sequence[FileScan], idx: RunIndex, rank_findings: Seque
                 node = idx.node(fnd.field("host")) or idx.rank_node.get(task_rank)
                 records.setdefault((fnd.attempt, task_rank), (scode, None, node, fnd.time, fnd.file or "", fnd.line or 0, fnd.text, fnd.attempt))
             continue
-        code = _num(fnd.field("exitcode"))
+        code = exit_code(fnd.field("exitcode"), fnd.field("signal"))
         if code is None:
             continue
         rank = _rank(fnd.field("rank"))
@@ -112,12 +141,18 @@ def exit_findings(scans: Sequence[FileScan], idx: RunIndex, rank_findings: Seque
             if rank is None and len(idx.nodes) <= 1:
                 rank = local
         if rank is None:
+            rank = fnd.rank
+        if rank is None:
+            if code < 0 and code not in (-15, -2, -1):  # a death by signal no line places: still evidence
+                unplaced.append((code, _num(fnd.field("pid")), fnd.node, fnd.time, fnd.file or "", fnd.line or 0, fnd.text, fnd.attempt))
             continue
         records.setdefault((fnd.attempt, rank), (code, _num(fnd.field("pid")), fnd.node or idx.rank_node.get(rank), fnd.time, fnd.file or "", fnd.line or 0, fnd.text, fnd.attempt))
+    if not records and unplaced:
+        records[(unplaced[0][7], None)] = unplaced[0]
     out = []
     for (_attempt, rank), (code, pid, node, time, file, line, _text, att) in records.items():
         sig = _SIGNALS.get(code)
-        if code == -15 or code == -2 or code == -1 or (code == -6 and rank in aborting):
+        if code == -15 or code == -2 or code == -1 or (code == -6 and (rank in aborting or _after_timeout(first_timeout.get(att), time))):
             role, cause, conf = Role.COLLATERAL, None, 1.0
         elif code == -9:
             role, cause, conf = Role.INITIATOR, Cause.CRASH_SIGNAL, 0.7
@@ -125,10 +160,11 @@ def exit_findings(scans: Sequence[FileScan], idx: RunIndex, rank_findings: Seque
             role, cause, conf = Role.INITIATOR, Cause.CRASH_SIGNAL, 0.8
         else:
             role, cause, conf = Role.CONTEXT, None, 1.0
-        desc = f"rank {rank} exited with code {code}" + (f" ({sig})" if sig else "") + (f", pid {pid}" if pid else "")
+        who = f"rank {rank}" if rank is not None else "a worker"
+        desc = f"{who} exited with code {code}" + (f" ({sig})" if sig else "") + (f", pid {pid}" if pid else "")
         out.append(Finding(
             rule=RULE_EXIT_CODE, role=role, cause=cause, severity=Severity.ERROR, text=desc,
-            file=file, line=line, time=time, rank=rank, local_rank=idx.rank_local.get(rank), node=node,
+            file=file, line=line, time=time, rank=rank, local_rank=idx.rank_local.get(rank) if rank is not None else None, node=node,
             pid=pid, fields=(("exitcode", str(code)),) + ((("signal", sig),) if sig else ()),
             attempt=att, confidence=conf,
         ))

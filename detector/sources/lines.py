@@ -35,10 +35,10 @@ class LineParser:
         stamp = self.stamp(pre.message)
         time = stamp.time if stamp else None
         rank = pre.rank  # the file's own rank is resolved later (a combined log has none)
+        if pre.hinted and self.f.rank is not None:
+            rank = None  # a file of one rank: "[Rank 5]" inside a message is about a subgroup's rank
         local = pre.local_rank if pre.local_rank is not None else self.f.local_rank
-        node = self.f.node
-        if stamp is not None and stamp.host and node is None:
-            node = stamp.host
+        node = self.f.node or pre.host or (stamp.host if stamp is not None else None)
         ev = Event(
             file=self.f.display,
             line=line,
