@@ -31,6 +31,7 @@ from detector.attribution.incident import (
 from detector.attribution.infer import _infer, _mismatch_culprit, _peer_votes
 from detector.types import (
     RULE_GPU_OUTLIER,
+    RULE_SLOWDOWN,
     RULE_STALL,
     Cause,
     Finding,
@@ -90,6 +91,7 @@ def _pick_primary(initiators: Sequence[Finding]) -> Finding:
     return max(close, key=lambda f: (f.rank is not None or f.node is not None, _strength(f), f.confidence, -_ts(f)))
 
 
+SLOWDOWN_LEAD = timedelta(minutes=30)  # a GPU deviation may be seen up to this long before the slowdown is
 CORROBORATION = timedelta(hours=1)  # a rank's own evidence further from the first is another event
 
 
@@ -201,4 +203,34 @@ def _stragglers(facts: RunFacts) -> list[Incident]:
             initiator = replace(initiator, gpu=gpu)
         confidence = max(f.confidence for f in found) * (0.95 if support else 0.75)
         out.append(_build(Cause.STRAGGLER, initiator, found + support, (), confidence, facts))
+    out.extend(_slow_job_on_a_deviating_gpu(facts, outliers, {i.initiator.gpu for i in out}))
+    return out
+
+
+def _slow_job_on_a_deviating_gpu(facts: RunFacts, outliers: Sequence[Finding], known: set[str | None]) -> list[Incident]:
+    """In synchronous data parallel every rank slows down with the slowest GPU: the logs say that
+    the job slowed (a slowdown or a stall), only the GPU metrics say which GPU. A slowdown fused
+    with a GPU that deviates on performance metrics (clocks, throttling, power) in the same
+    period names that GPU, its node and its rank; drained only on hardware evidence."""
+    slow = [f for f in facts.findings if f.rule in (RULE_SLOWDOWN, RULE_STALL)]
+    if not slow:
+        return []
+    start = min((f.time for f in slow if f.time is not None), default=None)
+    out = []
+    seen: set[str] = set()
+    for o in sorted(outliers, key=lambda o: -o.confidence):
+        if o.confidence < 0.7 or o.gpu is None or o.gpu in known or o.gpu in seen:
+            continue  # only performance or hardware deviations name a GPU
+        if start is not None and o.time is not None and o.time < start - SLOWDOWN_LEAD:
+            continue  # a deviation that ended before the job slowed down explains nothing
+        seen.add(o.gpu)
+        rank = o.rank
+        if rank is None:
+            ranks = [r.rank for r in facts.ranks.values() if r.gpu == o.gpu and (o.node is None or r.node == o.node)]
+            rank = ranks[0] if len(ranks) == 1 else None
+        initiator = _initiator_for(rank, o.node, facts, [o])
+        initiator = replace(initiator, gpu=o.gpu, node=o.node or initiator.node)
+        hw = o.field("hardware") == "true"
+        out.append(_build(Cause.STRAGGLER, initiator, [o, *slow], (), 0.85 if hw else 0.6, facts,
+                          inferred_by="the job slowed down while this GPU deviated from its peers"))
     return out
