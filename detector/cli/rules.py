@@ -168,7 +168,7 @@ def _kind(name: str) -> StreamKind | None:
 
 
 def _fields(fields: Sequence[tuple[str, str]]) -> str:
-    from detector.report.text import clean_line
+    from detector.report.safe_text import clean_line
 
     return " ".join(f"{k}={clean_line(v, 80)}" for k, v in fields)
 
@@ -193,7 +193,7 @@ def _test(args: argparse.Namespace) -> int:
 
 def _test_file(path: Path, display: str, ruleset: RuleSet, kind: str) -> int:
     from detector.authoring.explain import match_log
-    from detector.report.text import clean_line
+    from detector.report.safe_text import clean_line
 
     matches = match_log(path, ruleset, kind=_kind(kind), display=display)
     for m in matches:
@@ -212,7 +212,7 @@ def _test_file(path: Path, display: str, ruleset: RuleSet, kind: str) -> int:
 
 def _explain(line: str, rules: Sequence[CompiledRule], kind: str) -> int:
     from detector.authoring.explain import explain_line
-    from detector.report.text import clean_line
+    from detector.report.safe_text import clean_line
 
     ex = explain_line(line, rules, kind=_kind(kind))
     rank = f", rank {ex.rank}" if ex.rank is not None else ""
@@ -248,7 +248,7 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
 
 def _list(args: argparse.Namespace) -> int:
     from detector.authoring.validate import rule_rows
-    from detector.report.text import clean_line
+    from detector.report.safe_text import clean_line
     from detector.rules.loader import load_rules
 
     result = load_rules(*_layers(args))
@@ -279,7 +279,7 @@ def _list(args: argparse.Namespace) -> int:
 def _coverage(args: argparse.Namespace) -> int:
     from detector.authoring.coverage import coverage
     from detector.authoring.stubs import make_stubs, stubs_yaml
-    from detector.report.text import clean_line
+    from detector.report.safe_text import clean_line
     from detector.rules.compile import load_ruleset
     from detector.rules.loader import shipped_rules_dir
 

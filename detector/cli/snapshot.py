@@ -12,7 +12,8 @@ from typing import Any
 
 from detector.sidecar.config import ProcessConfig, StacksConfig
 from detector.sidecar.sources.procs import local_ranks, read_environ
-from detector.sidecar.sources.stacks import RankStack, Snapshot, StackSampler, Where
+from detector.sidecar.sources.stack_places import Where
+from detector.sidecar.sources.stacks import RankStack, Snapshot, StackSampler
 from detector.support.numbers import small_int
 
 DESCRIPTION = """\

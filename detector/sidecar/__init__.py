@@ -10,7 +10,10 @@ clocked by the wall clock.
  coordinator (many nodes) ─────────▶ └──────────────┘
 ```
 
-Modules: :mod:`.tailer` (one file: rotation, truncation, partial lines, offsets),
+Modules: :mod:`.tailer` (one file: rotation, truncation, partial lines, offsets; its rotated
+copies and fingerprints in :mod:`.rotation`), :mod:`.stacks` (py-spy snapshots of stalled ranks:
+:mod:`.pyspy` runs it, :mod:`.stack_places` reads where each rank is), :mod:`.preflight` (the
+probes of ``rankdoctor check``),
 :mod:`.logs` (directories and globs through watchdog), :mod:`.kernel` (/dev/kmsg, journalctl),
 :mod:`.procs` (rank processes), :mod:`.nvml`, :mod:`.prom` (DCGM through Prometheus),
 :mod:`.lines` (chunks of lines -> rule hits and step samples, with the reader's one-scan

@@ -67,7 +67,7 @@ class Offset:
     offset: int
     line: int
     # to recognise the file again: its first bytes and the bytes just before the offset, as the
-    # tailer encodes them (tailer.encode_fingerprint; older states hold the first bytes only)
+    # tailer encodes them (rotation.encode_fingerprint; older states hold the first bytes only)
     fingerprint: bytes
 
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 from .analyze import analyze, analyze_table
 from .config import StatsConfig
 from .model import LogNote, NoteKind, StepRecord, StepSample
-from .series import StepTable, table_from_samples
 from .stall_live import StallTracker
 from .steps import (
     PRESETS,
@@ -30,6 +29,7 @@ from .steps import (
     parse_steps,
     preset_by_name,
 )
+from .table import StepTable, table_from_samples
 
 __all__ = [
     "PRESETS",

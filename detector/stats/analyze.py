@@ -11,11 +11,12 @@ from .config import StatsConfig
 from .findings import gpu_findings, slowdown_findings, straggler_findings
 from .gpu_outliers import detect_gpu_outliers
 from .model import LogNote, StepSample
-from .series import StepTable, build_grid, job_step_seconds, job_wall_per_step, table_from_samples
+from .series import build_grid, job_step_seconds, job_wall_per_step
 from .slowdown import detect_slowdowns
 from .stall import stall_findings
 from .stall_replay import detect_stalls
 from .straggler import detect_stragglers
+from .table import StepTable, table_from_samples
 
 _DEFAULT = StatsConfig()
 

@@ -1,7 +1,7 @@
-"""Per-rank step series as numpy arrays.
+"""Per-rank step series as numpy arrays: the ranks x steps grid and the job-level series.
 
-:class:`StepTable` holds the samples column by column (one row per step line). :func:`build_grid`
-aligns them into a ranks x steps grid that survives what real logs do:
+:func:`build_grid` aligns the samples of a :class:`~detector.stats.table.StepTable` into a
+ranks x steps grid that survives what real logs do:
 
 - missing lines (a rank that skipped or lost a line has a NaN cell; intervals span the gap and
   are divided by the step difference where a per-step figure is needed);
@@ -13,114 +13,14 @@ aligns them into a ranks x steps grid that survives what real logs do:
 
 from __future__ import annotations
 
-import warnings
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from .model import StepSample
-
-FloatArray = NDArray[np.float64]
-IntArray = NDArray[np.int64]
-BoolArray = NDArray[np.bool_]
-
-
-def nanmedian(values: FloatArray, axis: int | None = None) -> FloatArray:
-    """np.nanmedian without the all-NaN warning, and np.median's speed when nothing is NaN."""
-    if not np.isnan(values).any():
-        return np.asarray(np.median(values, axis=axis), dtype=np.float64)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
-        return np.asarray(np.nanmedian(values, axis=axis), dtype=np.float64)
-
-
-def median_last(values: NDArray[np.floating[Any]]) -> FloatArray:
-    """Median over the last axis ignoring NaN (NaN where a row has none): a sort and a gather,
-    several times faster than np.median / np.nanmedian on many short rows."""
-    n = values.shape[-1]
-    if n == 0:
-        return np.full(values.shape[:-1], np.nan)
-    ordered = np.sort(values, axis=-1)  # NaN sorts last; on short rows a sort beats partition
-    if not np.isnan(ordered[..., -1]).any():  # no NaN anywhere
-        return np.asarray(
-            (ordered[..., (n - 1) // 2] + ordered[..., n // 2]) / 2.0, dtype=np.float64
-        )
-    count = np.count_nonzero(~np.isnan(ordered), axis=-1)
-    lower = np.maximum((count - 1) // 2, 0)[..., None]
-    upper = np.minimum(np.maximum(count // 2, 0), n - 1)[..., None]
-    low = np.take_along_axis(ordered, lower, axis=-1)[..., 0]
-    high = np.take_along_axis(ordered, upper, axis=-1)[..., 0]
-    out = (low + high) / 2.0
-    return np.where(count > 0, out, np.nan)
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class StepTable:
-    """Step samples, column by column. ``local`` has one column per name in ``local_keys``;
-    NaN marks a value a line did not give. ``totals`` is -1 where a line shows no total."""
-
-    ranks: IntArray
-    steps: IntArray
-    times: FloatArray
-    durations: FloatArray
-    local_keys: tuple[str, ...] = ()
-    local: FloatArray = field(default_factory=lambda: np.empty((0, 0)))
-    totals: IntArray | None = None
-    nodes: tuple[tuple[int, str], ...] = ()  # rank -> node, where known
-    local_ranks: tuple[tuple[int, int], ...] = ()  # rank -> local rank, where known
-
-    def __len__(self) -> int:
-        return int(self.ranks.shape[0])
-
-
-def table_from_samples(samples: Sequence[StepSample]) -> StepTable:
-    n = len(samples)
-    ranks = np.empty(n, dtype=np.int64)
-    steps = np.empty(n, dtype=np.int64)
-    times = np.empty(n, dtype=np.float64)
-    durations = np.full(n, np.nan)
-    totals = np.full(n, -1, dtype=np.int64)
-    keys: dict[str, int] = {}
-    rows: list[list[int]] = []  # per key: sample indices ...
-    values: list[list[float]] = []  # ... and their values
-    nodes: dict[int, str] = {}
-    local_ranks: dict[int, int] = {}
-    for i, sample in enumerate(samples):
-        ranks[i] = sample.rank
-        steps[i] = sample.step
-        times[i] = sample.time
-        if sample.duration_s is not None:
-            durations[i] = sample.duration_s
-        if sample.total is not None:
-            totals[i] = sample.total
-        for key, value in sample.local:
-            k = keys.setdefault(key, len(keys))
-            if k == len(rows):
-                rows.append([])
-                values.append([])
-            rows[k].append(i)
-            values[k].append(value)
-        if sample.node is not None:
-            nodes.setdefault(sample.rank, sample.node)
-        if sample.local_rank is not None:
-            local_ranks.setdefault(sample.rank, sample.local_rank)
-    local = np.full((n, len(keys)), np.nan)
-    for k in range(len(keys)):
-        local[np.array(rows[k], dtype=np.int64), k] = np.array(values[k], dtype=np.float64)
-    return StepTable(
-        ranks,
-        steps,
-        times,
-        durations,
-        tuple(keys),
-        local,
-        totals,
-        tuple(sorted(nodes.items())),
-        tuple(sorted(local_ranks.items())),
-    )
+from .arrays import BoolArray, FloatArray, IntArray, nanmedian
+from .table import StepTable
 
 
 @dataclass(frozen=True, slots=True, eq=False)

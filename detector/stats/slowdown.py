@@ -25,8 +25,9 @@ import numpy as np
 
 from detector.types import RULE_SLOWDOWN
 
+from .arrays import FloatArray, IntArray, median_last
 from .config import StatsConfig
-from .series import FloatArray, IntArray, StepGrid, median_last
+from .series import StepGrid
 
 RULE = RULE_SLOWDOWN
 

@@ -24,9 +24,9 @@ import numpy as np
 from detector.types import RULE_STALL, Cause, Finding, Role, Severity
 
 from . import evidence as ev
+from .arrays import BoolArray, FloatArray, IntArray, median_last
 from .config import StatsConfig
 from .model import StepSample
-from .series import BoolArray, FloatArray, IntArray, median_last
 
 RULE = RULE_STALL
 MAX_PAUSES = 64

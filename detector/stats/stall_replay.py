@@ -11,9 +11,10 @@ from dataclasses import replace
 
 import numpy as np
 
+from .arrays import FloatArray, IntArray, nanmedian
 from .config import StatsConfig
 from .model import LogNote, NoteKind
-from .series import FloatArray, IntArray, StepGrid, job_rows, nanmedian
+from .series import StepGrid, job_rows
 from .stall import (
     MAX_PAUSES,
     Allowance,

@@ -24,8 +24,9 @@ import numpy as np
 
 from detector.types import RULE_STRAGGLER
 
+from .arrays import FloatArray, IntArray, median_last
 from .config import StatsConfig
-from .series import FloatArray, IntArray, StepGrid, median_last
+from .series import StepGrid
 
 RULE = RULE_STRAGGLER
 

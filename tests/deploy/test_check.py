@@ -17,8 +17,10 @@ from typing import Any
 
 import pytest
 
-from detector.cli.check import Level, Outside, main, probe_kernel, probe_nvml, probe_ptrace
+from detector.cli.check import main
 from detector.sidecar.config import SidecarConfig
+from detector.sidecar.preflight.node import probe_kernel, probe_nvml, probe_ptrace
+from detector.sidecar.preflight.probe import Level, Outside
 from tests.support.paths import ROOT
 from tests.support.prometheus import PromServer, free_port, prometheus_server  # noqa: F401 - fixture
 

@@ -24,18 +24,28 @@ from typing import Any
 
 import pytest
 
-from detector.sources import flight_recorder as fr
 from detector.sources.flight_recorder import (
     FrDump,
     FrDumpError,
-    FrEntry,
-    FrGroupConfig,
-    FrGroupStatus,
     analyse,
     findings,
+    is_fr_dump_name,
     looks_like_fr_dump,
+    rank_from_dump_name,
     read_dump,
+    read_dumps,
+    summarise,
 )
+from detector.sources.flight_recorder.decode import _PlainUnpickler
+from detector.sources.flight_recorder.dump import MAX_DUMP_BYTES, FrEntry, FrGroupConfig, FrGroupStatus
+from detector.sources.flight_recorder.evidence import (
+    RULE_LAGGING,
+    RULE_MISMATCH,
+    RULE_MISMATCH_PEER,
+    RULE_MISSING,
+    RULE_WAITING,
+)
+from detector.sources.flight_recorder.read import parse_dump
 from detector.types import Cause, Role
 from tests.support.paths import REPLAY_LOGS, ROOT
 
@@ -79,7 +89,7 @@ def test_scenario_names_rank_3_as_the_hang_initiator() -> None:
     initiators = [f for f in found if f.role is Role.INITIATOR]
     assert len(initiators) == 1
     (ini,) = initiators
-    assert ini.rule == fr.RULE_MISSING and ini.cause is Cause.HANG and ini.rank == 3
+    assert ini.rule == RULE_MISSING and ini.cause is Cause.HANG and ini.rank == 3
     assert ini.text.startswith(
         f"rank 3 never entered ALLREDUCE #{seq} of process group 0 (default_pg) that ranks 0-2 wait in; "
         f"its last collective there was #{seq - 1} (ALLREDUCE), completed"
@@ -87,7 +97,7 @@ def test_scenario_names_rank_3_as_the_hang_initiator() -> None:
     assert ini.field("missing_ranks") == "3" and ini.field("waiting_ranks") == "0-2"
     assert ini.time is not None and ini.time.tzinfo is not None
     assert ini.file is not None and ini.file.endswith("comm_lib_trace_rank_3")
-    waiting = [f for f in found if f.rule == fr.RULE_WAITING]
+    waiting = [f for f in found if f.rule == RULE_WAITING]
     assert [f.rank for f in waiting] == [0, 1, 2]
     for f in waiting:
         assert f.role is Role.COLLATERAL and f.cause is Cause.HANG
@@ -96,7 +106,7 @@ def test_scenario_names_rank_3_as_the_hang_initiator() -> None:
         assert f"waits in ALLREDUCE #{seq} of process group 0 (default_pg)" in f.text
         assert f.context and "gen_fr_dumps.py" in f.context[0]  # the program's own frame
     assert all(isinstance(v, str) for f in found for _k, v in f.fields)
-    assert fr.summarise(analysis)[0].startswith("process group 0 (default_pg): last entered/completed")
+    assert summarise(analysis)[0].startswith("process group 0 (default_pg): last entered/completed")
 
 
 def test_scenario_expected_json() -> None:
@@ -111,15 +121,15 @@ def test_scenario_expected_json() -> None:
 def test_looks_like_fr_dump(tmp_path: Path) -> None:
     for p in DUMPS:
         assert looks_like_fr_dump(p)
-        assert fr.is_fr_dump_name(p.name)
+        assert is_fr_dump_name(p.name)
     for p in (SCENARIO / "expected.json", SCENARIO / "console.log",
               SCENARIO / "scenario" / "attempt_0" / "0" / "stderr.log"):
         assert not looks_like_fr_dump(p)
     for name in ("nccl_trace_rank_12", "comm_lib_trace_rank_0", "fr_trace_3.json", "job7_nccl_trace_rank_5.pkl"):
-        assert fr.is_fr_dump_name(name), name
-        assert fr.rank_from_dump_name(name) is not None
+        assert is_fr_dump_name(name), name
+        assert rank_from_dump_name(name) is not None
     for name in ("rank_3.log", "stderr.log", "expected.json", "trace.txt"):
-        assert not fr.is_fr_dump_name(name), name
+        assert not is_fr_dump_name(name), name
     other = tmp_path / "data_3.pkl"
     other.write_bytes(pickle.dumps({"weights": [1.0, 2.0]}, protocol=2))
     assert not looks_like_fr_dump(other)
@@ -187,7 +197,7 @@ def test_second_line_of_defence_refuses_classes(tmp_path: Path, monkeypatch: pyt
     data = pickle.dumps({"version": "2.10", "entries": [Evil(marker)]}, protocol=2)
     forbid_exec(monkeypatch)
     with pytest.raises(pickle.UnpicklingError, match="refused to import"):
-        fr._PlainUnpickler(io.BytesIO(data)).load()
+        _PlainUnpickler(io.BytesIO(data)).load()
     assert not marker.exists()
 
 
@@ -219,7 +229,7 @@ def test_truncated_dumps(tmp_path: Path) -> None:
 def test_huge_files_are_refused_without_reading(tmp_path: Path) -> None:
     path = tmp_path / "comm_lib_trace_rank_0"
     with path.open("wb") as fh:  # sparse: the size is what counts
-        fh.truncate(fr.MAX_DUMP_BYTES + 1)
+        fh.truncate(MAX_DUMP_BYTES + 1)
     with pytest.raises(FrDumpError, match=r"over the .*-byte limit"):
         read_dump(path)
     assert not looks_like_fr_dump(path)
@@ -336,7 +346,7 @@ def test_mutated_dumps_raise_only_fr_dump_error() -> None:
             else:
                 data[k:k] = bytes(rng.randrange(256) for _ in range(rng.randint(1, 4)))
         with contextlib.suppress(FrDumpError):
-            survivors.append(fr.parse_dump(bytes(data), where="mutant", rank=rng.randrange(4)))
+            survivors.append(parse_dump(bytes(data), where="mutant", rank=rng.randrange(4)))
     for _ in range(200):
         picked = rng.sample(survivors, min(len(survivors), rng.randint(1, 4)))
         findings(analyse(picked, world_size=rng.choice([None, 4, 8])), picked)
@@ -362,7 +372,7 @@ def test_other_unreadable_files(tmp_path: Path) -> None:
         read_dump(link)
     with pytest.raises(FrDumpError, match="cannot open"):
         read_dump(tmp_path / "comm_lib_trace_rank_5")
-    dumps, warnings = fr.read_dumps([*DUMPS, text, link])
+    dumps, warnings = read_dumps([*DUMPS, text, link])
     assert [d.rank for d in dumps] == [0, 1, 2, 3] and len(warnings) == 2
     assert all(w.startswith("Flight Recorder dump skipped: ") for w in warnings)
 
@@ -399,14 +409,14 @@ def test_size_mismatch_names_the_minority() -> None:
     assert g.mismatch.majority == (0, 2, 3) and [r for r, _s in g.mismatch.culprits] == [1]
     found = findings(analyse(dumps))
     (ini,) = [f for f in found if f.role is Role.INITIATOR]
-    assert ini.rule == fr.RULE_MISMATCH and ini.cause is Cause.COLLECTIVE_MISMATCH and ini.rank == 1
+    assert ini.rule == RULE_MISMATCH and ini.cause is Cause.COLLECTIVE_MISMATCH and ini.rank == 1
     assert ini.text == ("rank 1 issued ALLREDUCE (input [[8]] Float, output [[8]] Float) as collective #2 of process "
                         "group 0 (default_pg) where ranks 0, 2, 3 issued ALLREDUCE (input [[16]] Float, output "
                         "[[16]] Float)")
     assert ini.field("culprit_rank") == "1" and ini.field("kind") == "size"
-    peers = [f for f in found if f.rule == fr.RULE_MISMATCH_PEER]
+    peers = [f for f in found if f.rule == RULE_MISMATCH_PEER]
     assert [f.rank for f in peers] == [0, 2, 3] and all(f.field("culprit_rank") == "1" for f in peers)
-    assert not [f for f in found if f.rule == fr.RULE_WAITING]  # the mismatch explains the wait
+    assert not [f for f in found if f.rule == RULE_WAITING]  # the mismatch explains the wait
 
 
 def test_dtype_and_type_mismatch() -> None:
@@ -422,14 +432,14 @@ def test_a_tie_names_no_culprit() -> None:
     dumps = [make_dump(r, [entry(1, sizes=(r + 1,), done=False)]) for r in range(2)]
     m = analyse(dumps).groups[0].mismatch
     assert m is not None and m.expected is None
-    (f,) = [f for f in findings(analyse(dumps)) if f.rule == fr.RULE_MISMATCH]
+    (f,) = [f for f in findings(analyse(dumps)) if f.rule == RULE_MISMATCH]
     assert f.rank is None and f.role is Role.INITIATOR and "no majority names the culprit" in f.text
 
 
 def test_a_mismatch_that_completed_is_context() -> None:
     dumps = [make_dump(r, [entry(1, sizes=(8,) if r == 3 else (16,)), entry(2)]) for r in range(4)]
     found = findings(analyse(dumps))
-    (f,) = [f for f in found if f.rule == fr.RULE_MISMATCH]
+    (f,) = [f for f in found if f.rule == RULE_MISMATCH]
     assert f.role is Role.CONTEXT and f.rank == 3 and "every rank completed it" in f.text
     assert not [f for f in found if f.role is Role.INITIATOR]
 
@@ -450,7 +460,7 @@ def test_a_member_without_a_dump_is_the_suspect() -> None:
     found = findings(analyse(dumps))
     (ini,) = [f for f in found if f.role is Role.INITIATOR]
     assert ini.rank == 3 and ini.confidence <= 0.6 and "left no Flight Recorder dump" in ini.text
-    assert all(f.text.endswith("; rank 3 left no dump") for f in found if f.rule == fr.RULE_WAITING)
+    assert all(f.text.endswith("; rank 3 left no dump") for f in found if f.rule == RULE_WAITING)
     # without pg_config, the world size from the logs says who the members are
     bare = [make_dump(r, [entry(1), entry(2, done=False)]) for r in range(3)]
     assert analyse(bare).groups[0].hang.no_dump == ()  # type: ignore[union-attr]
@@ -491,7 +501,7 @@ def test_behind_without_anyone_waiting_is_only_context() -> None:
     g = analyse(dumps).groups[0]
     assert g.hang is None and g.lagging == (1,)
     (f,) = findings(analyse(dumps))
-    assert f.rule == fr.RULE_LAGGING and f.role is Role.CONTEXT and f.cause is None
+    assert f.rule == RULE_LAGGING and f.role is Role.CONTEXT and f.cause is None
 
 
 def test_healthy_dumps_give_no_findings() -> None:
@@ -595,7 +605,7 @@ def test_real_hang_job(tmp_path: Path) -> None:
         dumps = [read_dump(p) for p in sorted(dump_dir.glob(pattern))]
         assert [d.rank for d in dumps] == [0, 1, 2, 3], pattern
         (ini,) = [f for f in findings(analyse(dumps), dumps) if f.role is Role.INITIATOR]
-        assert (ini.rule, ini.rank, ini.cause) == (fr.RULE_MISSING, 3, Cause.HANG), pattern
+        assert (ini.rule, ini.rank, ini.cause) == (RULE_MISSING, 3, Cause.HANG), pattern
         assert "rank 3 never entered ALLREDUCE #" in ini.text and "that ranks 0-2 wait in" in ini.text
 
 
@@ -607,7 +617,7 @@ def test_real_mismatch_job(tmp_path: Path) -> None:
         dumps = [read_dump(p) for p in sorted(dump_dir.glob(pattern))]
         found = findings(analyse(dumps), dumps)
         (ini,) = [f for f in found if f.role is Role.INITIATOR]
-        assert (ini.rule, ini.rank, ini.cause) == (fr.RULE_MISMATCH, 2, Cause.COLLECTIVE_MISMATCH), pattern
+        assert (ini.rule, ini.rank, ini.cause) == (RULE_MISMATCH, 2, Cause.COLLECTIVE_MISMATCH), pattern
         assert ini.text.startswith("rank 2 issued ALLGATHER (input [[1]] Float, output [[4, 1]] Float) as collective #")
         assert "where ranks 0, 1, 3 issued ALLREDUCE (input [[1]] Float, output [[1]] Float)" in ini.text
-        assert {f.rank for f in found if f.rule == fr.RULE_MISMATCH_PEER} == {0, 1, 3}
+        assert {f.rank for f in found if f.rule == RULE_MISMATCH_PEER} == {0, 1, 3}

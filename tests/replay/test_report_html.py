@@ -9,7 +9,8 @@ from html.parser import HTMLParser
 
 import pytest
 
-from detector.report.html import MAX_RANK_ROWS, plot_lanes, render_html, timeline_svg
+from detector.report.html import render_html
+from detector.report.html_timeline import MAX_RANK_ROWS, plot_lanes, timeline_svg
 from detector.types import (
     Cause,
     Finding,

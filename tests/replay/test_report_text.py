@@ -8,7 +8,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from rich.console import Console
 
-from detector.report.text import clean_line, rank_ranges, render_text, timeline_entries
+from detector.report.safe_text import clean_line
+from detector.report.text import render_text, timeline_entries
+from detector.report.wording import rank_ranges
 from detector.types import (
     Cause,
     Finding,

@@ -16,7 +16,8 @@ import pytest
 
 from detector.sidecar.model import Chunk, ElasticErrorFile, Inbox
 from detector.sidecar.sources.logs import LogFollower
-from detector.sidecar.sources.tailer import FileTailer, decode_fingerprint, is_rotated_name
+from detector.sidecar.sources.rotation import decode_fingerprint, is_rotated_name
+from detector.sidecar.sources.tailer import FileTailer
 from detector.sidecar.state import SidecarStore
 
 

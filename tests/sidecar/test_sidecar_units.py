@@ -31,7 +31,16 @@ from detector.sidecar.engine import LiveEngine
 from detector.sidecar.gate import IncidentGate
 from detector.sidecar.lines import LineProcessor
 from detector.sidecar.metrics import SidecarMetrics
-from detector.sidecar.model import Chunk, GpuProcesses, Inbox, LiveFindings, Processes, SourceState, SourceStatus
+from detector.sidecar.model import (
+    Chunk,
+    GpuProcesses,
+    Inbox,
+    LiveFindings,
+    Processes,
+    SourceState,
+    SourceStatus,
+    Suspect,
+)
 from detector.sidecar.sink import IncidentSink
 from detector.sidecar.sources.nvml import NvmlSource, NvmlUnavailable
 from detector.sidecar.sources.procs import ProcessWatcher, odd_ones
@@ -160,7 +169,7 @@ def test_process_watcher_exit_roles_and_odd_one_out(tmp_path: Path) -> None:
     watcher.start(inbox)
     watcher.poll(NOW)
     assert sorted(p.rank for p in watcher.alive) == [0, 1, 2, 3]  # not the other job's, not a non-rank
-    assert watcher.suspects([0, 1, 2, 3])[0][0] == 3
+    assert watcher.suspects([0, 1, 2, 3])[0].rank == 3
     assert odd_ones({0: "a", 1: "a", 2: "b"}) == [2] and odd_ones({0: "a", 1: "b"}) == []
     assert odd_ones({0: "a", 1: "a", 2: "b", 3: "b"}) == []
     list(inbox.drain(0.0))
@@ -222,8 +231,8 @@ def test_gpus_joined_by_pid_through_nvml_processes(ruleset: RuleSet) -> None:
 
 def test_hang_named_by_the_odd_one_out(ruleset: RuleSet) -> None:
     class Discriminator:
-        def suspects(self, ranks: list[int]) -> list[tuple[int, str]]:
-            return [(2, "its main thread waits in hrtimer_nanosleep")] if 2 in ranks else []
+        def suspects(self, ranks: list[int]) -> list[Suspect]:
+            return [Suspect(2, "its main thread waits in hrtimer_nanosleep", basis="process_state")] if 2 in ranks else []
 
         def signatures(self) -> dict[int, str]:
             return {0: "futex", 1: "futex", 2: "hrtimer_nanosleep", 3: "futex"}

@@ -29,20 +29,11 @@ import pytest
 from detector.cli.snapshot import main as snapshot_main
 from detector.errors import ConfigError
 from detector.sidecar.config import ProcessConfig, StacksConfig, parse_config
-from detector.sidecar.model import Inbox
+from detector.sidecar.model import Inbox, Suspect
 from detector.sidecar.sources.procs import ProcessWatcher, read_environ
-from detector.sidecar.sources.stacks import (
-    Frame,
-    Place,
-    StackSampler,
-    Suspect,
-    Where,
-    classify,
-    compare,
-    find_tool,
-    parse_dump,
-    ranks_text,
-)
+from detector.sidecar.sources.pyspy import Frame, find_tool, parse_dump
+from detector.sidecar.sources.stack_places import Place, Where, classify, compare, ranks_text
+from detector.sidecar.sources.stacks import StackSampler
 from detector.types import Cause
 from tests.support.sidecar import PYTHON, SidecarProc, TorchJob, brief
 

@@ -11,8 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from detector.errors import InputError
+from detector.sources.metric_samples import DCGM_BLANK_MIN
 from detector.sources.metrics import (
-    DCGM_BLANK_MIN,
     MetricSeries,
     load_metrics,
     merge_series,

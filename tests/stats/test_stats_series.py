@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from detector.stats import StepSample, table_from_samples
-from detector.stats.series import build_grid, job_step_seconds, median_last
+from detector.stats.arrays import median_last
+from detector.stats.series import build_grid, job_step_seconds
 
 
 def _s(rank: int, time: float, step: int, **kw: object) -> StepSample:

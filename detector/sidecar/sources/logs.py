@@ -22,7 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from detector.sidecar.model import Chunk, ElasticErrorFile, Inbox, SourceState, SourceStatus
-from detector.sidecar.sources.tailer import FileTailer, is_rotated_name
+from detector.sidecar.sources.rotation import is_rotated_name
+from detector.sidecar.sources.tailer import FileTailer
 from detector.sidecar.state import SidecarStore
 from detector.sources.runs import FileKind, LogFile, classify
 

@@ -23,6 +23,7 @@
   path (a new attempt's log with the same banner) is read from its top.
 
 Line numbers continue across rotations of the same path, so that evidence keys stay unique.
+Rotated siblings and content fingerprints: :mod:`detector.sidecar.sources.rotation`.
 """
 
 from __future__ import annotations
@@ -30,41 +31,24 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import re
 import stat
 from collections import deque
 from pathlib import Path
 
+from detector.sidecar.sources.rotation import (
+    decode_fingerprint,
+    encode_fingerprint,
+    find_saved,
+    holds,
+    open_sibling,
+    rotated_siblings,
+    sibling_holds,
+)
 from detector.sidecar.state import Offset
 
 FINGERPRINT = 256
 MAX_READ = 4 << 20  # per file per read() call
 MAX_PARTIAL = 1 << 20
-ROTATED = re.compile(r"\.(?:\d{1,4}|gz|bz2|xz|zst|lz4|old|bak)$|[-_.]\d{8}(?:[-_T]?\d{2,6})?$")
-COMPRESSED = (".gz", ".bz2", ".xz", ".zst", ".lz4")
-# what follows NAME in the name of a rotated copy of NAME (NAME.1, NAME-20261130, NAME.1.gz)
-ROTATED_SUFFIX = re.compile(r"(?:\.(?:\d{1,4}|old|bak)(?:\.(?:gz|bz2|xz|zst|lz4))?|\.(?:gz|bz2|xz|zst|lz4)"
-                            r"|[-_.]\d{8}(?:[-_T]?\d{2,6})?(?:\.(?:gz|bz2|xz|zst|lz4))?)")
-_MAGIC = b"\x00rd2"  # an encoded fingerprint; older states hold the first bytes only
-
-
-def is_rotated_name(name: str) -> bool:
-    """``stderr.log.1``, ``rank0.log-20261130``, ``x.log.gz``: rotated copies, not live files."""
-    return ROTATED.search(name) is not None
-
-
-def encode_fingerprint(head: bytes, tail: bytes) -> bytes:
-    """What :class:`Offset` keeps to know its file again: the first bytes and the bytes just
-    before the offset."""
-    return _MAGIC + len(head).to_bytes(2, "big") + head + tail
-
-
-def decode_fingerprint(blob: bytes) -> tuple[bytes, bytes]:
-    """(head, tail) from :func:`encode_fingerprint`; a bare blob is a head (older states)."""
-    if blob.startswith(_MAGIC) and len(blob) >= len(_MAGIC) + 2:
-        n = int.from_bytes(blob[4:6], "big")
-        return blob[6 : 6 + n], blob[6 + n :]
-    return blob, b""
 
 
 class FileTailer:
@@ -215,14 +199,14 @@ class FileTailer:
             opened.append(at_path[0])
             fd, st = at_path
             ids = (st.st_dev, st.st_ino)
-            if ids == (saved.dev, saved.ino) and _holds(fd, st.st_size, saved.offset, head, tail):
+            if ids == (saved.dev, saved.ino) and holds(fd, st.st_size, saved.offset, head, tail):
                 self._adopt(fd, st, pos=saved.offset, tail=tail)
                 self.line = saved.line
                 return True
-        sibling = self._find_saved(saved, head, tail, exclude=ids)
+        sibling = find_saved(self.path, saved, head, tail, exclude=ids)
         if sibling is not None:
             opened.append(sibling[0])
-        if sibling is None and at_path is not None and saved.offset and _holds(at_path[0], at_path[1].st_size,
+        if sibling is None and at_path is not None and saved.offset and holds(at_path[0], at_path[1].st_size,
                                                                                 saved.offset, head, tail):
             fd, st = at_path  # the same content under another inode (copied back, another file system)
             self._adopt(fd, st, pos=saved.offset, tail=tail)
@@ -250,82 +234,6 @@ class FileTailer:
         self.events.append("replaced")
         return True
 
-    def _find_saved(self, saved: Offset, head: bytes, tail: bytes,
-                    exclude: tuple[int, int] | None) -> tuple[int, os.stat_result, str] | None:
-        """The saved file among the rotated siblings: by device and inode, else by content."""
-        by_content: tuple[int, Path] | None = None
-        for candidate, st in self._siblings():
-            ids = (st.st_dev, st.st_ino)
-            if ids == exclude:
-                continue
-            if ids == (saved.dev, saved.ino):
-                opened = self._open_sibling(candidate)
-                if opened is None:
-                    continue
-                fd, fst = opened
-                try:
-                    good = _holds(fd, fst.st_size, saved.offset, head, tail)
-                except OSError:
-                    good = False
-                if good and (fst.st_dev, fst.st_ino) == ids:
-                    return fd, fst, candidate.name
-                os.close(fd)
-            elif (saved.offset and head and st.st_size >= saved.offset
-                  and (by_content is None or st.st_mtime_ns > by_content[0])
-                  and self._sibling_holds(candidate, saved.offset, head, tail)):
-                by_content = (st.st_mtime_ns, candidate)
-        if by_content is None:
-            return None
-        opened = self._open_sibling(by_content[1])
-        return None if opened is None else (opened[0], opened[1], by_content[1].name)
-
-    def _siblings(self) -> list[tuple[Path, os.stat_result]]:
-        """Rotated, uncompressed regular files next to the path: its name and a rotation suffix."""
-        folder = self.path.parent
-        try:
-            names = os.listdir(folder)
-        except OSError:
-            return []
-        out = []
-        for name in names:
-            base = self.path.name
-            if not name.startswith(base) or not ROTATED_SUFFIX.fullmatch(name, len(base)):
-                continue  # (rank10.1 is not a copy of rank1)
-            if name.endswith(COMPRESSED):
-                continue
-            try:
-                st = os.lstat(folder / name)
-            except OSError:
-                continue
-            if stat.S_ISREG(st.st_mode):
-                out.append((folder / name, st))
-        return out
-
-    def _sibling_holds(self, path: Path, offset: int, head: bytes, tail: bytes) -> bool:
-        """Whether the sibling ``path`` is the file that was read up to ``offset`` (:func:`_holds`)."""
-        opened = self._open_sibling(path)
-        if opened is None:
-            return False
-        fd, st = opened
-        try:
-            return _holds(fd, st.st_size, offset, head, tail)
-        except OSError:
-            return False
-        finally:
-            os.close(fd)
-
-    @staticmethod
-    def _open_sibling(path: Path) -> tuple[int, os.stat_result] | None:
-        try:
-            fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOFOLLOW", 0))
-        except OSError:
-            return None
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            os.close(fd)
-            return None
-        return fd, st
-
     def _read_available(self, out: list[tuple[bytes, int]]) -> None:
         fd = self._fd
         if fd is None:
@@ -350,7 +258,7 @@ class FileTailer:
         elif self._pos == 0 and not self._fp and self._empty_view is not None and st.st_mtime_ns != self._mtime_ns:
             self._recover_unseen_copy(out, fd, size)  # empty at the last look, and modified since
         if self._pos == 0 and size == 0 and (self._empty_view is None or st.st_mtime_ns != self._mtime_ns):
-            self._empty_view = {(s.st_dev, s.st_ino): (s.st_mtime_ns, s.st_size) for _, s in self._siblings()}
+            self._empty_view = {(s.st_dev, s.st_ino): (s.st_mtime_ns, s.st_size) for _, s in rotated_siblings(self.path)}
         self._mtime_ns = st.st_mtime_ns
         budget = MAX_READ
         while self._pos < size and budget > 0:
@@ -375,9 +283,9 @@ class FileTailer:
             return
         end = self._pos - len(self._partial)
         best: tuple[int, Path] | None = None
-        for candidate, st in self._siblings():
+        for candidate, st in rotated_siblings(self.path):
             if (st.st_size >= self._pos and (best is None or st.st_mtime_ns > best[0])
-                    and self._sibling_holds(candidate, end, self._fp, self._tail)):
+                    and sibling_holds(candidate, end, self._fp, self._tail)):
                 best = (st.st_mtime_ns, candidate)
         if best is not None:
             self._take_copy(best[1], self._pos, out)
@@ -390,7 +298,7 @@ class FileTailer:
         view = self._empty_view or {}
         live = os.pread(fd, FINGERPRINT, 0) if size else b""
         best: tuple[int, Path, int] | None = None
-        for candidate, st in self._siblings():
+        for candidate, st in rotated_siblings(self.path):
             ids = (st.st_dev, st.st_ino)
             known = view.get(ids)
             if ids == (self.dev, self.ino) or not st.st_size or (known is not None and known[0] == st.st_mtime_ns):
@@ -400,7 +308,7 @@ class FileTailer:
             start = 0 if known is None else known[1]
             if st.st_size <= start:
                 continue
-            opened = self._open_sibling(candidate)
+            opened = open_sibling(candidate)
             if opened is None:
                 continue
             try:
@@ -423,7 +331,7 @@ class FileTailer:
             self._tail = b""  # what follows is the file's own
 
     def _take_copy(self, path: Path, start: int, out: list[tuple[bytes, int]]) -> None:
-        opened = self._open_sibling(path)
+        opened = open_sibling(path)
         if opened is None:
             return
         fd, st = opened
@@ -487,12 +395,3 @@ class FileTailer:
             finally:
                 self._fd = None
 
-
-def _holds(fd: int, size: int, offset: int, head: bytes, tail: bytes) -> bool:
-    """Whether the file on ``fd`` is the one read up to ``offset``: long enough, the same first
-    bytes, the same bytes just before the offset."""
-    if size < offset:
-        return False
-    if head and os.pread(fd, len(head), 0) != head[: max(0, min(len(head), size))]:
-        return False
-    return not (tail and offset >= len(tail) and os.pread(fd, len(tail), offset - len(tail)) != tail)

@@ -1,0 +1,109 @@
+"""How the reports say things, the same in the terminal and in HTML: cause labels, who the
+initiator is, the verdict line, rank ranges, counts, UTC clock times, evidence in time order."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from datetime import UTC, datetime
+
+from detector.report.safe_text import clean_line
+from detector.types import Cause, Finding, Incident
+
+CAUSE_LABELS: dict[Cause, str] = {
+    Cause.GPU_HARDWARE: "GPU hardware fault",
+    Cause.ECC_MEMORY: "GPU memory (ECC) error",
+    Cause.NVLINK: "NVLink / NVSwitch error",
+    Cause.NETWORK: "network failure",
+    Cause.CUDA_OOM: "CUDA out of memory",
+    Cause.ILLEGAL_MEMORY_ACCESS: "application GPU fault",
+    Cause.PYTHON_EXCEPTION: "uncaught Python exception",
+    Cause.HOST_OOM_KILL: "killed by the host OOM killer",
+    Cause.CRASH_SIGNAL: "crashed on a signal",
+    Cause.PREEMPTION: "preempted",
+    Cause.HANG: "hang",
+    Cause.DATA_LOADER_STALL: "data loader stall",
+    Cause.COLLECTIVE_MISMATCH: "mismatched collectives",
+    Cause.STRAGGLER: "straggler",
+    Cause.UNKNOWN: "unknown cause",
+}
+
+def rank_ranges(ranks: Iterable[int]) -> str:
+    """``[4, 0, 1, 2, 5, 2]`` -> ``"0-2,4-5"``; an empty input gives ``""``."""
+    ordered = sorted(set(ranks))
+    parts: list[str] = []
+    i = 0
+    while i < len(ordered):
+        j = i
+        while j + 1 < len(ordered) and ordered[j + 1] == ordered[j] + 1:
+            j += 1
+        parts.append(str(ordered[i]) if i == j else f"{ordered[i]}-{ordered[j]}")
+        i = j + 1
+    return ",".join(parts)
+
+
+def as_utc(value: datetime) -> datetime:
+    """Aware UTC; a naive time (from a report written elsewhere) is taken as UTC."""
+    if value.tzinfo is None:
+        return value.replace(tzinfo=UTC)
+    try:
+        return value.astimezone(UTC)
+    except OverflowError:
+        return value.replace(tzinfo=UTC)
+
+
+def offset_seconds(value: datetime, origin: datetime) -> float:
+    return (as_utc(value) - as_utc(origin)).total_seconds()
+
+
+def clock(value: datetime, *, date: bool = True) -> str:
+    """``2026-11-29 12:00:01.123`` (UTC), or only the time of day."""
+    v = as_utc(value)
+    day = f"{v.year:04d}-{v.month:02d}-{v.day:02d} " if date else ""
+    return f"{day}{v.hour:02d}:{v.minute:02d}:{v.second:02d}.{v.microsecond // 1000:03d}"
+
+
+def plural(count: int, word: str) -> str:
+    """``1 file``, ``1,200 lines``."""
+    return f"{count:,} {word}{'' if count == 1 else 's'}"
+
+
+def cause_label(cause: Cause) -> str:
+    return CAUSE_LABELS.get(cause, cause.value)
+
+
+def initiator_phrase(incident: Incident) -> str:
+    """``rank 3, node02, GPU 0000:2b:00`` with whatever is known."""
+    ini = incident.initiator
+    parts: list[str] = []
+    if ini.rank is not None:
+        parts.append(f"rank {ini.rank}")
+    if ini.node:
+        parts.append(ini.node)
+    if ini.gpu:
+        parts.append(f"GPU {ini.gpu}")
+    return ", ".join(parts) if parts else "an unknown rank"
+
+
+def verdict_line(incident: Incident) -> str:
+    """``gpu_hardware on rank 3, node02, GPU 0000:2b:00 (confidence 0.95)``"""
+    return (
+        f"{incident.cause.value} on {clean_line(initiator_phrase(incident), 200)} "
+        f"(confidence {incident.confidence:.2f})"
+    )
+
+
+def evidence_order(evidence: Sequence[Finding]) -> list[Finding]:
+    """By time, untimed last; the sort is stable so equal times keep the attribution order."""
+
+    def key(f: Finding) -> tuple[int, datetime]:
+        if f.time is None:
+            return (1, datetime.min.replace(tzinfo=UTC))
+        return (0, as_utc(f.time))
+
+    return sorted(evidence, key=key)
+
+
+def first_time(evidence: Iterable[Finding]) -> datetime | None:
+    times = [as_utc(f.time) for f in evidence if f.time is not None]
+    return min(times) if times else None
+

@@ -1,0 +1,149 @@
+"""Recognising Flight Recorder dump files (by name, and by their first bytes) and reading them:
+size-capped, never through a link, decoded safely (:mod:`.decode`) and checked field by field
+(:mod:`.schema`)."""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from detector.sources.flight_recorder.decode import load_json, safe_unpickle
+from detector.sources.flight_recorder.dump import (
+    MAX_DUMP_BYTES,
+    MAX_ENTRIES,
+    MAX_RANK,
+    DumpFormat,
+    FrDump,
+    FrDumpError,
+)
+from detector.sources.flight_recorder.schema import build_dump
+
+FR_DUMP_NAME = re.compile(
+    r"^(?:.*?[_.-])?(?:nccl|comm_lib|fr|flight_recorder|gloo|xccl|hccl|rccl)?[_-]?trace[_-]?(?:rank[_-]?)?"
+    r"(\d{1,7})(?:\.(?:pkl|pickle|json|bin))?$",
+    re.I,
+)
+"""File names torch (and people) give dumps: ``nccl_trace_rank_3``, ``comm_lib_trace_rank_3``,
+``fr_trace_3.json``... (the default base names plus the rank; TORCH_FR_DUMP_TEMP_FILE may set
+any other prefix, which :func:`looks_like_fr_dump` recognises by content)."""
+_RANK_SUFFIX = re.compile(r"(\d{1,7})(?:\.(?:pkl|pickle|json|bin))?$", re.I)
+
+
+def is_fr_dump_name(name: str) -> bool:
+    """A file name torch gives Flight Recorder dumps (``comm_lib_trace_rank_3``, ...)."""
+    return bool(FR_DUMP_NAME.match(name))
+
+
+def rank_from_dump_name(name: str) -> int | None:
+    """The rank a dump's file name ends with (torch writes ``<prefix><rank>``)."""
+    m = _RANK_SUFFIX.search(name)
+    if m is None:
+        return None
+    rank = int(m.group(1))
+    return rank if rank < MAX_RANK else None
+
+
+def _sniff(head: bytes) -> DumpFormat | None:
+    if len(head) >= 2 and head[0] == 0x80 and 2 <= head[1] <= 5:
+        window = head[:4096]
+        if b"version" in window[:256] and (b"pg_config" in window or b"entries" in window or b"pg_status" in window):
+            return "pickle"
+        return None
+    text = head.lstrip()
+    if text[:1] == b"{" and b'"entries"' in text and any(
+        k in text for k in (b'"pg_config"', b'"pg_status"', b'"comm_lib_version"', b'"collective_seq_id"')
+    ):
+        return "json"
+    return None
+
+
+def looks_like_fr_dump(path: Path) -> bool:
+    """Whether ``path`` is a Flight Recorder dump: a regular file no larger than
+    :data:`MAX_DUMP_BYTES` that starts like torch's dump (a protocol 2-5 pickle of a dict whose
+    first key is ``version``, or a JSON object with ``entries`` and the dump's other keys).
+    Reads at most 4 KiB; never raises. A name like ``comm_lib_trace_rank_3`` alone is not enough
+    (see :func:`is_fr_dump_name` for that cheaper test)."""
+    try:
+        st = os.stat(path, follow_symlinks=False)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_DUMP_BYTES or st.st_size < 16:
+            return False
+        with open(path, "rb") as fh:
+            head = fh.read(4096)
+    except OSError:
+        return False
+    return _sniff(head) is not None
+
+
+def read_dump(
+    path: Path | str,
+    *,
+    rank: int | None = None,
+    display: str | None = None,
+    max_bytes: int = MAX_DUMP_BYTES,
+    max_entries: int = MAX_ENTRIES,
+) -> FrDump:
+    """Read one dump safely. ``rank`` defaults to the number the file name ends with;
+    ``display`` (default: the path) is how errors, :attr:`FrDump.path` and the findings' ``file``
+    name it (run discovery passes the run-relative name).
+
+    Raises :class:`FrDumpError` (an :class:`~detector.errors.InputError`) for anything that is
+    not a readable dump: too big, truncated, not a dump, a pickle that would import or call
+    anything, fields of the wrong type, more than ``max_entries`` entries."""
+    path = Path(path)
+    where = display if display is not None else str(path)
+    if rank is None:
+        rank = rank_from_dump_name(path.name)
+        if rank is None:
+            raise FrDumpError(where, "the file name does not end with a rank number (torch writes <prefix><rank>)")
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        raise FrDumpError(where, f"cannot open: {exc.strerror or exc}") from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise FrDumpError(where, "not a regular file")
+        if st.st_size > max_bytes:
+            raise FrDumpError(where, f"{st.st_size} bytes is over the {max_bytes}-byte limit for a Flight Recorder dump")
+        with os.fdopen(fd, "rb", closefd=False) as fh:
+            data = fh.read(max_bytes + 1)
+    finally:
+        os.close(fd)
+    if len(data) > max_bytes:
+        raise FrDumpError(where, f"over the {max_bytes}-byte limit for a Flight Recorder dump (the file grew)")
+    return parse_dump(data, where=where, rank=rank, max_entries=max_entries)
+
+
+def read_dumps(paths: Iterable[Path | str], **kwargs: Any) -> tuple[list[FrDump], list[str]]:
+    """Every readable dump of ``paths``, and one warning per file that is not (never raises
+    :class:`FrDumpError`)."""
+    dumps: list[FrDump] = []
+    warnings: list[str] = []
+    for p in paths:
+        try:
+            dumps.append(read_dump(p, **kwargs))
+        except FrDumpError as exc:
+            warnings.append(f"Flight Recorder dump skipped: {exc}")
+    return dumps, warnings
+
+
+def parse_dump(data: bytes, *, where: str, rank: int, max_entries: int = MAX_ENTRIES) -> FrDump:
+    """A dump from its bytes (pickle or JSON, told apart by the first bytes)."""
+    if not 0 <= rank < MAX_RANK:
+        raise FrDumpError(where, f"rank {rank} is out of range")
+    if len(data) < 2:
+        raise FrDumpError(where, "empty or truncated file")
+    fmt: DumpFormat
+    if data[0] == 0x80:
+        fmt = "pickle"
+        raw = safe_unpickle(data, where)
+    elif data.lstrip()[:1] == b"{":
+        fmt = "json"
+        raw = load_json(data, where)
+    else:
+        raise FrDumpError(where, "not a Flight Recorder dump (neither a pickle nor a JSON object)")
+    return build_dump(raw, where=where, rank=rank, fmt=fmt, max_entries=max_entries)
