@@ -112,6 +112,24 @@ class EvidenceCollector(Collector):
         yield power
 
 
+class BreakerCollector(Collector):
+    def __init__(self, job: str, node: str, is_open: Callable[[], bool | None]) -> None:
+        self._labels = [job, node]
+        self.is_open = is_open
+
+    def collect(self) -> Iterator[GaugeMetricFamily]:
+        try:
+            state = self.is_open()
+        except Exception:  # a locked or corrupt state database: no sample, never a failed scrape
+            state = None
+        gauge = GaugeMetricFamily("rankdoctor_remediation_breaker_open",
+                                  "1 while the remediation breaker is open (drains stop until a person resets it)",
+                                  labels=["training_job", "node"])
+        if state is not None:
+            gauge.add_metric(self._labels, 1.0 if state else 0.0)
+        yield gauge
+
+
 class SidecarMetrics:
     def __init__(self, job: str, node: str, *, clock: Callable[[], float] = time.time) -> None:
         self.registry = CollectorRegistry(auto_describe=False)
@@ -139,12 +157,20 @@ class SidecarMetrics:
             "rankdoctor_remediation_last_failure_timestamp_seconds",
             "Time of the last failed or timed-out hook call, failed verification or remediation error",
             base, registry=self.registry)
+        self._breaker = BreakerCollector(job, node, lambda: None)  # no sample until remediation is on
+        self.registry.register(self._breaker)
         self._server: Any = None
         self._thread: Any = None
 
     def add_evidence(self, evidence: Callable[[], Sequence[RankEvidence]], lines: Callable[[], int],
                      gpus: Callable[[], Sequence[GpuState]], dropped: Callable[[], int] = lambda: 0) -> None:
         self.registry.register(EvidenceCollector(self.job, evidence, lines, gpus, dropped))
+
+    def add_breaker(self, is_open: Callable[[], bool | None]) -> None:
+        """Export ``rankdoctor_remediation_breaker_open`` (1 open, 0 closed), read from the
+        remediation state on each scrape, so that a reset by ``rankdoctor remediate
+        --reset-breaker`` in another process shows at once; absent when it cannot be read."""
+        self._breaker.is_open = is_open
 
     def set_source(self, source: str, up: bool) -> None:
         self.source_up.labels(self.job, self.node, source).set(1.0 if up else 0.0)

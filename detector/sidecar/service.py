@@ -80,6 +80,7 @@ def build_remediation(config: SidecarConfig, environ: Mapping[str, str],
         worker = RemediationWorker(remediator)
     else:
         remediator.on_hook = metrics.remediation_hook
+        metrics.add_breaker(lambda: remediator.store.breaker().open)
         worker = RemediationWorker(remediator, on_result=metrics.remediation_result,
                                    on_error=metrics.remediation_error)
     return worker, worker

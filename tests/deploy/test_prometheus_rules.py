@@ -40,7 +40,7 @@ scrape_configs:
 def test_promtool_check_rules() -> None:
     res = run_promtool("check", "rules", str(ALERTS))
     assert res.returncode == 0, res.stdout + res.stderr
-    assert "SUCCESS: 5 rules found" in res.stdout
+    assert "SUCCESS: 6 rules found" in res.stdout
 
 
 def test_promtool_unit_tests_pass() -> None:
