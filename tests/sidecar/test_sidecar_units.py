@@ -347,23 +347,27 @@ def test_unreachable_prometheus_backs_off_and_reports_down() -> None:
 
 
 def test_coordinator_turns_exported_evidence_into_findings() -> None:
+    """A fake Prometheus that answers the coordinator's two kinds of query (who is who; the
+    round's evidence, aggregated in PromQL) with what the sidecars would have exported."""
+    lab = {"training_job": "j"}
+
     class Prom:
         def custom_query(self, query: str, params: dict[str, Any] | None = None) -> list[dict[str, Any]]:
-            name = query.split("{")[0]
-            lab = {"training_job": "j"}
-            data: dict[str, list[dict[str, Any]]] = {
-                "rankdoctor_rank_info": [
-                    {"metric": {**lab, "node": "a", "rank": "0", "local_rank": "0", "gpu": "", "pid": "1"}, "value": [NOW, "1"]},
-                    {"metric": {**lab, "node": "b", "rank": "3", "local_rank": "1", "gpu": "0000:3b:00", "pid": "9"}, "value": [NOW, "1"]}],
-                "rankdoctor_rank_first_error_timestamp_seconds": [
-                    {"metric": {**lab, "node": "b", "rank": "3", "cause": "crash_signal", "rule": "torchelastic.exitcode",
-                                "confidence": "0.70", "text": "rank 3 exited with code -9"}, "value": [NOW, str(NOW)]}],
-                "rankdoctor_rank_collateral_timestamp_seconds": [
-                    {"metric": {**lab, "node": "a", "rank": "0", "rule": "torch.connection_reset", "text": "reset"},
-                     "value": [NOW, str(NOW + 0.1)]}],
-                "rankdoctor_rank_wait_state": [],
-            }
-            return data.get(name, [])
+            if query.startswith("label_replace(count(rankdoctor_rank_info"):  # who is who
+                return [
+                    {"metric": {"rankdoctor_q": "ranks"}, "value": [NOW, "2"]},
+                    {"metric": {"node": "a", "rank": "0", "local_rank": "0", "gpu": "", "pid": "1"}, "value": [NOW, "1"]},
+                    {"metric": {"node": "b", "rank": "3", "local_rank": "1", "gpu": "0000:3b:00", "pid": "9"},
+                     "value": [NOW, "1"]}]
+            if query.startswith("bottomk("):  # the round's evidence
+                return [
+                    {"metric": {**lab, "__name__": "rankdoctor_rank_first_error_timestamp_seconds", "node": "b",
+                                "rank": "3", "cause": "crash_signal", "rule": "torchelastic.exitcode",
+                                "confidence": "0.70", "text": "rank 3 exited with code -9"}, "value": [NOW, str(NOW)]},
+                    {"metric": {**lab, "__name__": "rankdoctor_rank_collateral_timestamp_seconds", "node": "a",
+                                "rank": "0", "rule": "torch.connection_reset", "text": "reset"},
+                     "value": [NOW, str(NOW + 0.1)]}]
+            return []
 
     source = CoordinatorSource(lambda: Prom(), job="j", interval_s=1.0, clock=lambda: NOW)
     source.query_once()
