@@ -169,6 +169,18 @@ class RemediationStore:
         with self._connect() as db:
             return _breaker(db)
 
+    def breaker_now(self, wait_s: float = 0.05) -> BreakerState | None:
+        """The breaker as it is now, waiting at most ``wait_s`` for a lock another process holds
+        (a metrics scrape must not hang on it); None when it cannot be read."""
+        try:
+            db = sqlite3.connect(self.path, timeout=wait_s, isolation_level=None)
+            try:
+                return _breaker(db)
+            finally:
+                db.close()
+        except sqlite3.Error:
+            return None
+
     def status(self, limit: int = 20) -> StatusSnapshot:
         with self._connect() as db:
             rows = db.execute("SELECT id, at, cause, node, job, outcome, summary FROM incidents "

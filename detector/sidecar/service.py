@@ -80,10 +80,14 @@ def build_remediation(config: SidecarConfig, environ: Mapping[str, str],
         worker = RemediationWorker(remediator)
     else:
         remediator.on_hook = metrics.remediation_hook
-        metrics.add_breaker(lambda: remediator.store.breaker().open)
+        metrics.add_breaker(lambda: _open_or_none(remediator.store.breaker_now()))
         worker = RemediationWorker(remediator, on_result=metrics.remediation_result,
                                    on_error=metrics.remediation_error)
     return worker, worker
+
+
+def _open_or_none(state: Any) -> bool | None:
+    return bool(state.open) if state is not None else None
 
 
 class Sidecar:

@@ -43,3 +43,24 @@ def test_an_unreadable_state_gives_no_sample_not_a_failed_scrape() -> None:
     m = SidecarMetrics("train-42", "node01")
     m.add_breaker(broken)
     assert "rankdoctor_remediation_breaker_open{" not in _scrape(m)
+
+
+def test_a_locked_state_database_gives_no_sample_quickly(tmp_path: Path) -> None:
+    """Another process holds the database's write lock: the scrape does not wait for it."""
+    import sqlite3
+    import time
+
+    store = RemediationStore(tmp_path / "state.db", SystemClock())
+    m = SidecarMetrics("train-42", "node01")
+    m.add_breaker(lambda: (b.open if (b := store.breaker_now()) is not None else None))
+    lock = sqlite3.connect(tmp_path / "state.db", isolation_level=None)
+    lock.execute("BEGIN EXCLUSIVE")
+    try:
+        started = time.monotonic()
+        text = _scrape(m)
+        assert time.monotonic() - started < 1.0
+        assert "rankdoctor_remediation_breaker_open{" not in text
+    finally:
+        lock.execute("ROLLBACK")
+        lock.close()
+    assert 'rankdoctor_remediation_breaker_open{node="node01",training_job="train-42"} 0.0' in _scrape(m)
