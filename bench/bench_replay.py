@@ -1,23 +1,29 @@
-"""Replay benchmark (issue: offline replay).
+"""Replay benchmark (issue 12): a large torchrun run, whole `rankdoctor replay` against its anchors.
 
-Generates a 128-rank run of about 1 GiB (bench/gen_run.py) and measures, in the same run:
+Workload: bench/gen_torchrun.py, 128 ranks on 16 nodes in torchrun ``--log-dir`` layout
+(``nodeNN/<run_id>/attempt_0/<local_rank>/{stdout,stderr}.log``), about ``--mb`` MB, almost all
+step lines with ``[rankN]:`` prefixes, an Xid 79 at the end (then watchdog timeouts elsewhere).
+Measured in the same run, page cache warm, each the median of ``--repeat`` runs:
 
-(a) rule matching over every line of every file — rankdoctor's one-scan engine (prefilter, then
-    each candidate line verified by the regexes of the rules the selector picks for it) against
-    GNU ``grep -c -E -f`` with the same patterns
-    (translated to POSIX ERE) over the same files; and the pure-``re`` prefilter for reference;
-(b) the whole ``rankdoctor replay`` wall time and peak resident memory, for the 1 GiB run and a
-    quarter-size run (memory must not grow with log size).
+(a) GNU ``grep -c -E -f`` with a dozen error patterns over the same files (what a user would
+    run first; :data:`PATTERNS`);
+(b) raw hyperscan scanning the same bytes (8 MiB blocks, one core, database compiled before the
+    clock starts): with the same dozen patterns, and with rankdoctor's rule set as its
+    prefilter compiles it (the limit for one pass over the bytes);
+(c) rankdoctor's rule matching alone, one process: the prefilter's scan and each candidate
+    line verified by the rules the scan names for it (:func:`match_lines`);
+(d) the whole ``rankdoctor replay RUN --format json``, a new process of a plain install
+    (bench/plain.py), rule cache warm: the default (one worker process per core for a run
+    this large) and ``RANKDOCTOR_JOBS=1``; wall time and peak RSS (the largest process).
 
-Each timing is the median of ``--repeat`` runs. Writes bench/out/replay.json and prints a
-Markdown table.
+Writes bench/out/replay.json and prints a Markdown table with each ratio.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import re
+import os
 import statistics
 import subprocess
 import sys
@@ -27,59 +33,25 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.gen_run import generate  # noqa: E402
-from detector.rules.engine import RuleSet  # noqa: E402
-from detector.rules.loader import load_rules  # noqa: E402
-from detector.rules.prefilter import prefilter_pattern  # noqa: E402
-from detector.types import StreamKind  # noqa: E402
+from bench.gen_torchrun import generate  # noqa: E402
+from bench.plain import CLI, plain_python  # noqa: E402
 
 CHUNK = 8 << 20
-
-
-def to_ere(pattern: str) -> str:
-    """Translate a rule pattern (Python re) to GNU grep -E syntax."""
-    p = prefilter_pattern(pattern)  # no leading ^, named groups -> (?:
-    p = p.replace("(?:", "(")
-    p = re.sub(r"(?<!\\)([*+?}])\?", r"\1", p)  # lazy -> greedy (same lines match)
-    p = p.replace(r"\d", "[0-9]").replace(r"\s", "[[:space:]]").replace(r"\S", "[^[:space:]]")
-    p = p.replace(r"\w", "[[:alnum:]_]").replace(r"\W", "[^[:alnum:]_]")
-    # inside bracket expressions the class names above must not nest: [[0-9]a] -> [0-9a]
-    p = re.sub(r"\[([^\]]*?)\[0-9\]", r"[\g<1>0-9", p)
-    p = re.sub(r"\[([^\]]*?)\[\[:alnum:\]_\]", r"[\g<1>[:alnum:]_", p)
-    p = re.sub(r"\[([^\]]*?)\[\[:space:\]\]", r"[\g<1>[:space:]", p)
-    return p
-
-
-def match_lines(files: list[Path], rules: RuleSet) -> int:
-    """Lines matched by at least one rule, with rankdoctor's engine (prefilter + verify)."""
-    total = 0
-    for path in files:
-        kind = StreamKind.KERNEL if "dmesg" in path.name else StreamKind.RANK_LOG
-        with path.open("rb") as fh:
-            carry = b""
-            while True:
-                data = fh.read(CHUNK)
-                buf = carry + data
-                if not buf:
-                    break
-                end = len(buf) if not data else buf.rfind(b"\n") + 1
-                for off in rules.candidates(buf, 0, end):
-                    line_end = buf.find(b"\n", off, end)
-                    line = buf[off : line_end if line_end >= 0 else end].decode("utf-8", "replace")
-                    if rules.match(line, kind):
-                        total += 1
-                carry = buf[end:]
-                if not data:
-                    break
-    return total
-
-
-def grep_lines(files: list[Path], patterns_file: Path) -> int:
-    out = subprocess.run(["grep", "-c", "-E", "-f", str(patterns_file), *map(str, files)],
-                         capture_output=True, text=True, check=False)
-    if out.returncode not in (0, 1):
-        raise RuntimeError(out.stderr)
-    return sum(int(line.rsplit(":", 1)[1]) for line in out.stdout.splitlines() if ":" in line)
+# a dozen error patterns (POSIX ERE; hyperscan reads them the same way)
+PATTERNS = [
+    r"NVRM: Xid \(PCI:[0-9a-fA-F:.]+\): [0-9]+",
+    r"fallen off the bus",
+    r"CUDA error: [a-z ]+",
+    r"CUDA out of memory",
+    r"Watchdog caught collective operation timeout",
+    r"NCCL error",
+    r"Traceback \(most recent call last\)",
+    r"Segmentation fault",
+    r"ChildFailedError",
+    r"uncorrectable ECC error",
+    r"AER: Uncorrected \(Fatal\)",
+    r"Killed process [0-9]+",
+]
 
 
 def timed(fn, repeat: int):  # type: ignore[no-untyped-def]
@@ -92,6 +64,64 @@ def timed(fn, repeat: int):  # type: ignore[no-untyped-def]
     return statistics.median(times), result
 
 
+def grep_lines(files: list[Path], patterns_file: Path) -> int:
+    out = subprocess.run(["grep", "-c", "-E", "-f", str(patterns_file), *map(str, files)],
+                         capture_output=True, text=True, check=False, env={**os.environ, "LC_ALL": "C"})
+    if out.returncode not in (0, 1):
+        raise RuntimeError(out.stderr)
+    return sum(int(line.rsplit(":", 1)[1]) for line in out.stdout.splitlines() if ":" in line)
+
+
+def hyperscan_db(patterns: list[bytes]):  # type: ignore[no-untyped-def]
+    import hyperscan
+
+    db = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
+    db.compile(expressions=patterns, ids=list(range(len(patterns))),
+               flags=[hyperscan.HS_FLAG_MULTILINE] * len(patterns))
+    return db, hyperscan.Scratch(db)
+
+
+def hyperscan_scan(files: list[Path], db, scratch) -> int:  # type: ignore[no-untyped-def]
+    """Matches reported over the files' bytes, 8 MiB at a time (one core)."""
+    found = [0]
+
+    def on_match(_id: int, _from: int, _to: int, _flags: int, _ctx: object) -> None:
+        found[0] += 1
+
+    for path in files:
+        with path.open("rb") as fh:
+            while data := fh.read(CHUNK):
+                db.scan(data, match_event_handler=on_match, scratch=scratch)
+    return found[0]
+
+
+def match_lines(files: list[Path], rules) -> int:  # type: ignore[no-untyped-def]
+    """Lines matched by at least one rule: rankdoctor's prefilter scan and verification (one
+    process), as the reader does it (each line whole: the chunk ends at a line end)."""
+    from detector.types import StreamKind
+
+    total = 0
+    for path in files:
+        kind = StreamKind.KERNEL if "dmesg" in path.name else StreamKind.RANK_LOG
+        with path.open("rb") as fh:
+            carry = b""
+            while True:
+                data = fh.read(CHUNK)
+                buf = carry + data
+                if not buf:
+                    break
+                end = len(buf) if not data else buf.rfind(b"\n") + 1
+                for off, ids in rules.candidate_lines(buf, 0, end):
+                    line_end = buf.find(b"\n", off, end)
+                    line = buf[off : line_end if line_end >= 0 else end].decode("utf-8", "replace")
+                    if rules.verify(line, kind, ids):  # the whole line is the message here
+                        total += 1
+                carry = buf[end:]
+                if not data:
+                    break
+    return total
+
+
 _MEASURE = (
     "import resource, subprocess, sys; "
     "p = subprocess.run(sys.argv[1:], stdout=subprocess.PIPE); "
@@ -101,86 +131,106 @@ _MEASURE = (
 )
 
 
-def replay_cost(run: Path) -> tuple[float, float, str]:
-    """Wall time (s) and peak RSS (MiB) of one `rankdoctor replay --format json` process."""
-    cmd = [sys.executable, "-m", "detector.cli", "replay", str(run), "--format", "json", "--no-progress"]
+def replay_cost(python: Path, run: Path, env: dict[str, str]) -> tuple[float, float, dict[str, object]]:
+    """Wall time (s), peak RSS (MiB, the largest process) and the report of one new
+    `rankdoctor replay --format json` process."""
+    cmd = [str(python), "-c", CLI, "replay", str(run), "--format", "json", "--no-progress"]
     t0 = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-c", _MEASURE, *cmd], capture_output=True, text=True, check=True, cwd=ROOT)
+    proc = subprocess.run([sys.executable, "-c", _MEASURE, *cmd], capture_output=True, text=True, check=True,
+                          cwd=ROOT, env=env)
     wall = time.perf_counter() - t0
     peak = int(proc.stderr.strip().splitlines()[-1]) / 1024
-    report = json.loads(proc.stdout)
-    inc = report["incidents"][0] if report["incidents"] else {}
-    ini = inc.get("initiator", {})
-    verdict = f"{inc.get('cause')} rank {ini.get('rank')} {ini.get('node')} {ini.get('gpu')}"
-    return wall, peak, verdict
+    return wall, peak, json.loads(proc.stdout)
+
+
+def verdict(report: dict[str, object]) -> str:
+    incidents = report["incidents"]
+    assert isinstance(incidents, list)
+    if not incidents:
+        return "no incident"
+    ini = incidents[0]["initiator"]
+    return f"{incidents[0]['cause']}, rank {ini.get('rank')}, {ini.get('node')}, GPU {ini.get('gpu')}"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--gb", type=float, default=1.0)
+    parser.add_argument("--mb", type=float, default=750.0)
     parser.add_argument("--ranks", type=int, default=128)
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--data", type=Path, default=ROOT / "bench" / "data")
     args = parser.parse_args()
-    big = generate(args.data / f"run_{args.ranks}r_{args.gb}g", args.ranks, args.gb)
-    small = generate(args.data / f"run_{args.ranks}r_{args.gb / 4}g", args.ranks, args.gb / 4)
-    files = sorted(big.rglob("*.log"))
+    run = generate(args.data / f"torchrun_{args.ranks}r_{args.mb:g}mb", args.ranks, args.mb)
+    files = sorted(run.rglob("*.log"))
     size = sum(p.stat().st_size for p in files)
     lines = 0
     for p in files:
         with p.open("rb") as fh:
             lines += sum(chunk.count(b"\n") for chunk in iter(lambda fh=fh: fh.read(CHUNK), b""))
+    truth = json.loads((run / "truth.json").read_text())
+    python = plain_python()
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "RANKDOCTOR_JOBS", "RANKDOCTOR_NO_CACHE")}
+    env["RANKDOCTOR_CACHE_DIR"] = str(args.data / "rule-cache")
 
-    result = load_rules()
-    fast = RuleSet(result.rules)
-    slow = RuleSet(result.rules, engine="re")
-    patterns = args.data / "patterns.ere"
-    patterns.write_text("\n".join(to_ere(r.pattern) for r in result.rules) + "\n")
-    # warm the page cache once so every contender reads from memory
-    for p in files:
+    from detector.rules.compile import load_ruleset
+    from detector.rules.prefilter import prefilter_pattern
+    from detector.rules.scanners import relaxed, trimmed
+
+    rules = load_ruleset()
+    patterns_file = args.data / "patterns12.ere"
+    patterns_file.write_text("\n".join(PATTERNS) + "\n")
+    for p in files:  # the page cache holds every file for every contender
         p.read_bytes()
-    t_grep, n_grep = timed(lambda: grep_lines(files, patterns), args.repeat)
-    t_fast, n_fast = timed(lambda: match_lines(files, fast), args.repeat)
-    # the pure-re prefilter is ~two orders slower: time it on a sample of files and scale
-    sample = files[:: max(1, len(files) // 8)]
-    sample_bytes = sum(p.stat().st_size for p in sample)
-    t_re_sample, n_re = timed(lambda: match_lines(sample, slow), 1)
-    t_re = t_re_sample * size / sample_bytes
-    replay_big = [replay_cost(big) for _ in range(args.repeat)]
-    replay_small = [replay_cost(small) for _ in range(args.repeat)]
-    truth = json.loads((big / "truth.json").read_text())
-    res = {
-        "workload": {"ranks": args.ranks, "files": len(files), "bytes": size, "lines": lines, "rules": len(result.rules),
-                     "engine": fast.engine, "truth": truth},
-        "matching": {
-            "grep_s": t_grep, "grep_matching_lines": n_grep,
-            "rankdoctor_s": t_fast, "rankdoctor_matching_lines": n_fast,
-            "re_prefilter_s_scaled": t_re, "re_sample_files": len(sample), "re_sample_matching_lines": n_re,
-            "ratio_grep_over_rankdoctor": t_grep / t_fast,
-        },
-        "replay": {
-            "wall_s_median": statistics.median(w for w, _, _ in replay_big),
-            "peak_rss_mib": max(m for _, m, _ in replay_big),
-            "verdict": replay_big[0][2],
-            "small_wall_s_median": statistics.median(w for w, _, _ in replay_small),
-            "small_peak_rss_mib": max(m for _, m, _ in replay_small),
-            "small_bytes": sum(p.stat().st_size for p in small.rglob("*.log")),
-        },
-    }
+    replay_cost(python, run, env)  # fills the rule cache; warms the interpreter's files
+
+    rows: dict[str, dict[str, object]] = {}
+    t, n = timed(lambda: grep_lines(files, patterns_file), args.repeat)
+    rows["grep"] = {"s": t, "matching_lines": n}
+    db12, scratch12 = hyperscan_db([p.encode() for p in PATTERNS])
+    t, n = timed(lambda: hyperscan_scan(files, db12, scratch12), args.repeat)
+    rows["hyperscan_12"] = {"s": t, "matches": n}
+    rule_patterns = [relaxed(trimmed(prefilter_pattern(r.pattern))).encode() for r in rules.rules]
+    dbr, scratchr = hyperscan_db(rule_patterns)
+    t, n = timed(lambda: hyperscan_scan(files, dbr, scratchr), args.repeat)
+    rows["hyperscan_rules"] = {"s": t, "matches": n, "patterns": len(rule_patterns)}
+    t, n = timed(lambda: match_lines(files, rules), args.repeat)
+    rows["matching"] = {"s": t, "matching_lines": n, "engine": rules.engine}
+    for name, extra in (("replay", {}), ("replay_one_process", {"RANKDOCTOR_JOBS": "1"})):
+        costs = [replay_cost(python, run, {**env, **extra}) for _ in range(args.repeat)]
+        rows[name] = {"s": statistics.median(c[0] for c in costs), "peak_rss_mib": max(c[1] for c in costs),
+                      "verdict": verdict(costs[0][2]), "summary": costs[0][2]["summary"]}
+
+    res = {"workload": {"ranks": args.ranks, "files": len(files), "bytes": size, "lines": lines,
+                        "rules": len(rules.rules), "cores": len(os.sched_getaffinity(0)), "truth": truth,
+                        "interpreter": str(python), "repeat": args.repeat},
+           "rows": rows}
     out = ROOT / "bench" / "out"
     out.mkdir(parents=True, exist_ok=True)
-    (out / "replay.json").write_text(json.dumps(res, indent=2))
-    m = res["matching"]
-    r = res["replay"]
-    print(f"workload: {len(files)} files, {size / (1 << 30):.2f} GiB, {lines:,} lines, {len(result.rules)} rules, engine {fast.engine}")
-    print("| measurement | time (median) | matching lines |")
-    print("|---|---|---|")
-    print(f"| GNU grep -c -E -f (same patterns, ERE) | {m['grep_s']:.2f} s | {m['grep_matching_lines']:,} |")
-    print(f"| rankdoctor rule matching ({fast.engine} prefilter + re verify) | {m['rankdoctor_s']:.2f} s | {m['rankdoctor_matching_lines']:,} |")
-    print(f"| rankdoctor rule matching (pure re prefilter; timed on {m['re_sample_files']} files, scaled) | {m['re_prefilter_s_scaled']:.1f} s | ({m['re_sample_matching_lines']:,} in the sample) |")
-    print(f"| ratio grep / rankdoctor | {m['ratio_grep_over_rankdoctor']:.2f} | |")
-    print(f"| whole `rankdoctor replay` (1 GiB) | {r['wall_s_median']:.2f} s, peak RSS {r['peak_rss_mib']:.0f} MiB | {r['verdict']} (truth: rank {truth['rank']} {truth['node']}) |")
-    print(f"| whole `rankdoctor replay` (1/4 GiB) | {r['small_wall_s_median']:.2f} s, peak RSS {r['small_peak_rss_mib']:.0f} MiB | |")
+    (out / "replay.json").write_text(json.dumps(res, indent=2, default=str))
+
+    grep_s = float(rows["grep"]["s"])  # type: ignore[arg-type]
+    hs_s = float(rows["hyperscan_12"]["s"])  # type: ignore[arg-type]
+    rep = rows["replay"]
+    print(f"workload: {len(files)} files, {size / 1e6:.0f} MB, {lines:,} lines ({lines // args.ranks:,} a rank), "
+          f"{len(rules.rules)} rules, {res['workload']['cores']} cores; median of {args.repeat}")
+    print("| measurement | time | vs grep | vs raw hyperscan (12 patterns) | result |")
+    print("|---|---|---|---|---|")
+
+    def row(label: str, key: str, result: str) -> None:
+        s = float(rows[key]["s"])  # type: ignore[arg-type]
+        print(f"| {label} | {s:.2f} s | {s / grep_s:.2f}× | {s / hs_s:.2f}× | {result} |")
+
+    row("GNU `grep -c -E -f` (12 error patterns), `LC_ALL=C`", "grep", f"{rows['grep']['matching_lines']:,} lines")
+    row("raw hyperscan scan, 12 patterns (one core, compiled beforehand)", "hyperscan_12",
+        f"{rows['hyperscan_12']['matches']:,} matches")
+    row(f"raw hyperscan scan, the rule set's {len(rule_patterns)} prefilter patterns (one core)", "hyperscan_rules",
+        f"{rows['hyperscan_rules']['matches']:,} matches")
+    row(f"rankdoctor rule matching alone ({rules.engine} scan + verify, one core)", "matching",
+        f"{rows['matching']['matching_lines']:,} lines")
+    row(f"**whole `rankdoctor replay --format json`** (new process, {res['workload']['cores']} workers)", "replay",
+        f"{rep['verdict']} (truth: rank {truth['rank']}, {truth['node']}, GPU {truth['gpu']}); peak RSS "
+        f"{rep['peak_rss_mib']:.0f} MiB")
+    row("whole replay, `RANKDOCTOR_JOBS=1`", "replay_one_process",
+        f"peak RSS {rows['replay_one_process']['peak_rss_mib']:.0f} MiB")
 
 
 if __name__ == "__main__":

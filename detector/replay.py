@@ -1,23 +1,41 @@
-"""Offline replay: the pipeline fed by the files of a failed run, clocked by event time."""
+"""Offline replay: the pipeline fed by the files of a failed run, clocked by event time.
+
+A large run's files are read by several processes at once (one per core, where the platform
+forks: each inherits the compiled rules): each reads whole files with a cap of its own (the
+same bounds as the run's) and parses its files' step lines; the files come back in their order
+and their hits are settled against the run's :class:`EvidenceCap` one file after the other, so
+the report is the one a single process gives. ``RANKDOCTOR_JOBS`` sets the number of processes
+(1: none; unset: one per core for runs of :data:`PARALLEL_BYTES` or more).
+"""
 
 from __future__ import annotations
 
-import dataclasses
+import contextlib
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from detector.attribution.attribute import attribute
 from detector.pipeline.evidence import EvidenceCap
+from detector.pipeline.index import RunIndex, resolve_rank
 from detector.pipeline.model import build_model
-from detector.pipeline.scan import TAIL_BYTES, FileScan, scan_file
-from detector.pipeline.steps import stats_findings
+from detector.pipeline.scan import TAIL_BYTES, FileScan, PackedScan, pack_scan, scan_file, settle_scan, unpack_scan
+from detector.pipeline.steps import preset_sample, stats_findings, step_items
 from detector.rules.engine import RuleSet
-from detector.sources.flight_recorder import FrDumpError, analyse, findings, read_dump
 from detector.sources.runs import FileKind, LogFile, discover
 from detector.sources.timestamps import find_year
+from detector.support.numbers import MAX_RANKS
 from detector.types import Finding, Report, Summary
+
+if TYPE_CHECKING:
+    from detector.stats import Preset
+
+PARALLEL_BYTES = 64 << 20  # runs at least this large are read by one process per core
+MAX_JOBS = 16  # at most (unless RANKDOCTOR_JOBS says more): beyond, memory bandwidth is the limit
+JOBS_ENV = "RANKDOCTOR_JOBS"
 
 
 def flight_recorder_findings(files: Sequence[LogFile], world_size: int | None) -> tuple[list[Finding], list[str]]:
@@ -25,6 +43,10 @@ def flight_recorder_findings(files: Sequence[LogFile], world_size: int | None) -
     wait in, and mismatched collectives. A dump that cannot be read safely is a warning."""
     if not files:
         return [], []
+    import dataclasses
+
+    from detector.sources.flight_recorder import FrDumpError, analyse, findings, read_dump
+
     dumps, warnings = [], []
     for f in files:
         try:
@@ -65,6 +87,221 @@ def _year_hint(files: Sequence[LogFile]) -> int | None:
     return None
 
 
+def _jobs(files: int, size: int) -> int:
+    """How many processes read the files: ``RANKDOCTOR_JOBS`` if set, else one per core for a
+    run of :data:`PARALLEL_BYTES` or more; 1 where the platform cannot fork."""
+    wanted = os.environ.get(JOBS_ENV, "").strip()
+    if wanted:
+        try:
+            n = int(wanted)
+        except ValueError:
+            n = 1
+    elif size < PARALLEL_BYTES:
+        return 1
+    else:
+        try:
+            n = len(os.sched_getaffinity(0))
+        except (AttributeError, OSError):
+            n = os.cpu_count() or 1
+        n = min(n, MAX_JOBS)
+    n = min(n, files)
+    if n > 1:
+        import multiprocessing
+
+        if "fork" not in multiprocessing.get_all_start_methods():
+            return 1
+    return max(1, n)
+
+
+@dataclass(frozen=True, slots=True)
+class _Job:
+    files: Sequence[LogFile]
+    rules: RuleSet
+    year: int | None
+    tail_bytes: int
+    cap: EvidenceCap  # for its bounds
+
+
+_JOB: _Job | None = None  # what the worker processes inherit (fork)
+_GUESS: list[Preset] = []  # a worker's step preset, from the first of its files that has step lines
+
+
+def _guess_preset(scan: FileScan) -> Preset | None:
+    if not _GUESS:
+        sample = preset_sample(scan)
+        if sample:
+            from detector.stats import choose_preset
+
+            preset = choose_preset(sample)
+            if preset is not None:
+                _GUESS.append(preset)
+    return _GUESS[0] if _GUESS else None
+
+
+def _read_file(index: int) -> FileScan:
+    """One file of :data:`_JOB` read with a cap of its own, its step lines parsed with this
+    process's guess of the run's preset."""
+    job = _JOB
+    assert job is not None
+    f = job.files[index]
+    scan = scan_file(f, job.rules, year=job.year, tail_bytes=job.tail_bytes, cap=job.cap.file_cap())
+    if f.kind is FileKind.RANK_LOG and scan.tail_lines and scan.parser is not None:
+        preset = _guess_preset(scan)
+        if preset is not None:  # most often the run's: then the parent does not parse them again
+            scan.steps = (preset.name, step_items(scan, preset))
+    return scan
+
+
+def _scan_in_worker(index: int) -> tuple[int, PackedScan]:
+    job = _JOB
+    assert job is not None
+    return index, pack_scan(_read_file(index), job.rules)
+
+
+def _worker(conn: Any) -> None:
+    """A worker process: scans the files whose indices the parent sends, sends each back; stops
+    at None. A failure goes back as ("error", text) for the parent to raise."""
+    try:
+        while True:
+            index = conn.recv()
+            if index is None:
+                break
+            conn.send(_scan_in_worker(index))
+    except (EOFError, KeyboardInterrupt, BrokenPipeError):  # the parent went away, or was interrupted
+        pass
+    except BaseException:
+        import traceback
+
+        with contextlib.suppress(Exception):
+            conn.send(("error", traceback.format_exc()))
+    finally:
+        conn.close()
+
+
+def _scan_parallel(files: Sequence[LogFile], jobs: int,
+                   progress: Callable[[int], None] | None) -> dict[int, PackedScan | FileScan]:
+    """Read the files in ``jobs`` processes: this one and ``jobs - 1`` forked workers (each
+    inherits :data:`_JOB`). The files go largest first; each worker holds four (the next ones
+    wait in its pipe), and a worker that sends a file back gets the next; this process reads
+    one of the others in between. A thread per worker takes its results off the pipe as they
+    come (the read waits without the GIL), so that a worker never waits for this process to
+    finish a file before it can send its own; they are unpickled here, between files."""
+    import multiprocessing
+    import pickle
+    import queue
+    import threading
+    from collections import deque
+
+    ctx = multiprocessing.get_context("fork")
+    pending = sorted(range(len(files)), key=lambda i: files[i].size)  # pop() takes the largest
+    workers: list[tuple[Any, Any]] = []
+    packed: dict[int, PackedScan | FileScan] = {}  # from the workers / read here
+    queued: dict[Any, deque[int]] = {}
+    arrived: queue.SimpleQueue[tuple[Any, bytes | None]] = queue.SimpleQueue()
+
+    def give(conn: Any) -> None:
+        while pending and len(queued[conn]) < 4:
+            index = pending.pop()
+            queued[conn].append(index)
+            conn.send(index)
+
+    def take_off(conn: Any) -> None:
+        try:
+            while True:
+                arrived.put((conn, conn.recv_bytes()))
+        except (EOFError, OSError):
+            arrived.put((conn, None))
+
+    def receive(conn: Any, data: bytes | None) -> None:
+        if not queued[conn]:
+            return  # the end of a worker that was told to stop
+        index = queued[conn][0]
+        if data is None:
+            raise RuntimeError(f"a replay worker died reading {files[index].display}")
+        result = pickle.loads(data)
+        if result[0] == "error":
+            raise RuntimeError(f"a replay worker failed reading {files[index].display}:\n{result[1]}")
+        queued[conn].popleft()
+        packed[result[0]] = result[1]
+        if progress is not None:
+            progress(files[result[0]].size)
+        give(conn)
+
+    try:
+        for _ in range(jobs - 1):
+            parent_end, child_end = ctx.Pipe()
+            proc = ctx.Process(target=_worker, args=(child_end,), daemon=True)
+            try:
+                proc.start()
+            except OSError:  # no more processes to be had: this one reads the rest
+                parent_end.close()
+                child_end.close()
+                break
+            child_end.close()
+            workers.append((proc, parent_end))
+            queued[parent_end] = deque()
+            give(parent_end)
+            threading.Thread(target=take_off, args=(parent_end,), daemon=True).start()
+        while pending:
+            while not arrived.empty():
+                receive(*arrived.get())
+            if pending:
+                index = pending.pop()
+                packed[index] = _read_file(index)
+                if progress is not None:
+                    progress(files[index].size)
+        while any(queued.values()):
+            receive(*arrived.get())
+        for _proc, conn in workers:
+            conn.send(None)
+    finally:
+        for proc, _conn in workers:
+            proc.join(timeout=5)
+            if proc.is_alive():
+                proc.terminate()
+                proc.join()
+        for _proc, conn in workers:
+            conn.close()
+    return packed
+
+
+def scan_files(files: Sequence[LogFile], rules: RuleSet, *, year: int | None, tail_bytes: int = TAIL_BYTES,
+               progress: Callable[[int], None] | None = None, cap: EvidenceCap) -> list[FileScan]:
+    """Read each file (in several processes when the run is large); the scans in file order."""
+    global _JOB
+    jobs = _jobs(len(files), sum(f.size for f in files))
+    if jobs <= 1:
+        return [scan_file(f, rules, year=year, tail_bytes=tail_bytes, progress=progress, cap=cap) for f in files]
+    _JOB = _Job(files, rules, year, tail_bytes, cap)
+    _GUESS.clear()  # this run's preset is guessed from this run's files
+    try:
+        packed = _scan_parallel(files, jobs, progress)
+    finally:
+        _JOB = None
+    return [settle_scan(p, cap) if isinstance(p, FileScan) else unpack_scan(p, rules, cap)
+            for p in (packed[i] for i in range(len(files)))]
+
+
+def _evidence_ranks(scans: Sequence[FileScan], idx: RunIndex) -> set[int]:
+    """The ranks of every matched line of the rank logs, kept as evidence or not."""
+    out: set[int] = set()
+    for scan in scans:
+        if scan.file.kind is not FileKind.RANK_LOG:
+            continue
+        unplaced = []
+        for rank, local in scan.evidence_ranks:
+            if rank is not None:  # resolve_rank's answer for a line with a rank of its own
+                if 0 <= rank < MAX_RANKS:
+                    out.add(rank)
+            else:
+                unplaced.append(local)
+        for local in unplaced:
+            resolved = resolve_rank(idx, scan.file, None, local)
+            if resolved is not None:
+                out.add(resolved)
+    return out
+
+
 def replay_path(
     path: Path,
     rules: RuleSet,
@@ -76,16 +313,14 @@ def replay_path(
     """Analyse a run directory (or one log file). Raises InputError for a missing or empty path;
     problems with single files become warnings in the report."""
     files, warnings = discover(path, follow_symlinks=options.follow_symlinks)
+    readable = [f for f in files if f.kind in (FileKind.RANK_LOG, FileKind.KERNEL)]
     if on_total is not None:
-        on_total(sum(f.size for f in files if f.kind in (FileKind.RANK_LOG, FileKind.KERNEL)))
+        on_total(sum(f.size for f in readable))
     year = _year_hint(files)
-    scans: list[FileScan] = []
     cap = EvidenceCap()  # a cascade of 100,000 timeouts keeps each rank's first hits, counts the rest
-    for f in files:
-        if f.kind in (FileKind.RANK_LOG, FileKind.KERNEL):
-            scan = scan_file(f, rules, year=year, tail_bytes=options.tail_bytes, progress=progress, cap=cap)
-            warnings.extend(scan.warnings)
-            scans.append(scan)
+    scans = scan_files(readable, rules, year=year, tail_bytes=options.tail_bytes, progress=progress, cap=cap)
+    for scan in scans:
+        warnings.extend(scan.warnings)
     dropped = cap.summary()
     if dropped is not None:
         warnings.append(dropped)
@@ -104,10 +339,13 @@ def replay_path(
     facts = model.facts(findings, median_step)
     incidents = attribute(facts)
     times = [t for s in scans for t in (s.first_time, s.last_time) if t is not None]
+    # every rank the run is known to hold: its index and activity, every finding's rank and every
+    # matched line's, also those the evidence cap did not keep
+    known = set(ranks) | {f.rank for f in findings if f.rank is not None} | _evidence_ranks(scans, model.index)
     summary = Summary(
         files=len(files),
         lines=sum(s.lines for s in scans),
-        ranks=len(ranks),
+        ranks=len({r for r in known if 0 <= r < MAX_RANKS}),
         nodes=len({r.node for r in ranks.values() if r.node} | {s.file.node for s in scans if s.file.node}),
         start=min(times) if times else None,
         end=max(times) if times else None,

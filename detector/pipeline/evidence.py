@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from detector.rules.engine import RuleMatch
+from detector.rules.loader import CompiledRule
 from detector.types import Event, Role
 
 MAX_SURPLUS_HITS = 4096  # hits kept beyond the first of their kind (below), across all files
@@ -26,7 +27,18 @@ class Hit:
 HitKey = tuple[str, int | None, tuple[str, ...]]
 
 
-def is_index_match(matches: Sequence[RuleMatch]) -> bool:
+class MatchLike(Protocol):
+    """A matched rule as the cap reads it: :class:`RuleMatch`, or the reader's
+    :class:`~detector.rules.engine.Verified` (its fields read when asked for)."""
+
+    @property
+    def rule(self) -> CompiledRule: ...
+
+    @property
+    def fields(self) -> tuple[tuple[str, str], ...]: ...
+
+
+def is_index_match(matches: Sequence[MatchLike]) -> bool:
     """Matches that say who is who (NCCL's init lines: rank, bus id, pid, host), which
     :func:`build_index` reads whatever their time."""
     return any(k == "busid" for m in matches for k, _ in m.fields)
@@ -40,7 +52,7 @@ class Admission(Protocol):
     """What decides whether a hit is kept (:class:`EvidenceCap`, or the sidecar's wrapper that
     knows the lines already looked at)."""
 
-    def admit(self, file: str, line: int, rank: int | None, matches: Sequence[RuleMatch]) -> bool: ...
+    def admit(self, file: str, line: int, rank: int | None, matches: Sequence[MatchLike]) -> bool: ...
 
 
 class EvidenceCap:
@@ -65,8 +77,9 @@ class EvidenceCap:
         self.dropped_by_rule: Counter[str] = Counter()
         self._seen: dict[HitKey, int] = {}
         self._grades: dict[tuple[str, ...], tuple[bool, bool]] = {}  # rule ids -> (initiator, may say who is who)
+        self._single: dict[str, tuple[str, ...]] = {}
 
-    def _first(self, ids: tuple[str, ...], matches: Sequence[RuleMatch]) -> tuple[int, bool]:
+    def _first(self, ids: tuple[str, ...], matches: Sequence[MatchLike]) -> tuple[int, bool]:
         """How many first hits of these matches' key are kept; whether they are initiator-grade."""
         grade = self._grades.get(ids)
         if grade is None:
@@ -76,15 +89,33 @@ class EvidenceCap:
         initiator, may_index = grade
         return (self.first_initiator if initiator or (may_index and is_index_match(matches)) else self.first), initiator
 
-    def admit(self, file: str, line: int, rank: int | None, matches: Sequence[RuleMatch]) -> bool:
+    def admit(self, file: str, line: int, rank: int | None, matches: Sequence[MatchLike]) -> bool:
         """Whether to keep the hit of line ``line`` of ``file`` (prefix rank ``rank``), a line not
         offered before; counts it either way."""
-        ids = tuple(m.rule.id for m in matches)
+        first, initiator = self.grade(file, rank, matches)
+        return self.settle(first, initiator, matches)
+
+    def grade(self, file: str, rank: int | None, matches: Sequence[MatchLike]) -> tuple[bool, bool]:
+        """Whether a hit is one of the first of its key (counting it) and initiator-grade."""
+        ids: tuple[str, ...] | None
+        if len(matches) == 1:  # the usual case: one rule, its ids tuple made once
+            rule_id = matches[0].rule.id
+            ids = self._single.get(rule_id)
+            if ids is None:
+                ids = self._single[rule_id] = (rule_id,)
+        else:
+            ids = tuple(m.rule.id for m in matches)
         key = (file, rank, ids)
         n = self._seen.get(key, 0)
         first, initiator = self._first(ids, matches)
         if n < first:
             self._seen[key] = n + 1
+            return True, initiator
+        return False, initiator
+
+    def settle(self, first: bool, initiator: bool, matches: Sequence[MatchLike]) -> bool:
+        """Keep or drop a graded hit (:meth:`grade`), against the run-wide bounds."""
+        if first:
             if initiator:
                 return True
             if self.protected < 4 * self.limit:
@@ -97,6 +128,23 @@ class EvidenceCap:
         for m in matches:
             self.dropped_by_rule[m.rule.id] += 1
         return False
+
+    def file_cap(self) -> FileCap:
+        """A cap with the same bounds for one file read apart from the others (a worker process
+        of a parallel replay); :meth:`take` settles what it kept against this one."""
+        return FileCap(self.limit, first=self.first, first_initiator=self.first_initiator)
+
+    def take(self, hits: Sequence[Hit], grades: Sequence[tuple[bool, bool]], dropped: Counter[str]) -> list[Hit]:
+        """The hits of one file that a :class:`FileCap` kept (with their grades), settled as if
+        this cap had been offered the file's lines itself, after those of the files before it:
+        a hit the file's own cap dropped would have been dropped here too (its bounds are the
+        same and its counts never higher), so the result is the same. ``dropped``: the file
+        cap's drops by rule."""
+        kept = [hit for hit, (first, initiator) in zip(hits, grades, strict=True)
+                if self.settle(first, initiator, hit.matches)]
+        self.dropped += sum(dropped.values())
+        self.dropped_by_rule.update(dropped)
+        return kept
 
     def recount(self, hits: Iterable[tuple[str, Hit]]) -> None:
         """Start counting afresh over the hits still kept (after some were let go): first hits
@@ -121,3 +169,20 @@ class EvidenceCap:
         top = ", ".join(f"{rule} {n}" for rule, n in self.dropped_by_rule.most_common(5))
         return (f"{self.dropped} matched lines not kept as evidence (the first of each rule on each rank "
                 f"were; {self.limit} repeats kept in all): {top}")
+
+
+class FileCap(EvidenceCap):
+    """:class:`EvidenceCap` for one file read on its own: it also remembers the grade of each
+    hit it keeps (:attr:`grades`, in order), for :meth:`EvidenceCap.take`."""
+
+    def __init__(self, limit: int = MAX_SURPLUS_HITS, *, first: int = KEEP_FIRST,
+                 first_initiator: int = KEEP_FIRST_INITIATOR) -> None:
+        super().__init__(limit, first=first, first_initiator=first_initiator)
+        self.grades: list[tuple[bool, bool]] = []
+
+    def admit(self, file: str, line: int, rank: int | None, matches: Sequence[MatchLike]) -> bool:
+        grade = self.grade(file, rank, matches)
+        if self.settle(*grade, matches):
+            self.grades.append(grade)
+            return True
+        return False

@@ -1,7 +1,14 @@
 """Step lines and GPU metrics of a run -> statistical findings (stalls, stragglers, outliers).
 
 The step series come from the tail of each rank's log (the reader keeps the last part of every
-file), so the cost does not grow with the size of the run.
+file), so the cost does not grow with the size of the run: the last :data:`MAX_STEP_LINES` step
+lines of each file (more, up to :data:`LONG_STEP_LINES`, when few files print steps: a budget of
+:data:`STEP_LINE_BUDGET` per run, :func:`step_line_cap`), found with one regex search per line
+from the end, and only those lines (and the checkpoint / eval notes among them) parsed. A parallel replay parses them in the process
+that read the file (:func:`step_items`, with the preset it guessed); the run's preset is
+chosen here from the first files, and a file read with another guess is parsed again.
+
+The statistics (``detector.stats``: numpy) and the metrics reader are imported when used.
 """
 
 from __future__ import annotations
@@ -9,30 +16,27 @@ from __future__ import annotations
 import re
 import statistics
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from detector.errors import RankdoctorError
 from detector.pipeline.index import RunIndex, resolve_rank
-from detector.pipeline.scan import FileScan, tail_event
-from detector.sources.metrics import MetricSeries, load_metrics
-from detector.sources.prefixes import strip_prefix
+from detector.pipeline.scan import FileScan, tail_event, tail_message, tail_of
 from detector.sources.runs import FileKind, LogFile
-from detector.stats import (
-    LogNote,
-    Preset,
-    StatsConfig,
-    StepResolver,
-    StepSample,
-    analyze,
-    choose_preset,
-    make_note,
-)
-from detector.types import Finding
+from detector.types import Event, Finding
+
+if TYPE_CHECKING:
+    from detector.sources.metrics import MetricSeries
+    from detector.stats import LogNote, Preset, StatsConfig, StepRecord, StepSample
 
 SAMPLE_LINES = 400
 
 
-MAX_STEP_LINES = 160  # per file, from its end: enough history for every detector
+MAX_STEP_LINES = 160  # per file, from its end: the per-rank detectors' history (straggler windows, stall)
+LONG_STEP_LINES = 1000  # per file at most, when few files print steps (see step_line_cap)
+STEP_LINE_BUDGET = 128 * MAX_STEP_LINES  # step lines parsed per run, shared by the files that print steps
+PROBE_LINES = 200  # a file prints steps when one of its last this many lines is a step line
 _NOTE_HINT = re.compile(r"checkpoint|sav|eval|validat|sanity|finish|complete|done|ended|train_runtime|stopped")
+
+StepItems = list[tuple[Event, "StepRecord | None"]]  # a tail's step and note lines, each with its record
 
 
 def _note_candidates(lines: Sequence[str], start: int) -> list[int]:
@@ -50,16 +54,68 @@ def _note_candidates(lines: Sequence[str], start: int) -> list[int]:
     return out
 
 
+def preset_sample(scan: FileScan) -> list[str]:
+    """The messages of the last :data:`SAMPLE_LINES` lines of a file's tail."""
+    n = len(tail_of(scan))
+    return [tail_message(scan, i) for i in range(max(0, n - SAMPLE_LINES), n)]
+
+
 def _preset(scans: Sequence[FileScan]) -> Preset | None:
     sample: list[str] = []
     for scan in scans:
         if scan.file.kind is not FileKind.RANK_LOG or scan.parser is None:
             continue
-        for raw in scan.tail_lines[-SAMPLE_LINES:]:
-            sample.append(strip_prefix(raw, scan.parser.style).message)
+        sample.extend(preset_sample(scan))
         if len(sample) >= 4 * SAMPLE_LINES:
             break
-    return choose_preset(sample) if sample else None
+    if not sample:
+        return None
+    from detector.stats import choose_preset
+
+    return choose_preset(sample)
+
+
+def step_line_cap(files_with_steps: int) -> int:
+    """Step lines taken from the end of each file: the run's budget shared by the files that
+    print steps, between MAX_STEP_LINES and LONG_STEP_LINES. A job whose steps only a few ranks
+    print (the first rank of each node) keeps a long history, so that a job slowdown from the
+    middle of the run still has its reference level before the change (the slowdown detector's
+    ``slowdown_baseline`` lines); a run of 128 printing ranks costs what it did."""
+    if files_with_steps <= 0:
+        return MAX_STEP_LINES
+    return max(MAX_STEP_LINES, min(LONG_STEP_LINES, STEP_LINE_BUDGET // files_with_steps))
+
+
+def _prints_steps(scan: FileScan, preset: Preset) -> bool:
+    parsed = scan.steps
+    if parsed is not None and parsed[0] == preset.name:
+        return any(record is not None for _ev, record in parsed[1])
+    search = preset.pattern.search
+    return any(search(line) for line in tail_of(scan)[-PROBE_LINES:])
+
+
+def step_items(scan: FileScan, preset: Preset, cap: int = MAX_STEP_LINES) -> StepItems:
+    """The last ``cap`` step lines of a file's tail and the note candidates among them, in
+    order, each with its Event (those with a time) and ``preset``'s record (None: not a step
+    line; perhaps a note)."""
+    lines = tail_of(scan)
+    search = preset.pattern.search
+    step_lines: list[int] = []
+    for i in range(len(lines) - 1, -1, -1):  # the last `cap` step lines
+        if search(lines[i]):
+            step_lines.append(i)
+            if len(step_lines) >= cap:
+                break
+    step_set = set(step_lines)
+    start = min(step_lines) if step_lines else len(lines)
+    note_lines = [i for i in _note_candidates(lines, start) if i not in step_set]
+    items: StepItems = []
+    for i in sorted(step_set | set(note_lines)):
+        ev = tail_event(scan, i)
+        if ev.time is None:
+            continue
+        items.append((ev, preset.parse(ev.message)))
+    return items
 
 
 def step_samples(scans: Sequence[FileScan], idx: RunIndex) -> tuple[list[StepSample], list[LogNote]]:
@@ -70,30 +126,23 @@ def step_samples(scans: Sequence[FileScan], idx: RunIndex) -> tuple[list[StepSam
     notes: list[LogNote] = []
     if preset is None:
         return samples, notes
-    for scan in scans:
-        if scan.file.kind is not FileKind.RANK_LOG or not scan.tail_lines:
-            continue
-        lines = scan.tail_lines
-        search = preset.pattern.search
-        step_lines: list[int] = []
-        for i in range(len(lines) - 1, -1, -1):  # the last MAX_STEP_LINES step lines
-            if search(lines[i]):
-                step_lines.append(i)
-                if len(step_lines) >= MAX_STEP_LINES:
-                    break
-        step_set = set(step_lines)
-        start = min(step_lines) if step_lines else len(lines)
-        note_lines = [i for i in _note_candidates(lines, start) if i not in step_set]
+    from detector.stats import StepResolver, make_note
+
+    logs = [scan for scan in scans if scan.file.kind is FileKind.RANK_LOG and (scan.tail_lines or scan.tail_count)]
+    cap = step_line_cap(sum(1 for scan in logs if _prints_steps(scan, preset)))
+    for scan in logs:
+        parsed = scan.steps
+        if parsed is not None and parsed[0] == preset.name and cap <= MAX_STEP_LINES:
+            items = parsed[1]
+        else:
+            items = step_items(scan, preset, cap)
         resolvers: dict[int, StepResolver] = {}
-        for i in sorted(step_set | set(note_lines)):
-            ev = tail_event(scan, i)
-            if ev.time is None:
-                continue
+        for ev, record in items:
+            assert ev.time is not None
             rank = resolve_rank(idx, scan.file, ev.rank, ev.local_rank)
             if rank is None:
                 continue
             when = ev.time.timestamp()
-            record = preset.parse(ev.message)
             if record is None:
                 note = make_note(ev.message, rank=rank, time=when, file=ev.file, line=ev.line)
                 if note is not None:
@@ -122,16 +171,22 @@ def stats_findings(
     """Findings of the statistical detectors, the median step time (s) and warnings."""
     warnings: list[str] = []
     metrics: list[MetricSeries] = []
-    for f in metric_files:
-        try:
-            metrics.extend(load_metrics(f.path))
-        except (RankdoctorError, OSError) as exc:
-            warnings.append(f"{f.display}: metrics not used ({exc})")
+    if metric_files:
+        from detector.errors import RankdoctorError
+        from detector.sources.metrics import load_metrics
+
+        for f in metric_files:
+            try:
+                metrics.extend(load_metrics(f.path))
+            except (RankdoctorError, OSError) as exc:
+                warnings.append(f"{f.display}: metrics not used ({exc})")
     samples, notes = step_samples(scans, idx)
     ends = [s.last_time.timestamp() for s in scans if s.last_time is not None and s.file.kind is FileKind.RANK_LOG]
     end_time = max(ends) if ends else None
     if not samples and not metrics:
         return [], None, warnings
+    from detector.stats import StatsConfig, analyze
+
     found = analyze(samples, metrics, end_time=end_time, config=config or StatsConfig(), notes=notes,
                     rank_gpus=dict(idx.rank_gpu) or None)
     return found, _median_step(samples), warnings

@@ -1,4 +1,5 @@
-"""Rules from files to a compiled :class:`RuleSet`, all problems reported at once."""
+"""Rules from files to a compiled :class:`RuleSet`, all problems reported at once; the compiled
+set is cached between runs (:mod:`detector.rules.cache`), keyed by the files' contents."""
 
 from __future__ import annotations
 
@@ -7,12 +8,42 @@ from pathlib import Path
 
 from detector.errors import RuleLoadError
 from detector.rules.engine import RuleSet
-from detector.rules.loader import load_rules
+from detector.rules.loader import load_rules, rule_files, shipped_rules_dir
 
 
-def load_ruleset(user_rules: Sequence[Path] = (), *, engine: str = "auto", shipped: Sequence[Path] | None = None) -> RuleSet:
-    """Load and compile every rule up front; any problem stops here with every message."""
+def _layers(user_rules: Sequence[Path], shipped: Sequence[Path] | None) -> list[list[Path]] | None:
+    """The rule files :func:`load_rules` reads, layer by layer; None where it will report a
+    problem with a path (nothing is cached then)."""
+    layers = [rule_files(shipped if shipped is not None else [shipped_rules_dir()])]
+    for user_path in user_rules:
+        if not user_path.exists():
+            return None
+        files = rule_files([user_path])
+        if user_path.is_dir() and not files:
+            return None
+        layers.append(files)
+    return layers
+
+
+def load_ruleset(user_rules: Sequence[Path] = (), *, engine: str = "auto", shipped: Sequence[Path] | None = None,
+                 cache: bool = True) -> RuleSet:
+    """Load and compile every rule up front; any problem stops here with every message. The
+    compiled set comes from the rule cache when these files were loaded before (``cache``)."""
+    from detector.rules import cache as rule_cache
+
+    key = None
+    layers = _layers(user_rules, shipped) if cache else None
+    if layers is not None:
+        key = rule_cache.cache_key(layers, engine)
+        if key is not None:
+            cached = rule_cache.load(key)
+            if cached is not None:
+                return cached
     result = load_rules(shipped, user_rules)
     if result.problems:
         raise RuleLoadError(result.problems)
-    return RuleSet(result.rules, engine=engine)
+    ruleset = RuleSet(result.rules, engine=engine)
+    # stored only when the files did not change while they were read
+    if key is not None and layers is not None and rule_cache.cache_key(layers, engine) == key:
+        rule_cache.store(key, ruleset)
+    return ruleset

@@ -61,6 +61,30 @@ class RuleMatch:
     fields: tuple[tuple[str, str], ...]
 
 
+class Verified:
+    """A rule that matched a message: :class:`RuleMatch`'s ``rule`` and ``fields``, the fields
+    (named groups that took part) read from the match when first asked for."""
+
+    __slots__ = ("_fields", "_match", "rule")
+
+    def __init__(self, rule: CompiledRule, match: re.Match[str]) -> None:
+        self.rule = rule
+        self._match: re.Match[str] | None = match
+        self._fields: tuple[tuple[str, str], ...] | None = None
+
+    @property
+    def fields(self) -> tuple[tuple[str, str], ...]:
+        fields = self._fields
+        if fields is None:
+            assert self._match is not None
+            fields = self._fields = tuple((k, v) for k, v in self._match.groupdict().items() if v is not None)
+            self._match = None
+        return fields
+
+    def result(self) -> RuleMatch:
+        return RuleMatch(self.rule, self.fields)
+
+
 def linear_search(regex: re.Pattern[str], twin: Any | None, text: str) -> re.Match[str] | None:
     """``regex.search(text)`` in time linear in ``len(text)`` when ``twin`` (RE2) is given:
     RE2 finds where the leftmost match starts, ``re`` matches there (same fields as its own
@@ -98,9 +122,14 @@ class _Re2Ids:
     the whole patterns: a set of ~100 whole patterns with counted repeats outgrows RE2's DFA
     budget and falls back to its slow NFA (hundreds of µs a line); literals stay a small DFA."""
 
-    def __init__(self, regex_set: Any, index: Sequence[int]) -> None:
+    def __init__(self, regex_set: Any, index: Sequence[int],
+                 literals: Sequence[tuple[int, tuple[tuple[str, ...], bool]]] = ()) -> None:
         self._set = regex_set
         self._index = tuple(index)
+        self._literals = tuple(literals)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _rebuild_re2_ids, (self._literals,)
 
     @classmethod
     def build(cls, literals: Sequence[tuple[int, tuple[tuple[str, ...], bool]]]) -> _Re2Ids | None:
@@ -117,11 +146,18 @@ class _Re2Ids:
             regex_set.Compile()
         except Exception:  # re2.error or ValueError, by version
             return None
-        return cls(regex_set, [i for i, _ in literals])
+        return cls(regex_set, [i for i, _ in literals], literals)
 
     def ids(self, data: bytes) -> list[int]:
         index = self._index
         return [index[n] for n in self._set.Match(data) or ()]
+
+
+def _rebuild_re2_ids(literals: Sequence[tuple[int, tuple[tuple[str, ...], bool]]]) -> _Re2Ids:
+    built = _Re2Ids.build(literals)
+    if built is None:  # a pickle from where RE2 was installed: not to be used without it
+        raise ValueError("google-re2 is needed for this rule set")
+    return built
 
 
 LiteralTable = tuple[tuple[str, bool, tuple[int, ...]], ...]  # (text, lower-cased?, rule indices)
@@ -146,17 +182,27 @@ class RuleSelector:
     def __init__(self, rules: Sequence[CompiledRule], *, full: _IdScanner | None = None,
                  full_ids: Sequence[int] = (), literal_set: bool = False) -> None:
         self.count = len(rules)
-        literals = [required_literals(r.pattern) for r in rules]
+        self._patterns = tuple(r.pattern for r in rules)
         covered = set(full_ids) if full is not None else set()
-        with_literals = [(i, lit) for i, lit in enumerate(literals) if lit is not None]
-        rest = [(i, lit) for i, lit in with_literals if i not in covered]
+        # the required literals of the rules no scanner holds now; of all of them (for lines the
+        # scanners do not answer for) when first needed
+        rest_literals = [(i, required_literals(p)) for i, p in enumerate(self._patterns) if i not in covered]
+        rest = [(i, lit) for i, lit in rest_literals if lit is not None]
         self._full = full
         self._set = _Re2Ids.build(rest) if literal_set and rest else None
-        self._table_all = _literal_table(with_literals)
-        self._always_all = tuple(i for i, lit in enumerate(literals) if lit is None)
+        self._everything: tuple[LiteralTable, tuple[int, ...]] | None = None
         self._table_rest = () if self._set is not None else _literal_table(rest)
-        self._always_rest = tuple(i for i in self._always_all if i not in covered)
+        self._always_rest = tuple(i for i, lit in rest_literals if lit is None)
         self._scans = full is not None or self._set is not None
+        self._full_only = full is not None and self._set is None and not self._always_rest and not self._table_rest
+
+    def _all(self) -> tuple[LiteralTable, tuple[int, ...]]:
+        """Every rule's required literals (a table) and the rules without any."""
+        if self._everything is None:
+            literals = [required_literals(p) for p in self._patterns]
+            self._everything = (_literal_table([(i, lit) for i, lit in enumerate(literals) if lit is not None]),
+                                tuple(i for i, lit in enumerate(literals) if lit is None))
+        return self._everything
 
     @property
     def engine(self) -> str:
@@ -165,19 +211,28 @@ class RuleSelector:
             parts.append("literals")
         return "+".join(parts)
 
-    def select(self, text: str) -> list[int]:
+    def select(self, text: str, full_ids: Sequence[int] | None = None) -> Sequence[int]:
+        """``full_ids``: what ``full`` would answer for ``text``, where the caller knows it (the
+        prefilter's scan of the buffer saw those rules match in the line that ends with
+        ``text``: a superset, which is all a selector needs)."""
         # (up to SHORT_TEXT: hyperscan reports every end of a match, ~one a character for a
         # pattern ending in ``.*``; literals cost the same whatever the line)
         if self._scans and len(text) <= SHORT_TEXT and text.isascii() and "\v" not in text:
-            data = text.encode("ascii")
-            found = self._full.ids(data) if self._full is not None else []
+            if full_ids is not None and self._full_only:  # hyperscan holds every rule: its answer is all
+                return full_ids if len(full_ids) < 2 else sorted(full_ids)
+            if self._full is None:
+                found = []
+            elif full_ids is not None:
+                found = list(full_ids)
+            else:
+                found = self._full.ids(text.encode("ascii"))
             if self._set is not None:
-                found.extend(self._set.ids(data))
+                found.extend(self._set.ids(text.encode("ascii")))
             found.extend(self._always_rest)
             table = self._table_rest
         else:
-            found = list(self._always_all)
-            table = self._table_all
+            table, always = self._all()
+            found = list(always)
         if table:
             lower: str | None = None
             for t, nocase, ids in table:
@@ -225,54 +280,81 @@ class _RulesOnly:
         return [i for i in self._scanner.ids(data) if i < count]
 
 
+_UNSET: Any = object()
+
+
 class RuleSet:
-    """A compiled set of rules, ready to scan buffers and verify lines."""
+    """A compiled set of rules, ready to scan buffers and verify lines.
+
+    A RuleSet pickles (the rule cache of :mod:`detector.rules.cache`): hyperscan's database as
+    hyperscan serialises it, RE2 objects as what rebuilds them. Each rule's RE2 twin (for lines
+    over :data:`SHORT_TEXT` characters) is compiled when first needed."""
 
     def __init__(self, rules: Sequence[CompiledRule], *, engine: str = "auto") -> None:
-        self.rules: tuple[CompiledRule, ...] = tuple(rules)
-        patterns = [r.pattern for r in self.rules] + list(STRUCTURAL)
-        self.prefilter: Prefilter = make_prefilter(patterns, engine)
-        self.selector = make_selector(self.rules, engine, self.prefilter)
-        # each rule's RE2 twin (None: ``re`` only), and its window.next's
-        twins = [linear_twin(r.pattern) for r in self.rules]
-        self._next_twins = {r.id: linear_twin(r.window_next.pattern) for r in self.rules
-                            if r.window_next is not None}
-        # per stream kind, by rule index: (rule, twin) where the rule applies, else None
-        self._by_kind = {
-            kind: tuple((r, twins[i]) if r.applies_to(kind) else None for i, r in enumerate(self.rules))
-            for kind in StreamKind
-        }
+        rules = tuple(rules)
+        patterns = [r.pattern for r in rules] + list(STRUCTURAL)
+        prefilter = make_prefilter(patterns, engine)
+        self._setup(rules, prefilter, make_selector(rules, engine, prefilter))
+
+    def _setup(self, rules: tuple[CompiledRule, ...], prefilter: Prefilter, selector: RuleSelector) -> None:
+        self.rules: tuple[CompiledRule, ...] = rules
+        self.prefilter: Prefilter = prefilter
+        self.selector = selector
+        self._index = {id(r): i for i, r in enumerate(rules)}
+        # each rule's RE2 twin (None: ``re`` only) and its window.next's, compiled when first needed
+        self._twins: list[Any] = [_UNSET] * len(rules)
+        self._next_twins: dict[str, Any] = {}
+        # per stream kind, by rule index: the rule where it applies, else None
+        self._by_kind = {kind: tuple(r if r.applies_to(kind) else None for r in rules) for kind in StreamKind}
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _restore_ruleset, (self.rules, self.prefilter, self.selector)
+
+    def _twin(self, index: int) -> Any | None:
+        twin = self._twins[index]
+        if twin is _UNSET:
+            twin = self._twins[index] = linear_twin(self.rules[index].pattern)
+        return twin
 
     @property
     def engine(self) -> str:
         return self.prefilter.name
 
-    def match(self, message: str, kind: StreamKind) -> list[RuleMatch]:
-        """All rules that match one message (fallback rules only when nothing else did)."""
+    def rule_index(self, rule: CompiledRule) -> int:
+        """The position of one of this set's rules in :attr:`rules`."""
+        return self._index[id(rule)]
+
+    def match(self, message: str, kind: StreamKind, ids: Sequence[int] | None = None) -> list[RuleMatch]:
+        """All rules that match one message (fallback rules only when nothing else did).
+        ``ids``: the rules the prefilter's scan saw match in the line ending with ``message``
+        (from :meth:`candidate_lines`), which spares the selector a scan of its own."""
+        return [v.result() for v in self.verify(message, kind, ids)]
+
+    def verify(self, message: str, kind: StreamKind, ids: Sequence[int] | None = None) -> list[Verified]:
+        """:meth:`match`, each rule's fields read from its match when first asked for (a line
+        the evidence cap turns down never needs them)."""
         text = message if len(message) <= MAX_MATCH_CHARS else message[:MAX_MATCH_CHARS]
-        return self._verify(text, kind, self.selector.select(text))
+        return self._verify(text, kind, self.selector.select(text, ids))
 
     def match_all(self, message: str, kind: StreamKind) -> list[RuleMatch]:
         """:meth:`match` verifying every rule (no selector): the reference the selectors are
         tested against."""
         text = message if len(message) <= MAX_MATCH_CHARS else message[:MAX_MATCH_CHARS]
-        return self._verify(text, kind, range(len(self.rules)))
+        return [v.result() for v in self._verify(text, kind, range(len(self.rules)))]
 
-    def _verify(self, text: str, kind: StreamKind, selected: Iterable[int]) -> list[RuleMatch]:
-        found: list[RuleMatch] = []
-        fallbacks: list[RuleMatch] = []
+    def _verify(self, text: str, kind: StreamKind, selected: Iterable[int]) -> list[Verified]:
+        found: list[Verified] = []
+        fallbacks: list[Verified] = []
         short = len(text) <= SHORT_TEXT  # the common case: plain re, no wrapper call per rule
         by_index = self._by_kind[kind]
         for i in selected:
-            entry = by_index[i]
-            if entry is None:
+            rule = by_index[i]
+            if rule is None:
                 continue
-            rule, twin = entry
-            m = rule.regex.search(text) if short or twin is None else linear_search(rule.regex, twin, text)
+            m = rule.regex.search(text) if short else linear_search(rule.regex, self._twin(i), text)
             if m is None:
                 continue
-            fields = tuple((k, v) for k, v in m.groupdict().items() if v is not None)
-            (fallbacks if rule.fallback else found).append(RuleMatch(rule, fields))
+            (fallbacks if rule.fallback else found).append(Verified(rule, m))
         return found if found else fallbacks
 
     def search_next(self, rule: CompiledRule, text: str) -> re.Match[str] | None:
@@ -280,7 +362,27 @@ class RuleSet:
         if rule.window_next is None:
             return None
         text = text if len(text) <= MAX_MATCH_CHARS else text[:MAX_MATCH_CHARS]
-        return linear_search(rule.window_next, self._next_twins.get(rule.id), text)
+        if len(text) <= SHORT_TEXT:
+            return rule.window_next.search(text)
+        twin = self._next_twins.get(rule.id, _UNSET)
+        if twin is _UNSET:
+            twin = self._next_twins[rule.id] = linear_twin(rule.window_next.pattern)
+        return linear_search(rule.window_next, twin, text)
 
     def candidates(self, buf: bytes, start: int, end: int) -> Iterator[int]:
         return self.prefilter.candidates(buf, start, end)
+
+    def candidate_lines(self, buf: bytes, start: int, end: int) -> Iterator[tuple[int, list[int] | None]]:
+        """The candidate lines of buf[start:end] (their starts, in order) with, where the
+        prefilter knows them (hyperscan: one scan of the whole range), the indices of the rules
+        with a match that ends in each line; else None (the selector will look)."""
+        lines = getattr(self.prefilter, "lines", None)
+        if lines is None:
+            return ((off, None) for off in self.prefilter.candidates(buf, start, end))
+        return iter(lines(buf, start, end, len(self.rules)))
+
+
+def _restore_ruleset(rules: tuple[CompiledRule, ...], prefilter: Prefilter, selector: RuleSelector) -> RuleSet:
+    ruleset = RuleSet.__new__(RuleSet)
+    ruleset._setup(rules, prefilter, selector)
+    return ruleset

@@ -8,17 +8,18 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-
-from pydantic import ValidationError
+from typing import TYPE_CHECKING, Any
 
 from detector.errors import ConfigError
 from detector.rules.linearity import superlinear_risk
 from detector.rules.prefilter import prefilter_pattern
 from detector.rules.safety import backtracking_risk
-from detector.rules.spec import RuleFile, RuleSpec
-from detector.support.yamlfile import YamlList, YamlMap, load_yaml_file
 from detector.types import Cause, Role, Severity, StreamKind
+
+# pydantic (the rule-file schema) and the YAML reader are imported where rule files are read:
+# a command whose rules come from the rule cache (detector.rules.cache) never loads them
+if TYPE_CHECKING:
+    from detector.rules.spec import RuleFile, RuleSpec
 
 PATTERN_FLAGS = re.ASCII
 
@@ -85,6 +86,8 @@ def rule_files(paths: Iterable[Path]) -> list[Path]:
 
 def _loc_position(data: Any, loc: Sequence[int | str]) -> tuple[int | None, int | None, str | None]:
     """Walk a pydantic error location through the YAML tree to a (line, column, rule id)."""
+    from detector.support.yamlfile import YamlList, YamlMap
+
     node: Any = data
     line: int | None = getattr(data, "line", None)
     column: int | None = getattr(data, "column", None)
@@ -105,6 +108,11 @@ def _loc_position(data: Any, loc: Sequence[int | str]) -> tuple[int | None, int 
 
 
 def _parse_file(path: Path) -> tuple[RuleFile | None, Any, list[ConfigError]]:
+    from pydantic import ValidationError
+
+    from detector.rules.spec import RuleFile
+    from detector.support.yamlfile import YamlMap, load_yaml_file
+
     name = str(path)
     try:
         data = load_yaml_file(path)
@@ -137,6 +145,8 @@ def _parse_file(path: Path) -> tuple[RuleFile | None, Any, list[ConfigError]]:
 
 
 def _rule_position(data: Any, index: int, key: str | None = None) -> tuple[int | None, int | None]:
+    from detector.support.yamlfile import YamlList, YamlMap
+
     rules = data.get("rules") if isinstance(data, YamlMap) else None
     if isinstance(rules, YamlList) and index < len(rules):
         item = rules[index]
@@ -308,6 +318,11 @@ def rules_one_by_one(path: Path) -> tuple[list[CompiledRule], list[ConfigError]]
     reports the schema errors and skips the whole file; ``rankdoctor rules validate`` uses this
     to report every other rule's problems in the same run. Schema errors and problems of the
     file itself (YAML, top level) are left to :func:`load_rules`."""
+    from pydantic import ValidationError
+
+    from detector.rules.spec import RuleSpec
+    from detector.support.yamlfile import YamlList, YamlMap, load_yaml_file
+
     try:
         data = load_yaml_file(path)
     except ConfigError:

@@ -87,20 +87,31 @@ class Re2Prefilter:
 
     name = "re2"
 
-    def __init__(self, twin: Any) -> None:
+    def __init__(self, twin: Any, body: bytes = b"") -> None:
         self._twin = twin
+        self._body = body
 
     @classmethod
     def build(cls, patterns: Sequence[str]) -> Re2Prefilter | None:
         """None when RE2 is not installed or cannot run one of the patterns."""
         if not patterns:
             return None
-        body = "(?m)" + "|".join(f"(?:{prefilter_pattern(p)})" for p in patterns)
-        twin = linear_twin(body.encode("utf-8"))
-        return cls(twin) if twin is not None else None
+        body = ("(?m)" + "|".join(f"(?:{prefilter_pattern(p)})" for p in patterns)).encode("utf-8")
+        twin = linear_twin(body)
+        return cls(twin, body) if twin is not None else None
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _rebuild_re2_prefilter, (self._body,)
 
     def candidates(self, buf: bytes, start: int, end: int) -> Iterator[int]:
         return _search_candidates(self._twin.search, buf, start, end)
+
+
+def _rebuild_re2_prefilter(body: bytes) -> Re2Prefilter:
+    twin = linear_twin(body)
+    if twin is None:  # a pickle from where RE2 was installed
+        raise ValueError("google-re2 is needed for this prefilter")
+    return Re2Prefilter(twin, body)
 
 
 def _slow_prefilter(patterns: Sequence[str], engine: str) -> Prefilter:
@@ -132,6 +143,176 @@ def _say_slow_once() -> None:
               "back to Python's re (correct, but slow on runs of hundreds of MB)", file=sys.stderr)
 
 
+RELAX_REPEATS = 100
+_COUNTED = re.compile(r"\{(\d+),(\d+)\}")
+
+
+def relaxed(pattern: str, limit: int = RELAX_REPEATS) -> str:
+    """``pattern`` with each counted repeat of more than ``limit`` (``x{0,600}``) made open
+    (``x{0,}``): hyperscan matches a superset of the lines, which is all a prefilter (and a
+    selector) needs, and compiles the rule set in about half the time (large counted repeats
+    are what its compiler spends its time on)."""
+    out: list[str] = []
+    i = 0
+    n = len(pattern)
+    in_class = False
+    while i < n:
+        c = pattern[i]
+        if c == "\\":
+            out.append(pattern[i : i + 2])
+            i += 2
+            continue
+        if in_class:
+            in_class = c != "]"
+            out.append(c)
+            i += 1
+            continue
+        if c == "[":
+            in_class = True
+            out.append(c)
+            i += 1
+            for first in ("^", "]"):  # "[^]...]" / "[]...]": a leading "]" is a character
+                if i < n and pattern[i] == first:
+                    out.append(first)
+                    i += 1
+            continue
+        if c == "{":
+            m = _COUNTED.match(pattern, i)
+            if m is not None and int(m.group(2)) > limit:
+                out.append(f"{{{m.group(1)},}}")
+                i = m.end()
+                continue
+        out.append(c)
+        i += 1
+    return "".join(out)
+
+
+_QUANT = re.compile(r"(?:[*+?]|\{(\d+)(?:(,)(\d*))?\})[?+]?")
+_ESCAPE_LEN = {"x": 4, "u": 6, "U": 10}
+_LOOKAROUND = ("(?=", "(?!", "(?<=", "(?<!")
+
+
+def _atom_end(p: str, i: int) -> int | None:
+    """Where the atom starting at ``p[i]`` ends (a character, escape, class or group); None for
+    what this reading does not know."""
+    c = p[i]
+    if c == "\\":
+        if i + 1 >= len(p):
+            return None
+        e = p[i + 1]
+        if e == "N":
+            close = p.find("}", i)
+            return None if close < 0 else close + 1
+        if e.isdigit():
+            return None  # a back-reference or an octal escape
+        return i + _ESCAPE_LEN.get(e, 2)
+    if c == "[":
+        j = i + 1
+        if j < len(p) and p[j] == "^":
+            j += 1
+        if j < len(p) and p[j] == "]":
+            j += 1
+        while j < len(p):
+            if p[j] == "\\":
+                j += 2
+                continue
+            if p[j] == "]":
+                return j + 1
+            j += 1
+        return None
+    if c == "(":
+        depth = 0
+        j = i
+        while j < len(p):
+            ch = p[j]
+            if ch == "\\":
+                j += 2
+                continue
+            if ch == "[":
+                end = _atom_end(p, j)
+                if end is None:
+                    return None
+                j = end
+                continue
+            if ch == "(":
+                depth += 1
+            elif ch == ")":
+                depth -= 1
+                if depth == 0:
+                    return j + 1
+            j += 1
+        return None
+    if c in ")|*+?{":
+        return None
+    return i + 1
+
+
+def _items(p: str) -> list[tuple[str, str, int]] | None:
+    """The sequence ``p`` as (atom, quantifier, least count) items; None when it is an
+    alternation at this level or holds what this reading does not know."""
+    out: list[tuple[str, str, int]] = []
+    i = 0
+    while i < len(p):
+        if p[i] == "|":
+            return None
+        end = _atom_end(p, i)
+        if end is None:
+            return None
+        atom = p[i:end]
+        m = _QUANT.match(p, end)
+        if m is None:
+            out.append((atom, "", 1))
+            i = end
+            continue
+        q = m.group(0)
+        least = 0 if q[0] in "*?" else 1 if q[0] == "+" else int(m.group(1))
+        out.append((atom, q, least))
+        i = m.end()
+    return out
+
+
+def trimmed(pattern: str) -> str:
+    """``pattern`` less what no match needs at its end: trailing optional parts are dropped and
+    a trailing ``x+`` / ``x{2,5}`` keeps its least count (also inside a trailing plain group).
+    A text holds a match of the pattern exactly when it holds a match of this one (a line
+    matches both or neither), and hyperscan, which reports every end of a match, reports one or
+    two a line instead of one per character of a ``[A-Z_]+`` at the end."""
+    items = _items(pattern)
+    if not items:
+        return pattern
+    while items:
+        atom, quant, least = items[-1]
+        if least == 0:
+            items.pop()
+            continue
+        if atom in ("$", "^", "\\b", "\\B", "\\Z", "\\A") or atom.startswith(_LOOKAROUND):
+            break  # an assertion at the end is kept: it decides which lines match
+        if atom.startswith("(") and not quant and not atom.startswith(("(?P=", "(?#")):
+            body_start = 1
+            if atom.startswith("(?"):
+                colon = atom.find(":")
+                if colon < 0 or not re.fullmatch(r"\(\?(?:P<\w+>|[aiLmsux-]*)", atom[:colon]):
+                    break
+                body_start = colon + 1
+            inner = trimmed(atom[body_start:-1])
+            if inner == "" or (_items(atom[body_start:-1]) is not None and not _items(inner)):
+                items.pop()
+                continue
+            items[-1] = (atom[:body_start] + inner + ")", "", 1)
+            break
+        if quant and least >= 1:
+            items[-1] = (atom, "" if least == 1 else f"{{{least}}}", least)
+        break
+    if not items:
+        return pattern  # everything in it may be empty: keep it whole
+    out = "".join(atom + quant for atom, quant, _ in items)
+    try:
+        re.compile(out)
+    except re.error:
+        return pattern
+    return out
+
+
 class HyperscanPrefilter:
     """hyperscan prefilter: a block-mode database of all patterns, each under its own id
     (``ids``: by default its position). A scan stops at the first match; the next scan resumes
@@ -145,13 +326,17 @@ class HyperscanPrefilter:
         import hyperscan
 
         self._hs: Any = hyperscan
-        exprs = [prefilter_pattern(p).encode("utf-8") for p in patterns]
+        exprs = [relaxed(trimmed(prefilter_pattern(p))).encode("utf-8") for p in patterns]
         self.pattern_ids: tuple[int, ...] = tuple(range(len(exprs)) if ids is None else ids)
         flags = [hyperscan.HS_FLAG_MULTILINE] * len(exprs)
         self._db = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
         self._db.compile(expressions=exprs, ids=list(self.pattern_ids), flags=flags)
         self._scratch = hyperscan.Scratch(self._db)
         self._hit = -1
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as hyperscan serialises its database (``dumpb``): no compiling again."""
+        return _load_hyperscan, (self.pattern_ids, self._hs.dumpb(self._db))
 
     def _on_match(self, _id: int, _from: int, to: int, _flags: int, _ctx: Any) -> bool:
         self._hit = to
@@ -166,6 +351,27 @@ class HyperscanPrefilter:
         found: set[int] = set()
         self._db.scan(data, match_event_handler=self._on_id, context=found, scratch=self._scratch)
         return list(found)
+
+    def lines(self, buf: bytes, start: int, end: int, below: int | None = None) -> list[tuple[int, list[int]]]:
+        """Every line of buf[start:end] where some pattern matches: (its start, the ids of the
+        patterns with a match that ends in it, those under ``below`` where given), in order; one
+        scan of the whole range. (A match that ends with a line feed belongs to the line before,
+        as in :meth:`candidates`.)"""
+        reports: list[tuple[int, int]] = []
+        add = reports.append
+        below = sys.maxsize if below is None else below
+
+        def on_match(id_: int, _from: int, to: int, _flags: int, _ctx: Any) -> None:
+            add((to, id_ if id_ < below else -1))
+
+        self._db.scan(memoryview(buf)[start:end], match_event_handler=on_match, scratch=self._scratch)  # type: ignore[type-var]
+        if not reports:
+            return []
+        grouped = _by_line(buf, start, end, reports)
+        if grouped is None:  # block mode reports by end offset; should one come earlier, sort them
+            grouped = _by_line(buf, start, end, sorted(reports))
+        assert grouped is not None
+        return grouped
 
     def candidates(self, buf: bytes, start: int, end: int) -> Iterator[int]:
         view = memoryview(buf)
@@ -188,6 +394,45 @@ class HyperscanPrefilter:
             if nl < 0:
                 return
             pos = nl + 1
+
+
+def _load_hyperscan(pattern_ids: tuple[int, ...], blob: bytes) -> HyperscanPrefilter:
+    import hyperscan
+
+    prefilter = HyperscanPrefilter.__new__(HyperscanPrefilter)
+    prefilter._hs = hyperscan
+    prefilter.pattern_ids = tuple(pattern_ids)
+    prefilter._db = hyperscan.loadb(blob, hyperscan.HS_MODE_BLOCK)
+    prefilter._scratch = hyperscan.Scratch(prefilter._db)
+    prefilter._hit = -1
+    return prefilter
+
+
+def _by_line(buf: bytes, start: int, end: int, reports: Sequence[tuple[int, int]]) -> list[tuple[int, list[int]]] | None:
+    """(end of a match relative to ``start``, pattern id or -1) reports, in order, grouped by
+    the line the match ends in; None when a report comes before the line of the one before."""
+    out: list[tuple[int, list[int]]] = []
+    line_start = line_end = -1
+    current: list[int] = []
+    find, rfind = buf.find, buf.rfind
+    for to, id_ in reports:
+        last = start + (to if to > 0 else 1) - 1  # the match's last byte
+        if last > start and buf[last] == 10:
+            last -= 1
+        if last < line_end:
+            if last < line_start:
+                return None
+            if id_ >= 0 and id_ not in current:
+                current.append(id_)
+            continue
+        nl = rfind(b"\n", start, last)
+        line_start = start if nl < 0 else nl + 1
+        line_end = find(b"\n", last, end)
+        if line_end < 0:
+            line_end = end
+        current = [id_] if id_ >= 0 else []
+        out.append((line_start, current))
+    return out
 
 
 def _hyperscan_available() -> bool:
@@ -224,6 +469,17 @@ class MergedPrefilter:
 
     def candidates(self, buf: bytes, start: int, end: int) -> Iterator[int]:
         return iter(sorted(set(self.fast.candidates(buf, start, end)) | set(self._slow.candidates(buf, start, end))))
+
+    def lines(self, buf: bytes, start: int, end: int, below: int | None = None) -> list[tuple[int, list[int] | None]]:
+        """As :meth:`HyperscanPrefilter.lines` where the fast part is hyperscan (a line only the
+        slow part finds: no hyperscan id), else every line with ids None."""
+        fast_lines = getattr(self.fast, "lines", None)
+        if fast_lines is None:
+            return [(off, None) for off in self.candidates(buf, start, end)]
+        found: dict[int, list[int] | None] = dict(fast_lines(buf, start, end, below))
+        for off in self._slow.candidates(buf, start, end):
+            found.setdefault(off, [])
+        return sorted(found.items())
 
 
 def make_prefilter(patterns: Sequence[str], engine: str) -> Prefilter:

@@ -28,9 +28,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import cast
 
-from detector.pipeline.evidence import EvidenceCap, Hit, is_index_hit
+from detector.pipeline.evidence import EvidenceCap, Hit, MatchLike, is_index_hit
 from detector.pipeline.scan import FileScan, process_buffer
-from detector.rules.engine import RuleMatch, RuleSet
+from detector.rules.engine import RuleSet, Verified
 from detector.rules.loader import CompiledRule
 from detector.sidecar.model import Chunk
 from detector.sources.lines import LineParser
@@ -110,13 +110,13 @@ class _Recorder:
         self.needs: list[tuple[int, int]] = []  # (offset of a candidate line, following lines it needs)
         self._last = -1
 
-    def candidates(self, buf: bytes, start: int, end: int) -> Iterator[int]:
-        for off in self.rules.candidates(buf, start, end):
+    def candidate_lines(self, buf: bytes, start: int, end: int) -> Iterator[tuple[int, list[int] | None]]:
+        for off, ids in self.rules.candidate_lines(buf, start, end):
             self._last = off
-            yield off
+            yield off, ids
 
-    def match(self, message: str, kind: StreamKind) -> list[RuleMatch]:
-        found = self.rules.match(message, kind)  # called once per candidate, after it is given
+    def verify(self, message: str, kind: StreamKind, ids: Sequence[int] | None = None) -> list[Verified]:
+        found = self.rules.verify(message, kind, ids)  # called once per candidate, after it is given
         need = SUMMARY_LINES if "ChildFailedError" in message else 0
         for m in found:
             need = max(need, m.rule.window_within, m.rule.context_lines)
@@ -137,7 +137,7 @@ class _Admission:
         self.cap = cap
         self.lf = lf
 
-    def admit(self, file: str, line: int, rank: int | None, matches: Sequence[RuleMatch]) -> bool:
+    def admit(self, file: str, line: int, rank: int | None, matches: Sequence[MatchLike]) -> bool:
         lf = self.lf
         if line in lf.hit_lines:
             return True
@@ -183,7 +183,7 @@ class LineProcessor:
             buf, base = data, chunk.base_line
         tmp = FileScan(lf.file, cap=_Admission(self.cap, lf))
         recorder = _Recorder(self.rules)
-        # the recorder stands in for the RuleSet: process_buffer only calls candidates(), match(), search_next()
+        # the recorder stands in for the RuleSet: process_buffer only calls candidate_lines(), verify(), search_next()
         process_buffer(buf, 0, len(buf), base, tmp, parser, cast(RuleSet, recorder))
         result.new_hits = self._merge_hits(lf, tmp.hits, chunk)
         result.new_failures = self._merge_failures(lf, tmp.failures)

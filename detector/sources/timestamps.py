@@ -56,6 +56,20 @@ def _frac(value: str | None) -> int:
     return int((value + "000000")[:6])
 
 
+_TZ_SEEN: dict[str | None, timezone | None] = {}
+
+
+def _tz_of(value: str | None) -> timezone | None:
+    """:func:`_tz`, remembered (a log repeats its offset on every line)."""
+    try:
+        return _TZ_SEEN[value]
+    except KeyError:
+        zone = _tz(value)
+        if len(_TZ_SEEN) < 256:
+            _TZ_SEEN[value] = zone
+        return zone
+
+
 def _tz(value: str | None) -> timezone | None:
     """The zone of an offset; None for one no clock has (``+99:00``, ``-2400``)."""
     value = value.strip() if value else value
@@ -101,6 +115,19 @@ _NOT_HOSTS = frozenset({"localhost", "localhost.localdomain"})
 _SOURCE_FILE = re.compile(r"\.(?:py|pyx|c|cc|cpp|cxx|cu|cuh|h|hpp|rs|go|java|js|ts|sh|so)$", re.I)  # "[train.py:45]"
 
 
+# a stamp's end -> (what may sit between, spaces) a header: one match for _BETWEEN and
+# _header_host's two (the NCCL header tried first, as there)
+_AFTER_STAMP = re.compile(
+    "(?>" + _BETWEEN.pattern + ") *(?:"
+    + _NCCL_HEADER.pattern.replace("(?P<host>", "(?P<nccl>").replace("(?P<pid>", "(?:")
+    + "|" + _BRACKET_HEADER.pattern.replace("(?P<host>", "(?P<bracket>").replace("(?P<pid>", "(?:") + ")"
+)
+
+
+def _host_ok(host: str) -> bool:
+    return not (host.lower() in _NOT_HOSTS or not any(c.isalpha() for c in host) or _SOURCE_FILE.search(host))
+
+
 def _header_host(text: str, pos: int) -> tuple[str, int] | None:
     """The host named by a line header at ``text[pos:]`` (NCCL, UCX, Open MPI), and its end."""
     while pos < len(text) and text[pos] == " ":
@@ -119,11 +146,13 @@ def _with_header(stamp: Stamp | None, text: str, pos: int) -> Stamp | None:
     if stamp is not None:
         if stamp.host:
             return stamp
-        b = _BETWEEN.match(text, stamp.end)
-        found = _header_host(text, b.end() if b else stamp.end)
-        if found is None:
+        m = _AFTER_STAMP.match(text, stamp.end)
+        if m is None:
             return stamp
-        return Stamp(stamp.time, stamp.since_boot, found[0], stamp.end)
+        host = m["nccl"] or m["bracket"]
+        if not _host_ok(host):
+            return stamp
+        return Stamp(stamp.time, stamp.since_boot, host, stamp.end)
     found = _header_host(text, pos)
     if found is None:
         return None
@@ -142,7 +171,8 @@ def parse_timestamp(text: str, *, year: int | None = None, pos: int = 0) -> Stam
         pos += 1
     if pos >= len(text):
         return None
-    m = _FACILITY_HEADER.match(text, pos)
+    # (a facility header has ": " within its first 66 characters)
+    m = _FACILITY_HEADER.match(text, pos) if text.find(": ", pos, pos + 66) >= 0 else None
     if m is not None:
         inner = _parse_time(text, year=year, pos=m.end())
         host = m["host"] if m["host"].lower() not in _NOT_HOSTS else None
@@ -159,9 +189,10 @@ def _parse_time(text: str, *, year: int | None, pos: int) -> Stamp | None:
     if first.isdigit():
         m = _ISO.match(text, pos)
         if m:
-            t = _safe(int(m["y"]), int(m["mo"]), int(m["d"]), int(m["h"]), int(m["mi"]), int(m["s"]),
-                      _frac(m["frac"]), _tz(m["tz"]))
-            return Stamp(t, None, m["host"], m.end()) if t else None
+            y, mo, d, h, mi, sec, frac, tz, host = m.groups()
+            t = _safe(int(y), int(mo), int(d), int(h), int(mi), int(sec),
+                      int((frac + "000000")[:6]) if frac else 0, _tz_of(tz))
+            return Stamp(t, None, host, m.end()) if t else None
         m = _KMSG.match(text, pos)
         if m:
             return Stamp(None, int(m["us"]) / 1e6, None, m.end())
