@@ -1,24 +1,33 @@
 """Benchmark of the statistical detectors (issue #5): detection delay, false positives, speed.
 
-    python bench/bench_stats.py [--quick] [--out bench/out/stats.json]
+    python bench/bench_stats.py [--quick] [--only SECTION ...] [--jobs 2] [--out bench/out/stats.json]
 
 Runs generated with realistic jitter (``generate`` below): lognormal noise per rank and per
 step, rare spikes, checkpoint pauses every N steps, evaluation pauses, ranks printing a few ms
 apart. Prints a Markdown table and writes the figures as JSON.
+
+The ``throttle`` section (issue 13) goes through the whole replay instead: the scenario
+generator (scripts/scenarios/throttle.py) writes synchronous 64-rank runs on 8 nodes into a
+temporary folder (logs and a DCGM range-query export), half of them with one GPU thermally
+throttled from the middle of the run, half healthy with noisy metrics, and each is replayed.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import random
 import sys
+import tempfile
 import time
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
 
 from detector.stats import (
     LogNote,
@@ -325,6 +334,144 @@ def _delay_summary(
     }
 
 
+# --- a throttled GPU in a synchronous job, through the whole replay (issue 13) -------------
+
+
+def throttle_spec(rng: random.Random, kind: str) -> object:
+    """One generated 64-rank run: the trainer's log interval, step time, jitter, pauses,
+    metrics noise and where and when one GPU throttles (``kind`` "throttled"), or the job slows
+    for a reason outside the GPUs ("other"), or nothing happens ("healthy"), all drawn."""
+    from scenarios.throttle import ThrottleRun
+
+    every = rng.choice((1, 5, 10))
+    # the first rank of each node prints progress (8 files: replay keeps up to 1,000 step lines
+    # of each), or every rank does (64 files: 320 lines each, so the run is shorter)
+    printers = "all" if rng.random() < 1 / 3 else "node"
+    lines = rng.randint(280, 320) if printers == "all" else rng.randint(320, 560)
+    steps = lines * every
+    return ThrottleRun(
+        steps=steps,
+        every=every,
+        step_ms=rng.uniform(300.0, 1200.0),
+        jitter=rng.uniform(0.01, 0.04),
+        onset=int(steps * rng.uniform(0.4, 0.6)) if kind != "healthy" else None,
+        gpu_cause=kind == "throttled",
+        slow=rng.uniform(0.15, 0.22),
+        bad_node=rng.randrange(8),
+        bad_local=rng.randrange(8),
+        throttled_mhz=rng.uniform(1300.0, 1450.0),
+        ckpt_every=every * rng.choice((50, 80, 100)),
+        ckpt_s=rng.uniform(20.0, 120.0),
+        eval_every=every * rng.choice((0, 100, 150)),
+        eval_s=rng.uniform(10.0, 60.0),
+        scrape_s=rng.choice((15.0, 30.0)),
+        hot_gpu=(rng.randrange(8), rng.randrange(8)),
+        clock_dips=rng.uniform(0.0, 0.03),
+        power_noise=rng.uniform(0.02, 0.08),
+        printers=printers,
+    )
+
+
+_RULES: list[object] = []
+
+
+def _throttle_one(args: tuple[int, str]) -> dict[str, object]:
+    """Generate one run in a temporary folder, replay it, compare with the truth."""
+    from datetime import UTC, datetime
+
+    from scenarios.throttle import build_throttle_run
+    from scenarios.writer import Scenario
+
+    from detector.replay import replay_path
+    from detector.rules.compile import load_ruleset
+
+    seed, kind = args
+    if not _RULES:
+        _RULES.append(load_ruleset())
+    rng = random.Random(seed)
+    spec = throttle_spec(rng, kind)
+    sc = Scenario(f"bench_throttle_{seed}", datetime(2026, 12, 5, 8, 0, 0, tzinfo=UTC))
+    sc.rng = rng
+    expected = build_throttle_run(sc, spec)  # type: ignore[arg-type]
+    with tempfile.TemporaryDirectory(prefix="rankdoctor-throttle-") as tmp:
+        folder = Path(tmp) / "run"
+        sc.logs.write(folder)
+        started = time.perf_counter()
+        report = replay_path(folder, _RULES[0])  # type: ignore[arg-type]
+        seconds = time.perf_counter() - started
+    truth = expected["incidents"][0]["initiator"] if expected["incidents"] else None
+    incidents = list(report.incidents)
+    found = next((i for i in incidents if i.cause.value == "straggler"), None)
+    out: dict[str, object] = {
+        "seed": seed,
+        "kind": kind,
+        "every": spec.every,  # type: ignore[attr-defined]
+        "printers": spec.printers,  # type: ignore[attr-defined]
+        "incidents": [f"{i.cause.value}@{i.initiator.rank}" for i in incidents],
+        "replay_s": seconds,
+    }
+    if truth is not None and found is not None:
+        ini = found.initiator
+        out["right"] = (ini.rank, ini.node, ini.gpu) == (truth["rank"], truth["node"], truth["gpu"])
+        out["first"] = incidents[0] is found
+        out["drain"] = found.remediation.drain_node
+        slowdown = next((f for f in found.evidence if f.rule == "stats.slowdown"), None)
+        if slowdown is not None:
+            onset = spec.onset  # type: ignore[attr-defined]
+            out["delay_steps"] = int(slowdown.field("detected_step") or 0) - onset
+            out["delay_lines"] = out["delay_steps"] // spec.every  # type: ignore[attr-defined,operator]
+    return out
+
+
+def throttle_fusion(runs: int, healthy: int, other: int, seed: int, jobs: int) -> dict[str, object]:
+    """Detection of the throttled GPU through the whole replay, and false incidents on healthy
+    runs and on runs that slow down for a reason outside the GPUs."""
+    kinds = ["throttled"] * runs + ["healthy"] * healthy + ["other"] * other
+    work = [(seed * 1000 + i, kind) for i, kind in enumerate(kinds)]
+    started = time.perf_counter()
+    if jobs > 1:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            results = list(pool.map(_throttle_one, work))
+    else:
+        results = [_throttle_one(w) for w in work]
+    bad = [r for r in results if r["kind"] == "throttled"]
+    good = [r for r in results if r["kind"] == "healthy"]
+    elsewhere = [r for r in results if r["kind"] == "other"]
+    found = [r for r in bad if "right" in r]
+    right = [r for r in found if r["right"] and r["first"]]
+    delays = [int(r["delay_steps"]) for r in found if "delay_steps" in r]  # type: ignore[call-overload]
+    lines = [int(r["delay_lines"]) for r in found if "delay_lines" in r]  # type: ignore[call-overload]
+    false_healthy = [r for r in good if r["incidents"]]
+    extra = [r for r in bad if len(r["incidents"]) > (1 if "right" in r else 0)]  # type: ignore[arg-type]
+    return {
+        "runs": len(bad),
+        "healthy_runs": len(good),
+        "ranks": 64,
+        "nodes": 8,
+        "detected": len(found),
+        "right_rank_node_gpu": len(right),
+        "drained": sum(1 for r in found if r.get("drain")),
+        "other_incidents_on_throttled_runs": len(extra),
+        "healthy_runs_with_incidents": len(false_healthy),
+        "other_slowdown_runs": len(elsewhere),
+        "other_slowdown_runs_with_incidents": sum(1 for r in elsewhere if r["incidents"]),
+        "false_incident_examples": [r["incidents"] for r in false_healthy[:3]],
+        "missed_seeds": [r["seed"] for r in bad if "right" not in r][:10],
+        "delay_steps_median": float(np.median(delays)) if delays else None,
+        "delay_steps_p90": float(np.percentile(delays, 90)) if delays else None,
+        "delay_steps_median_by_log_interval": {
+            every: float(np.median([int(r["delay_steps"]) for r in found  # type: ignore[call-overload]
+                                    if r["every"] == every and "delay_steps" in r]))
+            for every in sorted({int(r["every"]) for r in found})  # type: ignore[call-overload]
+        },
+        "runs_every_rank_prints": sum(1 for r in bad if r["printers"] == "all"),
+        "delay_lines_median": float(np.median(lines)) if lines else None,
+        "delay_lines_p90": float(np.percentile(lines, 90)) if lines else None,
+        "replay_s_median": float(np.median([float(r["replay_s"]) for r in results])),  # type: ignore[arg-type]
+        "seconds": time.perf_counter() - started,
+    }
+
+
 def speed(repeats: int, ranks: int = 1024, steps: int = 10_000) -> dict[str, object]:
     rng = np.random.default_rng(7)
     table, notes, end = generate(
@@ -355,23 +502,31 @@ def speed(repeats: int, ranks: int = 1024, steps: int = 10_000) -> dict[str, obj
     }
 
 
+SECTIONS = ("straggler", "slowdown", "hang", "false_positives", "false_positives_live", "speed", "throttle")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--quick", action="store_true", help="fewer runs (a smoke test)")
+    parser.add_argument("--only", nargs="*", choices=SECTIONS, default=None, help="sections to run")
+    parser.add_argument("--jobs", type=int, default=2, help="processes for the throttle section")
     parser.add_argument(
         "--out", type=Path, default=Path(__file__).resolve().parent / "out" / "stats.json"
     )
     args = parser.parse_args(argv)
     scale = 5 if args.quick else 1
+    chosen = set(args.only or SECTIONS)
     started = time.perf_counter()
-    results: dict[str, object] = {
-        "straggler": straggler_delay(40 // scale, seed=11),
-        "slowdown": slowdown_delay(40 // scale, seed=12),
-        "hang": hang_delay(20 // scale, seed=13),
-        "false_positives": false_positives(100 // scale, seed=14),
-        "false_positives_live": live_false_positives(20 // scale, seed=15),
-        "speed": speed(5 if not args.quick else 2),
+    sections = {
+        "straggler": lambda: straggler_delay(40 // scale, seed=11),
+        "slowdown": lambda: slowdown_delay(40 // scale, seed=12),
+        "hang": lambda: hang_delay(20 // scale, seed=13),
+        "false_positives": lambda: false_positives(100 // scale, seed=14),
+        "false_positives_live": lambda: live_false_positives(20 // scale, seed=15),
+        "speed": lambda: speed(5 if not args.quick else 2),
+        "throttle": lambda: throttle_fusion(100 // scale, 100 // scale, 40 // scale, seed=16, jobs=args.jobs),
     }
+    results: dict[str, object] = {name: run() for name, run in sections.items() if name in chosen}
     results["bench_seconds"] = time.perf_counter() - started
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(results, indent=2) + "\n")
@@ -391,6 +546,53 @@ def _section(r: dict[str, object], key: str) -> dict[str, object]:
 
 
 def markdown(r: dict[str, object]) -> str:
+    rows = ["| measure | result | target |", "|---|---|---|"]
+    if all(key in r for key in SECTIONS[:6]):
+        rows += _detector_rows(r)
+    if "throttle" in r:
+        rows += _throttle_rows(_section(r, "throttle"))
+    return "\n".join(rows)
+
+
+def _throttle_rows(t: dict[str, object]) -> list[str]:
+    runs, healthy = t["runs"], t["healthy_runs"]
+    return [
+        _row(
+            f"throttled GPU in a synchronous {t['ranks']}-rank job on {t['nodes']} nodes (whole replay, logs + "
+            f"DCGM export; every rank prints steps in {t['runs_every_rank_prints']} runs, one rank per node in "
+            "the others): a straggler incident",
+            f"{t['detected']}/{runs}",
+            "all",
+        ),
+        _row(
+            "… naming the right rank, node and GPU PCI id as the first incident",
+            f"{t['right_rank_node_gpu']}/{runs} (drained: {t['drained']}; other incidents: "
+            f"{t['other_incidents_on_throttled_runs']})",
+            "all",
+        ),
+        _row(
+            "… found this many steps after the onset (median / p90); in progress lines",
+            f"{_n(t['delay_steps_median'])} / {_n(t['delay_steps_p90'])} steps "
+            f"({_n(t['delay_lines_median'])} / {_n(t['delay_lines_p90'])} lines; median by log interval: "
+            + ", ".join(f"every {k}: {_n(v)}" for k, v in _section(t, "delay_steps_median_by_log_interval").items())
+            + ")",
+            "",
+        ),
+        _row(
+            "healthy runs (checkpoint/eval pauses; clock jitter, a GPU briefly hotter, power noise) "
+            "with an incident",
+            f"{t['healthy_runs_with_incidents']}/{healthy}",
+            "0",
+        ),
+        _row(
+            "runs whose job slows as much for a reason outside the GPUs (same metrics noise) with an incident",
+            f"{t['other_slowdown_runs_with_incidents']}/{t['other_slowdown_runs']}",
+            "0",
+        ),
+    ]
+
+
+def _detector_rows(r: dict[str, object]) -> list[str]:
     s, d, h = _section(r, "straggler"), _section(r, "slowdown"), _section(r, "hang")
     fp, live, sp = (
         _section(r, "false_positives"),
@@ -398,9 +600,7 @@ def markdown(r: dict[str, object]) -> str:
         _section(r, "speed"),
     )
     delays = "delay_steps_median", "delay_steps_p90", "delay_steps_max"
-    rows = [
-        "| measure | result | target |",
-        "|---|---|---|",
+    return [
         _row(
             "straggler (one rank's local time x1.2, 64 ranks): detected",
             f"{s['detected']}/{s['runs']}, other ranks flagged: {s['wrong_findings']}",
@@ -446,7 +646,10 @@ def markdown(r: dict[str, object]) -> str:
             "< 2",
         ),
     ]
-    return "\n".join(rows)
+
+
+def _n(value: object) -> str:
+    return f"{value:.0f}" if isinstance(value, float) else str(value)
 
 
 def _f(value: object) -> str:

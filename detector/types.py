@@ -9,6 +9,7 @@ from enum import StrEnum
 
 # Rule ids of the findings that code (not a YAML rule) produces; the YAML rule ids live in rules/.
 RULE_STALL = "stats.stall"
+RULE_FINISH = "stats.finish"  # some ranks printed their end of training, others did not
 RULE_STALL_WHERE = "stats.stall_where"  # a stalled rank whose stack names another cause than hang
 RULE_STRAGGLER = "stats.straggler"
 RULE_SLOWDOWN = "stats.slowdown"

@@ -16,6 +16,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 
 from detector.attribution.advice import local_adapter_evidence
+from detector.attribution.finish import finish_incident
 from detector.attribution.incident import (
     HARDWARE,
     SKEW,
@@ -163,7 +164,11 @@ def attribute(facts: RunFacts) -> list[Incident]:
     failure_findings = [f for f in facts.findings if f.cause is not Cause.STRAGGLER and not f.rule.startswith(RULE_GPU_OUTLIER)]
     for group in _group_by_attempt(failure_findings):
         initiators = [f for f in group if f.role is Role.INITIATOR and f.cause is not None and f.rule != RULE_STALL]
-        if initiators:
+        hung = finish_incident(group, facts, stopped_by=initiators) if initiators else None
+        if hung is not None:
+            # a rank hung on the way out until the scheduler ended the job (its time limit)
+            incidents.append(hung)
+        elif initiators:
             incident, used = _failure_incident(group, initiators, facts)
             incidents.append(incident)
             # an independent hardware fault on another node is its own incident
@@ -173,7 +178,9 @@ def attribute(facts: RunFacts) -> list[Incident]:
                 second, _ = _failure_incident([f for f in group if f.node != incident.initiator.node], rest, facts)
                 incidents.append(second)
         else:
-            inferred = _infer(group, facts)
+            # ranks that finished and a rank that did not (a teardown hang, a rank that ran out of
+            # data) before what the collateral evidence alone points at
+            inferred = finish_incident(group, facts) or _infer(group, facts)
             if inferred is not None:
                 incidents.append(inferred)
     incidents.extend(_stragglers(facts))
@@ -209,28 +216,91 @@ def _stragglers(facts: RunFacts) -> list[Incident]:
 
 def _slow_job_on_a_deviating_gpu(facts: RunFacts, outliers: Sequence[Finding], known: set[str | None]) -> list[Incident]:
     """In synchronous data parallel every rank slows down with the slowest GPU: the logs say that
-    the job slowed (a slowdown or a stall), only the GPU metrics say which GPU. A slowdown fused
-    with a GPU that deviates on performance metrics (clocks, throttling, power) in the same
-    period names that GPU, its node and its rank; drained only on hardware evidence."""
-    slow = [f for f in facts.findings if f.rule in (RULE_SLOWDOWN, RULE_STALL)]
+    the job slowed (a slowdown, or a stall still going on at the end), only the GPU metrics say
+    which GPU. A slowdown fused with a GPU that deviates on performance metrics (clocks,
+    throttling, power) in the same period names that GPU, its node and its rank; drained only on
+    hardware evidence.
+
+    A pause that resumed (a checkpoint, an evaluation) is not a slowdown. The GPU must be able to
+    account for the slowdown (:func:`_explains`): its SM clock down by at least half the job's
+    slowdown, or a slowdown clock-event reason set in most of its samples; a few power-cap dips
+    on a noisy GPU while the job slows for another reason (storage, network) name no GPU. When
+    several GPUs qualify, those with hardware slowdown reasons are named, else all of them."""
+    slow = [f for f in facts.findings
+            if f.rule == RULE_SLOWDOWN or (f.rule == RULE_STALL and f.role is Role.INITIATOR)]
     if not slow:
         return []
     start = min((f.time for f in slow if f.time is not None), default=None)
-    out = []
-    seen: set[str] = set()
-    for o in sorted(outliers, key=lambda o: -o.confidence):
-        if o.confidence < 0.7 or o.gpu is None or o.gpu in known or o.gpu in seen:
+    rel = max((_number(f.field("change")) for f in slow if f.rule == RULE_SLOWDOWN), default=0.0)
+    best: dict[str, Finding] = {}
+    for o in sorted(outliers, key=lambda o: (-o.confidence, -abs(_number(o.field("score"))))):
+        if o.confidence < 0.7 or o.gpu is None or o.gpu in known or o.gpu in best:
             continue  # only performance or hardware deviations name a GPU
         if start is not None and o.time is not None and o.time < start - SLOWDOWN_LEAD:
             continue  # a deviation that ended before the job slowed down explains nothing
-        seen.add(o.gpu)
-        rank = o.rank
-        if rank is None:
-            ranks = [r.rank for r in facts.ranks.values() if r.gpu == o.gpu and (o.node is None or r.node == o.node)]
-            rank = ranks[0] if len(ranks) == 1 else None
+        if not _explains(o, rel):
+            continue
+        best[o.gpu] = o
+    candidates = list(best.values())
+    chosen = [o for o in candidates if o.field("hardware") == "true"] or candidates
+    out = []
+    for o in chosen:
+        rank = o.rank if o.rank is not None else _rank_of_gpu(facts, o)
         initiator = _initiator_for(rank, o.node, facts, [o])
         initiator = replace(initiator, gpu=o.gpu, node=o.node or initiator.node)
         hw = o.field("hardware") == "true"
         out.append(_build(Cause.STRAGGLER, initiator, [o, *slow], (), 0.85 if hw else 0.6, facts,
-                          inferred_by="the job slowed down while this GPU deviated from its peers"))
+                          inferred_by=_fusion_text(slow, o)))
     return out
+
+
+MOST_SAMPLES = 0.5  # a slowdown reason set in at least this share of a GPU's samples more than its peers'
+CLOCK_SHARE = 0.5  # or its SM clock down by at least this share of the job's slowdown ...
+MIN_CLOCK_DEFICIT = 0.05  # ... and at least this much
+
+
+def _explains(o: Finding, rel: float) -> bool:
+    """Whether a GPU's deviation can account for a job slowdown of ``rel`` (0.18: 18 %; 0 for a
+    stall): a GPU that holds every all-reduce back by that much runs its clock that much lower
+    or sits throttled most of the time. Clock-event counters (DCGM_EXP_CLOCK_EVENTS_COUNT) carry
+    no share: with a hardware reason they qualify."""
+    clock, peers = _number(o.field("sm_clock")), _number(o.field("sm_clock_peers"))
+    if clock > 0 and peers > 0 and 1.0 - clock / peers >= max(MIN_CLOCK_DEFICIT, CLOCK_SHARE * rel):
+        return True
+    share = _number(o.field("clock_events")) - _number(o.field("clock_events_peers"))
+    if share >= MOST_SAMPLES:
+        return True
+    return o.field("clock_event_count") is not None and o.field("hardware") == "true"
+
+
+def _number(text: str | None) -> float:
+    try:
+        return float(text) if text is not None else 0.0
+    except ValueError:
+        return 0.0
+
+
+def _rank_of_gpu(facts: RunFacts, o: Finding) -> int | None:
+    """The one rank on the GPU: by PCI id (NCCL's busId in the logs), else by host and GPU index
+    = local rank (one GPU per local rank)."""
+    ranks = [r.rank for r in facts.ranks.values() if r.gpu == o.gpu and (o.node is None or r.node == o.node)]
+    if not ranks:
+        index = o.field("gpu_index")
+        ranks = [r.rank for r in facts.ranks.values()
+                 if index is not None and o.node is not None and r.node == o.node and r.gpu is None
+                 and r.local_rank is not None and str(r.local_rank) == index]
+    return ranks[0] if len(ranks) == 1 else None
+
+
+def _fusion_text(slow: Sequence[Finding], o: Finding) -> str:
+    slowdown = next((f for f in slow if f.rule == RULE_SLOWDOWN), None)
+    if slowdown is not None:
+        change = _number(slowdown.field("change"))
+        what = (f"every rank's step time rose {change:+.0%} from step {slowdown.field('step')} (in synchronous "
+                "data parallel all ranks wait for the slowest GPU)")
+    else:
+        what = "the job stopped making progress"
+    deviation = o.text.split(" peers: ", 1)[1] if " peers: " in o.text else o.text
+    deviation = deviation.split("; it runs rank", 1)[0]
+    peers = o.field("peers")
+    return f"{what} while this GPU deviated from its {peers + ' ' if peers else ''}peers: {deviation}"

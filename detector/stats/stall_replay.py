@@ -11,7 +11,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from .arrays import FloatArray, IntArray, nanmedian
+from .arrays import BoolArray, FloatArray, IntArray, nanmedian
 from .config import StatsConfig
 from .model import LogNote, NoteKind
 from .series import StepGrid, job_rows
@@ -22,6 +22,7 @@ from .stall import (
     StallEvent,
     allowance,
     evaluate,
+    finish_split,
     median_interval,
     notes_between,
 )
@@ -190,16 +191,21 @@ def _end_event(
     last_steps = grid.col_steps[last_col]
     last_keys = grid.col_segments[last_col] * (1 << 40) + last_steps
     last_times = grid.times[rows, last_col]
+    end_notes: dict[int, LogNote] = {}
+    for n in notes:
+        if n.kind is NoteKind.END and n.rank is not None and n.rank not in end_notes:
+            end_notes[n.rank] = n
     ends = {n.rank: n.time for n in notes if n.kind is NoteKind.END and n.rank is not None}
     ended = np.array(
         [ends.get(int(grid.ranks[r]), -np.inf) >= last_times[i] for i, r in enumerate(rows)]
     )
+    times = np.where(np.isfinite(last_times), last_times, grid.last_time[rows])
     event = evaluate(
         now=end_time,
         ranks=grid.ranks[rows],
         last_keys=last_keys,
         last_steps=last_steps,
-        last_times=np.where(np.isfinite(last_times), last_times, grid.last_time[rows]),
+        last_times=times,
         activity=grid.last_time[rows],
         ended=ended,
         median_s=median,
@@ -208,12 +214,57 @@ def _end_event(
         pause_notes=pause_times,
         config=config,
     )
+    nodes = tuple((int(r), n) for r, n in zip(grid.ranks, grid.nodes, strict=True) if n)
+    finished = [int(grid.ranks[r]) for r in rows[ended]]
+    end_note = end_notes.get(finished[0]) if finished else None
     if event is None:
-        return None
+        if not finished or ended.all():
+            return None
+        return _finish_split_event(grid, rows, ended, times, last_steps, end_time, end_notes, nodes)
     lead_rank = event.first_ranks[0] if event.first_ranks else event.stalled_ranks[0]
     lead_row = grid.row_of(lead_rank)
     index = None
     if lead_row is not None and grid.last_col[lead_row] >= 0:
         index = grid.sample_index(lead_row, int(grid.last_col[lead_row]))
-    nodes = tuple((int(r), n) for r, n in zip(grid.ranks, grid.nodes, strict=True) if n)
-    return replace(event, nodes=nodes, sample_index=index)
+    return replace(event, nodes=nodes, sample_index=index, end_note=end_note)
+
+
+def _finish_split_event(
+    grid: StepGrid,
+    rows: IntArray,
+    ended: BoolArray,
+    times: FloatArray,
+    last_steps: IntArray,
+    end_time: float,
+    end_notes: dict[int, LogNote],
+    nodes: tuple[tuple[int, str], ...],
+) -> StallEvent:
+    """Some ranks printed the end of training and the others did not, none silent beyond its
+    allowance: a context event (:data:`stall.RULE_FINISH`) naming the odd side."""
+    ranks = grid.ranks[rows]
+    finished = tuple(int(r) for r in ranks[ended])
+    unfinished = tuple(int(r) for r in ranks[~ended])
+    left_early = finish_split(len(finished), len(unfinished))
+    named = finished if left_early else unfinished
+    progress = float(times[~ended].max())
+    first_end = min(end_notes[r].time for r in finished)
+    return StallEvent(
+        detected_at=max(end_notes[r].time for r in finished),
+        last_progress=progress,
+        silence_s=end_time - progress,
+        last_step=int(last_steps[~ended].max()),
+        allowance=Allowance(0.0, 0.0, "not exceeded"),
+        median_s=float("nan"),
+        stalled_ranks=(),
+        first_ranks=named,
+        ahead_step=None,
+        recovered=False,
+        n_ranks=grid.n_ranks,
+        nodes=nodes,
+        finished_ranks=finished,
+        unfinished_ranks=unfinished,
+        left_early=left_early,
+        context_only=True,
+        finished_step=int(last_steps[ended].max()),
+        end_note=next((end_notes[r] for r in finished if end_notes[r].time == first_end), None),
+    )

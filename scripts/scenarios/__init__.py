@@ -15,7 +15,10 @@ Modules:
   scenario under construction) and ``Stream`` (one rank's output into one file).
 - ``training``, ``failures``, ``kernel``, ``agent``, ``expected``: building blocks (start-up and
   steps; failure blocks; kernel logs; torchrun's console; the ground truth).
-- ``hardware``, ``network``, ``application``, ``crashes``, ``hangs``, ``scheduler``, ``healthy``:
-  the scenarios, one family per module; ``catalog`` lists them all.
+- ``hardware``, ``network``, ``application``, ``crashes``, ``hangs``, ``scheduler``, ``healthy``,
+  ``throttle`` (a thermally throttled GPU slowing a synchronous job, and its healthy twin; also
+  drawn at random by bench/bench_stats.py), ``finish`` (ranks that finished vs a rank that hung
+  in teardown or ran out of data): the scenarios, one family per module; ``catalog`` lists them
+  all.
 - ``cli``: the command line (``scripts/make_scenarios.py`` and ``python -m scenarios``).
 """

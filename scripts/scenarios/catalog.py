@@ -12,6 +12,7 @@ from typing import Any
 
 from .application import sc_cuda_oom, sc_host_oom, sc_mismatch, sc_python_exception_combined, sc_skew
 from .crashes import sc_device_assert, sc_sigsegv, sc_xid31
+from .finish import sc_all_finished, sc_teardown_hang, sc_uneven_data
 from .hangs import (
     sc_dataloader,
     sc_hang_all_timeout,
@@ -24,6 +25,7 @@ from .hardware import sc_two_failures, sc_xid48, sc_xid74, sc_xid79
 from .healthy import sc_healthy_ckpt, sc_healthy_scary
 from .network import sc_nic_down
 from .scheduler import sc_preemption, sc_sbatch_abort
+from .throttle import sc_healthy_gpu_noise, sc_throttled_gpu
 from .writer import Scenario
 
 
@@ -58,4 +60,9 @@ SCENARIOS: list[ScenarioSpec] = [
     ScenarioSpec("two_failures_xid119_and_oom_16r", datetime(2026, 11, 18, 3, 0, 0, tzinfo=UTC), sc_two_failures),
     ScenarioSpec("sbatch_out_named_ranks_32r", datetime(2026, 11, 26, 9, 0, 0, tzinfo=UTC), sc_sbatch_abort),
     ScenarioSpec("xid43_device_assert_2r", datetime(2026, 11, 28, 20, 0, 0, tzinfo=UTC), sc_device_assert),
+    ScenarioSpec("throttled_gpu_sync_slowdown_64r", datetime(2026, 12, 2, 9, 0, 0, tzinfo=UTC), sc_throttled_gpu),
+    ScenarioSpec("healthy_gpu_metric_noise_64r", datetime(2026, 12, 2, 14, 0, 0, tzinfo=UTC), sc_healthy_gpu_noise),
+    ScenarioSpec("teardown_hang_4r", datetime(2026, 12, 3, 16, 0, 0, tzinfo=UTC), sc_teardown_hang),
+    ScenarioSpec("uneven_data_hang_4r", datetime(2026, 12, 4, 1, 0, 0, tzinfo=UTC), sc_uneven_data),
+    ScenarioSpec("healthy_all_finished_4r", datetime(2026, 12, 4, 11, 0, 0, tzinfo=UTC), sc_all_finished),
 ]

@@ -19,6 +19,10 @@ from detector.sidecar.service import Outside, Sidecar
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = sorted(p for p in (ROOT / "replay_logs").iterdir() if (p / "expected.json").is_file())
 LIVE_ONLY_SKIP = {"straggler"}  # stragglers need the whole step history: replay's job, not the sidecar's
+# Fed here as one whole-file chunk, the live stall tracker sees only the newest step line, so the
+# silence after the others finished has no median to measure; followed line by line, as a running
+# job is, the sidecar names the rank (tests/replay/test_teardown_hang.py).
+WHOLE_FILE_SKIP = {"teardown_hang_4r"}
 
 
 class FakeClock:
@@ -58,6 +62,8 @@ def test_live_engine_matches_the_scenario(scenario: Path, reloader: RuleReloader
     expected = json.loads((scenario / "expected.json").read_text())["incidents"]
     if any(i["cause"] in LIVE_ONLY_SKIP for i in expected):
         pytest.skip("straggler detection is replay's (whole-history statistics)")
+    if scenario.name in WHOLE_FILE_SKIP:
+        pytest.skip("a teardown hang needs the step history a whole-file chunk does not give")
     report = replay_path(scenario, ruleset)
     end = report.summary.end.timestamp() if report.summary.end else 0.0
     got = live_incidents(scenario, end, reloader)
