@@ -173,7 +173,7 @@ def main() -> None:
 
     from detector.rules.compile import load_ruleset
     from detector.rules.prefilter import prefilter_pattern
-    from detector.rules.scanners import relaxed, trimmed
+    from detector.rules.rewrite import relaxed, trimmed
 
     rules = load_ruleset()
     patterns_file = args.data / "patterns12.ere"

@@ -20,10 +20,12 @@ from typing import TYPE_CHECKING, Any
 
 from detector.attribution.attribute import attribute
 from detector.pipeline.evidence import EvidenceCap
+from detector.pipeline.filescan import FileScan
 from detector.pipeline.index import RunIndex, resolve_rank
 from detector.pipeline.model import build_model
-from detector.pipeline.scan import TAIL_BYTES, FileScan, PackedScan, pack_scan, scan_file, settle_scan, unpack_scan
+from detector.pipeline.scan import TAIL_BYTES, scan_file
 from detector.pipeline.steps import preset_sample, stats_findings, step_items
+from detector.pipeline.transport import PackedScan, pack_scan, settle_scan, unpack_scan
 from detector.rules.engine import RuleSet
 from detector.sources.runs import FileKind, LogFile, discover
 from detector.sources.timestamps import find_year

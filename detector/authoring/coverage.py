@@ -26,7 +26,8 @@ from drain3 import TemplateMiner
 from drain3.masking import MaskingInstruction
 from drain3.template_miner_config import TemplateMinerConfig
 
-from detector.pipeline.scan import MAX_LINE, scan_file
+from detector.pipeline.filescan import MAX_LINE
+from detector.pipeline.scan import scan_file
 from detector.rules.engine import MAX_MATCH_CHARS, STRUCTURAL, RuleSet
 from detector.sources.prefixes import detect_style, strip_prefix
 from detector.sources.runs import FileKind, LogFile, discover

@@ -9,8 +9,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from detector.pipeline.evidence import Hit
+from detector.pipeline.filescan import FileScan
 from detector.pipeline.index import RunIndex, _field, _num, _rank, resolve_rank
-from detector.pipeline.scan import FileScan
 from detector.rules.engine import RuleSet
 from detector.sources.pci import normalize_pci
 from detector.sources.runs import LogFile

@@ -9,7 +9,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from detector.pipeline.scan import FileScan
+from detector.pipeline.filescan import FileScan
 from detector.sources.pci import normalize_pci
 from detector.sources.runs import LogFile
 from detector.sources.torchelastic import FailureRecord

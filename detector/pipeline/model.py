@@ -9,9 +9,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from detector.pipeline.filescan import FileScan
 from detector.pipeline.findings import elastic_error_findings, exit_findings, findings_from_hit
 from detector.pipeline.index import LiveFacts, RunIndex, apply_live, build_index, resolve_rank
-from detector.pipeline.scan import FileScan, last_activity
+from detector.pipeline.tail import last_activity
 from detector.rules.engine import RuleSet
 from detector.sources.runs import FileKind, LogFile
 from detector.support.numbers import MAX_RANKS

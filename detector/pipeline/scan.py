@@ -1,6 +1,6 @@
 """Read one log file: find the lines that rules match (one prefilter scan per chunk, which also
 says which rules may match each line), parse those lines into Events, and read the file's tail
-for last activity and step lines.
+(:mod:`detector.pipeline.tail`) for last activity and step lines.
 
 Memory stays bounded whatever the file size: the file is read in chunks; only matched lines,
 torchelastic summaries and the tail are kept. With an :class:`EvidenceCap` (the live sidecar's,
@@ -13,25 +13,19 @@ last-activity walk visits; it is done once per file (:attr:`FileScan.activity`).
 
 from __future__ import annotations
 
-import dataclasses
 import os
-from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, BinaryIO
+from typing import BinaryIO
 
-from detector.pipeline.evidence import (
-    Admission,
-    EvidenceCap,
-    FileCap,
-    Hit,
-)
+from detector.pipeline.evidence import EvidenceCap, Hit
+from detector.pipeline.filescan import LOOKBACK_LINES, MAX_LINE, FileScan
+from detector.pipeline.tail import _read_tail, last_activity
 from detector.rules.engine import RuleMatch, RuleSet, Verified
 from detector.sources.lines import LineParser
-from detector.sources.prefixes import Prefixed, PrefixStyle, detect_style, quick_prefix, strip_prefix
+from detector.sources.prefixes import Prefixed, detect_style, quick_prefix, strip_prefix
 from detector.sources.runs import LogFile
-from detector.sources.torchelastic import FailureRecord, parse_summary
+from detector.sources.torchelastic import parse_summary
 from detector.support.text import decode_line, is_binary
 from detector.types import Event
 
@@ -41,57 +35,7 @@ _CONTROL_BYTES = bytes([*range(0, 9), *range(14, 27), *range(28, 32)])
 
 CHUNK = 8 << 20
 LOOKAHEAD = 256 << 10  # following lines kept available for multi-line rules
-MAX_LINE = 1 << 20  # longer lines are matched on their first MiB and reported
 TAIL_BYTES = 256 << 10
-LOOKBACK_LINES = 64
-
-
-@dataclass
-class FileScan:
-    file: LogFile
-    lines: int = 0
-    first_time: datetime | None = None
-    last_time: datetime | None = None
-    hits: list[Hit] = field(default_factory=list)
-    failures: list[FailureRecord] = field(default_factory=list)
-    tail_lines: list[str] = field(default_factory=list)  # the file's last lines, raw
-    tail_first: int = 1  # line number of tail_lines[0]
-    parser: LineParser | None = None
-    prefix_ranks: set[int] = field(default_factory=set)
-    warnings: list[str] = field(default_factory=list)
-    hosts: set[str] = field(default_factory=set)
-    cap: Admission | None = None  # where set, the hits it turns down are counted, not kept
-    # (rank, local rank) as the Event of every matched line would carry them, kept by the cap or
-    # not: the ranks that produced evidence (the report's summary counts them all)
-    evidence_ranks: set[tuple[int | None, int | None]] = field(default_factory=set)
-    # last_activity() of a file read to its end, worked out once (None: not yet)
-    activity: dict[int | None, datetime] | None = None
-    # per tail line, (rank, hinted, message) where worked out (a bare rank where only that is
-    # known); a cache for the tail's readers
-    tail_keys: list[tuple[int | None, bool, str] | int | None] = field(default_factory=list, repr=False)
-    # the tail's step lines as parsed where the file was read (a parallel replay's worker):
-    # (name of the preset used, pipeline.steps.step_items' result)
-    steps: tuple[str, list[Any]] | None = field(default=None, repr=False)
-    # how the tail was read: (tail_bytes, the file's size then), and how many lines it has. A
-    # file read in a worker process comes back without its tail lines (most are never looked
-    # at again); tail_of() reads them again when they are
-    tail_source: tuple[int, int] | None = field(default=None, repr=False)
-    tail_count: int = 0
-
-
-def tail_of(scan: FileScan) -> list[str]:
-    """``scan.tail_lines``, read again from the file (the same bytes: up to the size it had)
-    when the scan came back from a worker without them."""
-    if not scan.tail_lines and scan.tail_count and scan.tail_source is not None:
-        tail_bytes, size = scan.tail_source
-        try:
-            with open(scan.file.path, "rb") as fh:
-                data = _tail_bytes(fh, tail_bytes, size)
-        except OSError:
-            return scan.tail_lines
-        scan.tail_lines = _tail_text_lines(data, tail_bytes)
-        scan.tail_first = max(1, scan.lines - len(scan.tail_lines) + 1)
-    return scan.tail_lines
 
 
 def _lookback_time(buf: bytes, start: int, floor: int, parser: LineParser) -> datetime | None:
@@ -169,94 +113,6 @@ def scan_file(
         if scan.last_time is None or time > scan.last_time:
             scan.last_time = time
     return scan
-
-
-def _tail_key(scan: FileScan, index: int, style: PrefixStyle) -> tuple[int | None, bool, str]:
-    """(rank, hinted, message) of ``scan.tail_lines[index]`` (as :func:`strip_prefix` gives
-    them), worked out once."""
-    keys = scan.tail_keys
-    key = keys[index] if index < len(keys) else None
-    if key is None or isinstance(key, int):
-        raw = tail_of(scan)[index]
-        quick = quick_prefix(raw, style)
-        if quick is not None:
-            key = (quick[0], False, raw[quick[2]:] if quick[2] else raw)
-        else:
-            pre = strip_prefix(raw, style)
-            key = (pre.rank, pre.hinted, pre.message)
-        if index < len(keys):
-            keys[index] = key
-    return key
-
-
-def tail_message(scan: FileScan, index: int) -> str:
-    """The message of ``scan.tail_lines[index]`` (its rank prefix removed)."""
-    parser = scan.parser
-    return _tail_key(scan, index, parser.style if parser is not None else PrefixStyle.BRACKETS)[2]
-
-
-def _tail_prefixed(scan: FileScan, index: int, style: PrefixStyle) -> Prefixed:
-    raw = tail_of(scan)[index]
-    quick = quick_prefix(raw, style)
-    if quick is not None:
-        return Prefixed(raw[quick[2]:] if quick[2] else raw, quick[0], quick[1])
-    return strip_prefix(raw, style)
-
-
-def tail_event(scan: FileScan, index: int) -> Event:
-    """The Event of ``scan.tail_lines[index]``; a line without a timestamp inherits the time of
-    the nearest earlier stamped line of the tail."""
-    parser = scan.parser
-    assert parser is not None
-    style = parser.style
-    ev, stamp = parser.event_of(_tail_prefixed(scan, index, style), tail_of(scan)[index], scan.tail_first + index, None)
-    if ev.time is None and (stamp is None or stamp.since_boot is None):
-        for back in range(index - 1, max(-1, index - 1 - LOOKBACK_LINES), -1):
-            prev = parser.stamp(_tail_key(scan, back, style)[2])
-            if prev is not None and prev.time is not None:
-                return Event(ev.file, ev.line, ev.kind, ev.text, ev.message, prev.time, True,
-                             ev.rank, ev.local_rank, ev.node, ev.pid)
-    return ev
-
-
-ACTIVITY_LINES = 20000
-
-
-def last_activity(scan: FileScan, *, max_lines: int = ACTIVITY_LINES) -> dict[int | None, datetime]:
-    """The time of the last stamped line of the file, per rank prefix (None: lines without a
-    prefix). Reads the tail backwards and stops once every prefix rank seen is placed. Worked
-    out once per file read to its end (:attr:`FileScan.activity`)."""
-    if scan.activity is not None and max_lines == ACTIVITY_LINES:
-        return scan.activity
-    parser = scan.parser
-    out: dict[int | None, datetime] = {}
-    if parser is None:
-        return out
-    style = parser.style
-    stamp_of = parser.stamp
-    keys = scan.tail_keys
-    lines = tail_of(scan)
-    if len(keys) != len(lines):
-        keys[:] = [None] * len(lines)
-    wanted = len(scan.prefix_ranks) + 1
-    for i in range(len(lines) - 1, max(-1, len(lines) - 1 - max_lines), -1):
-        key = keys[i]
-        if isinstance(key, int):  # a line with the rank prefix of the one before (_read_tail)
-            if key in out:
-                continue
-            key = _tail_key(scan, i, style)
-        elif key is None:
-            key = _tail_key(scan, i, style)
-        rank = key[0]
-        if rank in out:
-            continue
-        stamp = stamp_of(key[2])
-        if stamp is not None and stamp.time is not None:
-            out[rank] = stamp.time
-            if len(out) >= wanted:
-                break
-    return out
-
 
 def _scan_body(fh: BinaryIO, scan: FileScan, parser: LineParser, rules: RuleSet,
                progress: Callable[[int], None] | None) -> None:
@@ -434,144 +290,3 @@ def process_buffer(buf: bytes, start: int, end: int, base_line: int, scan: FileS
                            ev.rank, ev.local_rank, ev.node, ev.pid)
         context = tuple(following[:context_n]) if context_n else tuple(extra_context)
         scan.hits.append(Hit(ev, tuple(m if isinstance(m, RuleMatch) else m.result() for m in kept), context))
-
-
-def tail_lines(data: bytes) -> list[str]:
-    """The lines of a file's tail (whole lines), as :func:`decode_line` gives each: one decoding
-    and one split for all of them (a line feed is never part of a UTF-8 sequence, so decoding
-    the whole equals decoding each line)."""
-    text = data.decode("utf-8", "replace")
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    if "\r" in text:  # tqdm redraws: the line as decode_line gives it
-        lines = [decode_line(line.encode("utf-8")) if "\r" in line else line for line in lines]
-    return lines
-
-
-def _tail_bytes(fh: BinaryIO, tail_bytes: int, size: int) -> bytes:
-    """The whole lines of the last ``tail_bytes`` of the file's first ``size`` bytes."""
-    start = max(0, size - tail_bytes)
-    fh.seek(start)
-    data = fh.read(size - start)
-    if start > 0:
-        nl = data.find(b"\n")
-        data = data[nl + 1 :] if nl >= 0 else b""
-    return data
-
-
-def _tail_text_lines(data: bytes, tail_bytes: int) -> list[str]:
-    if tail_bytes <= MAX_LINE:
-        return tail_lines(data)
-    raws = data.split(b"\n")
-    if raws and raws[-1] == b"":
-        raws.pop()
-    return [decode_line(raw[:MAX_LINE]) for raw in raws]
-
-
-def _read_tail(fh: BinaryIO, scan: FileScan, parser: LineParser, tail_bytes: int) -> None:
-    try:
-        size = os.fstat(fh.fileno()).st_size
-        data = _tail_bytes(fh, tail_bytes, size)
-    except OSError as exc:
-        scan.warnings.append(f"{parser.f.display}: cannot read its end ({exc.strerror or exc})")
-        return
-    lines = _tail_text_lines(data, tail_bytes)
-    scan.tail_first = max(1, scan.lines - len(lines) + 1)
-    scan.tail_lines = lines
-    scan.tail_source = (tail_bytes, size)
-    scan.tail_count = len(lines)
-    # the rank prefixes of the tail's lines (those that may carry one): one test for the usual
-    # shapes, strip_prefix for the rest; each line's rank (and message, where worked out) kept
-    # for last_activity. A line that begins with the same "[rankN]:" as the one before and has
-    # no other "[" has that rank (every prefix that could name another begins with "["):
-    # str.startswith and str.find are all it costs.
-    style = parser.style
-    srun = style is PrefixStyle.SRUN_LABEL
-    plain = style is PrefixStyle.BRACKETS or style is PrefixStyle.NONE
-    ranks = scan.prefix_ranks
-    keys: list[tuple[int | None, bool, str] | int | None] = [None] * len(lines)
-    scan.tail_keys = keys
-    same = ""  # the "[rankN]:" of the last line read with one
-    same_rank = -1
-    for i, raw in enumerate(lines):
-        if srun or raw.startswith("["):
-            if same and raw.startswith(same) and raw.find("[", len(same)) < 0:
-                keys[i] = same_rank
-                continue
-            quick = quick_prefix(raw, style)
-            if quick is not None:
-                rank = quick[0]
-                keys[i] = (rank, False, raw[quick[2]:])
-                if rank is not None:
-                    ranks.add(rank)
-                    if plain:
-                        same, same_rank = raw[: quick[2]].rstrip(), rank
-                continue
-            pre = strip_prefix(raw, style)
-            keys[i] = (pre.rank, pre.hinted, pre.message)
-            if pre.rank is not None and not pre.hinted:
-                ranks.add(pre.rank)
-
-
-# --- a file read in another process (parallel replay) -------------------------------------------
-
-PackedHit = tuple[Event, tuple[tuple[int, tuple[tuple[str, str], ...]], ...], tuple[str, ...]]
-
-
-@dataclass
-class PackedScan:
-    """A :class:`FileScan` as a worker process sends it back: each match names its rule by its
-    index in the RuleSet (both processes hold the same one), the hits come with the grades the
-    file's own cap gave them, and what that cap dropped is counted by rule."""
-
-    scan: FileScan
-    hits: list[PackedHit]
-    grades: list[tuple[bool, bool]]
-    dropped: dict[str, int]
-    # FileScan.steps with each Event and StepRecord as (its class, its fields): a tuple pickles
-    # (and unpickles) about four times as fast as a dataclass
-    steps: tuple[str, list[tuple[Any, Any]]] | None = None
-
-
-def _flat(obj: Any) -> Any:
-    return None if obj is None else (type(obj), tuple(getattr(obj, f.name) for f in dataclasses.fields(obj)))
-
-
-def _unflat(flat: Any) -> Any:
-    return None if flat is None else flat[0](*flat[1])
-
-
-def pack_scan(scan: FileScan, rules: RuleSet) -> PackedScan:
-    index = rules.rule_index
-    hits = [(h.event, tuple((index(m.rule), m.fields) for m in h.matches), h.context) for h in scan.hits]
-    cap = scan.cap
-    grades = list(cap.grades) if isinstance(cap, FileCap) else []
-    dropped = dict(cap.dropped_by_rule) if isinstance(cap, FileCap) else {}
-    light = dataclasses.replace(scan, hits=[], cap=None, tail_keys=[], tail_lines=[], steps=None)
-    steps = None if scan.steps is None else (scan.steps[0], [(_flat(ev), _flat(rec)) for ev, rec in scan.steps[1]])
-    return PackedScan(light, hits, grades, dropped, steps)
-
-
-def settle_scan(scan: FileScan, cap: EvidenceCap) -> FileScan:
-    """A FileScan read with a :class:`FileCap` of its own, its hits settled against the run's
-    ``cap``, in the file's turn."""
-    own = scan.cap
-    assert isinstance(own, FileCap)
-    scan.hits = cap.take(scan.hits, own.grades, own.dropped_by_rule)
-    scan.cap = cap
-    return scan
-
-
-def unpack_scan(packed: PackedScan, rules: RuleSet, cap: EvidenceCap) -> FileScan:
-    """The FileScan of a worker, its hits (kept by the worker's :class:`FileCap`) settled
-    against the run's ``cap``, in the file's turn."""
-    scan = packed.scan
-    table = rules.rules
-    hits = [Hit(ev, tuple(RuleMatch(table[i], fields) for i, fields in matches), context)
-            for ev, matches, context in packed.hits]
-    scan.hits = cap.take(hits, packed.grades, Counter(packed.dropped))
-    scan.cap = cap
-    if packed.steps is not None:
-        scan.steps = (packed.steps[0], [(_unflat(ev), _unflat(rec)) for ev, rec in packed.steps[1]])
-    return scan

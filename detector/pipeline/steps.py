@@ -18,8 +18,9 @@ import statistics
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from detector.pipeline.filescan import FileScan
 from detector.pipeline.index import RunIndex, resolve_rank
-from detector.pipeline.scan import FileScan, tail_event, tail_message, tail_of
+from detector.pipeline.tail import tail_event, tail_message, tail_of
 from detector.sources.runs import FileKind, LogFile
 from detector.types import Event, Finding
 

@@ -29,7 +29,8 @@ from datetime import UTC, datetime
 from typing import cast
 
 from detector.pipeline.evidence import EvidenceCap, Hit, MatchLike, is_index_hit
-from detector.pipeline.scan import FileScan, process_buffer
+from detector.pipeline.filescan import FileScan
+from detector.pipeline.scan import process_buffer
 from detector.rules.engine import RuleSet, Verified
 from detector.rules.loader import CompiledRule
 from detector.sidecar.model import Chunk

@@ -16,7 +16,8 @@ from detector.types import Finding
 from .config import StatsConfig
 from .model import LogNote, NoteKind, StepSample
 from .series import job_rows
-from .stall import MAX_PAUSES, Pause, evaluate, median_interval, stall_findings
+from .stall import evaluate, stall_findings
+from .stall_allowance import MAX_PAUSES, Pause, median_interval
 
 
 class _RankState:

@@ -15,14 +15,12 @@ from .arrays import BoolArray, FloatArray, IntArray, nanmedian
 from .config import StatsConfig
 from .model import LogNote, NoteKind
 from .series import StepGrid, job_rows
-from .stall import (
+from .stall import StallEvent, evaluate, finish_split
+from .stall_allowance import (
     MAX_PAUSES,
     Allowance,
     Pause,
-    StallEvent,
     allowance,
-    evaluate,
-    finish_split,
     median_interval,
     notes_between,
 )

@@ -13,10 +13,11 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from detector.pipeline.scan import count_newlines, last_activity, scan_file, tail_lines
+from detector.pipeline.scan import count_newlines, scan_file
+from detector.pipeline.tail import last_activity, tail_lines
 from detector.rules.engine import RuleSet
 from detector.rules.prefilter import prefilter_pattern
-from detector.rules.scanners import relaxed, trimmed
+from detector.rules.rewrite import relaxed, trimmed
 from detector.sources.prefixes import PrefixStyle, quick_prefix, strip_prefix
 from detector.sources.runs import FileKind, discover
 from detector.support.text import decode_line

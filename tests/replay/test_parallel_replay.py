@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from detector.pipeline.evidence import EvidenceCap
-from detector.pipeline.scan import FileScan, last_activity, tail_of
+from detector.pipeline.filescan import FileScan
+from detector.pipeline.tail import last_activity, tail_of
 from detector.replay import JOBS_ENV, replay_path, scan_files
 from detector.report.jsonfmt import dumps_report
 from detector.rules.engine import RuleSet
@@ -115,7 +116,8 @@ def test_a_failing_worker_is_an_error_not_a_hang(tmp_path: Path, ruleset: RuleSe
 
 def test_packed_scans_keep_every_field(tmp_path: Path, ruleset: RuleSet) -> None:
     """A FileScan field added later must travel from the workers too (or be left out on purpose)."""
-    from detector.pipeline.scan import pack_scan, scan_file, unpack_scan
+    from detector.pipeline.scan import scan_file
+    from detector.pipeline.transport import pack_scan, unpack_scan
 
     files = [f for f in discover(_run(tmp_path))[0] if f.kind is FileKind.RANK_LOG]
     cap = EvidenceCap()

@@ -16,7 +16,8 @@ from detector.stats import (
     analyze,
     analyze_table,
 )
-from detector.stats.stall import Pause, allowance, predict_pause, stopped_first
+from detector.stats.stall import stopped_first
+from detector.stats.stall_allowance import Pause, allowance, predict_pause
 from detector.types import Cause, Finding, Role, Severity
 from tests.support.stats import run_table, samples_of
 

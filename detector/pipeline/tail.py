@@ -1,0 +1,200 @@
+"""A file's tail: reading it (:func:`_read_tail`, again from the file for a scan that came back
+from a worker without it, :func:`tail_of`), each tail line's rank and message (worked out
+once), its Events, and the last activity per rank prefix (:func:`last_activity`).
+
+Per-line Python work in the tail is for rank prefixes (one cheap test for the usual ``[rankN]:``
+and plain lines) and the lines the last-activity walk visits; it is done once per file
+(:attr:`FileScan.activity`).
+"""
+
+from __future__ import annotations
+
+import os
+from datetime import datetime
+from typing import BinaryIO
+
+from detector.pipeline.filescan import LOOKBACK_LINES, MAX_LINE, FileScan
+from detector.sources.lines import LineParser
+from detector.sources.prefixes import Prefixed, PrefixStyle, quick_prefix, strip_prefix
+from detector.support.text import decode_line
+from detector.types import Event
+
+
+def tail_of(scan: FileScan) -> list[str]:
+    """``scan.tail_lines``, read again from the file (the same bytes: up to the size it had)
+    when the scan came back from a worker without them."""
+    if not scan.tail_lines and scan.tail_count and scan.tail_source is not None:
+        tail_bytes, size = scan.tail_source
+        try:
+            with open(scan.file.path, "rb") as fh:
+                data = _tail_bytes(fh, tail_bytes, size)
+        except OSError:
+            return scan.tail_lines
+        scan.tail_lines = _tail_text_lines(data, tail_bytes)
+        scan.tail_first = max(1, scan.lines - len(scan.tail_lines) + 1)
+    return scan.tail_lines
+
+
+def _tail_key(scan: FileScan, index: int, style: PrefixStyle) -> tuple[int | None, bool, str]:
+    """(rank, hinted, message) of ``scan.tail_lines[index]`` (as :func:`strip_prefix` gives
+    them), worked out once."""
+    keys = scan.tail_keys
+    key = keys[index] if index < len(keys) else None
+    if key is None or isinstance(key, int):
+        raw = tail_of(scan)[index]
+        quick = quick_prefix(raw, style)
+        if quick is not None:
+            key = (quick[0], False, raw[quick[2]:] if quick[2] else raw)
+        else:
+            pre = strip_prefix(raw, style)
+            key = (pre.rank, pre.hinted, pre.message)
+        if index < len(keys):
+            keys[index] = key
+    return key
+
+
+def tail_message(scan: FileScan, index: int) -> str:
+    """The message of ``scan.tail_lines[index]`` (its rank prefix removed)."""
+    parser = scan.parser
+    return _tail_key(scan, index, parser.style if parser is not None else PrefixStyle.BRACKETS)[2]
+
+
+def _tail_prefixed(scan: FileScan, index: int, style: PrefixStyle) -> Prefixed:
+    raw = tail_of(scan)[index]
+    quick = quick_prefix(raw, style)
+    if quick is not None:
+        return Prefixed(raw[quick[2]:] if quick[2] else raw, quick[0], quick[1])
+    return strip_prefix(raw, style)
+
+
+def tail_event(scan: FileScan, index: int) -> Event:
+    """The Event of ``scan.tail_lines[index]``; a line without a timestamp inherits the time of
+    the nearest earlier stamped line of the tail."""
+    parser = scan.parser
+    assert parser is not None
+    style = parser.style
+    ev, stamp = parser.event_of(_tail_prefixed(scan, index, style), tail_of(scan)[index], scan.tail_first + index, None)
+    if ev.time is None and (stamp is None or stamp.since_boot is None):
+        for back in range(index - 1, max(-1, index - 1 - LOOKBACK_LINES), -1):
+            prev = parser.stamp(_tail_key(scan, back, style)[2])
+            if prev is not None and prev.time is not None:
+                return Event(ev.file, ev.line, ev.kind, ev.text, ev.message, prev.time, True,
+                             ev.rank, ev.local_rank, ev.node, ev.pid)
+    return ev
+
+
+ACTIVITY_LINES = 20000
+
+
+def last_activity(scan: FileScan, *, max_lines: int = ACTIVITY_LINES) -> dict[int | None, datetime]:
+    """The time of the last stamped line of the file, per rank prefix (None: lines without a
+    prefix). Reads the tail backwards and stops once every prefix rank seen is placed. Worked
+    out once per file read to its end (:attr:`FileScan.activity`)."""
+    if scan.activity is not None and max_lines == ACTIVITY_LINES:
+        return scan.activity
+    parser = scan.parser
+    out: dict[int | None, datetime] = {}
+    if parser is None:
+        return out
+    style = parser.style
+    stamp_of = parser.stamp
+    keys = scan.tail_keys
+    lines = tail_of(scan)
+    if len(keys) != len(lines):
+        keys[:] = [None] * len(lines)
+    wanted = len(scan.prefix_ranks) + 1
+    for i in range(len(lines) - 1, max(-1, len(lines) - 1 - max_lines), -1):
+        key = keys[i]
+        if isinstance(key, int):  # a line with the rank prefix of the one before (_read_tail)
+            if key in out:
+                continue
+            key = _tail_key(scan, i, style)
+        elif key is None:
+            key = _tail_key(scan, i, style)
+        rank = key[0]
+        if rank in out:
+            continue
+        stamp = stamp_of(key[2])
+        if stamp is not None and stamp.time is not None:
+            out[rank] = stamp.time
+            if len(out) >= wanted:
+                break
+    return out
+
+
+def tail_lines(data: bytes) -> list[str]:
+    """The lines of a file's tail (whole lines), as :func:`decode_line` gives each: one decoding
+    and one split for all of them (a line feed is never part of a UTF-8 sequence, so decoding
+    the whole equals decoding each line)."""
+    text = data.decode("utf-8", "replace")
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    if "\r" in text:  # tqdm redraws: the line as decode_line gives it
+        lines = [decode_line(line.encode("utf-8")) if "\r" in line else line for line in lines]
+    return lines
+
+
+def _tail_bytes(fh: BinaryIO, tail_bytes: int, size: int) -> bytes:
+    """The whole lines of the last ``tail_bytes`` of the file's first ``size`` bytes."""
+    start = max(0, size - tail_bytes)
+    fh.seek(start)
+    data = fh.read(size - start)
+    if start > 0:
+        nl = data.find(b"\n")
+        data = data[nl + 1 :] if nl >= 0 else b""
+    return data
+
+
+def _tail_text_lines(data: bytes, tail_bytes: int) -> list[str]:
+    if tail_bytes <= MAX_LINE:
+        return tail_lines(data)
+    raws = data.split(b"\n")
+    if raws and raws[-1] == b"":
+        raws.pop()
+    return [decode_line(raw[:MAX_LINE]) for raw in raws]
+
+
+def _read_tail(fh: BinaryIO, scan: FileScan, parser: LineParser, tail_bytes: int) -> None:
+    try:
+        size = os.fstat(fh.fileno()).st_size
+        data = _tail_bytes(fh, tail_bytes, size)
+    except OSError as exc:
+        scan.warnings.append(f"{parser.f.display}: cannot read its end ({exc.strerror or exc})")
+        return
+    lines = _tail_text_lines(data, tail_bytes)
+    scan.tail_first = max(1, scan.lines - len(lines) + 1)
+    scan.tail_lines = lines
+    scan.tail_source = (tail_bytes, size)
+    scan.tail_count = len(lines)
+    # the rank prefixes of the tail's lines (those that may carry one): one test for the usual
+    # shapes, strip_prefix for the rest; each line's rank (and message, where worked out) kept
+    # for last_activity. A line that begins with the same "[rankN]:" as the one before and has
+    # no other "[" has that rank (every prefix that could name another begins with "["):
+    # str.startswith and str.find are all it costs.
+    style = parser.style
+    srun = style is PrefixStyle.SRUN_LABEL
+    plain = style is PrefixStyle.BRACKETS or style is PrefixStyle.NONE
+    ranks = scan.prefix_ranks
+    keys: list[tuple[int | None, bool, str] | int | None] = [None] * len(lines)
+    scan.tail_keys = keys
+    same = ""  # the "[rankN]:" of the last line read with one
+    same_rank = -1
+    for i, raw in enumerate(lines):
+        if srun or raw.startswith("["):
+            if same and raw.startswith(same) and raw.find("[", len(same)) < 0:
+                keys[i] = same_rank
+                continue
+            quick = quick_prefix(raw, style)
+            if quick is not None:
+                rank = quick[0]
+                keys[i] = (rank, False, raw[quick[2]:])
+                if rank is not None:
+                    ranks.add(rank)
+                    if plain:
+                        same, same_rank = raw[: quick[2]].rstrip(), rank
+                continue
+            pre = strip_prefix(raw, style)
+            keys[i] = (pre.rank, pre.hinted, pre.message)
+            if pre.rank is not None and not pre.hinted:
+                ranks.add(pre.rank)
