@@ -3,6 +3,7 @@ truth.json, side by side with a naive reader that takes the first error-looking 
 
     python bench/diagnosis.py                 # the development cases (not the set-aside third)
     python bench/diagnosis.py --split held    # the set-aside third (score it once, at the end)
+    python bench/diagnosis.py --split fresh   # the second set-aside (gathered later; once, at the end)
     python bench/diagnosis.py --split all --misses
 
 A case's truth: ``healthy`` (no incident expected), ``cause``, ``initiator.rank`` /
@@ -80,11 +81,23 @@ class Scored:
         return self.verdict.drain and (self.truth.healthy or self.truth.cause not in DRAIN_CAUSES)
 
 
+def split_of(name: str, split: dict[str, object]) -> str:
+    """``held`` (the third set aside before any rule was written), ``fresh`` (cases gathered
+    after the held third was scored, kept aside the same way), or ``dev``."""
+    held = split.get("held_out") or []
+    fresh = split.get("fresh") or []
+    if isinstance(held, list) and name in held:
+        return "held"
+    if isinstance(fresh, list) and name in fresh:
+        return "fresh"
+    return "dev"
+
+
 def load_truths(split: str, corpus: Path = CORPUS) -> list[Truth]:
-    held = set(json.loads((corpus / "split.json").read_text())["held_out"])
+    splits = json.loads((corpus / "split.json").read_text())
     out = []
     for case in sorted(p for p in corpus.iterdir() if (p / "truth.json").is_file()):
-        if (split == "dev" and case.name in held) or (split == "held" and case.name not in held):
+        if split != "all" and split_of(case.name, splits) != split:
             continue
         t = json.loads((case / "truth.json").read_text())
         ini = t.get("initiator") or {}
@@ -192,7 +205,7 @@ def confusion(rows: Sequence[Scored]) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--split", choices=("dev", "held", "all"), default="dev")
+    ap.add_argument("--split", choices=("dev", "held", "fresh", "all"), default="dev")
     ap.add_argument("--misses", action="store_true", help="list the cases rankdoctor gets wrong")
     ap.add_argument("--json", type=Path, help="write the figures as JSON")
     args = ap.parse_args(argv)
