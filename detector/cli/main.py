@@ -81,7 +81,8 @@ def _run_replay(args: argparse.Namespace) -> int:
 
     err = Console(stderr=True)
     pasted = _read_stdin() if str(args.run) == "-" else None  # before the rules: an empty paste fails fast
-    rules = load_ruleset(args.rules, engine=args.engine)
+    small = len(pasted) <= SMALL_INPUT if pasted is not None else _small_input(args.run)
+    rules = load_ruleset(args.rules, engine=args.engine, small_input=small)
     options = ReplayOptions(follow_symlinks=args.follow_symlinks)
     show_progress = not args.no_progress and err.is_terminal
     if show_progress:
@@ -120,6 +121,28 @@ def _run_replay(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(text)
     return EXIT_FOUND
+
+
+SMALL_INPUT = 256 << 10  # bytes of logs below which matching needs no hyperscan database
+
+
+def _small_input(run: Path) -> bool:
+    """Whether ``run`` (a file or a folder) holds at most SMALL_INPUT bytes; a look at no more
+    than 64 entries, which says "not small" when it cannot tell."""
+    try:
+        if run.is_file():
+            return run.stat().st_size <= SMALL_INPUT
+        total = 0
+        for seen, path in enumerate(run.rglob("*")):
+            if seen >= 64:
+                return False
+            if path.is_file():
+                total += path.stat().st_size
+                if total > SMALL_INPUT:
+                    return False
+        return True
+    except OSError:
+        return False
 
 
 def _read_stdin() -> bytes:

@@ -149,8 +149,15 @@ def hosts_named(lines: list[str]) -> tuple[set[str], set[str]]:
     syslog and journald hosts, pdsh labels, torchelastic summaries, "Hostname: x")."""
     prompts: set[str] = set()
     others: set[str] = set()
+    # Lines of one shape (the same text but for its digits) name no host if one of them named
+    # none and parsed as stamped: what decides a host here depends on where digits are, not on
+    # their values, except a stamp's validity. Step lines are most of a big log: parse one.
+    quiet: set[bytes] = set()
     for raw in lines:
         line = raw.rstrip("\r")
+        shape = line.encode("utf-8", "surrogateescape").translate(_DIGITS_TO_0)
+        if shape in quiet:
+            continue
         m = _PROMPT.match(line)
         if m:
             prompts.add(m["host"])
@@ -165,7 +172,12 @@ def hosts_named(lines: list[str]) -> tuple[set[str], set[str]]:
         stamp = parse_timestamp(pre.message, year=2000)
         if stamp is not None and stamp.host:
             others.add(stamp.host)
+        elif stamp is not None and stamp.time is not None and not pre.host:
+            quiet.add(shape)
     return prompts, others
+
+
+_DIGITS_TO_0 = bytes.maketrans(b"123456789", b"000000000")
 
 
 def _node_of_file(path: Path, folder: str | None) -> str | None:

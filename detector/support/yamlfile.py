@@ -58,7 +58,7 @@ def _mark(node: Node) -> tuple[int, int]:
 _COLLECTION_TAGS = ("tag:yaml.org,2002:map", "tag:yaml.org,2002:seq")
 
 
-def _build(node: Node, path: str, loader: yaml.SafeLoader) -> Any:
+def _build(node: Node, path: str, loader: yaml.SafeLoader | yaml.CSafeLoader) -> Any:
     if isinstance(node, MappingNode | SequenceNode) and node.tag not in _COLLECTION_TAGS:
         # mappings and sequences are built here, not by PyYAML's constructors: a tag such as
         # ``!!python/object/apply:os.system [...]`` would be silently dropped; refuse it instead
@@ -139,6 +139,69 @@ class _NoAliasLoader(yaml.SafeLoader):
         return super().compose_node(parent, index)
 
 
+_FAST = bool(getattr(yaml, "__with_libyaml__", False))
+_NODE_EVENTS = (yaml.ScalarEvent, yaml.MappingStartEvent, yaml.SequenceStartEvent)
+_END_EVENTS = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
+
+
+def _at(event: Any) -> tuple[int | None, int | None]:
+    mark = getattr(event, "start_mark", None)
+    return (mark.line + 1, mark.column + 1) if mark is not None else (None, None)
+
+
+def _check_events(text: str, path: str) -> None:
+    """The checks of :class:`_NoAliasLoader` made on libyaml's event stream (no recursion, no
+    nodes built): aliases, anchors, nesting deeper than MAX_DEPTH, more than MAX_NODES values."""
+    loader = yaml.CSafeLoader(text)
+    try:
+        depth = nodes = 0
+        while True:
+            event = loader.get_event()
+            if isinstance(event, yaml.StreamEndEvent):
+                return
+            if isinstance(event, yaml.AliasEvent):
+                line, column = _at(event)
+                raise ConfigError(path, line, "YAML aliases (*name) are not allowed", column=column)
+            if isinstance(event, _NODE_EVENTS):
+                nodes += 1
+                if depth >= MAX_DEPTH or nodes > MAX_NODES:
+                    what = (f"nested more than {MAX_DEPTH} levels deep" if depth >= MAX_DEPTH
+                            else f"more than {MAX_NODES} values in one document")
+                    line, column = _at(event)
+                    raise ConfigError(path, line, f"{what}; refusing to parse it", column=column)
+                if event.anchor is not None:
+                    line, column = _at(event)
+                    raise ConfigError(path, line, f"YAML anchors (&{event.anchor}) are not allowed", column=column)
+                if not isinstance(event, yaml.ScalarEvent):
+                    depth += 1
+            elif isinstance(event, _END_EVENTS):
+                depth -= 1
+            elif isinstance(event, yaml.DocumentEndEvent):
+                nodes = 0
+    finally:
+        loader.dispose()
+
+
+def _compose(text: str, path: str) -> tuple[Node | None, Any]:
+    """The document's node graph and a loader to construct its scalars: libyaml's C parser where
+    PyYAML has it (ten times faster than pure Python: every start-up loads the rule packs),
+    after the same checks on its event stream; else the checking pure-Python loader."""
+    if _FAST:
+        _check_events(text, path)
+        fast = yaml.CSafeLoader(text)
+        try:
+            return fast.get_single_node(), fast
+        except BaseException:
+            fast.dispose()
+            raise
+    try:
+        loader = _NoAliasLoader(text)
+    except yaml.YAMLError as exc:  # the reader refuses control characters (NUL, ...) up front
+        raise ConfigError(path, None, f"invalid YAML: {str(exc).splitlines()[0]}") from None
+    loader.name = path
+    return loader.get_single_node(), loader
+
+
 def loads_yaml(text: str, path: str, *, max_bytes: int = MAX_BYTES) -> Any:
     """Parse YAML text; returns YamlMap/YamlList/scalars. Raises ConfigError on any problem."""
     if len(text.encode("utf-8", "surrogatepass")) > max_bytes:
@@ -148,13 +211,9 @@ def loads_yaml(text: str, path: str, *, max_bytes: int = MAX_BYTES) -> Any:
         if stripped.startswith("\t"):
             raise ConfigError(path, number, "tab used for indentation; YAML needs spaces",
                               column=len(raw) - len(stripped) + 1)
+    loader: Any = None
     try:
-        loader = _NoAliasLoader(text)
-    except yaml.YAMLError as exc:  # the reader refuses control characters (NUL, ...) up front
-        raise ConfigError(path, None, f"invalid YAML: {str(exc).splitlines()[0]}") from None
-    loader.name = path
-    try:
-        node = loader.get_single_node()
+        node, loader = _compose(text, path)
         if node is None:
             return None
         return _build(node, path, loader)
@@ -167,7 +226,7 @@ def loads_yaml(text: str, path: str, *, max_bytes: int = MAX_BYTES) -> Any:
         problem = exc.problem or exc.context or "invalid YAML"
         raise ConfigError(path, line, f"invalid YAML: {problem}", column=column) from None
     except yaml.YAMLError as exc:
-        raise ConfigError(path, None, f"invalid YAML: {exc}") from None
+        raise ConfigError(path, None, f"invalid YAML: {str(exc).splitlines()[0]}") from None
     except (ValueError, TypeError, AttributeError, OverflowError) as exc:
         # a scalar PyYAML's safe constructors reject without a marked error:
         # ``!!int foo``, ``!!float x``, ``!!timestamp 2026-13-45``, ``!!timestamp foo``
@@ -175,7 +234,8 @@ def loads_yaml(text: str, path: str, *, max_bytes: int = MAX_BYTES) -> Any:
     except RecursionError:
         raise ConfigError(path, None, "nested too deeply; refusing to parse it") from None
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
 
 
 def load_yaml_file(path: Path, *, max_bytes: int = MAX_BYTES) -> Any:
