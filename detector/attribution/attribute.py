@@ -96,6 +96,11 @@ SLOWDOWN_LEAD = timedelta(minutes=30)  # a GPU deviation may be seen up to this 
 CORROBORATION = timedelta(hours=1)  # a rank's own evidence further from the first is another event
 
 
+def _sigkill(f: Finding) -> bool:
+    signal = (f.field("signal") or "").strip().upper()
+    return signal in ("SIGKILL", "KILLED") or f.field("exitcode") in ("-9", "137") or f.field("signo") == "9"
+
+
 def _near(f: Finding, primary: Finding) -> bool:
     return f.time is None or primary.time is None or abs(f.time - primary.time) <= CORROBORATION
 
@@ -135,10 +140,14 @@ def _failure_incident(group: Sequence[Finding], initiators: Sequence[Finding], f
     own_initiators = [f for f in own if f.role is Role.INITIATOR] or [primary]
     best = max(own_initiators, key=lambda f: (_strength(f), f.confidence))
     cause = best.cause or Cause.UNKNOWN
-    # an exit by SIGKILL with an OOM-killer line for that pid or node is an OOM kill
+    # an exit by SIGKILL with an OOM-killer line for that pid or node is an OOM kill; a SIGKILL
+    # with nothing else said is most often one too (the kernel's or a cgroup's), said with less
+    # confidence
+    confidence = best.confidence * 0.9
     if cause is Cause.CRASH_SIGNAL and any(f.cause is Cause.HOST_OOM_KILL for f in own):
         cause = Cause.HOST_OOM_KILL
-    confidence = best.confidence * 0.9
+    elif cause is Cause.CRASH_SIGNAL and _sigkill(best):
+        cause, confidence = Cause.HOST_OOM_KILL, min(confidence, 0.5)
     kinds = {f.rule.split(".")[0] for f in own_initiators}
     if len(kinds) > 1:
         confidence += 0.08

@@ -43,6 +43,9 @@ def findings_from_hit(hit: Hit, f: LogFile, idx: RunIndex) -> list[Finding]:
             rank = resolve_rank(idx, f, ev.rank, ev.local_rank)
             if rank is None:  # a line no prefix or file places: the rank the line itself names
                 rank = resolve_rank(idx, f, _rank(_field(fields, "rank")), _rank(_field(fields, "local_rank")))
+            if rank is None and m.rule.cause is Cause.CUDA_OOM and len(idx.nodes) <= 1:
+                # "GPU 1 has a total capacity ...": one process per GPU, device = local rank
+                rank = resolve_rank(idx, f, None, _rank(_field(fields, "gpu")))
             if node is None and rank is not None:
                 node = idx.rank_node.get(rank)
             if gpu is None:
@@ -107,7 +110,7 @@ def exit_findings(scans: Sequence[FileScan], idx: RunIndex, rank_findings: Seque
     # attempts in which some rank timed out in a collective: an abort (-6) there is the watchdog's
     first_timeout: dict[int | None, datetime] = {}
     for tf in rank_findings:
-        if (tf.role is Role.COLLATERAL and "timeout" in tf.rule and tf.time is not None
+        if (tf.role is Role.COLLATERAL and ("timeout" in tf.rule or tf.rule == "torch.nccl_teardown") and tf.time is not None
                 and (tf.attempt not in first_timeout or tf.time < first_timeout[tf.attempt])):
             first_timeout[tf.attempt] = tf.time
     Record = tuple[int, int | None, str | None, datetime | None, str, int, str, int | None]
@@ -130,6 +133,8 @@ def exit_findings(scans: Sequence[FileScan], idx: RunIndex, rank_findings: Seque
             for task_rank in expand_ranks(tasks):
                 node = idx.node(fnd.field("host")) or idx.rank_node.get(task_rank)
                 records.setdefault((fnd.attempt, task_rank), (scode, None, node, fnd.time, fnd.file or "", fnd.line or 0, fnd.text, fnd.attempt))
+            continue
+        if fnd.cause is Cause.DATA_LOADER_STALL:  # the signal killed a loader worker, not the rank
             continue
         code = exit_code(fnd.field("exitcode"), fnd.field("signal"))
         if code is None:

@@ -29,9 +29,10 @@ _ISO = re.compile(
     r"(?:[.,](?P<frac>\d{1,9}))?(?P<tz> ?(?:Z|[+-]\d{2}:?\d{2}))?\]?"
     r"(?:\s+(?P<host>[A-Za-z0-9][\w.-]*)\s+kernel:)?"
 )
-# glog / torch: E1130 17:40:34.227531 (also inside [rank1]:[E1130 ...])
+# glog / torch: E1130 17:40:34.227531 (also inside [rank1]:[E1130 ...]); torch's own c10 logger
+# prints the month unpadded (month * 100 + day): [E726 10:59:44.365679787 ProcessGroupNCCL.cpp:621]
 _GLOG = re.compile(
-    r"\[?(?P<lvl>[IWEF])(?P<mo>\d{2})(?P<d>\d{2}) (?P<h>\d{2}):(?P<mi>\d{2}):(?P<s>\d{2})(?:\.(?P<frac>\d{1,9}))?"
+    r"\[?(?P<lvl>[IWEF])(?P<mo>1[0-2]|0?[1-9])(?P<d>\d{2}) (?P<h>\d{2}):(?P<mi>\d{2}):(?P<s>\d{2})(?:\.(?P<frac>\d{1,9}))?"
 )
 # dmesg: [  28.733734] (optionally followed by [ T1946])
 _DMESG = re.compile(r"\[\s*(?P<sec>\d{1,10})\.(?P<us>\d{1,9})\](?:\s*\[\s*[TC]\d+\])?")
