@@ -407,16 +407,18 @@ def load(seconds: float, ranks: int = 512, rate: int = 5000, burst: int = 100_00
 
 
 def redos() -> list[dict[str, Any]]:
-    import detector.rules.scanners as engine
+    from detector.rules import scanners
+    from detector.rules.engine import linear_search
     from detector.rules.loader import compile_pattern
+    from detector.rules.scanners import linear_twin
 
     rows = []
     line = "[rank0]: RuntimeError: CUDA error: an illegal memory access was encountered " + "a" * 32_700
     for pattern in (r"(?P<host>\S+) kernel: site-marker", r"[a-z]+Q"):
         regex = compile_pattern(pattern)
-        twin = engine.linear_twin(pattern)
+        twin = linear_twin(pattern)
         t = time.perf_counter()
-        engine.linear_search(regex, twin, line)
+        linear_search(regex, twin, line)
         linear = time.perf_counter() - t
         t = time.perf_counter()
         regex.search(line)
@@ -426,9 +428,9 @@ def redos() -> list[dict[str, Any]]:
     buf = b"a" * 50_000 + b"\n"
     patterns = [r"[a-z]+Q"]
     t = time.perf_counter()
-    list(engine.RePrefilter(patterns).candidates(buf, 0, len(buf)))
+    list(scanners.RePrefilter(patterns).candidates(buf, 0, len(buf)))
     plain = time.perf_counter() - t
-    re2 = engine.Re2Prefilter.build(patterns)
+    re2 = scanners.Re2Prefilter.build(patterns)
     assert re2 is not None
     t = time.perf_counter()
     list(re2.candidates(buf, 0, len(buf)))
