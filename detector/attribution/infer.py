@@ -148,6 +148,20 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
             votes[lows[0]] += 3
             hang_signal = True
             reasons[lows[0]].append(f"lowest last completed collective ({low})")
+    # the one rank whose watchdog timed out at an earlier collective than the others' (they had
+    # finished that one and waited in the next): it fell behind
+    timed_seq: dict[int, int] = {}
+    for f in collateral:
+        seq = small_int(f.field("seq"), digits=18)
+        if f.rank is not None and seq is not None and any(h in f.rule for h in TIMEOUT_HINTS):
+            timed_seq[f.rank] = min(timed_seq.get(f.rank, seq), seq)
+    if len(timed_seq) >= 2 and len(completed) < 2:
+        low = min(timed_seq.values())
+        lows = [r for r, v in timed_seq.items() if v == low]
+        if len(lows) == 1:
+            votes[lows[0]] += 3
+            hang_signal = True
+            reasons[lows[0]].append(f"timed out at an earlier collective (#{low}) than the others")
     # ranks that never reported the collective timeout everyone else reported
     timed_out = {f.rank for f in collateral if f.rank is not None and any(h in f.rule for h in TIMEOUT_HINTS)}
     known = set(facts.ranks)
@@ -199,5 +213,10 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
         return _build(Cause.HANG, Initiator(), collateral, _collateral(group, None, facts), 0.35, facts,
                       inferred_by="the ranks timed out waiting in a collective and none left evidence of "
                                   "failing; none stands out as the one that stopped")
+    if not timeouts and any(f.cause is Cause.NETWORK for f in collateral):
+        # the only failures are the network's (flushed InfiniBand work requests, broken sockets)
+        # and no rank left evidence of dying: the fabric or a link, which one unknown
+        return _build(Cause.NETWORK, Initiator(), collateral, _collateral(group, None, facts), 0.35, facts,
+                      inferred_by="the ranks saw only network errors and none left evidence of failing")
     return _build(Cause.UNKNOWN, Initiator(), collateral, _collateral(group, None, facts), 0.3, facts,
                   inferred_by="no rank left initiator-grade evidence and none stands out")

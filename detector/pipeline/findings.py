@@ -3,6 +3,7 @@ node, pid and GPU through the :class:`~detector.pipeline.index.RunIndex`."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
@@ -21,13 +22,14 @@ from detector.types import RULE_EXIT_CODE, Cause, Finding, Role, Severity, Strea
 def findings_from_hit(hit: Hit, f: LogFile, idx: RunIndex) -> list[Finding]:
     ev = hit.event
     out: list[Finding] = []
-    kernel = ev.kind is StreamKind.KERNEL
+    kernel_file = ev.kind is StreamKind.KERNEL
     for m in hit.matches:
         fields = m.fields
         pci = _field(fields, "pci")
         gpu = normalize_pci(pci) if pci else None
         pid = _num(_field(fields, "pid"))
         node = idx.node(ev.node or f.node)
+        kernel = kernel_file or m.rule.source == "kernel"  # also a kernel line pasted into a rank log
         if kernel:
             rank = None
             if gpu is not None:
@@ -208,4 +210,32 @@ def elastic_error_findings(f: LogFile, rules: RuleSet, idx: RunIndex) -> tuple[l
             fields=m.fields, attempt=f.attempt, confidence=m.rule.confidence,
         ))
     return out, []
+
+
+# Xid 109 (context-switch timeout) and Xid 45 (channel torn down) follow other faults: with an
+# application fault (Xid 13, 31, 43) on the same GPU shortly before or at the same time, they are
+# its consequence, not a hardware fault of their own (the Xid catalog: 13/31/43 are the
+# application's; 109's culprit is "driver / app / hw")
+_SECONDARY_XIDS = frozenset({"109", "45"})
+_APP_FAULT_XIDS = frozenset({"13", "31", "43"})
+SECONDARY_WITHIN = timedelta(seconds=30)
+
+
+def demote_secondary_xids(findings: Sequence[Finding]) -> list[Finding]:
+    """``findings`` with each secondary Xid that follows an application fault on the same GPU
+    made context (cause none): it no longer reads as, or drains for, a hardware fault."""
+    app = [(f.gpu, f.node, f.time) for f in findings
+           if f.gpu is not None and f.field("xid") in _APP_FAULT_XIDS and f.cause is Cause.ILLEGAL_MEMORY_ACCESS]
+    if not app:
+        return list(findings)
+    out = []
+    for f in findings:
+        if f.gpu is not None and f.field("xid") in _SECONDARY_XIDS and f.role is Role.INITIATOR:
+            for gpu, node, time in app:
+                if gpu == f.gpu and (node is None or f.node is None or node == f.node) and (
+                        time is None or f.time is None or timedelta(0) <= f.time - time <= SECONDARY_WITHIN):
+                    f = dataclasses.replace(f, role=Role.CONTEXT, cause=None)
+                    break
+        out.append(f)
+    return out
 

@@ -45,7 +45,9 @@ class CompiledRule:
     counterexamples: tuple[str, ...] = ()
 
     def applies_to(self, kind: StreamKind) -> bool:
-        return self.source == "any" or self.source == kind.value
+        """``rank_log`` rules match rank logs; ``kernel`` rules match kernel logs and the kernel
+        lines pasted into a rank log (``dmesg`` output beside the training log); ``any`` both."""
+        return self.source == "any" or self.source == kind.value or (self.source == "kernel" and kind is StreamKind.RANK_LOG)
 
 
 @dataclass(frozen=True, slots=True)

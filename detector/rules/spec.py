@@ -34,7 +34,9 @@ class RuleSpec(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
     id: str = Field(pattern=RULE_ID, description="Unique id, family.name")
     description: str | None = Field(default=None, min_length=1)
-    source: Literal["rank_log", "kernel", "any"] = "any"
+    source: Literal["rank_log", "kernel", "any"] = Field(
+        default="any",
+        description="rank_log: rank logs only; kernel: kernel logs and kernel lines pasted into a rank log; any: both")
     role: Role | None = None
     cause: Cause | None = None
     severity: Severity = Severity.ERROR

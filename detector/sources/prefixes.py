@@ -191,6 +191,8 @@ def quick_prefix(line: str, style: PrefixStyle = PrefixStyle.BRACKETS) -> tuple[
         return int(rank if rank is not None else m["rank_eq"]), None, m.end()
     if _MAYBE_PREFIX.match(line) is not None:
         return None
+    if line[:1] in "> \t" and "[" in line[:40]:  # perhaps a prefix behind a paste's quote or indent
+        return None
     if line[:1].isdigit():
         ts = _LEAD_STAMP.match(line)
         if ts is not None and _MAYBE_PREFIX.match(line, ts.end()) is not None:
@@ -211,7 +213,24 @@ def strip_prefix(line: str, style: PrefixStyle = PrefixStyle.BRACKETS) -> Prefix
     return _strip_prefix(line, style)
 
 
+# what a paste puts before a log line: markdown quote markers and code-block indentation, a line
+# number ("[1830] "); taken off only where a rank or host prefix follows it
+_PASTE_LEAD = re.compile(r"(?:> ?){0,3}[ \t]{0,8}(?:\[[0-9]{1,7}\] )?")
+
+
 def _strip_prefix(line: str, style: PrefixStyle) -> Prefixed:
+    found = _strip_prefix_at(line, style)
+    unplaced = found.hinted or (found.rank is None and found.local_rank is None and found.host is None)
+    if unplaced and line[:1] in "> \t[":
+        lead = _PASTE_LEAD.match(line)
+        if lead is not None and lead.end() > 0:
+            inner = _strip_prefix_at(line[lead.end():], style)
+            if (inner.rank is not None or inner.local_rank is not None or inner.host is not None) and not inner.hinted:
+                return inner
+    return found
+
+
+def _strip_prefix_at(line: str, style: PrefixStyle) -> Prefixed:
     rank: int | None = None
     start = 0
     if style is PrefixStyle.SRUN_LABEL:

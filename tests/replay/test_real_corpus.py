@@ -35,8 +35,9 @@ def test_the_corpus_is_large_and_split() -> None:
     held = load_truths("held")
     fresh = load_truths("fresh")
     assert len(every) >= 150
-    assert len(held) >= (len(every) - len(fresh)) // 3 - 1
-    assert fresh and not {t.case for t in fresh} & {t.case for t in held}
+    # the held third was drawn from the first 170 cases; development cases were added since
+    assert len(held) >= 56 and len(fresh) >= 30
+    assert not {t.case for t in fresh} & {t.case for t in held}
     assert sum(t.healthy for t in every) >= len(every) // 7
 
 

@@ -42,6 +42,7 @@ rules:
     examples: [{line: 'ValueError: x'}]
   - id: t.oom
     description: CUDA OOM
+    source: rank_log
     role: initiator
     cause: cuda_oom
     pattern: 'CUDA out of memory\\. Tried to allocate (?P<size>[0-9.]+ [KMG]iB)'
@@ -167,8 +168,12 @@ def test_explain_matches_fields_and_notes(pack_rules: RuleSet) -> None:
 
     ex = explain_line("[ 12.5] NVRM: Xid (PCI:0000:3b:00): 79, GPU has fallen off the bus.", pack_rules.rules)
     assert ex.kind is StreamKind.KERNEL and [h.rule.id for h in ex.hits if h.counts] == ["t.xid"]
+    # a kernel line pasted into a rank log still counts; a rank-log rule never counts in a kernel log
     ex = explain_line("NVRM: Xid (PCI:0000:3b:00): 79, GPU has fallen off the bus.", pack_rules.rules, kind=StreamKind.RANK_LOG)
-    assert not ex.hits[0].counts and "only for kernel lines" in ex.hits[0].note
+    assert ex.hits[0].rule.id == "t.xid" and ex.hits[0].counts
+    ex = explain_line("RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB", pack_rules.rules, kind=StreamKind.KERNEL)
+    oom = next(h for h in ex.hits if h.rule.id == "t.oom")
+    assert not oom.counts and "only for rank_log lines" in oom.note
 
     ex = explain_line("NET/IB : Got completion with error 12", pack_rules.rules)
     assert "next 2 lines" in ex.hits[0].note

@@ -124,8 +124,8 @@ def test_fallback_only_when_nothing_else_matches(tmp_path: Path) -> None:
     hits = rs.match("RuntimeError: Connection closed by peer [x]:1", StreamKind.RANK_LOG)
     assert [m.rule.id for m in hits] == ["test.closed"]
     assert hits[0].rule.role is Role.COLLATERAL
-    # kernel-only rule does not apply to rank logs
-    assert rs.match("NVRM: Xid (PCI:0000:3b:00): 79, x", StreamKind.RANK_LOG) == []
+    # a kernel rule also matches a kernel line pasted into a rank log
+    assert [m.rule.id for m in rs.match("NVRM: Xid (PCI:0000:3b:00): 79, x", StreamKind.RANK_LOG)] == ["test.xid"]
     assert rs.match("NVRM: Xid (PCI:0000:3b:00): 79, x", StreamKind.KERNEL)[0].fields == (("pci", "0000:3b:00"), ("xid", "79"))
 
 

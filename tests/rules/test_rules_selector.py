@@ -87,7 +87,7 @@ def test_a_line_matching_several_rules_gets_all_of_them(tmp_path: Path) -> None:
     assert not result.problems, [p.format() for p in result.problems]
     for name, rs in _engines(result.rules).items():
         got = _ids(rs, LINE, StreamKind.RANK_LOG)
-        assert [g[0] for g in got] == ["t.watchdog", "t.seq", "t.nocase", "t.noliteral", "t.lookahead"], name
+        assert [g[0] for g in got] == ["t.watchdog", "t.seq", "t.nocase", "t.noliteral", "t.lookahead", "t.kernel"], name
         assert got == _ids(rs, LINE, StreamKind.RANK_LOG, every=True), name
         assert [g[0] for g in _ids(rs, LINE, StreamKind.KERNEL)] == [
             "t.watchdog", "t.seq", "t.nocase", "t.noliteral", "t.lookahead", "t.kernel"], name
