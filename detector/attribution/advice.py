@@ -136,7 +136,7 @@ def explain(cause: Cause, ini: Initiator, anchor: Finding | None, collateral: in
     if ini.rank is not None:
         who.append(f"rank {ini.rank}")
     if ini.node:
-        who.append(f"on {ini.node}")
+        who.append(f"on {ini.node}" if who else f"node {ini.node}")
     if ini.gpu:
         who.append(f"(GPU {ini.gpu})")
     subject = " ".join(who) if who else "no single rank"
@@ -146,6 +146,9 @@ def explain(cause: Cause, ini: Initiator, anchor: Finding | None, collateral: in
     elif anchor is not None:
         first += f" ({anchor.rule})"
     first += "."
+    if cause is Cause.HOST_OOM_KILL and anchor is not None and anchor.cause is not Cause.HOST_OOM_KILL:
+        first += (" Only a SIGKILL was seen, no OOM-killer line: most often the kernel's or a cgroup's OOM killer,"
+                  " else a person or the scheduler; the node's kernel log says which.")
     if collateral:
         first += f" {collateral} other rank{'s' if collateral != 1 else ''} only failed as a consequence."
     return first

@@ -31,6 +31,7 @@ from detector.attribution.incident import (
 )
 from detector.attribution.infer import _infer, _mismatch_culprit, _peer_votes
 from detector.types import (
+    RULE_EXIT_CODE,
     RULE_GPU_OUTLIER,
     RULE_SLOWDOWN,
     RULE_STALL,
@@ -125,6 +126,14 @@ def _failure_incident(group: Sequence[Finding], initiators: Sequence[Finding], f
         if others:
             votes = _peer_votes(group, facts)
             rank = max(others, key=lambda f: (votes.get(f.rank, 0) if f.rank is not None else 0, -_ts(f))).rank
+    if rank is None and primary.cause is not None and primary.cause is not Cause.NETWORK:
+        # an error line no prefix places, then the launcher names the one rank of that node that
+        # exited with an error (DeepSpeed: "['--local_rank=5', ...] exits with return code = 1")
+        exited = {f.rank for f in group if f.rule == RULE_EXIT_CODE and f.rank is not None and f.node == node
+                  and f.field("exitcode") not in ("-15", "-2", "-1")
+                  and (f.time is None or primary.time is None or f.time >= primary.time - TIE)}
+        if len(exited) == 1:
+            rank = exited.pop()
     if primary.cause is Cause.COLLECTIVE_MISMATCH:
         rank = _mismatch_culprit(group) if _mismatch_culprit(group) is not None else rank
         node = None if rank != primary.rank else node

@@ -5,6 +5,7 @@ mismatch."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from datetime import timedelta
@@ -105,13 +106,57 @@ def _timeouts_in_different_collectives(collateral: Sequence[Finding], facts: Run
                   inferred_by=f"the ranks timed out in different collectives at the same point ({ops_text})")
 
 
+def _op_of(tensor: str) -> str:
+    """The collective a Horovod tensor name stands for (``broadcast.bool.sz`` -> broadcast,
+    ``HorovodAllreduce_x`` -> allreduce, ``horovod_allreduce.0`` -> allreduce)."""
+    low = tensor.lower()
+    for op in ("allreduce", "broadcast", "allgather", "alltoall", "reducescatter"):
+        if op in low:
+            return op
+    return low.split(".", 1)[0]
+
+
+def _stall_reports_disagree(collateral: Sequence[Finding], facts: RunFacts) -> Incident | None:
+    """Horovod's stall report lists the ranks missing each tensor: two ranks each missing a
+    different kind of collective (rank 0 a broadcast, rank 1 allreduces) took different code
+    paths, a collective mismatch; one rank missing everything has stopped (left to the votes)."""
+    ops: dict[int, set[str]] = defaultdict(set)
+    reports = []
+    for f in collateral:
+        tensor = f.field("tensor")
+        if tensor is None:
+            continue
+        for r in _as_ranks(f.field("missing_ranks")):
+            ops[r].add(_op_of(tensor))
+            reports.append(f)
+    if len(ops) < 2 or len({frozenset(v) for v in ops.values()}) < 2:
+        return None
+    text = ", ".join(f"rank {r} misses {'/'.join(sorted(v))}" for r, v in sorted(ops.items()))
+    return _build(Cause.COLLECTIVE_MISMATCH, Initiator(), reports, _collateral(collateral, None, facts), 0.5, facts,
+                  inferred_by=f"the stall report shows ranks waiting in different collectives ({text})")
+
+
+_TRANSIENT = re.compile(r"\bretrying\b|\bwill retry\b|\bretry(?:ing)? in \d|\battempt \d{1,3}/\d{1,3}\b", re.I)
+RECOVERED_AFTER = timedelta(minutes=10)
+
+
+def _passing(f: Finding, facts: RunFacts) -> bool:
+    """A collateral error the rank got over: the line says it will retry, or the rank went on
+    writing for :data:`RECOVERED_AFTER` and more."""
+    if _TRANSIENT.search(f.text):
+        return True
+    info = facts.ranks.get(f.rank) if f.rank is not None else None
+    return (info is not None and info.last_time is not None and f.time is not None
+            and info.last_time - f.time > RECOVERED_AFTER)
+
+
 def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
     """No rank left initiator-grade evidence: let the collateral evidence point at one."""
-    collateral = [f for f in group if f.role is Role.COLLATERAL]
+    collateral = [f for f in group if f.role is Role.COLLATERAL and not _passing(f, facts)]
     stalls = [f for f in group if f.rule == RULE_STALL]
     if not collateral and not stalls:
         return None
-    mismatch = _timeouts_in_different_collectives(collateral, facts)
+    mismatch = _timeouts_in_different_collectives(collateral, facts) or _stall_reports_disagree(collateral, facts)
     if mismatch is not None:
         return mismatch
     votes: Counter[int] = Counter()
@@ -135,6 +180,13 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
             votes[r] += 3
             hang_signal = True
             reasons[r].append("missing from a collective")
+        ready = _as_ranks(f.field("ready_ranks"))
+        if ready:  # the ranks a collective waits on are those of the job not listed ready
+            every = set(range(facts.world_size)) if facts.world_size else set(range(max(ready) + 1)) | set(facts.ranks)
+            for r in sorted(every - set(ready))[:8]:
+                votes[r] += 3
+                hang_signal = True
+                reasons[r].append("not among the ranks ready for a collective")
     # lowest last-completed collective
     completed: dict[int, int] = {}
     for f in collateral:
@@ -148,6 +200,20 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
             votes[lows[0]] += 3
             hang_signal = True
             reasons[lows[0]].append(f"lowest last completed collective ({low})")
+    # the one rank that enqueued fewer collectives than the others: it never issued the one they
+    # wait in (PyTorch's "last enqueued NCCL work" of each rank's watchdog or dump signal)
+    enqueued: dict[int, int] = {}
+    for f in collateral:
+        value = small_int(f.field("last_enqueued"), digits=18, signed=True)
+        if f.rank is not None and value is not None:
+            enqueued[f.rank] = min(enqueued.get(f.rank, value), value)
+    if len(enqueued) >= 2:
+        low = min(enqueued.values())
+        lows = [r for r, v in enqueued.items() if v == low]
+        if len(lows) == 1 and sorted(enqueued.values())[1] > low:
+            votes[lows[0]] += 3
+            hang_signal = True
+            reasons[lows[0]].append(f"enqueued fewer collectives ({low}) than the others")
     # the one rank whose watchdog timed out at an earlier collective than the others' (they had
     # finished that one and waited in the next): it fell behind
     timed_seq: dict[int, int] = {}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections import defaultdict
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -236,6 +237,33 @@ def demote_secondary_xids(findings: Sequence[Finding]) -> list[Finding]:
                         time is None or f.time is None or timedelta(0) <= f.time - time <= SECONDARY_WITHIN):
                     f = dataclasses.replace(f, role=Role.CONTEXT, cause=None)
                     break
+        out.append(f)
+    return out
+
+
+BEFORE_JOB = timedelta(minutes=10)
+
+
+def demote_foreign_app_faults(findings: Sequence[Finding], idx: RunIndex, start: datetime | None) -> list[Finding]:
+    """Application Xids (13, 31, 43 ...) that are not this job's made context: one logged more
+    than :data:`BEFORE_JOB` before the ranks' first line (a kernel log keeps earlier jobs'
+    faults), or one whose pid is none of the node's ranks when every rank's pid there is known."""
+    pids: dict[str | None, set[int]] = defaultdict(set)
+    ranks_on: dict[str | None, int] = defaultdict(int)
+    for rank, node in idx.rank_node.items():
+        ranks_on[node] += 1
+        pid = idx.rank_pid.get(rank)
+        if pid is not None:
+            pids[node].add(pid)
+    out = []
+    for f in findings:
+        if f.cause is Cause.ILLEGAL_MEMORY_ACCESS and f.role is Role.INITIATOR and f.field("xid") is not None:
+            before = start is not None and f.time is not None and f.time < start - BEFORE_JOB
+            known = pids.get(f.node, set())
+            foreign = (f.rank is None and f.pid is not None and f.node is not None and ranks_on.get(f.node, 0) > 0
+                       and len(known) >= ranks_on[f.node] and f.pid not in known)
+            if before or foreign:
+                f = dataclasses.replace(f, role=Role.CONTEXT)
         out.append(f)
     return out
 

@@ -5,6 +5,7 @@ config's ``rank_gpus``). One set of functions for replay and the sidecar."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -77,6 +78,10 @@ def build_index(scans: Sequence[FileScan]) -> RunIndex:
         own: set[int] = set()
         for hit in scan.hits:
             for m in hit.matches:
+                mapping = _field(m.fields, "rank_mapping")
+                if mapping is not None:
+                    _add_rank_mapping(idx, mapping)
+                    continue
                 busid = _field(m.fields, "busid")
                 rank = _rank(_field(m.fields, "rank"))
                 if busid is None or rank is None:
@@ -159,6 +164,21 @@ def build_index(scans: Sequence[FileScan]) -> RunIndex:
     if idx.world_size is None and idx.ranks():
         idx.world_size = max(idx.ranks()) + 1
     return idx
+
+
+_HOST_RANKS = re.compile(r"'([A-Za-z0-9][A-Za-z0-9._-]{0,62})': \[([0-9, ]{0,20000})\]")
+
+
+def _add_rank_mapping(idx: RunIndex, text: str) -> None:
+    """The DeepSpeed launcher's ``{'host': [global ranks]}``: local rank i of a host is its i-th."""
+    for host, ranks in _HOST_RANKS.findall(text):
+        for local, tok in enumerate(ranks.replace(",", " ").split()):
+            rank = small_int(tok)
+            if rank is None or rank >= MAX_RANKS:
+                continue
+            idx.local_rank_global.setdefault((host, local, None), rank)
+            idx.rank_node.setdefault(rank, host)
+            idx.rank_local.setdefault(rank, local)
 
 
 def _add_failure(idx: RunIndex, fr: FailureRecord, f: LogFile) -> None:

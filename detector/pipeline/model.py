@@ -10,7 +10,13 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from detector.pipeline.filescan import FileScan
-from detector.pipeline.findings import demote_secondary_xids, elastic_error_findings, exit_findings, findings_from_hit
+from detector.pipeline.findings import (
+    demote_foreign_app_faults,
+    demote_secondary_xids,
+    elastic_error_findings,
+    exit_findings,
+    findings_from_hit,
+)
 from detector.pipeline.index import LiveFacts, RunIndex, apply_live, build_index, resolve_rank
 from detector.pipeline.tail import last_activity
 from detector.rules.engine import RuleSet
@@ -100,7 +106,8 @@ def run_findings(scans: Sequence[FileScan], idx: RunIndex, rules: RuleSet,
         findings.extend(found)
         warnings.extend(warns)
     findings.extend(exit_findings(scans, idx, [f for f in findings if f.file is not None]))
-    return demote_secondary_xids(findings), warnings
+    starts = [s.first_time for s in scans if s.first_time is not None and s.file.kind.value == "rank_log"]
+    return demote_foreign_app_faults(demote_secondary_xids(findings), idx, min(starts) if starts else None), warnings
 
 
 def build_model(

@@ -281,6 +281,9 @@ class _RulesOnly:
 
 
 _UNSET: Any = object()
+_COLLECTOR_STAMP = re.compile(
+    r"\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?: ?(?:Z|[+-]\d{2}:?\d{2}|UTC))?\]?:? {1,4}")
+_STAMP_STARTS = frozenset("0123456789[")
 
 
 class RuleSet:
@@ -306,6 +309,8 @@ class RuleSet:
         self._next_twins: dict[str, Any] = {}
         # per stream kind, by rule index: the rule where it applies, else None
         self._by_kind = {kind: tuple(r if r.applies_to(kind) else None for r in rules) for kind in StreamKind}
+        # rules anchored at the message's start ('^'): also tried after a collector's leading stamp
+        self._anchored = frozenset(i for i, r in enumerate(rules) if r.pattern.startswith("^"))
 
     def __reduce__(self) -> tuple[Any, ...]:
         return _restore_ruleset, (self.rules, self.prefilter, self.selector)
@@ -347,11 +352,17 @@ class RuleSet:
         fallbacks: list[Verified] = []
         short = len(text) <= SHORT_TEXT  # the common case: plain re, no wrapper call per rule
         by_index = self._by_kind[kind]
+        # a log collector's stamp before the program's text (Kubernetes, fluentd, `ts`): the
+        # rules anchored at the start of the message read what follows it
+        stamp = _COLLECTOR_STAMP.match(text) if self._anchored and text[:1] in _STAMP_STARTS else None
+        body = text[stamp.end():] if stamp is not None else text
+        anchored = self._anchored
         for i in selected:
             rule = by_index[i]
             if rule is None:
                 continue
-            m = rule.regex.search(text) if short else linear_search(rule.regex, self._twin(i), text)
+            subject = body if i in anchored else text
+            m = rule.regex.search(subject) if short else linear_search(rule.regex, self._twin(i), subject)
             if m is None:
                 continue
             (fallbacks if rule.fallback else found).append(Verified(rule, m))

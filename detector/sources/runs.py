@@ -87,7 +87,14 @@ _PROMPT = re.compile(
 _SAYS_HOST = re.compile(r"^\s*(?:[Hh]ostname|HOSTNAME|host)\s*[:=]\s*(?P<host>[A-Za-z0-9][A-Za-z0-9._-]{0,62})\s*$")
 
 
+# srun --output=slurm-%j-%t.out / job.%j.%t.log: a job id (3+ digits), then the task (= rank)
+_JOB_TASK_NAME = re.compile(r"(?:^|[._-])\d{3,12}[.-](\d{1,6})\.(?:out|err|log|txt)$", re.I)
+
+
 def _rank_from_name(name: str) -> int | None:
+    m = _JOB_TASK_NAME.search(name)
+    if m:
+        return int(m.group(1))
     if name.startswith("slurm-"):  # slurm-<jobid>.out: the batch script's output, not a rank
         return None
     for pattern in _RANK_NAME:
@@ -180,11 +187,11 @@ def hosts_named(lines: list[str]) -> tuple[set[str], set[str]]:
 _DIGITS_TO_0 = bytes.maketrans(b"123456789", b"000000000")
 
 
-def _node_of_file(path: Path, folder: str | None) -> str | None:
+def _node_of_file(path: Path, folder: str | None, lines: list[str] | None = None) -> str | None:
     """The node a file belongs to: its folder when the folder looks like a host name and the
     file's own lines name no other host; else the one host the file's lines name (its shell
     prompts, or else its NCCL / UCX / Open MPI / syslog headers), when they name only one."""
-    prompts, others = hosts_named(_read_ends(path))
+    prompts, others = hosts_named(_read_ends(path) if lines is None else lines)
     named = prompts | others
     if folder is not None:
         if not named or all(same_host(h, folder) for h in named):
@@ -272,10 +279,32 @@ def classify(path: Path, root: Path) -> LogFile | None:
         return LogFile(path, display, FileKind.METRICS, None, None, _node_from_dirs(parts), None, size)
     if suffix not in _TEXT_SUFFIXES and not re.match(r"\.\d+$", suffix):
         return None
-    node = _node_of_file(path, _node_from_dirs(parts))
+    ends = _read_ends(path)
+    node = _node_of_file(path, _node_from_dirs(parts), ends)
     if _KERNEL_NAME.search(name) or _looks_like_kernel(path):
         return LogFile(path, display, FileKind.KERNEL, None, None, node, None, size)
-    return LogFile(path, display, FileKind.RANK_LOG, _rank_from_name(name), None, node, None, size)
+    rank = _rank_from_name(name)
+    if rank is not None and _not_one_rank(name, ends):
+        rank = None
+    return LogFile(path, display, FileKind.RANK_LOG, rank, None, node, None, size)
+
+
+_LINE_RANK = re.compile(r"^[^\[\n]{0,40}\[(?:rank|default)(\d{1,7})\]:", re.M)  # also behind a collector's stamp
+
+
+def _not_one_rank(name: str, lines: list[str]) -> bool:
+    """Whether a file whose name ends in a number is not that rank's log: its lines carry the
+    prefixes of several ranks (a node's or a job's combined log), or the name is a host its
+    lines name ("node-31.log" holding node-31's NCCL lines)."""
+    text = "\n".join(lines)
+    if len(set(_LINE_RANK.findall(text))) >= 2:
+        return True
+    stem = name.rsplit(".", 1)[0]
+    if not looks_like_host(stem) or not any(c.isalpha() for c in stem):
+        return False
+    prompts, others = hosts_named(lines)
+    low = stem.lower()
+    return any(same_host(stem, h) or (len(h) >= 3 and low.endswith(h.lower())) for h in prompts | others)
 
 
 def _vetted(item: LogFile) -> LogFile:

@@ -60,6 +60,10 @@ def parse_summary(lines: list[str], style: PrefixStyle, file: str, first_line: i
 
     for offset, raw in enumerate(lines):
         msg = strip_prefix(raw, style).message
+        if msg[:1].isdigit() or msg[:1] == "[":  # a collector's stamp before the table's text
+            lead = parse_timestamp(msg, year=2000)
+            if lead is not None and lead.time is not None:
+                msg = msg[lead.end:]
         if msg.strip().startswith("====="):
             rules_seen += 1
             if rules_seen >= 2:

@@ -221,7 +221,7 @@ def _ids(ruleset: RuleSet, line: str, kind: StreamKind = StreamKind.RANK_LOG) ->
         ("2023-01-17 17:21:35,472	WARNING worker.py:1829 -- A worker died or was killed while executing a task by an unexpected system error. To troubleshoot the problem, check the logs for the dead worker.",
          "launcher.ray_worker_died", {}),
         ("[0]<stderr>:[2020-12-29 16:50:57.724380: W /tmp/horovod/common/stall_inspector.cc:105] One or more tensors were submitted to be reduced, gathered or broadcasted by subset of ranks and are waiting for remainder of ranks for more than 60 seconds.",
-         "launcher.horovod_stall", {"seconds": "60"}),
+         "launcher.horovod_stall_timeout", {"seconds": "60"}),
         # torchrun agent and torch
         ("W0920 09:10:41.194000 84933 site-packages/torch/distributed/elastic/agent/server/api.py:719] Received 1 death signal, shutting down workers",
          "torch.elastic_received_sighup", {"signal": "1"}),
