@@ -9,7 +9,8 @@ import pytest
 from rich.console import Console
 
 from detector.report.safe_text import clean_line
-from detector.report.text import render_text, timeline_entries
+from detector.report.text import render_text
+from detector.report.text_timeline import timeline_entries
 from detector.report.wording import rank_ranges
 from detector.types import (
     Cause,
