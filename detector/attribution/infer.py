@@ -91,6 +91,10 @@ def _timeouts_in_different_collectives(collateral: Sequence[Finding], facts: Run
             continue
         if f.rank not in last or seq < last[f.rank][1]:
             last[f.rank] = (op.upper(), seq, f)
+    if len({seq for _op, seq, _f in last.values()}) == 1:
+        # all at one sequence number: the same collective with another size is another collective
+        last = {r: (op if f.field("numel_in") is None else f"{op}({f.field('numel_in')})", seq, f)
+                for r, (op, seq, f) in last.items()}
     ops = Counter(op for op, _seq, _f in last.values())
     seqs = [seq for _op, seq, _f in last.values()]
     if len(last) < 2 or len(ops) < 2 or max(seqs) - min(seqs) > MISMATCH_SEQ_SPAN:

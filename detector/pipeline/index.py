@@ -103,8 +103,7 @@ def build_index(scans: Sequence[FileScan]) -> RunIndex:
                 if host:
                     if f.node:
                         init_hosts[f.node][host] += 1
-                    else:
-                        idx.rank_node.setdefault(rank, host)
+                    idx.rank_node.setdefault(rank, f.node or host)
         combined = len(scan.prefix_ranks) >= 2
         if f.rank is not None and not combined:
             idx.file_rank[f.display] = f.rank

@@ -98,7 +98,9 @@ def _prints_steps(scan: FileScan, preset: Preset) -> bool:
 def step_items(scan: FileScan, preset: Preset, cap: int = MAX_STEP_LINES) -> StepItems:
     """The last ``cap`` step lines of a file's tail and the note candidates among them, in
     order, each with its Event (those with a time) and ``preset``'s record (None: not a step
-    line; perhaps a note)."""
+    line; perhaps a note); an untimed "training finished" note is kept too."""
+    from detector.stats import NoteKind, parse_note
+
     lines = tail_of(scan)
     search = preset.pattern.search
     step_lines: list[int] = []
@@ -108,13 +110,13 @@ def step_items(scan: FileScan, preset: Preset, cap: int = MAX_STEP_LINES) -> Ste
             if len(step_lines) >= cap:
                 break
     step_set = set(step_lines)
-    start = min(step_lines) if step_lines else len(lines)
+    start = min(step_lines) if step_lines else 0  # a file without step lines: its notes anywhere in the tail
     note_lines = [i for i in _note_candidates(lines, start) if i not in step_set]
     items: StepItems = []
     for i in sorted(step_set | set(note_lines)):
         ev = tail_event(scan, i)
-        if ev.time is None:
-            continue
+        if ev.time is None and (i in step_set or parse_note(ev.message) is not NoteKind.END):
+            continue  # an untimed "training finished" line is kept: the rank finished after its steps
         items.append((ev, preset.parse(ev.message)))
     return items
 
@@ -129,6 +131,7 @@ def step_samples(scans: Sequence[FileScan], idx: RunIndex) -> tuple[list[StepSam
         return samples, notes
     from detector.stats import StepResolver, make_note
 
+    untimed_ends: list[tuple[int, Event]] = []
     logs = [scan for scan in scans if scan.file.kind is FileKind.RANK_LOG and (scan.tail_lines or scan.tail_count)]
     cap = step_line_cap(sum(1 for scan in logs if _prints_steps(scan, preset)))
     for scan in logs:
@@ -139,9 +142,11 @@ def step_samples(scans: Sequence[FileScan], idx: RunIndex) -> tuple[list[StepSam
             items = step_items(scan, preset, cap)
         resolvers: dict[int, StepResolver] = {}
         for ev, record in items:
-            assert ev.time is not None
             rank = resolve_rank(idx, scan.file, ev.rank, ev.local_rank)
             if rank is None:
+                continue
+            if ev.time is None:  # "training finished" with no time of its own (a stdout dict)
+                untimed_ends.append((rank, ev))
                 continue
             when = ev.time.timestamp()
             if record is None:
@@ -154,6 +159,15 @@ def step_samples(scans: Sequence[FileScan], idx: RunIndex) -> tuple[list[StepSam
                 record, rank=rank, node=idx.rank_node.get(rank) or scan.file.node, time=when,
                 file=ev.file, line=ev.line, text=ev.text, local_rank=idx.rank_local.get(rank),
             ))
+    if untimed_ends:  # such a rank finished after its last step line: the note goes just after it
+        last: dict[int, float] = {}
+        for sample in samples:
+            last[sample.rank] = max(last.get(sample.rank, sample.time), sample.time)
+        for rank, ev in untimed_ends:
+            if rank in last:
+                note = make_note(ev.message, rank=rank, time=last[rank] + 1.0, file=ev.file, line=ev.line)
+                if note is not None:
+                    notes.append(note)
     return samples, notes
 
 
