@@ -79,7 +79,8 @@ def _pick_primary(initiators: Sequence[Finding]) -> Finding:
     timed = [f for f in initiators if f.time is not None]
     untimed = [f for f in initiators if f.time is None]
     if not timed:
-        return max(untimed, key=lambda f: (f.rank is not None or f.node is not None, _strength(f), f.confidence, -(f.line or 0)))
+        return max(untimed, key=lambda f: (f.rank is not None or f.node is not None or f.gpu is not None, _strength(f),
+                                           f.confidence, -(f.line or 0)))
     earliest = min(f.time for f in timed if f.time is not None)
     window = [f for f in timed if f.time is not None and f.time <= earliest + SKEW] + untimed
     strong = [f for f in window if f.cause in STRONG and (f.rank is not None or f.node is not None or f.gpu is not None)]

@@ -138,3 +138,11 @@ def test_old_mp_spawn_exception_names_the_process(tmp_path: Path, rules: RuleSet
 def test_documented_messages(tmp_path: Path, rules: RuleSet, text: str, cause: Cause, rank: int | None) -> None:
     got = _verdicts(tmp_path, text, rules)
     assert got and got[0][:2] == (cause, rank)
+
+
+def test_an_untimed_lost_gpu_outranks_an_untimed_rank_error(tmp_path: Path, rules: RuleSet) -> None:
+    # no stamps anywhere: the Xid names only its GPU, the CUDA error its rank; the GPU fault is the cause
+    (tmp_path / "a.log").write_text("[rank1]:RuntimeError: CUDA error: an illegal memory access was encountered\n")
+    (tmp_path / "b.log").write_text("NVRM: Xid (PCI:0000:3b:00): 79, GPU has fallen off the bus.\n")
+    report = replay_path(tmp_path, rules)
+    assert report.incidents and report.incidents[0].cause is Cause.GPU_HARDWARE
