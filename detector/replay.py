@@ -70,15 +70,35 @@ class ReplayOptions:
     tail_bytes: int = TAIL_BYTES
 
 
+YEAR_HEAD = 16384
+YEAR_SEARCH = 4 << 20  # bytes read at most in the second look for a year
+
+
 def _year_hint(files: Sequence[LogFile]) -> int | None:
-    for f in files:
-        if f.kind not in (FileKind.RANK_LOG, FileKind.KERNEL):
-            continue
+    """The year for stamps that lack one (glog, syslog): the first full date in a log's first
+    16 KiB; else in more of each (a launcher's glog lines can fill a combined log's head), up
+    to :data:`YEAR_SEARCH` bytes in all; else the files' modification year."""
+    logs = [f for f in files if f.kind in (FileKind.RANK_LOG, FileKind.KERNEL)]
+    for f in logs:
         try:
             with open(f.path, "rb") as fh:
-                year = find_year(fh.read(16384).decode("utf-8", "replace"))
+                year = find_year(fh.read(YEAR_HEAD).decode("utf-8", "replace"))
         except OSError:
             continue
+        if year is not None:
+            return year
+    budget = YEAR_SEARCH
+    for f in logs:
+        if budget <= 0:
+            break
+        try:
+            with open(f.path, "rb") as fh:
+                fh.seek(YEAR_HEAD)
+                data = fh.read(min(budget, 1 << 20))
+        except OSError:
+            continue
+        budget -= len(data) or YEAR_HEAD
+        year = find_year(data.decode("utf-8", "replace"))
         if year is not None:
             return year
     for f in files:

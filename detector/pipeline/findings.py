@@ -249,7 +249,8 @@ BEFORE_JOB = timedelta(minutes=10)
 def demote_foreign_app_faults(findings: Sequence[Finding], idx: RunIndex, start: datetime | None) -> list[Finding]:
     """Application Xids (13, 31, 43 ...) that are not this job's made context: one logged more
     than :data:`BEFORE_JOB` before the ranks' first line (a kernel log keeps earlier jobs'
-    faults), or one whose pid is none of the node's ranks when every rank's pid there is known."""
+    faults); and where the node's kernel log and its ranks share a pid namespace, one whose pid
+    is not that of the rank on its GPU, or none of the node's ranks when every one is known."""
     pids: dict[str | None, set[int]] = defaultdict(set)
     ranks_on: dict[str | None, int] = defaultdict(int)
     for rank, node in idx.rank_node.items():
@@ -257,13 +258,19 @@ def demote_foreign_app_faults(findings: Sequence[Finding], idx: RunIndex, start:
         pid = idx.rank_pid.get(rank)
         if pid is not None:
             pids[node].add(pid)
+    # pids tell processes apart only where the kernel and the ranks see the same pid namespace
+    # (a container's ranks print their own pids): some kernel line of the node names a rank's pid
+    shared = {f.node for f in findings if f.pid is not None and f.field("xid") is not None and f.pid in pids.get(f.node, ())}
     out = []
     for f in findings:
         if f.cause is Cause.ILLEGAL_MEMORY_ACCESS and f.role is Role.INITIATOR and f.field("xid") is not None:
             before = start is not None and f.time is not None and f.time < start - BEFORE_JOB
             known = pids.get(f.node, set())
-            foreign = (f.rank is None and f.pid is not None and f.node is not None and ranks_on.get(f.node, 0) > 0
-                       and len(known) >= ranks_on[f.node] and f.pid not in known)
+            own_pid = idx.rank_pid.get(f.rank) if f.rank is not None else None
+            foreign = f.pid is not None and f.node in shared and (
+                (own_pid is not None and own_pid != f.pid)  # the GPU's rank is another process
+                or (f.rank is None and f.node is not None and ranks_on.get(f.node, 0) > 0
+                    and len(known) >= ranks_on[f.node] and f.pid not in known))
             if before or foreign:
                 f = dataclasses.replace(f, role=Role.CONTEXT)
         out.append(f)

@@ -292,12 +292,17 @@ def classify(path: Path, root: Path) -> LogFile | None:
 _LINE_RANK = re.compile(r"^[^\[\n]{0,40}\[(?:rank|default)(\d{1,7})\]:", re.M)  # also behind a collector's stamp
 
 
+# a launcher's own lines (DeepSpeed's launch.py, torchrun's agent): the file is a node's launcher
+# log, whatever number its name ends in
+_LAUNCHER_LINE = re.compile(r"\[launch\.py:\d+:(?:main|sigkill_handler)\]|torch\.distributed\.elastic\.agent|torch\.distributed\.run:")
+
+
 def _not_one_rank(name: str, lines: list[str]) -> bool:
     """Whether a file whose name ends in a number is not that rank's log: its lines carry the
-    prefixes of several ranks (a node's or a job's combined log), or the name is a host its
-    lines name ("node-31.log" holding node-31's NCCL lines)."""
+    prefixes of several ranks (a node's or a job's combined log) or a launcher's own lines, or
+    the name is a host its lines name ("node-31.log" holding node-31's NCCL lines)."""
     text = "\n".join(lines)
-    if len(set(_LINE_RANK.findall(text))) >= 2:
+    if len(set(_LINE_RANK.findall(text))) >= 2 or _LAUNCHER_LINE.search(text):
         return True
     stem = name.rsplit(".", 1)[0]
     if not looks_like_host(stem) or not any(c.isalpha() for c in stem):

@@ -141,3 +141,34 @@ def test_runs_of_the_independent_generator(tmp_path: Path) -> None:
         assert all(inc.evidence for inc in report.incidents), run.name
         assert not any(inc.remediation.drain_node for inc in report.incidents) or truth["drain"], run.name
     assert right >= 13, right
+
+
+def test_a_launcher_log_named_after_its_node_is_no_rank_log(tmp_path: Path) -> None:
+    _write(tmp_path, {"deepspeed-node-32.log": (
+        "[2025-03-04 12:50:31,562] [ERROR] [launch.py:321:sigkill_handler] ['/usr/bin/python3', '-u', 'train.py', "
+        "'--local_rank=6', '--deepspeed', 'ds_config.json'] exits with return code = 1\n")})
+    assert [f.rank for f in discover(tmp_path)[0]] == [None]
+
+
+def test_the_year_of_unstamped_glog_lines_comes_from_deeper_in_the_logs(tmp_path: Path, rules: RuleSet) -> None:
+    glog = "".join(f"I0726 04:{m:02d}:13.670161 671711 torch/distributed/run.py:793] starting {'x' * 200}\n" for m in range(59))
+    filler = glog * 2  # over 16 KiB of lines without a year before the first dated one
+    _write(tmp_path, {"slurm-1.out": filler + "[rank0]:2024-07-26 06:15:50,250 - INFO - step 10\n"
+                      + "I0726 07:32:57.289784 3852698 torch/distributed/elastic/agent/server/api.py:932] done\n"})
+    report = replay_path(tmp_path, rules)
+    assert report.summary.end is not None and report.summary.end.year == 2024
+
+
+def test_an_app_xid_of_another_process_on_the_ranks_gpu(tmp_path: Path, rules: RuleSet) -> None:
+    """The kernel and the ranks share a pid namespace (one Xid names rank 1's pid): an Xid 31 on
+    rank 0's GPU with another pid is another process's, and rank 1's own Xid is the failure."""
+    init = ("node01:{pid}:{pid} [{r}] NCCL INFO comm 0x55d0c8a2fa2b rank {r} nranks 2 cudaDev {r} nvmlDev {r} "
+            "busId {bus}000 commId 0x3fa1b2c3d4e5f600 - Init COMPLETE\n")
+    xid = ("[Mon Dec  2 20:{m}:03 2024] NVRM: Xid (PCI:0000:{bus}:00): 31, pid={pid}, name=python, channel 0x00000009, "
+           "intr 00000000. MMU Fault: ENGINE GRAPHICS GPC3 GPCCLIENT_T1_4 faulted @ 0x7f11_20000000\n")
+    _write(tmp_path, {
+        "node01/train.log": "[rank0]:2024-12-02 20:08:22,000 INFO step 1\n" + init.format(pid=1312399, r=0, bus="31")
+        + init.format(pid=1312400, r=1, bus="4c"),
+        "node01/dmesg.log": xid.format(m="10", bus="31", pid=60767) + xid.format(m="20", bus="4c", pid=1312400),
+    })
+    assert _top(tmp_path, rules)[:2] == (Cause.ILLEGAL_MEMORY_ACCESS, 1)
