@@ -4,7 +4,7 @@
 Written from public message formats only (PyTorch c10d / torchelastic, NCCL, Slurm, Linux
 kernel, NVIDIA driver, DeepSpeed launcher, Kubernetes), not from rankdoctor's own rules.
 
-    python3 gen_blind.py --out /tmp/blind1 --n 60 --seed 1
+    python3 bench/blind/gen_blind.py --out RUNS_DIR --n 60 --seed 1
 
 Each run is a folder ``run-NNN-<layout>`` holding the logs and ``truth.json``::
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Score rankdoctor on the blind runs written by gen_blind.py.
 
-    python3 score_blind.py /tmp/blind1 [--rankdoctor /work/main/.venv/bin/rankdoctor] [--json out.json]
+    python3 score_blind.py RUNS_DIR [--rankdoctor PATH] [--json out.json]
 
 Runs `rankdoctor replay RUN --format json` on every run folder (a subprocess, timed), compares the
 first incident with truth.json and prints: cause accuracy, initiator accuracy (rank when the truth
@@ -14,12 +14,16 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
 import time
+from pathlib import Path
 
-DEFAULT_RD = "/work/main/.venv/bin/rankdoctor"
+# the rankdoctor beside this interpreter (a venv), else the one on PATH
+DEFAULT_RD = (str(Path(sys.executable).parent / "rankdoctor") if (Path(sys.executable).parent / "rankdoctor").exists()
+              else shutil.which("rankdoctor") or "rankdoctor")
 
 
 def short(h):
