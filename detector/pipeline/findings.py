@@ -48,7 +48,7 @@ def findings_from_hit(hit: Hit, f: LogFile, idx: RunIndex) -> list[Finding]:
                 rank = resolve_rank(idx, f, _rank(_field(fields, "rank")), _rank(_field(fields, "local_rank")))
             if rank is None and m.rule.role is Role.INITIATOR:  # srun's "task 28: Out Of Memory": one task, one rank
                 rank = _rank(_field(fields, "task"))
-            if rank is None and m.rule.cause is Cause.CUDA_OOM and len(idx.nodes) <= 1:
+            if rank is None and m.rule.cause is Cause.CUDA_OOM and len(idx.nodes) <= 1 and node is None:
                 # "GPU 1 has a total capacity ...": one process per GPU, device = local rank
                 rank = resolve_rank(idx, f, None, _rank(_field(fields, "gpu")))
             if node is None and rank is not None:

@@ -67,7 +67,7 @@ _RAY = re.compile(
 _IPV4 = r"(?:\d{1,3}\.){3}\d{1,3}"
 _SYSLOG_FACILITY = re.compile(r"(?:kern|user|daemon|auth|authpriv|syslog|local[0-7]): ")
 _PDSH_IP = re.compile(r"(?P<host>" + _IPV4 + r"): (?=\S)")
-_HOST_TOKEN = re.compile(r"(?P<host>[A-Za-z0-9][A-Za-z0-9._-]{0,62}): (?=\S)")
+_HOST_TOKEN = re.compile(r"(?P<host>[A-Za-z0-9][A-Za-z0-9._-]{0,62}): (?=\S| {1,40}\S)")  # pdsh keeps the line's own indent
 
 
 def _host_token(line: str, pos: int) -> re.Match[str] | None:

@@ -146,3 +146,15 @@ def test_an_untimed_lost_gpu_outranks_an_untimed_rank_error(tmp_path: Path, rule
     (tmp_path / "b.log").write_text("NVRM: Xid (PCI:0000:3b:00): 79, GPU has fallen off the bus.\n")
     report = replay_path(tmp_path, rules)
     assert report.incidents and report.incidents[0].cause is Cause.GPU_HARDWARE
+
+
+def test_pdsh_labels_before_indented_traceback_lines(tmp_path: Path, rules: RuleSet) -> None:
+    # I-deepspeed-2899: the DeepSpeed launcher's pdsh keeps each line's own indentation; the
+    # CUDA OOM's "GPU 2" is that node's device, not global rank 2
+    (tmp_path / "train.log").write_text(
+        "gpu-q-13: ret = input.softmax(dim, dtype=dtype)\n"
+        "gpu-q-13:     ret = input.softmax(dim, dtype=dtype)\n"
+        "gpu-q-13: torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 896.00 MiB (GPU 2; 79.17 GiB "
+        "total capacity; 76.68 GiB already allocated; 381.31 MiB free; 77.24 GiB reserved in total by PyTorch)\n")
+    inc = replay_path(tmp_path, rules).incidents[0]
+    assert (inc.cause, inc.initiator.rank, inc.initiator.node) == (Cause.CUDA_OOM, None, "gpu-q-13")
