@@ -82,6 +82,10 @@ def build_index(scans: Sequence[FileScan]) -> RunIndex:
                 if mapping is not None:
                     _add_rank_mapping(idx, mapping)
                     continue
+                k8s_node, pod = _field(m.fields, "k8s_node"), _field(m.fields, "pod")
+                if k8s_node is not None and pod is not None:  # the node's kernel log is the pod's
+                    idx.host_alias.setdefault(k8s_node, pod)
+                    continue
                 busid = _field(m.fields, "busid")
                 rank = _rank(_field(m.fields, "rank"))
                 if busid is None or rank is None:

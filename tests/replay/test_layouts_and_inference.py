@@ -172,3 +172,17 @@ def test_an_app_xid_of_another_process_on_the_ranks_gpu(tmp_path: Path, rules: R
         "node01/dmesg.log": xid.format(m="10", bus="31", pid=60767) + xid.format(m="20", bus="4c", pid=1312400),
     })
     assert _top(tmp_path, rules)[:2] == (Cause.ILLEGAL_MEMORY_ACCESS, 1)
+
+
+def test_kubectl_placement_ties_a_nodes_kernel_log_to_its_pod(tmp_path: Path, rules: RuleSet) -> None:
+    """`kubectl get pods -o wide` beside the pod logs: the Xid in the k8s node's kernel log is on
+    the pod's GPU, so it names the pod's rank."""
+    _write(tmp_path, {
+        "pods.txt": "NAME                 READY   STATUS   RESTARTS   AGE    IP            NODE\n"
+                    "train-worker-1       0/1     Error    0          446m   10.124.145.7  gke-a3-pool-4f2a-xe5p\n",
+        "train-worker-1.log": "[default1]:train-worker-1:2290937:2291002 [1] NCCL INFO comm 0x55d0c8a2fa2b rank 9 nranks 16 "
+                              "cudaDev 1 nvmlDev 1 busId 3b000 commId 0x3fa1b2c3d4e5f600 - Init COMPLETE\n",
+        "gke-a3-pool-4f2a-xe5p/dmesg.log": "[561703.191320] NVRM: Xid (PCI:0000:3b:00): 79, GPU has fallen off the bus.\n"
+                                           "[561703.191320] NVRM: GPU 0000:3b:00.0: GPU has fallen off the bus.\n",
+    })
+    assert _top(tmp_path, rules) == (Cause.GPU_HARDWARE, 9, "train-worker-1")
