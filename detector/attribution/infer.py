@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import timedelta
 
 from detector.attribution.incident import (
@@ -154,6 +154,25 @@ def _passing(f: Finding, facts: RunFacts) -> bool:
             and info.last_time - f.time > RECOVERED_AFTER)
 
 
+def _per_rank_lowest(findings: Sequence[Finding], key: str) -> dict[int, int]:
+    """Each rank's lowest value of the numeric field ``key``."""
+    out: dict[int, int] = {}
+    for f in findings:
+        value = small_int(f.field(key), digits=18, signed=True)
+        if f.rank is not None and value is not None:
+            out[f.rank] = min(out.get(f.rank, value), value)
+    return out
+
+
+def _sole_lowest(values: Mapping[int, int]) -> tuple[int, int] | None:
+    """(rank, value) when two or more ranks have values and exactly one has the lowest."""
+    if len(values) < 2:
+        return None
+    low = min(values.values())
+    lows = [r for r, v in values.items() if v == low]
+    return (lows[0], low) if len(lows) == 1 else None
+
+
 def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
     """No rank left initiator-grade evidence: let the collateral evidence point at one."""
     collateral = [f for f in group if f.role is Role.COLLATERAL and not _passing(f, facts)]
@@ -191,47 +210,23 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
                 votes[r] += 3
                 hang_signal = True
                 reasons[r].append("not among the ranks ready for a collective")
-    # lowest last-completed collective
-    completed: dict[int, int] = {}
-    for f in collateral:
-        value = small_int(f.field("last_completed"), digits=18, signed=True)
-        if f.rank is not None and value is not None:
-            completed[f.rank] = min(completed.get(f.rank, value), value)
-    if len(completed) >= 2:
-        low = min(completed.values())
-        lows = [r for r, v in completed.items() if v == low]
-        if len(lows) == 1 and sorted(completed.values())[1] > low:
-            votes[lows[0]] += 3
+    # the one rank behind the others: the lowest last completed collective; else the fewest
+    # enqueued (it never issued the one they wait in: PyTorch's "last enqueued NCCL work" of a
+    # watchdog or dump signal); else, when the ranks' completed counts say nothing, the earliest
+    # collective its watchdog timed out in (the others had finished it and wait in the next)
+    completed = _per_rank_lowest(collateral, "last_completed")
+    enqueued = _per_rank_lowest(collateral, "last_enqueued")
+    timed_seq = _per_rank_lowest([f for f in collateral if any(h in f.rule for h in TIMEOUT_HINTS)], "seq")
+    behind = [(completed, "lowest last completed collective ({})"),
+              (enqueued, "enqueued fewer collectives ({}) than the others")]
+    if len(completed) < 2:
+        behind.append((timed_seq, "timed out at an earlier collective (#{}) than the others"))
+    for values, why in behind:
+        sole = _sole_lowest(values)
+        if sole is not None:
+            votes[sole[0]] += 3
             hang_signal = True
-            reasons[lows[0]].append(f"lowest last completed collective ({low})")
-    # the one rank that enqueued fewer collectives than the others: it never issued the one they
-    # wait in (PyTorch's "last enqueued NCCL work" of each rank's watchdog or dump signal)
-    enqueued: dict[int, int] = {}
-    for f in collateral:
-        value = small_int(f.field("last_enqueued"), digits=18, signed=True)
-        if f.rank is not None and value is not None:
-            enqueued[f.rank] = min(enqueued.get(f.rank, value), value)
-    if len(enqueued) >= 2:
-        low = min(enqueued.values())
-        lows = [r for r, v in enqueued.items() if v == low]
-        if len(lows) == 1 and sorted(enqueued.values())[1] > low:
-            votes[lows[0]] += 3
-            hang_signal = True
-            reasons[lows[0]].append(f"enqueued fewer collectives ({low}) than the others")
-    # the one rank whose watchdog timed out at an earlier collective than the others' (they had
-    # finished that one and waited in the next): it fell behind
-    timed_seq: dict[int, int] = {}
-    for f in collateral:
-        seq = small_int(f.field("seq"), digits=18)
-        if f.rank is not None and seq is not None and any(h in f.rule for h in TIMEOUT_HINTS):
-            timed_seq[f.rank] = min(timed_seq.get(f.rank, seq), seq)
-    if len(timed_seq) >= 2 and len(completed) < 2:
-        low = min(timed_seq.values())
-        lows = [r for r, v in timed_seq.items() if v == low]
-        if len(lows) == 1:
-            votes[lows[0]] += 3
-            hang_signal = True
-            reasons[lows[0]].append(f"timed out at an earlier collective (#{low}) than the others")
+            reasons[sole[0]].append(why.format(sole[1]))
     # ranks that never reported the collective timeout everyone else reported
     timed_out = {f.rank for f in collateral if f.rank is not None and any(h in f.rule for h in TIMEOUT_HINTS)}
     known = set(facts.ranks)

@@ -39,6 +39,7 @@ from detector.rules.scanners import (
     linear_twin,
     make_prefilter,
 )
+from detector.sources.prefixes import LEAD_STAMP
 from detector.types import StreamKind
 
 MAX_MATCH_CHARS = 64 * 1024  # longer lines are matched on their first 64 KiB
@@ -281,8 +282,6 @@ class _RulesOnly:
 
 
 _UNSET: Any = object()
-_COLLECTOR_STAMP = re.compile(
-    r"\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?: ?(?:Z|[+-]\d{2}:?\d{2}|UTC))?\]?:? {1,4}")
 _STAMP_STARTS = frozenset("0123456789[")
 
 
@@ -354,7 +353,7 @@ class RuleSet:
         by_index = self._by_kind[kind]
         # a log collector's stamp before the program's text (Kubernetes, fluentd, `ts`): the
         # rules anchored at the start of the message read what follows it
-        stamp = _COLLECTOR_STAMP.match(text) if self._anchored and text[:1] in _STAMP_STARTS else None
+        stamp = LEAD_STAMP.match(text) if self._anchored and text[:1] in _STAMP_STARTS else None
         body = text[stamp.end():] if stamp is not None else text
         anchored = self._anchored
         for i in selected:

@@ -82,7 +82,7 @@ def _host_token(line: str, pos: int) -> re.Match[str] | None:
     return m
 _SRUN = re.compile(r"\s{0,6}(?P<task>\d{1,6}): ")
 # a wall-clock stamp a collector or `ts` put before the launcher's prefix
-_LEAD_STAMP = re.compile(
+LEAD_STAMP = re.compile(
     r"\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?: ?(?:Z|[+-]\d{2}:?\d{2}))?\]?:? {1,2}"
 )
 # ProcessGroupNCCL's own prefix, after a glog header: ".cpp:458] [Rank 3]" / "[PG 0 Rank 3]" /
@@ -194,7 +194,7 @@ def quick_prefix(line: str, style: PrefixStyle = PrefixStyle.BRACKETS) -> tuple[
     if line[:1] in "> \t" and "[" in line[:40]:  # perhaps a prefix behind a paste's quote or indent
         return None
     if line[:1].isdigit():
-        ts = _LEAD_STAMP.match(line)
+        ts = LEAD_STAMP.match(line)
         if ts is not None and _MAYBE_PREFIX.match(line, ts.end()) is not None:
             return None
     if line.find("Rank ", 0, _HINT_SPAN) >= 0 or "local" in line:
@@ -243,7 +243,7 @@ def _strip_prefix_at(line: str, style: PrefixStyle) -> Prefixed:
         rank = prank
     message = line[pos:]
     if pos == 0:
-        ts = _LEAD_STAMP.match(line) if line[:1].isdigit() or line[:1] == "[" else None
+        ts = LEAD_STAMP.match(line) if line[:1].isdigit() or line[:1] == "[" else None
         if ts is not None:
             end, prank, local, host = _strip_at(line, ts.end(), PrefixStyle.BRACKETS)
             if end > ts.end():

@@ -187,11 +187,12 @@ def hosts_named(lines: list[str]) -> tuple[set[str], set[str]]:
 _DIGITS_TO_0 = bytes.maketrans(b"123456789", b"000000000")
 
 
-def _node_of_file(path: Path, folder: str | None, lines: list[str] | None = None) -> str | None:
+def _node_of_file(path: Path, folder: str | None, named_hosts: tuple[set[str], set[str]] | None = None) -> str | None:
     """The node a file belongs to: its folder when the folder looks like a host name and the
     file's own lines name no other host; else the one host the file's lines name (its shell
-    prompts, or else its NCCL / UCX / Open MPI / syslog headers), when they name only one."""
-    prompts, others = hosts_named(_read_ends(path) if lines is None else lines)
+    prompts, or else its NCCL / UCX / Open MPI / syslog headers), when they name only one.
+    ``named_hosts``: :func:`hosts_named` of the file's ends, where the caller has it."""
+    prompts, others = hosts_named(_read_ends(path)) if named_hosts is None else named_hosts
     named = prompts | others
     if folder is not None:
         if not named or all(same_host(h, folder) for h in named):
@@ -280,11 +281,12 @@ def classify(path: Path, root: Path) -> LogFile | None:
     if suffix not in _TEXT_SUFFIXES and not re.match(r"\.\d+$", suffix):
         return None
     ends = _read_ends(path)
-    node = _node_of_file(path, _node_from_dirs(parts), ends)
+    named = hosts_named(ends)
+    node = _node_of_file(path, _node_from_dirs(parts), named)
     if _KERNEL_NAME.search(name) or _looks_like_kernel(path):
         return LogFile(path, display, FileKind.KERNEL, None, None, node, None, size)
     rank = _rank_from_name(name)
-    if rank is not None and _not_one_rank(name, ends):
+    if rank is not None and _not_one_rank(name, ends, named[0] | named[1]):
         rank = None
     return LogFile(path, display, FileKind.RANK_LOG, rank, None, node, None, size)
 
@@ -297,19 +299,18 @@ _LINE_RANK = re.compile(r"^[^\[\n]{0,40}\[(?:rank|default)(\d{1,7})\]:", re.M)  
 _LAUNCHER_LINE = re.compile(r"\[launch\.py:\d+:(?:main|sigkill_handler)\]|torch\.distributed\.elastic\.agent|torch\.distributed\.run:")
 
 
-def _not_one_rank(name: str, lines: list[str]) -> bool:
+def _not_one_rank(name: str, lines: list[str], hosts: set[str]) -> bool:
     """Whether a file whose name ends in a number is not that rank's log: its lines carry the
     prefixes of several ranks (a node's or a job's combined log) or a launcher's own lines, or
-    the name is a host its lines name ("node-31.log" holding node-31's NCCL lines)."""
+    the name is one of ``hosts``, those its lines name ("node-31.log" holding node-31's NCCL lines)."""
     text = "\n".join(lines)
     if len(set(_LINE_RANK.findall(text))) >= 2 or _LAUNCHER_LINE.search(text):
         return True
     stem = name.rsplit(".", 1)[0]
     if not looks_like_host(stem) or not any(c.isalpha() for c in stem):
         return False
-    prompts, others = hosts_named(lines)
     low = stem.lower()
-    return any(same_host(stem, h) or (len(h) >= 3 and low.endswith(h.lower())) for h in prompts | others)
+    return any(same_host(stem, h) or (len(h) >= 3 and low.endswith(h.lower())) for h in hosts)
 
 
 def _vetted(item: LogFile) -> LogFile:
