@@ -358,12 +358,13 @@ def replay_path(
     extra, median_step, warns = stats_findings(scans, model.index, metric_files)
     findings.extend(extra)
     warnings.extend(warns)
-    facts = model.facts(findings, median_step)
-    incidents = attribute(facts)
-    times = [t for s in scans for t in (s.first_time, s.last_time) if t is not None]
     # every rank the run is known to hold: its index and activity, every finding's rank and every
     # matched line's, also those the evidence cap did not keep
-    known = set(ranks) | {f.rank for f in findings if f.rank is not None} | _evidence_ranks(scans, model.index)
+    matched = _evidence_ranks(scans, model.index)
+    known = set(ranks) | {f.rank for f in findings if f.rank is not None} | matched
+    facts = model.facts(findings, median_step, seen_ranks=matched - set(ranks))
+    incidents = attribute(facts)
+    times = [t for s in scans for t in (s.first_time, s.last_time) if t is not None]
     summary = Summary(
         files=len(files),
         lines=sum(s.lines for s in scans),

@@ -136,6 +136,9 @@ class RunFacts:
     ranks: Mapping[int, RankInfo] = field(default_factory=dict)
     world_size: int | None = None
     median_step_s: float | None = None
+    # ranks that matched a rule although the evidence cap kept none of their lines (a cascade of
+    # 100,000 timeouts): they belong to the run and to every incident's collateral list
+    seen_ranks: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)

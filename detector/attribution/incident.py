@@ -124,6 +124,7 @@ def _collateral(group: Sequence[Finding], exclude: int | None, facts: RunFacts) 
     whether it logged a timeout, was torn down silently, or raised a follow-on error."""
     ranks = {f.rank for f in group if f.rank is not None}
     ranks |= set(facts.ranks)
+    ranks |= facts.seen_ranks
     if facts.world_size:
         ranks |= set(range(facts.world_size))
     return tuple(sorted(r for r in ranks if r is not None and r != exclude))

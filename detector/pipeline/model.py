@@ -44,9 +44,10 @@ class RunModel:
     def world_size(self) -> int | None:
         return self.index.world_size
 
-    def facts(self, findings: Iterable[Finding] | None = None, median_step_s: float | None = None) -> RunFacts:
+    def facts(self, findings: Iterable[Finding] | None = None, median_step_s: float | None = None,
+              seen_ranks: Iterable[int] = ()) -> RunFacts:
         return RunFacts(tuple(self.findings if findings is None else findings), self.ranks, self.index.world_size,
-                        median_step_s)
+                        median_step_s, frozenset(seen_ranks))
 
 
 def log_activity(scans: Sequence[FileScan], idx: RunIndex) -> dict[int, Activity]:

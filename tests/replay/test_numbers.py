@@ -93,7 +93,8 @@ def test_claimed_world_sizes_and_rank_ids_size_nothing(tmp_path: Path, nranks: s
 
 def test_two_hundred_thousand_distinct_ranks_stay_bounded(tmp_path: Path) -> None:
     """200,000 ranks each printing one watchdog timeout (a 200k-GPU cascade): a sound report,
-    every rank counted, memory bounded by the evidence cap."""
+    every rank counted and every other rank listed as collateral, memory bounded by the
+    evidence cap."""
     import tracemalloc
 
     run = tmp_path / "big"
@@ -110,4 +111,6 @@ def test_two_hundred_thousand_distinct_ranks_stay_bounded(tmp_path: Path) -> Non
     tracemalloc.stop()
     assert report.incidents[0].initiator.rank == 7
     assert report.incidents[0].cause.value == "illegal_memory_access"
+    assert report.summary.ranks == 200_000
+    assert report.incidents[0].collateral_ranks == tuple(r for r in range(200_000) if r != 7)
     assert peak < 512 << 20
