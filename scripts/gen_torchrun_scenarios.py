@@ -93,10 +93,10 @@ SCENARIOS = (
     Scenario(
         "sigkill_4r",
         "torchrun, 4 ranks on gloo: rank 1 was SIGKILLed at step 8 with no OOM evidence (a bare "
-        "SIGKILL reads as the OOM killer's, at low confidence); the other ranks lost their gloo "
+        "SIGKILL names the killed rank but not who killed it: unknown, at low confidence); the other ranks lost their gloo "
         "connections or were SIGTERMed by torchrun.",
         (Fault("sigkill", 1, 8),),
-        [incident("host_oom_kill", 1)],
+        [incident("unknown", 1)],
     ),
     Scenario(
         "hang_4r",
@@ -118,7 +118,7 @@ SCENARIOS = (
         "on rank 1 at step 8, the restarted attempt 1 resumed from the step 5 checkpoint and "
         "failed when rank 3 was SIGKILLed at step 8; two incidents, in the order they happened.",
         (Fault("exception", 1, 8, attempt=0), Fault("sigkill", 3, 8, attempt=1)),
-        [incident("python_exception", 1), incident("host_oom_kill", 3)],
+        [incident("python_exception", 1), incident("unknown", 3)],
         max_restarts=1,
         extra={"allow_more_incidents": False},
         # By default the agent shares one TCPStore with the workers for the whole run, so the

@@ -33,6 +33,12 @@ def local_adapter_evidence(f: Finding, node: str | None) -> bool:
             and (f.rule.startswith("system.") or f.rule in LOCAL_ADAPTER_RULES))
 
 
+def killed_by_sigkill(f: Finding) -> bool:
+    """The line says a process ended by SIGKILL (signal 9, exit code -9 or 137)."""
+    signal = (f.field("signal") or "").strip().upper()
+    return signal in ("SIGKILL", "KILLED") or f.field("exitcode") in ("-9", "137") or f.field("signo") == "9"
+
+
 def remediation_for(cause: Cause, ini: Initiator, *, has_hardware_evidence: bool, anchor: Finding | None,
                     local_adapter: bool = False) -> Remediation:
     node = ini.node
@@ -107,6 +113,10 @@ def remediation_for(cause: Cause, ini: Initiator, *, has_hardware_evidence: bool
             f"Rank {ini.rank} is persistently slower than its peers"
             + (f"; its GPU shows hardware slowdown: drain {where} at a checkpoint boundary." if has_hardware_evidence else "; check its GPU clocks, temperature and host load."),
             _on(node, f"nvidia-smi --query-gpu=pci.bus_id,clocks.sm,clocks_event_reasons.active,temperature.gpu,power.draw --format=csv{sel}"))
+    if anchor is not None and killed_by_sigkill(anchor):
+        return Remediation(False, True,
+            "The rank was killed by SIGKILL and nothing in the logs says by whom: most often the kernel's or a cgroup's OOM killer (host memory), else a person or the scheduler; the node's kernel log says which.",
+            _on(node, "dmesg -T | grep -iE 'out of memory|oom-kill|killed process'"))
     return Remediation(False, True,
         "No rank left initiator-grade evidence: rerun with NCCL_DEBUG=INFO and TORCH_NCCL_TRACE_BUFFER_SIZE=2000 to capture more next time.",
         "NCCL_DEBUG=INFO TORCH_NCCL_TRACE_BUFFER_SIZE=2000 <your launch command>")
@@ -146,9 +156,10 @@ def explain(cause: Cause, ini: Initiator, anchor: Finding | None, collateral: in
     elif anchor is not None:
         first += f" ({anchor.rule})"
     first += "."
-    if cause is Cause.HOST_OOM_KILL and anchor is not None and anchor.cause is not Cause.HOST_OOM_KILL:
-        first += (" Only a SIGKILL was seen, no OOM-killer line: most often the kernel's or a cgroup's OOM killer,"
-                  " else a person or the scheduler; the node's kernel log says which.")
+    if cause is Cause.UNKNOWN and anchor is not None and killed_by_sigkill(anchor):
+        first += (" The process was killed by SIGKILL and no line says by whom (no OOM-killer line): most often"
+                  " the kernel's or a cgroup's OOM killer, else a person or the scheduler; the node's kernel log"
+                  " says which.")
     if collateral:
         first += f" {collateral} other rank{'s' if collateral != 1 else ''} only failed as a consequence."
     return first

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
 
-from detector.attribution.advice import local_adapter_evidence
+from detector.attribution.advice import killed_by_sigkill, local_adapter_evidence
 from detector.attribution.finish import finish_incident
 from detector.attribution.incident import (
     HARDWARE,
@@ -98,11 +98,6 @@ SLOWDOWN_LEAD = timedelta(minutes=30)  # a GPU deviation may be seen up to this 
 CORROBORATION = timedelta(hours=1)  # a rank's own evidence further from the first is another event
 
 
-def _sigkill(f: Finding) -> bool:
-    signal = (f.field("signal") or "").strip().upper()
-    return signal in ("SIGKILL", "KILLED") or f.field("exitcode") in ("-9", "137") or f.field("signo") == "9"
-
-
 def _near(f: Finding, primary: Finding) -> bool:
     return f.time is None or primary.time is None or abs(f.time - primary.time) <= CORROBORATION
 
@@ -151,13 +146,14 @@ def _failure_incident(group: Sequence[Finding], initiators: Sequence[Finding], f
     best = max(own_initiators, key=lambda f: (_strength(f), f.confidence))
     cause = best.cause or Cause.UNKNOWN
     # an exit by SIGKILL with an OOM-killer line for that pid or node is an OOM kill; a SIGKILL
-    # with nothing else said is most often one too (the kernel's or a cgroup's), said with less
-    # confidence
+    # with nothing else said names the rank that was killed but not who killed it (the OOM killer
+    # most often, else a person or the scheduler): the cause stays unknown, and the explanation
+    # and advice say what to look at
     confidence = best.confidence * 0.9
     if cause is Cause.CRASH_SIGNAL and any(f.cause is Cause.HOST_OOM_KILL for f in own):
         cause = Cause.HOST_OOM_KILL
-    elif cause is Cause.CRASH_SIGNAL and _sigkill(best):
-        cause, confidence = Cause.HOST_OOM_KILL, min(confidence, 0.5)
+    elif cause is Cause.CRASH_SIGNAL and killed_by_sigkill(best):
+        cause, confidence = Cause.UNKNOWN, min(confidence, 0.5)
     kinds = {f.rule.split(".")[0] for f in own_initiators}
     if len(kinds) > 1:
         confidence += 0.08

@@ -12,6 +12,7 @@ from datetime import timedelta
 
 from detector.attribution.incident import (
     PEER_LOST_HINTS,
+    PROXY_NOISE,
     TIMEOUT_HINTS,
     _build,
     _collateral,
@@ -283,5 +284,9 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
         # and no rank left evidence of dying: the fabric or a link, which one unknown
         return _build(Cause.NETWORK, Initiator(), collateral, _collateral(group, None, facts), 0.35, facts,
                       inferred_by="the ranks saw only network errors and none left evidence of failing")
+    if all(f.rule == PROXY_NOISE for f in collateral):
+        # only NCCL's proxy service complaining that a local peer closed its socket: what every
+        # process prints when its neighbours exit first at the end of a run, no failure by itself
+        return None
     return _build(Cause.UNKNOWN, Initiator(), collateral, _collateral(group, None, facts), 0.3, facts,
                   inferred_by="no rank left initiator-grade evidence and none stands out")

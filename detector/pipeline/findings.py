@@ -160,7 +160,7 @@ def exit_findings(scans: Sequence[FileScan], idx: RunIndex, rank_findings: Seque
     if not records and unplaced:
         records[(unplaced[0][7], None)] = unplaced[0]
     out = []
-    for (_attempt, rank), (code, pid, node, time, file, line, _text, att) in records.items():
+    for (_attempt, rank), (code, pid, node, time, file, line, text, att) in records.items():
         sig = _SIGNALS.get(code)
         if code == -15 or code == -2 or code == -1 or (code == -6 and (rank in aborting or _after_timeout(first_timeout.get(att), time))):
             role, cause, conf = Role.COLLATERAL, None, 1.0
@@ -172,6 +172,9 @@ def exit_findings(scans: Sequence[FileScan], idx: RunIndex, rank_findings: Seque
             role, cause, conf = Role.CONTEXT, None, 1.0
         who = f"rank {rank}" if rank is not None else "a worker"
         desc = f"{who} exited with code {code}" + (f" ({sig})" if sig else "") + (f", pid {pid}" if pid else "")
+        quoted = " ".join(text.split())[:400] if text else ""
+        if quoted:  # the launcher's own words after the summary: the line the finding was read from
+            desc = f"{desc}: {quoted}"
         out.append(Finding(
             rule=RULE_EXIT_CODE, role=role, cause=cause, severity=Severity.ERROR, text=desc,
             file=file, line=line, time=time, rank=rank, local_rank=idx.rank_local.get(rank) if rank is not None else None, node=node,

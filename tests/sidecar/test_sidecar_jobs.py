@@ -60,7 +60,7 @@ def test_sigkill_of_one_rank(tmp_path: Path, cleanup: list[object]) -> None:
     cleanup.insert(0, job)
     assert job.wait(120) is not None, "torchrun did not end after the SIGKILL"
     incident = only_incident(sidecar)
-    assert incident["cause"] == "host_oom_kill", brief(incident)  # a bare SIGKILL
+    assert incident["cause"] == "unknown", brief(incident)  # a bare SIGKILL: who killed it is not said
     assert incident["initiator"]["rank"] == 1, brief(incident)  # type: ignore[index]
     assert incident["initiator"]["node"] == "node01"  # type: ignore[index]
     assert set(incident["collateral_ranks"]) == {0, 2, 3}  # type: ignore[arg-type]
