@@ -16,6 +16,9 @@ RULE_SLOWDOWN = "stats.slowdown"
 RULE_GPU_OUTLIER = "stats.gpu_outlier"
 RULE_EXIT_CODE = "torchelastic.exitcode"
 RULE_PROCESS_EXITED = "process.exited"
+# YAML rules whose meaning code relies on (rules/torch.yaml, rules/nccl.yaml)
+RULE_NCCL_TEARDOWN = "torch.nccl_teardown"  # "Some NCCL operations have failed or timed out": a rank stopping
+RULE_NCCL_PROXY = "nccl.proxy_error"  # alone, the noise of processes exiting at the end of a run
 
 
 class Role(StrEnum):

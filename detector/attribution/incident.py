@@ -50,9 +50,6 @@ TIMEOUT_HINTS = ("timeout", "timed_out", "watchdog", "heartbeat")
 # collateral evidence that a peer died or its link broke (not a hang): remote errors, closed or
 # reset connections, a lost socket peer, a killed subprocess
 PEER_LOST_HINTS = ("remote", "closed", "reset", "peer_lost", "connection_lost", "killing", "proxy", "ib_completion", "system_error")
-# NCCL's proxy service losing a local peer's socket: alone, the noise of processes exiting at
-# the end of a run
-PROXY_NOISE = "nccl.proxy_error"
 
 
 def _strength(f: Finding) -> int:

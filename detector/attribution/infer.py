@@ -12,7 +12,6 @@ from datetime import timedelta
 
 from detector.attribution.incident import (
     PEER_LOST_HINTS,
-    PROXY_NOISE,
     TIMEOUT_HINTS,
     _build,
     _collateral,
@@ -20,6 +19,8 @@ from detector.attribution.incident import (
 )
 from detector.support.numbers import small_int
 from detector.types import (
+    RULE_NCCL_PROXY,
+    RULE_NCCL_TEARDOWN,
     RULE_STALL,
     Cause,
     Finding,
@@ -155,6 +156,21 @@ def _passing(f: Finding, facts: RunFacts) -> bool:
             and info.last_time - f.time > RECOVERED_AFTER)
 
 
+def _peer_lost_first(f: Finding, stopping: Sequence[Finding]) -> bool:
+    """A line saying a peer died or its link broke, from before the ranks began to time out or
+    tear down: a peer was lost first. The same lines after the first timeout (its own abort
+    closing the proxy's connections, the store going away) are the teardown."""
+    if not any(h in f.rule for h in PEER_LOST_HINTS):
+        return False
+    times = [s.time for s in stopping if s.time is not None]
+    if f.time is not None and times:
+        return f.time <= min(times)
+    lines = [s.line for s in stopping if s.file == f.file and s.line is not None]
+    if f.line is not None and lines:
+        return f.line <= min(lines)
+    return True
+
+
 def _per_rank_lowest(findings: Sequence[Finding], key: str) -> dict[int, int]:
     """Each rank's lowest value of the numeric field ``key``."""
     out: dict[int, int] = {}
@@ -272,7 +288,8 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
     if not collateral:
         return None
     timeouts = [f for f in collateral if any(h in f.rule for h in TIMEOUT_HINTS)]
-    if timeouts and not any(any(h in f.rule for h in PEER_LOST_HINTS) for f in collateral):
+    stopping = timeouts or [f for f in collateral if f.rule == RULE_NCCL_TEARDOWN]
+    if stopping and not any(_peer_lost_first(f, stopping) for f in collateral):
         # ranks timed out waiting in a collective (the rest of the collateral is their own teardown)
         # and no line says a peer died or its connection broke: the collective hung (some rank
         # never entered it); which one, nothing here says
@@ -284,7 +301,7 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
         # and no rank left evidence of dying: the fabric or a link, which one unknown
         return _build(Cause.NETWORK, Initiator(), collateral, _collateral(group, None, facts), 0.35, facts,
                       inferred_by="the ranks saw only network errors and none left evidence of failing")
-    if all(f.rule == PROXY_NOISE for f in collateral):
+    if all(f.rule == RULE_NCCL_PROXY for f in collateral):
         # only NCCL's proxy service complaining that a local peer closed its socket: what every
         # process prints when its neighbours exit first at the end of a run, no failure by itself
         return None

@@ -17,7 +17,7 @@ from detector.rules.engine import RuleSet
 from detector.sources.pci import normalize_pci
 from detector.sources.runs import LogFile
 from detector.support.numbers import small_int
-from detector.types import RULE_EXIT_CODE, Cause, Finding, Role, Severity, StreamKind
+from detector.types import RULE_EXIT_CODE, RULE_NCCL_TEARDOWN, Cause, Finding, Role, Severity, StreamKind
 
 
 def findings_from_hit(hit: Hit, f: LogFile, idx: RunIndex) -> list[Finding]:
@@ -115,7 +115,7 @@ def exit_findings(scans: Sequence[FileScan], idx: RunIndex, rank_findings: Seque
     # attempts in which some rank timed out in a collective: an abort (-6) there is the watchdog's
     first_timeout: dict[int | None, datetime] = {}
     for tf in rank_findings:
-        if (tf.role is Role.COLLATERAL and ("timeout" in tf.rule or tf.rule == "torch.nccl_teardown") and tf.time is not None
+        if (tf.role is Role.COLLATERAL and ("timeout" in tf.rule or tf.rule == RULE_NCCL_TEARDOWN) and tf.time is not None
                 and (tf.attempt not in first_timeout or tf.time < first_timeout[tf.attempt])):
             first_timeout[tf.attempt] = tf.time
     Record = tuple[int, int | None, str | None, datetime | None, str, int, str, int | None]
@@ -159,6 +159,8 @@ def exit_findings(scans: Sequence[FileScan], idx: RunIndex, rank_findings: Seque
         records.setdefault((fnd.attempt, rank), (code, _num(fnd.field("pid")), fnd.node or idx.rank_node.get(rank), fnd.time, fnd.file or "", fnd.line or 0, fnd.text, fnd.attempt))
     if not records and unplaced:
         records[(unplaced[0][7], None)] = unplaced[0]
+    evidence_elsewhere = (any(f.role is not Role.CONTEXT for f in rank_findings)
+                          or any(code < 0 for code, *_ in records.values()))
     out = []
     for (_attempt, rank), (code, pid, node, time, file, line, text, att) in records.items():
         sig = _SIGNALS.get(code)
@@ -168,6 +170,10 @@ def exit_findings(scans: Sequence[FileScan], idx: RunIndex, rank_findings: Seque
             role, cause, conf = Role.INITIATOR, Cause.CRASH_SIGNAL, 0.7
         elif code < 0:
             role, cause, conf = Role.INITIATOR, Cause.CRASH_SIGNAL, 0.8
+        elif code == 1 and not evidence_elsewhere:
+            # Python's exit on an uncaught exception, when nothing else in the logs says what
+            # failed (a failure table whose traceback the paste cut): the rank it names
+            role, cause, conf = Role.INITIATOR, Cause.PYTHON_EXCEPTION, 0.35
         else:
             role, cause, conf = Role.CONTEXT, None, 1.0
         who = f"rank {rank}" if rank is not None else "a worker"

@@ -64,3 +64,98 @@ def test_proxy_errors_beside_a_real_failure_still_count(tmp_path: Path, rules: R
         "[rank3]: RuntimeError: CUDA error: an illegal memory access was encountered\n"
         "node07:2231:2290 [1] proxy.cc:1509 NCCL WARN [Service thread] Could not receive type from localRank 3, res=3, closed=1\n")}, rules)
     assert [(g.cause, g.rank) for g in got][:1] == [(Cause.ILLEGAL_MEMORY_ACCESS, 3)]
+
+
+def test_a_failure_table_that_only_says_exit_code_1_is_that_ranks_exception(tmp_path: Path, rules: RuleSet) -> None:
+    # L-torchtitan-3817: the paste ends inside the table's traceback; exit code 1 is Python's
+    # exit on an uncaught exception
+    table = (
+        "Root Cause (first observed failure):\n"
+        "[0]:\n"
+        "  time      : 2026-06-29_14:19:03\n"
+        "  host      : isk-cyd003\n"
+        "  rank      : 7 (local_rank: 7)\n"
+        "  exitcode  : 1 (pid: 297621)\n"
+        "  error_file: /tmp/torchelastic_j7ep4i57/none_35x7otyl/attempt_0/7/error.json\n"
+        "  traceback : Traceback (most recent call last):\n")
+    got = incidents_of(tmp_path, {"torchrun.log": table}, rules)
+    assert [(g.cause, g.rank, g.node) for g in got] == [(Cause.PYTHON_EXCEPTION, 7, "isk-cyd003")]
+
+
+def test_exit_code_1_gives_way_to_what_the_logs_say(tmp_path: Path, rules: RuleSet) -> None:
+    table = (
+        "[rank2]: RuntimeError: CUDA error: an illegal memory access was encountered\n"
+        "Root Cause (first observed failure):\n"
+        "[0]:\n"
+        "  time      : 2026-06-29_14:19:03\n"
+        "  host      : node01\n"
+        "  rank      : 5 (local_rank: 5)\n"
+        "  exitcode  : 1 (pid: 297621)\n")
+    got = incidents_of(tmp_path, {"torchrun.log": table}, rules)
+    assert [(g.cause, g.rank) for g in got][:1] == [(Cause.ILLEGAL_MEMORY_ACCESS, 2)]
+
+
+def test_an_unhandled_system_error_alone_is_the_network_without_a_drain(tmp_path: Path, rules: RuleSet) -> None:
+    # L-insightface-1444: NCCL 2.4 in containers on a bridge network
+    got = incidents_of(tmp_path, {"node1.log": (
+        "    work = _default_pg.broadcast([tensor], opts)\n"
+        "RuntimeError: NCCL error in: /pytorch/torch/lib/c10d/ProcessGroupNCCL.cpp:518, unhandled system error, "
+        "NCCL version 2.4.8\n")}, rules)
+    assert [(g.cause, g.drain) for g in got] == [(Cause.NETWORK, False)]
+
+
+def test_the_oom_killers_task_table_alone_is_a_host_oom_kill(tmp_path: Path, rules: RuleSet) -> None:
+    # H-llamafactory-3230: the pasted dmesg holds only the task table
+    got = incidents_of(tmp_path, {"dmesg.log": (
+        "[17798674.374310] [ 201965]  1000 201965  5861879    47747  2015232    30009          -998 python\n"
+        "[17798674.374495] [ 202779]  1000 202779 274650088 243385180 1957441536     7930          -998 python\n"
+        "[17798674.374519] [ 202780]  1000 202780 33475461  2529507 25161728     3314          -998 python\n")}, rules)
+    assert [(g.cause, g.drain) for g in got] == [(Cause.HOST_OOM_KILL, False)]
+
+
+def test_a_ray_task_error_names_the_worker_node_and_a_cuda_error_is_the_applications(tmp_path: Path, rules: RuleSet) -> None:
+    # I-slime-1297
+    got = incidents_of(tmp_path, {"train.log": (
+        "    raise value.as_instanceof_cause()\n"
+        "ray.exceptions.RayTaskError(AcceleratorError): ray::MegatronTrainRayActor.train() (pid=76563, ip=10.1.49.166, "
+        "actor_id=37d82bcbdafcda12f1eef52b02000000, repr=<actor object at 0x7fbbb1353e60>)\n")}, rules)
+    assert [(g.cause, g.node, g.drain) for g in got] == [(Cause.ILLEGAL_MEMORY_ACCESS, "10.1.49.166", False)]
+    other = incidents_of(tmp_path / "b", {"train.log": (
+        "ray.exceptions.RayTaskError(ValueError): ray::TrainTrainable.train() (pid=1042, ip=10.0.0.7, actor_id=37d8)\n")}, rules)
+    assert [(g.cause, g.node) for g in other] == [(Cause.PYTHON_EXCEPTION, "10.0.0.7")]
+
+
+def test_an_mpijob_evicted_by_kubernetes_is_preempted(tmp_path: Path, rules: RuleSet) -> None:
+    # H-mpioperator-647: the MPIJob's status conditions
+    got = incidents_of(tmp_path, {"kubectl.log": (
+        "  - lastTransitionTime: \"2024-08-15T04:01:42Z\"\n"
+        "    message: 1/8 workers are evicted\n"
+        "    reason: MPIJobEvicted\n"
+        "    status: \"True\"\n"
+        "    type: Failed\n")}, rules)
+    assert [(g.cause, g.drain) for g in got] == [(Cause.PREEMPTION, False)]
+
+
+def test_a_store_read_that_came_back_empty_is_a_lost_peer(tmp_path: Path, rules: RuleSet) -> None:
+    got = incidents_of(tmp_path, {"train.log": (
+        "[rank101]:[W703 01:01:05.364835151 TCPStore.cpp:138] [c10d] recvValueWithTimeout failed on SocketImpl(fd=90, "
+        "addr=[cw-h100-220-057]:43518, remote=[cw-h100-192-053]:56789): Failed to recv, got 0 bytes. Connection was "
+        "likely closed. Did the remote server shutdown or crash?\n")}, rules)
+    assert [(g.cause, g.drain) for g in got] == [(Cause.UNKNOWN, False)]
+
+
+def test_a_timeout_then_the_ranks_own_connections_closing_is_a_hang(tmp_path: Path, rules: RuleSet) -> None:
+    # H-telechat52b-8: the proxy thread notes its own rank's abort after the watchdog timeout
+    got = incidents_of(tmp_path, {"rank0.log": (
+        "[E ProcessGroupNCCL.cpp:475] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=12046, "
+        "OpType=_ALLGATHER_BASE, Timeout(ms)=1800000) ran for 1800122 milliseconds before timing out.\n"
+        "pod-6bd4bc4f59-kxc6g:6566:6787 [0] NCCL INFO [Service thread] Connection closed by localRank 0\n"
+        "[E ProcessGroupNCCL.cpp:489] Some NCCL operations have failed or timed out. Due to the asynchronous nature of "
+        "CUDA kernels, subsequent GPU operations might run on corrupted/incomplete data.\n")}, rules)
+    assert [g.cause for g in got] == [Cause.HANG]
+    # the same lines with the connection closing before the timeout: a peer was lost first
+    got = incidents_of(tmp_path / "b", {"rank0.log": (
+        "pod-6bd4bc4f59-kxc6g:6566:6787 [0] NCCL INFO [Service thread] Connection closed by localRank 1\n"
+        "[E ProcessGroupNCCL.cpp:475] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=12046, "
+        "OpType=_ALLGATHER_BASE, Timeout(ms)=1800000) ran for 1800122 milliseconds before timing out.\n")}, rules)
+    assert [g.cause for g in got] != [Cause.HANG]
