@@ -19,6 +19,7 @@ RULE_PROCESS_EXITED = "process.exited"
 # YAML rules whose meaning code relies on (rules/torch.yaml, rules/nccl.yaml)
 RULE_NCCL_TEARDOWN = "torch.nccl_teardown"  # "Some NCCL operations have failed or timed out": a rank stopping
 RULE_NCCL_PROXY = "nccl.proxy_error"  # alone, the noise of processes exiting at the end of a run
+RULE_LOCAL_CLOSE = "nccl.connection_closed_by_local_rank"  # a process of the node closed its proxy connection
 
 
 class Role(StrEnum):

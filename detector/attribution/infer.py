@@ -19,6 +19,7 @@ from detector.attribution.incident import (
 )
 from detector.support.numbers import small_int
 from detector.types import (
+    RULE_LOCAL_CLOSE,
     RULE_NCCL_PROXY,
     RULE_NCCL_TEARDOWN,
     RULE_STALL,
@@ -161,6 +162,10 @@ def _peer_lost_first(f: Finding, stopping: Sequence[Finding]) -> bool:
     tear down: a peer was lost first. The same lines after the first timeout (its own abort
     closing the proxy's connections, the store going away) are the teardown."""
     if not any(h in f.rule for h in PEER_LOST_HINTS):
+        return False
+    if f.rule == RULE_LOCAL_CLOSE and f.time is None:
+        # NCCL's INFO note that a process of the node closed its proxy connection: printed by
+        # every abort and every clean exit alike; untimed, it cannot say it came first
         return False
     times = [s.time for s in stopping if s.time is not None]
     if f.time is not None and times:

@@ -83,7 +83,8 @@ def _host_token(line: str, pos: int) -> re.Match[str] | None:
 _SRUN = re.compile(r"\s{0,6}(?P<task>\d{1,6}): ")
 # a wall-clock stamp a collector or `ts` put before the launcher's prefix
 LEAD_STAMP = re.compile(
-    r"\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?: ?(?:Z|[+-]\d{2}:?\d{2}))?\]?:? {1,2}"
+    r"\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?: ?(?:Z|[+-]\d{2}:?\d{2}| UTC))?\]?:? {1,2}"
+    r"(?:[A-Za-z][\w.-]{0,40} -- )?"  # a collector's replica label after its stamp (Polyaxon "master.0 -- ")
 )
 # ProcessGroupNCCL's own prefix, after a glog header: ".cpp:458] [Rank 3]" / "[PG 0 Rank 3]" /
 # "[PG ID 0 PG GUID 0(default_pg) Rank 3]" (the default process group only)

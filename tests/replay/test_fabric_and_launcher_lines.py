@@ -153,9 +153,33 @@ def test_a_timeout_then_the_ranks_own_connections_closing_is_a_hang(tmp_path: Pa
         "[E ProcessGroupNCCL.cpp:489] Some NCCL operations have failed or timed out. Due to the asynchronous nature of "
         "CUDA kernels, subsequent GPU operations might run on corrupted/incomplete data.\n")}, rules)
     assert [g.cause for g in got] == [Cause.HANG]
-    # the same lines with the connection closing before the timeout: a peer was lost first
+    # a peer's socket reset before the timeout: a peer was lost first
     got = incidents_of(tmp_path / "b", {"rank0.log": (
-        "pod-6bd4bc4f59-kxc6g:6566:6787 [0] NCCL INFO [Service thread] Connection closed by localRank 1\n"
+        "pod-6bd4bc4f59-kxc6g:6566:6787 [0] misc/socket.cc:50 NCCL WARN socketProgressOpt: Call to recv from "
+        "10.0.0.2<33759> failed : Connection reset by peer\n"
         "[E ProcessGroupNCCL.cpp:475] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=12046, "
         "OpType=_ALLGATHER_BASE, Timeout(ms)=1800000) ran for 1800122 milliseconds before timing out.\n")}, rules)
     assert [g.cause for g in got] != [Cause.HANG]
+
+
+def test_a_horovod_stall_report_behind_a_collectors_stamp_and_replica_label(tmp_path: Path, rules: RuleSet) -> None:
+    # H-polyaxon-657: Polyaxon stamps each line "<time> UTC master.0 -- " before Open MPI's tag
+    stall = ("One or more tensors were submitted to be reduced, gathered or broadcasted by subset of ranks and are "
+             "waiting for remainder of ranks for more than 60 seconds. This may indicate that different ranks are "
+             "trying to submit different tensors or that only subset of ranks is submitting tensors, which will cause deadlock.")
+    got = incidents_of(tmp_path, {"train.log": (
+        f"2020-01-15 22:44:33 UTC master.0 -- [1,1]<stderr>:{stall}\n\n"
+        "2020-01-15 22:44:33 UTC master.0 -- [1,1]<stderr>:Stalled ranks:\n\n"
+        "2020-01-15 22:44:33 UTC master.0 -- [1,1]<stderr>:0: [HorovodAllreduce][1,1]<stderr>:\n")}, rules)
+    assert [(g.cause, g.rank) for g in got] == [(Cause.HANG, 0)]
+
+
+def test_untimed_local_closes_before_a_teardown_are_no_lost_peer(tmp_path: Path, rules: RuleSet) -> None:
+    # B-accelerate-2960: NCCL's INFO notes of its own ranks aborting, then the watchdog's teardown
+    got = incidents_of(tmp_path, {"train.log": (
+        "SH-IDC1-10-140-24-95:214031:214765 [0] NCCL INFO [Service thread] Connection closed by localRank 3\n"
+        "SH-IDC1-10-140-24-95:214034:214764 [3] NCCL INFO [Service thread] Connection closed by localRank 3\n"
+        "[rank11]:[E726 10:59:44.365679787 ProcessGroupNCCL.cpp:621] [Rank 11] Some NCCL operations have failed or "
+        "timed out. Due to the asynchronous nature of CUDA kernels, subsequent GPU operations might run on "
+        "corrupted/incomplete data.\n")}, rules)
+    assert [g.cause for g in got] == [Cause.HANG]
