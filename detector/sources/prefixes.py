@@ -22,7 +22,8 @@ PyTorch's ProcessGroupNCCL log prefix after a glog header gives the rank when no
 subgroup's ``[PG 3 Rank 1]`` is not a global rank and is ignored) and torch < 2.2's bare
 ``[Rank 3]`` (``[E ProcessGroupNCCL.cpp:458] [Rank 3] Watchdog caught …``, no ``[rank3]:`` prefix;
 it is the rank in the process group that timed out, the global rank for the default group); so
-does a ``[Rank 0] `` that begins a message (DeepSpeed's and Megatron's rank-tagged lines). A
+does a ``[Rank 0] `` that begins a message (DeepSpeed's and Megatron's rank-tagged lines, and the
+``what():  [Rank 7] …`` of a watchdog exception the C++ runtime prints on termination). A
 file with a rank of its own should prefer it to a hint.
 """
 
@@ -91,7 +92,9 @@ LEAD_STAMP = re.compile(
 _PG_RANK = re.compile(
     r"\.(?:cpp|hpp|cc):\d{1,6}\] \[(?:PG (?:ID )?0 (?:PG GUID 0(?:\([A-Za-z_]{0,40}\))? )?)?Rank (?P<rank>\d{1,6})\]"
 )
-_RANK_START = re.compile(r"\[Rank (?P<rank>\d{1,6})\] ")  # DeepSpeed / Megatron "[Rank 0] …" at a message's start
+# DeepSpeed / Megatron "[Rank 0] …" at a message's start; also the C++ runtime's "  what():  [Rank 7] …"
+# (the watchdog's exception, rethrown when the process terminates)
+_RANK_START = re.compile(r"(?:\s{0,4}what\(\): {1,4})?\[Rank (?P<rank>\d{1,6})\] ")
 _HINT_SPAN = 400  # the rank hint is looked for in the first characters of a message
 # a launcher's line about one local worker: its command line ("'--local_rank=1'", DeepSpeed's
 # launcher and torch.distributed.launch print the failed worker's command) or torchelastic's

@@ -183,3 +183,24 @@ def test_untimed_local_closes_before_a_teardown_are_no_lost_peer(tmp_path: Path,
         "timed out. Due to the asynchronous nature of CUDA kernels, subsequent GPU operations might run on "
         "corrupted/incomplete data.\n")}, rules)
     assert [g.cause for g in got] == [Cause.HANG]
+
+
+def test_socket_calls_failing_under_nccl_with_no_rank_dying_are_the_network(tmp_path: Path, rules: RuleSet) -> None:
+    # M-nccl-193: two pods on an overlay network, both sides of the same broken connection
+    got = incidents_of(tmp_path, {
+        "pod_a.log": "worker0-0d9gnb:15:91 [3] include/socket.h 398 NCCL WARN Call to write failed : Connection reset by peer.\n",
+        "pod_b.log": "worker1-7xk2p:15:91 [3] include/socket.h 398 NCCL WARN Call to recv failed : Connection reset by peer.\n",
+    }, rules)
+    assert [(g.cause, g.drain) for g in got] == [(Cause.NETWORK, False)]
+
+
+def test_a_watchdog_abort_named_only_in_what_is_the_ranks_own_timeout(tmp_path: Path, rules: RuleSet) -> None:
+    # M-discoscene-5: torchelastic reports the abort (-6) of the rank whose watchdog fired
+    got = incidents_of(tmp_path, {"train.log": (
+        "terminate called after throwing an instance of 'std::runtime_error'\n"
+        "  what():  [Rank 7] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=806, OpType=BROADCAST, "
+        "Timeout(ms)=1800000) ran for 1800385 milliseconds before timing out.\n"
+        "WARNING:torch.distributed.elastic.multiprocessing.api:Sending process 561635 closing signal SIGTERM\n"
+        "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: -6) local_rank: 7 (pid: 561642) of "
+        "binary: /usr/bin/python\n")}, rules)
+    assert [g.cause for g in got] == [Cause.HANG]
