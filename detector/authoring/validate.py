@@ -37,7 +37,7 @@ from detector.rules.loader import (
     rules_one_by_one,
     shipped_rules_dir,
 )
-from detector.rules.prefilter import prefilter_pattern
+from detector.rules.prefilter import MIN_LITERAL, prefilter_pattern, required_literals
 from detector.rules.scanners import RePrefilter
 from detector.rules.spec import RuleFile
 from detector.support.yamlfile import YamlList, YamlMap, load_yaml_file
@@ -211,6 +211,13 @@ def _pattern_problems(rules: Sequence[CompiledRule], where: _Positions,
         if risk is not None:
             errors.append(where.error(rule.path, rule.id, f"pattern risks super-linear matching: {risk}: {quoted}",
                                       "pattern", rule.line))
+        if required_literals(rule.pattern) is None:
+            warnings.append(where.error(
+                rule.path, rule.id,
+                f"warning: no literal text of {MIN_LITERAL}+ characters is in every match of this pattern (only "
+                f"character classes and short pieces), so it slows the scan of every log line for the whole rule "
+                f"set; spell out a word the line always has (an alternation of words is fine): {quoted}",
+                "pattern", rule.line))
         refused = hyperscan_problem(rule.pattern) if check_hyperscan else None
         if refused is not None:
             warnings.append(where.error(

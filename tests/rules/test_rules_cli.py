@@ -125,6 +125,28 @@ def test_hyperscan_refusal_is_a_warning_naming_the_rule(tmp_path: Path, capsys: 
     assert code == 1
 
 
+def test_a_pattern_without_a_literal_is_a_warning_and_no_shipped_rule_has_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A pattern of classes only (a table row) makes hyperscan consider every line start: one such
+    rule made the whole rule set's scan three times slower. validate says so; the shipped packs
+    have none (--strict passes)."""
+    path = tmp_path / "row.yaml"
+    path.write_text("rules:\n  - id: a.row\n    description: d\n    role: context\n    pattern: '^[a-z]+ +[0-9]+/[0-9]+ +[A-Za-z]+$'\n"
+                    "    examples: [{line: pod 1/1 Running}]\n")
+    code, out, _ = _run(capsys, "validate", "--no-shipped", str(path))
+    assert code == 0
+    assert f"{path}:5:5: a.row: warning: no literal text of 3+ characters" in out, out
+    assert _run(capsys, "validate", "--no-shipped", "--strict", str(path))[0] == 1
+    path.write_text("rules:\n  - id: a.row\n    description: d\n    role: context\n"
+                    "    pattern: '^[a-z]+ +[0-9]+/[0-9]+ +(?:Running|Error|Pending)$'\n"
+                    "    examples: [{line: pod 1/1 Running}]\n")
+    code, out, _ = _run(capsys, "validate", "--no-shipped", "--strict", str(path))
+    assert code == 0 and "warning" not in out, out
+    code, out, _ = _run(capsys, "validate", "--strict")
+    assert code == 0 and "warning" not in out, out
+
+
 def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert _run(capsys, "bogus")[0] == 2
     assert _run(capsys, "test")[0] == 2
