@@ -204,3 +204,22 @@ def test_a_watchdog_abort_named_only_in_what_is_the_ranks_own_timeout(tmp_path: 
         "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: -6) local_rank: 7 (pid: 561642) of "
         "binary: /usr/bin/python\n")}, rules)
     assert [g.cause for g in got] == [Cause.HANG]
+
+
+def test_jaxs_coordination_service_names_the_task_that_stopped(tmp_path: Path, rules: RuleSet) -> None:
+    # I-archobjective-26: the process index is the rank; why it died is not said
+    got = incidents_of(tmp_path, {"train.log": (
+        "I1115 16:00:39.451247 140641718562816 trainer.py:501] Training: step 198\n"
+        "2022-11-15 16:03:15.140058: E external/org_tensorflow/tensorflow/core/distributed_runtime/coordination/"
+        "coordination_service.cc:954] /job:jax_worker/replica:0/task:37 has been set to ERROR in coordination service: "
+        "UNAVAILABLE: Task /job:jax_worker/replica:0/task:37 heartbeat timeout. This indicates that the remote task has "
+        "failed, got preempted, or crashed unexpectedly.\n")}, rules)
+    assert [(g.cause, g.rank, g.drain) for g in got] == [(Cause.UNKNOWN, 37, False)]
+
+
+def test_deepspeeds_disagreement_between_ranks_is_a_mismatch(tmp_path: Path, rules: RuleSet) -> None:
+    # O-lightning-19096: ZeRO-3 compares its parameter ids across ranks
+    got = incidents_of(tmp_path, {"train.log": (
+        "RuntimeError: disagreement between rank0 and rank2: rank0: [-4866073977605047075, -4957833660337767236], "
+        "rank2: [2, 3, 4, 6, 34]\n")}, rules)
+    assert [(g.cause, g.drain) for g in got] == [(Cause.COLLECTIVE_MISMATCH, False)]
