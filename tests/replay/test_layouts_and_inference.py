@@ -16,6 +16,7 @@ from detector.rules.compile import load_ruleset
 from detector.rules.engine import RuleSet
 from detector.sources.runs import discover
 from detector.types import Cause
+from tests.support.replaying import write_run
 
 ROOT = Path(__file__).resolve().parents[2]
 WATCHDOG = ("[rank{r}]:[E0802 01:40:28.631893251 ProcessGroupNCCL.cpp:616] [Rank {r}] Watchdog caught collective "
@@ -28,14 +29,6 @@ def rules() -> RuleSet:
     return load_ruleset()
 
 
-def _write(root: Path, files: dict[str, str]) -> Path:
-    for name, text in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
-    return root
-
-
 def _top(root: Path, rules: RuleSet) -> tuple[Cause, int | None, str | None]:
     report = replay_path(root, rules)
     assert report.incidents, "no incident"
@@ -44,7 +37,7 @@ def _top(root: Path, rules: RuleSet) -> tuple[Cause, int | None, str | None]:
 
 
 def test_file_names_that_carry_a_rank_and_those_that_do_not(tmp_path: Path) -> None:
-    _write(tmp_path, {
+    write_run(tmp_path, {
         "slurm-6378547-34.out": "step 1\n",  # srun --output=slurm-%j-%t.out: task 34
         "job.7203279.5.log": "step 1\n",
         "slurm-6378547.out": "srun: error: x\n",  # the batch script's output
@@ -59,19 +52,19 @@ def test_file_names_that_carry_a_rank_and_those_that_do_not(tmp_path: Path) -> N
 
 def test_the_same_collective_with_another_size_is_a_mismatch(tmp_path: Path, rules: RuleSet) -> None:
     text = "".join(WATCHDOG.format(r=r, seq=4619, n=10 if r == 5 else 1) for r in range(8))
-    _write(tmp_path, {"train.log": text})
+    write_run(tmp_path, {"train.log": text})
     assert _top(tmp_path, rules)[:2] == (Cause.COLLECTIVE_MISMATCH, 5)
 
 
 def test_sizes_at_different_sequence_numbers_are_no_mismatch(tmp_path: Path, rules: RuleSet) -> None:
-    _write(tmp_path, {"train.log": WATCHDOG.format(r=0, seq=1516, n=25427968) + WATCHDOG.format(r=1, seq=1517, n=1)})
+    write_run(tmp_path, {"train.log": WATCHDOG.format(r=0, seq=1516, n=25427968) + WATCHDOG.format(r=1, seq=1517, n=1)})
     assert _top(tmp_path, rules)[:2] == (Cause.HANG, 0)
 
 
 def test_deepspeed_rank_map_places_an_unprefixed_error(tmp_path: Path, rules: RuleSet) -> None:
     mapping = ("[2025-03-04 11:35:23,502] [INFO] [launch.py:162:main] global_rank_mapping=defaultdict(<class 'list'>, "
                "{'dgx-h100-06': [0, 1, 2, 3, 4, 5, 6, 7], 'dgx-h100-07': [8, 9, 10, 11, 12, 13, 14, 15]})\n")
-    _write(tmp_path, {
+    write_run(tmp_path, {
         "deepspeed-dgx-h100-07.log": mapping
         + "dgx-h100-07:2475786:2476216 [7] NCCL INFO Bootstrap : Using eth0:10.0.5.13<0>\n"
         + "Traceback (most recent call last):\n"
@@ -84,7 +77,7 @@ def test_deepspeed_rank_map_places_an_unprefixed_error(tmp_path: Path, rules: Ru
 
 
 def test_another_jobs_old_xid_is_not_this_failure(tmp_path: Path, rules: RuleSet) -> None:
-    _write(tmp_path, {
+    write_run(tmp_path, {
         "node01/dmesg.log": "[Tue Jan 16 22:35:44 2024] NVRM: Xid (PCI:0000:3b:00): 31, pid=43330, name=python, Ch "
                             "00000010, intr 00000000. MMU Fault: ENGINE GRAPHICS GPC6 faulted @ 0x6f6f_320c2000\n"
                             "[Tue Jan 16 22:35:45 2024] NVRM: Xid (PCI:0000:3b:00): 31, pid=43330, name=python, Ch "
@@ -98,7 +91,7 @@ def test_another_jobs_old_xid_is_not_this_failure(tmp_path: Path, rules: RuleSet
 
 
 def test_a_retried_error_in_a_healthy_run_is_no_incident(tmp_path: Path, rules: RuleSet) -> None:
-    _write(tmp_path, {"train.log": "".join(
+    write_run(tmp_path, {"train.log": "".join(
         [f"[rank0]:2024-03-15 00:{m:02d}:00,000 INFO step {m} loss 2.1\n" for m in range(0, 30)]
         + ["[rank0]:2024-03-15 00:30:40,369 - WARNING - checkpoint - upload attempt 1/3 failed: [Errno 104] Connection "
            "reset by peer; retrying in 5s\n"]
@@ -109,18 +102,18 @@ def test_a_retried_error_in_a_healthy_run_is_no_incident(tmp_path: Path, rules: 
 def test_an_untimed_training_finished_line_ends_the_steps(tmp_path: Path, rules: RuleSet) -> None:
     # Hugging Face Trainer: tqdm steps on stderr, the final dict on stdout, neither stamped
     run = tmp_path / "node01" / "run_1" / "attempt_0" / "0"
-    _write(run, {
+    write_run(run, {
         "stderr.log": "2024-02-07 04:17:15,736 >> ***** Running training *****\n"
         + "".join(f" {p}%|█| {s}/5902 [00:10<01:02, 3.09s/it]\n" for p, s in ((10, 620), (40, 2325), (97, 5735)))
         + "2024-02-07 06:49:35,939 - INFO - checkpoint - saving checkpoint to /ckpt/step_2951\n",
         "stdout.log": "{'train_runtime': 18220.8545, 'train_samples_per_second': 123.4, 'train_loss': 2.31, 'epoch': 3.0}\n",
     })
-    _write(tmp_path / "node01", {"later.log": "2024-02-07 09:22:00,000 - INFO - upload done\n"})
+    write_run(tmp_path / "node01", {"later.log": "2024-02-07 09:22:00,000 - INFO - upload done\n"})
     assert replay_path(tmp_path, rules).incidents == ()
 
 
 def test_srun_out_of_memory_names_the_task(tmp_path: Path, rules: RuleSet) -> None:
-    _write(tmp_path, {"slurm-4022997.out": "srun: error: a3-mega-0028: task 28: Out Of Memory\n"})
+    write_run(tmp_path, {"slurm-4022997.out": "srun: error: a3-mega-0028: task 28: Out Of Memory\n"})
     assert _top(tmp_path, rules)[:2] == (Cause.HOST_OOM_KILL, 28)
 
 
@@ -144,7 +137,7 @@ def test_runs_of_the_independent_generator(tmp_path: Path) -> None:
 
 
 def test_a_launcher_log_named_after_its_node_is_no_rank_log(tmp_path: Path) -> None:
-    _write(tmp_path, {"deepspeed-node-32.log": (
+    write_run(tmp_path, {"deepspeed-node-32.log": (
         "[2025-03-04 12:50:31,562] [ERROR] [launch.py:321:sigkill_handler] ['/usr/bin/python3', '-u', 'train.py', "
         "'--local_rank=6', '--deepspeed', 'ds_config.json'] exits with return code = 1\n")})
     assert [f.rank for f in discover(tmp_path)[0]] == [None]
@@ -153,7 +146,7 @@ def test_a_launcher_log_named_after_its_node_is_no_rank_log(tmp_path: Path) -> N
 def test_the_year_of_unstamped_glog_lines_comes_from_deeper_in_the_logs(tmp_path: Path, rules: RuleSet) -> None:
     glog = "".join(f"I0726 04:{m:02d}:13.670161 671711 torch/distributed/run.py:793] starting {'x' * 200}\n" for m in range(59))
     filler = glog * 2  # over 16 KiB of lines without a year before the first dated one
-    _write(tmp_path, {"slurm-1.out": filler + "[rank0]:2024-07-26 06:15:50,250 - INFO - step 10\n"
+    write_run(tmp_path, {"slurm-1.out": filler + "[rank0]:2024-07-26 06:15:50,250 - INFO - step 10\n"
                       + "I0726 07:32:57.289784 3852698 torch/distributed/elastic/agent/server/api.py:932] done\n"})
     report = replay_path(tmp_path, rules)
     assert report.summary.end is not None and report.summary.end.year == 2024
@@ -166,7 +159,7 @@ def test_an_app_xid_of_another_process_on_the_ranks_gpu(tmp_path: Path, rules: R
             "busId {bus}000 commId 0x3fa1b2c3d4e5f600 - Init COMPLETE\n")
     xid = ("[Mon Dec  2 20:{m}:03 2024] NVRM: Xid (PCI:0000:{bus}:00): 31, pid={pid}, name=python, channel 0x00000009, "
            "intr 00000000. MMU Fault: ENGINE GRAPHICS GPC3 GPCCLIENT_T1_4 faulted @ 0x7f11_20000000\n")
-    _write(tmp_path, {
+    write_run(tmp_path, {
         "node01/train.log": "[rank0]:2024-12-02 20:08:22,000 INFO step 1\n" + init.format(pid=1312399, r=0, bus="31")
         + init.format(pid=1312400, r=1, bus="4c"),
         "node01/dmesg.log": xid.format(m="10", bus="31", pid=60767) + xid.format(m="20", bus="4c", pid=1312400),
@@ -177,7 +170,7 @@ def test_an_app_xid_of_another_process_on_the_ranks_gpu(tmp_path: Path, rules: R
 def test_kubectl_placement_ties_a_nodes_kernel_log_to_its_pod(tmp_path: Path, rules: RuleSet) -> None:
     """`kubectl get pods -o wide` beside the pod logs: the Xid in the k8s node's kernel log is on
     the pod's GPU, so it names the pod's rank."""
-    _write(tmp_path, {
+    write_run(tmp_path, {
         "pods.txt": "NAME                 READY   STATUS   RESTARTS   AGE    IP            NODE\n"
                     "train-worker-1       0/1     Error    0          446m   10.124.145.7  gke-a3-pool-4f2a-xe5p\n",
         "train-worker-1.log": "[default1]:train-worker-1:2290937:2291002 [1] NCCL INFO comm 0x55d0c8a2fa2b rank 9 nranks 16 "

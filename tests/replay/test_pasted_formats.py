@@ -14,6 +14,7 @@ from detector.rules.compile import load_ruleset
 from detector.rules.engine import RuleSet
 from detector.sources.prefixes import strip_prefix
 from detector.types import Cause
+from tests.support.replaying import incidents_of
 
 
 @pytest.fixture(scope="module")
@@ -22,9 +23,7 @@ def rules() -> RuleSet:
 
 
 def _verdicts(tmp_path: Path, text: str, rules: RuleSet) -> list[tuple[Cause, int | None, bool]]:
-    (tmp_path / "train.log").write_text(text)
-    report = replay_path(tmp_path, rules)
-    return [(i.cause, i.initiator.rank, i.remediation.drain_node) for i in report.incidents]
+    return [(i.cause, i.rank, i.drain) for i in incidents_of(tmp_path, {"train.log": text}, rules)]
 
 
 def test_dmesg_lines_pasted_into_a_training_log_count(tmp_path: Path, rules: RuleSet) -> None:

@@ -11,13 +11,13 @@ from pathlib import Path
 import pytest
 
 from detector.errors import ConfigError
-from detector.replay import replay_path
 from detector.rules.compile import load_ruleset
 from detector.rules.engine import RuleSet
 from detector.sources.runs import hosts_named
 from detector.sources.timestamps import parse_timestamp
 from detector.support import yamlfile
 from detector.types import Cause
+from tests.support.replaying import Seen, incidents_of
 
 
 @pytest.fixture(scope="module")
@@ -25,11 +25,8 @@ def rules() -> RuleSet:
     return load_ruleset()
 
 
-def _replay(tmp_path: Path, text: str, rules: RuleSet, name: str = "train.log") -> list[dict[str, object]]:
-    (tmp_path / name).write_text(text)
-    report = replay_path(tmp_path, rules)
-    return [{"cause": i.cause, "rank": i.initiator.rank, "confidence": i.confidence,
-             "text": [e.text for e in i.evidence]} for i in report.incidents]
+def _replay(tmp_path: Path, text: str, rules: RuleSet, name: str = "train.log") -> list[Seen]:
+    return incidents_of(tmp_path, {name: text}, rules)
 
 
 def test_a_bare_sigkill_names_the_rank_but_not_the_killer(tmp_path: Path, rules: RuleSet) -> None:
@@ -38,8 +35,8 @@ def test_a_bare_sigkill_names_the_rank_but_not_the_killer(tmp_path: Path, rules:
     got = _replay(tmp_path, (
         "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: -9) local_rank: 0 (pid: 178) of binary: "
         "/root/miniconda3/envs/MGSV_env/bin/python\n"), rules)
-    assert [(g["cause"], g["rank"]) for g in got] == [(Cause.UNKNOWN, 0)]
-    assert float(got[0]["confidence"]) <= 0.5  # type: ignore[arg-type]
+    assert [(g.cause, g.rank) for g in got] == [(Cause.UNKNOWN, 0)]
+    assert got[0].confidence <= 0.5
 
 
 def test_a_sigkill_with_the_oom_killers_line_is_an_oom_kill(tmp_path: Path, rules: RuleSet) -> None:
@@ -48,14 +45,14 @@ def test_a_sigkill_with_the_oom_killers_line_is_an_oom_kill(tmp_path: Path, rule
         "local_rank: 0 (pid: 178) of binary: /usr/bin/python\n"
         "Mar  1 09:59:59 node01 kernel: Out of memory: Killed process 178 (python) total-vm:123456kB, "
         "anon-rss:120000kB, file-rss:0kB, shmem-rss:0kB, UID:0 pgtables:400kB oom_score_adj:0\n"), rules)
-    assert [g["cause"] for g in got][:1] == [Cause.HOST_OOM_KILL]
+    assert [g.cause for g in got][:1] == [Cause.HOST_OOM_KILL]
 
 
 def test_a_segfault_stays_a_crash_signal(tmp_path: Path, rules: RuleSet) -> None:
     got = _replay(tmp_path, (
         "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: -11) local_rank: 1 (pid: 179) of binary: "
         "/usr/bin/python\n"), rules)
-    assert [(g["cause"], g["rank"]) for g in got] == [(Cause.CRASH_SIGNAL, 1)]
+    assert [(g.cause, g.rank) for g in got] == [(Cause.CRASH_SIGNAL, 1)]
 
 
 def test_a_data_loader_worker_killed_is_no_exit_of_the_rank(tmp_path: Path, rules: RuleSet) -> None:
@@ -63,8 +60,8 @@ def test_a_data_loader_worker_killed_is_no_exit_of_the_rank(tmp_path: Path, rule
     got = _replay(tmp_path, (
         "[rank0]:     _error_if_any_worker_fails()\n"
         "[rank0]: RuntimeError: DataLoader worker (pid 9382) is killed by signal: Killed. \n"), rules)
-    assert [(g["cause"], g["rank"]) for g in got] == [(Cause.DATA_LOADER_STALL, 0)]
-    assert not any("exited with code" in t for t in got[0]["text"])  # type: ignore[attr-defined]
+    assert [(g.cause, g.rank) for g in got] == [(Cause.DATA_LOADER_STALL, 0)]
+    assert not any("exited with code" in t for t in got[0].evidence)
 
 
 def test_cuda_oom_names_its_device_as_the_local_rank_on_one_node(tmp_path: Path, rules: RuleSet) -> None:
@@ -73,14 +70,14 @@ def test_cuda_oom_names_its_device_as_the_local_rank_on_one_node(tmp_path: Path,
         "iter 4 step 0: loss 2.6297, iter time: 827.80ms\n"
         "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 8.06 GiB. GPU 1 has a total capacty of "
         "23.70 GiB of which 1.60 GiB is free.\n"), rules)
-    assert [(g["cause"], g["rank"]) for g in got] == [(Cause.CUDA_OOM, 1)]
+    assert [(g.cause, g.rank) for g in got] == [(Cause.CUDA_OOM, 1)]
 
 
 def test_a_prefixed_rank_wins_over_the_device_number(tmp_path: Path, rules: RuleSet) -> None:
     got = _replay(tmp_path, (
         "[rank5]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity "
         "of 79.11 GiB of which 1.05 GiB is free.\n"), rules)
-    assert [(g["cause"], g["rank"]) for g in got] == [(Cause.CUDA_OOM, 5)]
+    assert [(g.cause, g.rank) for g in got] == [(Cause.CUDA_OOM, 5)]
 
 
 @pytest.mark.parametrize(("text", "month", "day"), [
@@ -110,7 +107,7 @@ def test_an_abort_after_a_watchdog_teardown_is_collateral(tmp_path: Path, rules:
         "  exitcode  : -6 (pid: 214033)\n"
         "  error_file: <N/A>\n"
         "  traceback : Signal 6 (SIGABRT) received by PID 214033\n"), rules)
-    assert got and all(g["cause"] is not Cause.CRASH_SIGNAL for g in got), got
+    assert got and all(g.cause is not Cause.CRASH_SIGNAL for g in got), got
 
 
 def test_lines_of_one_shape_are_read_once_yet_a_host_line_is_found() -> None:
