@@ -256,9 +256,11 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
         known |= set(range(facts.world_size))
     silent_ranks = known - timed_out
     if timed_out and 0 < len(silent_ranks) <= max(1, len(known) // 4) and len(timed_out) >= len(known) // 2:
+        # one silent rank stands out; among several, silence says less than a rank behind the rest
+        weight = 3 if len(silent_ranks) == 1 else 1
         for r in silent_ranks:
             if r in facts.ranks:
-                votes[r] += 3
+                votes[r] += weight
                 hang_signal = True
                 reasons[r].append("did not report the collective timeout the others reported")
     # the rank whose log went silent first

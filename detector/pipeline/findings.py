@@ -253,13 +253,23 @@ def demote_secondary_xids(findings: Sequence[Finding]) -> list[Finding]:
 
 
 BEFORE_JOB = timedelta(minutes=10)
+ALIVE_AFTER = timedelta(minutes=5)
+KERNEL_RULES = ("xid.", "system.")  # the rule packs of kernel lines (rules/xid.yaml, rules/system.yaml)
 
 
 def demote_foreign_app_faults(findings: Sequence[Finding], idx: RunIndex, start: datetime | None) -> list[Finding]:
     """Application Xids (13, 31, 43 ...) that are not this job's made context: one logged more
     than :data:`BEFORE_JOB` before the ranks' first line (a kernel log keeps earlier jobs'
     faults); and where the node's kernel log and its ranks share a pid namespace, one whose pid
-    is not that of the rank on its GPU, or none of the node's ranks when every one is known."""
+    is not that of the rank on its GPU, or none of the node's ranks when every one is known; and
+    one whose GPU's rank went on logging :data:`ALIVE_AFTER` later (a fault of the rank's own
+    process ends its CUDA context at once: the fault was another process's on that GPU)."""
+    alive: dict[int, datetime] = {}
+    for f in findings:
+        # the rank's own lines (not the kernel's about its GPU, not the launcher's exit record)
+        own = f.rank is not None and f.time is not None and f.rule != RULE_EXIT_CODE and not f.rule.startswith(KERNEL_RULES)
+        if own and f.rank is not None and f.time is not None and (f.rank not in alive or f.time > alive[f.rank]):
+            alive[f.rank] = f.time
     pids: dict[str | None, set[int]] = defaultdict(set)
     ranks_on: dict[str | None, int] = defaultdict(int)
     for rank, node in idx.rank_node.items():
@@ -280,7 +290,9 @@ def demote_foreign_app_faults(findings: Sequence[Finding], idx: RunIndex, start:
                 (own_pid is not None and own_pid != f.pid)  # the GPU's rank is another process
                 or (f.rank is None and f.node is not None and ranks_on.get(f.node, 0) > 0
                     and len(known) >= ranks_on[f.node] and f.pid not in known))
-            if before or foreign:
+            lived_on = (f.rank is not None and f.time is not None and f.rank in alive
+                        and alive[f.rank] - f.time > ALIVE_AFTER)
+            if before or foreign or lived_on:
                 f = dataclasses.replace(f, role=Role.CONTEXT)
         out.append(f)
     return out

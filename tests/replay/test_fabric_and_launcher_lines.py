@@ -223,3 +223,39 @@ def test_deepspeeds_disagreement_between_ranks_is_a_mismatch(tmp_path: Path, rul
         "RuntimeError: disagreement between rank0 and rank2: rank0: [-4866073977605047075, -4957833660337767236], "
         "rank2: [2, 3, 4, 6, 34]\n")}, rules)
     assert [(g.cause, g.drain) for g in got] == [(Cause.COLLECTIVE_MISMATCH, False)]
+
+
+def _timeout(rank: int, stamp: str, enqueued: int = 7040) -> str:
+    return (f"[rank{rank}]:[E0902 {stamp} ProcessGroupNCCL.cpp:616] [Rank {rank}] Watchdog caught collective operation "
+            f"timeout: WorkNCCL(SeqNum=7040, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for "
+            f"1800083 milliseconds before timing out.\n"
+            f"[rank{rank}]:[E0902 {stamp} ProcessGroupNCCL.cpp:1804] [PG ID 0 PG GUID 0(default_pg) Rank {rank}] "
+            f"Timeout at NCCL work: 7040, last enqueued NCCL work: {enqueued}, last completed NCCL work: 7039.\n")
+
+
+def test_an_application_xid_on_a_gpu_whose_rank_lived_on_is_another_processs(tmp_path: Path, rules: RuleSet) -> None:
+    """An Xid 31 ends its process's CUDA context at once; the rank on that GPU still started a
+    collective 30 minutes later: the fault was another process's (blind generator, seed 6)."""
+    files = {"node01/kern.log": (
+        "Sep  2 08:58:16 node01 kernel: [4929910.897957] NVRM: Xid (PCI:0000:4e:00): 31, pid=77179, name=python, "
+        "channel 0x00000009, intr 00000000. MMU Fault: ENGINE GRAPHICS GPC3 GPCCLIENT_T1_4 faulted @ 0x7f2a_3c000000. "
+        "Fault is of type FAULT_PDE ACCESS_TYPE_VIRT_READ\n")}
+    for r in range(4):
+        files[f"node01/rank{r}.log"] = (
+            f"[rank{r}]:node01:10286{r}:1028843 [{r}] NCCL INFO comm 0x55d0c8abe4ba rank {r} nranks 4 cudaDev {r} "
+            f"nvmlDev {r} busId {('1b000', '2c000', '3d000', '4e000')[r]} commId 0x3fa1 - Init COMPLETE\n"
+            f"[rank{r}]:2024-09-02 08:30:00,000 - INFO - step 100\n" + _timeout(r, "09:30:25.314748236"))
+    got = incidents_of(tmp_path, files, rules)
+    assert [g.cause for g in got] == [Cause.HANG]
+    # the same Xid with the rank's log ending at it: the rank's own fault
+    files["node01/rank3.log"] = files["node01/rank3.log"].split("[rank3]:[E0902")[0]
+    got = incidents_of(tmp_path / "b", files, rules)
+    assert [(g.cause, g.rank) for g in got][:1] == [(Cause.ILLEGAL_MEMORY_ACCESS, 3)]
+
+
+def test_a_rank_behind_the_others_outweighs_several_silent_ranks(tmp_path: Path, rules: RuleSet) -> None:
+    # 16 ranks: 13 report the timeout, 3 are silent; rank 9 enqueued one collective fewer
+    text = "".join(f"[rank{r}]:2024-09-02 08:30:00,000 - INFO - step 100\n" for r in range(16))
+    text += "".join(_timeout(r, "09:30:25.314748236", 7039 if r == 9 else 7040) for r in range(16) if r not in (0, 1, 12))
+    got = incidents_of(tmp_path, {"train.log": text}, rules)
+    assert [(g.cause, g.rank) for g in got] == [(Cause.HANG, 9)]
