@@ -80,6 +80,7 @@ def _as_ranks(value: str | None) -> list[int]:
     return out
 
 
+SMALL_WORLD = 1024  # up to this many ranks, the highest rank seen tells the ranks below it
 MISMATCH_SEQ_SPAN = 4  # timeouts this close in sequence number are about the same point of the program
 
 
@@ -254,12 +255,15 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
     known = set(facts.ranks)
     if facts.world_size:
         known |= set(range(facts.world_size))
+    elif (known := known | timed_out) and max(known) < SMALL_WORLD:
+        known |= set(range(max(known) + 1))  # ranks count from 0: every rank below the highest seen is one
     silent_ranks = known - timed_out
     if timed_out and 0 < len(silent_ranks) <= max(1, len(known) // 4) and len(timed_out) >= len(known) // 2:
-        # one silent rank stands out; among several, silence says less than a rank behind the rest
+        # one silent rank stands out (ranks 1-3 time out in a broadcast, rank 0 is busy
+        # evaluating); among several, silence says less than a rank behind the rest
         weight = 3 if len(silent_ranks) == 1 else 1
         for r in silent_ranks:
-            if r in facts.ranks:
+            if r in facts.ranks or len(silent_ranks) == 1:
                 votes[r] += weight
                 hang_signal = True
                 reasons[r].append("did not report the collective timeout the others reported")

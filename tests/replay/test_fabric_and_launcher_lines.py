@@ -259,3 +259,14 @@ def test_a_rank_behind_the_others_outweighs_several_silent_ranks(tmp_path: Path,
     text += "".join(_timeout(r, "09:30:25.314748236", 7039 if r == 9 else 7040) for r in range(16) if r not in (0, 1, 12))
     got = incidents_of(tmp_path, {"train.log": text}, rules)
     assert [(g.cause, g.rank) for g in got] == [(Cause.HANG, 9)]
+
+
+def test_ranks_1_to_3_timing_out_without_rank_0_point_at_rank_0(tmp_path: Path, rules: RuleSet) -> None:
+    # O-yolov5-4409: torch 1.8's watchdog line has no SeqNum; rank 0 is busy evaluating
+    line = ("[E ProcessGroupNCCL.cpp:566] [Rank {r}] Watchdog caught collective operation timeout: "
+            "WorkNCCL(OpType=BROADCAST, Timeout(ms)=60000) ran for 66854 milliseconds before timing out.\n")
+    got = incidents_of(tmp_path, {"train.log": "".join(line.format(r=r) for r in (1, 2, 3))}, rules)
+    assert [(g.cause, g.rank) for g in got] == [(Cause.HANG, 0)]
+    # two of four ranks silent: nothing singles one out
+    got = incidents_of(tmp_path / "b", {"train.log": "".join(line.format(r=r) for r in (2, 3))}, rules)
+    assert [(g.cause, g.rank) for g in got] == [(Cause.HANG, None)]
