@@ -148,7 +148,7 @@ def explain(cause: Cause, ini: Initiator, anchor: Finding | None, collateral: in
     if ini.node:
         who.append(f"on {ini.node}" if who else f"node {ini.node}")
     if ini.gpu:
-        who.append(f"(GPU {ini.gpu})")
+        who.append(f"(GPU {ini.gpu})" if who else f"GPU {ini.gpu}")
     subject = " ".join(who) if who else "no single rank"
     first = f"The failure started with {_WHAT[cause]} on {subject}" if who else f"The run failed with {_WHAT[cause]}; {subject} could be singled out"
     if inferred_by:

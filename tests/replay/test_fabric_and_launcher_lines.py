@@ -270,3 +270,13 @@ def test_ranks_1_to_3_timing_out_without_rank_0_point_at_rank_0(tmp_path: Path, 
     # two of four ranks silent: nothing singles one out
     got = incidents_of(tmp_path / "b", {"train.log": "".join(line.format(r=r) for r in (2, 3))}, rules)
     assert [(g.cause, g.rank) for g in got] == [(Cause.HANG, None)]
+
+
+def test_nvidia_smis_critical_xid_event_names_the_gpu_not_the_fault(tmp_path: Path, rules: RuleSet) -> None:
+    # J-gcp-aiinfra-383: the paste ends inside the traceback; nvidia-smi saw an Xid on GPU 04:00
+    got = incidents_of(tmp_path, {"pod.log": (
+        "GPU 00000000:04:00.0: Detected Critical Xid Error\n"
+        "Traceback (most recent call last):\n"
+        '  File "/workspace/Megatron-LM/pretrain_gpt.py", line 220, in <module>\n')}, rules)
+    assert [(g.cause, g.drain) for g in got] == [(Cause.UNKNOWN, False)]
+    assert "GPU 0000:04:00" in got[0].explanation
