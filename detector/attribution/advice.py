@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import shlex
 
-from detector.types import Cause, Finding, Initiator, Remediation
+from detector.types import RULE_EXIT_CODE, Cause, Finding, Initiator, Remediation
 
 _DRAIN = frozenset({Cause.GPU_HARDWARE, Cause.ECC_MEMORY, Cause.NVLINK, Cause.NETWORK})
 
@@ -75,6 +75,12 @@ def remediation_for(cause: Cause, ini: Initiator, *, has_hardware_evidence: bool
         return Remediation(False, False,
             "An application GPU fault (bad index, out-of-bounds kernel): fix the code; rerun the failing step with CUDA_LAUNCH_BLOCKING=1 to find the kernel. The node is healthy.",
             "CUDA_LAUNCH_BLOCKING=1 compute-sanitizer --tool memcheck python <your training script> (one rank, the failing step)")
+    if cause is Cause.PYTHON_EXCEPTION and anchor is not None and anchor.rule == RULE_EXIT_CODE:
+        return Remediation(False, False,
+            "The rank exited with code 1, Python's exit on an uncaught exception, and the logs at hand do not show "
+            "the exception: read its traceback in the rank's own log or torchelastic error file, and fix it; the "
+            "other ranks only stopped because it died.",
+            "rankdoctor replay <the run's whole log dir, with each rank's own log or error.json>")
     if cause is Cause.PYTHON_EXCEPTION:
         where_code = ""
         if anchor is not None:
@@ -115,7 +121,7 @@ def remediation_for(cause: Cause, ini: Initiator, *, has_hardware_evidence: bool
             _on(node, f"nvidia-smi --query-gpu=pci.bus_id,clocks.sm,clocks_event_reasons.active,temperature.gpu,power.draw --format=csv{sel}"))
     if anchor is not None and killed_by_sigkill(anchor):
         return Remediation(False, True,
-            "The rank was killed by SIGKILL and nothing in the logs says by whom: most often the kernel's or a cgroup's OOM killer (host memory), else a person or the scheduler; the node's kernel log says which.",
+            "Read the node's kernel log: an OOM-killer line there means host memory ran out (fewer DataLoader workers, less pinned memory or prefetch, or a higher memory limit for the job); without one, a person or the scheduler killed the rank.",
             _on(node, "dmesg -T | grep -iE 'out of memory|oom-kill|killed process'"))
     return Remediation(False, True,
         "No rank left initiator-grade evidence: rerun with NCCL_DEBUG=INFO and TORCH_NCCL_TRACE_BUFFER_SIZE=2000 to capture more next time.",
@@ -151,15 +157,17 @@ def explain(cause: Cause, ini: Initiator, anchor: Finding | None, collateral: in
         who.append(f"(GPU {ini.gpu})" if who else f"GPU {ini.gpu}")
     subject = " ".join(who) if who else "no single rank"
     first = f"The failure started with {_WHAT[cause]} on {subject}" if who else f"The run failed with {_WHAT[cause]}; {subject} could be singled out"
+    killed = cause is Cause.UNKNOWN and anchor is not None and killed_by_sigkill(anchor)
+    if killed:
+        first = (f"The failure started when {subject if who else 'a process of the job'} was killed by SIGKILL, and no "
+                 "line says by whom")
     if inferred_by:
         first += f": {inferred_by}"
     elif anchor is not None:
         first += f" ({anchor.rule})"
     first += "."
-    if cause is Cause.UNKNOWN and anchor is not None and killed_by_sigkill(anchor):
-        first += (" The process was killed by SIGKILL and no line says by whom (no OOM-killer line): most often"
-                  " the kernel's or a cgroup's OOM killer, else a person or the scheduler; the node's kernel log"
-                  " says which.")
+    if killed:
+        first += " Most often that is the kernel's or a cgroup's OOM killer; else a person or the scheduler."
     if collateral:
         first += f" {collateral} other rank{'s' if collateral != 1 else ''} only failed as a consequence."
     return first

@@ -202,6 +202,10 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
     stalls = [f for f in group if f.rule == RULE_STALL]
     if not collateral and not stalls:
         return None
+    if not stalls and all(f.rule in (RULE_NCCL_PROXY, RULE_LOCAL_CLOSE) for f in collateral):
+        # only NCCL's proxy service noting or complaining that a local peer closed its socket: what
+        # every process prints when its neighbours exit first at the end of a run, no failure by itself
+        return None
     mismatch = _timeouts_in_different_collectives(collateral, facts) or _stall_reports_disagree(collateral, facts)
     if mismatch is not None:
         return mismatch
@@ -261,12 +265,15 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
     if timed_out and 0 < len(silent_ranks) <= max(1, len(known) // 4) and len(timed_out) >= len(known) // 2:
         # one silent rank stands out (ranks 1-3 time out in a broadcast, rank 0 is busy
         # evaluating); among several, silence says less than a rank behind the rest
-        weight = 3 if len(silent_ranks) == 1 else 1
         for r in silent_ranks:
-            if r in facts.ranks or len(silent_ranks) == 1:
-                votes[r] += weight
-                hang_signal = True
-                reasons[r].append("did not report the collective timeout the others reported")
+            if r in facts.ranks:
+                votes[r] += 3 if len(silent_ranks) == 1 else 1
+            elif len(silent_ranks) == 1:  # a rank no line of the logs shows: said with less weight
+                votes[r] += 2
+            else:
+                continue
+            hang_signal = True
+            reasons[r].append("did not report the collective timeout the others reported")
     # the rank whose log went silent first
     lasts = {r.rank: r.last_time for r in facts.ranks.values() if r.last_time is not None}
     if len(lasts) >= 2:
@@ -307,14 +314,14 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
         return _build(Cause.HANG, Initiator(), collateral, _collateral(group, None, facts), 0.35, facts,
                       inferred_by="the ranks timed out waiting in a collective and none left evidence of "
                                   "failing; none stands out as the one that stopped")
-    if not timeouts and any(f.cause is Cause.NETWORK for f in collateral):
-        # the only failures are the network's (flushed InfiniBand work requests, broken sockets)
-        # and no rank left evidence of dying: the fabric or a link, which one unknown
+    reporting = {f.rank for f in collateral if f.rank is not None}
+    quiet = set(facts.ranks) - reporting if reporting else set()
+    if not timeouts and any(f.cause is Cause.NETWORK for f in collateral) and not quiet:
+        # the only failures are the network's (flushed InfiniBand work requests, broken sockets),
+        # no rank left evidence of dying and every rank that logged reports them (a rank that fell
+        # silent while the others saw sockets break is more likely dead than the network): the
+        # fabric or a link, which one unknown
         return _build(Cause.NETWORK, Initiator(), collateral, _collateral(group, None, facts), 0.35, facts,
                       inferred_by="the ranks saw only network errors and none left evidence of failing")
-    if all(f.rule == RULE_NCCL_PROXY for f in collateral):
-        # only NCCL's proxy service complaining that a local peer closed its socket: what every
-        # process prints when its neighbours exit first at the end of a run, no failure by itself
-        return None
     return _build(Cause.UNKNOWN, Initiator(), collateral, _collateral(group, None, facts), 0.3, facts,
                   inferred_by="no rank left initiator-grade evidence and none stands out")

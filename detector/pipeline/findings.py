@@ -159,8 +159,11 @@ def exit_findings(scans: Sequence[FileScan], idx: RunIndex, rank_findings: Seque
         records.setdefault((fnd.attempt, rank), (code, _num(fnd.field("pid")), fnd.node or idx.rank_node.get(rank), fnd.time, fnd.file or "", fnd.line or 0, fnd.text, fnd.attempt))
     if not records and unplaced:
         records[(unplaced[0][7], None)] = unplaced[0]
-    evidence_elsewhere = (any(f.role is not Role.CONTEXT for f in rank_findings)
-                          or any(code < 0 for code, *_ in records.values()))
+    # what else says a rank failed: initiator-grade lines, collateral other than a launcher tearing
+    # its workers down after the failure, deaths by a signal other than the teardown's
+    evidence_elsewhere = (any(f.role is Role.INITIATOR or (f.role is Role.COLLATERAL and f.rule not in TEARDOWN_RULES)
+                              for f in rank_findings)
+                          or any(code < 0 and code not in (-15, -2, -1) for code, *_ in records.values()))
     out = []
     for (_attempt, rank), (code, pid, node, time, file, line, text, att) in records.items():
         sig = _SIGNALS.get(code)
@@ -252,9 +255,32 @@ def demote_secondary_xids(findings: Sequence[Finding]) -> list[Finding]:
     return out
 
 
+# the launcher tearing its other workers down after one failed (rules/torch.yaml, launchers.yaml,
+# scheduler.yaml): consequences, not evidence of what failed
+TEARDOWN_RULES = frozenset({
+    "torch.elastic_sending_signal", "torch.elastic_force_kill", "launcher.deepspeed_killing_subprocess",
+    "scheduler.srun_step_aborted",
+})
 BEFORE_JOB = timedelta(minutes=10)
-ALIVE_AFTER = timedelta(minutes=5)
-KERNEL_RULES = ("xid.", "system.")  # the rule packs of kernel lines (rules/xid.yaml, rules/system.yaml)
+ALIVE_AFTER = timedelta(minutes=1)
+
+
+def _alive_at(f: Finding) -> datetime | None:
+    """When a line shows the rank's process alive: it set up NCCL on its GPU then, the collective
+    its watchdog timed out in began then (the line's time less the time it ran, else less its
+    timeout), or the launcher sent the still-running process its teardown signal then. (A report
+    of the rank's exit is no such sign.)"""
+    if f.time is None:
+        return None
+    if f.rule in ("nccl.init_start", "nccl.init_complete", "torch.elastic_sending_signal",
+                  "launcher.deepspeed_killing_subprocess"):
+        return f.time
+    if f.role is not Role.COLLATERAL:
+        return None
+    if "watchdog" not in f.rule and "timeout" not in f.rule:
+        return None
+    ran = _num(f.field("ran_ms")) or _num(f.field("timeout_ms"))
+    return f.time - timedelta(milliseconds=ran) if ran is not None and ran >= 0 else None
 
 
 def demote_foreign_app_faults(findings: Sequence[Finding], idx: RunIndex, start: datetime | None) -> list[Finding]:
@@ -262,14 +288,16 @@ def demote_foreign_app_faults(findings: Sequence[Finding], idx: RunIndex, start:
     than :data:`BEFORE_JOB` before the ranks' first line (a kernel log keeps earlier jobs'
     faults); and where the node's kernel log and its ranks share a pid namespace, one whose pid
     is not that of the rank on its GPU, or none of the node's ranks when every one is known; and
-    one whose GPU's rank went on logging :data:`ALIVE_AFTER` later (a fault of the rank's own
-    process ends its CUDA context at once: the fault was another process's on that GPU)."""
+    one whose GPU's rank was alive :data:`ALIVE_AFTER` or more after it (set up NCCL, began a
+    collective, as its watchdog timeout tells, or was still there to be sent the launcher's
+    teardown signal): a
+    fault of the rank's own process ends its CUDA context at once, so the fault was another
+    process's on that GPU."""
     alive: dict[int, datetime] = {}
     for f in findings:
-        # the rank's own lines (not the kernel's about its GPU, not the launcher's exit record)
-        own = f.rank is not None and f.time is not None and f.rule != RULE_EXIT_CODE and not f.rule.startswith(KERNEL_RULES)
-        if own and f.rank is not None and f.time is not None and (f.rank not in alive or f.time > alive[f.rank]):
-            alive[f.rank] = f.time
+        began = _alive_at(f)
+        if began is not None and f.rank is not None and (f.rank not in alive or began > alive[f.rank]):
+            alive[f.rank] = began
     pids: dict[str | None, set[int]] = defaultdict(set)
     ranks_on: dict[str | None, int] = defaultdict(int)
     for rank, node in idx.rank_node.items():

@@ -136,12 +136,14 @@ def test_an_mpijob_evicted_by_kubernetes_is_preempted(tmp_path: Path, rules: Rul
     assert [(g.cause, g.drain) for g in got] == [(Cause.PREEMPTION, False)]
 
 
-def test_a_store_read_that_came_back_empty_is_a_lost_peer(tmp_path: Path, rules: RuleSet) -> None:
+def test_a_store_read_that_came_back_empty_is_only_context(tmp_path: Path, rules: RuleSet) -> None:
+    """The store's host closing its socket is also what a good run's end looks like (rank 0
+    finishes first): the line is read, but alone it is no incident."""
     got = incidents_of(tmp_path, {"train.log": (
         "[rank101]:[W703 01:01:05.364835151 TCPStore.cpp:138] [c10d] recvValueWithTimeout failed on SocketImpl(fd=90, "
         "addr=[cw-h100-220-057]:43518, remote=[cw-h100-192-053]:56789): Failed to recv, got 0 bytes. Connection was "
         "likely closed. Did the remote server shutdown or crash?\n")}, rules)
-    assert [(g.cause, g.drain) for g in got] == [(Cause.UNKNOWN, False)]
+    assert got == []
 
 
 def test_a_timeout_then_the_ranks_own_connections_closing_is_a_hang(tmp_path: Path, rules: RuleSet) -> None:
@@ -280,3 +282,63 @@ def test_nvidia_smis_critical_xid_event_names_the_gpu_not_the_fault(tmp_path: Pa
         '  File "/workspace/Megatron-LM/pretrain_gpt.py", line 220, in <module>\n')}, rules)
     assert [(g.cause, g.drain) for g in got] == [(Cause.UNKNOWN, False)]
     assert "GPU 0000:04:00" in got[0].explanation
+
+
+def test_the_oom_killers_victim_not_the_first_row_of_its_task_table(tmp_path: Path, rules: RuleSet) -> None:
+    """Every candidate has a row; the 'Killed process' line names the victim (review finding)."""
+    rows = "".join(f"[17798674.3744{r}5] [ 100{r}]  1000 100{r} 33475461  2529507 25161728     3314          0 python\n"
+                   for r in range(4))
+    files = {"node01/kern.log": rows + "[17798674.375000] Out of memory: Killed process 1002 (python) total-vm:1234kB, "
+                                       "anon-rss:1000kB, file-rss:0kB, shmem-rss:0kB\n"}
+    for r in range(4):
+        files[f"node01/rank{r}.log"] = (f"[rank{r}]:node01:100{r}:2000 [{r}] NCCL INFO comm 0x55 rank {r} nranks 4 cudaDev {r} "
+                                        f"busId {r + 1}b000 - Init COMPLETE\n")
+    got = incidents_of(tmp_path, files, rules)
+    assert [(g.cause, g.rank) for g in got][:1] == [(Cause.HOST_OOM_KILL, 2)]
+
+
+def test_an_xid_whose_rank_stopped_there_stays_its_fault_whatever_the_launcher_says_later(tmp_path: Path, rules: RuleSet) -> None:
+    """The launcher's line about the rank, printed 30 minutes later, is no sign of the rank being
+    alive (review finding): only a collective the rank began after the fault is."""
+    files = {"node01/kern.log": (
+        "Sep  2 08:58:16 node01 kernel: [4929910.897957] NVRM: Xid (PCI:0000:4e:00): 31, pid=77179, name=python, "
+        "channel 0x00000009, intr 00000000. MMU Fault: ENGINE GRAPHICS GPC3 faulted @ 0x7f2a_3c000000.\n")}
+    for r in range(4):
+        files[f"node01/rank{r}.log"] = (
+            f"[rank{r}]:node01:10286{r}:1028843 [{r}] NCCL INFO comm 0x55d0c8abe4ba rank {r} nranks 4 cudaDev {r} "
+            f"nvmlDev {r} busId {('1b000', '2c000', '3d000', '4e000')[r]} commId 0x3fa1 - Init COMPLETE\n"
+            f"[rank{r}]:2024-09-02 08:30:00,000 - INFO - step 100\n" + ("" if r == 3 else _timeout(r, "09:30:25.314748236")))
+    files["node01/agent.log"] = ("[2024-09-02 09:31:00,000] torch.distributed.elastic.multiprocessing.api: [ERROR] failed "
+                                 "(exitcode: -6) local_rank: 3 (pid: 102863) of binary: /usr/bin/python\n")
+    got = incidents_of(tmp_path, files, rules)
+    assert [(g.cause, g.rank) for g in got][:1] == [(Cause.ILLEGAL_MEMORY_ACCESS, 3)]
+
+
+def test_system_errors_with_one_rank_silent_are_no_network_verdict(tmp_path: Path, rules: RuleSet) -> None:
+    """Older NCCL prints 'unhandled system error' on the survivors when a peer dies: with a rank
+    that logged and then fell silent, the network is not concluded (review finding)."""
+    text = "".join(f"[rank{r}]:2024-09-02 08:30:00,000 - INFO - step 100\n" for r in range(8))
+    text += "".join(f"[rank{r}]: RuntimeError: NCCL error in: /pytorch/torch/lib/c10d/ProcessGroupNCCL.cpp:518, unhandled "
+                    "system error, NCCL version 2.4.8\n" for r in range(8) if r != 3)
+    got = incidents_of(tmp_path, {"train.log": text}, rules)
+    assert got and got[0].cause is not Cause.NETWORK
+
+
+def test_a_good_runs_end_stays_clean(tmp_path: Path, rules: RuleSet) -> None:
+    """At a good run's end rank 0 (the store) exits first; the others' store reads come back empty
+    and NCCL notes the local closes (review finding): no incident."""
+    text = "".join(f"[rank{r}]:2024-09-02 08:30:00,000 - INFO - step 100 loss 1.2\n" for r in range(4))
+    text += "[rank0]:2024-09-02 08:31:00,000 - INFO - Training completed. Saving final checkpoint.\n"
+    text += "".join(
+        f"[rank{r}]:[W902 08:31:05.364835151 TCPStore.cpp:138] [c10d] recvValueWithTimeout failed on SocketImpl(fd=90, "
+        f"addr=[node01]:43518, remote=[node01]:29500): Failed to recv, got 0 bytes. Connection was likely closed. Did "
+        f"the remote server shutdown or crash?\n"
+        f"node01:100{r}:2000 [{r}] NCCL INFO [Service thread] Connection closed by localRank 0\n" for r in (1, 2, 3))
+    assert incidents_of(tmp_path, {"train.log": text}, rules) == []
+
+
+def test_the_one_rank_that_logged_but_never_timed_out_is_the_hung_one(tmp_path: Path, rules: RuleSet) -> None:
+    text = "".join(f"[rank{r}]:2024-09-02 08:30:00,000 - INFO - step 100\n" for r in range(8))
+    text += "".join(_timeout(r, "09:30:25.314748236") for r in range(8) if r != 5)
+    got = incidents_of(tmp_path, {"train.log": text}, rules)
+    assert [(g.cause, g.rank) for g in got] == [(Cause.HANG, 5)]
