@@ -261,6 +261,7 @@ TEARDOWN_RULES = frozenset({
     "torch.elastic_sending_signal", "torch.elastic_force_kill", "launcher.deepspeed_killing_subprocess",
     "scheduler.srun_step_aborted",
 })
+SIGNAL_SENT = frozenset({"torch.elastic_sending_signal", "launcher.deepspeed_killing_subprocess"})
 BEFORE_JOB = timedelta(minutes=10)
 ALIVE_AFTER = timedelta(minutes=1)
 
@@ -272,8 +273,7 @@ def _alive_at(f: Finding) -> datetime | None:
     of the rank's exit is no such sign.)"""
     if f.time is None:
         return None
-    if f.rule in ("nccl.init_start", "nccl.init_complete", "torch.elastic_sending_signal",
-                  "launcher.deepspeed_killing_subprocess"):
+    if f.rule in ("nccl.init_start", "nccl.init_complete") or f.rule in SIGNAL_SENT:
         return f.time
     if f.role is not Role.COLLATERAL:
         return None
@@ -294,10 +294,15 @@ def demote_foreign_app_faults(findings: Sequence[Finding], idx: RunIndex, start:
     fault of the rank's own process ends its CUDA context at once, so the fault was another
     process's on that GPU."""
     alive: dict[int, datetime] = {}
+    signalled: set[int] = set()  # ranks whose process the launcher sent its teardown signal
     for f in findings:
         began = _alive_at(f)
         if began is not None and f.rank is not None and (f.rank not in alive or began > alive[f.rank]):
             alive[f.rank] = began
+        if f.rule in SIGNAL_SENT and f.pid is not None:
+            rank = f.rank if f.rank is not None else (idx.pid_rank.get((f.node, f.pid)) or idx.pid_rank.get((None, f.pid)))
+            if rank is not None:
+                signalled.add(rank)
     pids: dict[str | None, set[int]] = defaultdict(set)
     ranks_on: dict[str | None, int] = defaultdict(int)
     for rank, node in idx.rank_node.items():
@@ -318,8 +323,10 @@ def demote_foreign_app_faults(findings: Sequence[Finding], idx: RunIndex, start:
                 (own_pid is not None and own_pid != f.pid)  # the GPU's rank is another process
                 or (f.rank is None and f.node is not None and ranks_on.get(f.node, 0) > 0
                     and len(known) >= ranks_on[f.node] and f.pid not in known))
-            lived_on = (f.rank is not None and f.time is not None and f.rank in alive
-                        and alive[f.rank] - f.time > ALIVE_AFTER)
+            # the GPU's rank alive well after the fault, or still running when the launcher tore the
+            # job down (a process its own fault killed exits and is reported, not signalled)
+            lived_on = f.rank is not None and (
+                (f.time is not None and f.rank in alive and alive[f.rank] - f.time > ALIVE_AFTER) or f.rank in signalled)
             if before or foreign or lived_on:
                 f = dataclasses.replace(f, role=Role.CONTEXT)
         out.append(f)

@@ -65,6 +65,9 @@ def _following(buf: bytes, line_end: int, count: int) -> list[str]:
     return out
 
 
+FIRST_STAMP_LINES = 4000  # lines of a small file searched for its first stamp
+
+
 def scan_file(
     f: LogFile,
     rules: RuleSet,
@@ -107,6 +110,14 @@ def scan_file(
         fh.seek(0)
         _scan_body(fh, scan, parser, rules, progress)
         _read_tail(fh, scan, parser, tail_bytes)
+        if scan.first_time is None and scan.tail_first == 1:
+            # no stamp in the first lines (a launcher's banner, NCCL's untimed INFO), but the
+            # tail holds the whole file: its first stamped line
+            for raw in scan.tail_lines[:FIRST_STAMP_LINES]:
+                stamp = parser.stamp(strip_prefix(raw, style).message)
+                if stamp is not None and stamp.time is not None:
+                    scan.first_time = stamp.time
+                    break
     scan.parser = parser
     scan.activity = last_activity(scan)
     for _rank, time in scan.activity.items():

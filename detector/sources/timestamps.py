@@ -160,6 +160,9 @@ def _with_header(stamp: Stamp | None, text: str, pos: int) -> Stamp | None:
     return Stamp(None, None, found[0], found[1])
 
 
+_LEVEL_HEADER = re.compile(r"\[(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\|(?:[\w.-]{1,80}:\d{1,6}\] )?")
+
+
 def parse_timestamp(text: str, *, year: int | None = None, pos: int = 0) -> Stamp | None:
     """Parse a timestamp at ``text[pos:]`` (leading spaces allowed). ``year`` completes stamps
     without a year (glog, syslog); without it those give None.
@@ -180,6 +183,12 @@ def parse_timestamp(text: str, *, year: int | None = None, pos: int = 0) -> Stam
         if inner is not None:
             return Stamp(inner.time, inner.since_boot, host, inner.end)
         return Stamp(None, None, host, m.end()) if host else None
+    if text.startswith("[", pos) and (level := _LEVEL_HEADER.match(text, pos)) is not None:
+        # Hugging Face's "[INFO|trainer.py:2128] 2025-11-03 19:43:47,996 >> ..." and
+        # LLaMA-Factory's "[INFO|2025-11-03 19:43:47] module:12 >> ...": the stamp follows the level
+        inner = _parse_time(text, year=year, pos=level.end())
+        if inner is not None:
+            return inner
     return _with_header(_parse_time(text, year=year, pos=pos), text, pos)
 
 

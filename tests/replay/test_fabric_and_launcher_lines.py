@@ -342,3 +342,46 @@ def test_the_one_rank_that_logged_but_never_timed_out_is_the_hung_one(tmp_path: 
     text += "".join(_timeout(r, "09:30:25.314748236") for r in range(8) if r != 5)
     got = incidents_of(tmp_path, {"train.log": text}, rules)
     assert [(g.cause, g.rank) for g in got] == [(Cause.HANG, 5)]
+
+
+def _xid_run(extra_agent: str, train_lines: str) -> dict[str, str]:
+    files = {"node01/kern.log": (
+        "Jan 29 17:31:28 node01 kernel: NVRM: Xid (PCI:0000:3b:00): 31, pid=53080, name=python, channel 0x00000009, "
+        "intr 00000000. MMU Fault: ENGINE GRAPHICS GPC3 faulted @ 0x7f2a_3c000000.\n")}
+    log = "".join(f"[rank{r}]:node01:110016{r}:1100810 [{r}] NCCL INFO comm 0x55d0 rank {r} nranks 4 cudaDev {r} nvmlDev {r} "
+                  f"busId {('1b000', '3b000', '5b000', '7b000')[r]} commId 0x3fa1 - Init COMPLETE\n" for r in range(4))
+    files["node01/train.log"] = log + train_lines + extra_agent
+    return files
+
+
+def test_an_app_xid_whose_ranks_process_the_launcher_later_signalled_is_another_processs(tmp_path: Path, rules: RuleSet) -> None:
+    """blind seed 10: a preempted job whose node kept an app Xid of another process; rank 1's
+    process was still there to be sent SIGTERM (untimed lines), so the Xid was not its end."""
+    agent = ("WARNING:torch.distributed.elastic.agent.server.api:Received Signals.SIGTERM death signal, shutting down workers\n"
+             + "".join(f"WARNING:torch.distributed.elastic.multiprocessing.api:Sending process 110016{r} closing signal SIGTERM\n"
+                       for r in range(4)))
+    got = incidents_of(tmp_path, _xid_run(agent, ""), rules)
+    assert not got or got[0].cause is not Cause.ILLEGAL_MEMORY_ACCESS
+
+
+def test_a_small_logs_first_stamp_may_come_late(tmp_path: Path, rules: RuleSet) -> None:
+    """blind seed 10: 250 untimed launcher and NCCL lines, then the run starts at 19:43 and ends
+    well; the node's app Xid of 18:57 is from before the job."""
+    steps = "".join(f"[rank0]:[INFO|trainer.py:2128] 2025-01-29 19:{m:02d}:47,996 >> step {m}\n" for m in range(43, 60))
+    files = _xid_run("", "".join(f"[rank{r % 4}]:node01:1100160:1100810 [0] NCCL INFO Channel 0{r % 8}/0 : 0[0] -> 1[1] via P2P/IPC\n"
+                                  for r in range(250)) + steps)
+    files["node01/kern.log"] = files["node01/kern.log"].replace("17:31:28", "18:57:21")
+    assert incidents_of(tmp_path, files, rules) == []
+
+
+@pytest.mark.parametrize(("line", "hour"), [
+    ("[INFO|trainer.py:2128] 2025-11-03 19:43:47,996 >> ***** Running training *****", 19),  # transformers' examples
+    ("[INFO|2024-05-08 12:00:00] llamafactory.hparams.parser:355 >> Process rank: 0", 12),  # LLaMA-Factory
+    ("[WARNING|logging.py:313] 2024-01-01 10:00:00,000 >> You're using a fast tokenizer", 10),
+])
+def test_a_level_header_before_the_stamp(line: str, hour: int) -> None:
+    from detector.sources.timestamps import parse_timestamp
+
+    stamp = parse_timestamp(line, year=2025)
+    assert stamp is not None and stamp.time is not None and stamp.time.hour == hour
+    assert parse_timestamp("[INFO] no stamp here", year=2025) is None
