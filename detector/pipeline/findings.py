@@ -108,6 +108,16 @@ def _after_timeout(timeout: datetime | None, exit_time: datetime | None) -> bool
     return timeout is not None and exit_time is not None and exit_time >= timeout - timedelta(seconds=1)
 
 
+# the launcher sending its teardown signal to a worker still running (rules/torch.yaml,
+# launchers.yaml)
+SIGNAL_SENT = frozenset({"torch.elastic_sending_signal", "launcher.deepspeed_killing_subprocess"})
+# the launcher tearing its other workers down after one failed: consequences, not evidence of
+# what failed
+TEARDOWN_RULES = SIGNAL_SENT | {"torch.elastic_force_kill", "scheduler.srun_step_aborted"}
+# exit codes of a teardown (SIGTERM, SIGINT, SIGHUP), not of a failure
+TEARDOWN_CODES = frozenset({-15, -2, -1})
+
+
 def exit_findings(scans: Sequence[FileScan], idx: RunIndex, rank_findings: Sequence[Finding]) -> list[Finding]:
     """Turn exit codes (torchelastic summaries, agent lines) into evidence: death by a signal is
     initiator-grade (unless the rank was aborting on a watchdog timeout), SIGTERM is collateral."""
@@ -153,7 +163,7 @@ def exit_findings(scans: Sequence[FileScan], idx: RunIndex, rank_findings: Seque
         if rank is None:
             rank = fnd.rank
         if rank is None:
-            if code < 0 and code not in (-15, -2, -1):  # a death by signal no line places: still evidence
+            if code < 0 and code not in TEARDOWN_CODES:  # a death by signal no line places: still evidence
                 unplaced.append((code, _num(fnd.field("pid")), fnd.node, fnd.time, fnd.file or "", fnd.line or 0, fnd.text, fnd.attempt))
             continue
         records.setdefault((fnd.attempt, rank), (code, _num(fnd.field("pid")), fnd.node or idx.rank_node.get(rank), fnd.time, fnd.file or "", fnd.line or 0, fnd.text, fnd.attempt))
@@ -163,11 +173,11 @@ def exit_findings(scans: Sequence[FileScan], idx: RunIndex, rank_findings: Seque
     # its workers down after the failure, deaths by a signal other than the teardown's
     evidence_elsewhere = (any(f.role is Role.INITIATOR or (f.role is Role.COLLATERAL and f.rule not in TEARDOWN_RULES)
                               for f in rank_findings)
-                          or any(code < 0 and code not in (-15, -2, -1) for code, *_ in records.values()))
+                          or any(code < 0 and code not in TEARDOWN_CODES for code, *_ in records.values()))
     out = []
     for (_attempt, rank), (code, pid, node, time, file, line, text, att) in records.items():
         sig = _SIGNALS.get(code)
-        if code == -15 or code == -2 or code == -1 or (code == -6 and (rank in aborting or _after_timeout(first_timeout.get(att), time))):
+        if code in TEARDOWN_CODES or (code == -6 and (rank in aborting or _after_timeout(first_timeout.get(att), time))):
             role, cause, conf = Role.COLLATERAL, None, 1.0
         elif code == -9:
             role, cause, conf = Role.INITIATOR, Cause.CRASH_SIGNAL, 0.7
@@ -255,13 +265,6 @@ def demote_secondary_xids(findings: Sequence[Finding]) -> list[Finding]:
     return out
 
 
-# the launcher tearing its other workers down after one failed (rules/torch.yaml, launchers.yaml,
-# scheduler.yaml): consequences, not evidence of what failed
-TEARDOWN_RULES = frozenset({
-    "torch.elastic_sending_signal", "torch.elastic_force_kill", "launcher.deepspeed_killing_subprocess",
-    "scheduler.srun_step_aborted",
-})
-SIGNAL_SENT = frozenset({"torch.elastic_sending_signal", "launcher.deepspeed_killing_subprocess"})
 BEFORE_JOB = timedelta(minutes=10)
 ALIVE_AFTER = timedelta(minutes=1)
 
