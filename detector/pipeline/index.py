@@ -30,6 +30,9 @@ class RunIndex:
     pid_rank: dict[tuple[str | None, int], int] = field(default_factory=dict)
     gpu_rank: dict[tuple[str | None, str], int] = field(default_factory=dict)
     local_rank_global: dict[tuple[str | None, int, int | None], int] = field(default_factory=dict)
+    # a torchrun rank folder (``attempt_N/<local rank>/``) -> the global rank one of its files names:
+    # its stderr.log, stdout.log and error.json are the same process's
+    folder_rank: dict[str, int] = field(default_factory=dict)
     host_alias: dict[str, str] = field(default_factory=dict)
     world_size: int | None = None
     nodes: set[str] = field(default_factory=set)
@@ -131,13 +134,16 @@ def build_index(scans: Sequence[FileScan]) -> RunIndex:
             idx.host_alias[host] = folder
     if nranks:
         idx.world_size = nranks.most_common(1)[0][0]
+    _note_folders(idx, (s.file for s in scans))
     # torchrun trees without any other hint: one node, global rank = local rank
     single_node = len({s.file.node for s in scans if s.file.kind.value == "rank_log"}) <= 1
     for scan in scans:
         f = scan.file
         if f.display in idx.file_rank or f.local_rank is None:
             continue
-        g = idx.local_rank_global.get((f.node, f.local_rank, f.attempt)) or idx.local_rank_global.get((f.node, f.local_rank, None))
+        g = idx.folder_rank.get(str(f.path.parent))
+        if g is None:
+            g = idx.local_rank_global.get((f.node, f.local_rank, f.attempt)) or idx.local_rank_global.get((f.node, f.local_rank, None))
         if g is None and single_node and not idx.rank_node:
             g = f.local_rank
         if g is None and single_node:
@@ -200,14 +206,28 @@ def _add_failure(idx: RunIndex, fr: FailureRecord, f: LogFile) -> None:
         idx.rank_pid.setdefault(fr.rank, fr.pid)
 
 
+def _note_folders(idx: RunIndex, files: Iterable[LogFile]) -> None:
+    """A torchrun rank folder whose one file names its global rank names it for its siblings
+    (the error file is written before the traceback that carries ``[rankN]:``)."""
+    for f in files:
+        rank = idx.file_rank.get(f.display)
+        if rank is not None and f.local_rank is not None:
+            idx.folder_rank.setdefault(str(f.path.parent), rank)
+
+
 def resolve_rank(idx: RunIndex, f: LogFile, event_rank: int | None, event_local: int | None) -> int | None:
     """The global rank a line of ``f`` is about (its prefix's rank or local rank, else the
-    file's); used for matched lines and for step lines, in replay and in the sidecar."""
+    file's or its rank folder's); used for matched lines and for step lines, in replay and in the
+    sidecar."""
     if event_rank is not None:
         return event_rank if 0 <= event_rank < MAX_RANKS else None
     file_rank = idx.file_rank.get(f.display)
     if file_rank is not None:
         return file_rank
+    if f.local_rank is not None:
+        folder = idx.folder_rank.get(str(f.path.parent))
+        if folder is not None:
+            return folder
     if event_local is not None:
         g = idx.local_rank_global.get((f.node, event_local, f.attempt)) or idx.local_rank_global.get((f.node, event_local, None))
         if g is not None:
@@ -246,6 +266,8 @@ def apply_live(idx: RunIndex, live: LiveFacts, files: Iterable[LogFile]) -> RunI
             idx.rank_node[rank] = node
         for f in by_dir.get(proc.log_dir or "", []):
             idx.file_rank[f.display] = rank
+        if proc.log_dir:
+            idx.folder_rank[proc.log_dir] = rank
     pid_rank = {pid: rank for (_, pid), rank in idx.pid_rank.items()}
     for gpu, pids in live.gpu_pids:
         for pid in pids:

@@ -179,3 +179,24 @@ def test_kubectl_placement_ties_a_nodes_kernel_log_to_its_pod(tmp_path: Path, ru
                                            "[561703.191320] NVRM: GPU 0000:3b:00.0: GPU has fallen off the bus.\n",
     })
     assert _top(tmp_path, rules) == (Cause.GPU_HARDWARE, 9, "train-worker-1")
+
+
+def test_an_error_file_takes_the_rank_its_sibling_log_names(tmp_path: Path, rules: RuleSet) -> None:
+    """The second node of a torchrun job: folder ``1`` is local rank 1, global rank 3. Its
+    error.json carries no rank; its stderr.log's traceback does, and the two are one process."""
+    tb = ("[rank{r}]: Traceback (most recent call last):\n"
+          "[rank{r}]:   File \"train.py\", line 9, in <module>\n"
+          "[rank{r}]: RuntimeError: {msg}\n")
+    err = ('{{"message": {{"message": "RuntimeError: {msg}", "extraInfo": {{"py_callstack": "", '
+           '"timestamp": "{t}"}}}}}}')
+    write_run(tmp_path, {
+        "logs/none_ab12/attempt_0/0/stderr.log": tb.format(r=2, msg="Connection closed by peer [10.0.0.1]:2000"),
+        "logs/none_ab12/attempt_0/0/error.json": err.format(msg="Connection closed by peer [10.0.0.1]:2000",
+                                                            t=1796155441),
+        "logs/none_ab12/attempt_0/1/stderr.log": tb.format(r=3, msg="injected fault: bad batch at step 6"),
+        "logs/none_ab12/attempt_0/1/error.json": err.format(msg="injected fault: bad batch at step 6", t=1796155439),
+    })
+    cause, rank, _node = _top(tmp_path, rules)
+    assert (cause, rank) == (Cause.PYTHON_EXCEPTION, 3)
+    report = replay_path(tmp_path, rules)
+    assert all(e.rank in (2, 3) for i in report.incidents for e in i.evidence), "a local rank read as global"
