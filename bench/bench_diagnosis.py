@@ -62,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--runs", type=int, default=60, help="blind runs per seed")
     args = ap.parse_args(argv)
     table: dict[str, dict[str, object]] = {}
-    for split in ("dev", "held", "fresh", "fresh2"):
+    for split in ("dev", "held", "fresh", "fresh2", "fresh3"):
         ours, naive = score(split)
         table[f"real logs, {split} ({len(ours)})"] = {**figures(ours), "naive_cause": figures(naive)["cause"]}
     with tempfile.TemporaryDirectory() as tmp:
