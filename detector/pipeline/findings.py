@@ -16,6 +16,7 @@ from detector.pipeline.index import RunIndex, _field, _num, _rank, resolve_rank
 from detector.rules.engine import RuleSet
 from detector.sources.pci import normalize_pci
 from detector.sources.runs import LogFile
+from detector.sources.timestamps import nccl_header
 from detector.support.numbers import small_int
 from detector.types import RULE_EXIT_CODE, RULE_NCCL_TEARDOWN, Cause, Finding, Role, Severity, StreamKind
 
@@ -46,6 +47,16 @@ def findings_from_hit(hit: Hit, f: LogFile, idx: RunIndex) -> list[Finding]:
             rank = resolve_rank(idx, f, ev.rank, ev.local_rank)
             if rank is None:  # a line no prefix or file places: the rank the line itself names
                 rank = resolve_rank(idx, f, _rank(_field(fields, "rank")), _rank(_field(fields, "local_rank")))
+            head = nccl_header(ev.message) if rank is None or node is None else None
+            if head is not None:
+                # an NCCL line of a combined log (or behind a prefix the stamp parser did not know):
+                # its header's host is the node, its pid a rank a communicator line named
+                head_node = idx.node(head[0])
+                if rank is None:
+                    rank = idx.pid_rank.get((head_node, head[1])) or idx.pid_rank.get((node, head[1]))
+                    if rank is None and len(idx.nodes) <= 1:
+                        rank = idx.pid_rank.get((None, head[1]))
+                node = node or head_node
             if rank is None and m.rule.role is Role.INITIATOR:  # srun's "task 28: Out Of Memory": one task, one rank
                 rank = _rank(_field(fields, "task"))
             if rank is None and m.rule.cause is Cause.CUDA_OOM and len(idx.nodes) <= 1 and node is None:
@@ -114,6 +125,9 @@ SIGNAL_SENT = frozenset({"torch.elastic_sending_signal", "launcher.deepspeed_kil
 # the launcher tearing its other workers down after one failed: consequences, not evidence of
 # what failed
 TEARDOWN_RULES = SIGNAL_SENT | {"torch.elastic_force_kill", "scheduler.srun_step_aborted"}
+# a launcher's line naming the process whose exit came first (mpirun's "The first process to do
+# so was: Process name: [[jobid,1],N]")
+FIRST_EXIT_RULES = frozenset({"launcher.mpirun_first_nonzero"})
 # exit codes of a teardown (SIGTERM, SIGINT, SIGHUP), not of a failure
 TEARDOWN_CODES = frozenset({-15, -2, -1})
 
@@ -131,6 +145,7 @@ def exit_findings(scans: Sequence[FileScan], idx: RunIndex, rank_findings: Seque
     Record = tuple[int, int | None, str | None, datetime | None, str, int, str, int | None]
     records: dict[tuple[int | None, int | None], Record] = {}
     unplaced: list[Record] = []
+    first_exit: set[tuple[int | None, int | None]] = set()  # the launcher says this exit came first
     for scan in scans:
         f = scan.file
         for fr in scan.failures:
@@ -167,13 +182,18 @@ def exit_findings(scans: Sequence[FileScan], idx: RunIndex, rank_findings: Seque
                 unplaced.append((code, _num(fnd.field("pid")), fnd.node, fnd.time, fnd.file or "", fnd.line or 0, fnd.text, fnd.attempt))
             continue
         records.setdefault((fnd.attempt, rank), (code, _num(fnd.field("pid")), fnd.node or idx.rank_node.get(rank), fnd.time, fnd.file or "", fnd.line or 0, fnd.text, fnd.attempt))
+        if fnd.rule in FIRST_EXIT_RULES:
+            first_exit.add((fnd.attempt, rank))
     if not records and unplaced:
         records[(unplaced[0][7], None)] = unplaced[0]
     # what else says a rank failed: initiator-grade lines, collateral other than a launcher tearing
     # its workers down after the failure, deaths by a signal other than the teardown's
+    signal_deaths = any(code < 0 and code not in TEARDOWN_CODES for code, *_ in records.values())
     evidence_elsewhere = (any(f.role is Role.INITIATOR or (f.role is Role.COLLATERAL and f.rule not in TEARDOWN_RULES)
                               for f in rank_findings)
-                          or any(code < 0 and code not in TEARDOWN_CODES for code, *_ in records.values()))
+                          or signal_deaths)
+    # what else says what failed, beside the ranks that only failed as a consequence
+    initiator_elsewhere = any(f.role is Role.INITIATOR for f in rank_findings) or signal_deaths
     out = []
     for (_attempt, rank), (code, pid, node, time, file, line, text, att) in records.items():
         sig = _SIGNALS.get(code)
@@ -183,9 +203,10 @@ def exit_findings(scans: Sequence[FileScan], idx: RunIndex, rank_findings: Seque
             role, cause, conf = Role.INITIATOR, Cause.CRASH_SIGNAL, 0.7
         elif code < 0:
             role, cause, conf = Role.INITIATOR, Cause.CRASH_SIGNAL, 0.8
-        elif code == 1 and not evidence_elsewhere:
+        elif code == 1 and (not evidence_elsewhere or ((_attempt, rank) in first_exit and not initiator_elsewhere)):
             # Python's exit on an uncaught exception, when nothing else in the logs says what
-            # failed (a failure table whose traceback the paste cut): the rank it names
+            # failed (a failure table whose traceback the paste cut): the rank it names; also
+            # when the launcher says this exit came first and the others only failed after it
             role, cause, conf = Role.INITIATOR, Cause.PYTHON_EXCEPTION, 0.35
         else:
             role, cause, conf = Role.CONTEXT, None, 1.0
@@ -244,6 +265,32 @@ def elastic_error_findings(f: LogFile, rules: RuleSet, idx: RunIndex) -> tuple[l
 _SECONDARY_XIDS = frozenset({"109", "45"})
 _APP_FAULT_XIDS = frozenset({"13", "31", "43"})
 SECONDARY_WITHIN = timedelta(seconds=30)
+
+
+# NCCL's error classes, raised with the class's words ("invalid usage", "unhandled cuda error");
+# the WARN line or the "Last error:" detail beside them says what went wrong
+GENERIC_NCCL = frozenset({"nccl.invalid_usage", "nccl.unhandled_cuda_error", "nccl.system_error", "nccl.internal_error"})
+DETAIL_WITHIN = 40  # lines between an error class and its detail
+
+
+def refine_generic_nccl(findings: Sequence[Finding]) -> list[Finding]:
+    """``findings`` with each NCCL error class taking the cause of the nearest specific NCCL line
+    of the same file and rank (a duplicate GPU, an NVLS bind failure, a verbs call): the class
+    alone is a guess; the detail is what NCCL saw."""
+    details = [f for f in findings if f.role is Role.INITIATOR and f.rule.startswith("nccl.")
+               and f.rule not in GENERIC_NCCL and f.cause is not None and f.line is not None]
+    if not details:
+        return list(findings)
+    out = []
+    for f in findings:
+        if f.rule in GENERIC_NCCL and f.role is Role.INITIATOR and f.line is not None:
+            near = [d for d in details if d.file == f.file and abs((d.line or 0) - f.line) <= DETAIL_WITHIN
+                    and (d.rank is None or f.rank is None or d.rank == f.rank)]
+            if near:
+                best = min(near, key=lambda d: abs((d.line or 0) - (f.line or 0)))
+                f = dataclasses.replace(f, cause=best.cause)
+        out.append(f)
+    return out
 
 
 def demote_secondary_xids(findings: Sequence[Finding]) -> list[Finding]:

@@ -91,7 +91,11 @@ def build_index(scans: Sequence[FileScan]) -> RunIndex:
                     continue
                 busid = _field(m.fields, "busid")
                 rank = _rank(_field(m.fields, "rank"))
-                if busid is None or rank is None:
+                if rank is None:
+                    continue
+                if busid is None:  # NCCL's "host:pid:tid [dev] … rank 1 nranks 2": whose pid is whose
+                    _add_comm_rank(idx, rank, _num(_field(m.fields, "pid")), _field(m.fields, "host"),
+                                   _field(m.fields, "nranks"), f.node)
                     continue
                 host = _field(m.fields, "host")
                 pid = _num(_field(m.fields, "pid"))
@@ -173,6 +177,16 @@ def build_index(scans: Sequence[FileScan]) -> RunIndex:
     if idx.world_size is None and idx.ranks():
         idx.world_size = max(idx.ranks()) + 1
     return idx
+
+
+def _add_comm_rank(idx: RunIndex, rank: int, pid: int | None, host: str | None, nranks: str | None,
+                   folder_node: str | None) -> None:
+    """A communicator line without a bus id (NCCL < 2.4's ``rank 1 nranks 2``, ``comm_info``):
+    the pid and host of its NCCL header are that rank's, for lines the header alone places."""
+    if pid is None or host is None or nranks is None:
+        return
+    idx.rank_pid.setdefault(rank, pid)
+    idx.rank_node.setdefault(rank, folder_node or host)
 
 
 _HOST_RANKS = re.compile(r"'([A-Za-z0-9][A-Za-z0-9._-]{0,62})': \[([0-9, ]{0,20000})\]")

@@ -16,6 +16,7 @@ from detector.pipeline.findings import (
     elastic_error_findings,
     exit_findings,
     findings_from_hit,
+    refine_generic_nccl,
 )
 from detector.pipeline.index import LiveFacts, RunIndex, apply_live, build_index, resolve_rank
 from detector.pipeline.tail import last_activity
@@ -108,7 +109,8 @@ def run_findings(scans: Sequence[FileScan], idx: RunIndex, rules: RuleSet,
         warnings.extend(warns)
     findings.extend(exit_findings(scans, idx, [f for f in findings if f.file is not None]))
     starts = [s.first_time for s in scans if s.first_time is not None and s.file.kind.value == "rank_log"]
-    return demote_foreign_app_faults(demote_secondary_xids(findings), idx, min(starts) if starts else None), warnings
+    return demote_foreign_app_faults(demote_secondary_xids(refine_generic_nccl(findings)), idx,
+                                     min(starts) if starts else None), warnings
 
 
 def build_model(

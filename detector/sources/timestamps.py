@@ -125,6 +125,18 @@ _AFTER_STAMP = re.compile(
 )
 
 
+_NCCL_HEADER_IN = re.compile(r"(?:^|(?<=[\s\]:]))" + _NCCL_HEADER.pattern)
+
+
+def nccl_header(text: str) -> tuple[str, int] | None:
+    """The host and pid of an NCCL header (``host:pid:tid [dev]``) near a line's start (after a
+    stamp or a prefix), or None."""
+    m = _NCCL_HEADER_IN.search(text, 0, 160)
+    if m is None or not _host_ok(m["host"]):
+        return None
+    return m["host"], int(m["pid"])
+
+
 def _host_ok(host: str) -> bool:
     return not (host.lower() in _NOT_HOSTS or not any(c.isalpha() for c in host) or _SOURCE_FILE.search(host))
 
