@@ -342,7 +342,8 @@ def demote_foreign_app_faults(findings: Sequence[Finding], idx: RunIndex, start:
     collective, as its watchdog timeout tells, or was still there to be sent the launcher's
     teardown signal): a
     fault of the rank's own process ends its CUDA context at once, so the fault was another
-    process's on that GPU."""
+    process's on that GPU. Where the namespaces are not known to be shared, one whose pid is not
+    the rank's, when the rank's own log shows no fault and another rank's says what failed."""
     alive: dict[int, datetime] = {}
     signalled: set[int] = set()  # ranks whose process the launcher sent its teardown signal
     for f in findings:
@@ -363,6 +364,12 @@ def demote_foreign_app_faults(findings: Sequence[Finding], idx: RunIndex, start:
     # pids tell processes apart only where the kernel and the ranks see the same pid namespace
     # (a container's ranks print their own pids): some kernel line of the node names a rank's pid
     shared = {f.node for f in findings if f.pid is not None and f.field("xid") is not None and f.pid in pids.get(f.node, ())}
+    # ranks whose own log shows a GPU fault or a crash (a fault of the rank's process shows there
+    # too), and whether some rank's log says what failed
+    own_fault = {f.rank for f in findings if f.rank is not None and f.field("xid") is None and f.role is Role.INITIATOR
+                 and f.cause in (Cause.ILLEGAL_MEMORY_ACCESS, Cause.CRASH_SIGNAL)}
+    rank_log_initiators = {f.rank for f in findings if f.rank is not None and f.field("xid") is None
+                           and f.role is Role.INITIATOR and f.cause is not None}
     out = []
     for f in findings:
         if f.cause is Cause.ILLEGAL_MEMORY_ACCESS and f.role is Role.INITIATOR and f.field("xid") is not None:
@@ -377,7 +384,11 @@ def demote_foreign_app_faults(findings: Sequence[Finding], idx: RunIndex, start:
             # job down (a process its own fault killed exits and is reported, not signalled)
             lived_on = f.rank is not None and (
                 (f.time is not None and f.rank in alive and alive[f.rank] - f.time > ALIVE_AFTER) or f.rank in signalled)
-            if before or foreign or lived_on:
+            # pid namespaces unknown: another pid than the rank's, no fault in the rank's own log,
+            # and another rank's log says what failed
+            unbacked = (f.pid is not None and own_pid is not None and own_pid != f.pid and f.rank not in own_fault
+                        and bool(rank_log_initiators - {f.rank}))
+            if before or foreign or lived_on or unbacked:
                 f = dataclasses.replace(f, role=Role.CONTEXT)
         out.append(f)
     return out

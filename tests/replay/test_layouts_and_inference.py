@@ -167,6 +167,29 @@ def test_an_app_xid_of_another_process_on_the_ranks_gpu(tmp_path: Path, rules: R
     assert _top(tmp_path, rules)[:2] == (Cause.ILLEGAL_MEMORY_ACCESS, 1)
 
 
+def test_an_unstamped_app_xid_with_another_pid_yields_to_a_ranks_own_failure(tmp_path: Path, rules: RuleSet) -> None:
+    """Blind seed 6, run 49: an Xid 31 in node02's kernel log (seconds since boot, no wall time)
+    on rank 1's GPU names another pid than rank 1's, and rank 1's own log shows no fault; rank 0's
+    DataLoader timed out. Whether the kernel and the ranks share a pid namespace is not known,
+    but the Xid does not outrank what a rank's log says. With a CUDA error in rank 1's own log it
+    would be rank 1's (next test)."""
+    init = ("node0{n}:{pid}:{pid} [0] NCCL INFO comm 0x55d0c8a2fa2b rank {r} nranks 2 cudaDev 0 nvmlDev 0 "
+            "busId 1b000 commId 0x3fa1b2c3d4e5f600 - Init COMPLETE\n")
+    xid = ("[253436.685571] NVRM: Xid (PCI:0000:1b:00): 31, pid=65133, name=python, channel 0x00000009, intr 00000000. "
+           "MMU Fault: ENGINE GRAPHICS GPC3 GPCCLIENT_T1_4 faulted @ 0x7f2a_3c000000\n")
+    files = {
+        "slurm-586877-0.out": init.format(n=1, pid=3242200, r=0)
+        + "RuntimeError: DataLoader timed out after 120 seconds\n",
+        "slurm-586877-1.out": init.format(n=2, pid=3242221, r=1) + "step 1 loss 0.5\n",
+        "node02/dmesg.log": xid,
+    }
+    write_run(tmp_path / "a", files)
+    assert _top(tmp_path / "a", rules)[:2] == (Cause.DATA_LOADER_STALL, 0)
+    files["slurm-586877-1.out"] += "RuntimeError: CUDA error: an illegal memory access was encountered\n"
+    write_run(tmp_path / "b", files)
+    assert _top(tmp_path / "b", rules)[:2] == (Cause.ILLEGAL_MEMORY_ACCESS, 1)
+
+
 def test_kubectl_placement_ties_a_nodes_kernel_log_to_its_pod(tmp_path: Path, rules: RuleSet) -> None:
     """`kubectl get pods -o wide` beside the pod logs: the Xid in the k8s node's kernel log is on
     the pod's GPU, so it names the pod's rank."""
