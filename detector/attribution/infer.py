@@ -23,6 +23,7 @@ from detector.types import (
     RULE_NCCL_PROXY,
     RULE_NCCL_TEARDOWN,
     RULE_STALL,
+    STALL_WARNING_RULES,
     Cause,
     Finding,
     Incident,
@@ -205,6 +206,12 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
     if not stalls and all(f.rule in (RULE_NCCL_PROXY, RULE_LOCAL_CLOSE) for f in collateral):
         # only NCCL's proxy service noting or complaining that a local peer closed its socket: what
         # every process prints when its neighbours exit first at the end of a run, no failure by itself
+        return None
+    if (not stalls and all(f.rule in STALL_WARNING_RULES for f in collateral)
+            and not any((f.field("tensor") or "").startswith("HorovodBroadcast") for f in collateral)):
+        # only Horovod's stall warnings, in the middle of training: ranks waited a minute for
+        # others (one rank checkpointing or evaluating), and nothing failed. At the initial
+        # broadcast of the variables the missing rank never joined: that is a hang.
         return None
     mismatch = _timeouts_in_different_collectives(collateral, facts) or _stall_reports_disagree(collateral, facts)
     if mismatch is not None:

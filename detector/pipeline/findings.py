@@ -293,6 +293,27 @@ def refine_generic_nccl(findings: Sequence[Finding]) -> list[Finding]:
     return out
 
 
+# the shell's "Killed" (rules/generic.yaml)
+SHELL_KILLED = "generic.shell_killed"
+
+
+def demote_kill_after_timeout(findings: Sequence[Finding]) -> list[Finding]:
+    """``findings`` with a shell's ``Killed`` that follows a watchdog's or a timeout's report in
+    the same file made collateral (cause none): the watchdog tore the stuck job down (SGLang's
+    scheduler watchdog, a launcher killing what its timeout left); no OOM killer is needed to
+    explain it."""
+    first: dict[str | None, int] = {}
+    for f in findings:
+        if (f.role is Role.COLLATERAL and f.line is not None and ("timeout" in f.rule or "timed_out" in f.rule)
+                and (f.file not in first or f.line < first[f.file])):
+            first[f.file] = f.line
+    if not first:
+        return list(findings)
+    return [dataclasses.replace(f, role=Role.COLLATERAL, cause=None)
+            if f.rule == SHELL_KILLED and f.line is not None and f.file in first and first[f.file] < f.line else f
+            for f in findings]
+
+
 def demote_secondary_xids(findings: Sequence[Finding]) -> list[Finding]:
     """``findings`` with each secondary Xid that follows an application fault on the same GPU
     made context (cause none): it no longer reads as, or drains for, a hardware fault."""

@@ -1,0 +1,95 @@
+"""Lines from the sixth session's T and U development cases: SGLang's scheduler watchdog and the
+shell's "Killed" that follows it, a watchdog timeout line that a terminal wrapped, CUDA's
+"unknown error" in a watchdog, DeepSpeed's list-length disagreement, a Ray raylet sent SIGTERM,
+and Horovod's stall warnings (a warning mid-training, a hang at the initial broadcast)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from detector.rules.compile import load_ruleset
+from detector.rules.engine import RuleSet
+from detector.types import Cause
+from tests.support.replaying import incidents_of
+
+
+@pytest.fixture(scope="module")
+def rules() -> RuleSet:
+    return load_ruleset()
+
+
+def test_sglangs_watchdog_then_killed_is_a_hang_not_an_oom_kill(tmp_path: Path, rules: RuleSet) -> None:
+    # U-sglang-3752: every TP scheduler's watchdog fires, the server kills its tree
+    lines = "".join(f"[2025-03-09 00:57:15 TP{i}] Watchdog timeout (self.watchdog_timeout=300)\n" for i in range(4))
+    got = incidents_of(tmp_path, {"server.log": lines + (
+        "[2025-03-09 00:57:20] Received sigquit from a child proces. It usually means the child failed.\n"
+        "Killed\n")}, rules)
+    assert [(g.cause, g.drain) for g in got] == [(Cause.HANG, False)]
+
+
+def test_killed_without_a_timeout_before_it_is_still_the_oom_killers(tmp_path: Path, rules: RuleSet) -> None:
+    got = incidents_of(tmp_path, {"server.log": (
+        "[2025-03-09 00:50:00 TP0] Decode batch. #running-req: 8\n"
+        "Killed\n"
+        "[2025-03-09 00:57:15 TP0] Watchdog timeout (self.watchdog_timeout=300)\n")}, rules)
+    assert got and got[0].cause is Cause.HOST_OOM_KILL
+
+
+def test_a_watchdog_line_wrapped_before_its_work_is_a_timeout(tmp_path: Path, rules: RuleSet) -> None:
+    # U-milabench-269: a runner's tag before each line, the WorkNCCL part on the next line
+    text = "".join(
+        f"bench.cn-d004 [stderr] [rank{r}]:[E909 09:55:29.307629539 ProcessGroupNCCL.cpp:607] [Rank {r}] Watchdog "
+        "caught collective operation timeout: \n"
+        "WorkNCCL(SeqNum=2070, OpType=REDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600034 "
+        "milliseconds before timing out.\n" for r in (11, 12, 14))
+    got = incidents_of(tmp_path, {"train.log": text}, rules)
+    assert [g.cause for g in got] == [Cause.HANG]
+    assert sum("Watchdog caught collective operation timeout" in e for e in got[0].evidence) == 3
+
+
+def test_cuda_unknown_error_in_a_watchdog_names_the_rank_not_a_hang(tmp_path: Path, rules: RuleSet) -> None:
+    # T-vllm-2682: a Ray worker's prefix before torch 2.1's watchdog line
+    got = incidents_of(tmp_path, {"serve.log": (
+        "(RayWorkerVllm pid=5304) [E ProcessGroupNCCL.cpp:916] [Rank 7] NCCL watchdog thread terminated with "
+        "exception: CUDA error: unknown error\n"
+        "(RayWorkerVllm pid=5304) For debugging consider passing CUDA_LAUNCH_BLOCKING=1.\n")}, rules)
+    assert [(g.cause, g.rank, g.drain) for g in got] == [(Cause.UNKNOWN, 7, False)]
+
+
+def test_deepspeeds_list_length_disagreement_is_a_collective_mismatch(tmp_path: Path, rules: RuleSet) -> None:
+    got = incidents_of(tmp_path, {"train.log": (
+        "[rank7]: RuntimeError: Detected a disagreement on list length between rank0 and rank7: \n"
+        "[rank7]:  rank0: 30815 \n"
+        "[rank7]:  rank7: 30833\n")}, rules)
+    assert [g.cause for g in got] == [Cause.COLLECTIVE_MISMATCH]
+
+
+def test_a_raylet_sent_sigterm_is_the_node_taken_away(tmp_path: Path, rules: RuleSet) -> None:
+    got = incidents_of(tmp_path, {"raylet.err": (
+        "[2025-02-11 20:08:00,117 I 4121 4121] main.cc:483: received SIGTERM. Existing local drain request = None\n"
+        "[2025-02-11 20:08:00,117 I 4121 4121] main.cc:284: Raylet graceful shutdown triggered, reason = "
+        "EXPECTED_TERMINATION, reason message = received SIGTERM\n")}, rules)
+    assert [(g.cause, g.drain) for g in got] == [(Cause.PREEMPTION, False)]
+
+
+def test_horovod_stall_warnings_mid_training_alone_are_no_incident(tmp_path: Path, rules: RuleSet) -> None:
+    # U-horovod-403: the job went on; rank 0 was late on a gradient allreduce
+    got = incidents_of(tmp_path, {"train.log": (
+        "WARNING: One or more tensors were submitted to be reduced, gathered or broadcasted by subset of ranks and "
+        "are waiting for remainder of ranks for more than 60 seconds. This may indicate that different ranks are "
+        "trying to submit different tensors or that only subset of ranks is submitting tensors, which will cause "
+        "deadlock.\n"
+        "Stalled ops:\n"
+        "HorovodAllreduce_gradients_197_model_0_0_f1_l_last_add_1_grad_Reshape_1_0 [missing ranks: 0]\n"
+        "HorovodAllreduce_gradients_197_model_0_0_f1_l_last_mul_2_grad_Reshape_0 [missing ranks: 0]\n")}, rules)
+    assert got == []
+
+
+def test_a_rank_missing_from_the_initial_broadcast_is_a_hang_on_it(tmp_path: Path, rules: RuleSet) -> None:
+    # H-horovod-1012: the variables' broadcast never completed; rank 1 never joined
+    got = incidents_of(tmp_path, {"train.log": "".join(
+        f"[1,0]<stderr>:[2019-04-13 13:53:31.8515{i}: W horovod/common/operations.cc:588] HorovodBroadcast_{name}_0 "
+        "[missing ranks: 1]\n" for i, name in enumerate(("dense_1_bias", "global_step", "conv2d_1_kernel")))}, rules)
+    assert [(g.cause, g.rank) for g in got] == [(Cause.HANG, 1)]
