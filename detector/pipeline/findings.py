@@ -25,6 +25,7 @@ def findings_from_hit(hit: Hit, f: LogFile, idx: RunIndex) -> list[Finding]:
     ev = hit.event
     out: list[Finding] = []
     kernel_file = ev.kind is StreamKind.KERNEL
+    line_host = next((h for m in hit.matches if (h := _field(m.fields, "host"))), None)
     for m in hit.matches:
         fields = m.fields
         pci = _field(fields, "pci")
@@ -67,7 +68,7 @@ def findings_from_hit(hit: Hit, f: LogFile, idx: RunIndex) -> list[Finding]:
             if gpu is None:
                 busid = _field(fields, "busid")
                 gpu = normalize_pci(busid) if busid else None
-        host = _field(fields, "host")
+        host = _field(fields, "host") or line_host  # the line's host, whichever rule read it
         if host and (node is None or m.rule.cause is Cause.PREEMPTION or (m.rule.role is Role.INITIATOR and rank is None)):
             node = idx.node(host)
         local = ev.local_rank if ev.local_rank is not None else (idx.rank_local.get(rank) if rank is not None else None)

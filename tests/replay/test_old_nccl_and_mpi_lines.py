@@ -132,3 +132,20 @@ def test_a_grep_file_prefix_does_not_hide_the_nccl_hosts_name(tmp_path: Path, ru
         "prefill-2.log:[2025-09-17 15:16:23] prefill-2:311:405 [0] transport/net_ib.cc:199 NCCL WARN NET/IB : "
         "mlx5_32:1 Got async error event: port error\n")}, rules)
     assert [(g.cause, g.node) for g in got] == [(Cause.NETWORK, "prefill-2")]
+
+
+def test_system_not_yet_initialized_is_the_fabric_on_the_host_nccl_tests_names(tmp_path: Path, rules: RuleSet) -> None:
+    # T-nccltests-264: an NVSwitch machine whose Fabric Manager was not running
+    got = incidents_of(tmp_path, {"all_reduce_perf.log": (
+        "# nThread 1 nGpus 8 minBytes 8 maxBytes 134217728 step: 2(factor) warmup iters: 5 iters: 20\n"
+        "# Using devices\n"
+        "gpu-h100-3: Test CUDA failure common.cu:941 'system not yet initialized'\n"
+        " .. gpu-h100-3 pid 54340: Test failure common.cu:891\n")}, rules)
+    assert [(g.cause, g.node) for g in got] == [(Cause.NVLINK, "gpu-h100-3")]
+
+
+def test_an_nvls_cuda_failure_cut_before_its_closing_quote(tmp_path: Path, rules: RuleSet) -> None:
+    # T-nccltests-276: the only line pasted, its quote cut
+    got = incidents_of(tmp_path, {"nccl.log": (
+        "gpu47:4962:5097 [1] transport/nvls.cc:223 NCCL WARN Cuda failure 999 'unknown error\n")}, rules)
+    assert [(g.cause, g.node) for g in got] == [(Cause.NVLINK, "gpu47")]
