@@ -20,6 +20,9 @@ RULE_PROCESS_EXITED = "process.exited"
 RULE_NCCL_TEARDOWN = "torch.nccl_teardown"  # "Some NCCL operations have failed or timed out": a rank stopping
 RULE_NCCL_PROXY = "nccl.proxy_error"  # alone, the noise of processes exiting at the end of a run
 RULE_LOCAL_CLOSE = "nccl.connection_closed_by_local_rank"  # a process of the node closed its proxy connection
+# a console progress bar drawn again after a watchdog's timeout report (rules/torch.yaml): the
+# process drawing it was slow, not stuck
+RULE_PROGRESS_AFTER_TIMEOUT = "torch.progress_after_timeout"
 # Horovod's stall inspector (rules/launchers.yaml): a warning that some ranks wait for others; alone,
 # no failure (the job may be pausing on one rank, and Horovod goes on)
 STALL_WARNING_RULES = frozenset({"launcher.horovod_stall_timeout", "launcher.horovod_op_missing_ranks"})

@@ -116,8 +116,11 @@ def remediation_for(cause: Cause, ini: Initiator, *, has_hardware_evidence: bool
             "TORCH_NCCL_TRACE_BUFFER_SIZE=2000 <rerun>; torchfrtrace <dump dir>")
     if cause is Cause.STRAGGLER:
         return Remediation(has_hardware_evidence and node is not None, False,
-            f"Rank {ini.rank} is persistently slower than its peers"
-            + (f"; its GPU shows hardware slowdown: drain {where} at a checkpoint boundary." if has_hardware_evidence else "; check its GPU clocks, temperature and host load."),
+            f"Rank {ini.rank} is slower than its peers"
+            + (f"; its GPU shows hardware slowdown: drain {where} at a checkpoint boundary." if has_hardware_evidence else
+               " (work only it does, such as evaluation, caching or checkpointing, or a slow GPU or host); where the"
+               " others timed out waiting for it, give the process group a longer timeout or move that work out of the"
+               " collectives' way; if it is slow at every step, check its GPU clocks, temperature and host load."),
             _on(node, f"nvidia-smi --query-gpu=pci.bus_id,clocks.sm,clocks_event_reasons.active,temperature.gpu,power.draw --format=csv{sel}"))
     if anchor is not None and killed_by_sigkill(anchor):
         return Remediation(False, True,

@@ -22,6 +22,7 @@ from detector.types import (
     RULE_LOCAL_CLOSE,
     RULE_NCCL_PROXY,
     RULE_NCCL_TEARDOWN,
+    RULE_PROGRESS_AFTER_TIMEOUT,
     RULE_STALL,
     STALL_WARNING_RULES,
     Cause,
@@ -197,6 +198,16 @@ def _sole_lowest(values: Mapping[int, int]) -> tuple[int, int] | None:
     return (lows[0], low) if len(lows) == 1 else None
 
 
+def _progressed(group: Sequence[Finding]) -> bool:
+    """A console progress bar was drawn again, not behind, after a watchdog reported a timeout."""
+    for f in group:
+        if f.rule == RULE_PROGRESS_AFTER_TIMEOUT and f.field("later_total") == f.field("total"):
+            before, after = small_int(f.field("n")), small_int(f.field("later"))
+            if before is not None and after is not None and after >= before:
+                return True
+    return False
+
+
 def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
     """No rank left initiator-grade evidence: let the collateral evidence point at one."""
     collateral = [f for f in group if f.role is Role.COLLATERAL and not _passing(f, facts)]
@@ -300,6 +311,9 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
         if len(top) == 1 or top[0][1] > top[1][1]:
             rank = top[0][0]
             cause = Cause.HANG if hang_signal else Cause.UNKNOWN
+            if cause is Cause.HANG and _progressed(group):
+                cause = Cause.STRAGGLER
+                reasons[rank].append("a progress bar was still advancing after the watchdogs fired: slow, not stuck")
             confidence = min(0.85, 0.45 + 0.1 * top[0][1])
             evidence = [f for f in group if f.rank == rank or f.role is Role.COLLATERAL or f in stalls]
             initiator = _initiator_for(rank, None, facts, evidence)
@@ -318,6 +332,10 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
         # ranks timed out waiting in a collective (the rest of the collateral is their own teardown)
         # and no line says a peer died or its connection broke: the collective hung (some rank
         # never entered it); which one, nothing here says
+        if _progressed(group):
+            return _build(Cause.STRAGGLER, Initiator(), collateral, _collateral(group, None, facts), 0.35, facts,
+                          inferred_by="the ranks timed out waiting in a collective while a progress bar was "
+                                      "still advancing: some rank was slow, not stuck; which one, nothing here says")
         return _build(Cause.HANG, Initiator(), collateral, _collateral(group, None, facts), 0.35, facts,
                       inferred_by="the ranks timed out waiting in a collective and none left evidence of "
                                   "failing; none stands out as the one that stopped")

@@ -93,3 +93,26 @@ def test_a_rank_missing_from_the_initial_broadcast_is_a_hang_on_it(tmp_path: Pat
         f"[1,0]<stderr>:[2019-04-13 13:53:31.8515{i}: W horovod/common/operations.cc:588] HorovodBroadcast_{name}_0 "
         "[missing ranks: 1]\n" for i, name in enumerate(("dense_1_bias", "global_step", "conv2d_1_kernel")))}, rules)
     assert [(g.cause, g.rank) for g in got] == [(Cause.HANG, 1)]
+
+
+BAR = "train: Scanning labels...  97%|██▉| {n}/45049 [01:07<00:18, 66.12it/s]"
+WATCHDOG = ("[E ProcessGroupNCCL.cpp:567] [Rank {r}] Watchdog caught collective operation timeout: "
+            "WorkNCCL(OpType=ALLREDUCE, Timeout(ms)=60000) ran for 67434 milliseconds before timing out.\n")
+
+
+def test_a_progress_bar_drawn_again_after_the_watchdogs_is_a_straggler(tmp_path: Path, rules: RuleSet) -> None:
+    # Q-yolov5-4400: rank 0 scans the labels alone while ranks 1-3 wait in a barrier (60 s timeout)
+    got = incidents_of(tmp_path, {"train.log": (
+        BAR.format(n=43830) + WATCHDOG.format(r=1) + WATCHDOG.format(r=3) + WATCHDOG.format(r=2)
+        + BAR.format(n=43843) + "[E ProcessGroupNCCL.cpp:327] Some NCCL operations have failed or timed out.\n")},
+        rules)
+    assert [(g.cause, g.rank, g.drain) for g in got] == [(Cause.STRAGGLER, 0, False)]
+    assert "progress bar" in got[0].explanation
+
+
+def test_a_progress_bar_that_stopped_before_the_watchdogs_is_still_a_hang(tmp_path: Path, rules: RuleSet) -> None:
+    # the bar's last drawing is where rank 0 stopped: no bar after the watchdogs' lines
+    got = incidents_of(tmp_path, {"train.log": (
+        BAR.format(n=43830) + WATCHDOG.format(r=1) + WATCHDOG.format(r=3) + WATCHDOG.format(r=2)
+        + "[E ProcessGroupNCCL.cpp:327] Some NCCL operations have failed or timed out.\n")}, rules)
+    assert [(g.cause, g.rank) for g in got] == [(Cause.HANG, 0)]
