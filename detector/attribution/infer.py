@@ -95,6 +95,8 @@ def _timeouts_in_different_collectives(collateral: Sequence[Finding], facts: Run
         op, seq = f.field("op"), small_int(f.field("seq"), digits=18)
         if f.rank is None or op is None or seq is None or not any(h in f.rule for h in TIMEOUT_HINTS):
             continue
+        if "SEND" in op.upper() or "RECV" in op.upper():  # one rank's send is its peer's receive
+            continue
         if f.rank not in last or seq < last[f.rank][1]:
             last[f.rank] = (op.upper(), seq, f)
     if len({seq for _op, seq, _f in last.values()}) == 1:
@@ -114,6 +116,43 @@ def _timeouts_in_different_collectives(collateral: Sequence[Finding], facts: Run
     return _build(Cause.COLLECTIVE_MISMATCH, initiator, evidence, _collateral(collateral, rank, facts),
                   0.6 if rank is not None else 0.4, facts,
                   inferred_by=f"the ranks timed out in different collectives at the same point ({ops_text})")
+
+
+_PG_ID = re.compile(r"\[PG (?:ID )?(?P<pg>[0-9]{1,6})\b")
+
+
+def _completed_what_a_peer_waits_in(collateral: Sequence[Finding], facts: RunFacts) -> Incident | None:
+    """A rank whose watchdog says it completed collective #N while another rank of the default
+    process group timed out waiting in #N (rank 1 completed #422, rank 0 is stuck in #420): a
+    collective completes only when every rank launches it, so the two ranks paired different
+    collectives; their sequences went apart (a data-dependent extra collective on one rank)."""
+    stuck: dict[int, int] = {}
+    completed: dict[int, int] = {}
+    for f in collateral:
+        if f.rank is None:
+            continue
+        pg = _PG_ID.search(f.text)
+        if pg is not None and pg["pg"] != "0":  # a subgroup's numbering is its own
+            continue
+        seq = small_int(f.field("seq"), digits=18)
+        op = (f.field("op") or "").upper()
+        if seq is not None and any(h in f.rule for h in TIMEOUT_HINTS) and op:
+            if "SEND" in op or "RECV" in op:  # point-to-point work is numbered on its pair only (older torch)
+                return None
+            stuck[f.rank] = min(stuck.get(f.rank, seq), seq)
+        done = small_int(f.field("last_completed"), digits=18, signed=True)
+        if done is not None:
+            completed[f.rank] = min(completed.get(f.rank, done), done)
+    # (the rank ahead timed out too, in a later collective: both wait, each in its own)
+    pairs = sorted((a, b) for a, done in completed.items() for b, seq in stuck.items()
+                   if a != b and a in stuck and stuck[a] > seq and done >= seq)
+    if not pairs:
+        return None
+    ahead, behind = pairs[0]
+    evidence = [f for f in collateral if f.rank in (ahead, behind)]
+    return _build(Cause.COLLECTIVE_MISMATCH, Initiator(), evidence, _collateral(collateral, None, facts), 0.4, facts,
+                  inferred_by=f"rank {ahead} completed collective #{completed[ahead]} while rank {behind} timed out "
+                              f"waiting in #{stuck[behind]}: the ranks paired different collectives")
 
 
 def _op_of(tensor: str) -> str:
@@ -224,7 +263,8 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
         # others (one rank checkpointing or evaluating), and nothing failed. At the initial
         # broadcast of the variables the missing rank never joined: that is a hang.
         return None
-    mismatch = _timeouts_in_different_collectives(collateral, facts) or _stall_reports_disagree(collateral, facts)
+    mismatch = (_timeouts_in_different_collectives(collateral, facts) or _stall_reports_disagree(collateral, facts)
+                or _completed_what_a_peer_waits_in(collateral, facts))
     if mismatch is not None:
         return mismatch
     votes: Counter[int] = Counter()

@@ -116,3 +116,35 @@ def test_a_progress_bar_that_stopped_before_the_watchdogs_is_still_a_hang(tmp_pa
         BAR.format(n=43830) + WATCHDOG.format(r=1) + WATCHDOG.format(r=3) + WATCHDOG.format(r=2)
         + "[E ProcessGroupNCCL.cpp:327] Some NCCL operations have failed or timed out.\n")}, rules)
     assert [(g.cause, g.rank) for g in got] == [(Cause.HANG, 0)]
+
+
+WD = ("[rank{r}]:[E120 05:15:13.042532067 ProcessGroupNCCL.cpp:616] [Rank {r}] Watchdog caught collective operation "
+      "timeout: WorkNCCL(SeqNum={seq}, OpType={op}, NumelIn={n}, NumelOut={n}, Timeout(ms)=1800000) ran for 1800096 "
+      "milliseconds before timing out.\n"
+      "[rank{r}]:[E120 05:15:13.042708659 ProcessGroupNCCL.cpp:1785] [PG ID 0 PG GUID 0(default_pg) Rank {r}] Exception "
+      "(either an error or timeout) detected by watchdog at work: {seq}, last enqueued NCCL work: {enq}, last "
+      "completed NCCL work: {done}.\n")
+
+
+def test_a_rank_that_completed_the_collective_its_peer_waits_in_is_a_mismatch(tmp_path: Path, rules: RuleSet) -> None:
+    # W-torchtune-pr2266: rank 1 completed #422, rank 0 is stuck in #420
+    got = incidents_of(tmp_path, {"train.log": (
+        WD.format(r=0, seq=420, op="_REDUCE_SCATTER_BASE", n=8208384, enq=426, done=419)
+        + WD.format(r=1, seq=423, op="_REDUCE_SCATTER_BASE", n=64, enq=424, done=422))}, rules)
+    assert [(g.cause, g.rank) for g in got] == [(Cause.COLLECTIVE_MISMATCH, None)]
+    assert "completed collective #422" in got[0].explanation
+
+
+def test_ranks_one_collective_apart_in_order_are_no_mismatch(tmp_path: Path, rules: RuleSet) -> None:
+    # rank 1 waits in #421 having completed #420 while rank 0 waits in #421 too: a hang
+    got = incidents_of(tmp_path, {"train.log": (
+        WD.format(r=0, seq=421, op="ALLREDUCE", n=64, enq=421, done=420)
+        + WD.format(r=1, seq=421, op="ALLREDUCE", n=64, enq=421, done=420))}, rules)
+    assert [g.cause for g in got] == [Cause.HANG]
+
+
+def test_point_to_point_work_is_numbered_on_its_pair_only(tmp_path: Path, rules: RuleSet) -> None:
+    got = incidents_of(tmp_path, {"train.log": (
+        WD.format(r=0, seq=420, op="SEND", n=64, enq=420, done=419)
+        + WD.format(r=1, seq=423, op="RECV", n=64, enq=423, done=422))}, rules)
+    assert [g.cause for g in got] != [Cause.COLLECTIVE_MISMATCH]
