@@ -26,6 +26,8 @@ def findings_from_hit(hit: Hit, f: LogFile, idx: RunIndex) -> list[Finding]:
     out: list[Finding] = []
     kernel_file = ev.kind is StreamKind.KERNEL
     line_host = next((h for m in hit.matches if (h := _field(m.fields, "host"))), None)
+    # the line's rank, where a rule read one ("Failed to initialize executor on rank 3: <the CUDA error>")
+    line_rank = next((r for m in hit.matches if (r := _rank(_field(m.fields, "rank"))) is not None), None)
     for m in hit.matches:
         fields = m.fields
         pci = _field(fields, "pci")
@@ -48,6 +50,8 @@ def findings_from_hit(hit: Hit, f: LogFile, idx: RunIndex) -> list[Finding]:
             rank = resolve_rank(idx, f, ev.rank, ev.local_rank)
             if rank is None:  # a line no prefix or file places: the rank the line itself names
                 rank = resolve_rank(idx, f, _rank(_field(fields, "rank")), _rank(_field(fields, "local_rank")))
+            if rank is None and line_rank is not None:
+                rank = line_rank
             head = nccl_header(ev.message) if rank is None or node is None else None
             if head is not None:
                 # an NCCL line of a combined log (or behind a prefix the stamp parser did not know):
@@ -111,6 +115,8 @@ def exit_code(exitcode: str | None, signal: str | None) -> int | None:
         return -(code - 128) if 128 < code < 160 else code
     if signal:
         name = signal.strip()
+        if name.isdigit():  # a signal's number ("signaled ... with signal 6")
+            return -int(name) if 0 < int(name) < 65 else None
         return _SIGNAL_NAMES.get(name.upper()) or _SIGNAL_CODES.get(name.capitalize() if name.islower() else name)
     return None
 

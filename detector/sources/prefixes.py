@@ -60,7 +60,7 @@ _MPI = re.compile(r"\[(?:\d{1,6},)?(?P<rank>\d{1,6})\]<std(?:out|err)>:")  # [1,
 _LIGHTNING = re.compile(r"\[rank: ?(?P<rank>\d{1,6})\](?::? |:)")  # Lightning "[rank: 1] ", also "[rank:1]:"
 _HOST_LOCAL = re.compile(r"\[(?P<host>[A-Za-z][A-Za-z0-9.-]{0,62}):(?P<local>\d{1,4})\]: ?")  # [gpu187:2]:
 _TASK = re.compile(r"[A-Za-z][\w.-]{0,40}/\d{1,6} ")  # i.pretrain/0 before [default2]:, torchx ray/0 before (…)
-_ANSI = r"(?:\x1b?\[[0-9;]{1,8}m){0,4}"
+_ANSI = r"(?:(?:\x1b|\^\[)?\[[0-9;]{1,8}m){0,4}"  # ESC, a paste's "^[" for it, or lost
 _RAY = re.compile(
     _ANSI + r"\((?P<actor>[A-Za-z_][\w.:-]{0,80}) pid=(?P<pid>\d{1,10})(?:, ip=(?P<ip>[0-9A-Fa-f.:]{3,45}))?"
     r"(?:, [^()]{0,120})?\)" + _ANSI + " ?"
@@ -110,7 +110,7 @@ def _host_ok(host: str) -> bool:
 # ANSI escape (Ray), an IPv4 address (pdsh), a task label ("i.pretrain/0 "). A position where this
 # does not match holds no prefix (host labels aside), so most lines cost one test, not eight.
 # (A glog header, "[E1130 17:40:34…", starts none: torch's C++ lines after "[rank3]:".)
-_MAYBE_PREFIX = re.compile(r"(?!\[[IWEF]\d{4} )[\[(\x1b]|\d{1,3}\.|[A-Za-z][\w.-]{0,40}/")
+_MAYBE_PREFIX = re.compile(r"(?!\[[IWEF]\d{4} )[\[(\x1b]|\^\[|\d{1,3}\.|[A-Za-z][\w.-]{0,40}/")
 
 
 def _strip_at(line: str, pos: int, style: PrefixStyle) -> tuple[int, int | None, int | None, str | None]:

@@ -148,3 +148,61 @@ def test_point_to_point_work_is_numbered_on_its_pair_only(tmp_path: Path, rules:
         WD.format(r=0, seq=420, op="SEND", n=64, enq=420, done=419)
         + WD.format(r=1, seq=423, op="RECV", n=64, enq=423, done=422))}, rules)
     assert [g.cause for g in got] != [Cause.COLLECTIVE_MISMATCH]
+
+
+def test_abseils_signal_report_behind_a_pasted_ray_prefix_is_a_crash_on_its_node(tmp_path: Path, rules: RuleSet) -> None:
+    # Z-vllm-12568: the paste shows the ESC of Ray's colours as "^["
+    got = incidents_of(tmp_path, {"server.log": (
+        "^[[36m(RayWorkerWrapper pid=4823, ip=10.233.68.253)^[[0m *** SIGSEGV received at time=1739339449 on cpu 57 ***\n"
+        "^[[36m(RayWorkerWrapper pid=4823, ip=10.233.68.253)^[[0m PC: @     0x7ee184049b8a  (unknown)  "
+        "addProxyOpIfNeeded()\n")}, rules)
+    assert [(g.cause, g.node) for g in got] == [(Cause.CRASH_SIGNAL, "10.233.68.253")]
+
+
+def test_mpichs_banner_names_the_host_and_the_signal_of_the_process_that_failed(tmp_path: Path, rules: RuleSet) -> None:
+    # Z-llamacpp-4792: exit code 134 is SIGABRT; the exit string is the clean-up's SIGTERM
+    got = incidents_of(tmp_path, {"console.log": (
+        "===================================================================================\n"
+        "=   BAD TERMINATION OF ONE OF YOUR APPLICATION PROCESSES\n"
+        "=   PID 108257 RUNNING AT jetson@node1\n"
+        "=   EXIT CODE: 134\n"
+        "=   CLEANING UP REMAINING PROCESSES\n"
+        "===================================================================================\n"
+        "YOUR APPLICATION TERMINATED WITH THE EXIT STRING: Terminated (signal 15)\n")}, rules)
+    assert [(g.cause, g.node) for g in got] == [(Cause.CRASH_SIGNAL, "node1")]
+    assert any("SIGABRT" in e for e in got[0].evidence)
+
+
+def test_a_rank_read_by_one_rule_places_another_rules_finding_on_the_line(tmp_path: Path, rules: RuleSet) -> None:
+    # Z-trtllm-4708
+    got = incidents_of(tmp_path, {"output.log": (
+        "[05/27/2025-21:12:36] [TRT-LLM] [E] Failed to initialize executor on rank 3: [TensorRT-LLM][ERROR] CUDA runtime "
+        "error in cudaMemsetAsync(fc1_act_sf_flat, 0x0, n, stream): an illegal memory access was encountered\n")}, rules)
+    assert [(g.cause, g.rank) for g in got] == [(Cause.ILLEGAL_MEMORY_ACCESS, 3)]
+
+
+def test_a_ray_node_marked_dead_is_named_with_its_cause_unknown(tmp_path: Path, rules: RuleSet) -> None:
+    got = incidents_of(tmp_path, {"console.log": (
+        "(raylet) The node with node id: 0f219779261fab027e79667e6451e061ded81c76f07d05584652d818 and address: "
+        "10.0.0.51 and node name: 10.0.0.51 has been marked dead because the detector has missed too many heartbeats "
+        "from it.\n")}, rules)
+    assert [(g.cause, g.node, g.drain) for g in got] == [(Cause.UNKNOWN, "10.0.0.51", False)]
+
+
+def test_nccl_errors_that_say_nothing_more_are_an_unknown_failure_not_no_incident(tmp_path: Path, rules: RuleSet) -> None:
+    # Z-trtllm-213: every rank's plugin reports NCCL's internal error, and the job aborted
+    got = incidents_of(tmp_path, {"output.log": "".join(
+        "Failed, NCCL error /src/tensorrt_llm/cpp/tensorrt_llm/plugins/ncclPlugin/allreducePlugin.cpp:295 'internal "
+        "error - please report this issue to the NCCL developers'\n" for _ in range(4)) + (
+        "Primary job  terminated normally, but 1 process returned\n"
+        "a non-zero exit code. Per user-direction, the job has been aborted.\n")}, rules)
+    assert [(g.cause, g.drain) for g in got] == [(Cause.UNKNOWN, False)]
+    assert got[0].evidence
+
+
+def test_tgis_shard_ended_by_a_signal_names_the_shard(tmp_path: Path, rules: RuleSet) -> None:
+    got = incidents_of(tmp_path, {"console.log": (
+        "2024-10-01T07:43:22.342900Z ERROR shard-manager: text_generation_launcher: Shard process was signaled to "
+        "shutdown with signal 6 rank=0\n"
+        "2024-10-01T07:43:22.392453Z ERROR text_generation_launcher: Shard 0 crashed\n")}, rules)
+    assert [(g.cause, g.rank) for g in got] == [(Cause.CRASH_SIGNAL, 0)]
