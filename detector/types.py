@@ -25,7 +25,8 @@ RULE_LOCAL_CLOSE = "nccl.connection_closed_by_local_rank"  # a process of the no
 RULE_PROGRESS_AFTER_TIMEOUT = "torch.progress_after_timeout"
 # Horovod's stall inspector (rules/launchers.yaml): a warning that some ranks wait for others; alone,
 # no failure (the job may be pausing on one rank, and Horovod goes on)
-STALL_WARNING_RULES = frozenset({"launcher.horovod_stall_timeout", "launcher.horovod_op_missing_ranks"})
+RULE_HOROVOD_STALL = "launcher.horovod_stall_timeout"  # the report's header line
+STALL_WARNING_RULES = frozenset({RULE_HOROVOD_STALL, "launcher.horovod_op_missing_ranks"})
 
 
 class Role(StrEnum):

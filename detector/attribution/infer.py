@@ -19,6 +19,7 @@ from detector.attribution.incident import (
 )
 from detector.support.numbers import small_int
 from detector.types import (
+    RULE_HOROVOD_STALL,
     RULE_LOCAL_CLOSE,
     RULE_NCCL_PROXY,
     RULE_NCCL_TEARDOWN,
@@ -118,34 +119,34 @@ def _timeouts_in_different_collectives(collateral: Sequence[Finding], facts: Run
                   inferred_by=f"the ranks timed out in different collectives at the same point ({ops_text})")
 
 
-_PG_ID = re.compile(r"\[PG (?:ID )?(?P<pg>[0-9]{1,6})\b")
+_PG_ID = re.compile(r"\[PG (?:ID )?(?P<pg>[0-9]{1,6})\b[^\]]{0,80}\]")
 
 
 def _completed_what_a_peer_waits_in(collateral: Sequence[Finding], facts: RunFacts) -> Incident | None:
     """A rank whose watchdog says it completed collective #N while another rank of the default
-    process group timed out waiting in #N (rank 1 completed #422, rank 0 is stuck in #420): a
+    process group waits in an earlier one (rank 1 completed #422, rank 0 is stuck in #420): a
     collective completes only when every rank launches it, so the two ranks paired different
-    collectives; their sequences went apart (a data-dependent extra collective on one rank)."""
+    collectives; their sequences went apart (a data-dependent extra collective on one rank).
+    Read from the watchdog's status lines that name the default process group (the work it
+    waits in and the last it completed, one line, one numbering); one apart (the others
+    completed #N and wait in #N+1 while one rank waits in #N) is the usual hang, not this."""
     stuck: dict[int, int] = {}
     completed: dict[int, int] = {}
     for f in collateral:
         if f.rank is None:
             continue
-        pg = _PG_ID.search(f.text)
-        if pg is not None and pg["pg"] != "0":  # a subgroup's numbering is its own
-            continue
-        seq = small_int(f.field("seq"), digits=18)
         op = (f.field("op") or "").upper()
-        if seq is not None and any(h in f.rule for h in TIMEOUT_HINTS) and op:
-            if "SEND" in op or "RECV" in op:  # point-to-point work is numbered on its pair only (older torch)
-                return None
-            stuck[f.rank] = min(stuck.get(f.rank, seq), seq)
+        if "SEND" in op or "RECV" in op:  # point-to-point work is numbered on its pair only (older torch)
+            return None
+        pg = _PG_ID.search(f.text)
+        seq = small_int(f.field("seq"), digits=18)
         done = small_int(f.field("last_completed"), digits=18, signed=True)
-        if done is not None:
-            completed[f.rank] = min(completed.get(f.rank, done), done)
-    # (the rank ahead timed out too, in a later collective: both wait, each in its own)
+        if pg is None or pg["pg"] != "0" or seq is None or done is None:
+            continue
+        stuck[f.rank] = min(stuck.get(f.rank, seq), seq)
+        completed[f.rank] = min(completed.get(f.rank, done), done)
     pairs = sorted((a, b) for a, done in completed.items() for b, seq in stuck.items()
-                   if a != b and a in stuck and stuck[a] > seq and done >= seq)
+                   if a != b and stuck[a] > seq and done > seq)
     if not pairs:
         return None
     ahead, behind = pairs[0]
@@ -237,12 +238,30 @@ def _sole_lowest(values: Mapping[int, int]) -> tuple[int, int] | None:
     return (lows[0], low) if len(lows) == 1 else None
 
 
+STALL_REPORT_SPAN = timedelta(seconds=90)  # Horovod's inspector warns again each minute a stall lasts
+STALL_BLOCK_GAP = 3  # lines of one report that no rule reads ("Stalled ops:", a wrapped header)
+
+
+def _one_stall_report(collateral: Sequence[Finding]) -> bool:
+    """The stall warnings are one report: one header line, one block of lines in each file (no
+    training output between two reports), their stamps (where they have any) within
+    :data:`STALL_REPORT_SPAN`."""
+    headers = {(f.file, f.line) for f in collateral if f.rule == RULE_HOROVOD_STALL}
+    times = [f.time for f in collateral if f.time is not None]
+    lines: dict[str | None, set[int]] = defaultdict(set)
+    for f in collateral:
+        if f.line is not None:
+            lines[f.file].add(f.line)
+    one_block = all(max(ls) - min(ls) <= len(ls) + STALL_BLOCK_GAP for ls in lines.values())
+    return len(headers) <= 1 and one_block and (not times or max(times) - min(times) <= STALL_REPORT_SPAN)
+
+
 def _progressed(group: Sequence[Finding]) -> bool:
-    """A console progress bar was drawn again, not behind, after a watchdog reported a timeout."""
+    """A console progress bar was drawn again, further on, after a watchdog reported a timeout."""
     for f in group:
         if f.rule == RULE_PROGRESS_AFTER_TIMEOUT and f.field("later_total") == f.field("total"):
             before, after = small_int(f.field("n")), small_int(f.field("later"))
-            if before is not None and after is not None and after >= before:
+            if before is not None and after is not None and after > before:
                 return True
     return False
 
@@ -258,10 +277,12 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
         # every process prints when its neighbours exit first at the end of a run, no failure by itself
         return None
     if (not stalls and all(f.rule in STALL_WARNING_RULES for f in collateral)
-            and not any((f.field("tensor") or "").startswith("HorovodBroadcast") for f in collateral)):
-        # only Horovod's stall warnings, in the middle of training: ranks waited a minute for
-        # others (one rank checkpointing or evaluating), and nothing failed. At the initial
-        # broadcast of the variables the missing rank never joined: that is a hang.
+            and not any((f.field("tensor") or "").startswith("HorovodBroadcast") for f in collateral)
+            and _one_stall_report(collateral)):
+        # only one report of Horovod's stall inspector, in the middle of training: ranks waited a
+        # minute for others (one rank checkpointing or evaluating), and nothing failed. Reports
+        # repeated over minutes (the inspector warns again while the stall lasts) are a hang; so
+        # is a stall at the initial broadcast of the variables (the missing rank never joined).
         return None
     mismatch = (_timeouts_in_different_collectives(collateral, facts) or _stall_reports_disagree(collateral, facts)
                 or _completed_what_a_peer_waits_in(collateral, facts))

@@ -25,9 +25,12 @@ def findings_from_hit(hit: Hit, f: LogFile, idx: RunIndex) -> list[Finding]:
     ev = hit.event
     out: list[Finding] = []
     kernel_file = ev.kind is StreamKind.KERNEL
-    line_host = next((h for m in hit.matches if (h := _field(m.fields, "host"))), None)
-    # the line's rank, where a rule read one ("Failed to initialize executor on rank 3: <the CUDA error>")
-    line_rank = next((r for m in hit.matches if (r := _rank(_field(m.fields, "rank"))) is not None), None)
+    # the line's own host and rank where a context rule read them (nccl-tests' "host: Test CUDA
+    # failure", TensorRT-LLM's "Failed to initialize executor on rank 3: <the CUDA error>"); other
+    # rules' host fields may name a peer or a store
+    context = [m for m in hit.matches if m.rule.role is Role.CONTEXT]
+    line_host = next((h for m in context if (h := _field(m.fields, "host"))), None)
+    line_rank = next((r for m in context if (r := _rank(_field(m.fields, "rank"))) is not None), None)
     for m in hit.matches:
         fields = m.fields
         pci = _field(fields, "pci")
@@ -57,8 +60,10 @@ def findings_from_hit(hit: Hit, f: LogFile, idx: RunIndex) -> list[Finding]:
                 # an NCCL line of a combined log (or behind a prefix the stamp parser did not know):
                 # its header's host is the node, its pid a rank a communicator line named
                 head_node = idx.node(head[0])
-                if rank is None:
-                    rank = idx.pid_rank.get((head_node, head[1])) or idx.pid_rank.get((node, head[1]))
+                if rank is None:  # (rank 0 is a rank: no "or" between the lookups)
+                    rank = idx.pid_rank.get((head_node, head[1]))
+                    if rank is None and node is not None:
+                        rank = idx.pid_rank.get((node, head[1]))
                     if rank is None and len(idx.nodes) <= 1:
                         rank = idx.pid_rank.get((None, head[1]))
                 node = node or head_node
@@ -292,7 +297,7 @@ def refine_generic_nccl(findings: Sequence[Finding]) -> list[Finding]:
     for f in findings:
         if f.rule in GENERIC_NCCL and f.role is Role.INITIATOR and f.line is not None:
             near = [d for d in details if d.file == f.file and abs((d.line or 0) - f.line) <= DETAIL_WITHIN
-                    and (d.rank is None or f.rank is None or d.rank == f.rank)]
+                    and d.rank == f.rank]
             if near:
                 best = min(near, key=lambda d: abs((d.line or 0) - (f.line or 0)))
                 f = dataclasses.replace(f, cause=best.cause)
@@ -302,23 +307,28 @@ def refine_generic_nccl(findings: Sequence[Finding]) -> list[Finding]:
 
 # the shell's "Killed" (rules/generic.yaml)
 SHELL_KILLED = "generic.shell_killed"
+# watchdogs that kill the stuck server's processes themselves (rules/launchers.yaml), and how many
+# lines after their report its shell's "Killed" follows
+KILLING_WATCHDOGS = frozenset({"launcher.sglang_watchdog_timeout"})
+KILL_WITHIN = 20
 
 
 def demote_kill_after_timeout(findings: Sequence[Finding]) -> list[Finding]:
-    """``findings`` with a shell's ``Killed`` that follows a watchdog's or a timeout's report in
-    the same file made collateral (cause none): the watchdog tore the stuck job down (SGLang's
-    scheduler watchdog, a launcher killing what its timeout left); no OOM killer is needed to
-    explain it."""
-    first: dict[str | None, int] = {}
+    """``findings`` with a shell's ``Killed`` a few lines after the report of a watchdog that kills
+    the stuck server itself (SGLang's scheduler watchdog) made collateral (cause none): the
+    watchdog tore the job down; no OOM killer is needed to explain it."""
+    reports: dict[str | None, list[int]] = defaultdict(list)
     for f in findings:
-        if (f.role is Role.COLLATERAL and f.line is not None and ("timeout" in f.rule or "timed_out" in f.rule)
-                and (f.file not in first or f.line < first[f.file])):
-            first[f.file] = f.line
-    if not first:
+        if f.rule in KILLING_WATCHDOGS and f.line is not None:
+            reports[f.file].append(f.line)
+    if not reports:
         return list(findings)
-    return [dataclasses.replace(f, role=Role.COLLATERAL, cause=None)
-            if f.rule == SHELL_KILLED and f.line is not None and f.file in first and first[f.file] < f.line else f
-            for f in findings]
+
+    def after_a_report(f: Finding) -> bool:
+        return f.line is not None and any(0 < f.line - line <= KILL_WITHIN for line in reports.get(f.file, ()))
+
+    return [dataclasses.replace(f, role=Role.COLLATERAL, cause=None) if f.rule == SHELL_KILLED and after_a_report(f)
+            else f for f in findings]
 
 
 def demote_secondary_xids(findings: Sequence[Finding]) -> list[Finding]:
@@ -397,7 +407,8 @@ def demote_foreign_app_faults(findings: Sequence[Finding], idx: RunIndex, start:
     own_fault = {f.rank for f in findings if f.rank is not None and f.field("xid") is None and f.role is Role.INITIATOR
                  and f.cause in (Cause.ILLEGAL_MEMORY_ACCESS, Cause.CRASH_SIGNAL)}
     rank_log_initiators = {f.rank for f in findings if f.rank is not None and f.field("xid") is None
-                           and f.role is Role.INITIATOR and f.cause is not None}
+                           and f.role is Role.INITIATOR and f.cause is not None
+                           and f.cause not in (Cause.ILLEGAL_MEMORY_ACCESS, Cause.CRASH_SIGNAL, Cause.UNKNOWN)}
     out = []
     for f in findings:
         if f.cause is Cause.ILLEGAL_MEMORY_ACCESS and f.role is Role.INITIATOR and f.field("xid") is not None:

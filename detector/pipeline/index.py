@@ -94,8 +94,9 @@ def build_index(scans: Sequence[FileScan]) -> RunIndex:
                 if rank is None:
                     continue
                 if busid is None:  # NCCL's "host:pid:tid [dev] … rank 1 nranks 2": whose pid is whose
-                    _add_comm_rank(idx, rank, _num(_field(m.fields, "pid")), _field(m.fields, "host"),
-                                   _field(m.fields, "nranks"), f.node)
+                    if m.rule.id == RULE_COMM_RANK:  # (not comm_info: a sub-communicator's rank is its own)
+                        _add_comm_rank(idx, rank, _num(_field(m.fields, "pid")), _field(m.fields, "host"),
+                                       _field(m.fields, "nranks"), f.node)
                     continue
                 host = _field(m.fields, "host")
                 pid = _num(_field(m.fields, "pid"))
@@ -177,6 +178,9 @@ def build_index(scans: Sequence[FileScan]) -> RunIndex:
     if idx.world_size is None and idx.ranks():
         idx.world_size = max(idx.ranks()) + 1
     return idx
+
+
+RULE_COMM_RANK = "nccl.comm_rank"  # rules/nccl.yaml: NCCL < 2.4's one communicator line
 
 
 def _add_comm_rank(idx: RunIndex, rank: int, pid: int | None, host: str | None, nranks: str | None,

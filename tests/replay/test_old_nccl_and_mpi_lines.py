@@ -149,3 +149,27 @@ def test_an_nvls_cuda_failure_cut_before_its_closing_quote(tmp_path: Path, rules
     got = incidents_of(tmp_path, {"nccl.log": (
         "gpu47:4962:5097 [1] transport/nvls.cc:223 NCCL WARN Cuda failure 999 'unknown error\n")}, rules)
     assert [(g.cause, g.node) for g in got] == [(Cause.NVLINK, "gpu47")]
+
+
+def test_rank_0s_pid_is_found_and_another_nodes_same_pid_does_not_stand_in(tmp_path: Path, rules: RuleSet) -> None:
+    # containers give ranks on two nodes the same pid; rank 0 is a rank like any other
+    got = incidents_of(tmp_path, {"job.log": (
+        "2026-11-29 12:00:00,000 starting job\n"
+        "[stderr] nodeb:15:91 [0] NCCL INFO comm 0x650f74e56d60 rank 1 nranks 2 cudaDev 0 nvmlDev 0 busId 1c000 "
+        "commId 0x5e3f7a1c22b04d19 - Init COMPLETE\n"
+        "[stderr] nodea:15:91 [0] NCCL INFO comm 0x650f74e56d61 rank 0 nranks 2 cudaDev 0 nvmlDev 0 busId 1c000 "
+        "commId 0x5e3f7a1c22b04d19 - Init COMPLETE\n"
+        "[stderr] nodea:15:95 [0] transport/nvls.cc:244 NCCL WARN Cuda failure 1 'invalid argument'\n")}, rules)
+    assert [(g.cause, g.rank, g.node) for g in got] == [(Cause.NVLINK, 0, "nodea")]
+
+
+def test_a_store_hosts_name_in_one_rule_is_not_the_lines_node(tmp_path: Path, rules: RuleSet) -> None:
+    from detector.replay import replay_path
+    from tests.support.replaying import write_run
+
+    root = write_run(tmp_path, {"worker3.log": (
+        "2026-01-01 10:30:00,000 ERROR torch.distributed.DistNetworkError: The client socket has timed out after "
+        "1800s while trying to connect to (node01, 29500).\n")})
+    report = replay_path(root, rules)
+    nodes = {f.rule: f.node for i in report.incidents for f in i.evidence}
+    assert nodes.get("torch.dist_error", "absent") in (None, "absent")

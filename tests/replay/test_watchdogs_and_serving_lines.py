@@ -29,6 +29,18 @@ def test_sglangs_watchdog_then_killed_is_a_hang_not_an_oom_kill(tmp_path: Path, 
     assert [(g.cause, g.drain) for g in got] == [(Cause.HANG, False)]
 
 
+def test_killed_hours_after_a_torch_timeout_is_still_the_oom_killers(tmp_path: Path, rules: RuleSet) -> None:
+    # only a watchdog that kills its server itself explains the shell's "Killed"
+    got = incidents_of(tmp_path, {"slurm-1234.out": (
+        "[rank1]:[E1130 10:30:00.000000 1 ProcessGroupNCCL.cpp:616] [Rank 1] Watchdog caught collective operation "
+        "timeout: WorkNCCL(SeqNum=3, OpType=BROADCAST, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600100 "
+        "milliseconds before timing out.\n"
+        "[rank0]:2025-11-30 14:00:00,000 INFO step 1000 loss 1.2\n"
+        "/var/spool/slurmd/job01234/slurm_script: line 28:  8156 Killed                  python3 train.py\n")},
+        rules)
+    assert got and got[0].cause is Cause.HOST_OOM_KILL
+
+
 def test_killed_without_a_timeout_before_it_is_still_the_oom_killers(tmp_path: Path, rules: RuleSet) -> None:
     got = incidents_of(tmp_path, {"server.log": (
         "[2025-03-09 00:50:00 TP0] Decode batch. #running-req: 8\n"
@@ -66,12 +78,23 @@ def test_deepspeeds_list_length_disagreement_is_a_collective_mismatch(tmp_path: 
     assert [g.cause for g in got] == [Cause.COLLECTIVE_MISMATCH]
 
 
-def test_a_raylet_sent_sigterm_is_the_node_taken_away(tmp_path: Path, rules: RuleSet) -> None:
-    got = incidents_of(tmp_path, {"raylet.err": (
-        "[2025-02-11 20:08:00,117 I 4121 4121] main.cc:483: received SIGTERM. Existing local drain request = None\n"
-        "[2025-02-11 20:08:00,117 I 4121 4121] main.cc:284: Raylet graceful shutdown triggered, reason = "
-        "EXPECTED_TERMINATION, reason message = received SIGTERM\n")}, rules)
-    assert [(g.cause, g.drain) for g in got] == [(Cause.PREEMPTION, False)]
+def test_a_raylet_sent_sigterm_after_a_good_run_is_no_incident(tmp_path: Path, rules: RuleSet) -> None:
+    # `ray stop` (or KubeRay deleting the pod) after the job finished sends the raylet SIGTERM too
+    got = incidents_of(tmp_path, {
+        "driver.log": "2025-02-11 20:07:55,000 INFO Training finished successfully\n",
+        "raylet.err": (
+            "[2025-02-11 20:08:00,117 I 4121 4121] main.cc:483: received SIGTERM. Existing local drain request = None\n"
+            "[2025-02-11 20:08:00,117 I 4121 4121] main.cc:284: Raylet graceful shutdown triggered, reason = "
+            "EXPECTED_TERMINATION, reason message = received SIGTERM\n")}, rules)
+    assert got == []
+
+
+def test_horovod_stall_reports_repeated_for_minutes_are_a_hang(tmp_path: Path, rules: RuleSet) -> None:
+    # the inspector warns again each minute the stall lasts: rank 1 never came
+    got = incidents_of(tmp_path, {"train.log": "".join(
+        f"[1,0]<stderr>:[2019-04-13 13:{m:02d}:31.851506: W horovod/common/operations.cc:588] "
+        f"HorovodAllreduce_gradients_{i}_0 [missing ranks: 1]\n" for m in range(30, 50) for i in range(2))}, rules)
+    assert [(g.cause, g.rank) for g in got] == [(Cause.HANG, 1)]
 
 
 def test_horovod_stall_warnings_mid_training_alone_are_no_incident(tmp_path: Path, rules: RuleSet) -> None:
@@ -110,6 +133,13 @@ def test_a_progress_bar_drawn_again_after_the_watchdogs_is_a_straggler(tmp_path:
     assert "progress bar" in got[0].explanation
 
 
+def test_a_progress_bar_redrawn_at_the_same_count_is_no_progress(tmp_path: Path, rules: RuleSet) -> None:
+    got = incidents_of(tmp_path, {"train.log": (
+        BAR.format(n=43830) + WATCHDOG.format(r=1) + WATCHDOG.format(r=3) + WATCHDOG.format(r=2)
+        + BAR.format(n=43830) + "\n")}, rules)
+    assert [(g.cause, g.rank) for g in got] == [(Cause.HANG, 0)]
+
+
 def test_a_progress_bar_that_stopped_before_the_watchdogs_is_still_a_hang(tmp_path: Path, rules: RuleSet) -> None:
     # the bar's last drawing is where rank 0 stopped: no bar after the watchdogs' lines
     got = incidents_of(tmp_path, {"train.log": (
@@ -133,6 +163,22 @@ def test_a_rank_that_completed_the_collective_its_peer_waits_in_is_a_mismatch(tm
         + WD.format(r=1, seq=423, op="_REDUCE_SCATTER_BASE", n=64, enq=424, done=422))}, rules)
     assert [(g.cause, g.rank) for g in got] == [(Cause.COLLECTIVE_MISMATCH, None)]
     assert "completed collective #422" in got[0].explanation
+
+
+def test_one_rank_a_collective_behind_the_others_is_a_hang_on_it(tmp_path: Path, rules: RuleSet) -> None:
+    # the others completed #100 and wait in #101; rank 2 waits in #100
+    got = incidents_of(tmp_path, {"train.log": "".join(
+        WD.format(r=r, seq=100 if r == 2 else 101, op="ALLREDUCE", n=64, enq=100 if r == 2 else 101,
+                  done=99 if r == 2 else 100) for r in range(4))}, rules)
+    assert [(g.cause, g.rank) for g in got] == [(Cause.HANG, 2)]
+
+
+def test_a_subgroups_numbering_is_not_compared_with_the_default_groups(tmp_path: Path, rules: RuleSet) -> None:
+    sub = WD.format(r=0, seq=5, op="ALLGATHER", n=1024, enq=5, done=4).replace("[PG ID 0 PG GUID 0(default_pg) Rank 0]",
+                                                                              "[PG 1 Rank 0]")
+    got = incidents_of(tmp_path, {"train.log": sub + WD.format(r=1, seq=300, op="ALLREDUCE", n=1024, enq=300, done=299)},
+                       rules)
+    assert [g.cause for g in got] != [Cause.COLLECTIVE_MISMATCH]
 
 
 def test_ranks_one_collective_apart_in_order_are_no_mismatch(tmp_path: Path, rules: RuleSet) -> None:
@@ -206,3 +252,12 @@ def test_tgis_shard_ended_by_a_signal_names_the_shard(tmp_path: Path, rules: Rul
         "shutdown with signal 6 rank=0\n"
         "2024-10-01T07:43:22.392453Z ERROR text_generation_launcher: Shard 0 crashed\n")}, rules)
     assert [(g.cause, g.rank) for g in got] == [(Cause.CRASH_SIGNAL, 0)]
+
+
+def test_tensorflows_failed_cuinit_is_no_incident(tmp_path: Path, rules: RuleSet) -> None:
+    got = incidents_of(tmp_path, {"train.log": (
+        "2025-01-01 10:00:00.000000: E tensorflow/stream_executor/cuda/cuda_driver.cc:271] failed call to cuInit: "
+        "CUDA_ERROR_UNKNOWN: unknown error\n"
+        "2025-01-01 10:00:05 step 1 loss 2.3\n"
+        "2025-01-01 10:10:00 Training complete.\n")}, rules)
+    assert got == []
