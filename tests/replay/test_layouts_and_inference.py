@@ -9,10 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from detector.replay import replay_path
-from detector.rules.compile import load_ruleset
 from detector.rules.engine import RuleSet
 from detector.sources.runs import discover
 from detector.types import Cause
@@ -24,13 +21,9 @@ WATCHDOG = ("[rank{r}]:[E0802 01:40:28.631893251 ProcessGroupNCCL.cpp:616] [Rank
             "ran for 1800083 milliseconds before timing out.\n")
 
 
-@pytest.fixture(scope="module")
-def rules() -> RuleSet:
-    return load_ruleset()
 
-
-def _top(root: Path, rules: RuleSet) -> tuple[Cause, int | None, str | None]:
-    report = replay_path(root, rules)
+def _top(root: Path, ruleset: RuleSet) -> tuple[Cause, int | None, str | None]:
+    report = replay_path(root, ruleset)
     assert report.incidents, "no incident"
     inc = report.incidents[0]
     return inc.cause, inc.initiator.rank, inc.initiator.node
@@ -50,18 +43,18 @@ def test_file_names_that_carry_a_rank_and_those_that_do_not(tmp_path: Path) -> N
                      "slurm-123_4.out": None, "node-31.log": None, "worker-0.log": None}
 
 
-def test_the_same_collective_with_another_size_is_a_mismatch(tmp_path: Path, rules: RuleSet) -> None:
+def test_the_same_collective_with_another_size_is_a_mismatch(tmp_path: Path, ruleset: RuleSet) -> None:
     text = "".join(WATCHDOG.format(r=r, seq=4619, n=10 if r == 5 else 1) for r in range(8))
     write_run(tmp_path, {"train.log": text})
-    assert _top(tmp_path, rules)[:2] == (Cause.COLLECTIVE_MISMATCH, 5)
+    assert _top(tmp_path, ruleset)[:2] == (Cause.COLLECTIVE_MISMATCH, 5)
 
 
-def test_sizes_at_different_sequence_numbers_are_no_mismatch(tmp_path: Path, rules: RuleSet) -> None:
+def test_sizes_at_different_sequence_numbers_are_no_mismatch(tmp_path: Path, ruleset: RuleSet) -> None:
     write_run(tmp_path, {"train.log": WATCHDOG.format(r=0, seq=1516, n=25427968) + WATCHDOG.format(r=1, seq=1517, n=1)})
-    assert _top(tmp_path, rules)[:2] == (Cause.HANG, 0)
+    assert _top(tmp_path, ruleset)[:2] == (Cause.HANG, 0)
 
 
-def test_deepspeed_rank_map_places_an_unprefixed_error(tmp_path: Path, rules: RuleSet) -> None:
+def test_deepspeed_rank_map_places_an_unprefixed_error(tmp_path: Path, ruleset: RuleSet) -> None:
     mapping = ("[2025-03-04 11:35:23,502] [INFO] [launch.py:162:main] global_rank_mapping=defaultdict(<class 'list'>, "
                "{'dgx-h100-06': [0, 1, 2, 3, 4, 5, 6, 7], 'dgx-h100-07': [8, 9, 10, 11, 12, 13, 14, 15]})\n")
     write_run(tmp_path, {
@@ -73,10 +66,10 @@ def test_deepspeed_rank_map_places_an_unprefixed_error(tmp_path: Path, rules: Ru
         + "[2025-03-04 12:50:31,562] [ERROR] [launch.py:321:sigkill_handler] ['/usr/bin/python3', '-u', "
         + "'pretrain_gpt.py', '--local_rank=5', '--deepspeed', 'ds_config.json'] exits with return code = 1\n",
     })
-    assert _top(tmp_path, rules) == (Cause.PYTHON_EXCEPTION, 13, "dgx-h100-07")
+    assert _top(tmp_path, ruleset) == (Cause.PYTHON_EXCEPTION, 13, "dgx-h100-07")
 
 
-def test_another_jobs_old_xid_is_not_this_failure(tmp_path: Path, rules: RuleSet) -> None:
+def test_another_jobs_old_xid_is_not_this_failure(tmp_path: Path, ruleset: RuleSet) -> None:
     write_run(tmp_path, {
         "node01/dmesg.log": "[Tue Jan 16 22:35:44 2024] NVRM: Xid (PCI:0000:3b:00): 31, pid=43330, name=python, Ch "
                             "00000010, intr 00000000. MMU Fault: ENGINE GRAPHICS GPC6 faulted @ 0x6f6f_320c2000\n"
@@ -87,19 +80,19 @@ def test_another_jobs_old_xid_is_not_this_failure(tmp_path: Path, rules: RuleSet
                             "operation timeout: WorkNCCL(SeqNum=9, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, "
                             "Timeout(ms)=600000) ran for 600083 milliseconds before timing out.\n",
     })
-    assert _top(tmp_path, rules)[0] is Cause.HANG
+    assert _top(tmp_path, ruleset)[0] is Cause.HANG
 
 
-def test_a_retried_error_in_a_healthy_run_is_no_incident(tmp_path: Path, rules: RuleSet) -> None:
+def test_a_retried_error_in_a_healthy_run_is_no_incident(tmp_path: Path, ruleset: RuleSet) -> None:
     write_run(tmp_path, {"train.log": "".join(
         [f"[rank0]:2024-03-15 00:{m:02d}:00,000 INFO step {m} loss 2.1\n" for m in range(0, 30)]
         + ["[rank0]:2024-03-15 00:30:40,369 - WARNING - checkpoint - upload attempt 1/3 failed: [Errno 104] Connection "
            "reset by peer; retrying in 5s\n"]
         + [f"[rank0]:2024-03-15 00:{m:02d}:00,000 INFO step {m} loss 2.1\n" for m in range(31, 40)])})
-    assert replay_path(tmp_path, rules).incidents == ()
+    assert replay_path(tmp_path, ruleset).incidents == ()
 
 
-def test_an_untimed_training_finished_line_ends_the_steps(tmp_path: Path, rules: RuleSet) -> None:
+def test_an_untimed_training_finished_line_ends_the_steps(tmp_path: Path, ruleset: RuleSet) -> None:
     # Hugging Face Trainer: tqdm steps on stderr, the final dict on stdout, neither stamped
     run = tmp_path / "node01" / "run_1" / "attempt_0" / "0"
     write_run(run, {
@@ -109,25 +102,24 @@ def test_an_untimed_training_finished_line_ends_the_steps(tmp_path: Path, rules:
         "stdout.log": "{'train_runtime': 18220.8545, 'train_samples_per_second': 123.4, 'train_loss': 2.31, 'epoch': 3.0}\n",
     })
     write_run(tmp_path / "node01", {"later.log": "2024-02-07 09:22:00,000 - INFO - upload done\n"})
-    assert replay_path(tmp_path, rules).incidents == ()
+    assert replay_path(tmp_path, ruleset).incidents == ()
 
 
-def test_srun_out_of_memory_names_the_task(tmp_path: Path, rules: RuleSet) -> None:
+def test_srun_out_of_memory_names_the_task(tmp_path: Path, ruleset: RuleSet) -> None:
     write_run(tmp_path, {"slurm-4022997.out": "srun: error: a3-mega-0028: task 28: Out Of Memory\n"})
-    assert _top(tmp_path, rules)[:2] == (Cause.HOST_OOM_KILL, 28)
+    assert _top(tmp_path, ruleset)[:2] == (Cause.HOST_OOM_KILL, 28)
 
 
-def test_runs_of_the_independent_generator(tmp_path: Path) -> None:
+def test_runs_of_the_independent_generator(tmp_path: Path, ruleset: RuleSet) -> None:
     """bench/blind's generator (written without reading the tool): every run replays, and the
     verdicts hold a floor (seed 5 was never looked at while the tool was changed)."""
     out = tmp_path / "runs"
     subprocess.run([sys.executable, str(ROOT / "bench" / "blind" / "gen_blind.py"), "--out", str(out), "--n", "16",
                     "--seed", "5"], check=True, capture_output=True, timeout=300)
-    rules = load_ruleset()
     right = 0
     for run in sorted(p for p in out.iterdir() if p.is_dir()):
         truth = json.loads((run / "truth.json").read_text())
-        report = replay_path(run, rules)
+        report = replay_path(run, ruleset)
         got = report.incidents[0].cause.value if report.incidents else None
         want = None if truth["healthy"] else truth["cause"]
         right += got == want
@@ -143,16 +135,16 @@ def test_a_launcher_log_named_after_its_node_is_no_rank_log(tmp_path: Path) -> N
     assert [f.rank for f in discover(tmp_path)[0]] == [None]
 
 
-def test_the_year_of_unstamped_glog_lines_comes_from_deeper_in_the_logs(tmp_path: Path, rules: RuleSet) -> None:
+def test_the_year_of_unstamped_glog_lines_comes_from_deeper_in_the_logs(tmp_path: Path, ruleset: RuleSet) -> None:
     glog = "".join(f"I0726 04:{m:02d}:13.670161 671711 torch/distributed/run.py:793] starting {'x' * 200}\n" for m in range(59))
     filler = glog * 2  # over 16 KiB of lines without a year before the first dated one
     write_run(tmp_path, {"slurm-1.out": filler + "[rank0]:2024-07-26 06:15:50,250 - INFO - step 10\n"
                       + "I0726 07:32:57.289784 3852698 torch/distributed/elastic/agent/server/api.py:932] done\n"})
-    report = replay_path(tmp_path, rules)
+    report = replay_path(tmp_path, ruleset)
     assert report.summary.end is not None and report.summary.end.year == 2024
 
 
-def test_an_app_xid_of_another_process_on_the_ranks_gpu(tmp_path: Path, rules: RuleSet) -> None:
+def test_an_app_xid_of_another_process_on_the_ranks_gpu(tmp_path: Path, ruleset: RuleSet) -> None:
     """The kernel and the ranks share a pid namespace (one Xid names rank 1's pid): an Xid 31 on
     rank 0's GPU with another pid is another process's, and rank 1's own Xid is the failure."""
     init = ("node01:{pid}:{pid} [{r}] NCCL INFO comm 0x55d0c8a2fa2b rank {r} nranks 2 cudaDev {r} nvmlDev {r} "
@@ -164,10 +156,10 @@ def test_an_app_xid_of_another_process_on_the_ranks_gpu(tmp_path: Path, rules: R
         + init.format(pid=1312400, r=1, bus="4c"),
         "node01/dmesg.log": xid.format(m="10", bus="31", pid=60767) + xid.format(m="20", bus="4c", pid=1312400),
     })
-    assert _top(tmp_path, rules)[:2] == (Cause.ILLEGAL_MEMORY_ACCESS, 1)
+    assert _top(tmp_path, ruleset)[:2] == (Cause.ILLEGAL_MEMORY_ACCESS, 1)
 
 
-def test_an_unstamped_app_xid_with_another_pid_yields_to_a_ranks_own_failure(tmp_path: Path, rules: RuleSet) -> None:
+def test_an_unstamped_app_xid_with_another_pid_yields_to_a_ranks_own_failure(tmp_path: Path, ruleset: RuleSet) -> None:
     """Blind seed 6, run 49: an Xid 31 in node02's kernel log (seconds since boot, no wall time)
     on rank 1's GPU names another pid than rank 1's, and rank 1's own log shows no fault; rank 0's
     DataLoader timed out. Whether the kernel and the ranks share a pid namespace is not known,
@@ -184,13 +176,13 @@ def test_an_unstamped_app_xid_with_another_pid_yields_to_a_ranks_own_failure(tmp
         "node02/dmesg.log": xid,
     }
     write_run(tmp_path / "a", files)
-    assert _top(tmp_path / "a", rules)[:2] == (Cause.DATA_LOADER_STALL, 0)
+    assert _top(tmp_path / "a", ruleset)[:2] == (Cause.DATA_LOADER_STALL, 0)
     files["slurm-586877-1.out"] += "RuntimeError: CUDA error: an illegal memory access was encountered\n"
     write_run(tmp_path / "b", files)
-    assert _top(tmp_path / "b", rules)[:2] == (Cause.ILLEGAL_MEMORY_ACCESS, 1)
+    assert _top(tmp_path / "b", ruleset)[:2] == (Cause.ILLEGAL_MEMORY_ACCESS, 1)
 
 
-def test_kubectl_placement_ties_a_nodes_kernel_log_to_its_pod(tmp_path: Path, rules: RuleSet) -> None:
+def test_kubectl_placement_ties_a_nodes_kernel_log_to_its_pod(tmp_path: Path, ruleset: RuleSet) -> None:
     """`kubectl get pods -o wide` beside the pod logs: the Xid in the k8s node's kernel log is on
     the pod's GPU, so it names the pod's rank."""
     write_run(tmp_path, {
@@ -201,10 +193,10 @@ def test_kubectl_placement_ties_a_nodes_kernel_log_to_its_pod(tmp_path: Path, ru
         "gke-a3-pool-4f2a-xe5p/dmesg.log": "[561703.191320] NVRM: Xid (PCI:0000:3b:00): 79, GPU has fallen off the bus.\n"
                                            "[561703.191320] NVRM: GPU 0000:3b:00.0: GPU has fallen off the bus.\n",
     })
-    assert _top(tmp_path, rules) == (Cause.GPU_HARDWARE, 9, "train-worker-1")
+    assert _top(tmp_path, ruleset) == (Cause.GPU_HARDWARE, 9, "train-worker-1")
 
 
-def test_an_error_file_takes_the_rank_its_sibling_log_names(tmp_path: Path, rules: RuleSet) -> None:
+def test_an_error_file_takes_the_rank_its_sibling_log_names(tmp_path: Path, ruleset: RuleSet) -> None:
     """The second node of a torchrun job: folder ``1`` is local rank 1, global rank 3. Its
     error.json carries no rank; its stderr.log's traceback does, and the two are one process."""
     tb = ("[rank{r}]: Traceback (most recent call last):\n"
@@ -219,7 +211,7 @@ def test_an_error_file_takes_the_rank_its_sibling_log_names(tmp_path: Path, rule
         "logs/none_ab12/attempt_0/1/stderr.log": tb.format(r=3, msg="injected fault: bad batch at step 6"),
         "logs/none_ab12/attempt_0/1/error.json": err.format(msg="injected fault: bad batch at step 6", t=1796155439),
     })
-    cause, rank, _node = _top(tmp_path, rules)
+    cause, rank, _node = _top(tmp_path, ruleset)
     assert (cause, rank) == (Cause.PYTHON_EXCEPTION, 3)
-    report = replay_path(tmp_path, rules)
+    report = replay_path(tmp_path, ruleset)
     assert all(e.rank in (2, 3) for i in report.incidents for e in i.evidence), "a local rank read as global"

@@ -10,50 +10,44 @@ from pathlib import Path
 import pytest
 
 from detector.replay import replay_path
-from detector.rules.compile import load_ruleset
 from detector.rules.engine import RuleSet
 from detector.sources.prefixes import strip_prefix
 from detector.types import Cause
 from tests.support.replaying import incidents_of
 
 
-@pytest.fixture(scope="module")
-def rules() -> RuleSet:
-    return load_ruleset()
+def _verdicts(tmp_path: Path, text: str, ruleset: RuleSet) -> list[tuple[Cause, int | None, bool]]:
+    return [(i.cause, i.rank, i.drain) for i in incidents_of(tmp_path, {"train.log": text}, ruleset)]
 
 
-def _verdicts(tmp_path: Path, text: str, rules: RuleSet) -> list[tuple[Cause, int | None, bool]]:
-    return [(i.cause, i.rank, i.drain) for i in incidents_of(tmp_path, {"train.log": text}, rules)]
-
-
-def test_dmesg_lines_pasted_into_a_training_log_count(tmp_path: Path, rules: RuleSet) -> None:
+def test_dmesg_lines_pasted_into_a_training_log_count(tmp_path: Path, ruleset: RuleSet) -> None:
     got = _verdicts(tmp_path, (
         "[rank0]:2024-01-08 10:00:00,000 INFO step 100 loss 2.1\n"
         "[rank1]:2024-01-08 10:00:01,000 INFO step 101 loss 2.1\n"
         "$ dmesg -T | grep -i xid\n"
         "[Mon Jan  8 10:00:05 2024] NVRM: Xid (PCI:0000:3b:00): 79, pid='<unknown>', name=<unknown>, GPU has fallen off the bus.\n"
-    ), rules)
+    ), ruleset)
     assert got and got[0][0] is Cause.GPU_HARDWARE and got[0][2]
 
 
-def test_a_context_switch_timeout_after_an_application_fault_is_not_hardware(tmp_path: Path, rules: RuleSet) -> None:
+def test_a_context_switch_timeout_after_an_application_fault_is_not_hardware(tmp_path: Path, ruleset: RuleSet) -> None:
     # the Xid catalog: 13 is the application's; 109 that follows it on the same GPU is its consequence
     got = _verdicts(tmp_path, (
         "[Mon Jan  8 10:00:00 2024] NVRM: Xid (PCI:0000:3b:00): 13, pid=1234, name=python, Graphics SM Warp Exception "
         "on (GPC 1, TPC 0, SM 0): Out Of Range Address\n"
         "[Mon Jan  8 10:00:00 2024] NVRM: Xid (PCI:0000:3b:00): 109, pid=1234, name=python, Ch 00000010, errorString "
         "CTX SWITCH TIMEOUT, Info 0x3c046\n"
-    ), rules)
+    ), ruleset)
     assert got == [(Cause.ILLEGAL_MEMORY_ACCESS, None, False)]
 
 
-def test_a_context_switch_timeout_alone_is_still_hardware(tmp_path: Path, rules: RuleSet) -> None:
+def test_a_context_switch_timeout_alone_is_still_hardware(tmp_path: Path, ruleset: RuleSet) -> None:
     got = _verdicts(tmp_path, (
         "[Mon Jan  8 10:00:00 2024] NVRM: Xid (PCI:0000:3b:00): 109, pid=1234, name=python, Ch 00000010, errorString "
         "CTX SWITCH TIMEOUT, Info 0x3c046\n"
         "[Mon Jan  8 10:00:01 2024] NVRM: Xid (PCI:0000:3b:00): 109, pid=1234, name=python, Ch 00000010, errorString "
         "CTX SWITCH TIMEOUT, Info 0x3c046\n"
-    ), rules)
+    ), ruleset)
     assert got and got[0][0] is Cause.GPU_HARDWARE
 
 
@@ -69,14 +63,14 @@ def test_a_lead_alone_is_left_alone(line: str) -> None:
     assert got.rank is None and got.message == line
 
 
-def test_an_indented_paste_keeps_its_rank_over_the_device_number(tmp_path: Path, rules: RuleSet) -> None:
+def test_an_indented_paste_keeps_its_rank_over_the_device_number(tmp_path: Path, ruleset: RuleSet) -> None:
     got = _verdicts(tmp_path, (
         "    [rank1]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 2 has a total "
-        "capacity of 79.11 GiB\n"), rules)
+        "capacity of 79.11 GiB\n"), ruleset)
     assert got == [(Cause.CUDA_OOM, 1, False)]
 
 
-def test_the_rank_that_timed_out_at_an_earlier_collective_fell_behind(tmp_path: Path, rules: RuleSet) -> None:
+def test_the_rank_that_timed_out_at_an_earlier_collective_fell_behind(tmp_path: Path, ruleset: RuleSet) -> None:
     # G-llamafactory-2902: rank 0 still in #1516 while rank 1 waits in #1517
     got = _verdicts(tmp_path, (
         "[rank0]:[E1123 00:52:57.664949121 ProcessGroupNCCL.cpp:607] [Rank 0] Watchdog caught collective operation "
@@ -84,40 +78,40 @@ def test_the_rank_that_timed_out_at_an_earlier_collective_fell_behind(tmp_path: 
         "for 600004 milliseconds before timing out.\n"
         "[rank1]:[E1123 00:52:57.704703955 ProcessGroupNCCL.cpp:607] [Rank 1] Watchdog caught collective operation "
         "timeout: WorkNCCL(SeqNum=1517, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600026 "
-        "milliseconds before timing out.\n"), rules)
+        "milliseconds before timing out.\n"), ruleset)
     assert got == [(Cause.HANG, 0, False)]
 
 
-def test_only_network_errors_read_as_network_without_a_drain(tmp_path: Path, rules: RuleSet) -> None:
+def test_only_network_errors_read_as_network_without_a_drain(tmp_path: Path, ruleset: RuleSet) -> None:
     # G-deepspeed-6875: flushed work requests and the remote error, no rank seen dying
     got = _verdicts(tmp_path, (
         "50428e4af543:34610:36821 [4] ib_plugin.c:1673 NCCL WARN NET/IB: Got completion from peer 10.0.1.23<34696> with "
         "status=5 opcode=0 len=0 vendor err 249 (Recv) hca ibp152s0\n"
         "[rank4]:[E1229 16:47:25.333820755 ProcessGroupNCCL.cpp:541] [Rank 4] found async exception when checking for "
-        "NCCL errors: NCCL error: remote process exited or there was a network error, NCCL version 2.22.3\n"), rules)
+        "NCCL errors: NCCL error: remote process exited or there was a network error, NCCL version 2.22.3\n"), ruleset)
     assert got == [(Cause.NETWORK, None, False)]
 
 
-def test_ucx_retry_exceeded_is_network(tmp_path: Path, rules: RuleSet) -> None:
+def test_ucx_retry_exceeded_is_network(tmp_path: Path, ruleset: RuleSet) -> None:
     got = _verdicts(tmp_path, (
         "[g07r1n14:27251:0:27251] ib_mlx5_log.c:143  Transport retry count exceeded on mlx5_0:1/IB (synd 0x15 vend 0x81 "
-        "hw_synd 0/0)\n"), rules)
+        "hw_synd 0/0)\n"), ruleset)
     assert got and got[0][0] is Cause.NETWORK
 
 
-def test_lspci_rev_ff_is_a_lost_gpu(tmp_path: Path, rules: RuleSet) -> None:
+def test_lspci_rev_ff_is_a_lost_gpu(tmp_path: Path, ruleset: RuleSet) -> None:
     got = _verdicts(tmp_path, (
         "1a:00.0 VGA compatible controller: NVIDIA Corporation TU102GL [Quadro RTX 6000/8000] (rev a1)\n"
-        "1c:00.0 VGA compatible controller: NVIDIA Corporation TU102GL [Quadro RTX 6000/8000] (rev ff)\n"), rules)
+        "1c:00.0 VGA compatible controller: NVIDIA Corporation TU102GL [Quadro RTX 6000/8000] (rev ff)\n"), ruleset)
     assert got and got[0][0] is Cause.GPU_HARDWARE
 
 
-def test_old_mp_spawn_exception_names_the_process(tmp_path: Path, rules: RuleSet) -> None:
+def test_old_mp_spawn_exception_names_the_process(tmp_path: Path, ruleset: RuleSet) -> None:
     # G-hybrik-198: torch < 1.6 raised a plain Exception; one node, so process 3 is rank 3
     got = _verdicts(tmp_path, (
         "  File \"/usr/lib/python3.6/site-packages/torch/multiprocessing/spawn.py\", line 107, in join\n"
         "    (error_index, name)\n"
-        "Exception: process 3 terminated with signal SIGKILL\n"), rules)
+        "Exception: process 3 terminated with signal SIGKILL\n"), ruleset)
     assert got and got[0][1] == 3
 
 
@@ -134,20 +128,20 @@ def test_old_mp_spawn_exception_names_the_process(tmp_path: Path, rules: RuleSet
     ("[E ProcessGroupGloo.cpp:138] Rank 1 successfully reached monitoredBarrier, but received errors while waiting for "
      "send/recv from rank 0. Please check rank 0 logs for faulty rank.\n", Cause.UNKNOWN, 0),
 ])
-def test_documented_messages(tmp_path: Path, rules: RuleSet, text: str, cause: Cause, rank: int | None) -> None:
-    got = _verdicts(tmp_path, text, rules)
+def test_documented_messages(tmp_path: Path, ruleset: RuleSet, text: str, cause: Cause, rank: int | None) -> None:
+    got = _verdicts(tmp_path, text, ruleset)
     assert got and got[0][:2] == (cause, rank)
 
 
-def test_an_untimed_lost_gpu_outranks_an_untimed_rank_error(tmp_path: Path, rules: RuleSet) -> None:
+def test_an_untimed_lost_gpu_outranks_an_untimed_rank_error(tmp_path: Path, ruleset: RuleSet) -> None:
     # no stamps anywhere: the Xid names only its GPU, the CUDA error its rank; the GPU fault is the cause
     (tmp_path / "a.log").write_text("[rank1]:RuntimeError: CUDA error: an illegal memory access was encountered\n")
     (tmp_path / "b.log").write_text("NVRM: Xid (PCI:0000:3b:00): 79, GPU has fallen off the bus.\n")
-    report = replay_path(tmp_path, rules)
+    report = replay_path(tmp_path, ruleset)
     assert report.incidents and report.incidents[0].cause is Cause.GPU_HARDWARE
 
 
-def test_pdsh_labels_before_indented_traceback_lines(tmp_path: Path, rules: RuleSet) -> None:
+def test_pdsh_labels_before_indented_traceback_lines(tmp_path: Path, ruleset: RuleSet) -> None:
     # I-deepspeed-2899: the DeepSpeed launcher's pdsh keeps each line's own indentation; the
     # CUDA OOM's "GPU 2" is that node's device, not global rank 2
     (tmp_path / "train.log").write_text(
@@ -155,5 +149,5 @@ def test_pdsh_labels_before_indented_traceback_lines(tmp_path: Path, rules: Rule
         "gpu-q-13:     ret = input.softmax(dim, dtype=dtype)\n"
         "gpu-q-13: torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 896.00 MiB (GPU 2; 79.17 GiB "
         "total capacity; 76.68 GiB already allocated; 381.31 MiB free; 77.24 GiB reserved in total by PyTorch)\n")
-    inc = replay_path(tmp_path, rules).incidents[0]
+    inc = replay_path(tmp_path, ruleset).incidents[0]
     assert (inc.cause, inc.initiator.rank, inc.initiator.node) == (Cause.CUDA_OOM, None, "gpu-q-13")

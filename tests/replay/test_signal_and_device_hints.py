@@ -20,63 +20,58 @@ from detector.types import Cause
 from tests.support.replaying import Seen, incidents_of
 
 
-@pytest.fixture(scope="module")
-def rules() -> RuleSet:
-    return load_ruleset()
+def _replay(tmp_path: Path, text: str, ruleset: RuleSet, name: str = "train.log") -> list[Seen]:
+    return incidents_of(tmp_path, {name: text}, ruleset)
 
 
-def _replay(tmp_path: Path, text: str, rules: RuleSet, name: str = "train.log") -> list[Seen]:
-    return incidents_of(tmp_path, {name: text}, rules)
-
-
-def test_a_bare_sigkill_names_the_rank_but_not_the_killer(tmp_path: Path, rules: RuleSet) -> None:
+def test_a_bare_sigkill_names_the_rank_but_not_the_killer(tmp_path: Path, ruleset: RuleSet) -> None:
     # D-mgsv-2: torch.distributed.launch's agent, nothing else said about the kill: the rank is
     # known, who killed it is not (the OOM killer most often, else a person or the scheduler)
     got = _replay(tmp_path, (
         "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: -9) local_rank: 0 (pid: 178) of binary: "
-        "/root/miniconda3/envs/MGSV_env/bin/python\n"), rules)
+        "/root/miniconda3/envs/MGSV_env/bin/python\n"), ruleset)
     assert [(g.cause, g.rank) for g in got] == [(Cause.UNKNOWN, 0)]
     assert got[0].confidence <= 0.5
 
 
-def test_a_sigkill_with_the_oom_killers_line_is_an_oom_kill(tmp_path: Path, rules: RuleSet) -> None:
+def test_a_sigkill_with_the_oom_killers_line_is_an_oom_kill(tmp_path: Path, ruleset: RuleSet) -> None:
     got = _replay(tmp_path, (
         "[2024-03-01 10:00:00,000] torch.distributed.elastic.multiprocessing.api: [ERROR] failed (exitcode: -9) "
         "local_rank: 0 (pid: 178) of binary: /usr/bin/python\n"
         "Mar  1 09:59:59 node01 kernel: Out of memory: Killed process 178 (python) total-vm:123456kB, "
-        "anon-rss:120000kB, file-rss:0kB, shmem-rss:0kB, UID:0 pgtables:400kB oom_score_adj:0\n"), rules)
+        "anon-rss:120000kB, file-rss:0kB, shmem-rss:0kB, UID:0 pgtables:400kB oom_score_adj:0\n"), ruleset)
     assert [g.cause for g in got][:1] == [Cause.HOST_OOM_KILL]
 
 
-def test_a_segfault_stays_a_crash_signal(tmp_path: Path, rules: RuleSet) -> None:
+def test_a_segfault_stays_a_crash_signal(tmp_path: Path, ruleset: RuleSet) -> None:
     got = _replay(tmp_path, (
         "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: -11) local_rank: 1 (pid: 179) of binary: "
-        "/usr/bin/python\n"), rules)
+        "/usr/bin/python\n"), ruleset)
     assert [(g.cause, g.rank) for g in got] == [(Cause.CRASH_SIGNAL, 1)]
 
 
-def test_a_data_loader_worker_killed_is_no_exit_of_the_rank(tmp_path: Path, rules: RuleSet) -> None:
+def test_a_data_loader_worker_killed_is_no_exit_of_the_rank(tmp_path: Path, ruleset: RuleSet) -> None:
     # C-paimegatron-583: the worker's SIGKILL must not become the rank's own exit by SIGKILL
     got = _replay(tmp_path, (
         "[rank0]:     _error_if_any_worker_fails()\n"
-        "[rank0]: RuntimeError: DataLoader worker (pid 9382) is killed by signal: Killed. \n"), rules)
+        "[rank0]: RuntimeError: DataLoader worker (pid 9382) is killed by signal: Killed. \n"), ruleset)
     assert [(g.cause, g.rank) for g in got] == [(Cause.DATA_LOADER_STALL, 0)]
     assert not any("exited with code" in t for t in got[0].evidence)
 
 
-def test_cuda_oom_names_its_device_as_the_local_rank_on_one_node(tmp_path: Path, rules: RuleSet) -> None:
+def test_cuda_oom_names_its_device_as_the_local_rank_on_one_node(tmp_path: Path, ruleset: RuleSet) -> None:
     # C-litgpt-303: no rank prefix; one process per GPU
     got = _replay(tmp_path, (
         "iter 4 step 0: loss 2.6297, iter time: 827.80ms\n"
         "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 8.06 GiB. GPU 1 has a total capacty of "
-        "23.70 GiB of which 1.60 GiB is free.\n"), rules)
+        "23.70 GiB of which 1.60 GiB is free.\n"), ruleset)
     assert [(g.cause, g.rank) for g in got] == [(Cause.CUDA_OOM, 1)]
 
 
-def test_a_prefixed_rank_wins_over_the_device_number(tmp_path: Path, rules: RuleSet) -> None:
+def test_a_prefixed_rank_wins_over_the_device_number(tmp_path: Path, ruleset: RuleSet) -> None:
     got = _replay(tmp_path, (
         "[rank5]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity "
-        "of 79.11 GiB of which 1.05 GiB is free.\n"), rules)
+        "of 79.11 GiB of which 1.05 GiB is free.\n"), ruleset)
     assert [(g.cause, g.rank) for g in got] == [(Cause.CUDA_OOM, 5)]
 
 
@@ -92,7 +87,7 @@ def test_torch_log_stamps_with_an_unpadded_month(text: str, month: int, day: int
     assert (stamp.time.month, stamp.time.day) == (month, day)
 
 
-def test_an_abort_after_a_watchdog_teardown_is_collateral(tmp_path: Path, rules: RuleSet) -> None:
+def test_an_abort_after_a_watchdog_teardown_is_collateral(tmp_path: Path, ruleset: RuleSet) -> None:
     # B-accelerate-2960: the root-cause table's SIGABRT came a second after another rank's
     # watchdog teardown; it is not the failure's start
     got = _replay(tmp_path, (
@@ -106,7 +101,7 @@ def test_an_abort_after_a_watchdog_teardown_is_collateral(tmp_path: Path, rules:
         "  rank      : 10 (local_rank: 2)\n"
         "  exitcode  : -6 (pid: 214033)\n"
         "  error_file: <N/A>\n"
-        "  traceback : Signal 6 (SIGABRT) received by PID 214033\n"), rules)
+        "  traceback : Signal 6 (SIGABRT) received by PID 214033\n"), ruleset)
     assert got and all(g.cause is not Cause.CRASH_SIGNAL for g in got), got
 
 
