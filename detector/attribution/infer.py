@@ -87,6 +87,11 @@ SMALL_WORLD = 1024  # up to this many ranks, the highest rank seen tells the ran
 MISMATCH_SEQ_SPAN = 4  # timeouts this close in sequence number are about the same point of the program
 
 
+def _point_to_point(op: str) -> bool:
+    """SEND / RECV (and their coalesced forms): work between two ranks, not a collective."""
+    return "SEND" in op.upper() or "RECV" in op.upper()
+
+
 def _timeouts_in_different_collectives(collateral: Sequence[Finding], facts: RunFacts) -> Incident | None:
     """Ranks that timed out at (nearly) the same sequence number but in different collectives
     (rank 0 in ALLGATHER #532341, ranks 1-2 in BROADCAST #532339) issued different collectives:
@@ -96,7 +101,7 @@ def _timeouts_in_different_collectives(collateral: Sequence[Finding], facts: Run
         op, seq = f.field("op"), small_int(f.field("seq"), digits=18)
         if f.rank is None or op is None or seq is None or not any(h in f.rule for h in TIMEOUT_HINTS):
             continue
-        if "SEND" in op.upper() or "RECV" in op.upper():  # one rank's send is its peer's receive
+        if _point_to_point(op):  # one rank's send is its peer's receive
             continue
         if f.rank not in last or seq < last[f.rank][1]:
             last[f.rank] = (op.upper(), seq, f)
@@ -135,8 +140,7 @@ def _completed_what_a_peer_waits_in(collateral: Sequence[Finding], facts: RunFac
     for f in collateral:
         if f.rank is None:
             continue
-        op = (f.field("op") or "").upper()
-        if "SEND" in op or "RECV" in op:  # point-to-point work is numbered on its pair only (older torch)
+        if _point_to_point(f.field("op") or ""):  # numbered on its pair only (older torch)
             return None
         pg = _PG_ID.search(f.text)
         seq = small_int(f.field("seq"), digits=18)

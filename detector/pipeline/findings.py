@@ -77,7 +77,7 @@ def findings_from_hit(hit: Hit, f: LogFile, idx: RunIndex) -> list[Finding]:
             if gpu is None:
                 busid = _field(fields, "busid")
                 gpu = normalize_pci(busid) if busid else None
-        host = _field(fields, "host") or line_host  # the line's host, whichever rule read it
+        host = _field(fields, "host") or line_host  # else the line's own host, where a context rule read it
         if host and (node is None or m.rule.cause is Cause.PREEMPTION or (m.rule.role is Role.INITIATOR and rank is None)):
             node = idx.node(host)
         local = ev.local_rank if ev.local_rank is not None else (idx.rank_local.get(rank) if rank is not None else None)
@@ -313,7 +313,7 @@ KILLING_WATCHDOGS = frozenset({"launcher.sglang_watchdog_timeout"})
 KILL_WITHIN = 20
 
 
-def demote_kill_after_timeout(findings: Sequence[Finding]) -> list[Finding]:
+def demote_kill_after_watchdog(findings: Sequence[Finding]) -> list[Finding]:
     """``findings`` with a shell's ``Killed`` a few lines after the report of a watchdog that kills
     the stuck server itself (SGLang's scheduler watchdog) made collateral (cause none): the
     watchdog tore the job down; no OOM killer is needed to explain it."""

@@ -95,8 +95,7 @@ def build_index(scans: Sequence[FileScan]) -> RunIndex:
                     continue
                 if busid is None:  # NCCL's "host:pid:tid [dev] … rank 1 nranks 2": whose pid is whose
                     if m.rule.id == RULE_COMM_RANK:  # (not comm_info: a sub-communicator's rank is its own)
-                        _add_comm_rank(idx, rank, _num(_field(m.fields, "pid")), _field(m.fields, "host"),
-                                       _field(m.fields, "nranks"), f.node)
+                        _add_comm_rank(idx, rank, _num(_field(m.fields, "pid")), _field(m.fields, "host"), f.node)
                     continue
                 host = _field(m.fields, "host")
                 pid = _num(_field(m.fields, "pid"))
@@ -183,11 +182,10 @@ def build_index(scans: Sequence[FileScan]) -> RunIndex:
 RULE_COMM_RANK = "nccl.comm_rank"  # rules/nccl.yaml: NCCL < 2.4's one communicator line
 
 
-def _add_comm_rank(idx: RunIndex, rank: int, pid: int | None, host: str | None, nranks: str | None,
-                   folder_node: str | None) -> None:
-    """A communicator line without a bus id (NCCL < 2.4's ``rank 1 nranks 2``, ``comm_info``):
-    the pid and host of its NCCL header are that rank's, for lines the header alone places."""
-    if pid is None or host is None or nranks is None:
+def _add_comm_rank(idx: RunIndex, rank: int, pid: int | None, host: str | None, folder_node: str | None) -> None:
+    """NCCL < 2.4's communicator line (``host:pid:tid [0] NCCL INFO rank 1 nranks 2``): the pid
+    and host of its header are that rank's, for lines the header alone places."""
+    if pid is None or host is None:
         return
     idx.rank_pid.setdefault(rank, pid)
     idx.rank_node.setdefault(rank, folder_node or host)
