@@ -129,9 +129,17 @@ def _node_from_dirs(parts: tuple[str, ...]) -> str | None:
 
 
 def same_host(a: str, b: str) -> bool:
-    """Two spellings of one host: equal ignoring case, or one the short name of the other."""
+    """Two spellings of one host: equal ignoring case, or one the short name of the other (an IP
+    address only equal: 10.0.0.1 and 10.0.0.2 are two hosts)."""
     a, b = a.lower(), b.lower()
-    return a == b or a.split(".", 1)[0] == b.split(".", 1)[0]
+    if a == b:
+        return True
+    if _IPV4.fullmatch(a) or _IPV4.fullmatch(b):
+        return False
+    return a.split(".", 1)[0] == b.split(".", 1)[0]
+
+
+_IPV4 = re.compile(r"[0-9]{1,3}(?:\.[0-9]{1,3}){3}")
 
 
 def _read_ends(path: Path) -> list[str]:
@@ -199,7 +207,7 @@ def _node_of_file(path: Path, folder: str | None, named_hosts: tuple[set[str], s
             return folder
         return None
     hosts = prompts or others
-    first = next(iter(hosts), None)
+    first = min(hosts) if hosts else None  # (sorted: the same answer whatever the set's order)
     if first is not None and all(same_host(h, first) for h in named):
         return first  # the file names one host throughout (a shell prompt, NCCL / UCX / syslog headers)
     return None
