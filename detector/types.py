@@ -23,6 +23,8 @@ RULE_LOCAL_CLOSE = "nccl.connection_closed_by_local_rank"  # a process of the no
 # a console progress bar drawn again after a watchdog's timeout report (rules/torch.yaml): the
 # process drawing it was slow, not stuck
 RULE_PROGRESS_AFTER_TIMEOUT = "torch.progress_after_timeout"
+RULE_DATA_PREP = "torch.data_prep_progress"  # a data-preparation bar that had not finished
+RULE_STACK_COLLECTIVE = "python.stack_in_collective"  # a stack dump of a thread waiting in a collective
 # Horovod's stall inspector (rules/launchers.yaml): a warning that some ranks wait for others; alone,
 # no failure (the job may be pausing on one rank, and Horovod goes on)
 RULE_HOROVOD_STALL = "launcher.horovod_stall_timeout"  # the report's header line

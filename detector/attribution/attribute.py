@@ -29,7 +29,7 @@ from detector.attribution.incident import (
     _strength,
     _ts,
 )
-from detector.attribution.infer import _infer, _mismatch_culprit, _peer_votes
+from detector.attribution.infer import _infer, _mismatch_culprit, _peer_votes, data_prep_straggler, last_resort
 from detector.types import (
     RULE_EXIT_CODE,
     RULE_GPU_OUTLIER,
@@ -195,9 +195,10 @@ def attribute(facts: RunFacts) -> list[Incident]:
         else:
             # ranks that finished and a rank that did not (a teardown hang, a rank that ran out of
             # data) before what the collateral evidence alone points at
-            inferred = finish_incident(group, facts) or _infer(group, facts)
+            inferred = finish_incident(group, facts) or _infer(group, facts) or last_resort(group, facts)
             if inferred is not None:
                 incidents.append(inferred)
+    incidents = [data_prep_straggler(i, facts) or i for i in incidents]
     incidents.extend(_stragglers(facts))
     incidents.sort(key=lambda i: (not i.remediation.drain_node, i.cause is Cause.STRAGGLER,
                                   i.first_evidence_time.timestamp() if i.first_evidence_time else float("inf")))

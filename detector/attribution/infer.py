@@ -19,11 +19,13 @@ from detector.attribution.incident import (
 )
 from detector.support.numbers import small_int
 from detector.types import (
+    RULE_DATA_PREP,
     RULE_HOROVOD_STALL,
     RULE_LOCAL_CLOSE,
     RULE_NCCL_PROXY,
     RULE_NCCL_TEARDOWN,
     RULE_PROGRESS_AFTER_TIMEOUT,
+    RULE_STACK_COLLECTIVE,
     RULE_STALL,
     STALL_WARNING_RULES,
     Cause,
@@ -270,6 +272,32 @@ def _progressed(group: Sequence[Finding]) -> bool:
     return False
 
 
+SHORT_TIMEOUT_MS = 180_000  # a collective timeout set this short is more often outrun by slow work than by a stopped rank
+
+
+def _short_timeouts(group: Sequence[Finding]) -> int | None:
+    """The timeout (ms) of the watchdog timeouts when every one that states it was set shorter
+    than :data:`SHORT_TIMEOUT_MS` (the defaults are 10 and 30 minutes): a job that lowered it
+    (60 s around a checkpoint's consolidation, 1 ms by mistake) fails when one rank is merely
+    slower than that; None otherwise."""
+    values = {small_int(f.field("timeout_ms")) for f in group if f.field("timeout_ms") is not None}
+    if not values or None in values:
+        return None
+    most = max(v for v in values if v is not None)
+    return most if 0 <= most < SHORT_TIMEOUT_MS else None
+
+
+def _slow_not_stuck(group: Sequence[Finding]) -> str | None:
+    """Why the ranks' timeouts read as a straggler rather than a hang, or None."""
+    if _progressed(group):
+        return "a progress bar was still advancing after the watchdogs fired: slow, not stuck"
+    short = _short_timeouts(group)
+    if short is not None:
+        return (f"the collective timeout was set to {short / 1000:g} s, far below the defaults: "
+                "a rank slower than that, not one that stopped")
+    return None
+
+
 def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
     """No rank left initiator-grade evidence: let the collateral evidence point at one."""
     collateral = [f for f in group if f.role is Role.COLLATERAL and not _passing(f, facts)]
@@ -376,9 +404,10 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
         if len(top) == 1 or top[0][1] > top[1][1]:
             rank = top[0][0]
             cause = Cause.HANG if hang_signal else Cause.UNKNOWN
-            if cause is Cause.HANG and _progressed(group):
+            slow = _slow_not_stuck(group) if cause is Cause.HANG else None
+            if slow is not None:
                 cause = Cause.STRAGGLER
-                reasons[rank].append("a progress bar was still advancing after the watchdogs fired: slow, not stuck")
+                reasons[rank].append(slow)
             confidence = min(0.85, 0.45 + 0.1 * top[0][1])
             evidence = [f for f in group if f.rank == rank or f.role is Role.COLLATERAL or f in stalls]
             initiator = _initiator_for(rank, None, facts, evidence)
@@ -393,14 +422,22 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
         return None
     timeouts = [f for f in collateral if any(h in f.rule for h in TIMEOUT_HINTS)]
     stopping = timeouts or [f for f in collateral if f.rule == RULE_NCCL_TEARDOWN]
+    dumped = [f for f in collateral if f.rule == RULE_STACK_COLLECTIVE]
+    if not stopping and dumped and all(f.rule == RULE_STACK_COLLECTIVE or f.cause is None for f in collateral):
+        # stack dumps of the stopped job show its ranks waiting in collectives, nothing else failed
+        return _build(Cause.HANG, Initiator(), collateral, _collateral(group, None, facts), 0.35, facts,
+                      inferred_by="stack dumps show the ranks waiting in a collective "
+                                  f"({', '.join(sorted({f.field('func') or f.field('ffunc') or '?' for f in dumped}))}) "
+                                  "and none left evidence of failing; none stands out as the one that stopped")
     if stopping and not any(_peer_lost_first(f, stopping) for f in collateral):
         # ranks timed out waiting in a collective (the rest of the collateral is their own teardown)
         # and no line says a peer died or its connection broke: the collective hung (some rank
         # never entered it); which one, nothing here says
-        if _progressed(group):
+        slow = _slow_not_stuck(group)
+        if slow is not None:
             return _build(Cause.STRAGGLER, Initiator(), collateral, _collateral(group, None, facts), 0.35, facts,
-                          inferred_by="the ranks timed out waiting in a collective while a progress bar was "
-                                      "still advancing: some rank was slow, not stuck; which one, nothing here says")
+                          inferred_by=f"the ranks timed out waiting in a collective and {slow}; "
+                                      "which rank was slow, nothing here says")
         return _build(Cause.HANG, Initiator(), collateral, _collateral(group, None, facts), 0.35, facts,
                       inferred_by="the ranks timed out waiting in a collective and none left evidence of "
                                   "failing; none stands out as the one that stopped")
@@ -415,3 +452,91 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
                       inferred_by="the ranks saw only network errors and none left evidence of failing")
     return _build(Cause.UNKNOWN, Initiator(), collateral, _collateral(group, None, facts), 0.3, facts,
                   inferred_by="no rank left initiator-grade evidence and none stands out")
+
+
+# an abort or a driver fault that other evidence usually explains (the C++ abort after a watchdog
+# error, a fault handler's SIGABRT), connection retries that may yet succeed: context while anything
+# else says what failed, the incident's cause when nothing does
+LAST_RESORT_RULES = frozenset({"python.fatal_abort", "torch.cpp_terminate", "generic.caught_signal_abort",
+                               "generic.mpi_signal_abort", "xid.uvm_fatal", "python.traceback",
+                               "nccl.connect_retry_unreachable", "torch.store_connect_unreachable"})
+# a last-resort rule that names no cause of its own: the cause it stands for (a traceback whose
+# exception line the paste cut)
+LAST_RESORT_CAUSE = {"python.traceback": Cause.PYTHON_EXCEPTION}
+
+
+def last_resort(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
+    """An incident from the context lines that name a failure (a process aborted on an uncaught
+    C++ exception, a fault handler's abort) when no rank left other evidence: what was seen, at
+    low confidence, on the rank or node the first such line names."""
+    seen = sorted((f for f in group if f.role is Role.CONTEXT and f.rule in LAST_RESORT_RULES
+                   and (f.cause or LAST_RESORT_CAUSE.get(f.rule)) is not None),
+                  key=lambda f: (f.rule in LAST_RESORT_CAUSE, f.time is None, f.time.timestamp() if f.time else 0.0,
+                                 f.file or "", f.line or 0))
+    if not seen:
+        return None
+    first = seen[0]
+    cause = first.cause or LAST_RESORT_CAUSE[first.rule]
+    evidence = [f for f in seen if f.rank == first.rank and f.rule == first.rule]
+    initiator = _initiator_for(first.rank, first.node, facts, evidence)
+    if first.rule in LAST_RESORT_CAUSE:
+        why = "a Python traceback whose exception line is missing, and no other line says what failed"
+    elif first.cause is Cause.NETWORK:
+        why = "connections kept failing to reach a peer or the store and no other line says what failed"
+    else:
+        what = first.field("exc_type")
+        why = "a process aborted" + (f" on an uncaught {what}" if what else "") + " and no other line says what failed"
+    return _build(cause, initiator, evidence, _collateral(group, first.rank, facts), 0.3, facts, inferred_by=why)
+
+
+_WAIT_MS = re.compile(r"(?:timed out after|wait timeout after|Timeout\(ms\)=) ?(?P<ms>[0-9]{1,12}) ?(?:ms|\))")
+DEFAULT_WAITS_S = (600.0, 1800.0)  # PyTorch's NCCL and store / Hugging Face's ddp_timeout defaults
+
+
+def _seconds(clock: str | None) -> float | None:
+    """``"30:09"`` or ``"1:02:11"`` (a tqdm elapsed time) in seconds."""
+    if not clock:
+        return None
+    total = 0.0
+    for part in clock.split(":"):
+        if not part.isdigit():
+            return None
+        total = total * 60 + int(part)
+    return total
+
+
+def data_prep_straggler(incident: Incident, facts: RunFacts) -> Incident | None:
+    """The incident read again as a straggler when a data-preparation progress bar (tokenizing,
+    a dataset map) had run for as long as the others' wait when it ran out: the rank preparing
+    the data was slow, the others gave up on it (the classic rank-0-tokenizes-first barrier)."""
+    bars = [f for f in facts.findings if f.rule == RULE_DATA_PREP]
+    if not bars or incident.cause not in (Cause.HANG, Cause.PYTHON_EXCEPTION, Cause.UNKNOWN):
+        return None
+    waits = set(DEFAULT_WAITS_S)
+    for f in facts.findings:
+        ms = small_int(f.field("timeout_ms"))
+        if ms:
+            waits.add(ms / 1000)
+        m = _WAIT_MS.search(f.text or "")
+        if m:
+            waits.add(int(m["ms"]) / 1000)
+    for bar in sorted(bars, key=lambda f: (f.file or "", -(f.line or 0))):
+        elapsed = _seconds(bar.field("elapsed"))
+        if elapsed is None:
+            continue
+        wait = next((w for w in sorted(waits) if w > 0 and abs(elapsed - w) <= max(60.0, 0.05 * w)), None)
+        if wait is None:
+            continue
+        rank = bar.rank
+        why = (f"'{(bar.field('desc') or 'data preparation').strip()}' was {bar.field('pct')}% done after "
+               f"{bar.field('elapsed')} when the others' wait of {wait:g} s ran out: the rank preparing the data "
+               "was slow, not stuck")
+        waiting = {f.rank for f in incident.evidence if f.rank is not None} | set(incident.collateral_ranks)
+        if rank is None and waiting and 0 not in waiting:
+            rank = 0  # the bar names no rank; the ranks that gave up waiting are the others
+            why += " (the main process, rank 0, prepares the data while the others wait)"
+        initiator = _initiator_for(rank, None, facts, [bar]) if rank is not None else Initiator()
+        collateral = tuple(r for r in incident.collateral_ranks if r != rank)
+        return _build(Cause.STRAGGLER, initiator, [bar, *incident.evidence], collateral, 0.5, facts, inferred_by=why)
+    return None
+

@@ -150,9 +150,13 @@ def exit_findings(scans: Sequence[FileScan], idx: RunIndex, rank_findings: Seque
     aborting = {f.rank for f in rank_findings if f.role is Role.COLLATERAL and f.rank is not None}
     # attempts in which some rank timed out in a collective: an abort (-6) there is the watchdog's
     first_timeout: dict[int | None, datetime] = {}
+    untimed_timeout: set[int | None] = set()  # attempts with a timeout whose line has no time (torch < 2.2)
     for tf in rank_findings:
-        if (tf.role is Role.COLLATERAL and ("timeout" in tf.rule or tf.rule == RULE_NCCL_TEARDOWN) and tf.time is not None
-                and (tf.attempt not in first_timeout or tf.time < first_timeout[tf.attempt])):
+        if tf.role is not Role.COLLATERAL or not ("timeout" in tf.rule or tf.rule == RULE_NCCL_TEARDOWN):
+            continue
+        if tf.time is None:
+            untimed_timeout.add(tf.attempt)
+        elif tf.attempt not in first_timeout or tf.time < first_timeout[tf.attempt]:
             first_timeout[tf.attempt] = tf.time
     Record = tuple[int, int | None, str | None, datetime | None, str, int, str, int | None]
     records: dict[tuple[int | None, int | None], Record] = {}
@@ -209,7 +213,8 @@ def exit_findings(scans: Sequence[FileScan], idx: RunIndex, rank_findings: Seque
     out = []
     for (_attempt, rank), (code, pid, node, time, file, line, text, att) in records.items():
         sig = _SIGNALS.get(code)
-        if code in TEARDOWN_CODES or (code == -6 and (rank in aborting or _after_timeout(first_timeout.get(att), time))):
+        if code in TEARDOWN_CODES or (code == -6 and (rank in aborting or _after_timeout(first_timeout.get(att), time)
+                                                      or (att in untimed_timeout and att not in first_timeout))):
             role, cause, conf = Role.COLLATERAL, None, 1.0
         elif code == -9:
             role, cause, conf = Role.INITIATOR, Cause.CRASH_SIGNAL, 0.7

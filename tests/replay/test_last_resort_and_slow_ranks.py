@@ -1,0 +1,240 @@
+"""From the seventh session's development cases (AB-AE): an abort or a cut traceback as the
+incident's cause when nothing else says what failed; a watchdog abort (-6) after untimed
+timeouts; timeouts set far below the defaults read as a straggler; a data-preparation bar that ran
+as long as the others' wait; NCCL's older socket lines; a library that could not be loaded; a
+cloud VM's power-key shutdown."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from detector.rules.engine import RuleSet
+from detector.types import Cause
+from tests.support.replaying import incidents_of
+
+_BANNER = ("WARNING:torch.distributed.run:\n"
+           "*****************************************\n"
+           "Setting OMP_NUM_THREADS environment variable for each process to be 1 in default\n"
+           "*****************************************\n")
+
+
+def test_an_uncaught_cpp_exception_alone_is_a_crash(tmp_path: Path, ruleset: RuleSet) -> None:
+    # AC-dsvt-14: two workers die on std::bad_alloc right after start-up, nothing else
+    got = incidents_of(tmp_path, {"train.log": _BANNER + (
+        "terminate called after throwing an instance of 'std::bad_alloc'\n"
+        "terminate called after throwing an instance of 'std::bad_alloc'\n"
+        "  what():  std::bad_alloc\n")}, ruleset)
+    assert [g.cause for g in got] == [Cause.CRASH_SIGNAL]
+    assert any("std::bad_alloc" in e for e in got[0].evidence)
+    assert "std::bad_alloc" in got[0].explanation
+    assert not got[0].drain
+
+
+def test_a_fault_handlers_abort_alone_names_its_node(tmp_path: Path, ruleset: RuleSet) -> None:
+    got = incidents_of(tmp_path, {"train.log": (
+        "(WorkerDict pid=3175143, ip=10.49.193.113) Fatal Python error: Aborted\n"
+        "(WorkerDict pid=3175143, ip=10.49.193.113)\n")}, ruleset)
+    assert [(g.cause, g.node) for g in got] == [(Cause.CRASH_SIGNAL, "10.49.193.113")]
+
+
+def test_an_abort_after_a_watchdog_timeout_stays_the_timeouts(tmp_path: Path, ruleset: RuleSet) -> None:
+    # the C++ abort is the watchdog's teardown: the incident is the hang, not a crash
+    got = incidents_of(tmp_path, {"train.log": (
+        "[rank1]:[E1130 10:30:00.000000 1 ProcessGroupNCCL.cpp:616] [Rank 1] Watchdog caught collective operation "
+        "timeout: WorkNCCL(SeqNum=3, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600100 "
+        "milliseconds before timing out.\n"
+        "[rank1]: terminate called after throwing an instance of 'c10::DistBackendError'\n"
+        "[rank1]: Fatal Python error: Aborted\n")}, ruleset)
+    assert [g.cause for g in got] == [Cause.HANG]
+
+
+def test_a_traceback_the_paste_cut_is_a_python_exception(tmp_path: Path, ruleset: RuleSet) -> None:
+    # AE-mmdet-2195: the exception line itself is missing
+    got = incidents_of(tmp_path, {"train.log": (
+        "Traceback (most recent call last):\n"
+        '  File "tools/train.py", line 127, in <module>\n'
+        "    main()\n"
+        '  File "mmcv/fileio/io.py", line 40, in load\n'
+        "    obj = handler.load_from_path(file, **kwargs)\n")}, ruleset)
+    assert [g.cause for g in got] == [Cause.PYTHON_EXCEPTION]
+    assert got[0].confidence <= 0.35
+    assert any("Traceback" in e for e in got[0].evidence)
+
+
+def test_healthy_chatter_with_no_failure_line_stays_clean(tmp_path: Path, ruleset: RuleSet) -> None:
+    got = incidents_of(tmp_path, {"train.log": _BANNER + "step 10 loss 1.2\nstep 20 loss 1.1\n"}, ruleset)
+    assert got == []
+
+
+def test_an_abort_after_untimed_watchdog_timeouts_is_the_watchdogs(tmp_path: Path, ruleset: RuleSet) -> None:
+    # AB-transformers-28119: torch 2.1's unstamped watchdog lines, then the agent reports local
+    # rank 4's -6; the abort is the watchdog taking the process down, not a crash of its own
+    got = incidents_of(tmp_path, {"train.log": (
+        "[E ProcessGroupNCCL.cpp:475] [Rank 13] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=21668, "
+        "OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for 1800522 milliseconds before timing out.\n"
+        "[E ProcessGroupNCCL.cpp:489] Some NCCL operations have failed or timed out. Due to the asynchronous nature of "
+        "CUDA kernels, subsequent GPU operations might run on corrupted/incomplete data.\n"
+        "[2023-12-22 06:45:43,273] torch.distributed.elastic.multiprocessing.api: [WARNING] Sending process 65503 "
+        "closing signal SIGTERM\n"
+        "[2023-12-22 06:45:48,361] torch.distributed.elastic.multiprocessing.api: [ERROR] failed (exitcode: -6) "
+        "local_rank: 4 (pid: 65506) of binary: /usr/bin/python\n")}, ruleset)
+    assert [g.cause for g in got] == [Cause.HANG]
+
+
+def _timeout(rank: int, ms: int) -> str:
+    return (f"[rank{rank}]:[E1130 10:30:00.000000 1 ProcessGroupNCCL.cpp:616] [Rank {rank}] Watchdog caught collective "
+            f"operation timeout: WorkNCCL(SeqNum=493, OpType=ALLGATHER, NumelIn=1, NumelOut=4, Timeout(ms)={ms}) "
+            f"ran for {ms + 40} milliseconds before timing out.\n")
+
+
+def test_a_timeout_set_far_below_the_defaults_reads_as_a_straggler(tmp_path: Path, ruleset: RuleSet) -> None:
+    # U-automodel-1038: a 60 s group timeout around checkpoint consolidation
+    got = incidents_of(tmp_path, {"train.log": _timeout(2, 60000) + _timeout(3, 60000)}, ruleset)
+    assert [g.cause for g in got] == [Cause.STRAGGLER]
+    assert "60 s" in got[0].explanation
+    assert not got[0].drain
+
+
+def test_the_default_timeouts_still_read_as_a_hang(tmp_path: Path, ruleset: RuleSet) -> None:
+    got = incidents_of(tmp_path, {"train.log": _timeout(2, 600000) + _timeout(3, 600000)}, ruleset)
+    assert [g.cause for g in got] == [Cause.HANG]
+
+
+def test_a_short_timeout_among_default_ones_is_not_enough(tmp_path: Path, ruleset: RuleSet) -> None:
+    got = incidents_of(tmp_path, {"train.log": _timeout(2, 60000) + _timeout(3, 1800000)}, ruleset)
+    assert [g.cause for g in got] == [Cause.HANG]
+
+
+def test_a_tokenizer_bar_as_old_as_the_wait_makes_rank_zero_the_straggler(tmp_path: Path, ruleset: RuleSet) -> None:
+    # AB-axolotl-2684: rank 0 tokenizes for 30 minutes, rank 1's store wait of 1800 s runs out
+    got = incidents_of(tmp_path, {"train.log": (
+        "Tokenizing Prompts (num_proc=64):  92%|█████████▏| 328986/359152 [29:58<12:05, 41.59 examples/s]"
+        "[rank1]:[W516 14:34:56.853490829 socket.cpp:489] [c10d] waitForInput: socket SocketImpl(fd=79, "
+        "addr=[localhost]:41170, remote=[localhost]:29500) timed out after 1800000ms\n"
+        "[rank1]: Traceback (most recent call last):\n"
+        '[rank1]:   File "axolotl/cli/train.py", line 124, in <module>\n'
+        "[rank1]: torch.distributed.DistStoreError: wait timeout after 1800000ms, keys: /default_pg//0\n")},
+        ruleset)
+    assert [(g.cause, g.rank) for g in got] == [(Cause.STRAGGLER, 0)]
+    assert "Tokenizing Prompts" in got[0].explanation
+
+
+def test_a_tokenizer_bar_far_from_the_wait_changes_nothing(tmp_path: Path, ruleset: RuleSet) -> None:
+    got = incidents_of(tmp_path, {"train.log": (
+        "Running tokenizer on dataset:  47%|████▊     | 1695000/3634744 [03:09<33:25, 967.30 examples/s]\n"
+        "[rank1]: Traceback (most recent call last):\n"
+        '[rank1]:   File "train.py", line 124, in <module>\n'
+        "[rank1]: ValueError: bad config\n")}, ruleset)
+    assert [(g.cause, g.rank) for g in got] == [(Cause.PYTHON_EXCEPTION, 1)]
+
+
+def test_old_nccls_refused_connect_and_a_bare_last_error_are_the_network(tmp_path: Path, ruleset: RuleSet) -> None:
+    got = incidents_of(tmp_path, {"a.log": (
+        "gpu-1012:4153:4209 [1] include/socket.h:361 NCCL WARN Call to connect timeout : Connection refused\n")},
+        ruleset)
+    assert [g.cause for g in got] == [Cause.NETWORK]
+    got = incidents_of(tmp_path / "b", {"b.log": (
+        "node2: Last error:\n"
+        "node2: Net : Call to recv from 10.1.2.3<56843> failed : Connection refused\n")}, ruleset)
+    assert [g.cause for g in got] == [Cause.NETWORK]
+
+
+def test_ncclss_retry_notes_alone_are_no_incident(tmp_path: Path, ruleset: RuleSet) -> None:
+    got = incidents_of(tmp_path, {"a.log": "node07:2231:2301 [3] NCCL INFO Call to connect returned Connection "
+                                           "refused, retrying\n"}, ruleset)
+    assert got == []
+
+
+def test_a_library_that_cannot_be_loaded_is_the_environment(tmp_path: Path, ruleset: RuleSet) -> None:
+    # AE-lwm-44: XLA cannot load NCCL
+    got = incidents_of(tmp_path, {"console.log": (
+        "2024-02-23 23:00:08.992159: W external/xla/xla/service/gpu/runtime/support.cc:58] Intercepted XLA runtime "
+        "error:\n"
+        "INTERNAL: external/xla/xla/service/gpu/nccl_utils.cc:134: NCCL operation ncclGetUniqueId(&id) failed: "
+        "Unable to load NCCL library. Multi-GPU collectives will not work.\n")}, ruleset)
+    assert [(g.cause, g.drain) for g in got] == [(Cause.PYTHON_EXCEPTION, False)]
+
+
+def test_a_vms_power_key_is_its_provider_taking_it_back(tmp_path: Path, ruleset: RuleSet) -> None:
+    # AD-mozillatranslations-400: a GCP spot VM's journal, then ACPI's power button
+    got = incidents_of(tmp_path, {"journal.log": (
+        "Jan 30 10:33:00 gpu-4-1 start-worker[901]: polling for termination-time\n"
+        "Jan 30 10:33:08 gpu-4-1 systemd-logind[812]: Power key pressed.\n")}, ruleset)
+    assert [(g.cause, g.drain) for g in got] == [(Cause.PREEMPTION, False)]
+
+
+def test_a_remap_pending_for_a_correctable_error_is_no_failure(tmp_path: Path, ruleset: RuleSet) -> None:
+    # AD-mlengineering-healthy-xid63: the hardware repairs itself; a reset at a convenient time
+    smi = ("    Remapped Rows\n"
+           "        Correctable Error                 : 1\n"
+           "        Uncorrectable Error               : 0\n"
+           "        Pending                           : Yes\n"
+           "        Remapping Failure Occurred        : No\n")
+    xid = "NVRM: Xid (PCI:0000:10:1c): 63, pid=1896, Row Remapper: New row marked for remapping, reset gpu to activate.\n"
+    assert incidents_of(tmp_path, {"dmesg.txt": xid, "nvidia-smi-q.txt": smi}, ruleset) == []
+    failed = smi.replace("Remapping Failure Occurred        : No", "Remapping Failure Occurred        : Yes")
+    got = incidents_of(tmp_path / "failed", {"nvidia-smi-q.txt": failed}, ruleset)
+    assert [g.cause for g in got] == [Cause.ECC_MEMORY]
+
+
+def _pyspy(main_frames: str, worker: str = "") -> str:
+    return ('Thread 42 (idle): "MainThread"\n' + main_frames
+            + '    main (train.py:583)\n    <module> (train.py:587)\n' + worker)
+
+
+def test_py_spy_dumps_waiting_in_a_collective_are_a_hang(tmp_path: Path, ruleset: RuleSet) -> None:
+    # AB-accelerate-3104: every dumped process waits in ZeRO-3's parameter all-gather
+    dump = _pyspy("    backward (deepspeed/runtime/zero/stage3.py:2213)\n",
+                  "Thread 4079 (active)\n"
+                  "    all_gather_into_tensor (torch/distributed/distributed_c10d.py:2709)\n"
+                  "    wrapper (torch/distributed/c10d_logger.py:72)\n")
+    got = incidents_of(tmp_path, {"pyspy_dump_1.txt": dump, "pyspy_dump_2.txt": dump}, ruleset)
+    assert [(g.cause, g.rank, g.drain) for g in got] == [(Cause.HANG, None, False)]
+    assert "all_gather_into_tensor" in got[0].explanation
+
+
+def test_a_dump_waiting_for_its_data_loader_names_that_rank(tmp_path: Path, ruleset: RuleSet) -> None:
+    # AC-pytorch-87995: rank 0's main thread waits for a batch; the other ranks wait for rank 0
+    starving = _pyspy("    wait (threading.py:302)\n    get (queue.py:170)\n"
+                      "    _get_data (torch/utils/data/dataloader.py:1120)\n"
+                      "    _next_data (torch/utils/data/dataloader.py:1276)\n")
+    waiting = _pyspy("    all_reduce (torch/distributed/distributed_c10d.py:2050)\n")
+    got = incidents_of(tmp_path, {"rank0.pyspy.txt": starving, "rank1.pyspy.txt": waiting}, ruleset)
+    assert [(g.cause, g.rank) for g in got] == [(Cause.DATA_LOADER_STALL, 0)]
+
+
+def test_a_python_traceback_through_a_collective_is_no_stack_dump(tmp_path: Path, ruleset: RuleSet) -> None:
+    got = incidents_of(tmp_path, {"train.log": (
+        "[rank1]: Traceback (most recent call last):\n"
+        '[rank1]:   File "/opt/torch/distributed/distributed_c10d.py", line 2050, in all_reduce\n'
+        "[rank1]:     work = group.allreduce([tensor], opts)\n"
+        "[rank1]: RuntimeError: expected a CUDA tensor\n")}, ruleset)
+    assert [(g.cause, g.rank) for g in got] == [(Cause.PYTHON_EXCEPTION, 1)]
+
+
+def test_horovodruns_exit_status_names_the_killed_rank(tmp_path: Path, ruleset: RuleSet) -> None:
+    # AC-horovod-3472: gloo controller; 137 is SIGKILL, which says nothing of who sent it
+    got = incidents_of(tmp_path, {"train.log": (
+        "Process 0 exit with status code 137.\n"
+        "Traceback (most recent call last):\n"
+        '  File "/venv/bin/horovodrun", line 8, in <module>\n'
+        "    sys.exit(run_commandline())\n")}, ruleset)
+    assert [(g.cause, g.rank) for g in got] == [(Cause.UNKNOWN, 0)]
+
+
+def test_connection_retries_that_never_succeed_are_the_network(tmp_path: Path, ruleset: RuleSet) -> None:
+    # X-llamafactory-8045: NCCL keeps retrying a peer it has no route to, nothing else is logged
+    retries = "".join(f"zgiot:1183664:1184669 [0] NCCL INFO socketPollConnect: connect returned No route to host, "
+                      f"retrying ({n}/34) after sleep for {n}00 msec\n" for n in range(26, 32))
+    got = incidents_of(tmp_path, {"train.log": retries}, ruleset)
+    assert [(g.cause, g.drain) for g in got] == [(Cause.NETWORK, False)]
+    assert got[0].confidence <= 0.35
+
+
+def test_a_retry_before_a_real_failure_leaves_it_the_failure(tmp_path: Path, ruleset: RuleSet) -> None:
+    got = incidents_of(tmp_path, {"train.log": (
+        "[W socket.cpp:601] [c10d] The client socket has failed to connect to [master-0]:29500 (errno: 113 - No "
+        "route to host).\n"
+        "[rank1]: Traceback (most recent call last):\n"
+        "[rank1]: ValueError: bad config\n")}, ruleset)
+    assert [(g.cause, g.rank) for g in got] == [(Cause.PYTHON_EXCEPTION, 1)]
