@@ -291,10 +291,11 @@ DETAIL_WITHIN = 40  # lines between an error class and its detail
 
 
 def refine_generic_nccl(findings: Sequence[Finding]) -> list[Finding]:
-    """``findings`` with each NCCL error class taking the cause of the nearest specific NCCL line
-    of the same file and rank (a duplicate GPU, an NVLS bind failure, a verbs call): the class
+    """``findings`` with each NCCL error class taking the cause of the nearest specific NCCL or
+    CUDA line of the same file and rank (a duplicate GPU, an NVLS bind failure, a verbs call, the
+    CUDA error under an unhandled cuda error): the class
     alone is a guess; the detail is what NCCL saw."""
-    details = [f for f in findings if f.role is Role.INITIATOR and f.rule.startswith("nccl.")
+    details = [f for f in findings if f.role is Role.INITIATOR and f.rule.startswith(("nccl.", "cuda."))
                and f.rule not in GENERIC_NCCL and f.cause is not None and f.line is not None]
     if not details:
         return list(findings)
