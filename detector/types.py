@@ -27,6 +27,9 @@ RULE_DATA_PREP = "torch.data_prep_progress"  # a data-preparation bar that had n
 RULE_STACK_COLLECTIVE = "python.stack_in_collective"  # a stack dump of a thread waiting in a collective
 # Horovod's stall inspector (rules/launchers.yaml): a warning that some ranks wait for others; alone,
 # no failure (the job may be pausing on one rank, and Horovod goes on)
+# the launcher sending its teardown signal to a worker still running (rules/torch.yaml,
+# launchers.yaml)
+SIGNAL_SENT = frozenset({"torch.elastic_sending_signal", "launcher.deepspeed_killing_subprocess"})
 RULE_HOROVOD_STALL = "launcher.horovod_stall_timeout"  # the report's header line
 STALL_WARNING_RULES = frozenset({RULE_HOROVOD_STALL, "launcher.horovod_op_missing_ranks"})
 

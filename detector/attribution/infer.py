@@ -27,6 +27,7 @@ from detector.types import (
     RULE_PROGRESS_AFTER_TIMEOUT,
     RULE_STACK_COLLECTIVE,
     RULE_STALL,
+    SIGNAL_SENT,
     STALL_WARNING_RULES,
     Cause,
     Finding,
@@ -450,6 +451,15 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
         # fabric or a link, which one unknown
         return _build(Cause.NETWORK, Initiator(), collateral, _collateral(group, None, facts), 0.35, facts,
                       inferred_by="the ranks saw only network errors and none left evidence of failing")
+    tearing = sorted((f for f in collateral if f.rule in SIGNAL_SENT and f.node and f.time is not None),
+                     key=lambda f: f.time or 0)
+    if tearing and len({f.node for f in collateral if f.node}) == 1:
+        # only one node's launcher tore its workers down: one of them failed there first
+        node = tearing[0].node
+        return _build(Cause.UNKNOWN, _initiator_for(None, node, facts, tearing), collateral,
+                      _collateral(group, None, facts), 0.3, facts,
+                      inferred_by=f"the launcher on {node} tore its workers down (one of them failed there) and "
+                                  "no line says what failed")
     return _build(Cause.UNKNOWN, Initiator(), collateral, _collateral(group, None, facts), 0.3, facts,
                   inferred_by="no rank left initiator-grade evidence and none stands out")
 

@@ -18,7 +18,7 @@ from detector.sources.pci import normalize_pci
 from detector.sources.runs import LogFile
 from detector.sources.timestamps import nccl_header
 from detector.support.numbers import small_int
-from detector.types import RULE_EXIT_CODE, RULE_NCCL_TEARDOWN, Cause, Finding, Role, Severity, StreamKind
+from detector.types import RULE_EXIT_CODE, RULE_NCCL_TEARDOWN, SIGNAL_SENT, Cause, Finding, Role, Severity, StreamKind
 
 
 def findings_from_hit(hit: Hit, f: LogFile, idx: RunIndex) -> list[Finding]:
@@ -131,9 +131,6 @@ def _after_timeout(timeout: datetime | None, exit_time: datetime | None) -> bool
     return timeout is not None and exit_time is not None and exit_time >= timeout - timedelta(seconds=1)
 
 
-# the launcher sending its teardown signal to a worker still running (rules/torch.yaml,
-# launchers.yaml)
-SIGNAL_SENT = frozenset({"torch.elastic_sending_signal", "launcher.deepspeed_killing_subprocess"})
 # the launcher tearing its other workers down after one failed: consequences, not evidence of
 # what failed
 TEARDOWN_RULES = SIGNAL_SENT | {"torch.elastic_force_kill", "scheduler.srun_step_aborted"}

@@ -238,3 +238,26 @@ def test_a_retry_before_a_real_failure_leaves_it_the_failure(tmp_path: Path, rul
         "[rank1]: Traceback (most recent call last):\n"
         "[rank1]: ValueError: bad config\n")}, ruleset)
     assert [(g.cause, g.rank) for g in got] == [(Cause.PYTHON_EXCEPTION, 1)]
+
+
+def test_the_one_node_whose_launcher_tore_its_workers_down_is_named(tmp_path: Path, ruleset: RuleSet) -> None:
+    # AC-deepspeed-4510: pdsh-prefixed lines of one node's launcher killing its subprocesses
+    got = incidents_of(tmp_path, {"train.log": "".join(
+        f"192.169.83.120: [2023-10-13 11:3{i}:28,593] [INFO] [launch.py:315:sigkill_handler] Killing subprocess "
+        f"{249 + i}\n" for i in range(4))}, ruleset)
+    assert [(g.cause, g.node, g.drain) for g in got] == [(Cause.UNKNOWN, "192.169.83.120", False)]
+
+
+def test_teardown_on_two_nodes_names_neither(tmp_path: Path, ruleset: RuleSet) -> None:
+    got = incidents_of(tmp_path, {"train.log": "".join(
+        f"10.0.0.{n}: [2023-10-13 11:3{n}:28,593] [INFO] [launch.py:315:sigkill_handler] Killing subprocess {n}\n"
+        for n in (1, 2))}, ruleset)
+    assert [(g.cause, g.node) for g in got] == [(Cause.UNKNOWN, None)]
+
+
+def test_a_kernel_line_quoted_in_an_alert_is_placed_on_its_host(tmp_path: Path, ruleset: RuleSet) -> None:
+    # AD-m4logs-tr190: a monitoring alert quoting the syslog line of an Xid 64
+    got = incidents_of(tmp_path, {"xid_alert.txt": (
+        "Xid errors on instance: ip-26-0-147-135, Error: May 29 01:37:38 ip-26-0-147-135 kernel: [257087.812628] "
+        "NVRM: Xid (PCI:0000:90:1c): 64, ...\n")}, ruleset)
+    assert [(g.cause, g.node) for g in got] == [(Cause.ECC_MEMORY, "ip-26-0-147-135")]
