@@ -422,7 +422,8 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
     if not collateral:
         return None
     timeouts = [f for f in collateral if any(h in f.rule for h in TIMEOUT_HINTS)]
-    stopping = timeouts or [f for f in collateral if f.rule == RULE_NCCL_TEARDOWN]
+    # (a rank told of another's collective timeout, Flight Recorder's dump signal, is one too)
+    stopping = timeouts or [f for f in collateral if f.rule in (RULE_NCCL_TEARDOWN, "torch.dump_signal")]
     dumped = [f for f in collateral if f.rule == RULE_STACK_COLLECTIVE]
     if not stopping and dumped and all(f.rule == RULE_STACK_COLLECTIVE or f.cause is None for f in collateral):
         # stack dumps of the stopped job show its ranks waiting in collectives, nothing else failed
@@ -469,10 +470,11 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
 # else says what failed, the incident's cause when nothing does
 LAST_RESORT_RULES = frozenset({"python.fatal_abort", "torch.cpp_terminate", "generic.caught_signal_abort",
                                "generic.mpi_signal_abort", "xid.uvm_fatal", "python.traceback",
-                               "nccl.connect_retry_unreachable", "torch.store_connect_unreachable"})
+                               "nccl.connect_retry_unreachable", "torch.store_connect_unreachable",
+                               "python.stack_dump_main_thread"})
 # a last-resort rule that names no cause of its own: the cause it stands for (a traceback whose
 # exception line the paste cut)
-LAST_RESORT_CAUSE = {"python.traceback": Cause.PYTHON_EXCEPTION}
+LAST_RESORT_CAUSE = {"python.traceback": Cause.PYTHON_EXCEPTION, "python.stack_dump_main_thread": Cause.HANG}
 
 
 def last_resort(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
@@ -489,7 +491,9 @@ def last_resort(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
     cause = first.cause or LAST_RESORT_CAUSE[first.rule]
     evidence = [f for f in seen if f.rank == first.rank and f.rule == first.rule]
     initiator = _initiator_for(first.rank, first.node, facts, evidence)
-    if first.rule in LAST_RESORT_CAUSE:
+    if first.rule == "python.stack_dump_main_thread":
+        why = "a stack dump of the stopped job (py-spy) and no line says what failed"
+    elif first.rule in LAST_RESORT_CAUSE:
         why = "a Python traceback whose exception line is missing, and no other line says what failed"
     elif first.cause is Cause.NETWORK:
         why = "connections kept failing to reach a peer or the store and no other line says what failed"
@@ -537,11 +541,12 @@ def data_prep_straggler(incident: Incident, facts: RunFacts) -> Incident | None:
         wait = next((w for w in sorted(waits) if w > 0 and abs(elapsed - w) <= max(60.0, 0.05 * w)), None)
         if wait is None:
             continue
-        rank = bar.rank
         why = (f"'{(bar.field('desc') or 'data preparation').strip()}' was {bar.field('pct')}% done after "
                f"{bar.field('elapsed')} when the others' wait of {wait:g} s ran out: the rank preparing the data "
                "was slow, not stuck")
-        waiting = {f.rank for f in incident.evidence if f.rank is not None} | set(incident.collateral_ranks)
+        waiting = {f.rank for f in incident.evidence if f.rank is not None and f is not bar} | set(incident.collateral_ranks)
+        # (a rank on the bar's line that is one of those waiting is the timeout's, glued to the bar)
+        rank = bar.rank if bar.rank not in waiting else None
         if rank is None and waiting and 0 not in waiting:
             rank = 0  # the bar names no rank; the ranks that gave up waiting are the others
             why += " (the main process, rank 0, prepares the data while the others wait)"

@@ -261,3 +261,57 @@ def test_a_kernel_line_quoted_in_an_alert_is_placed_on_its_host(tmp_path: Path, 
         "Xid errors on instance: ip-26-0-147-135, Error: May 29 01:37:38 ip-26-0-147-135 kernel: [257087.812628] "
         "NVRM: Xid (PCI:0000:90:1c): 64, ...\n")}, ruleset)
     assert [(g.cause, g.node) for g in got] == [(Cause.ECC_MEMORY, "ip-26-0-147-135")]
+
+
+def test_a_flight_recorder_dump_signal_alone_is_a_hang(tmp_path: Path, ruleset: RuleSet) -> None:
+    # AK-primerl-3186: rank 0 only hears of rank 13's collective timeout (a paste cut mid-line)
+    got = incidents_of(tmp_path, {"rank0-stderr.log": (
+        "[rank0]:[E804 23:05:54.816499929 ProcessGroupNCCL.cpp:1849] [PG ID 0 PG GUID 0(default_pg) Rank 0] Observed "
+        "flight recorder dump signal from another rank via TCPStore.\n"
+        "[rank0]:[E804 23:05:54.817424543 ProcessGroupNCCL.cpp:1914] [PG ID 0 PG GUID 0(default_pg) Rank 0] Received "
+        "a dump signal due to a collective timeout from  rank 13 and we will try our best to dump the debug info. "
+        "Last enqueued NCC\n")}, ruleset)
+    assert [(g.cause, g.drain) for g in got] == [(Cause.HANG, False)]
+
+
+def test_a_py_spy_dump_of_a_stopped_job_alone_is_a_hang(tmp_path: Path, ruleset: RuleSet) -> None:
+    # AK-megatron-2422: the main thread waits in an async checkpoint's join, nothing else logged
+    got = incidents_of(tmp_path, {"py-spy.txt": (
+        'Thread 36380 (idle): "MainThread"\n'
+        "    poll (multiprocessing/popen_fork.py:27)\n"
+        "    join (multiprocessing/process.py:149)\n"
+        "    save (core/dist_checkpointing/serialization.py:396)\n"
+        'Thread 38606 (idle): "Thread-2 (_pin_memory_loop)"\n'
+        "    select (selectors.py:415)\n")}, ruleset)
+    assert [g.cause for g in got] == [Cause.HANG]
+    assert got[0].confidence <= 0.35
+
+
+def test_glibcs_heap_corruption_abort_is_a_crash(tmp_path: Path, ruleset: RuleSet) -> None:
+    # AJ-horovod-591
+    got = incidents_of(tmp_path, {"mpirun.log": (
+        "*** Error in `python': munmap_chunk(): invalid pointer: 0x0000558401442530 ***\n"
+        "======= Backtrace: =========\n"
+        "/lib64/libc.so.6(+0x7f5e4)[0x7ffb1559e5e4]\n")}, ruleset)
+    assert [(g.cause, g.drain) for g in got] == [(Cause.CRASH_SIGNAL, False)]
+
+
+def test_an_amd_gpu_that_cannot_be_reset_is_the_hardware(tmp_path: Path, ruleset: RuleSet) -> None:
+    # AJ-rocm-2494
+    got = incidents_of(tmp_path, {"dmesg.txt": (
+        "[22344.295194] amdgpu 0000:03:00.0: amdgpu: GPU mode1 reset failed\n"
+        "[22344.498996] amdgpu 0000:03:00.0: amdgpu: ASIC reset failed with error, -121 for drm dev, 0000:03:00.0\n"
+        "[22348.790706] amdgpu 0000:03:00.0: amdgpu: GPU reset succeeded, trying to resume\n")}, ruleset)
+    assert [g.cause for g in got] == [Cause.GPU_HARDWARE]
+
+
+def test_ucx_refusing_its_peer_is_the_network_not_the_traceback(tmp_path: Path, ruleset: RuleSet) -> None:
+    # AL-deepops-1199: UCX connects to a container bridge address; MPI then raises in Python
+    got = incidents_of(tmp_path, {"train.log": (
+        "[1657786922.147458] [mlperf1:1207478:0]            sock.c:260  UCX  ERROR   connect(fd=41, "
+        "dest_addr=172.17.0.1:45031) failed: Connection refused\n"
+        "[mlperf1:1207478] pml_ucx.c:419  Error: ucp_ep_create(proc=0) failed: Destination is unreachable\n"
+        "Traceback (most recent call last):\n"
+        '  File "/mnt/tools/convert.py", line 81, in <module>\n'
+        "mpi4py.MPI.Exception: MPI_ERR_OTHER: known error not in list\n")}, ruleset)
+    assert got and (got[0].cause, got[0].node) == (Cause.NETWORK, "mlperf1")
