@@ -422,8 +422,10 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
     if not collateral:
         return None
     timeouts = [f for f in collateral if any(h in f.rule for h in TIMEOUT_HINTS)]
-    # (a rank told of another's collective timeout, Flight Recorder's dump signal, is one too)
-    stopping = timeouts or [f for f in collateral if f.rule in (RULE_NCCL_TEARDOWN, "torch.dump_signal")]
+    # (a rank told of another's collective timeout, Flight Recorder's dump signal, is one too; so is
+    # a wave of SIGABRT exits, the watchdog's teardown: pipeline.findings._abort_waves)
+    stopping = timeouts or [f for f in collateral if f.rule in (RULE_NCCL_TEARDOWN, "torch.dump_signal")
+                            or f.field("abort_wave")]
     dumped = [f for f in collateral if f.rule == RULE_STACK_COLLECTIVE]
     if not stopping and dumped and all(f.rule == RULE_STACK_COLLECTIVE or f.cause is None for f in collateral):
         # stack dumps of the stopped job show its ranks waiting in collectives, nothing else failed
@@ -440,9 +442,13 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
             return _build(Cause.STRAGGLER, Initiator(), collateral, _collateral(group, None, facts), 0.35, facts,
                           inferred_by=f"the ranks timed out waiting in a collective and {slow}; "
                                       "which rank was slow, nothing here says")
+        if all(f.field("abort_wave") for f in stopping):
+            how = ("the ranks all aborted at once (SIGABRT), as NCCL's watchdog takes every waiting rank down "
+                   "after a collective timeout,")
+        else:
+            how = "the ranks timed out waiting in a collective"
         return _build(Cause.HANG, Initiator(), collateral, _collateral(group, None, facts), 0.35, facts,
-                      inferred_by="the ranks timed out waiting in a collective and none left evidence of "
-                                  "failing; none stands out as the one that stopped")
+                      inferred_by=f"{how} and none left evidence of failing; none stands out as the one that stopped")
     reporting = {f.rank for f in collateral if f.rank is not None}
     quiet = set(facts.ranks) - reporting if reporting else set()
     if not timeouts and any(f.cause is Cause.NETWORK for f in collateral) and not quiet:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -207,10 +207,12 @@ def exit_findings(scans: Sequence[FileScan], idx: RunIndex, rank_findings: Seque
                           or signal_deaths)
     # what else says what failed, beside the ranks that only failed as a consequence
     initiator_elsewhere = any(f.role is Role.INITIATOR for f in rank_findings) or signal_deaths
+    wave = _abort_waves(records, rank_findings)
     out = []
     for (_attempt, rank), (code, pid, node, time, file, line, text, att) in records.items():
         sig = _SIGNALS.get(code)
-        if code in TEARDOWN_CODES or (code == -6 and (rank in aborting or _after_timeout(first_timeout.get(att), time)
+        if code in TEARDOWN_CODES or (code == -6 and (att in wave or rank in aborting
+                                                      or _after_timeout(first_timeout.get(att), time)
                                                       or (att in untimed_timeout and att not in first_timeout))):
             role, cause, conf = Role.COLLATERAL, None, 1.0
         elif code == -9:
@@ -232,10 +234,36 @@ def exit_findings(scans: Sequence[FileScan], idx: RunIndex, rank_findings: Seque
         out.append(Finding(
             rule=RULE_EXIT_CODE, role=role, cause=cause, severity=Severity.ERROR, text=desc,
             file=file, line=line, time=time, rank=rank, local_rank=idx.rank_local.get(rank) if rank is not None else None, node=node,
-            pid=pid, fields=(("exitcode", str(code)),) + ((("signal", sig),) if sig else ()),
+            pid=pid, fields=(("exitcode", str(code)),) + ((("signal", sig),) if sig else ())
+            + ((("abort_wave", "1"),) if code == -6 and att in wave else ()),
             attempt=att, confidence=conf,
         ))
     return out
+
+
+ABORT_WAVE = 3  # ranks of one attempt aborting together (see _abort_waves)
+ABORT_WAVE_WITHIN = timedelta(seconds=2)
+
+
+def _abort_waves(records: Mapping[tuple[int | None, int | None], tuple[object, ...]],
+                 rank_findings: Sequence[Finding]) -> set[int | None]:
+    """Attempts in which three or more ranks died of SIGABRT within two seconds while no line of
+    the run says anything else: what NCCL's watchdog does to every waiting rank after a collective
+    timeout (a paste that kept only the launcher's failure table)."""
+    if any(f.role is not Role.CONTEXT for f in rank_findings):
+        return set()
+    times: dict[int | None, list[datetime | None]] = defaultdict(list)
+    for code, _pid, _node, time, *_rest, att in records.values():
+        if code == -6:
+            times[att].append(time if isinstance(time, datetime) else None)  # type: ignore[index]
+    waves = set()
+    for att, ts in times.items():
+        stamped = [t for t in ts if t is not None]
+        # (all stamped within the window, or none stamped: one failure table lists them together)
+        if len(ts) >= ABORT_WAVE and (not stamped or (len(stamped) == len(ts)
+                                                      and max(stamped) - min(stamped) <= ABORT_WAVE_WITHIN)):
+            waves.add(att)
+    return waves
 
 
 def elastic_error_findings(f: LogFile, rules: RuleSet, idx: RunIndex) -> tuple[list[Finding], list[str]]:

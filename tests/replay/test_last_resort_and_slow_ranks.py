@@ -315,3 +315,26 @@ def test_ucx_refusing_its_peer_is_the_network_not_the_traceback(tmp_path: Path, 
         '  File "/mnt/tools/convert.py", line 81, in <module>\n'
         "mpi4py.MPI.Exception: MPI_ERR_OTHER: known error not in list\n")}, ruleset)
     assert got and (got[0].cause, got[0].node) == (Cause.NETWORK, "mlperf1")
+
+
+def _table(codes: dict[int, int]) -> str:
+    rows = "".join(f"[{r}]: time : 2024-08-23_22:22:58 host : algo-2 rank : {r} (local_rank: {r}) exitcode : {c} "
+                   f"(pid: {180 + r}) error_file: <N/A> traceback : Signal {-c} received by PID {180 + r}\n"
+                   for r, c in codes.items())
+    return ("torch.distributed.elastic.multiprocessing.errors.ChildFailedError:\n"
+            "============================================================\n"
+            "train.py FAILED\n"
+            "------------------------------------------------------------\n"
+            "Failures:\n" + rows)
+
+
+def test_a_wave_of_sigabrt_exits_alone_is_the_watchdogs_teardown(tmp_path: Path, ruleset: RuleSet) -> None:
+    # AL-litdata-340: only the failure table survived; every local rank aborted at once
+    got = incidents_of(tmp_path, {"train.log": _table({r: -6 for r in range(2, 8)})}, ruleset)
+    assert [(g.cause, g.rank) for g in got] == [(Cause.HANG, None)]
+    assert "aborted at once" in got[0].explanation
+
+
+def test_one_rank_aborting_is_still_a_crash(tmp_path: Path, ruleset: RuleSet) -> None:
+    got = incidents_of(tmp_path, {"train.log": _table({2: -6, 3: -15, 4: -15})}, ruleset)
+    assert [(g.cause, g.rank) for g in got] == [(Cause.CRASH_SIGNAL, 2)]
