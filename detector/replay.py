@@ -362,7 +362,9 @@ def replay_path(
     # matched line's, also those the evidence cap did not keep
     matched = _evidence_ranks(scans, model.index)
     known = set(ranks) | {f.rank for f in findings if f.rank is not None} | matched
-    facts = model.facts(findings, median_step, seen_ranks=matched - set(ranks))
+    facts = model.facts(findings, median_step, seen_ranks=matched - set(ranks),
+                        file_lines={s.file.display: s.lines for s in scans}, ended=True,
+                        last_progress={s.file.display: s.last_progress for s in scans if s.last_progress is not None})
     incidents = attribute(facts)
     times = [t for s in scans for t in (s.first_time, s.last_time) if t is not None]
     summary = Summary(

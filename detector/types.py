@@ -25,6 +25,7 @@ RULE_LOCAL_CLOSE = "nccl.connection_closed_by_local_rank"  # a process of the no
 RULE_PROGRESS_AFTER_TIMEOUT = "torch.progress_after_timeout"
 RULE_DATA_PREP = "torch.data_prep_progress"  # a data-preparation bar that had not finished
 RULE_STACK_COLLECTIVE = "python.stack_in_collective"  # a stack dump of a thread waiting in a collective
+RULE_STACK_LOADER = "python.stack_in_data_loader"  # a stack dump of a main loop waiting for its data loader
 # Horovod's stall inspector (rules/launchers.yaml): a warning that some ranks wait for others; alone,
 # no failure (the job may be pausing on one rank, and Horovod goes on)
 # the launcher sending its teardown signal to a worker still running (rules/torch.yaml,
@@ -155,6 +156,12 @@ class RunFacts:
     # ranks that matched a rule although the evidence cap kept none of their lines (a cascade of
     # 100,000 timeouts): they belong to the run and to every incident's collateral list
     seen_ranks: frozenset[int] = frozenset()
+    # the lines of each file (by its display name) and whether the logs were read to their end (a
+    # replay; the sidecar reads logs still being written): what the last-resort readings need to
+    # tell a run's last words from lines that training went on after
+    file_lines: Mapping[str, int] = field(default_factory=dict)
+    ended: bool = False
+    last_progress: Mapping[str, int] = field(default_factory=dict)  # each file's last line of training progress
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,6 +26,7 @@ from detector.types import (
     RULE_NCCL_TEARDOWN,
     RULE_PROGRESS_AFTER_TIMEOUT,
     RULE_STACK_COLLECTIVE,
+    RULE_STACK_LOADER,
     RULE_STALL,
     SIGNAL_SENT,
     STALL_WARNING_RULES,
@@ -273,35 +274,19 @@ def _progressed(group: Sequence[Finding]) -> bool:
     return False
 
 
-SHORT_TIMEOUT_MS = 180_000  # a collective timeout set this short is more often outrun by slow work than by a stopped rank
-
-
-def _short_timeouts(group: Sequence[Finding]) -> int | None:
-    """The timeout (ms) of the watchdog timeouts when every one that states it was set shorter
-    than :data:`SHORT_TIMEOUT_MS` (the defaults are 10 and 30 minutes): a job that lowered it
-    (60 s around a checkpoint's consolidation, 1 ms by mistake) fails when one rank is merely
-    slower than that; None otherwise."""
-    values = {small_int(f.field("timeout_ms")) for f in group if f.field("timeout_ms") is not None}
-    if not values or None in values:
-        return None
-    most = max(v for v in values if v is not None)
-    return most if 0 <= most < SHORT_TIMEOUT_MS else None
-
-
 def _slow_not_stuck(group: Sequence[Finding]) -> str | None:
-    """Why the ranks' timeouts read as a straggler rather than a hang, or None."""
+    """Why the ranks' timeouts read as a straggler rather than a hang, or None. (A timeout set far
+    below the defaults is no such sign: real hangs under short test timeouts look the same.)"""
     if _progressed(group):
         return "a progress bar was still advancing after the watchdogs fired: slow, not stuck"
-    short = _short_timeouts(group)
-    if short is not None:
-        return (f"the collective timeout was set to {short / 1000:g} s, far below the defaults: "
-                "a rank slower than that, not one that stopped")
     return None
 
 
 def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
     """No rank left initiator-grade evidence: let the collateral evidence point at one."""
-    collateral = [f for f in group if f.role is Role.COLLATERAL and not _passing(f, facts)]
+    # (a stack dump that training went on after is no evidence: someone looked at a running job)
+    collateral = [f for f in group if f.role is Role.COLLATERAL and not _passing(f, facts)
+                  and (f.rule != RULE_STACK_COLLECTIVE or terminal(f, facts))]
     stalls = [f for f in group if f.rule == RULE_STALL]
     if not collateral and not stalls:
         return None
@@ -426,9 +411,16 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
     # a wave of SIGABRT exits, the watchdog's teardown: pipeline.findings._abort_waves)
     stopping = timeouts or [f for f in collateral if f.rule in (RULE_NCCL_TEARDOWN, "torch.dump_signal")
                             or f.field("abort_wave")]
-    dumped = [f for f in collateral if f.rule == RULE_STACK_COLLECTIVE]
+    dumped = [f for f in collateral if f.rule == RULE_STACK_COLLECTIVE and terminal(f, facts)]
     if not stopping and dumped and all(f.rule == RULE_STACK_COLLECTIVE or f.cause is None for f in collateral):
-        # stack dumps of the stopped job show its ranks waiting in collectives, nothing else failed
+        # stack dumps of the stopped job (the logs' last words) show its ranks waiting in
+        # collectives, nothing else failed; a rank whose dump waits for its data loader starves them
+        loader = next((f for f in group if f.rule == RULE_STACK_LOADER and terminal(f, facts)), None)
+        if loader is not None:
+            return _build(Cause.DATA_LOADER_STALL, _initiator_for(loader.rank, loader.node, facts, [loader]),
+                          [loader, *collateral], _collateral(group, loader.rank, facts), 0.45, facts,
+                          inferred_by="its stack dump waits for the data loader's next batch while the other "
+                                      "ranks' dumps wait in a collective")
         return _build(Cause.HANG, Initiator(), collateral, _collateral(group, None, facts), 0.35, facts,
                       inferred_by="stack dumps show the ranks waiting in a collective "
                                   f"({', '.join(sorted({f.field('func') or f.field('ffunc') or '?' for f in dumped}))}) "
@@ -458,17 +450,31 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
         # fabric or a link, which one unknown
         return _build(Cause.NETWORK, Initiator(), collateral, _collateral(group, None, facts), 0.35, facts,
                       inferred_by="the ranks saw only network errors and none left evidence of failing")
-    tearing = sorted((f for f in collateral if f.rule in SIGNAL_SENT and f.node and f.time is not None),
-                     key=lambda f: f.time or 0)
-    if tearing and len({f.node for f in collateral if f.node}) == 1:
-        # only one node's launcher tore its workers down: one of them failed there first
+    tearing = [f for f in collateral if f.rule in SIGNAL_SENT and f.node]
+    if tearing and len(tearing) == len(collateral) and len({f.node for f in tearing}) == 1:
+        # the only lines: one node's launcher tearing its workers down; one of them failed there
         node = tearing[0].node
-        return _build(Cause.UNKNOWN, _initiator_for(None, node, facts, tearing), collateral,
+        return _build(Cause.UNKNOWN, _initiator_for(None, node, facts, []), collateral,
                       _collateral(group, None, facts), 0.3, facts,
                       inferred_by=f"the launcher on {node} tore its workers down (one of them failed there) and "
                                   "no line says what failed")
     return _build(Cause.UNKNOWN, Initiator(), collateral, _collateral(group, None, facts), 0.3, facts,
                   inferred_by="no rank left initiator-grade evidence and none stands out")
+
+
+TERMINAL_LINES = 400  # a file's last lines: where a run that stopped says its last words
+
+
+def terminal(f: Finding, facts: RunFacts) -> bool:
+    """``f`` is among the last words of its file, in logs read to their end (a replay): after the
+    file's last line of training progress (a step, a progress bar, the end of training) and
+    among its last :data:`TERMINAL_LINES` lines. A retry, a dump or a traceback that training went
+    on after is no failure."""
+    if not facts.ended or f.file is None or f.line is None:
+        return False
+    total = facts.file_lines.get(f.file)
+    progress = facts.last_progress.get(f.file)
+    return total is not None and total - f.line < TERMINAL_LINES and (progress is None or f.line >= progress)
 
 
 # an abort or a driver fault that other evidence usually explains (the C++ abort after a watchdog
@@ -477,7 +483,7 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
 LAST_RESORT_RULES = frozenset({"python.fatal_abort", "torch.cpp_terminate", "generic.caught_signal_abort",
                                "generic.mpi_signal_abort", "xid.uvm_fatal", "python.traceback",
                                "nccl.connect_retry_unreachable", "torch.store_connect_unreachable",
-                               "python.stack_dump_main_thread"})
+                               "python.stack_dump_main_thread", RULE_STACK_LOADER})
 # a last-resort rule that names no cause of its own: the cause it stands for (a traceback whose
 # exception line the paste cut)
 LAST_RESORT_CAUSE = {"python.traceback": Cause.PYTHON_EXCEPTION, "python.stack_dump_main_thread": Cause.HANG}
@@ -486,10 +492,12 @@ LAST_RESORT_CAUSE = {"python.traceback": Cause.PYTHON_EXCEPTION, "python.stack_d
 def last_resort(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
     """An incident from the context lines that name a failure (a process aborted on an uncaught
     C++ exception, a fault handler's abort) when no rank left other evidence: what was seen, at
-    low confidence, on the rank or node the first such line names."""
+    low confidence, on the rank or node the first such line names. Only lines among the last
+    words of their file count (:func:`terminal`): a retry or a dump that training went on after
+    is no failure."""
     seen = sorted((f for f in group if f.role is Role.CONTEXT and f.rule in LAST_RESORT_RULES
-                   and (f.cause or LAST_RESORT_CAUSE.get(f.rule)) is not None),
-                  key=lambda f: (f.rule in LAST_RESORT_CAUSE, f.time is None, f.time.timestamp() if f.time else 0.0,
+                   and (f.cause or LAST_RESORT_CAUSE.get(f.rule)) is not None and terminal(f, facts)),
+                  key=lambda f: (f.time is None, f.time.timestamp() if f.time else 0.0, f.rule in LAST_RESORT_CAUSE,
                                  f.file or "", f.line or 0))
     if not seen:
         return None
@@ -499,6 +507,8 @@ def last_resort(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
     initiator = _initiator_for(first.rank, first.node, facts, evidence)
     if first.rule == "python.stack_dump_main_thread":
         why = "a stack dump of the stopped job (py-spy) and no line says what failed"
+    elif first.rule == RULE_STACK_LOADER:
+        why = "a stack dump of the stopped job waits for its data loader's next batch and no line says what failed"
     elif first.rule in LAST_RESORT_CAUSE:
         why = "a Python traceback whose exception line is missing, and no other line says what failed"
     elif first.cause is Cause.NETWORK:
@@ -511,6 +521,9 @@ def last_resort(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
 
 _WAIT_MS = re.compile(r"(?:timed out after|wait timeout after|Timeout\(ms\)=) ?(?P<ms>[0-9]{1,12}) ?(?:ms|\))")
 DEFAULT_WAITS_S = (600.0, 1800.0)  # PyTorch's NCCL and store / Hugging Face's ddp_timeout defaults
+MIN_PREP_S = 300.0  # a preparation shorter than five minutes says little of a wait that ran out
+BAR_BEFORE = 5  # lines between the bar and the incident's first line (0: the same line, glued)
+_TIMEOUT_WORDS = re.compile(r"time(?:d)? ?out|timeout|Timeout", re.IGNORECASE)
 
 
 def _seconds(clock: str | None) -> float | None:
@@ -527,11 +540,17 @@ def _seconds(clock: str | None) -> float | None:
 
 def data_prep_straggler(incident: Incident, facts: RunFacts) -> Incident | None:
     """The incident read again as a straggler when a data-preparation progress bar (tokenizing,
-    a dataset map) had run for as long as the others' wait when it ran out: the rank preparing
-    the data was slow, the others gave up on it (the classic rank-0-tokenizes-first barrier)."""
-    bars = [f for f in facts.findings if f.rule == RULE_DATA_PREP]
+    a dataset map), unfinished and drawn just before the incident's first line (or on it), had
+    run for as long as the others' wait when it ran out: the rank preparing the data was slow,
+    the others gave up on it (the classic rank-0-tokenizes-first barrier). A python_exception is
+    read again only when it is a timeout or a traceback the paste cut."""
+    bars = [f for f in facts.findings if f.rule == RULE_DATA_PREP and (small_int(f.field("pct")) or 0) < 100]
     if not bars or incident.cause not in (Cause.HANG, Cause.PYTHON_EXCEPTION, Cause.UNKNOWN):
         return None
+    if incident.cause is Cause.PYTHON_EXCEPTION and incident.confidence > 0.35 and not any(
+            _TIMEOUT_WORDS.search(f.text or "") for f in incident.evidence):
+        return None
+    starts = [(f.file, f.line) for f in incident.evidence if f.file and f.line is not None and f.rule != RULE_DATA_PREP]
     waits = set(DEFAULT_WAITS_S)
     for f in facts.findings:
         ms = small_int(f.field("timeout_ms"))
@@ -542,9 +561,11 @@ def data_prep_straggler(incident: Incident, facts: RunFacts) -> Incident | None:
             waits.add(int(m["ms"]) / 1000)
     for bar in sorted(bars, key=lambda f: (f.file or "", -(f.line or 0))):
         elapsed = _seconds(bar.field("elapsed"))
-        if elapsed is None:
+        if elapsed is None or elapsed < MIN_PREP_S or bar.line is None:
             continue
-        wait = next((w for w in sorted(waits) if w > 0 and abs(elapsed - w) <= max(60.0, 0.05 * w)), None)
+        if not any(file == bar.file and 0 <= line - bar.line <= BAR_BEFORE for file, line in starts if line is not None):
+            continue  # drawn long before the failure: the preparation had ended
+        wait = next((w for w in sorted(waits) if w > 0 and abs(elapsed - w) <= max(30.0, 0.05 * w)), None)
         if wait is None:
             continue
         why = (f"'{(bar.field('desc') or 'data preparation').strip()}' was {bar.field('pct')}% done after "

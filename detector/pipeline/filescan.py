@@ -48,3 +48,6 @@ class FileScan:
     # at again); tail_of() reads them again when they are
     tail_source: tuple[int, int] | None = field(default=None, repr=False)
     tail_count: int = 0
+    # the line number of the file's last line of training progress (a step, a progress bar, the end
+    # of training), from its tail; None: none in the tail
+    last_progress: int | None = None

@@ -208,12 +208,19 @@ def exit_findings(scans: Sequence[FileScan], idx: RunIndex, rank_findings: Seque
     # what else says what failed, beside the ranks that only failed as a consequence
     initiator_elsewhere = any(f.role is Role.INITIATOR for f in rank_findings) or signal_deaths
     wave = _abort_waves(records, rank_findings)
+    abort_times: dict[int | None, list[datetime]] = defaultdict(list)
+    for code, _pid, _node, when, *_rest, a in records.values():
+        if code == -6 and isinstance(when, datetime):
+            abort_times[a].append(when)
     out = []
     for (_attempt, rank), (code, pid, node, time, file, line, text, att) in records.items():
         sig = _SIGNALS.get(code)
+        # (after untimed timeouts, an abort is the watchdog's unless it came well before the others')
+        first_alone = time is not None and any(t - time > FIRST_ABORT_LEAD for t in abort_times.get(att, ()))
         if code in TEARDOWN_CODES or (code == -6 and (att in wave or rank in aborting
                                                       or _after_timeout(first_timeout.get(att), time)
-                                                      or (att in untimed_timeout and att not in first_timeout))):
+                                                      or (att in untimed_timeout and att not in first_timeout
+                                                          and not first_alone))):
             role, cause, conf = Role.COLLATERAL, None, 1.0
         elif code == -9:
             role, cause, conf = Role.INITIATOR, Cause.CRASH_SIGNAL, 0.7
@@ -242,6 +249,7 @@ def exit_findings(scans: Sequence[FileScan], idx: RunIndex, rank_findings: Seque
 
 
 ABORT_WAVE = 3  # ranks of one attempt aborting together (see _abort_waves)
+FIRST_ABORT_LEAD = timedelta(seconds=60)  # an abort this long before another one came first
 ABORT_WAVE_WITHIN = timedelta(seconds=2)
 
 
@@ -250,8 +258,8 @@ def _abort_waves(records: Mapping[tuple[int | None, int | None], tuple[object, .
     """Attempts in which three or more ranks died of SIGABRT within two seconds while no line of
     the run says anything else: what NCCL's watchdog does to every waiting rank after a collective
     timeout (a paste that kept only the launcher's failure table)."""
-    if any(f.role is not Role.CONTEXT for f in rank_findings):
-        return set()
+    if any(f.role is not Role.CONTEXT or f.cause is not None for f in rank_findings):
+        return set()  # (an abort's own words, a C++ exception's what(), say what failed)
     times: dict[int | None, list[datetime | None]] = defaultdict(list)
     for code, _pid, _node, time, *_rest, att in records.values():
         if code == -6:
@@ -313,6 +321,7 @@ SECONDARY_WITHIN = timedelta(seconds=30)
 # the WARN line or the "Last error:" detail beside them says what went wrong
 GENERIC_NCCL = frozenset({"nccl.invalid_usage", "nccl.unhandled_cuda_error", "nccl.system_error", "nccl.internal_error"})
 DETAIL_WITHIN = 40  # lines between an error class and its detail
+CUDA_DETAIL_WITHIN = 10  # a CUDA error line (not NCCL's own) counts only this close
 
 
 def refine_generic_nccl(findings: Sequence[Finding]) -> list[Finding]:
@@ -327,8 +336,8 @@ def refine_generic_nccl(findings: Sequence[Finding]) -> list[Finding]:
     out = []
     for f in findings:
         if f.rule in GENERIC_NCCL and f.role is Role.INITIATOR and f.line is not None:
-            near = [d for d in details if d.file == f.file and abs((d.line or 0) - f.line) <= DETAIL_WITHIN
-                    and d.rank == f.rank]
+            near = [d for d in details if d.file == f.file and d.rank == f.rank
+                    and abs((d.line or 0) - f.line) <= (CUDA_DETAIL_WITHIN if d.rule.startswith("cuda.") else DETAIL_WITHIN)]
             if near:
                 best = min(near, key=lambda d: abs((d.line or 0) - (f.line or 0)))
                 f = dataclasses.replace(f, cause=best.cause)

@@ -47,9 +47,10 @@ class RunModel:
         return self.index.world_size
 
     def facts(self, findings: Iterable[Finding] | None = None, median_step_s: float | None = None,
-              seen_ranks: Iterable[int] = ()) -> RunFacts:
+              seen_ranks: Iterable[int] = (), *, file_lines: Mapping[str, int] | None = None,
+              ended: bool = False, last_progress: Mapping[str, int] | None = None) -> RunFacts:
         return RunFacts(tuple(self.findings if findings is None else findings), self.ranks, self.index.world_size,
-                        median_step_s, frozenset(seen_ranks))
+                        median_step_s, frozenset(seen_ranks), dict(file_lines or {}), ended, dict(last_progress or {}))
 
 
 def log_activity(scans: Sequence[FileScan], idx: RunIndex) -> dict[int, Activity]:

@@ -20,11 +20,11 @@ from typing import BinaryIO
 
 from detector.pipeline.evidence import EvidenceCap, Hit
 from detector.pipeline.filescan import LOOKBACK_LINES, MAX_LINE, FileScan
-from detector.pipeline.tail import _read_tail, last_activity
+from detector.pipeline.tail import _read_tail, last_activity, last_progress_line
 from detector.rules.engine import RuleMatch, RuleSet, Verified
 from detector.sources.lines import LineParser
 from detector.sources.prefixes import Prefixed, detect_style, quick_prefix, strip_prefix
-from detector.sources.runs import LogFile
+from detector.sources.runs import FileKind, LogFile
 from detector.sources.torchelastic import parse_summary
 from detector.support.text import decode_line, is_binary
 from detector.types import Event
@@ -120,6 +120,8 @@ def scan_file(
                     break
     scan.parser = parser
     scan.activity = last_activity(scan)
+    if f.kind is FileKind.RANK_LOG:
+        scan.last_progress = last_progress_line(scan)
     for _rank, time in scan.activity.items():
         if scan.last_time is None or time > scan.last_time:
             scan.last_time = time

@@ -10,6 +10,7 @@ and plain lines) and the lines the last-activity walk visits; it is done once pe
 from __future__ import annotations
 
 import os
+import re
 from datetime import datetime
 from typing import BinaryIO
 
@@ -198,3 +199,29 @@ def _read_tail(fh: BinaryIO, scan: FileScan, parser: LineParser, tail_bytes: int
             keys[i] = (pre.rank, pre.hinted, pre.message)
             if pre.rank is not None and not pre.hinted:
                 ranks.add(pre.rank)
+
+
+# a line of training progress: a step or iteration count, a progress bar, the end of training
+_PROGRESS = re.compile(
+    r"\b(?:global[_ ]?step|step|iter(?:ation)?|epoch)\b\s{0,3}[:=#]?\s{0,3}\[?\s{0,3}[0-9]"
+    r"|[0-9]{1,3}%\|[^|]{0,200}\|\s{0,4}[0-9]{1,12}/[0-9]{1,12} \["
+    r"|\b(?:training|train|run|job|fine-?tuning)\s{1,3}(?:is\s)?(?:completed|finished|done|complete)\b"
+    r"|train_runtime|\{'loss': ",
+    re.IGNORECASE,
+)
+PROGRESS_LOOKBACK = 5000  # tail lines searched from the end for the last progress line
+
+
+def last_progress_line(scan: FileScan) -> int | None:
+    """The line number of the last line of the tail that shows training progress, or None."""
+    parser = scan.parser
+    lines = tail_of(scan)
+    if not lines:
+        return None
+    style = parser.style if parser is not None else PrefixStyle.BRACKETS
+    search = _PROGRESS.search
+    for i in range(len(lines) - 1, max(-1, len(lines) - 1 - PROGRESS_LOOKBACK), -1):
+        if search(_tail_key(scan, i, style)[2]):
+            return scan.tail_first + i
+    return None
+

@@ -355,7 +355,7 @@ def test_remapped_rows_pending(tmp_path: Path, ruleset: RuleSet) -> None:
         "        Uncorrectable Error               : 4\n"
         "        Pending                           : Yes\n"
     ), name="nvidia-smi.txt")
-    assert [h[1] for h in hits] == ["nvml.remapped_rows_pending"]
+    assert [h[1] for h in hits] == ["nvml.remap_pending_uncorrectable"]
     clean = _scan(tmp_path, ruleset, "    Remapped Rows\n        Pending                           : No\n", name="smi2.txt")
     assert clean == []
 
