@@ -462,7 +462,7 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
                   inferred_by="no rank left initiator-grade evidence and none stands out")
 
 
-TERMINAL_LINES = 400  # a file's last lines: where a run that stopped says its last words
+TERMINAL_LINES = 400  # a file's last lines: where a run that stopped says its last words (= tail.PROGRESS_LOOKBACK)
 
 
 def terminal(f: Finding, facts: RunFacts) -> bool:

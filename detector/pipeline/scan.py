@@ -120,7 +120,7 @@ def scan_file(
                     break
     scan.parser = parser
     scan.activity = last_activity(scan)
-    if f.kind is FileKind.RANK_LOG:
+    if f.kind is FileKind.RANK_LOG and (scan.hits or scan.failures):  # (only a file's findings ask for it)
         scan.last_progress = last_progress_line(scan)
     for _rank, time in scan.activity.items():
         if scan.last_time is None or time > scan.last_time:

@@ -209,19 +209,18 @@ _PROGRESS = re.compile(
     r"|train_runtime|\{'loss': ",
     re.IGNORECASE,
 )
-PROGRESS_LOOKBACK = 5000  # tail lines searched from the end for the last progress line
+PROGRESS_LOOKBACK = 400  # tail lines searched from the end (attribution's TERMINAL_LINES)
 
 
 def last_progress_line(scan: FileScan) -> int | None:
-    """The line number of the last line of the tail that shows training progress, or None."""
-    parser = scan.parser
+    """The line number of the last of the file's last :data:`PROGRESS_LOOKBACK` lines that shows
+    training progress, or None (a few substring tests first: the regex runs on few lines)."""
     lines = tail_of(scan)
-    if not lines:
-        return None
-    style = parser.style if parser is not None else PrefixStyle.BRACKETS
     search = _PROGRESS.search
     for i in range(len(lines) - 1, max(-1, len(lines) - 1 - PROGRESS_LOOKBACK), -1):
-        if search(_tail_key(scan, i, style)[2]):
+        low = lines[i].lower()
+        if ("step" in low or "iter" in low or "epoch" in low or "%|" in low or "train" in low or "run " in low
+                or "job " in low or "tuning" in low or "'loss'" in low) and search(low):
             return scan.tail_first + i
     return None
 
