@@ -489,12 +489,28 @@ LAST_RESORT_RULES = frozenset({"python.fatal_abort", "torch.cpp_terminate", "gen
 LAST_RESORT_CAUSE = {"python.traceback": Cause.PYTHON_EXCEPTION, "python.stack_dump_main_thread": Cause.HANG}
 
 
+def _ranks_claimed_twice(group: Sequence[Finding]) -> list[Finding]:
+    """The lines of a global rank that two processes claimed as they joined (Lightning's
+    "initializing ddp: GLOBAL_RANK: k"), in one attempt; [] when none was."""
+    by: dict[tuple[int | None, str | None], list[Finding]] = defaultdict(list)
+    for f in group:
+        if f.rule == "launcher.lightning_init_rank":
+            by[(f.attempt, f.field("global_rank"))].append(f)
+    return next((fs for fs in by.values() if len(fs) >= 2), [])
+
+
 def last_resort(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
     """An incident from the context lines that name a failure (a process aborted on an uncaught
     C++ exception, a fault handler's abort) when no rank left other evidence: what was seen, at
     low confidence, on the rank or node the first such line names. Only lines among the last
     words of their file count (:func:`terminal`): a retry or a dump that training went on after
     is no failure."""
+    twice = _ranks_claimed_twice(group)
+    if twice and all(terminal(f, facts) for f in twice):  # (and nothing trained after them)
+        return _build(Cause.HANG, Initiator(), twice, (), 0.4, facts,
+                      inferred_by=f"two processes joined the process group as global rank {twice[0].field('global_rank')} "
+                                  "(every node computed the same ranks: the node rank or the launcher's settings): "
+                                  "the group cannot form, the job waits at its start")
     seen = sorted((f for f in group if f.role is Role.CONTEXT and f.rule in LAST_RESORT_RULES
                    and (f.cause or LAST_RESORT_CAUSE.get(f.rule)) is not None and terminal(f, facts)),
                   key=lambda f: (f.time is None, f.time.timestamp() if f.time else 0.0, f.rule in LAST_RESORT_CAUSE,

@@ -198,7 +198,12 @@ def exit_findings(scans: Sequence[FileScan], idx: RunIndex, rank_findings: Seque
         if fnd.rule in FIRST_EXIT_RULES:
             first_exit.add((fnd.attempt, rank))
     if not records and unplaced:
-        records[(unplaced[0][7], None)] = unplaced[0]
+        first = unplaced[0]
+        if first[2] is None:  # the node another exit line of the launcher names (MPICH's "PID n RUNNING AT host")
+            named = {fnd.node for fnd in rank_findings if fnd.node and fnd.field("exitcode") is not None}
+            if len(named) == 1:
+                first = (first[0], first[1], named.pop(), *first[3:])
+        records[(first[7], None)] = first
     # what else says a rank failed: initiator-grade lines, collateral other than a launcher tearing
     # its workers down after the failure, deaths by a signal other than the teardown's
     signal_deaths = any(code < 0 and code not in TEARDOWN_CODES for code, *_ in records.values())

@@ -436,3 +436,50 @@ def test_a_remap_no_longer_pending_is_a_past_repair(tmp_path: Path, ruleset: Rul
            "        Pending                           : No\n"
            "        Remapping Failure Occurred        : No\n")
     assert incidents_of(tmp_path, {"nvidia-smi-q.txt": smi}, ruleset) == []
+
+
+def test_two_processes_claiming_one_global_rank_is_a_hang_at_start(tmp_path: Path, ruleset: RuleSet) -> None:
+    # AM-lightning-4389: both nodes computed the same ranks
+    joins = "".join(f"initializing ddp: GLOBAL_RANK: {r}, MEMBER: {r + 1}/8\n" for r in range(4))
+    got = incidents_of(tmp_path, {"train.log": joins + joins}, ruleset)
+    assert [g.cause for g in got] == [Cause.HANG]
+    assert "global rank" in got[0].explanation
+    # each rank once, then training: nothing
+    assert incidents_of(tmp_path / "ok", {"train.log": joins + _STEPS}, ruleset) == []
+
+
+def test_ssh_refusing_the_launcher_is_the_network_on_that_node(tmp_path: Path, ruleset: RuleSet) -> None:
+    # AM-horovod-504: mpirun's daemons cannot start on the other node
+    got = incidents_of(tmp_path, {"console.log": (
+        "ssh: connect to host 192.168.11.1 port 50000: Connection refused\n"
+        "ORTE was unable to reliably start one or more daemons.\n")}, ruleset)
+    assert [(g.cause, g.node) for g in got] == [(Cause.NETWORK, "192.168.11.1")]
+
+
+def test_mpichs_banner_names_the_node_of_the_killed_process(tmp_path: Path, ruleset: RuleSet) -> None:
+    # AM-jukebox-155
+    got = incidents_of(tmp_path, {"console.log": (
+        "===================================================================================\n"
+        "=   BAD TERMINATION OF ONE OF YOUR APPLICATION PROCESSES\n"
+        "=   PID 9665 RUNNING AT NeuroRTX6000\n"
+        "=   EXIT CODE: 9\n"
+        "=   CLEANING UP REMAINING PROCESSES\n"
+        "===================================================================================\n"
+        "YOUR APPLICATION TERMINATED WITH THE EXIT STRING: Killed (signal 9)\n")}, ruleset)
+    assert [(g.cause, g.node) for g in got] == [(Cause.UNKNOWN, "NeuroRTX6000")]
+
+
+def test_tensorflow_running_out_of_input_in_a_collective_is_a_mismatch(tmp_path: Path, ruleset: RuleSet) -> None:
+    # AM-tensorflow-33531: one worker's iterator ends while the others enter the collective
+    got = incidents_of(tmp_path, {"worker.log": (
+        "2019-10-19 12:14:21.635680: W tensorflow/core/common_runtime/base_collective_executor.cc:216] "
+        "BaseCollectiveExecutor::StartAbort Out of range: End of sequence\n")}, ruleset)
+    assert [g.cause for g in got] == [Cause.COLLECTIVE_MISMATCH]
+
+
+def test_an_ib_transport_size_mismatch_is_a_failure_of_unknown_cause(tmp_path: Path, ruleset: RuleSet) -> None:
+    # AM-tensorflow-34375, AB-nccl-615: an application mismatch or a GPUDirect fault, the line cannot tell
+    got = incidents_of(tmp_path, {"train.log": (
+        "host2:14508:15205 [0] transport/net_ib.cc:651 NCCL WARN NET/IB : collective mismatch error local size "
+        "348160 remote 32768 addr 7fb47b011000 rkey baa8 seq 5a/5a\n")}, ruleset)
+    assert [(g.cause, g.node, g.drain) for g in got] == [(Cause.UNKNOWN, "host2", False)]
