@@ -26,6 +26,9 @@ RULE_PROGRESS_AFTER_TIMEOUT = "torch.progress_after_timeout"
 RULE_DATA_PREP = "torch.data_prep_progress"  # a data-preparation bar that had not finished
 RULE_STACK_COLLECTIVE = "python.stack_in_collective"  # a stack dump of a thread waiting in a collective
 RULE_STACK_LOADER = "python.stack_in_data_loader"  # a stack dump of a main loop waiting for its data loader
+# a file's last lines: where a run that stopped says its last words (the last-progress search in a
+# file's tail and attribution's terminal() both look this far)
+TERMINAL_LINES = 400
 # Horovod's stall inspector (rules/launchers.yaml): a warning that some ranks wait for others; alone,
 # no failure (the job may be pausing on one rank, and Horovod goes on)
 # the launcher sending its teardown signal to a worker still running (rules/torch.yaml,

@@ -30,6 +30,7 @@ from detector.types import (
     RULE_STALL,
     SIGNAL_SENT,
     STALL_WARNING_RULES,
+    TERMINAL_LINES,
     Cause,
     Finding,
     Incident,
@@ -274,12 +275,9 @@ def _progressed(group: Sequence[Finding]) -> bool:
     return False
 
 
-def _slow_not_stuck(group: Sequence[Finding]) -> str | None:
-    """Why the ranks' timeouts read as a straggler rather than a hang, or None. (A timeout set far
-    below the defaults is no such sign: real hangs under short test timeouts look the same.)"""
-    if _progressed(group):
-        return "a progress bar was still advancing after the watchdogs fired: slow, not stuck"
-    return None
+# why the ranks' timeouts read as a straggler (_progressed); a timeout set far below the defaults is
+# no such sign: real hangs under short test timeouts look the same
+PROGRESSED_WHY = "a progress bar was still advancing after the watchdogs fired: slow, not stuck"
 
 
 def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
@@ -390,10 +388,9 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
         if len(top) == 1 or top[0][1] > top[1][1]:
             rank = top[0][0]
             cause = Cause.HANG if hang_signal else Cause.UNKNOWN
-            slow = _slow_not_stuck(group) if cause is Cause.HANG else None
-            if slow is not None:
+            if cause is Cause.HANG and _progressed(group):
                 cause = Cause.STRAGGLER
-                reasons[rank].append(slow)
+                reasons[rank].append(PROGRESSED_WHY)
             confidence = min(0.85, 0.45 + 0.1 * top[0][1])
             evidence = [f for f in group if f.rank == rank or f.role is Role.COLLATERAL or f in stalls]
             initiator = _initiator_for(rank, None, facts, evidence)
@@ -411,7 +408,7 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
     # a wave of SIGABRT exits, the watchdog's teardown: pipeline.findings._abort_waves)
     stopping = timeouts or [f for f in collateral if f.rule in (RULE_NCCL_TEARDOWN, "torch.dump_signal")
                             or f.field("abort_wave")]
-    dumped = [f for f in collateral if f.rule == RULE_STACK_COLLECTIVE and terminal(f, facts)]
+    dumped = [f for f in collateral if f.rule == RULE_STACK_COLLECTIVE]  # (terminal ones: above)
     if not stopping and dumped and all(f.rule == RULE_STACK_COLLECTIVE or f.cause is None for f in collateral):
         # stack dumps of the stopped job (the logs' last words) show its ranks waiting in
         # collectives, nothing else failed; a rank whose dump waits for its data loader starves them
@@ -429,10 +426,9 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
         # ranks timed out waiting in a collective (the rest of the collateral is their own teardown)
         # and no line says a peer died or its connection broke: the collective hung (some rank
         # never entered it); which one, nothing here says
-        slow = _slow_not_stuck(group)
-        if slow is not None:
+        if _progressed(group):
             return _build(Cause.STRAGGLER, Initiator(), collateral, _collateral(group, None, facts), 0.35, facts,
-                          inferred_by=f"the ranks timed out waiting in a collective and {slow}; "
+                          inferred_by=f"the ranks timed out waiting in a collective and {PROGRESSED_WHY}; "
                                       "which rank was slow, nothing here says")
         if all(f.field("abort_wave") for f in stopping):
             how = ("the ranks all aborted at once (SIGABRT), as NCCL's watchdog takes every waiting rank down "
@@ -460,9 +456,6 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
                                   "no line says what failed")
     return _build(Cause.UNKNOWN, Initiator(), collateral, _collateral(group, None, facts), 0.3, facts,
                   inferred_by="no rank left initiator-grade evidence and none stands out")
-
-
-TERMINAL_LINES = 400  # a file's last lines: where a run that stopped says its last words (= tail.PROGRESS_LOOKBACK)
 
 
 def terminal(f: Finding, facts: RunFacts) -> bool:

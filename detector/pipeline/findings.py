@@ -212,16 +212,16 @@ def exit_findings(scans: Sequence[FileScan], idx: RunIndex, rank_findings: Seque
                           or signal_deaths)
     # what else says what failed, beside the ranks that only failed as a consequence
     initiator_elsewhere = any(f.role is Role.INITIATOR for f in rank_findings) or signal_deaths
-    wave = _abort_waves(records, rank_findings)
-    abort_times: dict[int | None, list[datetime]] = defaultdict(list)
-    for code, _pid, _node, when, *_rest, a in records.values():
-        if code == -6 and isinstance(when, datetime):
-            abort_times[a].append(when)
+    aborts: dict[int | None, list[datetime | None]] = defaultdict(list)  # each attempt's SIGABRT exit times
+    for code, _pid, _node, when, _file, _line, _text, a in records.values():
+        if code == -6:
+            aborts[a].append(when)
+    wave = _abort_waves(aborts, rank_findings)
     out = []
     for (_attempt, rank), (code, pid, node, time, file, line, text, att) in records.items():
         sig = _SIGNALS.get(code)
         # (after untimed timeouts, an abort is the watchdog's unless it came well before the others')
-        first_alone = time is not None and any(t - time > FIRST_ABORT_LEAD for t in abort_times.get(att, ()))
+        first_alone = time is not None and any(t is not None and t - time > FIRST_ABORT_LEAD for t in aborts.get(att, ()))
         if code in TEARDOWN_CODES or (code == -6 and (att in wave or rank in aborting
                                                       or _after_timeout(first_timeout.get(att), time)
                                                       or (att in untimed_timeout and att not in first_timeout
@@ -258,19 +258,16 @@ FIRST_ABORT_LEAD = timedelta(seconds=60)  # an abort this long before another on
 ABORT_WAVE_WITHIN = timedelta(seconds=2)
 
 
-def _abort_waves(records: Mapping[tuple[int | None, int | None], tuple[object, ...]],
+def _abort_waves(aborts: Mapping[int | None, Sequence[datetime | None]],
                  rank_findings: Sequence[Finding]) -> set[int | None]:
-    """Attempts in which three or more ranks died of SIGABRT within two seconds while no line of
-    the run says anything else: what NCCL's watchdog does to every waiting rank after a collective
-    timeout (a paste that kept only the launcher's failure table)."""
+    """Attempts (of ``aborts``, each attempt's SIGABRT exit times) in which three or more ranks died
+    of SIGABRT within two seconds while no line of the run says anything else: what NCCL's
+    watchdog does to every waiting rank after a collective timeout (a paste that kept only the
+    launcher's failure table)."""
     if any(f.role is not Role.CONTEXT or f.cause is not None for f in rank_findings):
         return set()  # (an abort's own words, a C++ exception's what(), say what failed)
-    times: dict[int | None, list[datetime | None]] = defaultdict(list)
-    for code, _pid, _node, time, *_rest, att in records.values():
-        if code == -6:
-            times[att].append(time if isinstance(time, datetime) else None)  # type: ignore[index]
     waves = set()
-    for att, ts in times.items():
+    for att, ts in aborts.items():
         stamped = [t for t in ts if t is not None]
         # (all stamped within the window, or none stamped: one failure table lists them together)
         if len(ts) >= ABORT_WAVE and (not stamped or (len(stamped) == len(ts)

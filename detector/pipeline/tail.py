@@ -18,7 +18,7 @@ from detector.pipeline.filescan import LOOKBACK_LINES, MAX_LINE, FileScan
 from detector.sources.lines import LineParser
 from detector.sources.prefixes import Prefixed, PrefixStyle, quick_prefix, strip_prefix
 from detector.support.text import decode_line
-from detector.types import Event
+from detector.types import TERMINAL_LINES, Event
 
 
 def tail_of(scan: FileScan) -> list[str]:
@@ -209,18 +209,14 @@ _PROGRESS = re.compile(
     r"|train_runtime|\{'loss': ",
     re.IGNORECASE,
 )
-PROGRESS_LOOKBACK = 400  # tail lines searched from the end (attribution's TERMINAL_LINES)
-
-
 def last_progress_line(scan: FileScan) -> int | None:
-    """The line number of the last of the file's last :data:`PROGRESS_LOOKBACK` lines that shows
+    """The line number of the last of the file's last :data:`TERMINAL_LINES` lines that shows
     training progress, or None (a few substring tests first: the regex runs on few lines)."""
     lines = tail_of(scan)
     search = _PROGRESS.search
-    for i in range(len(lines) - 1, max(-1, len(lines) - 1 - PROGRESS_LOOKBACK), -1):
+    for i in range(len(lines) - 1, max(-1, len(lines) - 1 - TERMINAL_LINES), -1):
         low = lines[i].lower()
         if ("step" in low or "iter" in low or "epoch" in low or "%|" in low or "train" in low or "run " in low
                 or "job " in low or "tuning" in low or "'loss'" in low) and search(low):
             return scan.tail_first + i
     return None
-
