@@ -280,6 +280,27 @@ def _progressed(group: Sequence[Finding]) -> bool:
 PROGRESSED_WHY = "a progress bar was still advancing after the watchdogs fired: slow, not stuck"
 
 
+def _spared_by_teardown(collateral: Sequence[Finding], facts: RunFacts) -> int | None:
+    """The one rank of a node whose process the node's launcher did not tear down when it tore
+    down all the others (torchrun's "Sending process PID closing signal SIGTERM" goes to the
+    workers still running): it ended first. Only when every signalled pid is a rank of that node
+    the logs or the live processes place (the same attempt), and exactly one such rank was spared."""
+    signalled: dict[str | None, set[int]] = defaultdict(set)
+    for f in collateral:
+        pid = f.field("pid") if f.rule in SIGNAL_SENT else None
+        if pid is not None and pid.isdigit():
+            signalled[f.node].add(int(pid))
+    spared: set[int] = set()
+    for node, pids in signalled.items():
+        ranks = {r.pid: r.rank for r in facts.ranks.values() if r.pid is not None and (node is None or r.node in (None, node))}
+        if not pids <= set(ranks):
+            continue
+        left = [rank for pid, rank in ranks.items() if pid not in pids]
+        if len(left) == 1:
+            spared.add(left[0])
+    return next(iter(spared)) if len(spared) == 1 else None
+
+
 def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
     """No rank left initiator-grade evidence: let the collateral evidence point at one."""
     # (a stack dump that training went on after is no evidence: someone looked at a running job)
@@ -332,6 +353,11 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
                 votes[r] += 3
                 hang_signal = True
                 reasons[r].append("not among the ranks ready for a collective")
+    spared = _spared_by_teardown(collateral, facts)
+    if spared is not None:
+        votes[spared] += 3
+        reasons[spared].append("the launcher sent its teardown signal to every other worker of its node, "
+                               "not to this one: it had already ended")
     # the one rank behind the others: the lowest last completed collective; else the fewest
     # enqueued (it never issued the one they wait in: PyTorch's "last enqueued NCCL work" of a
     # watchdog or dump signal); else, when the ranks' completed counts say nothing, the earliest

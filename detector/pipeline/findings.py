@@ -373,6 +373,31 @@ def demote_kill_after_watchdog(findings: Sequence[Finding]) -> list[Finding]:
             else f for f in findings]
 
 
+# torchelastic's race: the agent read a worker's error file half written and crashed on it
+REPLY_RACE = "torch.elastic_reply_file_unparsed"
+UNCAUGHT = "python.uncaught_exception"
+RACE_WITHIN = 200  # lines from the agent's report to its own traceback's last line
+
+
+def demote_launcher_reply_race(findings: Sequence[Finding]) -> list[Finding]:
+    """``findings`` with the torchrun agent's own ``JSONDecodeError`` traceback, a few lines after
+    it reported a reply (error) file it could not parse, made collateral (cause none): the agent
+    read the file of a worker that was failing while the worker still wrote it, and crashed on
+    that; the job's failure is the worker's, not the agent's exception."""
+    races: dict[str | None, list[int]] = defaultdict(list)
+    for f in findings:
+        if f.rule == REPLY_RACE and f.line is not None:
+            races[f.file].append(f.line)
+    if not races:
+        return list(findings)
+
+    def agent_crash(f: Finding) -> bool:
+        return (f.rule == UNCAUGHT and f.rank is None and f.line is not None and "JSONDecodeError" in f.text
+                and any(0 < f.line - line <= RACE_WITHIN for line in races.get(f.file, ())))
+
+    return [dataclasses.replace(f, role=Role.COLLATERAL, cause=None) if agent_crash(f) else f for f in findings]
+
+
 def demote_secondary_xids(findings: Sequence[Finding]) -> list[Finding]:
     """``findings`` with each secondary Xid that follows an application fault on the same GPU
     made context (cause none): it no longer reads as, or drains for, a hardware fault."""
