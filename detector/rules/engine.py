@@ -29,7 +29,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from detector.rules.loader import CompiledRule
+from detector.rules.loader import CompiledRule, LazyRegex
 from detector.rules.prefilter import required_literals
 from detector.rules.scanners import (
     HyperscanPrefilter,
@@ -86,7 +86,7 @@ class Verified:
         return RuleMatch(self.rule, self.fields)
 
 
-def linear_search(regex: re.Pattern[str], twin: Any | None, text: str) -> re.Match[str] | None:
+def linear_search(regex: re.Pattern[str] | LazyRegex, twin: Any | None, text: str) -> re.Match[str] | None:
     """``regex.search(text)`` in time linear in ``len(text)`` when ``twin`` (RE2) is given:
     RE2 finds where the leftmost match starts, ``re`` matches there (same fields as its own
     search, since both find the leftmost start). Short texts go to ``re`` directly."""
