@@ -24,6 +24,7 @@ def _gpu_select(ini: Initiator) -> str:
 
 
 LOCAL_ADAPTER_RULES = frozenset({"nccl.ib_async_event"})
+PORT_IN_USE = "torch.store_port_in_use"  # rules/torch.yaml: another process holds the port
 
 
 def local_adapter_evidence(f: Finding, node: str | None) -> bool:
@@ -58,6 +59,13 @@ def remediation_for(cause: Cause, ini: Initiator, *, has_hardware_evidence: bool
         return Remediation(True, True,
             f"Drain {where}; check NVLink/NVSwitch health and fabric manager, reset the GPUs, and reseat or RMA if errors persist.",
             _on(node, f"nvidia-smi nvlink --status{sel} && nvidia-smi nvlink -e{sel}"))
+    if cause is Cause.NETWORK and anchor is not None and anchor.rule == PORT_IN_USE:
+        port = anchor.field("port") or (anchor.field("addr") or "").rpartition(":")[2] or "PORT"
+        return Remediation(False, True,
+            f"Another process holds the store's port {port} on {where} (a second job with the same MASTER_PORT, "
+            "or a leftover process of an earlier run): stop it or launch with a free port (--master-port / "
+            "MASTER_PORT); no node is at fault.",
+            _on(node, f"ss -ltnp | grep ':{port} '"))
     if cause is Cause.NETWORK:
         # drain only on evidence about this node's own adapter (the kernel's NIC/IB lines, an IB
         # async event on its HCA); a connect failure or a completion error one rank saw may be

@@ -280,6 +280,25 @@ def _progressed(group: Sequence[Finding]) -> bool:
 PROGRESSED_WHY = "a progress bar was still advancing after the watchdogs fired: slow, not stuck"
 
 
+ENDLESS_WAIT_MS = 7 * 24 * 3600 * 1000  # a timeout set this long (to "disable" it) never runs out
+UNIQUE_ID_STORE = "torch.nccl_unique_id_store_error"
+ROOT_LATE_WHY = ("the others waited the store's whole timeout for its NCCL id at their first collective and no line "
+                 "says it failed: it was late to that collective (most often still preparing data or loading)")
+
+
+def _waited_for_the_root(collateral: Sequence[Finding], rank: int) -> bool:
+    """Every rank's failure is a store timeout waiting for ``rank``'s NCCL unique id (the
+    first collective of a communicator): the root rank had not reached it when their wait ran
+    out, and nothing says it died (a dead root's store fails at once: a reset, a refusal)."""
+    waits = [f for f in collateral if f.rule == UNIQUE_ID_STORE]
+    if not waits or not all(small_int(f.field("peer_rank")) == rank and _TIMED_OUT.search(f.text) for f in waits):
+        return False
+    return all(f.rule == UNIQUE_ID_STORE or (f.cause is None and f.rule not in SIGNAL_SENT) for f in collateral)
+
+
+_TIMED_OUT = re.compile(r"Socket Timeout|timed out|Timeout", re.IGNORECASE)
+
+
 def _spared_by_teardown(collateral: Sequence[Finding], facts: RunFacts) -> int | None:
     """The one rank of a node whose process the node's launcher did not tear down when it tore
     down all the others (torchrun's "Sending process PID closing signal SIGTERM" goes to the
@@ -344,8 +363,11 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
                 reasons[g].append(f"its connection closed first (named by rank {f.rank})")
         for r in _as_ranks(f.field("missing_ranks")):
             votes[r] += 3
-            hang_signal = True
-            reasons[r].append("missing from a collective")
+            if (small_int(f.field("timeout_ms"), digits=15) or 0) < ENDLESS_WAIT_MS:
+                hang_signal = True
+                reasons[r].append("missing from a collective")
+            else:  # a wait of weeks cannot have run out: the rank failed to answer (it had died or erred)
+                reasons[r].append("failed to answer a monitored barrier whose wait cannot have run out")
         ready = _as_ranks(f.field("ready_ranks"))
         if ready:  # the ranks a collective waits on are those of the job not listed ready
             every = set(range(facts.world_size)) if facts.world_size else set(range(max(ready) + 1)) | set(facts.ranks)
@@ -414,6 +436,9 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
         if len(top) == 1 or top[0][1] > top[1][1]:
             rank = top[0][0]
             cause = Cause.HANG if hang_signal else Cause.UNKNOWN
+            if cause is Cause.UNKNOWN and _waited_for_the_root(collateral, rank):
+                cause = Cause.STRAGGLER
+                reasons[rank].append(ROOT_LATE_WHY)
             if cause is Cause.HANG and _progressed(group):
                 cause = Cause.STRAGGLER
                 reasons[rank].append(PROGRESSED_WHY)
@@ -496,13 +521,26 @@ def terminal(f: Finding, facts: RunFacts) -> bool:
     return total is not None and total - f.line < TERMINAL_LINES and (progress is None or f.line >= progress)
 
 
+# a line printed just before the first collective: a failure only as a log's very last line
+SETUP_LAST_WORDS = "launcher.setup_last_words"
+LAST_LINES = 3
+
+
+def at_the_end(f: Finding, facts: RunFacts) -> bool:
+    """``f`` is one of the last :data:`LAST_LINES` lines of its file, in logs read to their end."""
+    total = facts.file_lines.get(f.file or "") if facts.ended else None
+    return total is not None and f.line is not None and total - f.line < LAST_LINES
+
+
 # an abort or a driver fault that other evidence usually explains (the C++ abort after a watchdog
 # error, a fault handler's SIGABRT), connection retries that may yet succeed: context while anything
 # else says what failed, the incident's cause when nothing does
 LAST_RESORT_RULES = frozenset({"python.fatal_abort", "torch.cpp_terminate", "generic.caught_signal_abort",
-                               "generic.mpi_signal_abort", "xid.uvm_fatal", "python.traceback",
+                               "generic.mpi_signal_abort", "generic.mpi_error_message_end", "xid.uvm_fatal",
+                               "python.traceback",
                                "nccl.connect_retry_unreachable", "torch.store_connect_unreachable",
-                               "python.stack_dump_main_thread", RULE_STACK_LOADER})
+                               "python.stack_dump_main_thread", RULE_STACK_LOADER, SETUP_LAST_WORDS,
+                               "launcher.deepspeed_host_memory_full"})
 # a last-resort rule that names no cause of its own: the cause it stands for (a traceback whose
 # exception line the paste cut)
 LAST_RESORT_CAUSE = {"python.traceback": Cause.PYTHON_EXCEPTION, "python.stack_dump_main_thread": Cause.HANG}
@@ -531,7 +569,8 @@ def last_resort(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
                                   "(every node computed the same ranks: the node rank or the launcher's settings): "
                                   "the group cannot form, the job waits at its start")
     seen = sorted((f for f in group if f.role is Role.CONTEXT and f.rule in LAST_RESORT_RULES
-                   and (f.cause or LAST_RESORT_CAUSE.get(f.rule)) is not None and terminal(f, facts)),
+                   and (f.cause or LAST_RESORT_CAUSE.get(f.rule)) is not None and terminal(f, facts)
+                   and (f.rule != SETUP_LAST_WORDS or at_the_end(f, facts))),
                   key=lambda f: (f.time is None, f.time.timestamp() if f.time else 0.0, f.rule in LAST_RESORT_CAUSE,
                                  f.file or "", f.line or 0))
     if not seen:
@@ -540,12 +579,16 @@ def last_resort(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
     cause = first.cause or LAST_RESORT_CAUSE[first.rule]
     evidence = [f for f in seen if f.rank == first.rank and f.rule == first.rule]
     initiator = _initiator_for(first.rank, first.node, facts, evidence)
-    if first.rule == "python.stack_dump_main_thread":
+    if first.rule == SETUP_LAST_WORDS:
+        why = "the log ends on the line the job prints just before its first collective: it never got past it"
+    elif first.rule == "python.stack_dump_main_thread":
         why = "a stack dump of the stopped job (py-spy) and no line says what failed"
     elif first.rule == RULE_STACK_LOADER:
         why = "a stack dump of the stopped job waits for its data loader's next batch and no line says what failed"
     elif first.rule in LAST_RESORT_CAUSE:
         why = "a Python traceback whose exception line is missing, and no other line says what failed"
+    elif first.cause is Cause.HOST_OOM_KILL:
+        why = "the host's memory was all but full in the log's last report and nothing after says what failed"
     elif first.cause is Cause.NETWORK:
         why = "connections kept failing to reach a peer or the store and no other line says what failed"
     else:
@@ -617,3 +660,36 @@ def data_prep_straggler(incident: Incident, facts: RunFacts) -> Incident | None:
         return _build(Cause.STRAGGLER, initiator, [bar, *incident.evidence], collateral, 0.5, facts, inferred_by=why)
     return None
 
+
+
+RULE_SAVING = "torch.checkpoint_saving"
+SAVE_BEFORE = 8  # lines between the save's last line and the first timeout
+_SAVE_WAITS = frozenset({Cause.HANG, Cause.UNKNOWN})
+
+
+def checkpoint_save_straggler(incident: Incident, facts: RunFacts) -> Incident | None:
+    """The incident read again as a straggler when the others' collective timed out a few lines
+    after a checkpoint save began (or reported one of its gathering steps) in the same log and no
+    other line came between: the rank writing the checkpoint was slow (a save that outlasts the
+    collective timeout), the others gave up waiting in their next collective."""
+    if incident.cause not in _SAVE_WAITS:
+        return None
+    saves = [f for f in facts.findings if f.rule == RULE_SAVING and f.line is not None]
+    timeouts = [f for f in incident.evidence if f.file and f.line is not None and _TIMEOUT_WORDS.search(f.text or "")]
+    if not saves or not timeouts:
+        return None
+    first = min(timeouts, key=lambda f: (f.time is None, f.time.timestamp() if f.time else 0.0, f.line or 0))
+    before = [f for f in saves if f.file == first.file and 0 < (first.line or 0) - (f.line or 0) <= SAVE_BEFORE]
+    if not before:
+        return None
+    save = max(before, key=lambda f: f.line or 0)
+    waiting = {f.rank for f in incident.evidence if f.rank is not None} | set(incident.collateral_ranks)
+    rank = save.rank if save.rank is not None and save.rank not in waiting else None
+    why = ("the others' collective timed out while a checkpoint was being saved "
+           f"({save.text.strip()[:120]!r}): the saving rank was slow, not stuck")
+    if rank is None and save.rank is None and waiting and 0 not in waiting:
+        rank = 0
+        why += " (the main process, rank 0, writes the checkpoint while the others wait)"
+    initiator = _initiator_for(rank, None, facts, [save]) if rank is not None else Initiator()
+    collateral = tuple(r for r in incident.collateral_ranks if r != rank)
+    return _build(Cause.STRAGGLER, initiator, [save, *incident.evidence], collateral, 0.45, facts, inferred_by=why)

@@ -1,0 +1,138 @@
+"""From the eighth session's development cases (AN-AZ): a rank late to its first collective or
+slow writing a checkpoint is a straggler, not a hang; a monitored barrier whose wait cannot have
+run out names a rank that failed; set-up faults (a port another process holds, a store that
+cannot be reached, a socket NCCL cannot create, a CUDA call refused during a transport's set-up
+or a graph capture) get their own causes; NCCL's RAS report and vLLM's executor speak for a
+stuck or dead worker."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from detector.replay import replay_path
+from detector.rules.engine import RuleSet
+from detector.types import Cause
+from tests.support.replaying import incidents_of, write_run
+
+_UNIQUE_ID_TIMEOUT = ("[rank{r}]: torch.distributed.DistBackendError: [{r}] is setting up NCCL communicator and retrieving "
+                      "ncclUniqueId from [0] via c10d key-value store by key '0', but store->get('0') got error: "
+                      "Socket Timeout\n")
+_WATCHDOG = ("[rank{r}]:[E430 05:09:48.828088908 ProcessGroupNCCL.cpp:632] [Rank {r}] Watchdog caught collective "
+             "operation timeout: WorkNCCL(SeqNum=9387, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) "
+             "ran for 600005 milliseconds before timing out.\n")
+
+
+def test_ranks_that_waited_out_the_store_for_the_roots_nccl_id_name_a_late_root(tmp_path: Path, ruleset: RuleSet) -> None:
+    got = incidents_of(tmp_path, {"train.log": "".join(_UNIQUE_ID_TIMEOUT.format(r=r) for r in (1, 2, 3))}, ruleset)
+    assert [(g.cause, g.rank) for g in got] == [(Cause.STRAGGLER, 0)]
+    assert "late to that collective" in got[0].explanation
+
+
+def test_a_root_whose_store_connection_broke_is_not_called_late(tmp_path: Path, ruleset: RuleSet) -> None:
+    reset = _UNIQUE_ID_TIMEOUT.replace("Socket Timeout", "Connection reset by peer")
+    got = incidents_of(tmp_path, {"train.log": "".join(reset.format(r=r) for r in (1, 2, 3))}, ruleset)
+    assert [(g.cause, g.rank) for g in got] == [(Cause.UNKNOWN, 0)]
+
+
+def test_a_timeout_right_after_a_checkpoint_save_began_is_the_saving_rank_straggling(tmp_path: Path,
+                                                                                       ruleset: RuleSet) -> None:
+    log = ("INFO:torchtune.utils._logging:Saving checkpoint. This may take some time. Retrieving full model state dict...\n"
+           "INFO:torchtune.utils._logging:Getting full model state dict took 109.51 secs\n"
+           + _WATCHDOG.format(r=4) + _WATCHDOG.format(r=5))
+    got = incidents_of(tmp_path, {"train.log": log}, ruleset)
+    assert [(g.cause, g.rank) for g in got] == [(Cause.STRAGGLER, 0)]
+    assert "checkpoint" in got[0].explanation
+    assert not got[0].drain
+
+
+def test_the_same_timeout_long_after_a_save_stays_a_hang(tmp_path: Path, ruleset: RuleSet) -> None:
+    steps = "".join(f"step {n} | loss 1.0\n" for n in range(20))
+    log = "INFO: Saving checkpoint to /out/step_100\n" + steps + _WATCHDOG.format(r=4) + _WATCHDOG.format(r=5)
+    got = incidents_of(tmp_path, {"train.log": log}, ruleset)
+    assert [g.cause for g in got] == [Cause.HANG]
+
+
+def test_a_monitored_barrier_that_cannot_have_timed_out_names_a_failed_rank(tmp_path: Path, ruleset: RuleSet) -> None:
+    endless = "[rank0]: RuntimeError: [Rank 0]: Ranks 6 failed to pass monitoredBarrier in 180000000000 ms\n"
+    got = incidents_of(tmp_path, {"train.log": endless}, ruleset)
+    assert [(g.cause, g.rank) for g in got] == [(Cause.UNKNOWN, 6)]
+    short = endless.replace("180000000000", "30000")
+    got = incidents_of(tmp_path / "short", {"train.log": short}, ruleset)
+    assert [(g.cause, g.rank) for g in got] == [(Cause.HANG, 6)]
+
+
+def test_a_port_another_process_holds_is_a_network_fault_with_its_own_fix_and_no_drain(tmp_path: Path,
+                                                                                        ruleset: RuleSet) -> None:
+    log = ("[W socket.cpp:401] [c10d] The server socket has failed to bind to [::]:29400 (errno: 98 - Address already in use).\n"
+           "[W socket.cpp:401] [c10d] The server socket has failed to bind to 0.0.0.0:29400 (errno: 98 - Address already in use).\n"
+           "[E socket.cpp:435] [c10d] The server socket has failed to listen on any local network address.\n")
+    report = replay_path(write_run(tmp_path, {"node1.log": log}), ruleset)
+    [incident] = report.incidents
+    assert incident.cause is Cause.NETWORK
+    assert not incident.remediation.drain_node
+    assert "29400" in incident.remediation.fix and "MASTER_PORT" in incident.remediation.fix
+
+
+def test_a_store_that_cannot_be_reached_at_all_is_the_network(tmp_path: Path, ruleset: RuleSet) -> None:
+    log = ("[W socket.cpp:601] [c10d] The IPv6 network addresses of (cernet2.net, 52533) cannot be retrieved (gai error: -5 - No address associated with hostname).\n"
+           "[E socket.cpp:860] [c10d] The client socket has timed out after 1800s while trying to connect to (cernet2.net, 52533).\n")
+    got = incidents_of(tmp_path, {"train.log": log}, ruleset)
+    assert [g.cause for g in got] == [Cause.NETWORK]
+
+
+def test_cuda_failures_inside_nccl_are_read_by_what_failed(tmp_path: Path, ruleset: RuleSet) -> None:
+    def cause_of(what: str, sub: str) -> Cause | None:
+        line = f"heinzel135:151780:151928 [2] include/shm.h:42 NCCL WARN Cuda failure '{what}'\n"
+        got = incidents_of(tmp_path / sub, {"train.log": line}, ruleset)
+        return got[0].cause if got else None
+
+    assert cause_of("invalid argument", "a") is Cause.UNKNOWN  # a transport's set-up refused: not a memory fault
+    assert cause_of("dependency created on uncaptured work in another stream", "b") is Cause.PYTHON_EXCEPTION
+    assert cause_of("device-side assert triggered", "c") is Cause.ILLEGAL_MEMORY_ACCESS
+    assert cause_of("an illegal memory access was encountered", "d") is Cause.ILLEGAL_MEMORY_ACCESS
+
+
+def test_setup_faults_of_sockets_and_topology_are_the_network(tmp_path: Path, ruleset: RuleSet) -> None:
+    lines = {
+        "a": "e66aa18dc444:3171:3171 [0] include/socket.h:311 WARN Socket creation failed : Address family not supported by protocol\n",
+        "b": "[trainer0|0]:ncclSocketInit: connecting to address  with family 59936 is neither AF_INET(2) nor AF_INET6(10)\n",
+        "c": "(RayWorkerVllm pid=7602) ERROR 04-07 00:57:46 ray_utils.py:45] Attribute busid of node nic not found\n",
+        "d": "(RayWorkerWrapper pid=1890, ip=10.41.0.8) [rank8]:[E ProcessGroupGloo.cpp:144] Gloo connectFullMesh failed with [../third_party/gloo/gloo/transport/tcp/pair.cc:144] no error\n",
+    }
+    for sub, line in lines.items():
+        got = incidents_of(tmp_path / sub, {"train.log": line}, ruleset)
+        assert [g.cause for g in got] == [Cause.NETWORK], (sub, got)
+
+
+def test_a_vllm_worker_that_died_and_an_ncclras_mismatch(tmp_path: Path, ruleset: RuleSet) -> None:
+    died = ("DEBUG 07-04 17:35:10 [shm_broadcast.py:456] No available shared memory broadcast block found in 60 second.\n"
+            "ERROR 07-04 17:35:16 [multiproc_executor.py:140] Worker proc VllmWorker-1 died unexpectedly, shutting down executor.\n")
+    got = incidents_of(tmp_path / "a", {"train.log": died}, ruleset)
+    assert [(g.cause, g.rank) for g in got] == [(Cause.UNKNOWN, 1)]
+    ras = ("#0-0 (fa93daea854b060b) MISMATCH\n"
+           "  Communicator ranks have different AllGather operation counts\n"
+           "  30 ranks have launched up to operation 640\n"
+           "  2 ranks have launched up to operation 641\n")
+    got = incidents_of(tmp_path / "b", {"ncclras.txt": ras}, ruleset)
+    assert [g.cause for g in got] == [Cause.HANG]
+
+
+def test_a_log_that_ends_where_the_first_collective_begins_is_a_hang_at_start(tmp_path: Path, ruleset: RuleSet) -> None:
+    start = ("initializing ddp: GLOBAL_RANK: 1, MEMBER: 2/2\n"
+             "----------------------------------------------------------------------------------------------------\n"
+             "distributed_backend=nccl\n"
+             "All DDP processes registered. Starting ddp with 2 processes\n")
+    got = incidents_of(tmp_path / "a", {"train.log": start}, ruleset)
+    assert [g.cause for g in got] == [Cause.HANG]
+    trained = start + "".join(f"Epoch 0: {n}/100 loss=1.0\n" for n in range(1, 6))
+    assert incidents_of(tmp_path / "b", {"train.log": trained}, ruleset) == []
+
+
+def test_a_host_memory_report_at_the_very_end_is_a_host_oom(tmp_path: Path, ruleset: RuleSet) -> None:
+    full = ("[2023-03-01 05:13:31,393] [INFO] [utils.py:834:see_memory_usage] CPU Virtual Memory:  used = 502.63 GB, "
+            "percent = 99.8%\n*** Running generate\n")
+    got = incidents_of(tmp_path / "a", {"train.log": full}, ruleset)
+    assert [g.cause for g in got] == [Cause.HOST_OOM_KILL]
+    assert not got[0].drain
+    half = full.replace("99.8%", "45.1%")
+    assert incidents_of(tmp_path / "b", {"train.log": half}, ruleset) == []
