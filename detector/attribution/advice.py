@@ -25,6 +25,7 @@ def _gpu_select(ini: Initiator) -> str:
 
 LOCAL_ADAPTER_RULES = frozenset({"nccl.ib_async_event"})
 PORT_IN_USE = "torch.store_port_in_use"  # rules/torch.yaml: another process holds the port
+SHM_FAILED = "nccl.shm_segment_failed"  # rules/nccl.yaml: NCCL's /dev/shm segment
 
 
 def local_adapter_evidence(f: Finding, node: str | None) -> bool:
@@ -130,6 +131,12 @@ def remediation_for(cause: Cause, ini: Initiator, *, has_hardware_evidence: bool
                " others timed out waiting for it, give the process group a longer timeout or move that work out of the"
                " collectives' way; if it is slow at every step, check its GPU clocks, temperature and host load."),
             _on(node, f"nvidia-smi --query-gpu=pci.bus_id,clocks.sm,clocks_event_reasons.active,temperature.gpu,power.draw --format=csv{sel}"))
+    if anchor is not None and anchor.rule == SHM_FAILED:
+        return Remediation(False, True,
+            f"NCCL could not set up its shared memory on {where}: give the container a larger /dev/shm (docker "
+            "--shm-size=16g or --ipc=host; a Kubernetes emptyDir with medium Memory on /dev/shm) and remove stale "
+            "/dev/shm/nccl-* segments; NCCL_SHM_DISABLE=1 works around it at some speed.",
+            _on(node, "df -h /dev/shm && ls -la /dev/shm | head"))
     if anchor is not None and killed_by_sigkill(anchor):
         return Remediation(False, True,
             "Read the node's kernel log: an OOM-killer line there means host memory ran out (fewer DataLoader workers, less pinned memory or prefetch, or a higher memory limit for the job); without one, a person or the scheduler killed the rank.",

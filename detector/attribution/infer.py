@@ -280,6 +280,7 @@ def _progressed(group: Sequence[Finding]) -> bool:
 PROGRESSED_WHY = "a progress bar was still advancing after the watchdogs fired: slow, not stuck"
 
 
+SLURM_STEP_ENDED = "scheduler.slurm_step_ended"  # a step or job cancelled with no reason given: scancel
 ENDLESS_WAIT_MS = 7 * 24 * 3600 * 1000  # a timeout set this long (to "disable" it) never runs out
 UNIQUE_ID_STORE = "torch.nccl_unique_id_store_error"
 ROOT_LATE_WHY = ("the others waited the store's whole timeout for its NCCL id at their first collective and no line "
@@ -375,11 +376,6 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
                 votes[r] += 3
                 hang_signal = True
                 reasons[r].append("not among the ranks ready for a collective")
-    spared = _spared_by_teardown(collateral, facts)
-    if spared is not None:
-        votes[spared] += 3
-        reasons[spared].append("the launcher sent its teardown signal to every other worker of its node, "
-                               "not to this one: it had already ended")
     # the one rank behind the others: the lowest last completed collective; else the fewest
     # enqueued (it never issued the one they wait in: PyTorch's "last enqueued NCCL work" of a
     # watchdog or dump signal); else, when the ranks' completed counts say nothing, the earliest
@@ -431,6 +427,14 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
             votes[f.rank] += 2
             hang_signal = True
             reasons[f.rank].append("stopped making progress first")
+    if not votes and not any(any(h in f.rule for h in TIMEOUT_HINTS) for f in collateral):
+        # nothing else points anywhere and no collective timed out (in a hang, the worker that
+        # ends first is a waiter whose watchdog fired first, not the one that stopped)
+        spared = _spared_by_teardown(collateral, facts)
+        if spared is not None:
+            votes[spared] += 3
+            reasons[spared].append("the launcher sent its teardown signal to every other worker of its node, "
+                                   "not to this one: it had already ended")
     if votes:
         top = votes.most_common(2)
         if len(top) == 1 or top[0][1] > top[1][1]:
@@ -505,6 +509,16 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
                       _collateral(group, None, facts), 0.3, facts,
                       inferred_by=f"the launcher on {node} tore its workers down (one of them failed there) and "
                                   "no line says what failed")
+    cancelled = [f for f in group if f.rule == SLURM_STEP_ENDED and f.field("time") and not f.field("reason")
+                 and "CANCELLED" in f.text and terminal(f, facts)]
+    if cancelled and not timeouts and all(f.rule.startswith("scheduler.") or f.rule in SIGNAL_SENT
+                                          or f.rule == "torch.elastic_received_signal" for f in collateral):
+        # the only other lines are the step's own teardown: someone cancelled the job (scancel),
+        # nothing failed before it
+        return _build(Cause.PREEMPTION, _initiator_for(None, None, facts, []), [*cancelled, *collateral],
+                      _collateral(group, None, facts), 0.35, facts,
+                      inferred_by="Slurm cancelled the job (scancel, by a user or an administrator) and no line "
+                                  "says that anything failed before")
     return _build(Cause.UNKNOWN, Initiator(), collateral, _collateral(group, None, facts), 0.3, facts,
                   inferred_by="no rank left initiator-grade evidence and none stands out")
 

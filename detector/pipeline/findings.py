@@ -398,6 +398,30 @@ def demote_launcher_reply_race(findings: Sequence[Finding]) -> list[Finding]:
     return [dataclasses.replace(f, role=Role.COLLATERAL, cause=None) if agent_crash(f) else f for f in findings]
 
 
+ATEXIT = "python.atexit_error"
+TRACEBACK = "python.traceback"
+ATEXIT_WITHIN = 60  # lines from "Error in atexit._run_exitfuncs:" to its exception's line
+
+
+def demote_exit_handler_errors(findings: Sequence[Finding]) -> list[Finding]:
+    """``findings`` with the exception an exit handler raised (its traceback follows Python's
+    "Error in atexit._run_exitfuncs:") made context (cause none): the program's main code had
+    returned before it; a shutdown that failed is no failure of the run."""
+    heads: dict[str | None, list[int]] = defaultdict(list)
+    for f in findings:
+        if f.rule == ATEXIT and f.line is not None:
+            heads[f.file].append(f.line)
+    if not heads:
+        return list(findings)
+
+    def after(f: Finding, within: int) -> bool:
+        return f.line is not None and any(0 < f.line - line <= within for line in heads.get(f.file, ()))
+
+    # (the handler's traceback header goes too: it is no cut traceback for the last resort to read)
+    return [dataclasses.replace(f, role=Role.CONTEXT, cause=None) if f.rule == UNCAUGHT and after(f, ATEXIT_WITHIN)
+            else f for f in findings if not (f.rule == TRACEBACK and after(f, 2))]
+
+
 def demote_secondary_xids(findings: Sequence[Finding]) -> list[Finding]:
     """``findings`` with each secondary Xid that follows an application fault on the same GPU
     made context (cause none): it no longer reads as, or drains for, a hardware fault."""

@@ -136,3 +136,54 @@ def test_a_host_memory_report_at_the_very_end_is_a_host_oom(tmp_path: Path, rule
     assert not got[0].drain
     half = full.replace("99.8%", "45.1%")
     assert incidents_of(tmp_path / "b", {"train.log": half}, ruleset) == []
+
+
+def test_a_job_cancelled_with_nothing_failing_before_is_stopped_from_outside(tmp_path: Path, ruleset: RuleSet) -> None:
+    steps = "".join(f" iteration {n}/ 1000 | elapsed time per iteration (ms): 1200.0 | lm loss: 7.1\n" for n in range(80, 91))
+    cancel = ("srun: Job step aborted: Waiting up to 62 seconds for job step to finish.\n"
+              "slurmstepd: error: *** STEP 1809577.0 ON r6i5n1 CANCELLED AT 2021-05-23T08:46:02 ***\n"
+              "slurmstepd: error: *** JOB 1809577 ON r6i5n1 CANCELLED AT 2021-05-23T08:46:02 ***\n")
+    got = incidents_of(tmp_path / "a", {"job.out": steps + cancel}, ruleset)
+    assert [g.cause for g in got] == [Cause.PREEMPTION]
+    # a failure before the cancel is the incident's cause, not the cancel
+    closed = "torch.distributed.elastic.rendezvous.api.RendezvousClosedError\n"
+    got = incidents_of(tmp_path / "b", {"job.out": steps + closed + cancel}, ruleset)
+    assert Cause.PREEMPTION not in [g.cause for g in got]
+
+
+def test_sruns_task_line_names_the_oom_killed_task_over_the_steps_event(tmp_path: Path, ruleset: RuleSet) -> None:
+    log = ("0: slurmstepd: error: Detected 1 oom_kill event in StepId=17109804.0. Some of the step tasks have been OOM Killed.\n"
+           "srun: error: nid008576: task 2: Out Of Memory\n"
+           "srun: Terminating StepId=17109804.0\n")
+    got = incidents_of(tmp_path, {"train.log": log}, ruleset)
+    assert [(g.cause, g.rank, g.node) for g in got] == [(Cause.HOST_OOM_KILL, 2, "nid008576")]
+
+
+def test_ncclss_shared_memory_failures_say_so_and_advise_on_dev_shm(tmp_path: Path, ruleset: RuleSet) -> None:
+    log = ("runner:202016:202235 [0] misc/shmutils.cc:88 NCCL WARN Error: failed to extend /dev/shm/nccl-WU88OE to "
+           "9637892 bytes, error: No space left on device\n"
+           "runner:202016:202235 [0] NCCL INFO transport/shm.cc:551 -> 2\n")
+    report = replay_path(write_run(tmp_path, {"ci.log": log}), ruleset)
+    [incident] = report.incidents
+    assert incident.cause is Cause.UNKNOWN
+    assert "/dev/shm" in incident.remediation.fix and not incident.remediation.drain_node
+
+
+def test_an_exception_an_exit_handler_raised_is_no_failure(tmp_path: Path, ruleset: RuleSet) -> None:
+    tail = ("Traceback (most recent call last):\n"
+            '  File "jax/_src/distributed.py", line 168, in shutdown\n'
+            "    global_state.shutdown()\n"
+            "jaxlib.xla_extension.XlaRuntimeError: DEADLINE_EXCEEDED: Deadline Exceeded\n")
+    assert incidents_of(tmp_path / "a", {"train.log": "Error in atexit._run_exitfuncs:\n" + tail}, ruleset) == []
+    got = incidents_of(tmp_path / "b", {"train.log": tail}, ruleset)  # the same traceback from the program: a failure
+    assert [g.cause for g in got] == [Cause.PYTHON_EXCEPTION]
+
+
+def test_xla_and_ray_say_a_replica_or_a_node_failed(tmp_path: Path, ruleset: RuleSet) -> None:
+    xla = ("E0000 00:00:1743713172.513857  698835 pjrt_stream_executor_client.cc:3072] Execution of replica 0 failed: "
+           "DEADLINE_EXCEEDED: GetKeyValue() timed out with key: devices\n")
+    assert [g.cause for g in incidents_of(tmp_path / "a", {"train.log": xla}, ruleset)] == [Cause.UNKNOWN]
+    ray = ("2022-02-15 16:53:52,096\tWARNING worker.py:1462 -- The node with node id: 8f205b and ip: 10.128.0.103 has "
+           "been marked dead because the detector has missed too many heartbeats from it.\n")
+    got = incidents_of(tmp_path / "b", {"output.log": ray}, ruleset)
+    assert [(g.cause, g.node) for g in got] == [(Cause.UNKNOWN, "10.128.0.103")]
