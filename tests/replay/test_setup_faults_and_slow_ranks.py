@@ -187,3 +187,23 @@ def test_xla_and_ray_say_a_replica_or_a_node_failed(tmp_path: Path, ruleset: Rul
            "been marked dead because the detector has missed too many heartbeats from it.\n")
     got = incidents_of(tmp_path / "b", {"output.log": ray}, ruleset)
     assert [(g.cause, g.node) for g in got] == [(Cause.UNKNOWN, "10.128.0.103")]
+
+
+def test_pals_reports_a_crashed_rank_and_leaves_an_abort_to_the_rest(tmp_path: Path, ruleset: RuleSet) -> None:
+    bus = "x3109c0s13b0n0.hsn.cm.polaris.alcf.anl.gov: rank 0 died from signal 7 and dumped core\n"
+    got = incidents_of(tmp_path / "a", {"job.log": bus + bus.replace("rank 0 died from signal 7 and dumped core",
+                                                                      "rank 3 died from signal 15")}, ruleset)
+    assert [(g.cause, g.rank) for g in got] == [(Cause.CRASH_SIGNAL, 0)]
+    watchdog = ("[rank25]:[E1130 10:30:00.000000 1 ProcessGroupNCCL.cpp:616] [Rank 25] Watchdog caught collective "
+                "operation timeout: WorkNCCL(SeqNum=3, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran "
+                "for 600100 milliseconds before timing out.\n"
+                "x3203c0s25b1n0.hsn.cm.polaris.alcf.anl.gov: rank 25 died from signal 6 and dumped core\n")
+    got = incidents_of(tmp_path / "b", {"job.log": watchdog}, ruleset)
+    assert [g.cause for g in got] == [Cause.HANG]  # the abort is the watchdog's teardown
+
+
+def test_horovods_mismatched_collective_is_a_mismatch(tmp_path: Path, ruleset: RuleSet) -> None:
+    line = ("[1,2]<stderr>:tensorflow.python.framework.errors_impl.FailedPreconditionError: Mismatched ALLREDUCE "
+            "CPU/GPU device selection: One rank specified device GPU, but another rank specified device CPU.\n")
+    got = incidents_of(tmp_path, {"train.log": line}, ruleset)
+    assert [g.cause for g in got] == [Cause.COLLECTIVE_MISMATCH]
