@@ -573,8 +573,13 @@ def test_torch_pickle_and_json_dumps_read_the_same(tmp_path: Path) -> None:
         ("broadcast", 2, ((4,),), ((4,),), ("BFloat16",)),
         ("all_gather", 3, ((2,),), ((1, 2),), ("Float",)),
     ]
-    strip = [replace(e, frames=()) for e in pk.entries]
-    assert strip == list(js.entries)  # JSON has no stack frames; else the same
+    # JSON has no stack frames; the two dumps are taken one after the other, so an entry's state
+    # and start/end times may move on between them (gloo completes the last collective on its own
+    # thread: seen once in a full run as 'scheduled' in one dump and 'completed' in the other)
+    def steady(e: FrEntry) -> FrEntry:
+        return replace(e, frames=(), state="", retired=False, time_started_ns=None, time_completed_ns=None)
+
+    assert [steady(e) for e in pk.entries] == [steady(e) for e in js.entries]
     assert pk.status == js.status  # JSON writes the numbers as strings
     assert pk.entries[0].frames and pk.entries[0].time_created_ns is not None
     assert looks_like_fr_dump(tmp_path / "comm_lib_trace_rank_0")
