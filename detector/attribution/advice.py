@@ -24,7 +24,7 @@ def _gpu_select(ini: Initiator) -> str:
 
 
 LOCAL_ADAPTER_RULES = frozenset({"nccl.ib_async_event"})
-PORT_IN_USE = "torch.store_port_in_use"  # rules/torch.yaml: another process holds the port
+PORT_IN_USE = frozenset({"torch.store_port_in_use", "torch.store_bind_in_use"})  # rules/torch.yaml: a held port
 SHM_FAILED = "nccl.shm_segment_failed"  # rules/nccl.yaml: NCCL's /dev/shm segment
 
 
@@ -60,13 +60,14 @@ def remediation_for(cause: Cause, ini: Initiator, *, has_hardware_evidence: bool
         return Remediation(True, True,
             f"Drain {where}; check NVLink/NVSwitch health and fabric manager, reset the GPUs, and reseat or RMA if errors persist.",
             _on(node, f"nvidia-smi nvlink --status{sel} && nvidia-smi nvlink -e{sel}"))
-    if cause is Cause.NETWORK and anchor is not None and anchor.rule == PORT_IN_USE:
-        port = anchor.field("port") or (anchor.field("addr") or "").rpartition(":")[2] or "PORT"
+    if cause is Cause.NETWORK and anchor is not None and anchor.rule in PORT_IN_USE:
+        port = anchor.field("port") or (anchor.field("addr") or "").rpartition(":")[2]
+        held = f"the store's port {port}" if port else "the store's port (MASTER_PORT)"
         return Remediation(False, True,
-            f"Another process holds the store's port {port} on {where} (a second job with the same MASTER_PORT, "
+            f"Another process holds {held} on {where} (a second job with the same MASTER_PORT, "
             "or a leftover process of an earlier run): stop it or launch with a free port (--master-port / "
             "MASTER_PORT); no node is at fault.",
-            _on(node, f"ss -ltnp | grep ':{port} '"))
+            _on(node, f"ss -ltnp | grep ':{port} '" if port else "ss -ltnp"))
     if cause is Cause.NETWORK:
         # drain only on evidence about this node's own adapter (the kernel's NIC/IB lines, an IB
         # async event on its HCA); a connect failure or a completion error one rank saw may be

@@ -20,6 +20,7 @@ from detector.attribution.incident import (
 from detector.support.numbers import small_int
 from detector.types import (
     RULE_DATA_PREP,
+    RULE_EXIT_CODE,
     RULE_HOROVOD_STALL,
     RULE_LOCAL_CLOSE,
     RULE_NCCL_PROXY,
@@ -280,8 +281,20 @@ def _progressed(group: Sequence[Finding]) -> bool:
 PROGRESSED_WHY = "a progress bar was still advancing after the watchdogs fired: slow, not stuck"
 
 
+def _teardown_exit(f: Finding) -> bool:
+    """An exit code that only says the process was terminated or killed (srun's "Terminated")."""
+    return ((f.field("signal") or "").upper() in ("SIGTERM", "SIGKILL", "TERMINATED", "KILLED")
+            or f.field("exitcode") in ("-15", "-9", "143", "137"))
+
+
 SLURM_STEP_ENDED = "scheduler.slurm_step_ended"  # a step or job cancelled with no reason given: scancel
 ENDLESS_WAIT_MS = 7 * 24 * 3600 * 1000  # a timeout set this long (to "disable" it) never runs out
+def _endless(ms: str | None) -> bool:
+    """A timeout in milliseconds too long to have run out (set that long to turn it off)."""
+    text = (ms or "").strip()
+    return text.isdigit() and (len(text) > 15 or int(text) >= ENDLESS_WAIT_MS)
+
+
 UNIQUE_ID_STORE = "torch.nccl_unique_id_store_error"
 ROOT_LATE_WHY = ("the others waited the store's whole timeout for its NCCL id at their first collective and no line "
                  "says it failed: it was late to that collective (most often still preparing data or loading)")
@@ -312,7 +325,10 @@ def _spared_by_teardown(collateral: Sequence[Finding], facts: RunFacts) -> int |
             signalled[f.node].add(int(pid))
     spared: set[int] = set()
     for node, pids in signalled.items():
-        ranks = {r.pid: r.rank for r in facts.ranks.values() if r.pid is not None and (node is None or r.node in (None, node))}
+        placed = [r for r in facts.ranks.values() if node is None or r.node in (None, node)]
+        if any(r.pid is None for r in placed):
+            continue  # a rank of the node whose pid nothing gives may be the one spared
+        ranks = {r.pid: r.rank for r in placed if r.pid is not None}
         if not pids <= set(ranks):
             continue
         left = [rank for pid, rank in ranks.items() if pid not in pids]
@@ -364,7 +380,7 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
                 reasons[g].append(f"its connection closed first (named by rank {f.rank})")
         for r in _as_ranks(f.field("missing_ranks")):
             votes[r] += 3
-            if (small_int(f.field("timeout_ms"), digits=15) or 0) < ENDLESS_WAIT_MS:
+            if not _endless(f.field("timeout_ms")):
                 hang_signal = True
                 reasons[r].append("missing from a collective")
             else:  # a wait of weeks cannot have run out: the rank failed to answer (it had died or erred)
@@ -511,8 +527,9 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
                                   "no line says what failed")
     cancelled = [f for f in group if f.rule == SLURM_STEP_ENDED and f.field("time") and not f.field("reason")
                  and "CANCELLED" in f.text and terminal(f, facts)]
-    if cancelled and not timeouts and all(f.rule.startswith("scheduler.") or f.rule in SIGNAL_SENT
-                                          or f.rule == "torch.elastic_received_signal" for f in collateral):
+    if (cancelled and not timeouts and not any(f.rule == RULE_DATA_PREP for f in group)
+            and all(f.rule.startswith("scheduler.") or f.rule in SIGNAL_SENT or f.rule == "torch.elastic_received_signal"
+                    or (f.rule == RULE_EXIT_CODE and _teardown_exit(f)) for f in collateral)):
         # the only other lines are the step's own teardown: someone cancelled the job (scancel),
         # nothing failed before it
         return _build(Cause.PREEMPTION, _initiator_for(None, None, facts, []), [*cancelled, *collateral],
@@ -540,10 +557,15 @@ SETUP_LAST_WORDS = "launcher.setup_last_words"
 LAST_LINES = 3
 
 
-def at_the_end(f: Finding, facts: RunFacts) -> bool:
-    """``f`` is one of the last :data:`LAST_LINES` lines of its file, in logs read to their end."""
+def at_the_end(f: Finding, facts: RunFacts, lines: int = LAST_LINES) -> bool:
+    """``f`` is one of the last ``lines`` lines of its file, in logs read to their end."""
     total = facts.file_lines.get(f.file or "") if facts.ended else None
-    return total is not None and f.line is not None and total - f.line < LAST_LINES
+    return total is not None and f.line is not None and total - f.line < lines
+
+
+# last-resort rules that count only near the very end of their file (a report a healthy run also
+# prints: a host at 95% memory is normal for ZeRO-inference; a log that stops soon after is not)
+NEAR_THE_END = {SETUP_LAST_WORDS: LAST_LINES, "launcher.deepspeed_host_memory_full": 10}
 
 
 # an abort or a driver fault that other evidence usually explains (the C++ abort after a watchdog
@@ -554,7 +576,8 @@ LAST_RESORT_RULES = frozenset({"python.fatal_abort", "torch.cpp_terminate", "gen
                                "python.traceback",
                                "nccl.connect_retry_unreachable", "torch.store_connect_unreachable",
                                "python.stack_dump_main_thread", RULE_STACK_LOADER, SETUP_LAST_WORDS,
-                               "launcher.deepspeed_host_memory_full", "launcher.pals_rank_abort"})
+                               "launcher.deepspeed_host_memory_full", "launcher.pals_rank_abort",
+                               "torch.store_bind_in_use"})
 # a last-resort rule that names no cause of its own: the cause it stands for (a traceback whose
 # exception line the paste cut)
 LAST_RESORT_CAUSE = {"python.traceback": Cause.PYTHON_EXCEPTION, "python.stack_dump_main_thread": Cause.HANG}
@@ -584,7 +607,7 @@ def last_resort(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
                                   "the group cannot form, the job waits at its start")
     seen = sorted((f for f in group if f.role is Role.CONTEXT and f.rule in LAST_RESORT_RULES
                    and (f.cause or LAST_RESORT_CAUSE.get(f.rule)) is not None and terminal(f, facts)
-                   and (f.rule != SETUP_LAST_WORDS or at_the_end(f, facts))),
+                   and (f.rule not in NEAR_THE_END or at_the_end(f, facts, NEAR_THE_END[f.rule]))),
                   key=lambda f: (f.time is None, f.time.timestamp() if f.time else 0.0, f.rule in LAST_RESORT_CAUSE,
                                  f.file or "", f.line or 0))
     if not seen:
@@ -603,6 +626,8 @@ def last_resort(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
         why = "a Python traceback whose exception line is missing, and no other line says what failed"
     elif first.cause is Cause.HOST_OOM_KILL:
         why = "the host's memory was all but full in the log's last report and nothing after says what failed"
+    elif first.rule == "torch.store_bind_in_use":
+        why = "the store's port was held by another process and the log ends there"
     elif first.cause is Cause.NETWORK:
         why = "connections kept failing to reach a peer or the store and no other line says what failed"
     else:
@@ -676,19 +701,20 @@ def data_prep_straggler(incident: Incident, facts: RunFacts) -> Incident | None:
 
 
 
-RULE_SAVING = "torch.checkpoint_saving"
+RULES_SAVING = frozenset({"torch.checkpoint_saving", "torch.checkpoint_saving_line"})
 SAVE_BEFORE = 8  # lines between the save's last line and the first timeout
 _SAVE_WAITS = frozenset({Cause.HANG, Cause.UNKNOWN})
 
 
 def checkpoint_save_straggler(incident: Incident, facts: RunFacts) -> Incident | None:
-    """The incident read again as a straggler when the others' collective timed out a few lines
-    after a checkpoint save began (or reported one of its gathering steps) in the same log and no
-    other line came between: the rank writing the checkpoint was slow (a save that outlasts the
-    collective timeout), the others gave up waiting in their next collective."""
-    if incident.cause not in _SAVE_WAITS:
-        return None
-    saves = [f for f in facts.findings if f.rule == RULE_SAVING and f.line is not None]
+    """The incident read again as a straggler when the others' collective timed out within
+    :data:`SAVE_BEFORE` lines after a checkpoint save began (or reported one of its gathering
+    steps) in the same log, no rank's own failure is among the evidence and the saving rank is
+    not one of those that timed out: the rank writing the checkpoint was slow (a save that
+    outlasts the collective timeout), the others gave up waiting in their next collective."""
+    if incident.cause not in _SAVE_WAITS or any(f.role is Role.INITIATOR for f in incident.evidence):
+        return None  # (a rank's own failure - a kill, an exception - during the save is that failure)
+    saves = [f for f in facts.findings if f.rule in RULES_SAVING and f.line is not None]
     timeouts = [f for f in incident.evidence if f.file and f.line is not None and _TIMEOUT_WORDS.search(f.text or "")]
     if not saves or not timeouts:
         return None
@@ -704,6 +730,8 @@ def checkpoint_save_straggler(incident: Incident, facts: RunFacts) -> Incident |
     if rank is None and save.rank is None and waiting and 0 not in waiting:
         rank = 0
         why += " (the main process, rank 0, writes the checkpoint while the others wait)"
+    if rank is None:
+        return None  # the saving rank timed out with the others (or no rank tells): stuck, not slow
     initiator = _initiator_for(rank, None, facts, [save]) if rank is not None else Initiator()
     collateral = tuple(r for r in incident.collateral_ranks if r != rank)
     return _build(Cause.STRAGGLER, initiator, [save, *incident.evidence], collateral, 0.45, facts, inferred_by=why)

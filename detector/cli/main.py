@@ -126,7 +126,7 @@ def _run_replay(args: argparse.Namespace) -> int:
 
 
 def _stderr_is_terminal() -> bool:
-    """Whether a progress bar can be drawn on standard error (rich's own test, without rich)."""
+    """Whether a progress bar can be drawn on standard error: a terminal (imports no rich)."""
     try:
         return sys.stderr.isatty()
     except (AttributeError, ValueError):

@@ -404,22 +404,26 @@ ATEXIT_WITHIN = 60  # lines from "Error in atexit._run_exitfuncs:" to its except
 
 
 def demote_exit_handler_errors(findings: Sequence[Finding]) -> list[Finding]:
-    """``findings`` with the exception an exit handler raised (its traceback follows Python's
-    "Error in atexit._run_exitfuncs:") made context (cause none): the program's main code had
-    returned before it; a shutdown that failed is no failure of the run."""
-    heads: dict[str | None, list[int]] = defaultdict(list)
-    for f in findings:
-        if f.rule == ATEXIT and f.line is not None:
-            heads[f.file].append(f.line)
+    """``findings`` with the exception an exit handler raised (the first one of the same file and
+    rank after Python's "Error in atexit._run_exitfuncs:") made context (cause none), and that
+    traceback's header dropped: the program's main code had returned before it; a shutdown that
+    failed is no failure of the run. Another rank's exception in between stays what it is."""
+    heads = [f for f in findings if f.rule == ATEXIT and f.line is not None]
     if not heads:
         return list(findings)
-
-    def after(f: Finding, within: int) -> bool:
-        return f.line is not None and any(0 < f.line - line <= within for line in heads.get(f.file, ()))
-
-    # (the handler's traceback header goes too: it is no cut traceback for the last resort to read)
-    return [dataclasses.replace(f, role=Role.CONTEXT, cause=None) if f.rule == UNCAUGHT and after(f, ATEXIT_WITHIN)
-            else f for f in findings if not (f.rule == TRACEBACK and after(f, 2))]
+    exceptions = sorted((f for f in findings if f.rule == UNCAUGHT and f.line is not None), key=lambda f: f.line or 0)
+    demoted: set[int] = set()
+    dropped: set[int] = set()
+    for head in heads:
+        line = head.line or 0
+        first = next((f for f in exceptions if f.file == head.file and f.rank == head.rank
+                      and 0 < (f.line or 0) - line <= ATEXIT_WITHIN), None)
+        if first is not None:
+            demoted.add(id(first))
+        dropped.update(id(f) for f in findings if f.rule == TRACEBACK and f.file == head.file
+                       and f.rank == head.rank and 0 < (f.line or 0) - line <= 2)
+    return [dataclasses.replace(f, role=Role.CONTEXT, cause=None) if id(f) in demoted else f
+            for f in findings if id(f) not in dropped]
 
 
 def demote_secondary_xids(findings: Sequence[Finding]) -> list[Finding]:

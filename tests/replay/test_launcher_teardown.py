@@ -42,9 +42,19 @@ def test_the_worker_the_launcher_did_not_signal_ended_first() -> None:
 
 
 def test_signals_to_pids_no_rank_has_say_nothing() -> None:
-    # the pids of an earlier attempt (the ranks run under new pids now): no rank was spared
-    signals = [_sigterm(pid, line=26 + i) for i, pid in enumerate((5001, 5003, 5004))]
+    # three of the ranks' pids and one no rank has (an earlier attempt's): no rank is named,
+    # though rank 1 was not signalled
+    signals = [_sigterm(pid, line=26 + i) for i, pid in enumerate((8107, 8109, 8110, 5004))]
     [incident] = attribute(RunFacts(tuple(signals), _ranks(), 4))
+    assert incident.initiator.rank is None
+
+
+def test_a_rank_without_a_known_pid_may_be_the_spared_one() -> None:
+    # ranks 1 and 3 were both left alone; rank 3's pid is unknown, so rank 1 is not named
+    ranks = _ranks()
+    ranks[3] = RankInfo(3, local_rank=3, node="node01", pid=None)
+    signals = [_sigterm(PIDS[0], line=26), _sigterm(PIDS[2], line=27)]
+    [incident] = attribute(RunFacts(tuple(signals), ranks, 4))
     assert incident.initiator.rank is None
 
 

@@ -215,3 +215,66 @@ def test_the_ipv6_binds_own_address_in_use_warning_is_no_failure(tmp_path: Path,
     warn = "[W socket.cpp:464] [c10d] The server socket has failed to bind to [::]:29500 (errno: 98 - Address already in use).\n"
     steps = "".join(f"[rank0]: step {n} | loss 1.0\n" for n in range(5))
     assert incidents_of(tmp_path, {"train.log": warn + steps}, ruleset) == []
+
+
+def test_a_held_ipv4_port_then_training_is_no_failure(tmp_path: Path, ruleset: RuleSet) -> None:
+    # c10d's rendezvous joins the existing store as a client when it cannot host it
+    warn = "[W socket.cpp:401] [c10d] The server socket has failed to bind to 0.0.0.0:29400 (errno: 98 - Address already in use).\n"
+    steps = "".join(f"[rank0]: step {n} | loss 1.0\n" for n in range(50))
+    assert incidents_of(tmp_path, {"train.log": warn + steps}, ruleset) == []
+
+
+def test_an_exit_handlers_exception_hides_no_other_ranks_exception(tmp_path: Path, ruleset: RuleSet) -> None:
+    log = ("[rank0]:Error in atexit._run_exitfuncs:\n"
+           "[rank0]:Traceback (most recent call last):\n"
+           '[rank0]:  File "jax/_src/distributed.py", line 168, in shutdown\n'
+           "[rank0]:RuntimeError: shutdown timed out\n"
+           "[rank3]:Traceback (most recent call last):\n"
+           '[rank3]:  File "train.py", line 10, in <module>\n'
+           "[rank3]:ValueError: bad batch at step 6\n")
+    got = incidents_of(tmp_path, {"train.log": log}, ruleset)
+    assert [(g.cause, g.rank) for g in got] == [(Cause.PYTHON_EXCEPTION, 3)]
+
+
+def test_a_save_reads_as_no_straggler_when_a_rank_failed_or_the_saver_waited_too(tmp_path: Path,
+                                                                                 ruleset: RuleSet) -> None:
+    save = "INFO: Saving checkpoint to /out/step_100\n"
+    killed = ("E1130 01:48:05.770000 139 torch/distributed/elastic/multiprocessing/api.py:869] failed (exitcode: -9) "
+              "local_rank: 3 (pid: 1234) of binary: /usr/bin/python3\n")
+    got = incidents_of(tmp_path / "a", {"train.log": save + _WATCHDOG.format(r=1) + _WATCHDOG.format(r=2) + killed},
+                       ruleset)
+    assert got and got[0].cause is not Cause.STRAGGLER
+    everyone = "".join(_WATCHDOG.format(r=r) for r in range(4))  # rank 0, the saver, timed out as well
+    got = incidents_of(tmp_path / "b", {"train.log": save + everyone}, ruleset)
+    assert [g.cause for g in got] == [Cause.HANG]
+
+
+def test_a_full_host_memory_report_long_before_the_end_is_no_oom(tmp_path: Path, ruleset: RuleSet) -> None:
+    full = ("[2023-03-01 05:13:31,393] [INFO] [utils.py:834:see_memory_usage] CPU Virtual Memory:  used = 502.63 GB, "
+            "percent = 96.1%\n" + "".join(f"output {n}: generated 50 tokens\n" for n in range(30)))
+    assert incidents_of(tmp_path, {"train.log": full}, ruleset) == []
+
+
+def test_horovods_other_mismatch_messages(tmp_path: Path, ruleset: RuleSet) -> None:
+    line = ("tensorflow.python.framework.errors_impl.FailedPreconditionError: Mismatched data types: One rank had "
+            "type float32, but another rank had type float16.\n")
+    assert [g.cause for g in incidents_of(tmp_path, {"train.log": line}, ruleset)] == [Cause.COLLECTIVE_MISMATCH]
+
+
+def test_an_nccl_cuda_failure_no_rule_reads_is_still_an_incident(tmp_path: Path, ruleset: RuleSet) -> None:
+    line = "node07:2231:2301 [3] init.cc:1614 NCCL WARN Cuda failure 'CUDA-capable device(s) is/are busy or unavailable'\n"
+    assert [g.cause for g in incidents_of(tmp_path, {"train.log": line}, ruleset)] == [Cause.UNKNOWN]
+
+
+def test_a_monitored_barrier_with_a_wait_of_more_digits_than_any_int_is_endless(tmp_path: Path,
+                                                                                 ruleset: RuleSet) -> None:
+    line = "[rank0]: RuntimeError: [Rank 0]: Ranks 6 failed to pass monitoredBarrier in 86399999999999999 ms\n"
+    assert [(g.cause, g.rank) for g in incidents_of(tmp_path, {"train.log": line}, ruleset)] == [(Cause.UNKNOWN, 6)]
+
+
+def test_a_cancelled_job_whose_tasks_srun_reports_terminated_is_still_stopped_from_outside(tmp_path: Path,
+                                                                                             ruleset: RuleSet) -> None:
+    log = ("".join(f" iteration {n}/ 1000 | lm loss: 7.1\n" for n in range(80, 91))
+           + "slurmstepd: error: *** STEP 1809577.0 ON r6i5n1 CANCELLED AT 2021-05-23T08:46:02 ***\n"
+           + "srun: error: r6i5n1: tasks 0-3: Terminated\n")
+    assert [g.cause for g in incidents_of(tmp_path, {"job.out": log}, ruleset)] == [Cause.PREEMPTION]
