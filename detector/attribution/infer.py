@@ -554,6 +554,7 @@ def terminal(f: Finding, facts: RunFacts) -> bool:
 
 # a line printed just before the first collective: a failure only as a log's very last line
 SETUP_LAST_WORDS = "launcher.setup_last_words"
+NCCL_TESTS_HEADER = "launcher.nccl_tests_header_last"  # (the last line itself: no result row after it)
 LAST_LINES = 3
 
 
@@ -565,7 +566,7 @@ def at_the_end(f: Finding, facts: RunFacts, lines: int = LAST_LINES) -> bool:
 
 # last-resort rules that count only near the very end of their file (a report a healthy run also
 # prints: a host at 95% memory is normal for ZeRO-inference; a log that stops soon after is not)
-NEAR_THE_END = {SETUP_LAST_WORDS: LAST_LINES, "launcher.deepspeed_host_memory_full": 10}
+NEAR_THE_END = {SETUP_LAST_WORDS: LAST_LINES, NCCL_TESTS_HEADER: 1, "launcher.deepspeed_host_memory_full": 10}
 
 
 # an abort or a driver fault that other evidence usually explains (the C++ abort after a watchdog
@@ -577,7 +578,7 @@ LAST_RESORT_RULES = frozenset({"python.fatal_abort", "torch.cpp_terminate", "gen
                                "nccl.connect_retry_unreachable", "torch.store_connect_unreachable",
                                "python.stack_dump_main_thread", RULE_STACK_LOADER, SETUP_LAST_WORDS,
                                "launcher.deepspeed_host_memory_full", "launcher.pals_rank_abort",
-                               "torch.store_bind_in_use"})
+                               "torch.store_bind_in_use", NCCL_TESTS_HEADER})
 # a last-resort rule that names no cause of its own: the cause it stands for (a traceback whose
 # exception line the paste cut)
 LAST_RESORT_CAUSE = {"python.traceback": Cause.PYTHON_EXCEPTION, "python.stack_dump_main_thread": Cause.HANG}
@@ -616,7 +617,7 @@ def last_resort(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
     cause = first.cause or LAST_RESORT_CAUSE[first.rule]
     evidence = [f for f in seen if f.rank == first.rank and f.rule == first.rule]
     initiator = _initiator_for(first.rank, first.node, facts, evidence)
-    if first.rule == SETUP_LAST_WORDS:
+    if first.rule in (SETUP_LAST_WORDS, NCCL_TESTS_HEADER):
         why = "the log ends on the line the job prints just before its first collective: it never got past it"
     elif first.rule == "python.stack_dump_main_thread":
         why = "a stack dump of the stopped job (py-spy) and no line says what failed"

@@ -278,3 +278,12 @@ def test_a_cancelled_job_whose_tasks_srun_reports_terminated_is_still_stopped_fr
            + "slurmstepd: error: *** STEP 1809577.0 ON r6i5n1 CANCELLED AT 2021-05-23T08:46:02 ***\n"
            + "srun: error: r6i5n1: tasks 0-3: Terminated\n")
     assert [g.cause for g in incidents_of(tmp_path, {"job.out": log}, ruleset)] == [Cause.PREEMPTION]
+
+
+def test_nccl_tests_header_is_a_hang_only_as_the_last_line(tmp_path: Path, ruleset: RuleSet) -> None:
+    header = ("#       size         count    type    root     time   algbw   busbw  error     time   algbw   busbw  error\n"
+              "#        (B)    (elements)                     (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)\n")
+    got = incidents_of(tmp_path / "a", {"nccl-tests.log": header}, ruleset)
+    assert [g.cause for g in got] == [Cause.HANG]
+    row = "           8             2   float       0    45.82    0.00    0.00    N/A    38.17    0.00    0.00    N/A\n"
+    assert incidents_of(tmp_path / "b", {"nccl-tests.log": header + row}, ruleset) == []
