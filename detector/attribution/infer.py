@@ -289,6 +289,8 @@ def _teardown_exit(f: Finding) -> bool:
 
 SLURM_STEP_ENDED = "scheduler.slurm_step_ended"  # a step or job cancelled with no reason given: scancel
 ENDLESS_WAIT_MS = 7 * 24 * 3600 * 1000  # a timeout set this long (to "disable" it) never runs out
+
+
 def _endless(ms: str | None) -> bool:
     """A timeout in milliseconds too long to have run out (set that long to turn it off)."""
     text = (ms or "").strip()
@@ -305,12 +307,9 @@ def _waited_for_the_root(collateral: Sequence[Finding], rank: int) -> bool:
     first collective of a communicator): the root rank had not reached it when their wait ran
     out, and nothing says it died (a dead root's store fails at once: a reset, a refusal)."""
     waits = [f for f in collateral if f.rule == UNIQUE_ID_STORE]
-    if not waits or not all(small_int(f.field("peer_rank")) == rank and _TIMED_OUT.search(f.text) for f in waits):
+    if not waits or not all(small_int(f.field("peer_rank")) == rank and _TIMEOUT_WORDS.search(f.text) for f in waits):
         return False
     return all(f.rule == UNIQUE_ID_STORE or (f.cause is None and f.rule not in SIGNAL_SENT) for f in collateral)
-
-
-_TIMED_OUT = re.compile(r"Socket Timeout|timed out|Timeout", re.IGNORECASE)
 
 
 def _spared_by_teardown(collateral: Sequence[Finding], facts: RunFacts) -> int | None:
@@ -701,7 +700,6 @@ def data_prep_straggler(incident: Incident, facts: RunFacts) -> Incident | None:
     return None
 
 
-
 RULES_SAVING = frozenset({"torch.checkpoint_saving", "torch.checkpoint_saving_line"})
 SAVE_BEFORE = 8  # lines between the save's last line and the first timeout
 _SAVE_WAITS = frozenset({Cause.HANG, Cause.UNKNOWN})
@@ -733,6 +731,6 @@ def checkpoint_save_straggler(incident: Incident, facts: RunFacts) -> Incident |
         why += " (the main process, rank 0, writes the checkpoint while the others wait)"
     if rank is None:
         return None  # the saving rank timed out with the others (or no rank tells): stuck, not slow
-    initiator = _initiator_for(rank, None, facts, [save]) if rank is not None else Initiator()
     collateral = tuple(r for r in incident.collateral_ranks if r != rank)
-    return _build(Cause.STRAGGLER, initiator, [save, *incident.evidence], collateral, 0.45, facts, inferred_by=why)
+    return _build(Cause.STRAGGLER, _initiator_for(rank, None, facts, [save]), [save, *incident.evidence], collateral,
+                  0.45, facts, inferred_by=why)

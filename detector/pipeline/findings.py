@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -355,22 +355,28 @@ KILLING_WATCHDOGS = frozenset({"launcher.sglang_watchdog_timeout"})
 KILL_WITHIN = 20
 
 
+def _demote_after(findings: Sequence[Finding], marks: frozenset[str], within: int,
+                  target: Callable[[Finding], bool], role: Role) -> list[Finding]:
+    """``findings`` with each ``target`` finding that comes at most ``within`` lines after a line
+    of a ``marks`` rule in the same file given ``role`` and no cause."""
+    lines: dict[str | None, list[int]] = defaultdict(list)
+    for f in findings:
+        if f.rule in marks and f.line is not None:
+            lines[f.file].append(f.line)
+    if not lines:
+        return list(findings)
+
+    def after_a_mark(f: Finding) -> bool:
+        return f.line is not None and any(0 < f.line - line <= within for line in lines.get(f.file, ()))
+
+    return [dataclasses.replace(f, role=role, cause=None) if target(f) and after_a_mark(f) else f for f in findings]
+
+
 def demote_kill_after_watchdog(findings: Sequence[Finding]) -> list[Finding]:
     """``findings`` with a shell's ``Killed`` a few lines after the report of a watchdog that kills
     the stuck server itself (SGLang's scheduler watchdog) made collateral (cause none): the
     watchdog tore the job down; no OOM killer is needed to explain it."""
-    reports: dict[str | None, list[int]] = defaultdict(list)
-    for f in findings:
-        if f.rule in KILLING_WATCHDOGS and f.line is not None:
-            reports[f.file].append(f.line)
-    if not reports:
-        return list(findings)
-
-    def after_a_report(f: Finding) -> bool:
-        return f.line is not None and any(0 < f.line - line <= KILL_WITHIN for line in reports.get(f.file, ()))
-
-    return [dataclasses.replace(f, role=Role.COLLATERAL, cause=None) if f.rule == SHELL_KILLED and after_a_report(f)
-            else f for f in findings]
+    return _demote_after(findings, KILLING_WATCHDOGS, KILL_WITHIN, lambda f: f.rule == SHELL_KILLED, Role.COLLATERAL)
 
 
 # torchelastic's race: the agent read a worker's error file half written and crashed on it
@@ -384,18 +390,9 @@ def demote_launcher_reply_race(findings: Sequence[Finding]) -> list[Finding]:
     it reported a reply (error) file it could not parse, made collateral (cause none): the agent
     read the file of a worker that was failing while the worker still wrote it, and crashed on
     that; the job's failure is the worker's, not the agent's exception."""
-    races: dict[str | None, list[int]] = defaultdict(list)
-    for f in findings:
-        if f.rule == REPLY_RACE and f.line is not None:
-            races[f.file].append(f.line)
-    if not races:
-        return list(findings)
-
-    def agent_crash(f: Finding) -> bool:
-        return (f.rule == UNCAUGHT and f.rank is None and f.line is not None and "JSONDecodeError" in f.text
-                and any(0 < f.line - line <= RACE_WITHIN for line in races.get(f.file, ())))
-
-    return [dataclasses.replace(f, role=Role.COLLATERAL, cause=None) if agent_crash(f) else f for f in findings]
+    return _demote_after(findings, frozenset({REPLY_RACE}), RACE_WITHIN,
+                         lambda f: f.rule == UNCAUGHT and f.rank is None and "JSONDecodeError" in f.text,
+                         Role.COLLATERAL)
 
 
 ATEXIT = "python.atexit_error"

@@ -12,7 +12,7 @@ from pathlib import Path
 from detector.replay import replay_path
 from detector.rules.engine import RuleSet
 from detector.types import Cause
-from tests.support.replaying import incidents_of, write_run
+from tests.support.replaying import causes_of, incidents_of, write_run
 
 _UNIQUE_ID_TIMEOUT = ("[rank{r}]: torch.distributed.DistBackendError: [{r}] is setting up NCCL communicator and retrieving "
                       "ncclUniqueId from [0] via c10d key-value store by key '0', but store->get('0') got error: "
@@ -48,8 +48,7 @@ def test_a_timeout_right_after_a_checkpoint_save_began_is_the_saving_rank_stragg
 def test_the_same_timeout_long_after_a_save_stays_a_hang(tmp_path: Path, ruleset: RuleSet) -> None:
     steps = "".join(f"step {n} | loss 1.0\n" for n in range(20))
     log = "INFO: Saving checkpoint to /out/step_100\n" + steps + _WATCHDOG.format(r=4) + _WATCHDOG.format(r=5)
-    got = incidents_of(tmp_path, {"train.log": log}, ruleset)
-    assert [g.cause for g in got] == [Cause.HANG]
+    assert causes_of(tmp_path, {"train.log": log}, ruleset) == [Cause.HANG]
 
 
 def test_a_monitored_barrier_that_cannot_have_timed_out_names_a_failed_rank(tmp_path: Path, ruleset: RuleSet) -> None:
@@ -76,8 +75,7 @@ def test_a_port_another_process_holds_is_a_network_fault_with_its_own_fix_and_no
 def test_a_store_that_cannot_be_reached_at_all_is_the_network(tmp_path: Path, ruleset: RuleSet) -> None:
     log = ("[W socket.cpp:601] [c10d] The IPv6 network addresses of (cernet2.net, 52533) cannot be retrieved (gai error: -5 - No address associated with hostname).\n"
            "[E socket.cpp:860] [c10d] The client socket has timed out after 1800s while trying to connect to (cernet2.net, 52533).\n")
-    got = incidents_of(tmp_path, {"train.log": log}, ruleset)
-    assert [g.cause for g in got] == [Cause.NETWORK]
+    assert causes_of(tmp_path, {"train.log": log}, ruleset) == [Cause.NETWORK]
 
 
 def test_cuda_failures_inside_nccl_are_read_by_what_failed(tmp_path: Path, ruleset: RuleSet) -> None:
@@ -100,8 +98,7 @@ def test_setup_faults_of_sockets_and_topology_are_the_network(tmp_path: Path, ru
         "d": "(RayWorkerWrapper pid=1890, ip=10.41.0.8) [rank8]:[E ProcessGroupGloo.cpp:144] Gloo connectFullMesh failed with [../third_party/gloo/gloo/transport/tcp/pair.cc:144] no error\n",
     }
     for sub, line in lines.items():
-        got = incidents_of(tmp_path / sub, {"train.log": line}, ruleset)
-        assert [g.cause for g in got] == [Cause.NETWORK], (sub, got)
+        assert causes_of(tmp_path / sub, {"train.log": line}, ruleset) == [Cause.NETWORK], sub
 
 
 def test_a_vllm_worker_that_died_and_an_ncclras_mismatch(tmp_path: Path, ruleset: RuleSet) -> None:
@@ -113,8 +110,7 @@ def test_a_vllm_worker_that_died_and_an_ncclras_mismatch(tmp_path: Path, ruleset
            "  Communicator ranks have different AllGather operation counts\n"
            "  30 ranks have launched up to operation 640\n"
            "  2 ranks have launched up to operation 641\n")
-    got = incidents_of(tmp_path / "b", {"ncclras.txt": ras}, ruleset)
-    assert [g.cause for g in got] == [Cause.HANG]
+    assert causes_of(tmp_path / "b", {"ncclras.txt": ras}, ruleset) == [Cause.HANG]
 
 
 def test_a_log_that_ends_where_the_first_collective_begins_is_a_hang_at_start(tmp_path: Path, ruleset: RuleSet) -> None:
@@ -122,8 +118,7 @@ def test_a_log_that_ends_where_the_first_collective_begins_is_a_hang_at_start(tm
              "----------------------------------------------------------------------------------------------------\n"
              "distributed_backend=nccl\n"
              "All DDP processes registered. Starting ddp with 2 processes\n")
-    got = incidents_of(tmp_path / "a", {"train.log": start}, ruleset)
-    assert [g.cause for g in got] == [Cause.HANG]
+    assert causes_of(tmp_path / "a", {"train.log": start}, ruleset) == [Cause.HANG]
     trained = start + "".join(f"Epoch 0: {n}/100 loss=1.0\n" for n in range(1, 6))
     assert incidents_of(tmp_path / "b", {"train.log": trained}, ruleset) == []
 
@@ -182,7 +177,7 @@ def test_an_exception_an_exit_handler_raised_is_no_failure(tmp_path: Path, rules
 def test_xla_and_ray_say_a_replica_or_a_node_failed(tmp_path: Path, ruleset: RuleSet) -> None:
     xla = ("E0000 00:00:1743713172.513857  698835 pjrt_stream_executor_client.cc:3072] Execution of replica 0 failed: "
            "DEADLINE_EXCEEDED: GetKeyValue() timed out with key: devices\n")
-    assert [g.cause for g in incidents_of(tmp_path / "a", {"train.log": xla}, ruleset)] == [Cause.UNKNOWN]
+    assert causes_of(tmp_path / "a", {"train.log": xla}, ruleset) == [Cause.UNKNOWN]
     ray = ("2022-02-15 16:53:52,096\tWARNING worker.py:1462 -- The node with node id: 8f205b and ip: 10.128.0.103 has "
            "been marked dead because the detector has missed too many heartbeats from it.\n")
     got = incidents_of(tmp_path / "b", {"output.log": ray}, ruleset)
@@ -198,15 +193,13 @@ def test_pals_reports_a_crashed_rank_and_leaves_an_abort_to_the_rest(tmp_path: P
                 "operation timeout: WorkNCCL(SeqNum=3, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran "
                 "for 600100 milliseconds before timing out.\n"
                 "x3203c0s25b1n0.hsn.cm.polaris.alcf.anl.gov: rank 25 died from signal 6 and dumped core\n")
-    got = incidents_of(tmp_path / "b", {"job.log": watchdog}, ruleset)
-    assert [g.cause for g in got] == [Cause.HANG]  # the abort is the watchdog's teardown
+    assert causes_of(tmp_path / "b", {"job.log": watchdog}, ruleset) == [Cause.HANG]  # the abort is the watchdog's teardown
 
 
 def test_horovods_mismatched_collective_is_a_mismatch(tmp_path: Path, ruleset: RuleSet) -> None:
     line = ("[1,2]<stderr>:tensorflow.python.framework.errors_impl.FailedPreconditionError: Mismatched ALLREDUCE "
             "CPU/GPU device selection: One rank specified device GPU, but another rank specified device CPU.\n")
-    got = incidents_of(tmp_path, {"train.log": line}, ruleset)
-    assert [g.cause for g in got] == [Cause.COLLECTIVE_MISMATCH]
+    assert causes_of(tmp_path, {"train.log": line}, ruleset) == [Cause.COLLECTIVE_MISMATCH]
 
 
 def test_the_ipv6_binds_own_address_in_use_warning_is_no_failure(tmp_path: Path, ruleset: RuleSet) -> None:
@@ -245,8 +238,7 @@ def test_a_save_reads_as_no_straggler_when_a_rank_failed_or_the_saver_waited_too
                        ruleset)
     assert got and got[0].cause is not Cause.STRAGGLER
     everyone = "".join(_WATCHDOG.format(r=r) for r in range(4))  # rank 0, the saver, timed out as well
-    got = incidents_of(tmp_path / "b", {"train.log": save + everyone}, ruleset)
-    assert [g.cause for g in got] == [Cause.HANG]
+    assert causes_of(tmp_path / "b", {"train.log": save + everyone}, ruleset) == [Cause.HANG]
 
 
 def test_a_full_host_memory_report_long_before_the_end_is_no_oom(tmp_path: Path, ruleset: RuleSet) -> None:
@@ -258,12 +250,12 @@ def test_a_full_host_memory_report_long_before_the_end_is_no_oom(tmp_path: Path,
 def test_horovods_other_mismatch_messages(tmp_path: Path, ruleset: RuleSet) -> None:
     line = ("tensorflow.python.framework.errors_impl.FailedPreconditionError: Mismatched data types: One rank had "
             "type float32, but another rank had type float16.\n")
-    assert [g.cause for g in incidents_of(tmp_path, {"train.log": line}, ruleset)] == [Cause.COLLECTIVE_MISMATCH]
+    assert causes_of(tmp_path, {"train.log": line}, ruleset) == [Cause.COLLECTIVE_MISMATCH]
 
 
 def test_an_nccl_cuda_failure_no_rule_reads_is_still_an_incident(tmp_path: Path, ruleset: RuleSet) -> None:
     line = "node07:2231:2301 [3] init.cc:1614 NCCL WARN Cuda failure 'CUDA-capable device(s) is/are busy or unavailable'\n"
-    assert [g.cause for g in incidents_of(tmp_path, {"train.log": line}, ruleset)] == [Cause.UNKNOWN]
+    assert causes_of(tmp_path, {"train.log": line}, ruleset) == [Cause.UNKNOWN]
 
 
 def test_a_monitored_barrier_with_a_wait_of_more_digits_than_any_int_is_endless(tmp_path: Path,
@@ -277,13 +269,12 @@ def test_a_cancelled_job_whose_tasks_srun_reports_terminated_is_still_stopped_fr
     log = ("".join(f" iteration {n}/ 1000 | lm loss: 7.1\n" for n in range(80, 91))
            + "slurmstepd: error: *** STEP 1809577.0 ON r6i5n1 CANCELLED AT 2021-05-23T08:46:02 ***\n"
            + "srun: error: r6i5n1: tasks 0-3: Terminated\n")
-    assert [g.cause for g in incidents_of(tmp_path, {"job.out": log}, ruleset)] == [Cause.PREEMPTION]
+    assert causes_of(tmp_path, {"job.out": log}, ruleset) == [Cause.PREEMPTION]
 
 
 def test_nccl_tests_header_is_a_hang_only_as_the_last_line(tmp_path: Path, ruleset: RuleSet) -> None:
     header = ("#       size         count    type    root     time   algbw   busbw  error     time   algbw   busbw  error\n"
               "#        (B)    (elements)                     (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)\n")
-    got = incidents_of(tmp_path / "a", {"nccl-tests.log": header}, ruleset)
-    assert [g.cause for g in got] == [Cause.HANG]
+    assert causes_of(tmp_path / "a", {"nccl-tests.log": header}, ruleset) == [Cause.HANG]
     row = "           8             2   float       0    45.82    0.00    0.00    N/A    38.17    0.00    0.00    N/A\n"
     assert incidents_of(tmp_path / "b", {"nccl-tests.log": header + row}, ruleset) == []

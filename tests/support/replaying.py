@@ -36,3 +36,8 @@ def incidents_of(root: Path, files: dict[str, str], rules: RuleSet) -> list[Seen
     report = replay_path(write_run(root, files), rules)
     return [Seen(i.cause, i.initiator.rank, i.initiator.node, i.remediation.drain_node, i.confidence,
                  i.explanation, tuple(e.text for e in i.evidence)) for i in report.incidents]
+
+
+def causes_of(root: Path, files: dict[str, str], rules: RuleSet) -> list[Cause]:
+    """The causes of the incidents of the run made of ``files``, most important first."""
+    return [i.cause for i in replay_path(write_run(root, files), rules).incidents]
