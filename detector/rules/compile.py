@@ -51,7 +51,7 @@ def load_ruleset(user_rules: Sequence[Path] = (), *, engine: str = "auto", shipp
             cached = rule_cache.load(key)
             if cached is not None:
                 return cached
-    result = load_rules(shipped, user_rules)
+    result = load_rules(shipped, user_rules, trust_shipped=True)
     if result.problems:
         raise RuleLoadError(result.problems)
     ruleset = RuleSet(result.rules, engine=engine)

@@ -230,7 +230,12 @@ def pattern_problems(pattern: str) -> list[str]:
     return problems
 
 
-def _compile_rule(spec: RuleSpec, path: str, line: int, data: Any, index: int) -> tuple[CompiledRule | None, list[ConfigError]]:
+def _compile_rule(spec: RuleSpec, path: str, line: int, data: Any, index: int,
+                  *, trusted: bool = False) -> tuple[CompiledRule | None, list[ConfigError]]:
+    """One rule checked and compiled. ``trusted``: a rule of the packs shipped with the package,
+    whose patterns, examples and counterexamples ``rankdoctor rules validate --strict`` and the
+    test suite check; replay then skips those checks (each compiles the pattern: about half of a
+    first start's time) and compiles a pattern when it is first used."""
     problems: list[ConfigError] = []
 
     def err(detail: str, key: str | None = None) -> None:
@@ -247,10 +252,12 @@ def _compile_rule(spec: RuleSpec, path: str, line: int, data: Any, index: int) -
     assert spec.pattern is not None and spec.role is not None and spec.description is not None
     if spec.role is Role.INITIATOR and spec.cause is None:
         err("an initiator rule needs a 'cause'", "role")
-    for p in pattern_problems(spec.pattern):
+    for p in () if trusted else pattern_problems(spec.pattern):
         err(f"{p}: {spec.pattern[:200]!r}", "pattern")
     window_next = None
-    if spec.window is not None:
+    if spec.window is not None and trusted:
+        window_next = LazyRegex(spec.window.next, PATTERN_FLAGS)
+    elif spec.window is not None:
         try:
             window_next = lazy_pattern(spec.window.next)
         except re.error as exc:
@@ -263,8 +270,8 @@ def _compile_rule(spec: RuleSpec, path: str, line: int, data: Any, index: int) -
         err("a rule needs at least one example line", "examples" if "examples" in (data or {}) else None)
     if problems:
         return None, problems
-    regex = lazy_pattern(spec.pattern)
-    for n, ex in enumerate(spec.examples):
+    regex = LazyRegex(spec.pattern, PATTERN_FLAGS) if trusted else lazy_pattern(spec.pattern)
+    for n, ex in enumerate(() if trusted else spec.examples):
         m = regex.search(ex.line)
         if m is None:
             err(f"example {n + 1} does not match: {ex.line[:200]!r}", "examples")
@@ -274,7 +281,7 @@ def _compile_rule(spec: RuleSpec, path: str, line: int, data: Any, index: int) -
             got = groups.get(key)
             if got != want:
                 err(f"example {n + 1}: field '{key}' is {got!r}, expected {want!r}", "examples")
-    for n, counter in enumerate(spec.counterexamples):
+    for n, counter in enumerate(() if trusted else spec.counterexamples):
         if regex.search(counter) is not None:
             err(f"counterexample {n + 1} matches but must not: {counter[:200]!r}", "counterexamples")
     if problems:
@@ -303,8 +310,10 @@ def _compile_rule(spec: RuleSpec, path: str, line: int, data: Any, index: int) -
     )
 
 
-def _load_layer(files: Sequence[Path], result: LoadResult) -> dict[str, tuple[CompiledRule | None, RuleSpec, str]]:
-    """Load one layer (shipped, or one user directory): id -> (compiled or None if disabled, spec, path)."""
+def _load_layer(files: Sequence[Path], result: LoadResult,
+                *, trusted: bool = False) -> dict[str, tuple[CompiledRule | None, RuleSpec, str]]:
+    """Load one layer (shipped, or one user directory): id -> (compiled or None if disabled, spec, path).
+    ``trusted``: the package's own packs (see :func:`_compile_rule`)."""
     layer: dict[str, tuple[CompiledRule | None, RuleSpec, str]] = {}
     for path in files:
         parsed, data, problems = _parse_file(path)
@@ -319,7 +328,7 @@ def _load_layer(files: Sequence[Path], result: LoadResult) -> dict[str, tuple[Co
                     ConfigError(str(path), line, f"duplicate rule id (also in {first})", rule_id=spec.id)
                 )
                 continue
-            compiled, rule_problems = _compile_rule(spec, str(path), line or 0, data, index)
+            compiled, rule_problems = _compile_rule(spec, str(path), line or 0, data, index, trusted=trusted)
             result.problems.extend(rule_problems)
             if rule_problems:
                 continue
@@ -327,12 +336,17 @@ def _load_layer(files: Sequence[Path], result: LoadResult) -> dict[str, tuple[Co
     return layer
 
 
-def load_rules(shipped: Sequence[Path] | None = None, user: Sequence[Path] = ()) -> LoadResult:
+def load_rules(shipped: Sequence[Path] | None = None, user: Sequence[Path] = (),
+               *, trust_shipped: bool = False) -> LoadResult:
     """Load the shipped packs, then each user path as a layer over them: a user rule replaces a
-    shipped rule with the same id, or disables it with ``disabled: true``."""
+    shipped rule with the same id, or disables it with ``disabled: true``.
+
+    ``trust_shipped``: the package's own packs (``shipped`` None) skip the pattern, example and
+    counterexample checks that ``rankdoctor rules validate`` and the tests make of them; a user's
+    rules are always checked."""
     result = LoadResult()
     shipped_files = rule_files(shipped if shipped is not None else [shipped_rules_dir()])
-    merged = _load_layer(shipped_files, result)
+    merged = _load_layer(shipped_files, result, trusted=trust_shipped and shipped is None)
     for rid, (_, _, path) in merged.items():
         result.origins.append(RuleOrigin(rid, path, disabled=merged[rid][0] is None))
     for user_path in user:

@@ -60,6 +60,23 @@ def test_shipped_packs_all_load() -> None:
         assert (shipped_rules_dir() / f).read_text().startswith("# yaml-language-server: $schema=schema.json")
 
 
+def test_trusted_shipped_packs_load_the_same_rules(tmp_path: Path) -> None:
+    """replay trusts the package's own packs (their checks are made here and by `rules validate`)
+    and loads the same rules; a user's layer over them is still checked in full."""
+    checked, trusted = load_rules(), load_rules(trust_shipped=True)
+    assert not trusted.problems
+    assert [(r.id, r.pattern, r.cause, r.role, r.examples) for r in trusted.rules] == \
+        [(r.id, r.pattern, r.cause, r.role, r.examples) for r in checked.rules]
+    for a, b in zip(checked.rules, trusted.rules, strict=True):
+        for line, _fields in a.examples:
+            assert bool(a.regex.search(line)) == bool(b.regex.search(line)), a.id
+    (tmp_path / "mine.yaml").write_text(GOOD.replace("fields: {pci: \"0000:3b:00\", xid: \"79\"}",
+                                                     "fields: {pci: \"0000:3b:00\", xid: \"48\"}"))
+    user = load_rules(user=[tmp_path], trust_shipped=True)
+    assert [p.rule_id for p in user.problems] == ["test.xid"]
+    assert "field 'xid'" in user.problems[0].format()
+
+
 def test_good_pack(tmp_path: Path) -> None:
     ids, problems = _load(tmp_path, GOOD)
     assert problems == []
