@@ -171,6 +171,17 @@ def step_samples(scans: Sequence[FileScan], idx: RunIndex) -> tuple[list[StepSam
     return samples, notes
 
 
+def _no_intervals(samples: Sequence[StepSample]) -> bool:
+    """No rank has two step lines (a paste of a few lines): no interval between steps, so no
+    stall, straggler or slowdown to find."""
+    seen: set[int] = set()
+    for sample in samples:
+        if sample.rank in seen:
+            return False
+        seen.add(sample.rank)
+    return True
+
+
 def _median_step(samples: Sequence[StepSample]) -> float | None:
     durations = [s.duration_s for s in samples if s.duration_s is not None and s.duration_s > 0]
     return statistics.median(durations) if durations else None
@@ -198,8 +209,8 @@ def stats_findings(
     samples, notes = step_samples(scans, idx)
     ends = [s.last_time.timestamp() for s in scans if s.last_time is not None and s.file.kind is FileKind.RANK_LOG]
     end_time = max(ends) if ends else None
-    if not samples and not metrics:
-        return [], None, warnings
+    if not metrics and _no_intervals(samples):  # nothing a detector could judge: numpy's import spared
+        return [], _median_step(samples), warnings
     from detector.stats import StatsConfig, analyze
 
     found = analyze(samples, metrics, end_time=end_time, config=config or StatsConfig(), notes=notes,
