@@ -36,6 +36,7 @@ from detector.attribution.infer import (
     checkpoint_save_straggler,
     data_prep_straggler,
     last_resort,
+    main_first_straggler,
 )
 from detector.types import (
     RULE_EXIT_CODE,
@@ -205,7 +206,8 @@ def attribute(facts: RunFacts) -> list[Incident]:
             inferred = finish_incident(group, facts) or _infer(group, facts) or last_resort(group, facts)
             if inferred is not None:
                 incidents.append(inferred)
-    incidents = [data_prep_straggler(i, facts) or checkpoint_save_straggler(i, facts) or i for i in incidents]
+    incidents = [data_prep_straggler(i, facts) or main_first_straggler(i, facts) or checkpoint_save_straggler(i, facts)
+                 or i for i in incidents]
     incidents.extend(_stragglers(facts))
     incidents.sort(key=lambda i: (not i.remediation.drain_node, i.cause is Cause.STRAGGLER,
                                   i.first_evidence_time.timestamp() if i.first_evidence_time else float("inf")))

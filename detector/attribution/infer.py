@@ -23,6 +23,7 @@ from detector.types import (
     RULE_EXIT_CODE,
     RULE_HOROVOD_STALL,
     RULE_LOCAL_CLOSE,
+    RULE_MAIN_FIRST,
     RULE_NCCL_PROXY,
     RULE_NCCL_TEARDOWN,
     RULE_PROGRESS_AFTER_TIMEOUT,
@@ -655,13 +656,24 @@ def _seconds(clock: str | None) -> float | None:
     return total
 
 
+_LINE_PREFIX_RANK = re.compile(r"\s*\[(?:rank|default)([0-9]{1,6})\]:")
+
+
+def _unfinished(bar: Finding) -> bool:
+    """A progress bar short of its total (tqdm rounds 99.9% up to "100%")."""
+    n, total = small_int(bar.field("n")), small_int(bar.field("total"))
+    if n is not None and total:
+        return n < total
+    return (small_int(bar.field("pct")) or 0) < 100
+
+
 def data_prep_straggler(incident: Incident, facts: RunFacts) -> Incident | None:
     """The incident read again as a straggler when a data-preparation progress bar (tokenizing,
     a dataset map), unfinished and drawn just before the incident's first line (or on it), had
     run for as long as the others' wait when it ran out: the rank preparing the data was slow,
     the others gave up on it (the classic rank-0-tokenizes-first barrier). A python_exception is
     read again only when it is a timeout or a traceback the paste cut."""
-    bars = [f for f in facts.findings if f.rule == RULE_DATA_PREP and (small_int(f.field("pct")) or 0) < 100]
+    bars = [f for f in facts.findings if f.rule == RULE_DATA_PREP and _unfinished(f)]
     if not bars or incident.cause not in (Cause.HANG, Cause.PYTHON_EXCEPTION, Cause.UNKNOWN):
         return None
     if incident.cause is Cause.PYTHON_EXCEPTION and incident.confidence > 0.35 and not any(
@@ -678,17 +690,32 @@ def data_prep_straggler(incident: Incident, facts: RunFacts) -> Incident | None:
             waits.add(int(m["ms"]) / 1000)
     for bar in sorted(bars, key=lambda f: (f.file or "", -(f.line or 0))):
         elapsed = _seconds(bar.field("elapsed"))
-        if elapsed is None or elapsed < MIN_PREP_S or bar.line is None:
+        if elapsed is None or bar.line is None:
             continue
         if not any(file == bar.file and 0 <= line - bar.line <= BAR_BEFORE for file, line in starts if line is not None):
             continue  # drawn long before the failure: the preparation had ended
+        # a bar cut by another process's watchdog timeout on the same console line was being drawn
+        # when that wait ran out (the bar's rank was working; an earlier step of its preparation
+        # may have taken the rest of the wait)
+        glued = "Watchdog caught" in (bar.text or "")
+        owner = _LINE_PREFIX_RANK.match(bar.text or "")  # the bar's own rank prefix begins the line
+        owned = glued and owner is not None and int(owner[1]) in (bar.rank, bar.local_rank) and bar.rank is not None
         wait = next((w for w in sorted(waits) if w > 0 and abs(elapsed - w) <= max(30.0, 0.05 * w)), None)
-        if wait is None:
+        if owned:
+            why = (f"'{(bar.field('desc') or 'data preparation').strip()}' was {bar.field('pct')}% done after "
+                   f"{bar.field('elapsed')}, still drawn when another rank's watchdog timeout cut its line: the rank "
+                   "preparing the data was slow, not stuck")
+        elif wait is None or elapsed < MIN_PREP_S:
             continue
-        why = (f"'{(bar.field('desc') or 'data preparation').strip()}' was {bar.field('pct')}% done after "
-               f"{bar.field('elapsed')} when the others' wait of {wait:g} s ran out: the rank preparing the data "
-               "was slow, not stuck")
-        waiting = {f.rank for f in incident.evidence if f.rank is not None and f is not bar} | set(incident.collateral_ranks)
+        else:
+            why = (f"'{(bar.field('desc') or 'data preparation').strip()}' was {bar.field('pct')}% done after "
+                   f"{bar.field('elapsed')} when the others' wait of {wait:g} s ran out: the rank preparing the data "
+                   "was slow, not stuck")
+        # (a finding glued onto a bar whose own rank prefix begins the line is another process's
+        # output, given the bar's rank by that prefix)
+        waiting = {f.rank for f in incident.evidence if f.rank is not None and f is not bar
+                   and not (owned and f.file == bar.file and f.line == bar.line)}
+        waiting |= {r for r in incident.collateral_ranks if not owned or r != bar.rank}
         # (a rank on the bar's line that is one of those waiting is the timeout's, glued to the bar)
         rank = bar.rank if bar.rank not in waiting else None
         if rank is None and waiting and 0 not in waiting:
@@ -698,6 +725,42 @@ def data_prep_straggler(incident: Incident, facts: RunFacts) -> Incident | None:
         collateral = tuple(r for r in incident.collateral_ranks if r != rank)
         return _build(Cause.STRAGGLER, initiator, [bar, *incident.evidence], collateral, 0.5, facts, inferred_by=why)
     return None
+
+
+_WAIT_EXCEPTIONS = frozenset({"KeyboardInterrupt", "RuntimeError", "DistBackendError", "DistStoreError",
+                              "torch.distributed.DistBackendError", "torch.distributed.DistStoreError"})
+
+
+def main_first_straggler(incident: Incident, facts: RunFacts) -> Incident | None:
+    """The incident read again as a straggler of rank 0 when a rank's traceback shows it waiting
+    in a main-process-first barrier (Hugging Face's ``main_process_first``, Ultralytics'
+    ``torch_distributed_zero_first``: the main process prepares the data, the others wait) and
+    what the incident holds is that wait running out: collective timeouts, or an exception that
+    names a timeout or was an interrupt. Rank 0's own failure (an initiator finding of rank 0)
+    keeps the incident as it is."""
+    waits = [f for f in facts.findings if f.rule == RULE_MAIN_FIRST and f.rank != 0]
+    if not waits or incident.cause not in (Cause.HANG, Cause.PYTHON_EXCEPTION, Cause.UNKNOWN):
+        return None
+    if incident.initiator.rank == 0 and incident.cause is not Cause.HANG:
+        return None
+    for f in incident.evidence:
+        if f.role is not Role.INITIATOR:
+            continue
+        if f.rank == 0:
+            return None
+        if f.cause is Cause.PYTHON_EXCEPTION and f.field("exc_type") not in _WAIT_EXCEPTIONS \
+                and not _TIMEOUT_WORDS.search(f.text or ""):
+            return None  # a failure of its own (not the wait running out)
+    timed_out = any(_TIMEOUT_WORDS.search(f.text or "") or f.field("exc_type") == "KeyboardInterrupt"
+                    for f in incident.evidence)
+    if not timed_out:
+        return None
+    fn = waits[0].field("fn") or "main_process_first"
+    why = (f"a rank waited in {fn} (the main process prepares the data while the others wait in a barrier) "
+           "when its wait ran out or was interrupted: rank 0 was slow, not stuck")
+    collateral = tuple(r for r in incident.collateral_ranks if r != 0)
+    return _build(Cause.STRAGGLER, _initiator_for(0, None, facts, [waits[0]]), [*incident.evidence, waits[0]],
+                  collateral, 0.45, facts, inferred_by=why)
 
 
 RULES_SAVING = frozenset({"torch.checkpoint_saving", "torch.checkpoint_saving_line"})

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
@@ -421,6 +422,35 @@ def demote_exit_handler_errors(findings: Sequence[Finding]) -> list[Finding]:
                        and f.rank == head.rank and 0 < (f.line or 0) - line <= 2)
     return [dataclasses.replace(f, role=Role.CONTEXT, cause=None) if id(f) in demoted else f
             for f in findings if id(f) not in dropped]
+
+
+CPP_TERMINATE = "torch.cpp_terminate"
+WHAT_WITHIN = 3  # lines from "terminate called after throwing ..." to its "what():" line
+ABORT_WITHIN = 15  # lines from it to the abort's report (a signal handler's, a launcher's)
+_ABORT_WORDS = re.compile(r"SIGABRT|Abort(?:ed)?\b|[Ss]ignal:? 6\b|code -6\b")
+
+
+def demote_abort_after_cpp_exception(findings: Sequence[Finding]) -> list[Finding]:
+    """``findings`` with the abort that follows an uncaught C++ exception ("terminate called after
+    throwing an instance of ...") made collateral (cause none) when the exception's ``what():``
+    line names a failure of its own (an initiator finding of another cause just after it): the
+    runtime aborted the process because of that exception, which is the cause (the abort, a
+    SIGABRT exit or a signal handler's report, says nothing more)."""
+    terminates = [f for f in findings if f.rule == CPP_TERMINATE and f.line is not None]
+    if not terminates:
+        return list(findings)
+    explained = [t for t in terminates if any(
+        f.role is Role.INITIATOR and f.cause not in (None, Cause.CRASH_SIGNAL) and f.file == t.file
+        and f.line is not None and 0 < f.line - (t.line or 0) <= WHAT_WITHIN for f in findings)]
+    if not explained:
+        return list(findings)
+
+    def an_abort_after(f: Finding) -> bool:
+        return (f.cause is Cause.CRASH_SIGNAL and f.rule != CPP_TERMINATE and f.line is not None
+                and bool(_ABORT_WORDS.search(f.text or ""))
+                and any(t.file == f.file and 0 < f.line - (t.line or 0) <= ABORT_WITHIN for t in explained))
+
+    return [dataclasses.replace(f, role=Role.COLLATERAL, cause=None) if an_abort_after(f) else f for f in findings]
 
 
 def demote_secondary_xids(findings: Sequence[Finding]) -> list[Finding]:

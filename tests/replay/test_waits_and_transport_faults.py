@@ -1,0 +1,121 @@
+"""From the ninth session's development cases (BK-BR): a rank waiting in a main-process-first
+barrier, or a data-preparation bar cut by another rank's watchdog, makes the main process a
+straggler; torch 1.x's "Caught collective operation timeout" and a watchdog line wrapped inside
+its phrase are timeouts, not exceptions; a contained CUDA error over NVLink, NVSHMEM's and
+DeepEP's RDMA failures and torch 1.x's store bind failure get their causes; the abort after an
+uncaught C++ exception gives way to what the exception says."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from detector.rules.engine import RuleSet
+from detector.types import Cause
+from tests.support.replaying import causes_of, incidents_of
+
+_OLD_TIMEOUT = ("RuntimeError: [Rank {r}] Caught collective operation timeout: WorkNCCL(SeqNum=6, OpType=ALLREDUCE, "
+                "TensorShape=[1], Timeout(ms)=1800000) ran for 1800863 milliseconds before timing out.\n")
+
+
+def test_torch1_caught_collective_timeout_is_a_timeout_not_an_exception(tmp_path: Path, ruleset: RuleSet) -> None:
+    got = incidents_of(tmp_path, {"train.log": _OLD_TIMEOUT.format(r=1) + _OLD_TIMEOUT.format(r=2)}, ruleset)
+    assert [g.cause for g in got] == [Cause.HANG]
+
+
+def _traceback(rank: int, frames: str, last: str) -> str:
+    lines = ["Traceback (most recent call last):", '  File "/work/train.py", line 40, in <module>', *frames.splitlines(),
+             last]
+    return "".join(f"[rank{rank}]:{line}\n" for line in lines)
+
+
+_MAIN_FIRST = ('    with training_args.main_process_first(desc="Dataset tokenization"):\n'
+               '  File "/usr/lib/python3.11/site-packages/transformers/training_args.py", line 2410, in main_process_first\n'
+               "    dist.barrier()")
+
+
+def test_a_wait_in_a_main_process_first_barrier_that_ran_out_makes_rank_0_a_straggler(tmp_path: Path,
+                                                                                        ruleset: RuleSet) -> None:
+    log = "".join(_traceback(r, _MAIN_FIRST, f"torch.distributed.DistBackendError: [{r}] wait timed out after 1800000ms")
+                  for r in (1, 2, 3))
+    got = incidents_of(tmp_path, {"train.log": log}, ruleset)
+    assert [(g.cause, g.rank) for g in got] == [(Cause.STRAGGLER, 0)]
+    assert "main_process_first" in got[0].explanation
+    assert not got[0].drain
+
+
+def test_a_failure_of_its_own_inside_the_barrier_is_not_read_as_waiting(tmp_path: Path, ruleset: RuleSet) -> None:
+    own = _traceback(1, _MAIN_FIRST, "ValueError: tokenizer has no pad token")
+    assert causes_of(tmp_path, {"train.log": own}, ruleset) == [Cause.PYTHON_EXCEPTION]
+    rank0 = _traceback(0, '    tokenized = raw.map(tokenize, num_proc=8)', "OSError: [Errno 28] No space left on device")
+    waited = _traceback(1, _MAIN_FIRST, "torch.distributed.DistBackendError: [1] wait timed out after 1800000ms")
+    got = incidents_of(tmp_path / "rank0", {"train.log": rank0 + waited}, ruleset)
+    assert (got[0].cause, got[0].rank) == (Cause.PYTHON_EXCEPTION, 0)
+
+
+def test_a_preparation_bar_cut_by_another_ranks_watchdog_is_the_straggler(tmp_path: Path, ruleset: RuleSet) -> None:
+    """nanotron's ``[defaultN]:`` prefixes: local rank 0 draws its bar, rank 2's watchdog line is
+    glued onto it (and wrapped inside its phrase by the terminal), rank 3 times out as well."""
+    log = ("[default0]:Grouping texts in chunks of 2049:   8%|▊         | 726000/9672101 [02:32<30:38, 4866.01 examples/s]"
+           "[default2]:[E ProcessGroupNCCL.cpp:475] [Rank 2] Watchdog caught \n"
+           "collective operation timeout: WorkNCCL(SeqNum=3, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) "
+           "ran for 600888 milliseconds before timing out.\n"
+           "[default3]:[E ProcessGroupNCCL.cpp:475] [Rank 3] Watchdog caught collective operation timeout: "
+           "WorkNCCL(SeqNum=3, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600892 milliseconds "
+           "before timing out.\n")
+    got = incidents_of(tmp_path, {"train.log": log}, ruleset)
+    assert [(g.cause, g.rank) for g in got] == [(Cause.STRAGGLER, 0)]
+    # without the bar the same timeouts are a hang
+    rest = log.split("examples/s]", 1)[1]
+    assert causes_of(tmp_path / "nobar", {"train.log": rest}, ruleset) == [Cause.HANG]
+
+
+def test_a_bar_that_tqdm_rounds_to_100_percent_is_still_unfinished(tmp_path: Path, ruleset: RuleSet) -> None:
+    bar = "Running tokenizer on dataset (num_proc=10): 100%|█████████▉| 1368806/1370895 [29:46<01:07, 30.89 examples/s]"
+    timeout = ("[rank{r}]:[E1001 13:40:02.000000 1 ProcessGroupNCCL.cpp:632] [Rank {r}] Watchdog caught collective "
+               "operation timeout: WorkNCCL(SeqNum=1, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) "
+               "ran for 1800005 milliseconds before timing out.\n")
+    log = bar + timeout.format(r=3) + timeout.format(r=1)
+    got = incidents_of(tmp_path, {"train.log": log}, ruleset)
+    assert [(g.cause, g.rank) for g in got] == [(Cause.STRAGGLER, 0)]
+    done = log.replace("1368806/1370895", "1370895/1370895")
+    assert causes_of(tmp_path / "done", {"train.log": done}, ruleset) == [Cause.HANG]
+
+
+def test_a_contained_cuda_error_over_nvlink_is_nvlink(tmp_path: Path, ruleset: RuleSet) -> None:
+    log = "[rank5]: RuntimeError: CUDA error: Invalid access of peer GPU memory over nvlink or a hardware error\n"
+    got = incidents_of(tmp_path, {"train.log": log}, ruleset)
+    assert [(g.cause, g.rank) for g in got] == [(Cause.NVLINK, 5)]
+
+
+def test_torch1_store_that_could_not_listen_is_a_network_setup_fault(tmp_path: Path, ruleset: RuleSet) -> None:
+    log = ("RuntimeError: The server socket has failed to listen on any local network\n"
+           "address. The server socket has failed to bind to [::]:29600 (errno: 98 - Address\n"
+           "already in use).\n")
+    assert causes_of(tmp_path, {"train.log": log}, ruleset) == [Cause.NETWORK]
+
+
+def test_nvshmem_and_deepep_rdma_failures_are_network(tmp_path: Path, ruleset: RuleSet) -> None:
+    ibgda = ("/opt/nvshmem/src/modules/transport/ibgda/ibgda.cpp:1345: non-zero status: 121 Error in "
+             "mlx5dv_devx_obj_modify for INIT2RTR_QP with syndrome 29e0df\n"
+             "/opt/nvshmem/src/modules/transport/ibgda/ibgda.cpp:3005: non-zero status: 7 ibgda_rc_init2rtr failed on RC #0.\n"
+             "/opt/nvshmem/src/host/init/init.cu:1001: non-zero status: 7\n\nnvshmem setup connections failed\n")
+    assert causes_of(tmp_path / "a", {"train.log": ibgda}, ruleset) == [Cause.NETWORK]
+    deepep = ("DeepEP dispatch NVL receiver timeout, channel: 4, RDMA: 1, nvl: 3, src RDMA: 0, src nvl: 5, start: 0, end: 0\n"
+              "DeepEP dispatch forwarder timeout (RDMA meta), channel: 4, RDMA: 1, nvl: 6, src RDMA lane: 0, dst NVL: 3, "
+              "meta: 0, 0, 0, 0\n")
+    assert causes_of(tmp_path / "b", {"train.log": deepep}, ruleset) == [Cause.NETWORK]
+    assert causes_of(tmp_path / "c", {"train.log": deepep.splitlines(keepends=True)[0]}, ruleset) != [Cause.NETWORK]
+
+
+_MPI_ABORT = ("[jetson-3:29969] *** Process received signal ***\n[jetson-3:29969] Signal: Aborted (6)\n"
+              "[jetson-3:29969] Signal code:  (-6)\n[jetson-3:29969] *** End of error message ***\n")
+
+
+def test_the_abort_after_an_uncaught_cpp_exception_gives_way_to_its_message(tmp_path: Path, ruleset: RuleSet) -> None:
+    nccl = ("terminate called after throwing an instance of 'std::runtime_error'\n"
+            "  what():  NCCL failure: unhandled cuda error in nccl_mpi_all_reduce.cu at line: 86 rank: 1\n\n")
+    assert causes_of(tmp_path / "a", {"output.log": nccl + _MPI_ABORT}, ruleset) == [Cause.UNKNOWN]
+    # a message that names nothing leaves the abort as the evidence
+    plain = ("terminate called after throwing an instance of 'std::runtime_error'\n"
+             "  what():  vector::_M_range_check\n\n")
+    assert causes_of(tmp_path / "b", {"output.log": plain + _MPI_ABORT}, ruleset) == [Cause.CRASH_SIGNAL]
