@@ -128,6 +128,8 @@ def tail_lines(data: bytes) -> list[str]:
     and one split for all of them (a line feed is never part of a UTF-8 sequence, so decoding
     the whole equals decoding each line)."""
     text = data.decode("utf-8", "replace")
+    if "\0" in text:  # a crash's NUL padding (support.text.is_binary)
+        text = text.replace("\0", "")
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()

@@ -8,8 +8,11 @@ _CONTROL = frozenset(range(0, 9)) | frozenset(range(14, 27)) | frozenset(range(2
 
 def decode_line(raw: bytes) -> str:
     """A raw line as text: invalid UTF-8 replaced; for tqdm redraws (``\\r`` inside the line),
-    the last segment, which is what a terminal shows."""
+    the last segment, which is what a terminal shows; NULs (a crash's padding, see
+    :func:`is_binary`) removed, so that the text written after them is matched from its start."""
     text = raw.decode("utf-8", "replace")
+    if "\0" in text:
+        text = text.replace("\0", "")
     if "\r" in text:
         text = text.rstrip("\r")
         if "\r" in text:
@@ -18,7 +21,11 @@ def decode_line(raw: bytes) -> str:
 
 
 def is_binary(head: bytes) -> bool:
-    """A file whose start is mostly not text (NULs, control bytes, invalid UTF-8)."""
+    """A file whose start is mostly not text (control bytes, invalid UTF-8). Runs of NULs do not
+    count: a log that was being written when its node crashed or lost power comes back with
+    blocks of NULs where its last writes were, and a preallocated log starts with them; the text
+    around them is still the log."""
+    head = head.replace(b"\0", b"")
     if not head:
         return False
     text = head.decode("utf-8", "replace")
