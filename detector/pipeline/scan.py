@@ -226,7 +226,7 @@ def process_buffer(buf: bytes, start: int, end: int, base_line: int, scan: FileS
         if line_end < 0:
             line_end = len(buf)
         raw = buf[off:line_end].decode("utf-8", "replace")
-        if "\r" in raw or "\0" in raw:
+        if "\r" in raw or "\0" in raw or "\x1b" in raw:
             raw = decode_line(buf[off:line_end])
         quick = quick_prefix(raw, style)
         pre: Prefixed | None

@@ -17,7 +17,7 @@ from typing import BinaryIO
 from detector.pipeline.filescan import LOOKBACK_LINES, MAX_LINE, FileScan
 from detector.sources.lines import LineParser
 from detector.sources.prefixes import Prefixed, PrefixStyle, quick_prefix, strip_prefix
-from detector.support.text import decode_line
+from detector.support.text import decode_line, strip_ansi
 from detector.types import TERMINAL_LINES, Event
 
 
@@ -130,6 +130,8 @@ def tail_lines(data: bytes) -> list[str]:
     text = data.decode("utf-8", "replace")
     if "\0" in text:  # a crash's NUL padding (support.text.is_binary)
         text = text.replace("\0", "")
+    if "\x1b" in text:  # terminal colours
+        text = strip_ansi(text)
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()

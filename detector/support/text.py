@@ -3,21 +3,35 @@ replay, the sidecar and ``rules coverage`` so that they agree about the same byt
 
 from __future__ import annotations
 
+import re
+
 _CONTROL = frozenset(range(0, 9)) | frozenset(range(14, 27)) | frozenset(range(28, 32))
 
 
 def decode_line(raw: bytes) -> str:
     """A raw line as text: invalid UTF-8 replaced; for tqdm redraws (``\\r`` inside the line),
     the last segment, which is what a terminal shows; NULs (a crash's padding, see
-    :func:`is_binary`) removed, so that the text written after them is matched from its start."""
+    :func:`is_binary`) removed, so that the text written after them is matched from its start;
+    terminal colour and style codes (colorlog, rich, loguru) removed likewise."""
     text = raw.decode("utf-8", "replace")
     if "\0" in text:
         text = text.replace("\0", "")
+    if "\x1b" in text:
+        text = strip_ansi(text)
     if "\r" in text:
         text = text.rstrip("\r")
         if "\r" in text:
             text = text.rsplit("\r", 1)[-1] or text.replace("\r", " ")
     return text
+
+
+# ECMA-48 control sequences (colours, styles, cursor moves) and the two-byte escapes
+_ANSI = re.compile(r"\x1b(?:\[[0-9;:?]*[ -/]*[@-~]|[@-Z\\-_])")
+
+
+def strip_ansi(text: str) -> str:
+    """``text`` without terminal escape sequences (a coloured ``ValueError`` reads as one)."""
+    return _ANSI.sub("", text)
 
 
 def is_binary(head: bytes) -> bool:

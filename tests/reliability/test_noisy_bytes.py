@@ -1,7 +1,8 @@
-"""A log that was being written when its node crashed or lost power comes back with blocks of NUL
-bytes where its last writes were (and a preallocated log starts with them): the text around
-them is still the log, and the error written after them is found; a real binary file is still
-skipped with a warning."""
+"""Bytes around the text of a log: a log that was being written when its node crashed or lost
+power comes back with blocks of NUL bytes where its last writes were (and a preallocated log
+starts with them): the text around them is still the log, and the error written after them is
+found; a real binary file is still skipped with a warning. Terminal colour codes (colorlog,
+rich, loguru) around a rank prefix or an exception do not hide either."""
 
 from __future__ import annotations
 
@@ -16,10 +17,11 @@ _ERROR = b"[rank3]: RuntimeError: CUDA error: an illegal memory access was encou
 _STEPS = "".join(f"[rank3]:2026-11-30 10:00:{i % 60:02d},000 INFO step {i} | loss 1.0\n" for i in range(2000)).encode()
 
 
-def _replay(tmp_path: Path, name: str, data: bytes, ruleset: RuleSet) -> tuple[list[tuple[Cause, int | None]], list[str]]:
+def _replay(tmp_path: Path, name: str, data: bytes, ruleset: RuleSet,
+            file: str = "rank3.log") -> tuple[list[tuple[Cause, int | None]], list[str]]:
     run = tmp_path / name
     run.mkdir()
-    (run / "rank3.log").write_bytes(data)
+    (run / file).write_bytes(data)
     report = replay_path(run, ruleset)
     return [(i.cause, i.initiator.rank) for i in report.incidents], list(report.warnings)
 
@@ -41,3 +43,13 @@ def test_random_bytes_are_still_skipped_as_binary(tmp_path: Path, ruleset: RuleS
     got, warnings = _replay(tmp_path, "random", os.urandom(20_000) + _ERROR, ruleset)
     assert got == []
     assert any("binary data, not a text log; skipped" in w for w in warnings)
+
+
+def test_colour_codes_hide_neither_the_rank_prefix_nor_the_exception(tmp_path: Path, ruleset: RuleSet) -> None:
+    coloured = b"\x1b[1;31m[rank3]: RuntimeError: CUDA error: an illegal memory access was encountered\x1b[0m\n"
+    assert _replay(tmp_path, "prefix", coloured, ruleset, "train.log")[0] == [(Cause.ILLEGAL_MEMORY_ACCESS, 3)]
+    exc = (b"[rank2]: Traceback (most recent call last):\n[rank2]:   File \"t.py\", line 1, in <module>\n"
+           b"[rank2]: \x1b[31mValueError\x1b[0m: bad config key lr\n")
+    assert _replay(tmp_path, "exception", exc, ruleset, "train.log")[0] == [(Cause.PYTHON_EXCEPTION, 2)]
+    bare = b"\x1b[31mValueError: bad config key lr\x1b[0m\n"
+    assert [c for c, _ in _replay(tmp_path, "bare", bare, ruleset, "train.log")[0]] == [Cause.PYTHON_EXCEPTION]
