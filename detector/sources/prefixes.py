@@ -95,6 +95,8 @@ _PG_RANK = re.compile(
 # DeepSpeed / Megatron "[Rank 0] …" at a message's start; also the C++ runtime's "  what():  [Rank 7] …"
 # (the watchdog's exception, rethrown when the process terminates)
 _RANK_START = re.compile(r"(?:\s{0,4}what\(\): {1,4})?\[Rank (?P<rank>\d{1,6})\] ")
+# a logger's header that carries the rank ("[olmo.train:816, rank=0]", "[trainer.py:42 rank=3]")
+_LOGGER_RANK = re.compile(r"\[[\w./-]{1,80}:\d{1,6},? rank=(?P<rank>\d{1,6})\]")
 _HINT_SPAN = 400  # the rank hint is looked for in the first characters of a message
 # a launcher's line about one local worker: its command line ("'--local_rank=1'", DeepSpeed's
 # launcher and torch.distributed.launch print the failed worker's command) or torchelastic's
@@ -257,6 +259,10 @@ def _strip_prefix_at(line: str, style: PrefixStyle) -> Prefixed:
     if rank is None and local is None:
         if message.find("Rank ", 0, _HINT_SPAN) >= 0:
             m = _RANK_START.match(message) or _PG_RANK.search(message, 0, _HINT_SPAN)
+            if m:
+                rank, hinted = int(m["rank"]), True
+        if rank is None and "rank=" in message:
+            m = _LOGGER_RANK.search(message, 0, _HINT_SPAN)
             if m:
                 rank, hinted = int(m["rank"]), True
         if rank is None and "local" in message:

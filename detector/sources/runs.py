@@ -243,7 +243,7 @@ def _looks_like_kernel(path: Path) -> bool:
     hits = sum(
         1
         for line in head
-        if re.match(r"\s*(?:\[\s*\+?\d+\.\d+\]|\d+,\d+,\d+,[^;]*;|\w{3}\s+\d+ \d\d:\d\d:\d\d \S+ kernel:|\S+T\S+ \S+ kernel:"
+        if re.match(r"\s*(?:\[\s*\+?\d{1,9}\.\d+\]|\d+,\d+,\d+,[^;]*;|\w{3}\s+\d+ \d\d:\d\d:\d\d \S+ kernel:|\S+T\S+ \S+ kernel:"
                     r"|\[[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \d{4}\]|\S+: kern: )", line)
     )
     return hits >= max(2, len(head) // 2)

@@ -35,6 +35,7 @@ _GLOG = re.compile(
     r"\[?(?P<lvl>[IWEF])(?P<mo>1[0-2]|0?[1-9])(?P<d>\d{2}) (?P<h>\d{2}):(?P<mi>\d{2}):(?P<s>\d{2})(?:\.(?P<frac>\d{1,9}))?"
 )
 # dmesg: [  28.733734] (optionally followed by [ T1946])
+EPOCH_SECONDS = 1_000_000_000  # a bracketed count of seconds this large is Unix time (2001 on), not an uptime
 _DMESG = re.compile(r"\[\s*(?P<sec>\d{1,10})\.(?P<us>\d{1,9})\](?:\s*\[\s*[TC]\d+\])?")
 # dmesg -T: [Sun Feb 23 16:24:18 2025]
 _DMESG_T = re.compile(
@@ -226,7 +227,11 @@ def _parse_time(text: str, *, year: int | None, pos: int) -> Stamp | None:
     if first == "[":
         m = _DMESG.match(text, pos)
         if m:
-            return Stamp(None, int(m["sec"]) + _frac(m["us"]) / 1e6, None, m.end())
+            sec = int(m["sec"])
+            if sec >= EPOCH_SECONDS:  # UCX's "[1749803291.555759]": Unix time, not seconds since boot
+                t = datetime.fromtimestamp(sec + _frac(m["us"]) / 1e6, UTC)
+                return Stamp(t, None, None, m.end())
+            return Stamp(None, sec + _frac(m["us"]) / 1e6, None, m.end())
         m = _DMESG_T.match(text, pos)
         if m:
             month = _MONTHS.get(m["mon"].lower())

@@ -1,17 +1,19 @@
 """From the ninth session's development cases (BK-BR): a rank waiting in a main-process-first
 barrier, or a data-preparation bar cut by another rank's watchdog, makes the main process a
-straggler; torch 1.x's "Caught collective operation timeout" and a watchdog line wrapped inside
-its phrase are timeouts, not exceptions; a contained CUDA error over NVLink, NVSHMEM's and
-DeepEP's RDMA failures and torch 1.x's store bind failure get their causes; the abort after an
-uncaught C++ exception gives way to what the exception says."""
+straggler; torch 1.x's "Caught collective operation timeout", a watchdog line wrapped inside
+its phrase and DeepEP's timeouts are waits, not exceptions; a contained CUDA error over NVLink,
+NVSHMEM's, UCX's and DeepEP's transport failures, NVSHMEM's heap exhaustion and torch 1.x's store
+bind failure get their causes; the abort after an uncaught C++ exception gives way to what the
+exception says; a logger's "Uncaught XError" line and its "rank=N" header name the rank."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from detector.replay import replay_path
 from detector.rules.engine import RuleSet
 from detector.types import Cause
-from tests.support.replaying import causes_of, incidents_of
+from tests.support.replaying import causes_of, incidents_of, write_run
 
 _OLD_TIMEOUT = ("RuntimeError: [Rank {r}] Caught collective operation timeout: WorkNCCL(SeqNum=6, OpType=ALLREDUCE, "
                 "TensorShape=[1], Timeout(ms)=1800000) ran for 1800863 milliseconds before timing out.\n")
@@ -119,3 +121,39 @@ def test_the_abort_after_an_uncaught_cpp_exception_gives_way_to_its_message(tmp_
     plain = ("terminate called after throwing an instance of 'std::runtime_error'\n"
              "  what():  vector::_M_range_check\n\n")
     assert causes_of(tmp_path / "b", {"output.log": plain + _MPI_ABORT}, ruleset) == [Cause.CRASH_SIGNAL]
+
+
+def test_nvshmem_ibrc_setup_and_heap_exhaustion(tmp_path: Path, ruleset: RuleSet) -> None:
+    ibrc = ("/opt/nvshmem/src/modules/transport/ibrc/ibrc.cpp:418: non-zero status: 110 ibv_modify_qp failed\n\n"
+            "/opt/nvshmem/src/modules/transport/ibrc/ibrc.cpp:1433: non-zero status: 7 ep_connect failed\n")
+    assert causes_of(tmp_path / "a", {"train.log": ibrc}, ruleset) == [Cause.NETWORK]
+    # the heap could not grow (CUDA_ERROR_OUT_OF_MEMORY); the illegal access in a barrier after it follows from that
+    heap = ("/nvshmem/src/host/mem/mem_heap.cpp:1509: non-zero status: 2 cuMemCreate failed \n\n"
+            "/nvshmem/src/host/mem/mem_heap.cpp:1590: non-zero status: 7 allocate_physical_memory_to_heap failed\n\n"
+            "[/nvshmem/src/host/coll/barrier/barrier.cpp:21] cuda failed with an illegal memory access was encountered \n")
+    assert causes_of(tmp_path / "b", {"train.log": heap}, ruleset)[0] is Cause.CUDA_OOM
+
+
+def test_ucx_transport_errors_with_unix_time_stamps_are_network_in_a_rank_log(tmp_path: Path,
+                                                                               ruleset: RuleSet) -> None:
+    """UCX stamps its lines with Unix time in brackets, "[1749803291.555759]": that is no kernel
+    log's seconds since boot, so the file stays a rank log and its stamps are wall-clock times."""
+    log = "".join(f"[17846210{n}1.896649] [prefill-pod:53{n}  :1]       srd_iface.c:221  UCX  ERROR send completion[0] "
+                  f"with error on rdmap13{n}s0/0x55cf4425cfb0: Work Request Flushed Error, vendor_err 0x1 wr_id 0x7f8b2\n"
+                  for n in range(4))
+    report = replay_path(write_run(tmp_path, {"prefill.log": log}), ruleset)
+    assert [i.cause for i in report.incidents] == [Cause.NETWORK]
+    first = report.incidents[0].first_evidence_time
+    assert first is not None and first.year == 2026
+
+
+def test_a_deepep_timeout_is_a_wait_and_a_logged_uncaught_exception_names_its_rank(tmp_path: Path,
+                                                                                     ruleset: RuleSet) -> None:
+    deepep = ('[rank428]:   File "/opt/venv/lib/python3.12/site-packages/deep_ep/buffer.py", line 581, in internode_dispatch\n'
+              "[rank428]: RuntimeError: DeepEP error: timeout (dispatch CPU)\n")
+    assert causes_of(tmp_path / "a", {"train.log": deepep}, ruleset) == [Cause.HANG]
+    olmo = ("[2024-04-18 19:06:17] INFO     [olmo.train:816, rank=0] [step=75/739328]\n"
+            "[2024-04-18 19:10:41] CRITICAL [olmo.util:158, rank=0] Uncaught OLMoThreadError: generator thread data "
+            "thread 3 failed\n")
+    got = incidents_of(tmp_path / "b", {"train.log": olmo}, ruleset)
+    assert [(g.cause, g.rank) for g in got] == [(Cause.PYTHON_EXCEPTION, 0)]
