@@ -18,7 +18,7 @@ from enum import StrEnum
 from pathlib import Path
 
 from detector.errors import InputError
-from detector.sources.flight_recorder import looks_like_fr_dump, rank_from_dump_name
+from detector.sources.flight_recorder.names import looks_like_fr_dump, rank_from_dump_name
 from detector.sources.prefixes import strip_prefix
 from detector.sources.timestamps import parse_timestamp
 

@@ -4,6 +4,7 @@ from development cases of replay_logs/real or are the programs' documented forma
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -152,4 +153,26 @@ def test_step_lines_parse_without_numpy() -> None:
             "assert 'numpy' not in sys.modules, 'numpy imported'\n"
             "from detector.stats import analyze\nassert 'numpy' in sys.modules\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+
+
+def test_a_paste_replays_without_numpy_or_the_flight_recorder_decoder(tmp_path: Path) -> None:
+    """Start-up of a paste (issue 12): two ranks with one step line each (no interval to judge)
+    and an error need neither numpy nor the Flight Recorder's decoder and analysis; a run with
+    a dump imports them."""
+    paste = tmp_path / "paste.log"
+    paste.write_text("[rank0]:2026-11-30T17:29:58Z step 1201 | loss 2.31 | step_ms 812.4\n"
+                     "[rank1]:2026-11-30T17:29:58Z step 1201 | loss 2.30 | step_ms 811.9\n"
+                     "[rank0]:RuntimeError: CUDA error: an illegal memory access was encountered\n")
+    code = ("import sys\nfrom pathlib import Path\nfrom detector.replay import replay_path\n"
+            "from detector.rules.compile import load_ruleset\n"
+            f"r = replay_path(Path({str(paste)!r}), load_ruleset(small_input=True))\n"
+            "assert [i.cause.value for i in r.incidents] == ['illegal_memory_access'], r.incidents\n"
+            "heavy = [m for m in ('numpy', 'detector.sources.flight_recorder.decode',"
+            " 'detector.sources.flight_recorder.analysis') if m in sys.modules]\n"
+            "assert not heavy, heavy\n"
+            "from detector.sources.flight_recorder import analyse\n"
+            "assert 'detector.sources.flight_recorder.analysis' in sys.modules\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "RANKDOCTOR_CACHE_DIR": str(tmp_path / "cache")})
     assert done.returncode == 0, done.stderr

@@ -25,11 +25,12 @@ unpickled by an unpickler that refuses every class and persistent id. Files are 
 (:data:`MAX_DUMP_BYTES`) and entries in number (:data:`MAX_ENTRIES`); every field is checked for
 its type. Anything else raises :class:`FrDumpError` naming the file and the problem.
 
-Pure API, importable from this package: :func:`read_dump` (path -> :class:`FrDump`),
+Pure API, importable from this package (each name imported on first use): :func:`read_dump` (path -> :class:`FrDump`),
 :func:`analyse` (dumps -> :class:`FrAnalysis`), :func:`findings` (analysis ->
 :class:`~detector.types.Finding`); :func:`looks_like_fr_dump` tells run discovery which files
 are dumps. The modules:
 
+- :mod:`.names`: recognising dump files by name and first bytes (all that run discovery needs);
 - :mod:`.dump`: what a dump holds, checked and normalised (:class:`FrDump`), and the limits;
 - :mod:`.read`: recognising dump files and reading them (:func:`read_dump`);
 - :mod:`.decode`: bytes -> plain values, safely (the pickle prescan, the unpickler that refuses
@@ -41,16 +42,43 @@ are dumps. The modules:
 - :mod:`.evidence`: the analysis in words, as findings (:func:`findings`).
 """
 
-from detector.sources.flight_recorder.analysis import FrAnalysis, analyse
-from detector.sources.flight_recorder.dump import FrDump, FrDumpError
-from detector.sources.flight_recorder.evidence import findings, summarise
-from detector.sources.flight_recorder.read import (
-    is_fr_dump_name,
-    looks_like_fr_dump,
-    rank_from_dump_name,
-    read_dump,
-    read_dumps,
-)
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from detector.sources.flight_recorder.analysis import FrAnalysis, analyse
+    from detector.sources.flight_recorder.dump import FrDump, FrDumpError
+    from detector.sources.flight_recorder.evidence import findings, summarise
+    from detector.sources.flight_recorder.names import is_fr_dump_name, looks_like_fr_dump, rank_from_dump_name
+    from detector.sources.flight_recorder.read import read_dump, read_dumps
+
+# Imported on first use (PEP 562): run discovery asks only whether a file is a dump
+# (:mod:`.names`), and the decoder and the analysis cost ~20 ms to import.
+_HOME = {
+    "FrAnalysis": "analysis",
+    "analyse": "analysis",
+    "FrDump": "dump",
+    "FrDumpError": "dump",
+    "findings": "evidence",
+    "summarise": "evidence",
+    "is_fr_dump_name": "names",
+    "looks_like_fr_dump": "names",
+    "rank_from_dump_name": "names",
+    "read_dump": "read",
+    "read_dumps": "read",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _HOME.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "FrAnalysis",

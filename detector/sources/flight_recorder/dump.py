@@ -4,12 +4,12 @@ error a file that is not one raises (:class:`FrDumpError`), and the limits a dum
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
 
 from detector.errors import InputError
+from detector.sources.flight_recorder.names import MAX_DUMP_BYTES as MAX_DUMP_BYTES
+from detector.sources.flight_recorder.names import MAX_RANK as MAX_RANK
+from detector.sources.flight_recorder.names import DumpFormat as DumpFormat
 
-MAX_DUMP_BYTES = 32 * 1024 * 1024
-"""Largest dump read. NCCL's default ring of 2,000 entries with stack frames is 1-5 MB."""
 MAX_ENTRIES = 100_000
 """Most entries one dump may hold (TORCH_FR_BUFFER_SIZE is 2,000 by default on NCCL)."""
 MAX_GROUPS = 100_000
@@ -17,9 +17,6 @@ MAX_TENSORS = 4_096  # tensors of one op (coalesced ops list many)
 MAX_DIMS = 32
 MAX_FRAMES = 64  # frames kept per entry (the innermost first, as torch writes them)
 MAX_TEXT = 1_024  # longest name, path or dtype string kept (longer ones are cut)
-MAX_RANK = 1 << 20
-
-DumpFormat = Literal["pickle", "json"]
 
 
 class FrDumpError(InputError):
