@@ -699,7 +699,8 @@ def data_prep_straggler(incident: Incident, facts: RunFacts) -> Incident | None:
         # may have taken the rest of the wait)
         glued = "Watchdog caught" in (bar.text or "")
         owner = _LINE_PREFIX_RANK.match(bar.text or "")  # the bar's own rank prefix begins the line
-        owned = glued and owner is not None and int(owner[1]) in (bar.rank, bar.local_rank) and bar.rank is not None
+        owned = (glued and owner is not None and int(owner[1]) in (bar.rank, bar.local_rank) and bar.rank is not None
+                 and f"[Rank {bar.rank}]" not in (bar.text or ""))  # (not the bar's rank's own timeout)
         wait = next((w for w in sorted(waits) if w > 0 and abs(elapsed - w) <= max(30.0, 0.05 * w)), None)
         if owned:
             why = (f"'{(bar.field('desc') or 'data preparation').strip()}' was {bar.field('pct')}% done after "
@@ -727,6 +728,8 @@ def data_prep_straggler(incident: Incident, facts: RunFacts) -> Incident | None:
     return None
 
 
+MAIN_FIRST_BEFORE = 40  # lines from a traceback's main-process-first frame to its last line
+
 _WAIT_EXCEPTIONS = frozenset({"KeyboardInterrupt", "RuntimeError", "DistBackendError", "DistStoreError",
                               "torch.distributed.DistBackendError", "torch.distributed.DistStoreError"})
 
@@ -738,10 +741,15 @@ def main_first_straggler(incident: Incident, facts: RunFacts) -> Incident | None
     what the incident holds is that wait running out: collective timeouts, or an exception that
     names a timeout or was an interrupt. Rank 0's own failure (an initiator finding of rank 0)
     keeps the incident as it is."""
-    waits = [f for f in facts.findings if f.rule == RULE_MAIN_FIRST and f.rank != 0]
-    if not waits or incident.cause not in (Cause.HANG, Cause.PYTHON_EXCEPTION, Cause.UNKNOWN):
+    if incident.cause not in (Cause.HANG, Cause.PYTHON_EXCEPTION, Cause.UNKNOWN):
         return None
-    if incident.initiator.rank == 0 and incident.cause is not Cause.HANG:
+    if incident.initiator.rank == 0 or 0 in incident.collateral_ranks or any(f.rank == 0 for f in incident.evidence):
+        return None  # rank 0 failed, timed out or waited too: it was not the one the others waited for
+    # a wait in the barrier just before one of the incident's lines (the traceback that ends in it)
+    lines = [(f.file, f.line) for f in incident.evidence if f.file and f.line is not None]
+    waits = [f for f in facts.findings if f.rule == RULE_MAIN_FIRST and f.rank != 0 and f.line is not None
+             and any(file == f.file and 0 < line - (f.line or 0) <= MAIN_FIRST_BEFORE for file, line in lines)]
+    if not waits:
         return None
     for f in incident.evidence:
         if f.role is not Role.INITIATOR:

@@ -430,6 +430,12 @@ ABORT_WITHIN = 15  # lines from it to the abort's report (a signal handler's, a 
 _ABORT_WORDS = re.compile(r"SIGABRT|Abort(?:ed)?\b|[Ss]ignal:? 6\b|code -6\b")
 
 
+def _same_process(a: Finding, b: Finding) -> bool:
+    """Two findings of one combined log that may come from the same process: no rank or pid of
+    theirs tells them apart."""
+    return (a.rank is None or b.rank is None or a.rank == b.rank) and (a.pid is None or b.pid is None or a.pid == b.pid)
+
+
 def demote_abort_after_cpp_exception(findings: Sequence[Finding]) -> list[Finding]:
     """``findings`` with the abort that follows an uncaught C++ exception ("terminate called after
     throwing an instance of ...") made collateral (cause none) when the exception's ``what():``
@@ -441,14 +447,16 @@ def demote_abort_after_cpp_exception(findings: Sequence[Finding]) -> list[Findin
         return list(findings)
     explained = [t for t in terminates if any(
         f.role is Role.INITIATOR and f.cause not in (None, Cause.CRASH_SIGNAL) and f.file == t.file
-        and f.line is not None and 0 < f.line - (t.line or 0) <= WHAT_WITHIN for f in findings)]
+        and _same_process(f, t) and f.line is not None and 0 < f.line - (t.line or 0) <= WHAT_WITHIN
+        for f in findings)]
     if not explained:
         return list(findings)
 
     def an_abort_after(f: Finding) -> bool:
         return (f.cause is Cause.CRASH_SIGNAL and f.rule != CPP_TERMINATE and f.line is not None
                 and bool(_ABORT_WORDS.search(f.text or ""))
-                and any(t.file == f.file and 0 < f.line - (t.line or 0) <= ABORT_WITHIN for t in explained))
+                and any(t.file == f.file and _same_process(f, t) and 0 < f.line - (t.line or 0) <= ABORT_WITHIN
+                        for t in explained))
 
     return [dataclasses.replace(f, role=Role.COLLATERAL, cause=None) if an_abort_after(f) else f for f in findings]
 

@@ -51,10 +51,23 @@ def load_ruleset(user_rules: Sequence[Path] = (), *, engine: str = "auto", shipp
             cached = rule_cache.load(key)
             if cached is not None:
                 return cached
-    result = load_rules(shipped, user_rules, trust_shipped=True)
+    # an installed package's own packs are trusted (their checks ran in its tests); a source
+    # checkout's rules/, which its developers edit, is checked like a user's rules
+    trusted = shipped is None and shipped_rules_dir().name == "rulepacks"
+    result = load_rules(shipped, user_rules, trust_shipped=trusted)
     if result.problems:
         raise RuleLoadError(result.problems)
-    ruleset = RuleSet(result.rules, engine=engine)
+    try:
+        ruleset = RuleSet(result.rules, engine=engine)
+    except Exception:
+        if not trusted:
+            raise
+        # a trusted pack that does not compile after all (edited in place): the checked load
+        # names the file, line and rule
+        result = load_rules(shipped, user_rules)
+        if result.problems:
+            raise RuleLoadError(result.problems) from None
+        raise
     # stored only when the files did not change while they were read
     if key is not None and layers is not None and rule_cache.cache_key(layers, engine) == key:
         rule_cache.store(key, ruleset)

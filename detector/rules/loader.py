@@ -46,7 +46,10 @@ class LazyRegex:
     def compiled(self) -> re.Pattern[str]:
         regex = self._regex
         if regex is None:
-            regex = self._regex = re.compile(self.pattern, self.flags)
+            try:
+                regex = self._regex = re.compile(self.pattern, self.flags)
+            except re.error as exc:  # a trusted pack edited in place (rules/compile.load_ruleset)
+                raise ConfigError("rule pattern", None, f"does not compile: {exc}: {self.pattern[:200]!r}") from None
         return regex
 
     @property

@@ -228,9 +228,11 @@ def _parse_time(text: str, *, year: int | None, pos: int) -> Stamp | None:
         m = _DMESG.match(text, pos)
         if m:
             sec = int(m["sec"])
-            if sec >= EPOCH_SECONDS:  # UCX's "[1749803291.555759]": Unix time, not seconds since boot
-                t = datetime.fromtimestamp(sec + _frac(m["us"]) / 1e6, UTC)
-                return Stamp(t, None, None, m.end())
+            if sec >= EPOCH_SECONDS:
+                # UCX's "[1749803291.555759]": Unix time, not seconds since boot; left untimed (the
+                # same run's other stamps are most often local time without a zone, and a true
+                # UTC time among them would be ordered hours away from its neighbours)
+                return None
             return Stamp(None, sec + _frac(m["us"]) / 1e6, None, m.end())
         m = _DMESG_T.match(text, pos)
         if m:

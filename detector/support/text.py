@@ -25,8 +25,10 @@ def decode_line(raw: bytes) -> str:
     return text
 
 
-# ECMA-48 control sequences (colours, styles, cursor moves) and the two-byte escapes
-_ANSI = re.compile(r"\x1b(?:\[[0-9;:?]*[ -/]*[@-~]|[@-Z\\-_])")
+# ECMA-48 control sequences (colours, styles, cursor moves), operating-system commands (rich's
+# OSC 8 hyperlinks: their payload goes too), charset designations (tput sgr0's "ESC ( B") and the
+# two-byte escapes
+_ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]{0,2048}(?:\x07|\x1b\\)?|[()*+][0-9A-Za-z]|[@-Z\\-_])")
 
 
 def strip_ansi(text: str) -> str:

@@ -137,14 +137,22 @@ def test_nvshmem_ibrc_setup_and_heap_exhaustion(tmp_path: Path, ruleset: RuleSet
 def test_ucx_transport_errors_with_unix_time_stamps_are_network_in_a_rank_log(tmp_path: Path,
                                                                                ruleset: RuleSet) -> None:
     """UCX stamps its lines with Unix time in brackets, "[1749803291.555759]": that is no kernel
-    log's seconds since boot, so the file stays a rank log and its stamps are wall-clock times."""
+    log's seconds since boot, so the file stays a rank log (its lines left untimed: a true UTC time
+    among a run's zone-less local stamps would be ordered hours away from them). A reset by the
+    peer is UCX's ordinary close, and a send that failed after another rank's own failure is that
+    failure's consequence."""
     log = "".join(f"[17846210{n}1.896649] [prefill-pod:53{n}  :1]       srd_iface.c:221  UCX  ERROR send completion[0] "
                   f"with error on rdmap13{n}s0/0x55cf4425cfb0: Work Request Flushed Error, vendor_err 0x1 wr_id 0x7f8b2\n"
                   for n in range(4))
     report = replay_path(write_run(tmp_path, {"prefill.log": log}), ruleset)
     assert [i.cause for i in report.incidents] == [Cause.NETWORK]
-    first = report.incidents[0].first_evidence_time
-    assert first is not None and first.year == 2026
+    reset = ("[1749803291.555759] [node1:7053 :0]   ucp_worker.c:1720 UCX  ERROR ucp_worker_iface_error_handler: "
+             "error 'Connection reset by remote peer' will not be handled\n")
+    steps = "".join(f"2025-06-13 16:27:{n:02d} step {n} | loss 1.0 | step_ms 800\n" for n in range(20))
+    assert causes_of(tmp_path / "reset", {"rank0.log": steps + "Training completed\n" + reset}, ruleset) == []
+    oom = ("2025-06-13 16:28:00 [rank0]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\n")
+    send = log.splitlines(keepends=True)[0].replace("Work Request Flushed Error", "send(110) failed: Input/output error")
+    assert causes_of(tmp_path / "oom", {"rank0.log": oom, "rank1.log": send}, ruleset) == [Cause.CUDA_OOM]
 
 
 def test_a_deepep_timeout_is_a_wait_and_a_logged_uncaught_exception_names_its_rank(tmp_path: Path,
@@ -157,3 +165,21 @@ def test_a_deepep_timeout_is_a_wait_and_a_logged_uncaught_exception_names_its_ra
             "thread 3 failed\n")
     got = incidents_of(tmp_path / "b", {"train.log": olmo}, ruleset)
     assert [(g.cause, g.rank) for g in got] == [(Cause.PYTHON_EXCEPTION, 0)]
+
+
+def test_a_store_that_could_not_listen_for_another_reason_is_not_a_port_in_use(tmp_path: Path, ruleset: RuleSet) -> None:
+    log = ("[rank1]: RuntimeError: The server socket has failed to listen on any local network address. The server "
+           "socket has failed to bind to [::]:29500 (errno: 99 - Cannot assign requested address).\n")
+    got = incidents_of(tmp_path, {"train.log": log}, ruleset)
+    assert got and got[0].cause is not Cause.NETWORK
+    assert not any("holds the store's port" in g.explanation for g in got)
+
+
+def test_rank_0_waiting_in_the_barrier_too_is_not_the_straggler(tmp_path: Path, ruleset: RuleSet) -> None:
+    timeout = ("[rank{r}]:[E1001 13:40:02.000000 1 ProcessGroupNCCL.cpp:632] [Rank {r}] Watchdog caught collective "
+               "operation timeout: WorkNCCL(SeqNum=1, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) "
+               "ran for 1800005 milliseconds before timing out.\n")
+    log = "".join(_traceback(r, _MAIN_FIRST, f"torch.distributed.DistBackendError: [{r}] wait timed out")
+                  + timeout.format(r=r) for r in (0, 1, 2))
+    got = incidents_of(tmp_path, {"train.log": log}, ruleset)
+    assert got and got[0].cause is not Cause.STRAGGLER

@@ -77,6 +77,26 @@ def test_trusted_shipped_packs_load_the_same_rules(tmp_path: Path) -> None:
     assert "field 'xid'" in user.problems[0].format()
 
 
+def test_a_trusted_pack_edited_into_a_broken_pattern_is_reported_not_raised(tmp_path: Path,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """An installed package's packs (detector/rulepacks) load without their checks; one edited in
+    place so that a pattern no longer compiles is then loaded again with them, and the error
+    names its file and rule."""
+    import detector.rules.compile as compile_mod
+    import detector.rules.loader as loader_mod
+    from detector.errors import RuleLoadError
+
+    packs = tmp_path / "rulepacks"
+    packs.mkdir()
+    (packs / "pack.yaml").write_text(GOOD.replace("pattern: 'Connection closed by peer'",
+                                                  "pattern: 'Connection (closed by peer'"))
+    monkeypatch.setattr(loader_mod, "shipped_rules_dir", lambda: packs)
+    monkeypatch.setattr(compile_mod, "shipped_rules_dir", lambda: packs)
+    with pytest.raises(RuleLoadError) as err:
+        compile_mod.load_ruleset(cache=False, engine="re")
+    assert "pack.yaml" in err.value.format() and "test.closed" in err.value.format()
+
+
 def test_good_pack(tmp_path: Path) -> None:
     ids, problems = _load(tmp_path, GOOD)
     assert problems == []
