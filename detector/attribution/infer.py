@@ -5,6 +5,7 @@ mismatch."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
@@ -594,6 +595,24 @@ def _ranks_claimed_twice(group: Sequence[Finding]) -> list[Finding]:
     return next((fs for fs in by.values() if len(fs) >= 2), [])
 
 
+SPAWN_RAISED = "launcher.mp_spawn_raised"  # "-- Process 3 terminated with the following error:"
+
+
+def _spawned_traceback(seen: Sequence[Finding], facts: RunFacts) -> Finding | None:
+    """A traceback that torch.multiprocessing.spawn printed under its "-- Process N terminated
+    with the following error:" header (the header's line or the one after it), given rank N when
+    the traceback names none."""
+    heads = [f for f in facts.findings if f.rule == SPAWN_RAISED and f.line is not None
+             and (f.rank is not None or f.local_rank is not None)]
+    for tb in seen:
+        if tb.rule not in LAST_RESORT_CAUSE or tb.line is None:
+            continue
+        head = next((h for h in heads if h.file == tb.file and 0 < tb.line - (h.line or 0) <= 2), None)
+        if head is not None:
+            return tb if tb.rank is not None else dataclasses.replace(tb, rank=head.rank, local_rank=head.local_rank)
+    return None
+
+
 def last_resort(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
     """An incident from the context lines that name a failure (a process aborted on an uncaught
     C++ exception, a fault handler's abort) when no rank left other evidence: what was seen, at
@@ -614,6 +633,9 @@ def last_resort(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
     if not seen:
         return None
     first = seen[0]
+    spawned = _spawned_traceback(seen, facts) if first.rule in LAST_RESORT_CAUSE else None
+    if spawned is not None:  # the failing child's own traceback, under the parent's header naming it
+        first = spawned
     cause = first.cause or LAST_RESORT_CAUSE[first.rule]
     evidence = [f for f in seen if f.rank == first.rank and f.rule == first.rule]
     initiator = _initiator_for(first.rank, first.node, facts, evidence)

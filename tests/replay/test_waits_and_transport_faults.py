@@ -183,3 +183,19 @@ def test_rank_0_waiting_in_the_barrier_too_is_not_the_straggler(tmp_path: Path, 
                   + timeout.format(r=r) for r in (0, 1, 2))
     got = incidents_of(tmp_path, {"train.log": log}, ruleset)
     assert got and got[0].cause is not Cause.STRAGGLER
+
+
+def test_a_spawned_processs_cut_traceback_is_put_on_the_process_spawn_names(tmp_path: Path, ruleset: RuleSet) -> None:
+    """torch.multiprocessing.spawn re-raises a child's failure under "-- Process N terminated
+    with the following error:"; with the paste cut before the exception's line, the traceback
+    under that header is process N's."""
+    log = ("Traceback (most recent call last):\n"
+           '  File "tools/train_net.py", line 162, in <module>\n    args=(args,),\n'
+           '  File "/usr/lib/python3.7/site-packages/torch/multiprocessing/spawn.py", line 118, in join\n'
+           "    raise Exception(msg)\nException: \n\n"
+           "-- Process 3 terminated with the following error:\n"
+           "Traceback (most recent call last):\n"
+           '  File "/usr/lib/python3.7/site-packages/torch/multiprocessing/spawn.py", line 19, in _wrap\n'
+           "    fn(i, *args)\n")
+    got = incidents_of(tmp_path, {"train.log": log}, ruleset)
+    assert [(g.cause, g.rank) for g in got] == [(Cause.PYTHON_EXCEPTION, 3)]
