@@ -29,6 +29,7 @@ from detector.pipeline.transport import PackedScan, pack_scan, settle_scan, unpa
 from detector.rules.engine import RuleSet
 from detector.sources.runs import FileKind, LogFile, discover
 from detector.sources.timestamps import find_year
+from detector.support.compressed import open_log
 from detector.support.numbers import MAX_RANKS
 from detector.types import Finding, Report, Summary
 
@@ -81,7 +82,8 @@ def _year_hint(files: Sequence[LogFile]) -> int | None:
     logs = [f for f in files if f.kind in (FileKind.RANK_LOG, FileKind.KERNEL)]
     for f in logs:
         try:
-            with open(f.path, "rb") as fh:
+            fh, _st, _note = open_log(f.path, f.compressed)
+            with fh:
                 year = find_year(fh.read(YEAR_HEAD).decode("utf-8", "replace"))
         except OSError:
             continue
@@ -92,7 +94,8 @@ def _year_hint(files: Sequence[LogFile]) -> int | None:
         if budget <= 0:
             break
         try:
-            with open(f.path, "rb") as fh:
+            fh, _st, _note = open_log(f.path, f.compressed)
+            with fh:
                 fh.seek(YEAR_HEAD)
                 data = fh.read(min(budget, 1 << 20))
         except OSError:

@@ -31,6 +31,7 @@ from detector.pipeline.scan import scan_file
 from detector.rules.engine import MAX_MATCH_CHARS, STRUCTURAL, RuleSet
 from detector.sources.prefixes import detect_style, strip_prefix
 from detector.sources.runs import FileKind, LogFile, discover
+from detector.support.compressed import open_log
 from detector.support.text import decode_line, is_binary
 from detector.types import StreamKind
 
@@ -150,10 +151,12 @@ def _covered_lines(f: LogFile, rules: RuleSet, warnings: list[str]) -> set[int]:
     return covered
 
 
-def _lines(path: Path) -> Iterator[bytes]:
+def _lines(path: Path, compressed: bool = False) -> Iterator[bytes]:
     """A file's lines, one at a time, each cut at MAX_LINE bytes (the rest of a longer line is
-    skipped, as the reader does), so memory stays bounded whatever the file size."""
-    with path.open("rb") as fh:
+    skipped, as the reader does), so memory stays bounded whatever the file size (a compressed
+    log: its inflated bytes, bounded by support.compressed)."""
+    fh, _st, _note = open_log(path, compressed)
+    with fh:
         skipping = False
         while True:
             piece = fh.readline(MAX_LINE)
@@ -193,17 +196,17 @@ class _Collector:
 
 def _scan(f: LogFile, rules: RuleSet, collector: _Collector, warnings: list[str]) -> tuple[int, int, int]:
     """(lines, error-looking lines, handled lines) of one file."""
-    if _head_is_binary(f.path):
+    if _head_is_binary(f.path, f.compressed):
         warnings.append(f"{f.display}: binary data, not a text log; skipped")
         return 0, 0, 0
     covered = _covered_lines(f, rules, warnings)
-    style = detect_style(decode_line(x) for x in itertools.islice(_lines(f.path), 50))
+    style = detect_style(decode_line(x) for x in itertools.islice(_lines(f.path, f.compressed), 50))
     kind = StreamKind.KERNEL if f.kind is FileKind.KERNEL else StreamKind.RANK_LOG
     errorish = handled = 0
     in_traceback = False
     summary_rules = -1  # >= 0 inside a torchelastic failure summary: '=====' lines seen
     number = 0
-    for number, raw in enumerate(_lines(f.path), 1):
+    for number, raw in enumerate(_lines(f.path, f.compressed), 1):
         message = strip_prefix(decode_line(raw), style).message
         if summary_rules >= 0:
             if message.strip().startswith("====="):
@@ -260,6 +263,7 @@ def kinds_source(kinds: Sequence[StreamKind] | set[StreamKind]) -> str:
     return "any"
 
 
-def _head_is_binary(path: Path) -> bool:
-    with path.open("rb") as fh:
+def _head_is_binary(path: Path, compressed: bool = False) -> bool:
+    fh, _st, _note = open_log(path, compressed)
+    with fh:
         return is_binary(fh.read(8192))

@@ -13,7 +13,6 @@ last-activity walk visits; it is done once per file (:attr:`FileScan.activity`).
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import BinaryIO
@@ -26,6 +25,7 @@ from detector.sources.lines import LineParser
 from detector.sources.prefixes import Prefixed, detect_style, quick_prefix, strip_prefix
 from detector.sources.runs import FileKind, LogFile
 from detector.sources.torchelastic import parse_summary
+from detector.support.compressed import open_log
 from detector.support.text import decode_line, is_binary
 from detector.types import Event
 
@@ -81,16 +81,16 @@ def scan_file(
     ``cap`` (shared by the files of a run) bounds the hits kept; without it every hit is."""
     scan = FileScan(f, cap=cap)
     try:
-        fh = open(f.path, "rb")  # noqa: SIM115 - closed below
+        fh, st, note = open_log(f.path, f.compressed)
     except OSError as exc:
         scan.warnings.append(f"{f.display}: cannot open ({exc.strerror or exc}), skipped")
         return scan
     with fh:
-        if f.ident is not None:
-            st = os.fstat(fh.fileno())
-            if (st.st_dev, st.st_ino) != f.ident:
-                scan.warnings.append(f"{f.display}: replaced since the run was listed (by a link or another file), skipped")
-                return scan
+        if f.ident is not None and (st.st_dev, st.st_ino) != f.ident:
+            scan.warnings.append(f"{f.display}: replaced since the run was listed (by a link or another file), skipped")
+            return scan
+        if note is not None:
+            scan.warnings.append(f"{f.display}: {note}")
         try:
             head = fh.read(8192)
         except OSError as exc:

@@ -9,7 +9,6 @@ and plain lines) and the lines the last-activity walk visits; it is done once pe
 
 from __future__ import annotations
 
-import os
 import re
 from datetime import datetime
 from typing import BinaryIO
@@ -17,6 +16,7 @@ from typing import BinaryIO
 from detector.pipeline.filescan import LOOKBACK_LINES, MAX_LINE, FileScan
 from detector.sources.lines import LineParser
 from detector.sources.prefixes import Prefixed, PrefixStyle, quick_prefix, strip_prefix
+from detector.support.compressed import open_log, stream_size
 from detector.support.text import decode_line, strip_ansi
 from detector.types import TERMINAL_LINES, Event
 
@@ -27,7 +27,8 @@ def tail_of(scan: FileScan) -> list[str]:
     if not scan.tail_lines and scan.tail_count and scan.tail_source is not None:
         tail_bytes, size = scan.tail_source
         try:
-            with open(scan.file.path, "rb") as fh:
+            fh, _st, _note = open_log(scan.file.path, scan.file.compressed)
+            with fh:
                 data = _tail_bytes(fh, tail_bytes, size)
         except OSError:
             return scan.tail_lines
@@ -162,7 +163,7 @@ def _tail_text_lines(data: bytes, tail_bytes: int) -> list[str]:
 
 def _read_tail(fh: BinaryIO, scan: FileScan, parser: LineParser, tail_bytes: int) -> None:
     try:
-        size = os.fstat(fh.fileno()).st_size
+        size = stream_size(fh)
         data = _tail_bytes(fh, tail_bytes, size)
     except OSError as exc:
         scan.warnings.append(f"{parser.f.display}: cannot read its end ({exc.strerror or exc})")

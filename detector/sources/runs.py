@@ -21,6 +21,7 @@ from detector.errors import InputError
 from detector.sources.flight_recorder.names import looks_like_fr_dump, rank_from_dump_name
 from detector.sources.prefixes import strip_prefix
 from detector.sources.timestamps import parse_timestamp
+from detector.support.compressed import GZIP_MAGIC, inner_name, is_compressed_log_name, open_log, stream_size
 
 
 class FileKind(StrEnum):
@@ -44,6 +45,7 @@ class LogFile:
     # (device, inode) of the file discovery vetted: a replay reads that file or nothing, so a
     # file swapped for a link (or anything else) between discovery and reading is skipped
     ident: tuple[int, int] | None = None
+    compressed: bool = False  # gzip (a rotated kern.log.2.gz, rank3.log.gz): support.compressed
 
 
 _ATTEMPT = re.compile(r"^attempt_(\d+)$")
@@ -142,11 +144,12 @@ def same_host(a: str, b: str) -> bool:
 _IPV4 = re.compile(r"[0-9]{1,3}(?:\.[0-9]{1,3}){3}")
 
 
-def _read_ends(path: Path) -> list[str]:
+def _read_ends(path: Path, compressed: bool = False) -> list[str]:
     try:
-        with path.open("rb") as fh:
+        fh, _st, _note = open_log(path, compressed)
+        with fh:
             head = fh.read(HEAD_BYTES)
-            size = os.fstat(fh.fileno()).st_size
+            size = stream_size(fh)
             tail = b""
             if size > HEAD_BYTES:
                 fh.seek(max(HEAD_BYTES, size - TAIL_BYTES))
@@ -232,9 +235,10 @@ def _json_kind(path: Path) -> FileKind | None:
     return None
 
 
-def _looks_like_kernel(path: Path) -> bool:
+def _looks_like_kernel(path: Path, compressed: bool = False) -> bool:
     try:
-        with path.open("rb") as fh:
+        fh, _st, _note = open_log(path, compressed)
+        with fh:
             head = fh.read(8192).decode("utf-8", "replace").splitlines()[:40]
     except OSError:
         return False
@@ -261,6 +265,8 @@ def classify(path: Path, root: Path) -> LogFile | None:
     display = str(rel)
     if name in _SKIP_NAMES or name.startswith("."):
         return None
+    if is_compressed_log_name(name):
+        return _classify_compressed(path, inner_name(name), parts, display, size)
     suffix = path.suffix.lower()
     if looks_like_fr_dump(path):  # before the text checks: a suffix-less dump is no rank log
         return LogFile(path, display, FileKind.FR_DUMP, rank_from_dump_name(name), None, _node_from_dirs(parts),
@@ -297,6 +303,28 @@ def classify(path: Path, root: Path) -> LogFile | None:
     if rank is not None and _not_one_rank(name, ends, named[0] | named[1]):
         rank = None
     return LogFile(path, display, FileKind.RANK_LOG, rank, None, node, None, size)
+
+
+def _classify_compressed(path: Path, name: str, parts: tuple[str, ...], display: str, size: int) -> LogFile | None:
+    """A gzip-compressed log (``name``: the name it had before): a rank or kernel log as its
+    plain twin would be (a name with a text suffix or a rotation number, or a kernel log's name)."""
+    suffix = Path(name).suffix.lower()
+    if suffix not in _TEXT_SUFFIXES and not re.match(r"\.\d+$", suffix) and not _KERNEL_NAME.search(name):
+        return None
+    try:
+        with path.open("rb") as fh:
+            gz = fh.read(2) == GZIP_MAGIC  # (a plain log named .gz is read as it is)
+    except OSError:
+        gz = True  # reading it will say why not
+    ends = _read_ends(path, compressed=gz)
+    named = hosts_named(ends)
+    node = _node_of_file(path, _node_from_dirs(parts), named)
+    if _KERNEL_NAME.search(name) or _looks_like_kernel(path, compressed=gz):
+        return LogFile(path, display, FileKind.KERNEL, None, None, node, None, size, compressed=gz)
+    rank = _rank_from_name(name)
+    if rank is not None and _not_one_rank(name, ends, named[0] | named[1]):
+        rank = None
+    return LogFile(path, display, FileKind.RANK_LOG, rank, None, node, None, size, compressed=gz)
 
 
 _LINE_RANK = re.compile(r"^[^\[\n]{0,40}\[(?:rank|default)(\d{1,7})\]:", re.M)  # also behind a collector's stamp
@@ -372,5 +400,5 @@ def discover(target: Path, *, follow_symlinks: bool = False) -> tuple[list[LogFi
             if item is not None:
                 found.append(_vetted(item))
     if not found:
-        raise InputError(str(target), "no log files found (looked for *.log, *.out, *.err, *.txt, kernel logs, torchrun log dirs)")
+        raise InputError(str(target), "no log files found (looked for *.log, *.out, *.err, *.txt, kernel logs, torchrun log dirs, and those gzip-compressed)")
     return found, warnings

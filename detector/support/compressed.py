@@ -1,0 +1,94 @@
+"""Logs as their bytes, whether stored plain or gzip-compressed (a rotated ``kern.log.2.gz``,
+``rank3.log.gz``, ``nvidia-bug-report.log.gz``): one opener for everything that reads a log.
+
+A compressed log is inflated into memory, at most :data:`MAX_INFLATED` bytes of it (a gzip bomb
+costs that much and no more); a stream cut short (a copy interrupted, a disk that filled) gives
+what it holds up to the cut, with a note. Archives (``.tar.gz``, ``.tgz``) are not logs and are
+not opened here (run discovery skips them)."""
+
+from __future__ import annotations
+
+import io
+import os
+import zlib
+from pathlib import Path
+from typing import BinaryIO
+
+MAX_INFLATED = 512 << 20  # bytes of a compressed log read, inflated
+_CHUNK = 1 << 20
+_ARCHIVES = (".tar.gz", ".tgz")
+GZIP_MAGIC = b"\x1f\x8b"
+_GZIP = 16 + zlib.MAX_WBITS  # a gzip header and trailer around the deflate stream
+
+
+def is_compressed_log_name(name: str) -> bool:
+    """A gzip-compressed file that is not an archive of several files."""
+    low = name.lower()
+    return low.endswith(".gz") and not low.endswith(_ARCHIVES) and len(low) > 3
+
+
+def inner_name(name: str) -> str:
+    """The name the file had before it was compressed (``kern.log.2`` for ``kern.log.2.gz``)."""
+    return name[:-3] if is_compressed_log_name(name) else name
+
+
+def inflate(raw: BinaryIO, limit: int = MAX_INFLATED) -> tuple[bytes, str | None]:
+    """The inflated bytes of the gzip stream ``raw`` (several members in a row, as ``cat a.gz
+    b.gz`` makes, read one after the other), up to ``limit``, and a note when they are not all of
+    it (cut at the limit, or the stream ends early or is damaged). Raises OSError when not even
+    its start inflates (not gzip at all, or empty)."""
+    out = bytearray()
+    note = None
+    d = zlib.decompressobj(_GZIP)
+    pending = b""
+    try:
+        while len(out) <= limit:
+            if not pending:
+                pending = raw.read(_CHUNK)
+                if not pending:
+                    if not d.eof:
+                        if not out:
+                            raise OSError("empty, or not a gzip file")
+                        note = "compressed stream ends early (a cut copy): read up to the cut"
+                    break
+            if d.eof:  # the next member, or padding after the last one
+                if not pending.strip(b"\0"):
+                    pending = b""
+                    continue
+                d = zlib.decompressobj(_GZIP)
+            out += d.decompress(pending, limit + 1 - len(out))
+            pending = d.unconsumed_tail or d.unused_data
+    except zlib.error as exc:
+        if not out:
+            raise OSError(f"not a readable gzip file ({exc})") from None
+        note = f"compressed stream damaged ({exc}): read up to the damage"
+    if len(out) > limit:
+        del out[limit:]
+        note = f"more than {limit >> 20} MiB once inflated: read its first {limit >> 20} MiB"
+    return bytes(out), note
+
+
+def open_log(path: Path | str, compressed: bool) -> tuple[BinaryIO, os.stat_result, str | None]:
+    """A log's bytes as a seekable binary stream, the stat of the file opened (its identity and,
+    plain, its size) and a note about a compressed log read in part. Raises OSError."""
+    fh = open(path, "rb")  # noqa: SIM115 - returned, or closed below
+    try:
+        st = os.fstat(fh.fileno())
+        if not compressed:
+            return fh, st, None
+        data, note = inflate(fh)
+    finally:
+        if compressed:
+            fh.close()
+    return io.BytesIO(data), st, note
+
+
+def stream_size(fh: BinaryIO) -> int:
+    """The size of an open log stream (a file, or an inflated log in memory)."""
+    try:
+        return os.fstat(fh.fileno()).st_size
+    except (OSError, ValueError):  # (io.UnsupportedOperation: no file descriptor)
+        here = fh.tell()
+        size = fh.seek(0, os.SEEK_END)
+        fh.seek(here)
+        return size

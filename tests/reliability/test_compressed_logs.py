@@ -1,0 +1,72 @@
+"""Compressed logs (a rotated kern.log.2.gz, rank3.log.gz, nvidia-bug-report.log.gz) are read as
+their plain twins would be: inflated, at most support.compressed.MAX_INFLATED bytes of them; a
+stream cut short gives what it holds, with a warning; a damaged one is skipped with a warning;
+a plain log named .gz is read as it is; archives (.tar.gz) stay unread."""
+
+from __future__ import annotations
+
+import gzip
+import io
+import tarfile
+from pathlib import Path
+
+from detector.replay import replay_path
+from detector.rules.engine import RuleSet
+from detector.sources.runs import FileKind, discover
+from detector.support import compressed
+from detector.types import Cause
+
+_STEPS = "".join(f"[rank3]:2026-11-30 10:00:{i % 60:02d},000 INFO step {i} | loss 1.0\n" for i in range(3000))
+_ERROR = "[rank3]: RuntimeError: CUDA error: an illegal memory access was encountered\n"
+_XID = "[1234567.890123] NVRM: Xid (PCI:0000:3b:00): 79, pid=2311, name=python, GPU has fallen off the bus.\n"
+
+
+def test_a_compressed_rank_log_and_a_rotated_kernel_log_are_read(tmp_path: Path, ruleset: RuleSet) -> None:
+    run = tmp_path / "run"
+    (run / "gpu-node-7").mkdir(parents=True)
+    (run / "gpu-node-7" / "rank3.log.gz").write_bytes(gzip.compress((_STEPS + _ERROR).encode()))
+    (run / "gpu-node-7" / "kern.log.2.gz").write_bytes(gzip.compress(_XID.encode()))
+    files, _ = discover(run)
+    assert {(f.display.split("/")[-1], f.kind, f.compressed) for f in files} == {
+        ("rank3.log.gz", FileKind.RANK_LOG, True), ("kern.log.2.gz", FileKind.KERNEL, True)}
+    report = replay_path(run, ruleset)
+    assert report.incidents[0].cause is Cause.GPU_HARDWARE
+    assert report.incidents[0].initiator.node == "gpu-node-7"
+    assert report.summary.lines == 3002
+
+
+def test_a_cut_stream_gives_what_it_holds_and_says_so(tmp_path: Path, ruleset: RuleSet) -> None:
+    whole = gzip.compress((_ERROR + _STEPS).encode())
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "rank3.log.gz").write_bytes(whole[: len(whole) // 2])
+    report = replay_path(run, ruleset)
+    assert [(i.cause, i.initiator.rank) for i in report.incidents] == [(Cause.ILLEGAL_MEMORY_ACCESS, 3)]
+    assert any("ends early" in w for w in report.warnings)
+
+
+def test_damaged_is_skipped_plain_is_read_and_archives_stay_unread(tmp_path: Path, ruleset: RuleSet) -> None:
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "rank2.log.gz").write_bytes(compressed.GZIP_MAGIC + b"\x08\x00garbage that does not inflate")
+    (run / "rank3.log.gz").write_text(_ERROR)  # named .gz, plain text inside
+    (run / "rank4.log").write_text(_ERROR.replace("rank3", "rank4"))
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:gz") as tf:
+        info = tarfile.TarInfo("rank5.log")
+        data = _ERROR.replace("rank3", "rank5").encode()
+        info.size = len(data)
+        tf.addfile(info, io.BytesIO(data))
+    (run / "logs.tar.gz").write_bytes(buf.getvalue())
+    report = replay_path(run, ruleset)
+    assert report.incidents[0].initiator.rank == 3 and 4 in report.incidents[0].collateral_ranks
+    assert any("rank2.log.gz" in w and "gzip" in w for w in report.warnings)
+    assert not any("rank5" in e.text for i in report.incidents for e in i.evidence)
+
+
+def test_inflating_is_bounded(monkeypatch: object) -> None:
+    bomb = gzip.compress(b"x" * (8 << 20))
+    data, note = compressed.inflate(io.BytesIO(bomb), limit=1 << 20)
+    assert len(data) == 1 << 20 and note is not None and "first 1 MiB" in note
+    two = gzip.compress(b"a\n") + gzip.compress(b"b\n")  # members in a row (cat a.gz b.gz)
+    assert compressed.inflate(io.BytesIO(two)) == (b"a\nb\n", None)
