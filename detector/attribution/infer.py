@@ -638,6 +638,8 @@ def last_resort(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
         first = spawned
     cause = first.cause or LAST_RESORT_CAUSE[first.rule]
     evidence = [f for f in seen if f.rank == first.rank and f.rule == first.rule]
+    if first not in evidence:  # (the spawned child's traceback, given the rank its header names)
+        evidence.insert(0, first)
     initiator = _initiator_for(first.rank, first.node, facts, evidence)
     if first.rule in (SETUP_LAST_WORDS, NCCL_TESTS_HEADER):
         why = "the log ends on the line the job prints just before its first collective: it never got past it"

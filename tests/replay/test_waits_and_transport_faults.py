@@ -199,3 +199,8 @@ def test_a_spawned_processs_cut_traceback_is_put_on_the_process_spawn_names(tmp_
            "    fn(i, *args)\n")
     got = incidents_of(tmp_path, {"train.log": log}, ruleset)
     assert [(g.cause, g.rank) for g in got] == [(Cause.PYTHON_EXCEPTION, 3)]
+    assert any("Traceback" in text for text in got[0].evidence)
+    # a child's traceback that names no rank of its own, under a header that names one
+    bare = log.replace("-- Process 3", "-- Process 5")
+    got = incidents_of(tmp_path / "five", {"train.log": bare}, ruleset)
+    assert [(g.cause, g.rank) for g in got] == [(Cause.PYTHON_EXCEPTION, 5)] and got[0].evidence
