@@ -17,7 +17,7 @@ from detector.pipeline.filescan import LOOKBACK_LINES, MAX_LINE, FileScan
 from detector.sources.lines import LineParser
 from detector.sources.prefixes import Prefixed, PrefixStyle, quick_prefix, strip_prefix
 from detector.support.compressed import open_log, stream_size
-from detector.support.text import decode_line, strip_ansi
+from detector.support.text import decode_line
 from detector.types import TERMINAL_LINES, Event
 
 
@@ -129,15 +129,13 @@ def tail_lines(data: bytes) -> list[str]:
     and one split for all of them (a line feed is never part of a UTF-8 sequence, so decoding
     the whole equals decoding each line)."""
     text = data.decode("utf-8", "replace")
-    if "\0" in text:  # a crash's NUL padding (support.text.is_binary)
-        text = text.replace("\0", "")
-    if "\x1b" in text:  # terminal colours
-        text = strip_ansi(text)
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
-    if "\r" in text:  # tqdm redraws: the line as decode_line gives it
-        lines = [decode_line(line.encode("utf-8")) if "\r" in line else line for line in lines]
+    if "\r" in text or "\0" in text or "\x1b" in text:
+        # tqdm redraws, a crash's NUL padding, terminal colours: each such line as decode_line gives it
+        lines = [decode_line(line.encode("utf-8")) if ("\r" in line or "\0" in line or "\x1b" in line) else line
+                 for line in lines]
     return lines
 
 
