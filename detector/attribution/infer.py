@@ -726,16 +726,12 @@ def data_prep_straggler(incident: Incident, facts: RunFacts) -> Incident | None:
         owned = (glued and owner is not None and int(owner[1]) in (bar.rank, bar.local_rank) and bar.rank is not None
                  and f"[Rank {bar.rank}]" not in (bar.text or ""))  # (not the bar's rank's own timeout)
         wait = next((w for w in sorted(waits) if w > 0 and abs(elapsed - w) <= max(30.0, 0.05 * w)), None)
-        if owned:
-            why = (f"'{(bar.field('desc') or 'data preparation').strip()}' was {bar.field('pct')}% done after "
-                   f"{bar.field('elapsed')}, still drawn when another rank's watchdog timeout cut its line: the rank "
-                   "preparing the data was slow, not stuck")
-        elif wait is None or elapsed < MIN_PREP_S:
+        if not owned and (wait is None or elapsed < MIN_PREP_S):
             continue
-        else:
-            why = (f"'{(bar.field('desc') or 'data preparation').strip()}' was {bar.field('pct')}% done after "
-                   f"{bar.field('elapsed')} when the others' wait of {wait:g} s ran out: the rank preparing the data "
-                   "was slow, not stuck")
+        when = ", still drawn when another rank's watchdog timeout cut its line" if owned else \
+            f" when the others' wait of {wait:g} s ran out"
+        why = (f"'{(bar.field('desc') or 'data preparation').strip()}' was {bar.field('pct')}% done after "
+               f"{bar.field('elapsed')}{when}: the rank preparing the data was slow, not stuck")
         # (a finding glued onto a bar whose own rank prefix begins the line is another process's
         # output, given the bar's rank by that prefix)
         waiting = {f.rank for f in incident.evidence if f.rank is not None and f is not bar
@@ -775,14 +771,9 @@ def main_first_straggler(incident: Incident, facts: RunFacts) -> Incident | None
              and any(file == f.file and 0 < line - (f.line or 0) <= MAIN_FIRST_BEFORE for file, line in lines)]
     if not waits:
         return None
-    for f in incident.evidence:
-        if f.role is not Role.INITIATOR:
-            continue
-        if f.rank == 0:
-            return None
-        if f.cause is Cause.PYTHON_EXCEPTION and f.field("exc_type") not in _WAIT_EXCEPTIONS \
-                and not _TIMEOUT_WORDS.search(f.text or ""):
-            return None  # a failure of its own (not the wait running out)
+    if any(f.role is Role.INITIATOR and f.cause is Cause.PYTHON_EXCEPTION and f.field("exc_type") not in _WAIT_EXCEPTIONS
+           and not _TIMEOUT_WORDS.search(f.text or "") for f in incident.evidence):
+        return None  # a failure of its own (not the wait running out)
     timed_out = any(_TIMEOUT_WORDS.search(f.text or "") or f.field("exc_type") == "KeyboardInterrupt"
                     for f in incident.evidence)
     if not timed_out:
@@ -790,9 +781,8 @@ def main_first_straggler(incident: Incident, facts: RunFacts) -> Incident | None
     fn = waits[0].field("fn") or "main_process_first"
     why = (f"a rank waited in {fn} (the main process prepares the data while the others wait in a barrier) "
            "when its wait ran out or was interrupted: rank 0 was slow, not stuck")
-    collateral = tuple(r for r in incident.collateral_ranks if r != 0)
     return _build(Cause.STRAGGLER, _initiator_for(0, None, facts, [waits[0]]), [*incident.evidence, waits[0]],
-                  collateral, 0.45, facts, inferred_by=why)
+                  incident.collateral_ranks, 0.45, facts, inferred_by=why)
 
 
 RULES_SAVING = frozenset({"torch.checkpoint_saving", "torch.checkpoint_saving_line"})

@@ -26,7 +26,7 @@ from detector.sources.prefixes import Prefixed, detect_style, quick_prefix, stri
 from detector.sources.runs import FileKind, LogFile
 from detector.sources.torchelastic import parse_summary
 from detector.support.compressed import open_log
-from detector.support.text import decode_line, is_binary
+from detector.support.text import decode_line, is_binary, plain_text
 from detector.types import Event
 
 # the bytes support.text.is_binary counts as control characters: a head that is ASCII and holds
@@ -226,7 +226,7 @@ def process_buffer(buf: bytes, start: int, end: int, base_line: int, scan: FileS
         if line_end < 0:
             line_end = len(buf)
         raw = buf[off:line_end].decode("utf-8", "replace")
-        if "\r" in raw or "\0" in raw or "\x1b" in raw:
+        if not plain_text(raw):
             raw = decode_line(buf[off:line_end])
         quick = quick_prefix(raw, style)
         pre: Prefixed | None

@@ -17,7 +17,7 @@ from detector.pipeline.filescan import LOOKBACK_LINES, MAX_LINE, FileScan
 from detector.sources.lines import LineParser
 from detector.sources.prefixes import Prefixed, PrefixStyle, quick_prefix, strip_prefix
 from detector.support.compressed import open_log, stream_size
-from detector.support.text import decode_line
+from detector.support.text import decode_line, plain_text
 from detector.types import TERMINAL_LINES, Event
 
 
@@ -132,10 +132,9 @@ def tail_lines(data: bytes) -> list[str]:
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
-    if "\r" in text or "\0" in text or "\x1b" in text:
+    if not plain_text(text):
         # tqdm redraws, a crash's NUL padding, terminal colours: each such line as decode_line gives it
-        lines = [decode_line(line.encode("utf-8")) if ("\r" in line or "\0" in line or "\x1b" in line) else line
-                 for line in lines]
+        lines = [line if plain_text(line) else decode_line(line.encode("utf-8")) for line in lines]
     return lines
 
 

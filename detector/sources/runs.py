@@ -144,7 +144,9 @@ def same_host(a: str, b: str) -> bool:
 _IPV4 = re.compile(r"[0-9]{1,3}(?:\.[0-9]{1,3}){3}")
 
 
-def _read_ends(path: Path, compressed: bool = False) -> list[str]:
+def _read_head_tail(path: Path, compressed: bool = False) -> tuple[bytes, bytes]:
+    """A file's first :data:`HEAD_BYTES` and its last :data:`TAIL_BYTES` after them (one read of
+    each: listing a run reads every file once, whatever it asks of it)."""
     try:
         fh, _st, _note = open_log(path, compressed)
         with fh:
@@ -155,11 +157,19 @@ def _read_ends(path: Path, compressed: bool = False) -> list[str]:
                 fh.seek(max(HEAD_BYTES, size - TAIL_BYTES))
                 tail = fh.read(TAIL_BYTES)
     except OSError:
-        return []
+        return b"", b""
+    return head, tail
+
+
+def _ends(head: bytes, tail: bytes) -> list[str]:
     lines = head.decode("utf-8", "replace").splitlines()[:HEAD_LINES]
     if tail:
         lines += tail.decode("utf-8", "replace").split("\n", 1)[-1].splitlines()[-TAIL_LINES:]
     return lines
+
+
+def _read_ends(path: Path) -> list[str]:
+    return _ends(*_read_head_tail(path))
 
 
 def hosts_named(lines: list[str]) -> tuple[set[str], set[str]]:
@@ -235,22 +245,18 @@ def _json_kind(path: Path) -> FileKind | None:
     return None
 
 
-def _looks_like_kernel(path: Path, compressed: bool = False) -> bool:
-    try:
-        fh, _st, _note = open_log(path, compressed)
-        with fh:
-            head = fh.read(8192).decode("utf-8", "replace").splitlines()[:40]
-    except OSError:
-        return False
-    if not head:
+def _looks_like_kernel(head: bytes) -> bool:
+    """Whether a file that begins with ``head`` reads as a kernel log (half of its first 40 lines)."""
+    lines = head[:8192].decode("utf-8", "replace").splitlines()[:40]
+    if not lines:
         return False
     hits = sum(
         1
-        for line in head
+        for line in lines
         if re.match(r"\s*(?:\[\s*\+?\d{1,9}\.\d+\]|\d+,\d+,\d+,[^;]*;|\w{3}\s+\d+ \d\d:\d\d:\d\d \S+ kernel:|\S+T\S+ \S+ kernel:"
                     r"|\[[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \d{4}\]|\S+: kern: )", line)
     )
-    return hits >= max(2, len(head) // 2)
+    return hits >= max(2, len(lines) // 2)
 
 
 def classify(path: Path, root: Path) -> LogFile | None:
@@ -294,15 +300,23 @@ def classify(path: Path, root: Path) -> LogFile | None:
         return LogFile(path, display, FileKind.METRICS, None, None, _node_from_dirs(parts), None, size)
     if suffix not in _TEXT_SUFFIXES and not re.match(r"\.\d+$", suffix):
         return None
-    ends = _read_ends(path)
+    return _text_log(path, name, parts, display, size)
+
+
+def _text_log(path: Path, name: str, parts: tuple[str, ...], display: str, size: int,
+              compressed: bool = False) -> LogFile:
+    """A text log: a kernel log by its name or its first lines, else a rank log (its rank from
+    its name unless its lines say it holds several ranks), its node from its folders and lines."""
+    head, tail = _read_head_tail(path, compressed)
+    ends = _ends(head, tail)
     named = hosts_named(ends)
     node = _node_of_file(path, _node_from_dirs(parts), named)
-    if _KERNEL_NAME.search(name) or _looks_like_kernel(path):
-        return LogFile(path, display, FileKind.KERNEL, None, None, node, None, size)
+    if _KERNEL_NAME.search(name) or _looks_like_kernel(head):
+        return LogFile(path, display, FileKind.KERNEL, None, None, node, None, size, compressed=compressed)
     rank = _rank_from_name(name)
     if rank is not None and _not_one_rank(name, ends, named[0] | named[1]):
         rank = None
-    return LogFile(path, display, FileKind.RANK_LOG, rank, None, node, None, size)
+    return LogFile(path, display, FileKind.RANK_LOG, rank, None, node, None, size, compressed=compressed)
 
 
 def _classify_compressed(path: Path, name: str, parts: tuple[str, ...], display: str, size: int) -> LogFile | None:
@@ -316,15 +330,7 @@ def _classify_compressed(path: Path, name: str, parts: tuple[str, ...], display:
             gz = fh.read(2) == GZIP_MAGIC  # (a plain log named .gz is read as it is)
     except OSError:
         gz = True  # reading it will say why not
-    ends = _read_ends(path, compressed=gz)
-    named = hosts_named(ends)
-    node = _node_of_file(path, _node_from_dirs(parts), named)
-    if _KERNEL_NAME.search(name) or _looks_like_kernel(path, compressed=gz):
-        return LogFile(path, display, FileKind.KERNEL, None, None, node, None, size, compressed=gz)
-    rank = _rank_from_name(name)
-    if rank is not None and _not_one_rank(name, ends, named[0] | named[1]):
-        rank = None
-    return LogFile(path, display, FileKind.RANK_LOG, rank, None, node, None, size, compressed=gz)
+    return _text_log(path, name, parts, display, size, compressed=gz)
 
 
 _LINE_RANK = re.compile(r"^[^\[\n]{0,40}\[(?:rank|default)(\d{1,7})\]:", re.M)  # also behind a collector's stamp

@@ -13,8 +13,9 @@ Public API (see docs/architecture.md for where it sits in the pipeline):
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from detector.support.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from .analyze import analyze, analyze_table
@@ -46,13 +47,7 @@ _HOME = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    home = _HOME.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_exports(__name__, _HOME, globals())
 
 
 __all__ = [

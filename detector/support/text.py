@@ -25,6 +25,12 @@ def decode_line(raw: bytes) -> str:
     return text
 
 
+def plain_text(text: str) -> bool:
+    """Whether :func:`decode_line` leaves the decoded ``text`` as it is (no carriage return, NUL
+    or escape in it): the cheap test that lets a hot path decode with ``bytes.decode`` alone."""
+    return "\r" not in text and "\0" not in text and "\x1b" not in text
+
+
 # ECMA-48 control sequences (colours, styles, cursor moves), operating-system commands (rich's
 # OSC 8 hyperlinks: their payload goes too), charset designations (tput sgr0's "ESC ( B") and the
 # two-byte escapes

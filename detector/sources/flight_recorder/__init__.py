@@ -44,8 +44,9 @@ are dumps. The modules:
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from detector.support.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from detector.sources.flight_recorder.analysis import FrAnalysis, analyse
@@ -71,13 +72,7 @@ _HOME = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _HOME.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_exports(__name__, _HOME, globals())
 
 
 __all__ = [
