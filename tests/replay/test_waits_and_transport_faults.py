@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from detector.replay import replay_path
 from detector.rules.engine import RuleSet
 from detector.types import Cause
@@ -89,24 +91,45 @@ def test_a_contained_cuda_error_over_nvlink_is_nvlink(tmp_path: Path, ruleset: R
     assert [(g.cause, g.rank) for g in got] == [(Cause.NVLINK, 5)]
 
 
-def test_torch1_store_that_could_not_listen_is_a_network_setup_fault(tmp_path: Path, ruleset: RuleSet) -> None:
-    log = ("RuntimeError: The server socket has failed to listen on any local network\n"
-           "address. The server socket has failed to bind to [::]:29600 (errno: 98 - Address\n"
-           "already in use).\n")
-    assert causes_of(tmp_path, {"train.log": log}, ruleset) == [Cause.NETWORK]
+# one log, the cause it is read as (its first incident's)
+ONE_CAUSE = {
+    # torch 1.x raises the bind failures after "failed to listen", wrapped by the terminal here
+    "torch1-store-port-in-use": ("RuntimeError: The server socket has failed to listen on any local network\n"
+                                 "address. The server socket has failed to bind to [::]:29600 (errno: 98 - Address\n"
+                                 "already in use).\n", Cause.NETWORK),
+    "nvshmem-ibgda-setup": ("/opt/nvshmem/src/modules/transport/ibgda/ibgda.cpp:1345: non-zero status: 121 Error in "
+                            "mlx5dv_devx_obj_modify for INIT2RTR_QP with syndrome 29e0df\n"
+                            "/opt/nvshmem/src/modules/transport/ibgda/ibgda.cpp:3005: non-zero status: 7 "
+                            "ibgda_rc_init2rtr failed on RC #0.\n"
+                            "/opt/nvshmem/src/host/init/init.cu:1001: non-zero status: 7\n\nnvshmem setup connections failed\n",
+                            Cause.NETWORK),
+    "nvshmem-ibrc-setup": ("/opt/nvshmem/src/modules/transport/ibrc/ibrc.cpp:418: non-zero status: 110 ibv_modify_qp failed\n\n"
+                           "/opt/nvshmem/src/modules/transport/ibrc/ibrc.cpp:1433: non-zero status: 7 ep_connect failed\n",
+                           Cause.NETWORK),
+    # the heap could not grow (CUDA_ERROR_OUT_OF_MEMORY); the illegal access in a barrier after it follows from that
+    "nvshmem-heap-exhausted": ("/nvshmem/src/host/mem/mem_heap.cpp:1509: non-zero status: 2 cuMemCreate failed \n\n"
+                               "/nvshmem/src/host/mem/mem_heap.cpp:1590: non-zero status: 7 allocate_physical_memory_to_heap "
+                               "failed\n\n[/nvshmem/src/host/coll/barrier/barrier.cpp:21] cuda failed with an illegal memory "
+                               "access was encountered \n", Cause.CUDA_OOM),
+    "deepep-rdma-forwarder-timeout": (
+        "DeepEP dispatch NVL receiver timeout, channel: 4, RDMA: 1, nvl: 3, src RDMA: 0, src nvl: 5, start: 0, end: 0\n"
+        "DeepEP dispatch forwarder timeout (RDMA meta), channel: 4, RDMA: 1, nvl: 6, src RDMA lane: 0, dst NVL: 3, "
+        "meta: 0, 0, 0, 0\n", Cause.NETWORK),
+    "deepep-cpu-timeout-is-a-wait": (
+        '[rank428]:   File "/opt/venv/lib/python3.12/site-packages/deep_ep/buffer.py", line 581, in internode_dispatch\n'
+        "[rank428]: RuntimeError: DeepEP error: timeout (dispatch CPU)\n", Cause.HANG),
+}
 
 
-def test_nvshmem_and_deepep_rdma_failures_are_network(tmp_path: Path, ruleset: RuleSet) -> None:
-    ibgda = ("/opt/nvshmem/src/modules/transport/ibgda/ibgda.cpp:1345: non-zero status: 121 Error in "
-             "mlx5dv_devx_obj_modify for INIT2RTR_QP with syndrome 29e0df\n"
-             "/opt/nvshmem/src/modules/transport/ibgda/ibgda.cpp:3005: non-zero status: 7 ibgda_rc_init2rtr failed on RC #0.\n"
-             "/opt/nvshmem/src/host/init/init.cu:1001: non-zero status: 7\n\nnvshmem setup connections failed\n")
-    assert causes_of(tmp_path / "a", {"train.log": ibgda}, ruleset) == [Cause.NETWORK]
-    deepep = ("DeepEP dispatch NVL receiver timeout, channel: 4, RDMA: 1, nvl: 3, src RDMA: 0, src nvl: 5, start: 0, end: 0\n"
-              "DeepEP dispatch forwarder timeout (RDMA meta), channel: 4, RDMA: 1, nvl: 6, src RDMA lane: 0, dst NVL: 3, "
-              "meta: 0, 0, 0, 0\n")
-    assert causes_of(tmp_path / "b", {"train.log": deepep}, ruleset) == [Cause.NETWORK]
-    assert causes_of(tmp_path / "c", {"train.log": deepep.splitlines(keepends=True)[0]}, ruleset) != [Cause.NETWORK]
+@pytest.mark.parametrize("name", sorted(ONE_CAUSE))
+def test_one_log_one_cause(name: str, tmp_path: Path, ruleset: RuleSet) -> None:
+    log, cause = ONE_CAUSE[name]
+    assert causes_of(tmp_path, {"train.log": log}, ruleset)[:1] == [cause]
+
+
+def test_a_deepep_receiver_timeout_alone_is_no_network_fault(tmp_path: Path, ruleset: RuleSet) -> None:
+    receiver = ONE_CAUSE["deepep-rdma-forwarder-timeout"][0].splitlines(keepends=True)[0]
+    assert causes_of(tmp_path, {"train.log": receiver}, ruleset) != [Cause.NETWORK]
 
 
 _MPI_ABORT = ("[jetson-3:29969] *** Process received signal ***\n[jetson-3:29969] Signal: Aborted (6)\n"
@@ -121,17 +144,6 @@ def test_the_abort_after_an_uncaught_cpp_exception_gives_way_to_its_message(tmp_
     plain = ("terminate called after throwing an instance of 'std::runtime_error'\n"
              "  what():  vector::_M_range_check\n\n")
     assert causes_of(tmp_path / "b", {"output.log": plain + _MPI_ABORT}, ruleset) == [Cause.CRASH_SIGNAL]
-
-
-def test_nvshmem_ibrc_setup_and_heap_exhaustion(tmp_path: Path, ruleset: RuleSet) -> None:
-    ibrc = ("/opt/nvshmem/src/modules/transport/ibrc/ibrc.cpp:418: non-zero status: 110 ibv_modify_qp failed\n\n"
-            "/opt/nvshmem/src/modules/transport/ibrc/ibrc.cpp:1433: non-zero status: 7 ep_connect failed\n")
-    assert causes_of(tmp_path / "a", {"train.log": ibrc}, ruleset) == [Cause.NETWORK]
-    # the heap could not grow (CUDA_ERROR_OUT_OF_MEMORY); the illegal access in a barrier after it follows from that
-    heap = ("/nvshmem/src/host/mem/mem_heap.cpp:1509: non-zero status: 2 cuMemCreate failed \n\n"
-            "/nvshmem/src/host/mem/mem_heap.cpp:1590: non-zero status: 7 allocate_physical_memory_to_heap failed\n\n"
-            "[/nvshmem/src/host/coll/barrier/barrier.cpp:21] cuda failed with an illegal memory access was encountered \n")
-    assert causes_of(tmp_path / "b", {"train.log": heap}, ruleset)[0] is Cause.CUDA_OOM
 
 
 def test_ucx_transport_errors_with_unix_time_stamps_are_network_in_a_rank_log(tmp_path: Path,
@@ -155,15 +167,11 @@ def test_ucx_transport_errors_with_unix_time_stamps_are_network_in_a_rank_log(tm
     assert causes_of(tmp_path / "oom", {"rank0.log": oom, "rank1.log": send}, ruleset) == [Cause.CUDA_OOM]
 
 
-def test_a_deepep_timeout_is_a_wait_and_a_logged_uncaught_exception_names_its_rank(tmp_path: Path,
-                                                                                     ruleset: RuleSet) -> None:
-    deepep = ('[rank428]:   File "/opt/venv/lib/python3.12/site-packages/deep_ep/buffer.py", line 581, in internode_dispatch\n'
-              "[rank428]: RuntimeError: DeepEP error: timeout (dispatch CPU)\n")
-    assert causes_of(tmp_path / "a", {"train.log": deepep}, ruleset) == [Cause.HANG]
+def test_a_logged_uncaught_exception_names_its_rank(tmp_path: Path, ruleset: RuleSet) -> None:
     olmo = ("[2024-04-18 19:06:17] INFO     [olmo.train:816, rank=0] [step=75/739328]\n"
             "[2024-04-18 19:10:41] CRITICAL [olmo.util:158, rank=0] Uncaught OLMoThreadError: generator thread data "
             "thread 3 failed\n")
-    got = incidents_of(tmp_path / "b", {"train.log": olmo}, ruleset)
+    got = incidents_of(tmp_path, {"train.log": olmo}, ruleset)
     assert [(g.cause, g.rank) for g in got] == [(Cause.PYTHON_EXCEPTION, 0)]
 
 
