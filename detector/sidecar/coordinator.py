@@ -24,7 +24,8 @@ One query a round, more only when something calls for them:
 - *who is who* (``rankdoctor_rank_info``: node, local rank, GPU and pid of every rank; an
   incident names every other rank as collateral, and a GPU-only finding from DCGM is placed on
   a rank by node and GPU) is read in full, with only those labels (``group by``), at the start;
-  again when evidence comes from a rank it does not list; when, every ``MEMBERS_CHECK_S``, the
+  again when evidence comes from a rank it does not list; when, every ``MEMBERS_CHECK_S`` (and
+  in the round a new initiator-grade report arrives in, so that its incident lists them all), the
   number of rank_info series changed or a row appeared since the previous check (``unless ...
   offset``: a restarted rank's new pid); and at least every ``TABLE_MAX_AGE_S``.
 - only when no rank left initiator-grade evidence (attribution then infers the initiator from
@@ -67,6 +68,7 @@ K_ERRORS = 16  # earliest initiator-grade reports kept per cause
 K_COLLATERAL = 8  # earliest collateral reports kept per rule
 SILENT_FIRST = 2  # ranks that went silent first (attribution compares the first two)
 WAIT_STATES = 64  # wait states counted in the round's query (more: one more query for the total)
+MAX_REPORTS_KEPT = 10_000  # initiator-grade reports remembered as seen
 MEMBERS_CHECK_S = 10.0  # ask for rank_info rows new since the previous check this often
 TABLE_MAX_AGE_S = 600.0  # re-read who is who at least this often
 NEW_MARGIN_S = 60.0  # rows that appeared up to this long before the previous check count as new
@@ -134,6 +136,7 @@ class CoordinatorSource(PolledSource):
         self._table_at: float | None = None
         self._members_at: float | None = None
         self._unknown: frozenset[tuple[str | None, int]] = frozenset()  # ranks with evidence, not in the table
+        self._initiators: set[tuple[str | None, int | None, str]] = set()  # initiator-grade reports seen
         self._infos: tuple[RankInfo, ...] = ()  # the table, by rank
         self._log: list[tuple[str, int]] = []
         self._params: dict[str, Any] | None = None
@@ -211,7 +214,14 @@ class CoordinatorSource(PolledSource):
                 found = self._finding(sample, seen)
                 if found is not None:
                     findings.append(found)
-        if not table_read and self._table_changed(now, findings):
+        # a new initiator-grade report may make an incident, which names every other rank from who
+        # is who: the members check is then made now, not at its next turn
+        reports = {(f.node, f.rank, f.rule) for f in findings if f.role is Role.INITIATOR}
+        new_report = bool(reports - self._initiators)
+        self._initiators |= reports
+        if len(self._initiators) > MAX_REPORTS_KEPT:  # (a long-lived coordinator: forget the oldest rounds')
+            self._initiators = set(reports)
+        if not table_read and self._table_changed(now, findings, now_due=new_report):
             table_read = self._read_table(now)
         self._unknown |= {(f.node, f.rank) for f in findings if f.rank is not None and (f.node, f.rank) not in self._table}
         ranks = self._table
@@ -266,11 +276,11 @@ class CoordinatorSource(PolledSource):
 
     # --- who is who ---
 
-    def _table_changed(self, now: float, findings: list[Finding]) -> bool:
+    def _table_changed(self, now: float, findings: list[Finding], *, now_due: bool = False) -> bool:
         unknown = {(f.node, f.rank) for f in findings if f.rank is not None and (f.node, f.rank) not in self._table}
         if unknown - self._unknown:
             return True  # evidence from a rank it does not list (once: a rank may have no rank_info)
-        if self._members_at is not None and now - self._members_at < MEMBERS_CHECK_S:
+        if not now_due and self._members_at is not None and now - self._members_at < MEMBERS_CHECK_S:
             return False
         since = now - (self._members_at if self._members_at is not None else now) + NEW_MARGIN_S
         answer = self._ask(self.members_query(since))

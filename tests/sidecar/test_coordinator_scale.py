@@ -144,7 +144,8 @@ JOB = "restarts"
 
 def _series(end: float) -> str:
     """Two nodes x 4 ranks for ten minutes; rank 5 restarts (new pid) at end-420; node c joins
-    (ranks 8, 9) at end-60; rank 5 reports an Xid at end-30; the data ends at end."""
+    (ranks 8, 9) at end-60 and node d (rank 10) at end-30, when rank 5 reports an Xid; the data
+    ends at end."""
     start, restart, join = end - 600, end - 420, end - 60
     lines: dict[str, list[str]] = {"rankdoctor_rank_info": [], "rankdoctor_rank_first_error_timestamp_seconds": []}
     grid = [start + 15 * i for i in range(41)]
@@ -164,6 +165,7 @@ def _series(end: float) -> str:
             info(node, rank, 100 + rank, start, end + 1)
     for rank in (8, 9):
         info("c", rank, 100 + rank, join, end + 1)
+    info("d", 10, 110, end - 33, end + 1)  # (its first sample: end-30)
     err = (f'rankdoctor_rank_first_error_timestamp_seconds{{job="sidecars",instance="b:9400",training_job="{JOB}",'
            f'node="b",rank="5",cause="gpu_hardware",rule="xid.fallen_off_bus",confidence="1.00",'
            f'text="NVRM: Xid (PCI:0000:02:00): 79, GPU has fallen off the bus."}}')
@@ -216,15 +218,32 @@ def test_who_is_who_follows_a_restart_and_a_new_node(restarts: Any) -> None:
     assert ranks[5].pid == 555 and sorted(ranks) == list(range(8))
     ranks = round_at(end - 98)  # and does not re-read again for it
     assert source.last_round is not None and not source.last_round.table_read
-    # node c joined at end-60: the members check (10 s later) counts more series
+    # nodes c and d joined at end-60 and end-30: the members check (10 s later) counts more series
     ranks = round_at(end - 20)
     assert source.last_round is not None and source.last_round.table_read
-    assert sorted(ranks) == list(range(10)) and ranks[8].node == "c"
-    # the Xid (at end-30) names rank 5 on b with its GPU and its current pid, nine collateral ranks
+    assert sorted(ranks) == list(range(11)) and ranks[8].node == "c" and ranks[10].node == "d"
+    # the Xid (at end-30) names rank 5 on b with its GPU and its current pid, ten collateral ranks
     (incident,) = attribute_external(source.last)
     assert (incident.cause.value, incident.initiator.rank, incident.initiator.node) == ("gpu_hardware", 5, "b")
     assert (incident.initiator.pid, incident.initiator.gpu) == (555, "0000:02:00")
-    assert incident.collateral_ranks == (0, 1, 2, 3, 4, 6, 7, 8, 9)
+    assert incident.collateral_ranks == (0, 1, 2, 3, 4, 6, 7, 8, 9, 10)
     # the job ended (nothing left within Prometheus's 5-minute lookback): no ranks any more
     ranks = round_at(end + 400)
     assert source.last_round is not None and source.last_round.table_read and ranks == {}
+
+
+def test_a_new_initiator_report_brings_the_members_check_forward(restarts: Any) -> None:
+    """An incident names every other rank from who is who: the round in which a new
+    initiator-grade report arrives checks the members then, not at the check's next turn (10 s
+    later), so that a rank that joined since the last check is among the collateral."""
+    server, end = restarts
+    at = [end - 36]
+    client = MeasuredClient(server.url)
+    source = CoordinatorSource(lambda: client, job=JOB, interval_s=2.0, clock=time.time, query_time=lambda: at[0])
+    source.query_once()  # reads who is who: ranks 0-9 (d not yet there), no error yet
+    assert source.last is not None and sorted(r.rank for r in source.last.ranks) == list(range(10))
+    at[0] = end - 29  # 7 s later: the Xid arrives, and rank 10 with it
+    source.query_once()
+    assert source.last_round is not None and source.last_round.table_read
+    (incident,) = attribute_external(source.last)
+    assert incident.initiator.rank == 5 and 10 in incident.collateral_ranks
