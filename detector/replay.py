@@ -24,7 +24,7 @@ from detector.pipeline.filescan import FileScan
 from detector.pipeline.index import RunIndex, resolve_rank
 from detector.pipeline.model import build_model
 from detector.pipeline.scan import TAIL_BYTES, scan_file
-from detector.pipeline.steps import preset_sample, stats_findings, step_items
+from detector.pipeline.steps import MAX_STEP_LINES, preset_sample, stats_findings, step_items, step_line_cap
 from detector.pipeline.transport import PackedScan, pack_scan, settle_scan, unpack_scan
 from detector.rules.engine import RuleSet
 from detector.sources.runs import FileKind, LogFile, discover
@@ -145,6 +145,7 @@ class _Job:
     year: int | None
     tail_bytes: int
     cap: EvidenceCap  # for its bounds
+    step_cap: int  # step lines parsed per file (pipeline.steps.step_line_cap)
 
 
 _JOB: _Job | None = None  # what the worker processes inherit (fork)
@@ -173,7 +174,7 @@ def _read_file(index: int) -> FileScan:
     if f.kind is FileKind.RANK_LOG and scan.tail_lines and scan.parser is not None:
         preset = _guess_preset(scan)
         if preset is not None:  # most often the run's: then the parent does not parse them again
-            scan.steps = (preset.name, step_items(scan, preset))
+            scan.steps = (preset.name, step_items(scan, preset, job.step_cap))
     return scan
 
 
@@ -291,13 +292,15 @@ def _scan_parallel(files: Sequence[LogFile], jobs: int,
 
 
 def scan_files(files: Sequence[LogFile], rules: RuleSet, *, year: int | None, tail_bytes: int = TAIL_BYTES,
-               progress: Callable[[int], None] | None = None, cap: EvidenceCap) -> list[FileScan]:
-    """Read each file (in several processes when the run is large); the scans in file order."""
+               progress: Callable[[int], None] | None = None, cap: EvidenceCap,
+               step_cap: int = MAX_STEP_LINES) -> list[FileScan]:
+    """Read each file (in several processes when the run is large); the scans in file order.
+    A worker parses the last ``step_cap`` step lines of each rank log it reads."""
     global _JOB
     jobs = _jobs(len(files), sum(f.size for f in files))
     if jobs <= 1:
         return [scan_file(f, rules, year=year, tail_bytes=tail_bytes, progress=progress, cap=cap) for f in files]
-    _JOB = _Job(files, rules, year, tail_bytes, cap)
+    _JOB = _Job(files, rules, year, tail_bytes, cap, step_cap)
     _GUESS.clear()  # this run's preset is guessed from this run's files
     try:
         packed = _scan_parallel(files, jobs, progress)
@@ -343,7 +346,11 @@ def replay_path(
         on_total(sum(f.size for f in readable))
     year = _year_hint(files)
     cap = EvidenceCap()  # a cascade of 100,000 timeouts keeps each rank's first hits, counts the rest
-    scans = scan_files(readable, rules, year=year, tail_bytes=options.tail_bytes, progress=progress, cap=cap)
+    # the workers' step-line cap, with every rank log counted as printing steps: the cap the
+    # statistics choose later (for the files that do) is this or larger (then parsed again)
+    step_cap = step_line_cap(sum(1 for f in readable if f.kind is FileKind.RANK_LOG))
+    scans = scan_files(readable, rules, year=year, tail_bytes=options.tail_bytes, progress=progress, cap=cap,
+                       step_cap=step_cap)
     for scan in scans:
         warnings.extend(scan.warnings)
     dropped = cap.summary()
@@ -358,7 +365,7 @@ def replay_path(
     findings.extend(found)
     warnings.extend(warns)
     metric_files = [f for f in files if f.kind is FileKind.METRICS]
-    extra, median_step, warns = stats_findings(scans, model.index, metric_files)
+    extra, median_step, warns = stats_findings(scans, model.index, metric_files, parsed_cap=step_cap)
     findings.extend(extra)
     warnings.extend(warns)
     # every rank the run is known to hold: its index and activity, every finding's rank and every

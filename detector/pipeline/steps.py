@@ -34,6 +34,8 @@ SAMPLE_LINES = 400
 MAX_STEP_LINES = 160  # per file, from its end: the per-rank detectors' history (straggler windows, stall)
 LONG_STEP_LINES = 1000  # per file at most, when few files print steps (see step_line_cap)
 STEP_LINE_BUDGET = 128 * MAX_STEP_LINES  # step lines parsed per run, shared by the files that print steps
+MANY_FILES_BUDGET = 64 * 1024  # step lines parsed per run at most, when many files print steps
+MIN_STEP_LINES = 4  # per file at least: the last interval and step of each rank
 PROBE_LINES = 200  # a file prints steps when one of its last this many lines is a step line
 _NOTE_HINT = re.compile(r"checkpoint|sav|eval|validat|sanity|finish|complete|done|ended|train_runtime|stopped")
 
@@ -78,13 +80,29 @@ def _preset(scans: Sequence[FileScan]) -> Preset | None:
 
 def step_line_cap(files_with_steps: int) -> int:
     """Step lines taken from the end of each file: the run's budget shared by the files that
-    print steps, between MAX_STEP_LINES and LONG_STEP_LINES. A job whose steps only a few ranks
-    print (the first rank of each node) keeps a long history, so that a job slowdown from the
-    middle of the run still has its reference level before the change (the slowdown detector's
-    ``slowdown_baseline`` lines); a run of 128 printing ranks costs what it did."""
+    print steps. A job whose steps only a few ranks print (the first rank of each node) keeps a
+    long history, up to LONG_STEP_LINES, so that a job slowdown from the middle of the run still
+    has its reference level before the change (the slowdown detector's ``slowdown_baseline``
+    lines); a run of 128 printing ranks costs what it did (MAX_STEP_LINES each); past
+    MANY_FILES_BUDGET / MAX_STEP_LINES printing files (a job of thousands of ranks, each with its
+    own log) the files share MANY_FILES_BUDGET lines, MIN_STEP_LINES each at least, so that the
+    parse stays bounded (1,024 files: 64 lines each, three straggler windows; 16,384: 4)."""
     if files_with_steps <= 0:
         return MAX_STEP_LINES
+    if files_with_steps * MAX_STEP_LINES > MANY_FILES_BUDGET:
+        return max(MIN_STEP_LINES, MANY_FILES_BUDGET // files_with_steps)
     return max(MAX_STEP_LINES, min(LONG_STEP_LINES, STEP_LINE_BUDGET // files_with_steps))
+
+
+def _last_steps(items: StepItems, cap: int) -> StepItems:
+    """``items`` from the ``cap``-th last step record on (the notes among them kept)."""
+    seen = 0
+    for i in range(len(items) - 1, -1, -1):
+        if items[i][1] is not None:
+            seen += 1
+            if seen == cap:
+                return items[i:]
+    return items
 
 
 def _prints_steps(scan: FileScan, preset: Preset) -> bool:
@@ -121,9 +139,12 @@ def step_items(scan: FileScan, preset: Preset, cap: int = MAX_STEP_LINES) -> Ste
     return items
 
 
-def step_samples(scans: Sequence[FileScan], idx: RunIndex) -> tuple[list[StepSample], list[LogNote]]:
+def step_samples(scans: Sequence[FileScan], idx: RunIndex, *,
+                 parsed_cap: int = MAX_STEP_LINES) -> tuple[list[StepSample], list[LogNote]]:
     """Per-rank step samples and checkpoint/eval notes from the tails of the rank logs. Lines are
-    found with one regex pass over each tail; only those lines are parsed."""
+    found with one regex pass over each tail; only those lines are parsed. ``parsed_cap``: the
+    cap with which the scans' own step lines (``FileScan.steps``, parsed where the file was
+    read) were taken."""
     preset = _preset(scans)
     samples: list[StepSample] = []
     notes: list[LogNote] = []
@@ -136,8 +157,8 @@ def step_samples(scans: Sequence[FileScan], idx: RunIndex) -> tuple[list[StepSam
     cap = step_line_cap(sum(1 for scan in logs if _prints_steps(scan, preset)))
     for scan in logs:
         parsed = scan.steps
-        if parsed is not None and parsed[0] == preset.name and cap <= MAX_STEP_LINES:
-            items = parsed[1]
+        if parsed is not None and parsed[0] == preset.name and cap <= parsed_cap:
+            items = _last_steps(parsed[1], cap) if cap < parsed_cap else parsed[1]
         else:
             items = step_items(scan, preset, cap)
         resolvers: dict[int, StepResolver] = {}
@@ -193,6 +214,7 @@ def stats_findings(
     metric_files: Sequence[LogFile],
     *,
     config: StatsConfig | None = None,
+    parsed_cap: int = MAX_STEP_LINES,
 ) -> tuple[list[Finding], float | None, list[str]]:
     """Findings of the statistical detectors, the median step time (s) and warnings."""
     warnings: list[str] = []
@@ -206,7 +228,7 @@ def stats_findings(
                 metrics.extend(load_metrics(f.path))
             except (RankdoctorError, OSError) as exc:
                 warnings.append(f"{f.display}: metrics not used ({exc})")
-    samples, notes = step_samples(scans, idx)
+    samples, notes = step_samples(scans, idx, parsed_cap=parsed_cap)
     ends = [s.last_time.timestamp() for s in scans if s.last_time is not None and s.file.kind is FileKind.RANK_LOG]
     end_time = max(ends) if ends else None
     if not metrics and _no_intervals(samples):  # nothing a detector could judge: numpy's import spared

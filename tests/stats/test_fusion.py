@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from detector.attribution.attribute import attribute
-from detector.pipeline.steps import MAX_STEP_LINES, STEP_LINE_BUDGET, step_line_cap
+from detector.pipeline.steps import MANY_FILES_BUDGET, MAX_STEP_LINES, MIN_STEP_LINES, STEP_LINE_BUDGET, step_line_cap
 from detector.replay import replay_path
 from detector.rules.engine import RuleSet
 from detector.types import (
@@ -140,10 +140,27 @@ def test_no_slowdown_no_incident() -> None:
 def test_few_printing_files_keep_a_long_history() -> None:
     assert step_line_cap(0) == MAX_STEP_LINES
     assert step_line_cap(128) == MAX_STEP_LINES  # the large-run cost is unchanged
-    assert step_line_cap(1024) == MAX_STEP_LINES
     assert step_line_cap(64) == STEP_LINE_BUDGET // 64
     assert step_line_cap(8) == 1000
     assert step_line_cap(1) == 1000
+
+
+def test_many_printing_files_share_a_bounded_budget() -> None:
+    assert step_line_cap(MANY_FILES_BUDGET // MAX_STEP_LINES) == MAX_STEP_LINES
+    assert step_line_cap(1024) == 64  # three straggler windows of 20 each rank
+    assert step_line_cap(16_384) == MIN_STEP_LINES
+    assert step_line_cap(200_000) == MIN_STEP_LINES
+    for files in (500, 1024, 4096, 16_384):  # the lines parsed stay within the budget
+        assert files * step_line_cap(files) <= MANY_FILES_BUDGET
+
+
+def test_a_worker_s_longer_parse_is_cut_to_the_run_s_cap() -> None:
+    from detector.pipeline.steps import _last_steps
+
+    items = [(k, k if k % 3 else None) for k in range(1, 13)]  # step records, and a note every third line
+    kept = _last_steps(items, 4)  # type: ignore[arg-type]
+    assert [e for e, _r in kept] == [7, 8, 9, 10, 11, 12]  # from the 4th last step on, its notes kept
+    assert _last_steps(items, 100) == items  # type: ignore[arg-type]
 
 
 # --- the committed scenarios, through the whole replay -----------------------------------------
@@ -184,3 +201,27 @@ def test_a_job_slowed_elsewhere_names_no_gpu(ruleset: RuleSet, tmp_path: Path) -
     sc.logs.write(tmp_path / "run")
     report = replay_path(tmp_path / "run", ruleset)
     assert report.incidents == ()
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_stalled_rank_among_many_per_rank_logs_is_found(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                          ruleset: RuleSet, jobs: str) -> None:
+    """450 per-rank logs (past the many-files budget: each file's history is cut to 145 step
+    lines, by the workers too): the rank whose steps stop first is the hang's initiator."""
+    monkeypatch.setenv("RANKDOCTOR_JOBS", jobs)
+    files = 450
+    assert step_line_cap(files) < MAX_STEP_LINES
+    for r in range(files):
+        node = tmp_path / "run" / f"node{r // 8:03d}"
+        node.mkdir(parents=True, exist_ok=True)
+        last = 10 if r == 123 else 200
+        (node / f"rank{r}.log").write_text("".join(
+            f"[rank{r}]:2026-11-30 10:{i // 60:02d}:{i % 60:02d},000 INFO step {i} | loss 1.0 | step_ms 800\n"
+            for i in range(last)))
+    report = replay_path(tmp_path / "run", ruleset)
+    assert report.summary.ranks == files
+    [incident] = report.incidents
+    assert incident.cause is Cause.HANG
+    assert incident.initiator.rank == 123
+    assert incident.initiator.node == "node015"
+    assert len(incident.collateral_ranks) == files - 1
