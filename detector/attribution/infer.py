@@ -121,6 +121,10 @@ def _timeouts_in_different_collectives(collateral: Sequence[Finding], facts: Run
     seqs = [seq for _op, seq, _f in last.values()]
     if len(last) < 2 or len(ops) < 2 or max(seqs) - min(seqs) > MISMATCH_SEQ_SPAN:
         return None
+    if max(seqs) - min(seqs) == 1:
+        # one apart: the ranks ahead completed #N (a broadcast's root, an eager send) and wait
+        # in #N+1 while the rest never finished #N: the usual hang, one side stopped or slow
+        return None
     (major, n_major), (_minor, n_minor) = ops.most_common(2)
     culprits = sorted(r for r, (op, _s, _f) in last.items() if op != major)
     rank = culprits[0] if n_major > n_minor and len(culprits) == 1 else None

@@ -309,6 +309,9 @@ def explain_line(line: str, rules: Sequence[CompiledRule], *, kind: StreamKind |
         if not rule.applies_to(read_as):
             counts = False
             notes.append(f"only for {rule.source} lines; this line was read as {read_as.value} (use --kind)")
+        if rule.unless is not None and rule.unless.search(message) is not None:
+            counts = False
+            notes.append(f"not counted: the line matches the rule's 'unless' ({rule.unless.pattern!r})")
         if rule.window_next is not None:
             notes.append(f"counts only if one of the next {rule.window_within} lines matches {rule.window_next.pattern!r}")
         hits.append(RuleHit(rule, fields, counts, "; ".join(notes)))

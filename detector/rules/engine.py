@@ -362,7 +362,7 @@ class RuleSet:
                 continue
             subject = body if i in anchored else text
             m = rule.regex.search(subject) if short else linear_search(rule.regex, self._twin(i), subject)
-            if m is None:
+            if m is None or (rule.unless is not None and rule.unless.search(subject) is not None):
                 continue
             (fallbacks if rule.fallback else found).append(Verified(rule, m))
         return found if found else fallbacks

@@ -87,6 +87,14 @@ class CompiledRule:
     line: int
     examples: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
     counterexamples: tuple[str, ...] = ()
+    unless: LazyRegex | None = None  # a line this matches does not count (spec.unless)
+
+    def hit(self, text: str) -> re.Match[str] | None:
+        """The pattern's match in ``text``, None also where ``unless`` matches the text."""
+        m = self.regex.search(text)
+        if m is not None and self.unless is not None and self.unless.search(text) is not None:
+            return None
+        return m
 
     def applies_to(self, kind: StreamKind) -> bool:
         """``rank_log`` rules match rank logs; ``kernel`` rules match kernel logs and the kernel
@@ -269,6 +277,18 @@ def _compile_rule(spec: RuleSpec, path: str, line: int, data: Any, index: int,
             risk = backtracking_risk(spec.window.next) or superlinear_risk(spec.window.next)
             if risk:
                 err(f"window.next risks catastrophic backtracking: {risk}: {spec.window.next[:200]!r}", "window")
+    unless = None
+    if spec.unless is not None and trusted:
+        unless = LazyRegex(spec.unless, PATTERN_FLAGS)
+    elif spec.unless is not None:
+        try:
+            unless = lazy_pattern(spec.unless)
+        except re.error as exc:
+            err(f"unless does not compile: {exc}", "unless")
+        else:  # searched in every line the pattern matches: the same backtracking checks
+            risk = backtracking_risk(spec.unless) or superlinear_risk(spec.unless)
+            if risk:
+                err(f"unless risks catastrophic backtracking: {risk}: {spec.unless[:200]!r}", "unless")
     if not spec.examples:
         err("a rule needs at least one example line", "examples" if "examples" in (data or {}) else None)
     if problems:
@@ -279,13 +299,16 @@ def _compile_rule(spec: RuleSpec, path: str, line: int, data: Any, index: int,
         if m is None:
             err(f"example {n + 1} does not match: {ex.line[:200]!r}", "examples")
             continue
+        if unless is not None and unless.search(ex.line) is not None:
+            err(f"example {n + 1} matches 'unless', so it would not count: {ex.line[:200]!r}", "examples")
+            continue
         groups = {k: v for k, v in m.groupdict().items() if v is not None}
         for key, want in ex.fields.items():
             got = groups.get(key)
             if got != want:
                 err(f"example {n + 1}: field '{key}' is {got!r}, expected {want!r}", "examples")
     for n, counter in enumerate(() if trusted else spec.counterexamples):
-        if regex.search(counter) is not None:
+        if regex.search(counter) is not None and (unless is None or unless.search(counter) is None):
             err(f"counterexample {n + 1} matches but must not: {counter[:200]!r}", "counterexamples")
     if problems:
         return None, problems
@@ -308,6 +331,7 @@ def _compile_rule(spec: RuleSpec, path: str, line: int, data: Any, index: int,
             line=line,
             examples=tuple((e.line, tuple(sorted(e.fields.items()))) for e in spec.examples),
             counterexamples=tuple(spec.counterexamples),
+            unless=unless,
         ),
         [],
     )

@@ -44,6 +44,11 @@ class RuleSpec(BaseModel):
     examples: list[Example] = Field(default_factory=list)
     counterexamples: list[str] = Field(default_factory=list)
     fallback: bool = Field(default=False, description="Counts only when no other rule matched the line.")
+    unless: str | None = Field(
+        default=None, min_length=1, max_length=1024,
+        description="Regex: a line it matches does not count for this rule, although the pattern matches "
+                    "(a program's message that it caught the error and goes on).",
+    )
     window: Window | None = None
     context_lines: int = Field(default=0, ge=0, le=200)
     confidence: float = Field(default=1.0, ge=0.0, le=1.0)

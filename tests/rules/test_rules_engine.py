@@ -166,6 +166,54 @@ def test_fallback_only_when_nothing_else_matches(tmp_path: Path) -> None:
     assert rs.match("NVRM: Xid (PCI:0000:3b:00): 79, x", StreamKind.KERNEL)[0].fields == (("pci", "0000:3b:00"), ("xid", "79"))
 
 
+UNLESS = """
+rules:
+  - id: test.oom
+    description: out of memory
+    role: initiator
+    cause: cuda_oom
+    pattern: 'CUDA out of memory\\. Tried to allocate (?P<size>[0-9.]+ [KMG]iB)'
+    unless: 'with exception: CUDA out of memory|Skipping batch'
+    examples:
+      - line: "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB"
+    counterexamples:
+      - "| WARNING: ran out of memory with exception: CUDA out of memory. Tried to allocate 1.50 GiB"
+"""
+
+
+def test_a_line_that_matches_unless_does_not_count(tmp_path: Path) -> None:
+    (tmp_path / "p.yaml").write_text(UNLESS)
+    result = load_rules([tmp_path])
+    assert not result.problems, [p.format() for p in result.problems]
+    for engine in ("auto", "re"):
+        rs = RuleSet([r for r in result.rules if r.id == "test.oom"], engine=engine)
+        hits = rs.match("[rank2]: RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB", StreamKind.RANK_LOG)
+        assert [(m.rule.id, m.fields) for m in hits] == [("test.oom", (("size", "2.00 GiB"),))]
+        caught = "| WARNING: ran out of memory with exception: CUDA out of memory. Tried to allocate 1.50 GiB"
+        assert rs.match(caught, StreamKind.RANK_LOG) == []
+
+
+def test_validate_checks_unless(tmp_path: Path) -> None:
+    # an example that 'unless' excludes would never count; a broken 'unless' is named
+    excluded = UNLESS.replace('"RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB"',
+                              '"CUDA out of memory. Tried to allocate 20.00 MiB. Skipping batch"')
+    ids, problems = _load(tmp_path, excluded)
+    assert ids == [] and any("example 1 matches 'unless'" in p for p in problems)
+    ids, problems = _load(tmp_path, UNLESS.replace("'with exception: CUDA out of memory|Skipping batch'", "'(unclosed'"))
+    assert ids == [] and any("unless does not compile" in p for p in problems)
+    ids, problems = _load(tmp_path, UNLESS.replace("'with exception: CUDA out of memory|Skipping batch'", "'(a+)+b'"))
+    assert ids == [] and any("unless risks catastrophic backtracking" in p for p in problems)
+
+
+def test_the_shipped_oom_rule_skips_fairseq_s_caught_oom() -> None:
+    rs = RuleSet(load_rules().rules)
+    caught = ("(pid=3959, ip=172.31.41.219) | WARNING: ran out of memory with exception: CUDA out of memory. "
+              "Tried to allocate 1.50 GiB (GPU 0; 15.75 GiB total capacity; 11.71 GiB already allocated)")
+    assert [m.rule.id for m in rs.match(caught, StreamKind.RANK_LOG) if m.rule.role is Role.INITIATOR] == []
+    raised = "RuntimeError: CUDA out of memory. Tried to allocate 1.50 GiB (GPU 0; 15.75 GiB total capacity)"
+    assert "torch.cuda_oom" in [m.rule.id for m in rs.match(raised, StreamKind.RANK_LOG)]
+
+
 def test_prefilters_agree_on_random_buffers() -> None:
     result = load_rules()
     rules = result.rules
