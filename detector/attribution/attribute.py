@@ -153,11 +153,25 @@ def _failure_incident(group: Sequence[Finding], initiators: Sequence[Finding], f
     own_initiators = [f for f in own if f.role is Role.INITIATOR] or [primary]
     best = max(own_initiators, key=lambda f: (_strength(f), f.confidence))
     cause = best.cause or Cause.UNKNOWN
+    unplaced_cause = False
+    if cause is Cause.UNKNOWN:
+        # the rank's own lines say only that it died (a launcher's "worker died"); lines that no
+        # prefix places say what failed, all the same thing (vLLM's workers print "Failed: Cuda
+        # error ... 'an illegal memory access was encountered'" with no rank): their cause
+        said = [f for f in initiators if f.rank is None and f.node is None and f.gpu is None and _near(f, primary)
+                and f.cause is not None and f.cause is not Cause.UNKNOWN]
+        if said and len({f.cause for f in said}) == 1:
+            best = max(said, key=lambda f: (_strength(f), f.confidence))
+            cause = best.cause or Cause.UNKNOWN
+            own += [f for f in said if f not in own]
+            unplaced_cause = True
     # an exit by SIGKILL with an OOM-killer line for that pid or node is an OOM kill; a SIGKILL
     # with nothing else said names the rank that was killed but not who killed it (the OOM killer
     # most often, else a person or the scheduler): the cause stays unknown, and the explanation
     # and advice say what to look at
     confidence = best.confidence * 0.9
+    if unplaced_cause:  # the rank's death and the error may not be the same process's
+        confidence = min(confidence, 0.6)
     if cause is Cause.CRASH_SIGNAL and any(f.cause is Cause.HOST_OOM_KILL for f in own):
         cause = Cause.HOST_OOM_KILL
     elif cause is Cause.CRASH_SIGNAL and killed_by_sigkill(best):

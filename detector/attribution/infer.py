@@ -370,6 +370,7 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
     reasons: dict[int, list[str]] = defaultdict(list)
     local_to_global = {(r.node, r.local_rank): r.rank for r in facts.ranks.values() if r.local_rank is not None}
     hang_signal = False
+    absent: set[int] = set()  # ranks a report lists as missing from a collective the others wait in
     for f in collateral:
         peer = small_int(f.field("peer_rank"))
         if peer is not None:
@@ -387,6 +388,7 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
             votes[r] += 3
             if not _endless(f.field("timeout_ms")):
                 hang_signal = True
+                absent.add(r)
                 reasons[r].append("missing from a collective")
             else:  # a wait of weeks cannot have run out: the rank failed to answer (it had died or erred)
                 reasons[r].append("failed to answer a monitored barrier whose wait cannot have run out")
@@ -472,6 +474,14 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
             initiator = _initiator_for(rank, None, facts, evidence)
             return _build(cause, initiator, evidence, _collateral(group, rank, facts), confidence, facts,
                           inferred_by="; ".join(dict.fromkeys(reasons[rank])))
+        if set(r for r, _n in top) <= absent and all(f.cause is None for f in collateral):
+            # several ranks missing from a collective the others wait in, none more than another
+            # (the Flight Recorder analyser's "missing ranks: {3, 4, 5, 6, 7}"): a hang, whose
+            # initiator is one of them
+            named = ", ".join(str(r) for r in sorted(absent)[:16]) + (" ..." if len(absent) > 16 else "")
+            return _build(Cause.HANG, Initiator(), collateral, _collateral(group, None, facts), 0.35, facts,
+                          inferred_by=f"ranks {named} never joined a collective the others wait in; "
+                                      "none stands out as the one that stopped")
     live_stalls = [f for f in stalls if f.role is Role.INITIATOR]
     if not collateral and live_stalls:
         # every rank stopped at the same step and nothing singles one out: still a hang

@@ -237,6 +237,10 @@ def exit_findings(scans: Sequence[FileScan], idx: RunIndex, rank_findings: Seque
             # failed (a failure table whose traceback the paste cut): the rank it names; also
             # when the launcher says this exit came first and the others only failed after it
             role, cause, conf = Role.INITIATOR, Cause.PYTHON_EXCEPTION, 0.35
+        elif code > 1 and (_attempt, rank) in first_exit and not initiator_elsewhere:
+            # another code of the process the launcher says exited first (sys.exit(3), a test
+            # harness's error code) while nothing says what failed: that rank, cause unnamed
+            role, cause, conf = Role.INITIATOR, Cause.UNKNOWN, 0.3
         else:
             role, cause, conf = Role.CONTEXT, None, 1.0
         who = f"rank {rank}" if rank is not None else "a worker"
@@ -459,6 +463,25 @@ def demote_abort_after_cpp_exception(findings: Sequence[Finding]) -> list[Findin
                         for t in explained))
 
     return [dataclasses.replace(f, role=Role.COLLATERAL, cause=None) if an_abort_after(f) else f for f in findings]
+
+
+# an out-of-memory error the program says it caught and went on from (fairseq: "| WARNING: ran
+# out of memory with exception: CUDA out of memory. ...", "Skipping batch", "attempting to
+# recover from OOM in forward/backward pass")
+_CAUGHT_OOM = re.compile(r"out of memory with exception: |attempting to recover from OOM|Skipping batch", re.I)
+
+
+def demote_caught_oom(findings: Sequence[Finding]) -> list[Finding]:
+    """``findings`` with the out-of-memory errors a program says it caught made context when
+    nothing else in the run failed (fairseq skipped the batch and trained on). Where its recovery
+    failed (in distributed training it often does) the error that follows leaves them initiators:
+    the out-of-memory error is then the cause."""
+    caught = {id(f) for f in findings
+              if f.cause is Cause.CUDA_OOM and f.role is Role.INITIATOR and _CAUGHT_OOM.search(f.text or "")}
+    if not caught or any(id(f) not in caught and (f.role is not Role.CONTEXT or f.cause is not None
+                                                  or f.rule == "python.traceback") for f in findings):
+        return list(findings)
+    return [dataclasses.replace(f, role=Role.CONTEXT) if id(f) in caught else f for f in findings]
 
 
 def demote_secondary_xids(findings: Sequence[Finding]) -> list[Finding]:

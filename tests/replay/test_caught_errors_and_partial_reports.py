@@ -1,0 +1,107 @@
+"""Readings of the tenth session's development cases (replay_logs/real, letters CA, CC, CE), each
+on a log written here in the shape the real paste had: an error the program says it caught,
+the one exit mpirun names, stall and Flight Recorder reports that list missing ranks, timeouts
+one collective apart, and an error line no prefix places beside a rank's death."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from detector.rules.engine import RuleSet
+from detector.types import Cause
+from tests.support.replaying import incidents_of
+
+_CAUGHT = ("(pid=3959, ip=172.31.41.219) | WARNING: ran out of memory with exception: CUDA out of memory. "
+           "Tried to allocate 1.50 GiB (GPU 0; 15.75 GiB total capacity; 11.71 GiB already allocated; "
+           "584.94 MiB free; 2.38 GiB cached);\n(pid=3959, ip=172.31.41.219)  Skipping batch\n")
+
+
+def test_an_out_of_memory_error_the_program_caught_is_no_incident(tmp_path: Path, ruleset: RuleSet) -> None:
+    assert incidents_of(tmp_path, {"train.log": _CAUGHT * 4}, ruleset) == []
+
+
+def test_a_caught_out_of_memory_error_whose_recovery_failed_is_the_cause(tmp_path: Path, ruleset: RuleSet) -> None:
+    failed = (_CAUGHT + "Traceback (most recent call last):\n  File \"train.py\", line 9, in <module>\n"
+              "    main()\n  File \"train.py\", line 5, in main\n    trainer.train_step(batch)\n")
+    [incident] = incidents_of(tmp_path, {"train.log": failed}, ruleset)
+    assert incident.cause is Cause.CUDA_OOM
+    assert any("ran out of memory with exception" in e for e in incident.evidence)
+
+
+_MPIRUN_FIRST = """node05:44741:44741 [0] NCCL INFO Launch mode Parallel
+-------------------------------------------------------
+Primary job  terminated normally, but 1 process returned
+a non-zero exit code.. Per user-direction, the job has been aborted.
+-------------------------------------------------------
+--------------------------------------------------------------------------
+mpirun detected that one or more processes exited with non-zero status, thus causing
+the job to be terminated. The first process to do so was:
+
+  Process name: [[11192,1],{rank}]
+  Exit code:    {code}
+--------------------------------------------------------------------------
+"""
+
+
+def test_the_process_mpirun_says_exited_first_is_the_initiator(tmp_path: Path, ruleset: RuleSet) -> None:
+    [incident] = incidents_of(tmp_path / "a", {"console.log": _MPIRUN_FIRST.format(rank=8, code=3)}, ruleset)
+    assert (incident.cause, incident.rank) == (Cause.UNKNOWN, 8)  # an exit code says who, not what
+    [incident] = incidents_of(tmp_path / "b", {"console.log": _MPIRUN_FIRST.format(rank=2, code=1)}, ruleset)
+    assert (incident.cause, incident.rank) == (Cause.PYTHON_EXCEPTION, 2)
+
+
+def test_horovod_s_pytorch_stall_report_names_the_missing_rank(tmp_path: Path, ruleset: RuleSet) -> None:
+    stall = ("WARNING: One or more tensors were submitted to be reduced, gathered or broadcasted by subset of ranks "
+             "and are waiting for remainder of ranks for more than 60 seconds. This may indicate that different ranks "
+             "are trying to submit different tensors or that only subset of ranks is submitting tensors, which will "
+             "cause deadlock. \nStalled ops:\nallreduce.avg_loss [missing ranks: 1]\n")
+    [incident] = incidents_of(tmp_path, {"train.log": stall * 3}, ruleset)
+    assert (incident.cause, incident.rank) == (Cause.HANG, 1)
+
+
+_FR_TRACE = """Not all ranks joining collective: sequence number: 31117
+internal record id: 31116
+group info: 0:default_pg
+collective: nccl:all_reduce
+missing ranks: {missing}
+input sizes: [[1571911]]
+output sizes: [[1571911]]
+world size: 8
+expected ranks: {{0, 1, 2, 3, 4, 5, 6, 7}}
+collective state: scheduled
+"""
+
+
+def test_the_flight_recorder_analyser_s_missing_ranks_make_a_hang(tmp_path: Path, ruleset: RuleSet) -> None:
+    [incident] = incidents_of(tmp_path / "a", {"output.log": _FR_TRACE.format(missing="{3, 4, 5, 6, 7}")}, ruleset)
+    assert (incident.cause, incident.rank) == (Cause.HANG, None)  # five missing: none stands out
+    assert "ranks 3, 4, 5, 6, 7 never joined" in incident.explanation
+    [incident] = incidents_of(tmp_path / "b", {"output.log": _FR_TRACE.format(missing="{5}")}, ruleset)
+    assert (incident.cause, incident.rank) == (Cause.HANG, 5)
+
+
+_TIMEOUT = ("stderr: [E ProcessGroupNCCL.cpp:821] [Rank {rank}] Watchdog caught collective operation timeout: "
+            "WorkNCCL(SeqNum={seq}, OpType={op}, Timeout(ms)=1800000) ran for 1808182 milliseconds before timing out.\n")
+
+
+def test_timeouts_one_collective_apart_are_a_hang_not_a_mismatch(tmp_path: Path, ruleset: RuleSet) -> None:
+    apart = _TIMEOUT.format(rank=1, seq=1, op="BROADCAST") + _TIMEOUT.format(rank=0, seq=2, op="ALLGATHER")
+    [incident] = incidents_of(tmp_path / "a", {"console.log": apart}, ruleset)
+    assert (incident.cause, incident.rank) == (Cause.HANG, 1)  # the rank behind
+    # at one sequence number, two collectives: the ranks called different ones
+    same = (_TIMEOUT.format(rank=1, seq=7, op="BROADCAST") + _TIMEOUT.format(rank=0, seq=7, op="ALLGATHER")
+            + _TIMEOUT.format(rank=2, seq=7, op="ALLGATHER"))
+    [incident] = incidents_of(tmp_path / "b", {"console.log": same}, ruleset)
+    assert incident.cause is Cause.COLLECTIVE_MISMATCH
+
+
+def test_an_error_no_prefix_places_says_what_killed_the_worker_that_died(tmp_path: Path, ruleset: RuleSet) -> None:
+    failed = "Failed: Cuda error /workspace/csrc/custom_all_reduce.cuh:455 'an illegal memory access was encountered'\n"
+    log = ("[rank0]:[W731 09:09:48.669694584 ProcessGroupNCCL.cpp:5188] Guessing device ID based on global rank. "
+           "This can cause a hang if rank to GPU mapping is heterogeneous.\n" + failed * 2
+           + "(EngineCore pid=58154) ERROR 07-31 09:09:51 [multiproc_executor.py:284] Worker proc VllmWorker-2 died "
+           "unexpectedly (exit code: None), shutting down executor.\n")
+    [incident] = incidents_of(tmp_path, {"console.log": log}, ruleset)
+    assert incident.cause is Cause.ILLEGAL_MEMORY_ACCESS
+    assert incident.confidence <= 0.6  # the worker's death and the error may be two processes'
+    assert any("illegal memory access" in e for e in incident.evidence)
