@@ -278,15 +278,40 @@ def detect_style(sample: Iterable[str]) -> PrefixStyle:
     lines = [s for s in sample if s.strip()]
     if not lines:
         return PrefixStyle.NONE
-    labelled = sum(1 for s in lines if _SRUN.match(s))
+    kinds = [_line_kind(s) for s in lines]
+    labelled = sum(1 for srun, _host, _br in kinds if srun)
     if labelled >= max(3, int(0.8 * len(lines))):
         return PrefixStyle.SRUN_LABEL
     hosts: Counter[str] = Counter()
-    for s in lines:
-        m = _host_token(s, 0) or _PDSH_IP.match(s)
-        if m and not _SYSLOG_FACILITY.match(s, m.end()):
-            hosts[m["host"]] += 1
+    for s, (_srun, host, _br) in zip(lines, kinds, strict=True):
+        if host:
+            m = _host_token(s, 0) or _PDSH_IP.match(s)
+            if m:
+                hosts[m["host"]] += 1
     if sum(hosts.values()) >= max(3, int(0.8 * len(lines))) and len(hosts) <= max(2, len(lines) // 2):
         return PrefixStyle.HOST_LABEL
-    bracketed = sum(1 for s in lines if _strip_at(s, 0, PrefixStyle.BRACKETS)[0] > 0)
-    return PrefixStyle.BRACKETS if bracketed else PrefixStyle.NONE
+    return PrefixStyle.BRACKETS if any(br for _srun, _host, br in kinds) else PrefixStyle.NONE
+
+
+_TO_ZERO = str.maketrans("123456789", "000000000")
+_LINE_KINDS: dict[str, tuple[bool, bool, bool]] = {}  # a line's shape -> _line_kind's answer
+_LINE_KINDS_MAX = 20_000
+
+
+def _line_kind(s: str) -> tuple[bool, bool, bool]:
+    """Whether a line begins with an srun label, with a host label (not a syslog facility's), and
+    with a bracketed prefix. The answers depend on where digits are, not on their values: they
+    are remembered by the line's shape (its digits as 0), so that the per-rank logs of a large
+    run, whose lines differ in their digits, are read once."""
+    if len(s) > 200:
+        s = s[:200]  # (the prefixes sit in a line's first characters)
+    shape = s.translate(_TO_ZERO)
+    kind = _LINE_KINDS.get(shape)
+    if kind is None:
+        m = _host_token(s, 0) or _PDSH_IP.match(s)
+        kind = (_SRUN.match(s) is not None, bool(m and not _SYSLOG_FACILITY.match(s, m.end())),
+                _strip_at(s, 0, PrefixStyle.BRACKETS)[0] > 0)
+        if len(_LINE_KINDS) >= _LINE_KINDS_MAX:
+            _LINE_KINDS.clear()
+        _LINE_KINDS[shape] = kind
+    return kind

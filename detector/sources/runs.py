@@ -179,8 +179,12 @@ def hosts_named(lines: list[str]) -> tuple[set[str], set[str]]:
     others: set[str] = set()
     # Lines of one shape (the same text but for its digits) name no host if one of them named
     # none and parsed as stamped: what decides a host here depends on where digits are, not on
-    # their values, except a stamp's validity. Step lines are most of a big log: parse one.
-    quiet: set[bytes] = set()
+    # their values, except a stamp's validity. Step lines are most of a big log: parse one, and
+    # one for the run (the shapes are remembered across files: 16,384 per-rank logs print the
+    # same step lines but for their rank's digits).
+    quiet = _QUIET_SHAPES
+    if len(quiet) > _QUIET_SHAPES_MAX:
+        quiet.clear()
     for raw in lines:
         line = raw.rstrip("\r")
         shape = line.encode("utf-8", "surrogateescape").translate(_DIGITS_TO_0)
@@ -206,6 +210,8 @@ def hosts_named(lines: list[str]) -> tuple[set[str], set[str]]:
 
 
 _DIGITS_TO_0 = bytes.maketrans(b"123456789", b"000000000")
+_QUIET_SHAPES: set[bytes] = set()  # shapes of lines that name no host (hosts_named)
+_QUIET_SHAPES_MAX = 50_000
 
 
 def _node_of_file(path: Path, folder: str | None, named_hosts: tuple[set[str], set[str]] | None = None) -> str | None:
@@ -250,13 +256,16 @@ def _looks_like_kernel(head: bytes) -> bool:
     lines = head[:8192].decode("utf-8", "replace").splitlines()[:40]
     if not lines:
         return False
-    hits = sum(
-        1
-        for line in lines
-        if re.match(r"\s*(?:\[\s*\+?\d{1,9}\.\d+\]|\d+,\d+,\d+,[^;]*;|\w{3}\s+\d+ \d\d:\d\d:\d\d \S+ kernel:|\S+T\S+ \S+ kernel:"
-                    r"|\[[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \d{4}\]|\S+: kern: )", line)
-    )
+    match = _KERNEL_LINE.match
+    hits = sum(1 for line in lines if match(line))
     return hits >= max(2, len(lines) // 2)
+
+
+# a kernel log's line: dmesg ("[  12.345678]", "[+0.000123]", "dmesg -T"), /dev/kmsg records,
+# syslog and journald kernel lines, talosctl's "host: kern: "
+_KERNEL_LINE = re.compile(
+    r"\s*(?:\[\s*\+?\d{1,9}\.\d+\]|\d+,\d+,\d+,[^;]*;|\w{3}\s+\d+ \d\d:\d\d:\d\d \S+ kernel:|\S+T\S+ \S+ kernel:"
+    r"|\[[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \d{4}\]|\S+: kern: )")
 
 
 def classify(path: Path, root: Path) -> LogFile | None:

@@ -1,4 +1,4 @@
-"""Readings of the tenth session's development cases (replay_logs/real, letters CA, CC, CE), each
+"""Readings of the tenth session's development cases (replay_logs/real, letters CA, CC, CE, CG, CH), each
 on a log written here in the shape the real paste had: an error the program says it caught,
 the one exit mpirun names, stall and Flight Recorder reports that list missing ranks, timeouts
 one collective apart, and an error line no prefix places beside a rank's death."""
@@ -6,6 +6,8 @@ one collective apart, and an error line no prefix places beside a rank's death."
 from __future__ import annotations
 
 from pathlib import Path
+
+import pytest
 
 from detector.rules.engine import RuleSet
 from detector.types import Cause
@@ -105,3 +107,33 @@ def test_an_error_no_prefix_places_says_what_killed_the_worker_that_died(tmp_pat
     assert incident.cause is Cause.ILLEGAL_MEMORY_ACCESS
     assert incident.confidence <= 0.6  # the worker's death and the error may be two processes'
     assert any("illegal memory access" in e for e in incident.evidence)
+
+
+ONE_CAUSE = {
+    # glog's failure signal handler (PaddlePaddle, Caffe2)
+    "glog-sigsegv": ("PC: @                0x0 (unknown)\n*** SIGSEGV (@0x50) received by PID 12833 (TID 0x7f56686c9700) "
+                     "from PID 80; stack trace: ***\n    @     0x7f54bff14ea7 freeRing()\n    @     0x7f54bff10cc5 "
+                     "ncclCommInitAll\n", Cause.CRASH_SIGNAL, None),
+    # PaddlePaddle's launcher names the trainer that ended with an error, and no more
+    "paddle-trainer-aborted": ("[2021/08/26 07:33:27] root INFO: save model in outputs/table_rare/latest\n"
+                               "INFO 2021-08-26 07:33:44,620 launch_utils.py:327] terminate all the procs\n"
+                               "ERROR 2021-08-26 07:33:44,620 launch_utils.py:584] ABORT!!! Out of all 2 trainers, the "
+                               "trainer process with rank=[1] was aborted. Please check its log.\n", Cause.UNKNOWN, 1),
+    # a store client that tried every address of the store's host and gave up
+    "store-any-address": (("[W113 11:30:03.000000000 socket.cpp:697] [c10d] The client socket has failed to connect to "
+                           "node01.internal.example.cn:62018 (system error: 10060 - ???).\n") * 3
+                          + "[E113 11:30:26.000000000 socket.cpp:753] [c10d] The client socket has failed to connect to "
+                          "any network address of (node01.internal.example.cn, 62018).\n"
+                          "Traceback (most recent call last):\n", Cause.NETWORK, None),
+    # the store's port taken, as torch 2.x built without IPv6 says it
+    "store-port-ipv6-0": ("RuntimeError: The server socket has failed to listen on any local network address. port: "
+                          "29500, useIpv6: 0, code: -98, name: EADDRINUSE, message: address already in use\n",
+                          Cause.NETWORK, None),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ONE_CAUSE))
+def test_one_log_one_cause(name: str, tmp_path: Path, ruleset: RuleSet) -> None:
+    log, cause, rank = ONE_CAUSE[name]
+    [incident] = incidents_of(tmp_path, {"train.log": log}, ruleset)
+    assert (incident.cause, incident.rank) == (cause, rank)
