@@ -204,14 +204,15 @@ def hosts_named(lines: list[str]) -> tuple[set[str], set[str]]:
         stamp = parse_timestamp(pre.message, year=2000)
         if stamp is not None and stamp.host:
             others.add(stamp.host)
-        elif stamp is not None and stamp.time is not None and not pre.host:
+        elif stamp is not None and stamp.time is not None and not pre.host and len(shape) <= _QUIET_SHAPE_LEN:
             quiet.add(shape)
     return prompts, others
 
 
 _DIGITS_TO_0 = bytes.maketrans(b"123456789", b"000000000")
 _QUIET_SHAPES: set[bytes] = set()  # shapes of lines that name no host (hosts_named)
-_QUIET_SHAPES_MAX = 50_000
+_QUIET_SHAPES_MAX = 20_000
+_QUIET_SHAPE_LEN = 400  # longer lines are parsed each time (the memo stays under ~10 MB)
 
 
 def _node_of_file(path: Path, folder: str | None, named_hosts: tuple[set[str], set[str]] | None = None) -> str | None:
