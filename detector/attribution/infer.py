@@ -80,6 +80,15 @@ def _mismatch_culprit(group: Sequence[Finding]) -> int | None:
     return None
 
 
+def _barrier_wait_ran_out(collateral: Sequence[Finding], rank: int) -> bool:
+    """A monitored barrier named ``rank`` as the peer it got errors from and a timeout is among
+    the collateral (gloo's "Timed out waiting 1800000ms for send operation"): the wait for that
+    rank ran out, it never came (a rank that died would have left its own error)."""
+    named = any(f.rule == "torch.monitored_barrier_peer_error" and small_int(f.field("peer_rank")) == rank
+                for f in collateral)
+    return named and any(any(h in f.rule for h in TIMEOUT_HINTS) for f in collateral)
+
+
 def _as_ranks(value: str | None) -> list[int]:
     if not value:
         return []
@@ -375,7 +384,10 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
         peer = small_int(f.field("peer_rank"))
         if peer is not None:
             votes[peer] += 2
-            reasons[peer].append(f"named as the failed peer by rank {f.rank}")
+            if f.rank is not None:
+                reasons[peer].append(f"named as the failed peer by rank {f.rank}")
+            elif not reasons[peer]:
+                reasons[peer].append("named as the failed peer by another rank")
         peer_local = small_int(f.field("peer_local_rank"))
         if peer_local is not None:
             g = local_to_global.get((f.node, peer_local))
@@ -383,7 +395,8 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
                 g = local_to_global.get((None, peer_local))
             if g is not None and g != f.rank:
                 votes[g] += 2
-                reasons[g].append(f"its connection closed first (named by rank {f.rank})")
+                reasons[g].append(f"its connection closed first (named by rank {f.rank})" if f.rank is not None
+                                  else "its connection closed first (named by another rank)")
         for r in _as_ranks(f.field("missing_ranks")):
             votes[r] += 3
             if not _endless(f.field("timeout_ms")):
@@ -463,6 +476,9 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
         if len(top) == 1 or top[0][1] > top[1][1]:
             rank = top[0][0]
             cause = Cause.HANG if hang_signal else Cause.UNKNOWN
+            if cause is Cause.UNKNOWN and _barrier_wait_ran_out(collateral, rank):
+                cause = Cause.HANG
+                reasons[rank].append("the monitored barrier's wait for it ran out")
             if cause is Cause.UNKNOWN and _waited_for_the_root(collateral, rank):
                 cause = Cause.STRAGGLER
                 reasons[rank].append(ROOT_LATE_WHY)
@@ -581,7 +597,11 @@ def at_the_end(f: Finding, facts: RunFacts, lines: int = LAST_LINES) -> bool:
 
 # last-resort rules that count only near the very end of their file (a report a healthy run also
 # prints: a host at 95% memory is normal for ZeRO-inference; a log that stops soon after is not)
-NEAR_THE_END = {SETUP_LAST_WORDS: LAST_LINES, NCCL_TESTS_HEADER: 1, "launcher.deepspeed_host_memory_full": 10}
+NEAR_THE_END = {SETUP_LAST_WORDS: LAST_LINES, NCCL_TESTS_HEADER: 1, "launcher.deepspeed_host_memory_full": 10,
+               "nccl.connect_retry_refused": 5}
+# last-resort rules that count only repeated among a file's last words: a peer refusing one
+# connection is start-up; refusing it again and again to the end, the job never formed
+REPEATED_LAST_WORDS = {"nccl.connect_retry_refused": 2}
 
 
 # an abort or a driver fault that other evidence usually explains (the C++ abort after a watchdog
@@ -590,7 +610,8 @@ NEAR_THE_END = {SETUP_LAST_WORDS: LAST_LINES, NCCL_TESTS_HEADER: 1, "launcher.de
 LAST_RESORT_RULES = frozenset({"python.fatal_abort", "torch.cpp_terminate", "generic.caught_signal_abort",
                                "generic.mpi_signal_abort", "generic.mpi_error_message_end", "xid.uvm_fatal",
                                "python.traceback",
-                               "nccl.connect_retry_unreachable", "torch.store_connect_unreachable",
+                               "nccl.connect_retry_unreachable", "nccl.connect_retry_refused",
+                               "torch.store_connect_unreachable",
                                "python.stack_dump_main_thread", RULE_STACK_LOADER, SETUP_LAST_WORDS,
                                "launcher.deepspeed_host_memory_full", "launcher.pals_rank_abort",
                                "torch.store_bind_in_use", NCCL_TESTS_HEADER})
@@ -639,9 +660,11 @@ def last_resort(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
                       inferred_by=f"two processes joined the process group as global rank {twice[0].field('global_rank')} "
                                   "(every node computed the same ranks: the node rank or the launcher's settings): "
                                   "the group cannot form, the job waits at its start")
+    repeats = Counter((f.rule, f.file) for f in group if f.rule in REPEATED_LAST_WORDS and terminal(f, facts))
     seen = sorted((f for f in group if f.role is Role.CONTEXT and f.rule in LAST_RESORT_RULES
                    and (f.cause or LAST_RESORT_CAUSE.get(f.rule)) is not None and terminal(f, facts)
-                   and (f.rule not in NEAR_THE_END or at_the_end(f, facts, NEAR_THE_END[f.rule]))),
+                   and (f.rule not in NEAR_THE_END or at_the_end(f, facts, NEAR_THE_END[f.rule]))
+                   and repeats[(f.rule, f.file)] >= REPEATED_LAST_WORDS.get(f.rule, 0)),
                   key=lambda f: (f.time is None, f.time.timestamp() if f.time else 0.0, f.rule in LAST_RESORT_CAUSE,
                                  f.file or "", f.line or 0))
     if not seen:
@@ -756,6 +779,11 @@ def data_prep_straggler(incident: Incident, facts: RunFacts) -> Incident | None:
         if rank is None and waiting and 0 not in waiting:
             rank = 0  # the bar names no rank; the ranks that gave up waiting are the others
             why += " (the main process, rank 0, prepares the data while the others wait)"
+        elif rank is None and not waiting and any(f.rule == RULE_MAIN_FIRST and f.rank != 0 for f in facts.findings):
+            # no line names a rank, but a traceback waits in a main-process-first barrier: the
+            # ranks that wait there are the others, and the main process is rank 0
+            rank = 0
+            why += " (a traceback waits in a main-process-first barrier: the main process, rank 0, prepares the data)"
         initiator = _initiator_for(rank, None, facts, [bar]) if rank is not None else Initiator()
         collateral = tuple(r for r in incident.collateral_ranks if r != rank)
         return _build(Cause.STRAGGLER, initiator, [bar, *incident.evidence], collateral, 0.5, facts, inferred_by=why)

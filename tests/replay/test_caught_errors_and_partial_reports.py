@@ -129,6 +129,14 @@ ONE_CAUSE = {
     "store-port-ipv6-0": ("RuntimeError: The server socket has failed to listen on any local network address. port: "
                           "29500, useIpv6: 0, code: -98, name: EADDRINUSE, message: address already in use\n",
                           Cause.NETWORK, None),
+    # NCCL retrying a connection its peer refuses, as the log's last words (the job stuck there)
+    "nccl-refused-to-the-end": ("GPU9:10330:10330 [0] NCCL INFO NET/Socket : Using [0]lo:127.0.0.1<0>\n"
+                                + "GPU9:10330:10399 [0] NCCL INFO Call to connect returned Connection refused, retrying\n" * 3,
+                                Cause.NETWORK, None),
+    # TensorPipe's InfiniBand transport (torch.distributed.rpc)
+    "tensorpipe-ibv": ("    _set_and_start_rpc_agent(agent)\n"
+                       "RuntimeError: In operator() at tensorpipe/common/ibv.h:172 \"\": Invalid argument\n",
+                       Cause.NETWORK, None),
 }
 
 
@@ -137,3 +145,33 @@ def test_one_log_one_cause(name: str, tmp_path: Path, ruleset: RuleSet) -> None:
     log, cause, rank = ONE_CAUSE[name]
     [incident] = incidents_of(tmp_path, {"train.log": log}, ruleset)
     assert (incident.cause, incident.rank) == (cause, rank)
+
+
+def test_refused_retries_that_led_somewhere_are_no_incident(tmp_path: Path, ruleset: RuleSet) -> None:
+    retried = ("GPU9:10330:10399 [0] NCCL INFO Call to connect returned Connection refused, retrying\n" * 3
+               + "GPU9:10330:10399 [0] NCCL INFO Connected all rings\n" + "GPU9:10330:10330 [0] NCCL INFO comm 0x5 rank 1 "
+               "nranks 2 cudaDev 0 busId 3b000 - Init COMPLETE\n" * 6)
+    assert incidents_of(tmp_path, {"train.log": retried}, ruleset) == []
+
+
+def test_a_data_bar_cut_by_a_wait_in_main_process_first_is_rank_0_s(tmp_path: Path, ruleset: RuleSet) -> None:
+    log = ("Running tokenizer on dataset:  47%|####7     | 3169000/6811963 [30:11<38:27, 1578.58 examples/s]"
+           "Traceback (most recent call last):\n"
+           "  File \"src/train_sft.py\", line 25, in main\n"
+           "    with training_args.main_process_first(desc=\"dataset map pre-processing\"):\n"
+           "  File \"/envs/lib/python3.9/site-packages/transformers/training_args.py\", line 1891, in main_process_first\n"
+           "    torch.distributed.barrier()\n"
+           "RuntimeError: [1] is setting up NCCL communicator and retrieving ncclUniqueId from [0] via c10d key-value "
+           "store by key '0', but store->get('0') got error: Socket Timeout\n")
+    [incident] = incidents_of(tmp_path, {"train.log": log}, ruleset)
+    assert (incident.cause, incident.rank) == (Cause.STRAGGLER, 0)
+
+
+def test_a_straggler_no_line_places_is_advised_as_a_rank_not_rank_none() -> None:
+    from detector.attribution.advice import remediation_for
+    from detector.types import Initiator
+
+    unplaced = remediation_for(Cause.STRAGGLER, Initiator(), has_hardware_evidence=False, anchor=None)
+    assert "None" not in unplaced.fix and unplaced.fix.startswith("A rank")
+    placed = remediation_for(Cause.STRAGGLER, Initiator(rank=3), has_hardware_evidence=False, anchor=None)
+    assert placed.fix.startswith("Rank 3 is slower")
