@@ -137,6 +137,19 @@ ONE_CAUSE = {
     "tensorpipe-ibv": ("    _set_and_start_rpc_agent(agent)\n"
                        "RuntimeError: In operator() at tensorpipe/common/ibv.h:172 \"\": Invalid argument\n",
                        Cause.NETWORK, None),
+    # torch 1.x's store port taken, its binds printed on lines of their own
+    "store-port-binds-below": ("RuntimeError: The server socket has failed to listen on any local network address. \n"
+                               "The server socket has failed to bind to [::]:29500 (errno: 98 - Address already in use). \n"
+                               "The server socket has failed to bind to ?UNKNOWN? (errno: 98 - Address already in use).\n",
+                               Cause.NETWORK, None),
+    # TensorFlow 1.x's out-of-memory error as Horovod's mpirun tags it
+    "tf1-oom-see-above": ("[1,1]<stderr>:    self._traceback = tf_stack.extract_stack()\n[1,1]<stderr>:\n"
+                          "[1,1]<stderr>:ResourceExhaustedError (see above for traceback): OOM when allocating tensor with "
+                          "shape[2,1023,50257] and type float on /job:localhost/replica:0/task:0/device:GPU:0 by allocator "
+                          "GPU_0_bfc\n", Cause.CUDA_OOM, 1),
+    # the TPU runtime's failure signal handler
+    "tpu-runtime-sigsegv": ("*** SIGSEGV (@(nil)), see gl__________41#s15 received by PID 11743 (TID 12350) on cpu 17; "
+                            "stack trace: ***\nPC: @     0x7facba4a8de2  (unknown)  (unknown)\n", Cause.CRASH_SIGNAL, None),
 }
 
 
