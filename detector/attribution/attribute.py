@@ -159,7 +159,7 @@ def _failure_incident(group: Sequence[Finding], initiators: Sequence[Finding], f
         # prefix places say what failed, all the same thing (vLLM's workers print "Failed: Cuda
         # error ... 'an illegal memory access was encountered'" with no rank): their cause
         said = [f for f in initiators if f.rank is None and f.node is None and f.gpu is None and _near(f, primary)
-                and f.cause is not None and f.cause is not Cause.UNKNOWN]
+                and f.attempt == primary.attempt and f.cause is not None and f.cause is not Cause.UNKNOWN]
         if said and len({f.cause for f in said}) == 1:
             best = max(said, key=lambda f: (_strength(f), f.confidence))
             cause = best.cause or Cause.UNKNOWN

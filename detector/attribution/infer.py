@@ -130,9 +130,10 @@ def _timeouts_in_different_collectives(collateral: Sequence[Finding], facts: Run
     seqs = [seq for _op, seq, _f in last.values()]
     if len(last) < 2 or len(ops) < 2 or max(seqs) - min(seqs) > MISMATCH_SEQ_SPAN:
         return None
-    if max(seqs) - min(seqs) == 1:
+    if max(seqs) - min(seqs) == 1 and len({op for op, seq, _f in last.values() if seq == min(seqs)}) < 2:
         # one apart: the ranks ahead completed #N (a broadcast's root, an eager send) and wait
         # in #N+1 while the rest never finished #N: the usual hang, one side stopped or slow
+        # (unless the ranks at #N themselves disagree on what #N is)
         return None
     (major, n_major), (_minor, n_minor) = ops.most_common(2)
     culprits = sorted(r for r, (op, _s, _f) in last.items() if op != major)
@@ -364,7 +365,7 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
         # every process prints when its neighbours exit first at the end of a run, no failure by itself
         return None
     if (not stalls and all(f.rule in STALL_WARNING_RULES for f in collateral)
-            and not any((f.field("tensor") or "").startswith("HorovodBroadcast") for f in collateral)
+            and not any((f.field("tensor") or "").startswith(("HorovodBroadcast", "broadcast.")) for f in collateral)
             and _one_stall_report(collateral)):
         # only one report of Horovod's stall inspector, in the middle of training: ranks waited a
         # minute for others (one rank checkpointing or evaluating), and nothing failed. Reports
@@ -779,9 +780,13 @@ def data_prep_straggler(incident: Incident, facts: RunFacts) -> Incident | None:
         if rank is None and waiting and 0 not in waiting:
             rank = 0  # the bar names no rank; the ranks that gave up waiting are the others
             why += " (the main process, rank 0, prepares the data while the others wait)"
-        elif rank is None and not waiting and any(f.rule == RULE_MAIN_FIRST and f.rank != 0 for f in facts.findings):
-            # no line names a rank, but a traceback waits in a main-process-first barrier: the
-            # ranks that wait there are the others, and the main process is rank 0
+        elif (rank is None and not waiting and len({r.node for r in facts.ranks.values() if r.node}) <= 1
+              and any(f.rule == RULE_MAIN_FIRST and f.rank != 0 and not (f.field("fn") or "").startswith("local")
+                      for f in facts.findings)):
+            # no line names a rank, but a traceback (of a rank other than 0, or of none) waits in a
+            # main-process-first barrier of a one-node run: the ranks that wait there are the
+            # others, and the main process is rank 0 (a local variant, or several nodes: each
+            # node's first process prepares, so no global rank follows)
             rank = 0
             why += " (a traceback waits in a main-process-first barrier: the main process, rank 0, prepares the data)"
         initiator = _initiator_for(rank, None, facts, [bar]) if rank is not None else Initiator()

@@ -472,16 +472,25 @@ _CAUGHT_OOM = re.compile(r"out of memory with exception: |attempting to recover 
 
 
 def demote_caught_oom(findings: Sequence[Finding]) -> list[Finding]:
-    """``findings`` with the out-of-memory errors a program says it caught made context when
-    nothing else in the run failed (fairseq skipped the batch and trained on). Where its recovery
-    failed (in distributed training it often does) the error that follows leaves them initiators:
-    the out-of-memory error is then the cause."""
-    caught = {id(f) for f in findings
-              if f.cause is Cause.CUDA_OOM and f.role is Role.INITIATOR and _CAUGHT_OOM.search(f.text or "")}
-    if not caught or any(id(f) not in caught and (f.role is not Role.CONTEXT or f.cause is not None
-                                                  or f.rule == "python.traceback") for f in findings):
+    """``findings`` with each out-of-memory error a program says it caught made context unless a
+    failure follows it in its file on its rank (or on a line that names no rank): fairseq skipped
+    the batch and trained on. Where its recovery failed (in distributed training it often does)
+    the error or traceback that follows leaves it an initiator: the out-of-memory error is then
+    the cause. A failure elsewhere (another rank, another file) says nothing of this one."""
+    caught = [f for f in findings
+              if f.cause is Cause.CUDA_OOM and f.role is Role.INITIATOR and _CAUGHT_OOM.search(f.text or "")]
+    if not caught:
         return list(findings)
-    return [dataclasses.replace(f, role=Role.CONTEXT) if id(f) in caught else f for f in findings]
+    ids = {id(c) for c in caught}
+    failures = [f for f in findings if id(f) not in ids and f.file is not None and f.line is not None
+                and (f.role is not Role.CONTEXT or f.rule == "python.traceback")]
+
+    def recovered(c: Finding) -> bool:
+        return c.file is None or c.line is None or not any(
+            f.file == c.file and (f.line or 0) > c.line and (f.rank is None or c.rank is None or f.rank == c.rank)
+            for f in failures)
+
+    return [dataclasses.replace(f, role=Role.CONTEXT) if id(f) in ids and recovered(f) else f for f in findings]
 
 
 def demote_secondary_xids(findings: Sequence[Finding]) -> list[Finding]:

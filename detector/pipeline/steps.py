@@ -85,24 +85,14 @@ def step_line_cap(files_with_steps: int) -> int:
     has its reference level before the change (the slowdown detector's ``slowdown_baseline``
     lines); a run of 128 printing ranks costs what it did (MAX_STEP_LINES each); past
     MANY_FILES_BUDGET / MAX_STEP_LINES printing files (a job of thousands of ranks, each with its
-    own log) the files share MANY_FILES_BUDGET lines, MIN_STEP_LINES each at least, so that the
-    parse stays bounded (1,024 files: 64 lines each, three straggler windows; 16,384: 4)."""
+    own log) the files share MANY_FILES_BUDGET lines, MIN_STEP_LINES each at least: the parse
+    stays within the budget up to 16,384 files (1,024 files: 64 lines each, three straggler
+    windows; 16,384: 4) and grows by MIN_STEP_LINES a file beyond."""
     if files_with_steps <= 0:
         return MAX_STEP_LINES
     if files_with_steps * MAX_STEP_LINES > MANY_FILES_BUDGET:
         return max(MIN_STEP_LINES, MANY_FILES_BUDGET // files_with_steps)
     return max(MAX_STEP_LINES, min(LONG_STEP_LINES, STEP_LINE_BUDGET // files_with_steps))
-
-
-def _last_steps(items: StepItems, cap: int) -> StepItems:
-    """``items`` from the ``cap``-th last step record on (the notes among them kept)."""
-    seen = 0
-    for i in range(len(items) - 1, -1, -1):
-        if items[i][1] is not None:
-            seen += 1
-            if seen == cap:
-                return items[i:]
-    return items
 
 
 def _prints_steps(scan: FileScan, preset: Preset) -> bool:
@@ -158,7 +148,7 @@ def step_samples(scans: Sequence[FileScan], idx: RunIndex, *,
     for scan in logs:
         parsed = scan.steps
         if parsed is not None and parsed[0] == preset.name and cap <= parsed_cap:
-            items = _last_steps(parsed[1], cap) if cap < parsed_cap else parsed[1]
+            items = parsed[1]  # (the workers' cap counts every rank log: never below the run's)
         else:
             items = step_items(scan, preset, cap)
         resolvers: dict[int, StepResolver] = {}

@@ -362,10 +362,23 @@ class RuleSet:
                 continue
             subject = body if i in anchored else text
             m = rule.regex.search(subject) if short else linear_search(rule.regex, self._twin(i), subject)
-            if m is None or (rule.unless is not None and rule.unless.search(subject) is not None):
+            if m is None or (rule.unless is not None and self._excluded(rule, subject, short)):
                 continue
             (fallbacks if rule.fallback else found).append(Verified(rule, m))
         return found if found else fallbacks
+
+    def _excluded(self, rule: CompiledRule, text: str, short: bool) -> bool:
+        """Whether ``rule.unless`` matches ``text`` (in linear time on a long line, as the
+        pattern is searched)."""
+        unless = rule.unless
+        assert unless is not None
+        if short:
+            return unless.search(text) is not None
+        key = "unless:" + rule.id
+        twin = self._next_twins.get(key, _UNSET)
+        if twin is _UNSET:
+            twin = self._next_twins[key] = linear_twin(unless.pattern)
+        return linear_search(unless, twin, text) is not None
 
     def search_next(self, rule: CompiledRule, text: str) -> re.Match[str] | None:
         """A multi-line rule's ``window.next`` searched in a following line (same limits)."""

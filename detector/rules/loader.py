@@ -89,13 +89,6 @@ class CompiledRule:
     counterexamples: tuple[str, ...] = ()
     unless: LazyRegex | None = None  # a line this matches does not count (spec.unless)
 
-    def hit(self, text: str) -> re.Match[str] | None:
-        """The pattern's match in ``text``, None also where ``unless`` matches the text."""
-        m = self.regex.search(text)
-        if m is not None and self.unless is not None and self.unless.search(text) is not None:
-            return None
-        return m
-
     def applies_to(self, kind: StreamKind) -> bool:
         """``rank_log`` rules match rank logs; ``kernel`` rules match kernel logs and the kernel
         lines pasted into a rank log (``dmesg`` output beside the training log); ``any`` both."""

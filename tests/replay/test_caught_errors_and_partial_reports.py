@@ -188,3 +188,38 @@ def test_a_straggler_no_line_places_is_advised_as_a_rank_not_rank_none() -> None
     assert "None" not in unplaced.fix and unplaced.fix.startswith("A rank")
     placed = remediation_for(Cause.STRAGGLER, Initiator(rank=3), has_hardware_evidence=False, anchor=None)
     assert placed.fix.startswith("Rank 3 is slower")
+
+
+def _step(rank: int, i: int) -> str:
+    return f"[rank{rank}]:2026-11-30 10:{i // 60:02d}:{i % 60:02d},000 INFO step {i} | loss 1.0 | step_ms 800\n"
+
+
+def test_a_caught_oom_is_not_the_cause_of_another_rank_s_later_failure(tmp_path: Path, ruleset: RuleSet) -> None:
+    caught = ("[rank2]:2026-11-30 10:00:30,000 | WARNING: ran out of memory with exception: CUDA out of memory. "
+              "Tried to allocate 1.50 GiB (GPU 2; 15.75 GiB total capacity)\n[rank2]: Skipping batch\n")
+    log = ("".join(_step(r, i) for i in range(30) for r in (2, 7)) + caught
+           + "".join(_step(r, i) for i in range(30, 50) for r in (2, 7))
+           + "[rank7]:2026-11-30 10:01:00,000 RuntimeError: CUDA error: an illegal memory access was encountered\n")
+    [incident] = incidents_of(tmp_path, {"train.log": log}, ruleset)
+    assert (incident.cause, incident.rank) == (Cause.ILLEGAL_MEMORY_ACCESS, 7)
+
+
+def test_a_caught_oom_beside_start_up_retries_is_still_no_incident(tmp_path: Path, ruleset: RuleSet) -> None:
+    log = "node07:2231:2301 [3] NCCL INFO Call to connect returned Connection refused, retrying\n" + _CAUGHT * 3
+    assert incidents_of(tmp_path, {"train.log": log}, ruleset) == []
+
+
+def test_ranks_that_disagree_at_the_lower_of_two_collectives_mismatched(tmp_path: Path, ruleset: RuleSet) -> None:
+    log = (_TIMEOUT.format(rank=0, seq=7, op="ALLGATHER") + _TIMEOUT.format(rank=1, seq=7, op="ALLGATHER")
+           + _TIMEOUT.format(rank=2, seq=7, op="BROADCAST") + _TIMEOUT.format(rank=3, seq=8, op="ALLREDUCE"))
+    [incident] = incidents_of(tmp_path, {"console.log": log}, ruleset)
+    assert incident.cause is Cause.COLLECTIVE_MISMATCH
+
+
+def test_one_stall_report_at_pytorch_s_initial_broadcast_is_a_hang(tmp_path: Path, ruleset: RuleSet) -> None:
+    stall = ("WARNING: One or more tensors were submitted to be reduced, gathered or broadcasted by subset of ranks "
+             "and are waiting for remainder of ranks for more than 60 seconds. This may indicate that different ranks "
+             "are trying to submit different tensors or that only subset of ranks is submitting tensors, which will "
+             "cause deadlock. \nStalled ops:\nbroadcast.fc1.weight [missing ranks: 1]\n")
+    [incident] = incidents_of(tmp_path, {"train.log": stall}, ruleset)
+    assert (incident.cause, incident.rank) == (Cause.HANG, 1)

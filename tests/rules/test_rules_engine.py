@@ -193,6 +193,15 @@ def test_a_line_that_matches_unless_does_not_count(tmp_path: Path) -> None:
         assert rs.match(caught, StreamKind.RANK_LOG) == []
 
 
+def test_unless_holds_on_long_lines_too(tmp_path: Path) -> None:
+    (tmp_path / "p.yaml").write_text(UNLESS)
+    rs = RuleSet([r for r in load_rules([tmp_path]).rules if r.id == "test.oom"])
+    pad = " " + "x" * 5000  # past the length where the engine searches in linear time
+    caught = "| WARNING: ran out of memory with exception: CUDA out of memory. Tried to allocate 1.50 GiB" + pad
+    assert rs.match(caught, StreamKind.RANK_LOG) == []
+    assert len(rs.match("CUDA out of memory. Tried to allocate 1.50 GiB" + pad, StreamKind.RANK_LOG)) == 1
+
+
 def test_validate_checks_unless(tmp_path: Path) -> None:
     # an example that 'unless' excludes would never count; a broken 'unless' is named
     excluded = UNLESS.replace('"RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB"',

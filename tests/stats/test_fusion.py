@@ -154,15 +154,6 @@ def test_many_printing_files_share_a_bounded_budget() -> None:
         assert files * step_line_cap(files) <= MANY_FILES_BUDGET
 
 
-def test_a_worker_s_longer_parse_is_cut_to_the_run_s_cap() -> None:
-    from detector.pipeline.steps import _last_steps
-
-    items = [(k, k if k % 3 else None) for k in range(1, 13)]  # step records, and a note every third line
-    kept = _last_steps(items, 4)  # type: ignore[arg-type]
-    assert [e for e, _r in kept] == [7, 8, 9, 10, 11, 12]  # from the 4th last step on, its notes kept
-    assert _last_steps(items, 100) == items  # type: ignore[arg-type]
-
-
 # --- the committed scenarios, through the whole replay -----------------------------------------
 
 
