@@ -293,7 +293,7 @@ def detect_style(sample: Iterable[str]) -> PrefixStyle:
     return PrefixStyle.BRACKETS if any(br for _srun, _host, br in kinds) else PrefixStyle.NONE
 
 
-_TO_ZERO = str.maketrans("123456789", "000000000")
+_TO_ZERO = str.maketrans("1234567", "0000000")  # (8 and 9 kept: "local8: " is no syslog facility, "local0: " is)
 _LINE_KINDS: dict[str, tuple[bool, bool, bool]] = {}  # a line's shape -> _line_kind's answer
 _LINE_KINDS_MAX = 20_000
 
@@ -301,10 +301,10 @@ _LINE_KINDS_MAX = 20_000
 def _line_kind(s: str) -> tuple[bool, bool, bool]:
     """Whether a line begins with an srun label, with a host label (not a syslog facility's), and
     with a bracketed prefix. The answers depend on where digits are, not on their values: they
-    are remembered by the line's shape (its digits as 0), so that the per-rank logs of a large
+    are remembered by the line's shape (its digits 1-7 as 0), so that the per-rank logs of a large
     run, whose lines differ in their digits, are read once."""
-    if len(s) > 200:
-        s = s[:200]  # (the prefixes sit in a line's first characters)
+    if len(s) > 320:
+        s = s[:320]  # (the prefixes sit in a line's first characters; Ray's run to ~270)
     shape = s.translate(_TO_ZERO)
     kind = _LINE_KINDS.get(shape)
     if kind is None:

@@ -178,3 +178,14 @@ def test_discover_does_not_follow_symlinks_out(tmp_path: Path) -> None:
     assert any("symbolic link out of the run directory" in w for w in warnings)
     found2, _ = discover(run, follow_symlinks=True)
     assert len(found2) == 2
+
+
+def test_the_prefix_memo_keeps_what_a_digit_s_value_decides() -> None:
+    # a host label followed by a syslog facility ("local0: ".."local7: ") is a syslog line, not
+    # a pdsh label; followed by "local8: " it is one, whatever order the two shapes are met in
+    # (the memo keys lines by their digits' places)
+    facility = ["node1: local0: message number 1"] * 5
+    host = ["node1: local8: message number 1"] * 5
+    assert detect_style(facility) is not PrefixStyle.HOST_LABEL
+    assert detect_style(host) is PrefixStyle.HOST_LABEL
+    assert detect_style(facility) is not PrefixStyle.HOST_LABEL
