@@ -303,9 +303,10 @@ class RuleSet:
         self.prefilter: Prefilter = prefilter
         self.selector = selector
         self._index = {id(r): i for i, r in enumerate(rules)}
-        # each rule's RE2 twin (None: ``re`` only) and its window.next's, compiled when first needed
+        # each rule's RE2 twin (None: ``re`` only), and those of its window.next and unless (by
+        # "next:"/"unless:" and its id), compiled when first needed
         self._twins: list[Any] = [_UNSET] * len(rules)
-        self._next_twins: dict[str, Any] = {}
+        self._extra_twins: dict[str, Any] = {}
         # per stream kind, by rule index: the rule where it applies, else None
         self._by_kind = {kind: tuple(r if r.applies_to(kind) else None for r in rules) for kind in StreamKind}
         # rules anchored at the message's start ('^'): also tried after a collector's leading stamp
@@ -374,10 +375,7 @@ class RuleSet:
         assert unless is not None
         if short:
             return unless.search(text) is not None
-        key = "unless:" + rule.id
-        twin = self._next_twins.get(key, _UNSET)
-        if twin is _UNSET:
-            twin = self._next_twins[key] = linear_twin(unless.pattern)
+        twin = self._extra_twin("unless:" + rule.id, unless.pattern)
         return linear_search(unless, twin, text) is not None
 
     def search_next(self, rule: CompiledRule, text: str) -> re.Match[str] | None:
@@ -387,10 +385,13 @@ class RuleSet:
         text = text if len(text) <= MAX_MATCH_CHARS else text[:MAX_MATCH_CHARS]
         if len(text) <= SHORT_TEXT:
             return rule.window_next.search(text)
-        twin = self._next_twins.get(rule.id, _UNSET)
+        return linear_search(rule.window_next, self._extra_twin("next:" + rule.id, rule.window_next.pattern), text)
+
+    def _extra_twin(self, key: str, pattern: str) -> Any | None:
+        twin = self._extra_twins.get(key, _UNSET)
         if twin is _UNSET:
-            twin = self._next_twins[rule.id] = linear_twin(rule.window_next.pattern)
-        return linear_search(rule.window_next, twin, text)
+            twin = self._extra_twins[key] = linear_twin(pattern)
+        return twin
 
     def candidates(self, buf: bytes, start: int, end: int) -> Iterator[int]:
         return self.prefilter.candidates(buf, start, end)

@@ -258,30 +258,25 @@ def _compile_rule(spec: RuleSpec, path: str, line: int, data: Any, index: int,
         err("an initiator rule needs a 'cause'", "role")
     for p in () if trusted else pattern_problems(spec.pattern):
         err(f"{p}: {spec.pattern[:200]!r}", "pattern")
-    window_next = None
-    if spec.window is not None and trusted:
-        window_next = LazyRegex(spec.window.next, PATTERN_FLAGS)
-    elif spec.window is not None:
+    def extra_regex(text: str | None, name: str, key: str) -> LazyRegex | None:
+        """A regex the rule searches beside its pattern (window.next in following lines, unless
+        in each line the pattern matches): compiled, with the pattern's backtracking checks."""
+        if text is None:
+            return None
+        if trusted:
+            return LazyRegex(text, PATTERN_FLAGS)
         try:
-            window_next = lazy_pattern(spec.window.next)
+            compiled = lazy_pattern(text)
         except re.error as exc:
-            err(f"window.next does not compile: {exc}", "window")
-        else:  # searched in following lines: the same backtracking checks as the pattern
-            risk = backtracking_risk(spec.window.next) or superlinear_risk(spec.window.next)
-            if risk:
-                err(f"window.next risks catastrophic backtracking: {risk}: {spec.window.next[:200]!r}", "window")
-    unless = None
-    if spec.unless is not None and trusted:
-        unless = LazyRegex(spec.unless, PATTERN_FLAGS)
-    elif spec.unless is not None:
-        try:
-            unless = lazy_pattern(spec.unless)
-        except re.error as exc:
-            err(f"unless does not compile: {exc}", "unless")
-        else:  # searched in every line the pattern matches: the same backtracking checks
-            risk = backtracking_risk(spec.unless) or superlinear_risk(spec.unless)
-            if risk:
-                err(f"unless risks catastrophic backtracking: {risk}: {spec.unless[:200]!r}", "unless")
+            err(f"{name} does not compile: {exc}", key)
+            return None
+        risk = backtracking_risk(text) or superlinear_risk(text)
+        if risk:
+            err(f"{name} risks catastrophic backtracking: {risk}: {text[:200]!r}", key)
+        return compiled
+
+    window_next = extra_regex(spec.window.next if spec.window is not None else None, "window.next", "window")
+    unless = extra_regex(spec.unless, "unless", "unless")
     if not spec.examples:
         err("a rule needs at least one example line", "examples" if "examples" in (data or {}) else None)
     if problems:
