@@ -549,6 +549,13 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
         # fabric or a link, which one unknown
         return _build(Cause.NETWORK, Initiator(), collateral, _collateral(group, None, facts), 0.35, facts,
                       inferred_by="the ranks saw only network errors and none left evidence of failing")
+    hangup = [f for f in collateral if f.rule in SIGNAL_SENT and f.field("signal") == "SIGHUP"]
+    if hangup and all(f.rule in SIGNAL_SENT or (f.rule == RULE_EXIT_CODE and _teardown_exit(f)) for f in collateral):
+        # torchrun tears its workers down with SIGTERM after one failed; it passes SIGHUP on only
+        # when it got one itself (its terminal or ssh session closed, no nohup): nothing failed
+        return _build(Cause.PREEMPTION, Initiator(), collateral, _collateral(group, None, facts), 0.4, facts,
+                      inferred_by="the launcher passed a SIGHUP on to its workers: it got one itself (the terminal "
+                                  "or ssh session it ran in closed) and no line says anything failed before")
     tearing = [f for f in collateral if f.rule in SIGNAL_SENT and f.node]
     if tearing and len(tearing) == len(collateral) and len({f.node for f in tearing}) == 1:
         # the only lines: one node's launcher tearing its workers down; one of them failed there
@@ -615,10 +622,17 @@ LAST_RESORT_RULES = frozenset({"python.fatal_abort", "torch.cpp_terminate", "gen
                                "torch.store_connect_unreachable",
                                "python.stack_dump_main_thread", RULE_STACK_LOADER, SETUP_LAST_WORDS,
                                "launcher.deepspeed_host_memory_full", "launcher.pals_rank_abort",
-                               "torch.store_bind_in_use", NCCL_TESTS_HEADER})
+                               "torch.store_bind_in_use", NCCL_TESTS_HEADER, SLURM_STEP_ENDED})
 # a last-resort rule that names no cause of its own: the cause it stands for (a traceback whose
 # exception line the paste cut)
 LAST_RESORT_CAUSE = {"python.traceback": Cause.PYTHON_EXCEPTION, "python.stack_dump_main_thread": Cause.HANG}
+
+
+def _cancelled_step(f: Finding) -> bool:
+    """Slurm's "*** STEP|JOB n ON host CANCELLED AT t ***" (not "FAILED", not "DUE TO TASK
+    FAILURE"): the scheduler or a user ended the job. Alone among a log's last words, with
+    nothing failing before it, that is the cause: a preemption, a time limit or an scancel."""
+    return f.rule == SLURM_STEP_ENDED and f.field("time") is not None and f.field("reason") != "TASK FAILURE"
 
 
 def _ranks_claimed_twice(group: Sequence[Finding]) -> list[Finding]:
@@ -663,7 +677,8 @@ def last_resort(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
                                   "the group cannot form, the job waits at its start")
     repeats = Counter((f.rule, f.file) for f in group if f.rule in REPEATED_LAST_WORDS and terminal(f, facts))
     seen = sorted((f for f in group if f.role is Role.CONTEXT and f.rule in LAST_RESORT_RULES
-                   and (f.cause or LAST_RESORT_CAUSE.get(f.rule)) is not None and terminal(f, facts)
+                   and ((f.cause or LAST_RESORT_CAUSE.get(f.rule)) is not None or _cancelled_step(f))
+                   and terminal(f, facts)
                    and (f.rule not in NEAR_THE_END or at_the_end(f, facts, NEAR_THE_END[f.rule]))
                    and repeats[(f.rule, f.file)] >= REPEATED_LAST_WORDS.get(f.rule, 0)),
                   key=lambda f: (f.time is None, f.time.timestamp() if f.time else 0.0, f.rule in LAST_RESORT_CAUSE,
@@ -674,12 +689,15 @@ def last_resort(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
     spawned = _spawned_traceback(seen, facts) if first.rule in LAST_RESORT_CAUSE else None
     if spawned is not None:  # the failing child's own traceback, under the parent's header naming it
         first = spawned
-    cause = first.cause or LAST_RESORT_CAUSE[first.rule]
+    cause = first.cause or (Cause.PREEMPTION if first.rule == SLURM_STEP_ENDED else LAST_RESORT_CAUSE[first.rule])
     evidence = [f for f in seen if f.rank == first.rank and f.rule == first.rule]
     if first not in evidence:  # (the spawned child's traceback, given the rank its header names)
         evidence.insert(0, first)
     initiator = _initiator_for(first.rank, first.node, facts, evidence)
-    if first.rule in (SETUP_LAST_WORDS, NCCL_TESTS_HEADER):
+    if first.rule == SLURM_STEP_ENDED:  # (the node the step ran on did nothing wrong)
+        initiator = _initiator_for(None, None, facts, [])
+        why = "Slurm cancelled the job (a user's scancel, a time limit or a preemption) and no line before it says anything failed"
+    elif first.rule in (SETUP_LAST_WORDS, NCCL_TESTS_HEADER):
         why = "the log ends on the line the job prints just before its first collective: it never got past it"
     elif first.rule == "python.stack_dump_main_thread":
         why = "a stack dump of the stopped job (py-spy) and no line says what failed"

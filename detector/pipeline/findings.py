@@ -401,6 +401,8 @@ def demote_launcher_reply_race(findings: Sequence[Finding]) -> list[Finding]:
 
 
 ATEXIT = "python.atexit_error"
+EXIT_BARRIER = "torch.elastic_exit_barrier_error"  # the agent's error at the exit barrier: its workers had finished
+IGNORED = "python.exception_ignored"  # "Exception ignored in: <function ...__del__>": printed and dropped
 TRACEBACK = "python.traceback"
 ATEXIT_WITHIN = 60  # lines from "Error in atexit._run_exitfuncs:" to its exception's line
 
@@ -409,8 +411,10 @@ def demote_exit_handler_errors(findings: Sequence[Finding]) -> list[Finding]:
     """``findings`` with the exception an exit handler raised (the first one of the same file and
     rank after Python's "Error in atexit._run_exitfuncs:") made context (cause none), and that
     traceback's header dropped: the program's main code had returned before it; a shutdown that
-    failed is no failure of the run. Another rank's exception in between stays what it is."""
-    heads = [f for f in findings if f.rule == ATEXIT and f.line is not None]
+    failed is no failure of the run. Another rank's exception in between stays what it is. The
+    same for the exception torchelastic's agent logs at its exit barrier (after its workers
+    finished), and for one Python says it ignored (a finaliser's, an exit callback's)."""
+    heads = [f for f in findings if f.rule in (ATEXIT, EXIT_BARRIER, IGNORED) and f.line is not None]
     if not heads:
         return list(findings)
     exceptions = sorted((f for f in findings if f.rule == UNCAUGHT and f.line is not None), key=lambda f: f.line or 0)

@@ -28,11 +28,7 @@ KNOWN_NOISY = {
     # elastic Horovod went on after a worker was killed on purpose; the excerpt holds only the two
     # survivors' "Connection reset" lines and nothing says the job recovered
     "AQ-horovod-2484-healthy-elastic-kill-recovered-gloo",
-    # (the seven below came with fresh5 to fresh7, moved to development in the eleventh session)
-    # torchelastic's agent logs an error at its exit barrier after its workers finished
-    "AS-pytorch-69520-healthy-exit-barrier-store-race",
-    # a DataLoader iterator's __del__ raised at an evaluation; Python ignored it, training went on
-    "BB-freevc-16-healthy-2gpu-eval-dataloader-del-traceback",
+    # (the five below came with fresh5 to fresh7, moved to development in the eleventh session)
     # one "recvValue failed ... Connection reset by peer" warning and nothing else: the retry that
     # succeeded is only in the thread's words
     "AT-torchcomms-2358-healthy-tcpstore-connect-retry-warning",

@@ -1,0 +1,141 @@
+"""Readings of the eleventh session: short pastes (often one line) whose only line says what
+failed, in the forms real threads had them: a node name a paste left out, NCCL 2.7's wordings,
+Slurm cancelling a step, a port another process holds (as Python, Rust and NCCL say it), a
+kernel's own assertion, TensorRT-LLM's allocation failure, a launcher passing SIGHUP on. Each log
+is written here in the shape of the real one."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from detector.rules.engine import RuleSet
+from detector.types import Cause
+from tests.support.replaying import incidents_of
+
+# name -> (log, cause, rank, node)
+ONE_CAUSE: dict[str, tuple[str, Cause, int | None, str | None]] = {
+    # mpirun's report with the node's name left out of the paste
+    "mpirun-signal-no-node": (
+        "mpirun noticed that process rank 0 with PID 0 on node exited on signal 4 (Illegal instruction).\n",
+        Cause.CRASH_SIGNAL, 0, None),
+    # a step Slurm cancelled, and nothing before it: scancel, a time limit or a preemption
+    "slurm-step-cancelled": (
+        "slurmstepd: error: *** STEP 4714782.0 ON ib12gpu-001 CANCELLED AT 2023-11-29T15:47:21 ***\n",
+        Cause.PREEMPTION, None, None),
+    # NCCL 2.7's wording of its collective check
+    "nccl27-mismatch": (
+        "[0] init.cc:1256 NCCL WARN Your program may be hanging, this may be caused by a collective mismatch "
+        "around rank 1. Please check your collective calls at and around this rank. You can use NCCL_DEBUG=INFO "
+        "and NCCL_DEBUG_SUBSYS=COLL to see the collective logs\n",
+        Cause.COLLECTIVE_MISMATCH, None, None),
+    # TensorRT-LLM's check of a CUDA runtime call
+    "trtllm-malloc-async-oom": (
+        "[TensorRT-LLM][ERROR] [TensorRT-LLM][ERROR] CUDA runtime error in ::cudaMallocAsync(ptr, n, "
+        "mCudaStream->get()): out of memory (/src/cpp/tensorrt_llm/runtime/tllmBuffers.h:125)\n"
+        "1       0x5601283f70e5 void tensorrt_llm::common::check<cudaError>(cudaError, char const*, char const*, int) + 149\n",
+        Cause.CUDA_OOM, None, None),
+    # a Rust program (docker compose's "service  | " before it) whose port another process holds
+    "rust-port-in-use": (
+        "mistralrs-headnode  | Error: Address already in use (os error 98)\n"
+        "mistralrs-headnode  |    0: anyhow::error::<impl anyhow::Error>::new\n",
+        Cause.NETWORK, None, None),
+    # torch 2.x's store error with its fields on lines of their own
+    "torch2-eaddrinuse-fields": (
+        "RuntimeError: The server socket has failed to listen on any local network address.\nport: 29500\n"
+        "useIpv6: 0\ncode: -98\nname: EADDRINUSE\nmessage: address already in use\n",
+        Cause.NETWORK, None, None),
+    # NCCL < 2.12 binding a fixed port another process holds
+    "nccl-bind-in-use": (
+        "[2/20][4084/7614] Loss: 9.590029\n"
+        "42692884fcba:140:140 [0] include/socket.h:333 NCCL WARN Call to bind failed : Address already in use\n"
+        "42692884fcba:140:140 [0] NCCL INFO bootstrap.cc:91 -> 2\n",
+        Cause.NETWORK, None, "42692884fcba"),
+    # NCCL 2.7 names no function before "Connect to": this host could not reach the network
+    "nccl27-connect-unreachable": (
+        "voicec105:90736:91655 [0] include/socket.h:403 NCCL WARN Connect to fe80::c4eb:49ff:fe04:e32d%6<57335> "
+        "failed : Network is unreachable\nvoicec105:90736:91655 [0] NCCL INFO bootstrap.cc:95 -> 2\n",
+        Cause.NETWORK, None, "voicec105"),
+    # the peer refused: the host that reports it is not the one at fault
+    "nccl27-connect-refused": (
+        "r11i6n2:486514:486651 [1] include/socket.h:403 NCCL WARN Connect to 10.148.3.247<56821> failed : "
+        "Connection refused\nr11i6n2:486514:486651 [1] NCCL INFO bootstrap.cc:95 -> 2\n",
+        Cause.NETWORK, None, None),
+    # an assertion in a CUDA kernel's own source (DeepEP's kernels)
+    "kernel-assert": (
+        "Assertion failed: /mnt/fs/DeepEP/csrc/kernels/internode_ll.cu:259, condition: num_recv_tokens != 0\n" * 4,
+        Cause.ILLEGAL_MEMORY_ACCESS, None, None),
+    # NCCL's proxy failing its set-up on a CUDA allocation (retcode 1: a CUDA error, not the network)
+    "nccl-proxy-cuda-oom": (
+        "node2:24881:25568 [2] include/alloc.h:178 NCCL WARN Cuda failure 'out of memory'\n"
+        "node2:24881:25568 [2] include/alloc.h:185 NCCL WARN Failed to CUDA calloc 10485760 bytes\n"
+        "node2:24881:25568 [2] NCCL INFO transport/p2p.cc:204 -> 1\n"
+        "node2:24881:25568 [2] proxy.cc:1519 NCCL WARN [Proxy Service 2] Failed to execute operation Setup from "
+        "rank 2, retcode 1\n"
+        "node2:24881:25566 [2] misc/socket.cc:49 NCCL WARN socketProgress: Connection closed by remote peer "
+        "node2<47247>\n",
+        Cause.CUDA_OOM, None, "node2"),
+    # torchrun passes on the SIGHUP it got (its terminal closed); the paste ends in the agent's traceback
+    "torchrun-sighup": (
+        "".join(f"WARNING:torch.distributed.elastic.multiprocessing.api:Sending process {pid} closing signal SIGHUP\n"
+                for pid in (53738, 53740, 53741))
+        + "Traceback (most recent call last):\n  File \"/env/bin/torchrun\", line 8, in <module>\n    sys.exit(main())\n",
+        Cause.PREEMPTION, None, None),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ONE_CAUSE))
+def test_one_paste_one_cause(name: str, tmp_path: Path, ruleset: RuleSet) -> None:
+    log, cause, rank, node = ONE_CAUSE[name]
+    [incident] = incidents_of(tmp_path, {"train.log": log}, ruleset)
+    assert (incident.cause, incident.rank, incident.node) == (cause, rank, node)
+    assert incident.evidence  # the line it was read from is shown
+
+
+def test_a_step_slurm_cancelled_after_a_task_failed_is_no_preemption(tmp_path: Path, ruleset: RuleSet) -> None:
+    log = "slurmstepd: error: *** STEP 4714782.0 ON ib12gpu-001 CANCELLED AT 2023-11-29T15:47:21 DUE TO TASK FAILURE ***\n"
+    assert all(i.cause is not Cause.PREEMPTION for i in incidents_of(tmp_path, {"train.log": log}, ruleset))
+
+
+def test_a_cancelled_step_before_training_went_on_is_no_incident(tmp_path: Path, ruleset: RuleSet) -> None:
+    log = ("slurmstepd: error: *** STEP 11.0 ON gpu3 CANCELLED AT 2023-11-29T15:47:21 ***\n"
+           + "".join(f"2023-11-29 15:5{i}:00 INFO step {i} | loss 2.1\n" for i in range(8)))
+    assert all(i.cause is not Cause.PREEMPTION for i in incidents_of(tmp_path, {"train.log": log}, ruleset))
+
+
+def test_torchrun_s_sigterm_teardown_alone_is_no_preemption(tmp_path: Path, ruleset: RuleSet) -> None:
+    log = "".join(f"WARNING:torch.distributed.elastic.multiprocessing.api:Sending process {pid} closing signal SIGTERM\n"
+                  for pid in (53738, 53740, 53741))
+    assert all(i.cause is not Cause.PREEMPTION for i in incidents_of(tmp_path, {"train.log": log}, ruleset))
+
+
+_BARRIER = ("ERROR:torch.distributed.elastic.agent.server.api:Error waiting on exit barrier. Elapsed: 315.7792458534241 seconds\n"
+            "Traceback (most recent call last):\n"
+            '  File "/env/torch/distributed/elastic/agent/server/api.py", line 906, in _exit_barrier\n'
+            "    store_util.barrier(\n"
+            '  File "/env/torch/distributed/elastic/utils/store.py", line 64, in synchronize\n'
+            "    agent_data = get_all(store, rank, key_prefix, world_size)\n")
+_IGNORED = ("terminate called without an active exception\n"
+            "Exception ignored in: <function _MultiProcessingDataLoaderIter.__del__ at 0x7f71bd0233a0>\n"
+            "Traceback (most recent call last):\n"
+            '  File "/env/torch/utils/data/dataloader.py", line 1328, in __del__\n'
+            "    self._shutdown_workers()\n"
+            '  File "/env/multiprocessing/popen_fork.py", line 44, in wait\n'
+            "    if not wait([self.sentinel], timeout):\n")
+
+
+@pytest.mark.parametrize("log", [_BARRIER, _IGNORED], ids=["exit-barrier", "exception-ignored"])
+def test_a_traceback_printed_and_dropped_is_no_incident(log: str, tmp_path: Path, ruleset: RuleSet) -> None:
+    """torchelastic's agent logs an error at its exit barrier (its workers had finished); Python
+    prints an exception a finaliser raised and ignores it: neither is the run failing."""
+    assert incidents_of(tmp_path, {"train.log": log}, ruleset) == []
+
+
+def test_an_exception_after_an_ignored_one_is_still_the_cause(tmp_path: Path, ruleset: RuleSet) -> None:
+    log = _IGNORED + ("".join(f"step {i} loss 2.0\n" for i in range(70))
+                      + "Traceback (most recent call last):\n  File \"train.py\", line 9, in <module>\n    main()\n"
+                      "ValueError: bad batch shape (3, 224)\n")
+    [incident] = incidents_of(tmp_path, {"train.log": log}, ruleset)
+    assert incident.cause is Cause.PYTHON_EXCEPTION
+    assert any("bad batch shape" in e for e in incident.evidence)
