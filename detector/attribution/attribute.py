@@ -84,6 +84,14 @@ def _pick_primary(initiators: Sequence[Finding]) -> Finding:
     """The earliest initiator-grade evidence; within the clock-skew window hardware-class
     evidence (and OOM kills, preemption) wins over software errors, whose time order may be an
     artefact of skewed clocks."""
+    # the scheduler ending a job (a time limit, a preemption) after a failure the same log printed
+    # before it, untimed: the failure stopped the job, which then sat until the scheduler ended it
+    failed_before = [f for f in initiators if f.cause is not Cause.PREEMPTION and f.time is None and f.line is not None]
+    if failed_before:
+        ended = [f for f in initiators if f.cause is Cause.PREEMPTION and f.line is not None
+                 and any(g.file == f.file and (g.line or 0) < (f.line or 0) for g in failed_before)]
+        if ended:
+            initiators = [f for f in initiators if not any(f is e for e in ended)]
     timed = [f for f in initiators if f.time is not None]
     untimed = [f for f in initiators if f.time is None]
     if not timed:
