@@ -181,4 +181,27 @@ def _initiator_for(rank: int | None, node: str | None, facts: RunFacts, evidence
         node = node or info.node
     if node is None:
         node = next((f.node for f in evidence if f.node and (f.rank == rank)), None)
+    if node is None and rank is not None:
+        node = first_block_node(rank, facts)
     return Initiator(rank=rank, local_rank=local, node=node, gpu=gpu, pid=pid)
+
+
+def first_block_node(rank: int, facts: RunFacts) -> str | None:
+    """The node that holds ``rank`` when the logs place it nowhere but one node holds the run's
+    first ranks: every rank known on it has its local rank as its global rank (node rank 0, as a
+    failure table's "host: node15, rank: 4 (local_rank: 4)" says), no other node's does, and
+    ``rank`` is not above the highest local rank seen there (a node's ranks are 0 .. N-1)."""
+    first: set[str] = set()
+    top: dict[str, int] = {}
+    for info in facts.ranks.values():
+        if info.node is None or info.local_rank is None:
+            continue
+        if info.rank == info.local_rank:
+            first.add(info.node)
+            top[info.node] = max(top.get(info.node, 0), info.local_rank)
+    if len(first) != 1:
+        return None
+    node = next(iter(first))
+    if any(i.node == node and i.local_rank is not None and i.rank != i.local_rank for i in facts.ranks.values()):
+        return None  # (its ranks do not start at 0: not the first block)
+    return node if rank <= top[node] else None

@@ -236,7 +236,7 @@ def _ids(ruleset: RuleSet, line: str, kind: StreamKind = StreamKind.RANK_LOG) ->
         ("host:22337:22453 [6] proxy.cc:1097 NCCL WARN [Proxy Service 14] Failed to execute operation Connect from rank 14, retcode 2",
          "nccl.proxy_connect_failed", {"op": "Connect"}),
         ("init.cc:1247 NCCL WARN Mismatched collective detected, please check your collective calls at and around rank 39. You can use NCCL_DEBUG=INFO",
-         "nccl.mismatched_collective", {"around_rank": "39"}),
+         "nccl.mismatched_collective", {"culprit_rank": "39"}),
         ("10.10.23.10: so-ucloud-10-10-23-10:1307367:1307586 [0] transport/net_ib.cc:1038 NCCL WARN NET/IB : req 0/1 tag 0 peer 10.10.23.6<58683> collective mismatch error, local size 496640 remote size 65536",
          "nccl.ib_size_mismatch", {"local_size": "496640", "remote_size": "65536"}),
         ("node23:12098:12141 [2] transport/nvls.cc:244 NCCL WARN Cuda failure 1 'invalid argument'",

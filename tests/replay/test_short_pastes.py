@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from detector.attribution.incident import first_block_node
 from detector.rules.engine import RuleSet
-from detector.types import Cause
+from detector.types import Cause, RankInfo, RunFacts
 from tests.support.replaying import incidents_of
 
 # name -> (log, cause, rank, node)
@@ -29,7 +30,7 @@ ONE_CAUSE: dict[str, tuple[str, Cause, int | None, str | None]] = {
         "[0] init.cc:1256 NCCL WARN Your program may be hanging, this may be caused by a collective mismatch "
         "around rank 1. Please check your collective calls at and around this rank. You can use NCCL_DEBUG=INFO "
         "and NCCL_DEBUG_SUBSYS=COLL to see the collective logs\n",
-        Cause.COLLECTIVE_MISMATCH, None, None),
+        Cause.COLLECTIVE_MISMATCH, 1, None),
     # TensorRT-LLM's check of a CUDA runtime call
     "trtllm-malloc-async-oom": (
         "[TensorRT-LLM][ERROR] [TensorRT-LLM][ERROR] CUDA runtime error in ::cudaMallocAsync(ptr, n, "
@@ -171,3 +172,50 @@ def test_a_time_limit_after_training_alone_is_the_cause(tmp_path: Path, ruleset:
            + "slurmstepd: error: *** JOB 416593 ON cgpu08 CANCELLED AT 2020-01-27T14:51:17 DUE TO TIME LIMIT ***\n")
     [incident] = incidents_of(tmp_path, {"slurm-416593.out": log}, ruleset)
     assert incident.cause is Cause.PREEMPTION
+
+
+_TABLE = """torch.distributed.elastic.multiprocessing.errors.ChildFailedError:
+============================================================
+evaluate.py FAILED
+------------------------------------------------------------
+Failures:
+[1]:
+  time      : 2022-09-23_00:32:47
+  host      : node15
+  rank      : 7 (local_rank: 7)
+  exitcode  : 1 (pid: 369183)
+  error_file: <N/A>
+  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html
+------------------------------------------------------------
+Root Cause (first observed failure):
+[0]:
+  time      : 2022-09-23_00:32:47
+  host      : node15
+  rank      : {rank} (local_rank: {local})
+  exitcode  : 1 (pid: 369177)
+  error_file: <N/A>
+  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html
+============================================================
+"""
+_OOM3 = ("[rank3]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 12.63 GiB. GPU 3 has a total "
+         "capacity of 79.17 GiB of which 1.05 GiB is free.\n")
+
+
+def test_a_rank_no_line_places_is_on_the_node_that_holds_the_first_ranks(tmp_path: Path, ruleset: RuleSet) -> None:
+    """The failure table puts ranks 4 and 7 (local ranks 4 and 7) on node15: node rank 0, which
+    holds ranks 0-7, rank 3 among them."""
+    [incident] = incidents_of(tmp_path, {"train.log": _OOM3 + _TABLE.format(rank=4, local=4)}, ruleset)
+    assert (incident.cause, incident.rank, incident.node) == (Cause.CUDA_OOM, 3, "node15")
+
+
+def test_only_the_node_of_the_first_ranks_takes_ranks_no_line_places() -> None:
+    def facts(*infos: RankInfo) -> RunFacts:
+        return RunFacts(findings=(), ranks={i.rank: i for i in infos})
+
+    first = facts(RankInfo(4, 4, "node15"), RankInfo(7, 7, "node15"), RankInfo(12, 4, "node16"))
+    assert first_block_node(3, first) == "node15"
+    assert first_block_node(9, first) is None  # above the highest local rank seen there
+    # a node whose ranks do not start at 0 (rank 12 is its local rank 4) is no first block
+    assert first_block_node(3, facts(RankInfo(7, 7, "node15"), RankInfo(12, 4, "node15"))) is None
+    # two nodes claim the first ranks: nothing says which
+    assert first_block_node(3, facts(RankInfo(4, 4, "a"), RankInfo(5, 5, "b"))) is None
