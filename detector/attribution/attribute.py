@@ -80,18 +80,29 @@ def _group_by_attempt(findings: Sequence[Finding]) -> list[list[Finding]]:
     return [groups[a] for a in attempts if groups[a]]
 
 
-def _pick_primary(initiators: Sequence[Finding]) -> Finding:
+TIME_LIMIT = "scheduler.slurm_time_limit"
+
+
+def _without_time_limits_after_failures(initiators: Sequence[Finding], facts: RunFacts) -> Sequence[Finding]:
+    """``initiators`` without Slurm's time-limit cancellations that came after a failure the same
+    log printed before them, untimed, with no training progress after that failure: the failure
+    stopped the job, which then sat until its time limit. (A failure training went on after, a
+    caught error, leaves the time limit the cause.)"""
+    failed = [f for f in initiators if f.rule != TIME_LIMIT and f.cause is not Cause.PREEMPTION and f.time is None
+              and f.line is not None and f.file is not None and (f.line or 0) >= facts.last_progress.get(f.file, 0)]
+    if not failed:
+        return initiators
+    ended = {id(f) for f in initiators if f.rule == TIME_LIMIT and f.line is not None
+             and any(g.file == f.file and (g.line or 0) < (f.line or 0) for g in failed)}
+    return [f for f in initiators if id(f) not in ended] if ended else initiators
+
+
+def _pick_primary(initiators: Sequence[Finding], facts: RunFacts | None = None) -> Finding:
     """The earliest initiator-grade evidence; within the clock-skew window hardware-class
     evidence (and OOM kills, preemption) wins over software errors, whose time order may be an
     artefact of skewed clocks."""
-    # the scheduler ending a job (a time limit, a preemption) after a failure the same log printed
-    # before it, untimed: the failure stopped the job, which then sat until the scheduler ended it
-    failed_before = [f for f in initiators if f.cause is not Cause.PREEMPTION and f.time is None and f.line is not None]
-    if failed_before:
-        ended = [f for f in initiators if f.cause is Cause.PREEMPTION and f.line is not None
-                 and any(g.file == f.file and (g.line or 0) < (f.line or 0) for g in failed_before)]
-        if ended:
-            initiators = [f for f in initiators if not any(f is e for e in ended)]
+    if facts is not None:
+        initiators = _without_time_limits_after_failures(initiators, facts)
     timed = [f for f in initiators if f.time is not None]
     untimed = [f for f in initiators if f.time is None]
     if not timed:
@@ -119,7 +130,7 @@ def _near(f: Finding, primary: Finding) -> bool:
 
 
 def _failure_incident(group: Sequence[Finding], initiators: Sequence[Finding], facts: RunFacts) -> tuple[Incident, set[int]]:
-    primary = _pick_primary(initiators)
+    primary = _pick_primary(initiators, facts)
     rank, node = primary.rank, primary.node
     if rank is None and primary.gpu is not None:
         rank = next((r.rank for r in facts.ranks.values() if r.gpu == primary.gpu and (node is None or r.node == node)), None)

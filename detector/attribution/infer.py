@@ -549,8 +549,9 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
         # fabric or a link, which one unknown
         return _build(Cause.NETWORK, Initiator(), collateral, _collateral(group, None, facts), 0.35, facts,
                       inferred_by="the ranks saw only network errors and none left evidence of failing")
-    hangup = [f for f in collateral if f.rule in SIGNAL_SENT and f.field("signal") == "SIGHUP"]
-    if hangup and all(f.rule in SIGNAL_SENT or (f.rule == RULE_EXIT_CODE and _teardown_exit(f)) for f in collateral):
+    sent = [f for f in collateral if f.rule in SIGNAL_SENT]
+    if (sent and all(f.field("signal") == "SIGHUP" for f in sent)
+            and all(f.rule in SIGNAL_SENT or (f.rule == RULE_EXIT_CODE and _teardown_exit(f)) for f in collateral)):
         # torchrun tears its workers down with SIGTERM after one failed; it passes SIGHUP on only
         # when it got one itself (its terminal or ssh session closed, no nohup): nothing failed
         return _build(Cause.PREEMPTION, Initiator(), collateral, _collateral(group, None, facts), 0.4, facts,
@@ -622,7 +623,8 @@ LAST_RESORT_RULES = frozenset({"python.fatal_abort", "torch.cpp_terminate", "gen
                                "torch.store_connect_unreachable",
                                "python.stack_dump_main_thread", RULE_STACK_LOADER, SETUP_LAST_WORDS,
                                "launcher.deepspeed_host_memory_full", "launcher.pals_rank_abort",
-                               "torch.store_bind_in_use", NCCL_TESTS_HEADER, SLURM_STEP_ENDED})
+                               "torch.store_bind_in_use", "generic.address_in_use", NCCL_TESTS_HEADER,
+                               SLURM_STEP_ENDED})
 # a last-resort rule that names no cause of its own: the cause it stands for (a traceback whose
 # exception line the paste cut)
 LAST_RESORT_CAUSE = {"python.traceback": Cause.PYTHON_EXCEPTION, "python.stack_dump_main_thread": Cause.HANG}
@@ -683,6 +685,10 @@ def last_resort(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
                    and repeats[(f.rule, f.file)] >= REPEATED_LAST_WORDS.get(f.rule, 0)),
                   key=lambda f: (f.time is None, f.time.timestamp() if f.time else 0.0, f.rule in LAST_RESORT_CAUSE,
                                  f.file or "", f.line or 0))
+    if any(not _cancelled_step(f) for f in seen):
+        # the scheduler's cancellation is the cause only when no other last word says what failed
+        # (a cut traceback, a stack dump of a hang the user then cancelled)
+        seen = [f for f in seen if not _cancelled_step(f)]
     if not seen:
         return None
     first = seen[0]
@@ -707,7 +713,7 @@ def last_resort(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
         why = "a Python traceback whose exception line is missing, and no other line says what failed"
     elif first.cause is Cause.HOST_OOM_KILL:
         why = "the host's memory was all but full in the log's last report and nothing after says what failed"
-    elif first.rule == "torch.store_bind_in_use":
+    elif first.rule in ("torch.store_bind_in_use", "generic.address_in_use"):
         why = "the store's port was held by another process and the log ends there"
     elif first.cause is Cause.NETWORK:
         why = "connections kept failing to reach a peer or the store and no other line says what failed"

@@ -403,6 +403,7 @@ def demote_launcher_reply_race(findings: Sequence[Finding]) -> list[Finding]:
 ATEXIT = "python.atexit_error"
 EXIT_BARRIER = "torch.elastic_exit_barrier_error"  # the agent's error at the exit barrier: its workers had finished
 IGNORED = "python.exception_ignored"  # "Exception ignored in: <function ...__del__>": printed and dropped
+IGNORED_WITHIN = 30  # lines from it to its exception's line (a finaliser's traceback is short)
 TRACEBACK = "python.traceback"
 ATEXIT_WITHIN = 60  # lines from "Error in atexit._run_exitfuncs:" to its exception's line
 
@@ -418,12 +419,17 @@ def demote_exit_handler_errors(findings: Sequence[Finding]) -> list[Finding]:
     if not heads:
         return list(findings)
     exceptions = sorted((f for f in findings if f.rule == UNCAUGHT and f.line is not None), key=lambda f: f.line or 0)
+    tracebacks = [f for f in findings if f.rule == TRACEBACK and f.line is not None]
     demoted: set[int] = set()
     dropped: set[int] = set()
     for head in heads:
         line = head.line or 0
+        within = IGNORED_WITHIN if head.rule == IGNORED else ATEXIT_WITHIN
         first = next((f for f in exceptions if f.file == head.file and f.rank == head.rank
-                      and 0 < (f.line or 0) - line <= ATEXIT_WITHIN), None)
+                      and 0 < (f.line or 0) - line <= within), None)
+        if first is not None and head.rule == IGNORED and any(
+                t.file == head.file and line + 2 < (t.line or 0) < (first.line or 0) for t in tracebacks):
+            first = None  # another traceback began before it: that exception is another's (the ignored one's was cut)
         if first is not None:
             demoted.add(id(first))
         dropped.update(id(f) for f in findings if f.rule == TRACEBACK and f.file == head.file

@@ -218,6 +218,8 @@ def last_progress_line(scan: FileScan) -> int | None:
     search = _PROGRESS.search
     for i in range(len(lines) - 1, max(-1, len(lines) - 1 - TERMINAL_LINES), -1):
         low = lines[i].lower()
+        if "*** step " in low or "*** job " in low:
+            continue  # Slurm's "*** STEP 4165.0 ON node CANCELLED AT ..." is no training step
         if ("step" in low or "iter" in low or "epoch" in low or "%|" in low or "train" in low or "run " in low
                 or "job " in low or "tuning" in low or "'loss'" in low) and search(low):
             return scan.tail_first + i

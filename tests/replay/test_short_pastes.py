@@ -63,6 +63,11 @@ ONE_CAUSE: dict[str, tuple[str, Cause, int | None, str | None]] = {
         "r11i6n2:486514:486651 [1] include/socket.h:403 NCCL WARN Connect to 10.148.3.247<56821> failed : "
         "Connection refused\nr11i6n2:486514:486651 [1] NCCL INFO bootstrap.cc:95 -> 2\n",
         Cause.NETWORK, None, None),
+    # the same refusal in NCCL 2.12+'s words
+    "nccl-poll-connect-refused": (
+        "node1:1:2 [0] misc/socket.cc:533 NCCL WARN socketPollConnect: Connect to 10.0.0.1<40861> returned "
+        "111(Connection refused) errno 111(Connection refused)\nnode1:1:2 [0] NCCL INFO bootstrap.cc:95 -> 2\n",
+        Cause.NETWORK, None, None),
     # an assertion in a CUDA kernel's own source (DeepEP's kernels)
     "kernel-assert": (
         "Assertion failed: /mnt/fs/DeepEP/csrc/kernels/internode_ll.cu:259, condition: num_recv_tokens != 0\n" * 4,
@@ -107,19 +112,32 @@ def test_one_paste_one_cause(name: str, tmp_path: Path, ruleset: RuleSet) -> Non
 
 def test_a_step_slurm_cancelled_after_a_task_failed_is_no_preemption(tmp_path: Path, ruleset: RuleSet) -> None:
     log = "slurmstepd: error: *** STEP 4714782.0 ON ib12gpu-001 CANCELLED AT 2023-11-29T15:47:21 DUE TO TASK FAILURE ***\n"
-    assert all(i.cause is not Cause.PREEMPTION for i in incidents_of(tmp_path, {"train.log": log}, ruleset))
+    assert incidents_of(tmp_path, {"train.log": log}, ruleset) == []  # a task failed; the paste says not which
 
 
 def test_a_cancelled_step_before_training_went_on_is_no_incident(tmp_path: Path, ruleset: RuleSet) -> None:
     log = ("slurmstepd: error: *** STEP 11.0 ON gpu3 CANCELLED AT 2023-11-29T15:47:21 ***\n"
            + "".join(f"2023-11-29 15:5{i}:00 INFO step {i} | loss 2.1\n" for i in range(8)))
-    assert all(i.cause is not Cause.PREEMPTION for i in incidents_of(tmp_path, {"train.log": log}, ruleset))
+    assert incidents_of(tmp_path, {"train.log": log}, ruleset) == []
 
 
-def test_torchrun_s_sigterm_teardown_alone_is_no_preemption(tmp_path: Path, ruleset: RuleSet) -> None:
-    log = "".join(f"WARNING:torch.distributed.elastic.multiprocessing.api:Sending process {pid} closing signal SIGTERM\n"
-                  for pid in (53738, 53740, 53741))
-    assert all(i.cause is not Cause.PREEMPTION for i in incidents_of(tmp_path, {"train.log": log}, ruleset))
+def test_a_traceback_then_scancel_is_the_traceback_s(tmp_path: Path, ruleset: RuleSet) -> None:
+    log = ('Traceback (most recent call last):\n  File "train.py", line 9, in <module>\n    main()\n'
+           "slurmstepd: error: *** JOB 1234 ON node07 CANCELLED AT 2026-11-30T01:02:03 ***\n")
+    [incident] = incidents_of(tmp_path, {"train.log": log}, ruleset)
+    assert incident.cause is Cause.PYTHON_EXCEPTION
+
+
+_SENT = "WARNING:torch.distributed.elastic.multiprocessing.api:Sending process {pid} closing signal {sig}\n"
+
+
+@pytest.mark.parametrize("signals", [("SIGTERM",), ("SIGTERM", "SIGHUP")], ids=["sigterm", "sigterm-then-sighup"])
+def test_torchrun_s_sigterm_teardown_is_no_preemption(signals: tuple[str, ...], tmp_path: Path, ruleset: RuleSet) -> None:
+    """torchrun tears its workers down with SIGTERM after one of them failed: a failure, not the
+    scheduler (a SIGHUP after it is the same teardown going on)."""
+    log = "".join(_SENT.format(pid=pid, sig=sig) for sig in signals for pid in (53738, 53740, 53741))
+    [incident] = incidents_of(tmp_path, {"train.log": log}, ruleset)
+    assert incident.cause is Cause.UNKNOWN
 
 
 _BARRIER = ("ERROR:torch.distributed.elastic.agent.server.api:Error waiting on exit barrier. Elapsed: 315.7792458534241 seconds\n"
@@ -144,13 +162,26 @@ def test_a_traceback_printed_and_dropped_is_no_incident(log: str, tmp_path: Path
     assert incidents_of(tmp_path, {"train.log": log}, ruleset) == []
 
 
-def test_an_exception_after_an_ignored_one_is_still_the_cause(tmp_path: Path, ruleset: RuleSet) -> None:
-    log = _IGNORED + ("".join(f"step {i} loss 2.0\n" for i in range(70))
-                      + "Traceback (most recent call last):\n  File \"train.py\", line 9, in <module>\n    main()\n"
-                      "ValueError: bad batch shape (3, 224)\n")
+@pytest.mark.parametrize("ignored", [_IGNORED, _IGNORED.rsplit("  File", 1)[0]], ids=["whole", "cut"])
+def test_an_exception_after_an_ignored_one_is_still_the_cause(ignored: str, tmp_path: Path, ruleset: RuleSet) -> None:
+    """Also when the ignored exception's own traceback was cut before its last line: the next
+    traceback's exception is another's."""
+    log = ignored + ("".join(f"step {i} loss 2.0\n" for i in range(5))
+                     + "Traceback (most recent call last):\n  File \"train.py\", line 9, in <module>\n    main()\n"
+                     "ValueError: bad batch shape (3, 224)\n")
     [incident] = incidents_of(tmp_path, {"train.log": log}, ruleset)
     assert incident.cause is Cause.PYTHON_EXCEPTION
     assert any("bad batch shape" in e for e in incident.evidence)
+
+
+@pytest.mark.parametrize("log", [
+    "OSError: [Errno 98] Address already in use\n",  # a side server (TensorBoard) that training went on without
+    "ERROR:megatron.core.rerun_state_machine:Unexpected result nan on rank 3 at iteration #3 invocation #1 "
+    "(message='found NaN in local grad norm')\n",  # the first sighting, which the machine re-runs
+], ids=["side-port-in-use", "rerun-first-sighting"])
+def test_an_error_training_went_on_after_is_no_incident(log: str, tmp_path: Path, ruleset: RuleSet) -> None:
+    log += "".join(f" iteration {i}/ 1000 | loss 2.0 | elapsed time per iteration (ms): 800.1\n" for i in range(4, 54))
+    assert incidents_of(tmp_path, {"train.log": log}, ruleset) == []
 
 
 def test_a_failure_the_log_printed_before_the_time_limit_is_the_cause(tmp_path: Path, ruleset: RuleSet) -> None:
@@ -165,6 +196,16 @@ def test_a_failure_the_log_printed_before_the_time_limit_is_the_cause(tmp_path: 
            + " 0: slurmstepd: error: *** STEP 416593.0 ON cgpu08 CANCELLED AT 2020-01-27T14:51:17 DUE TO TIME LIMIT ***\n")
     incidents = incidents_of(tmp_path, {"slurm-416593.out": log}, ruleset)
     assert (incidents[0].cause, incidents[0].rank, incidents[0].node) == (Cause.NETWORK, 10, "cgpu09")
+
+
+def test_a_time_limit_after_a_failure_training_went_on_after_is_still_a_time_limit(tmp_path: Path,
+                                                                                   ruleset: RuleSet) -> None:
+    log = ("10: cgpu09:31641:32201 [0] transport/net_ib.cc:789 NCCL WARN NET/IB : Got completion with error 12, "
+           "opcode 1, len 0, vendor err 129\n"
+           + "".join(f" 0: 2020-01-27 14:{10 + i // 60:02d}:{i % 60:02d} step {i} loss 2.0\n" for i in range(200))
+           + "slurmstepd: error: *** JOB 416593 ON cgpu08 CANCELLED AT 2020-01-27T14:51:17 DUE TO TIME LIMIT ***\n")
+    incidents = incidents_of(tmp_path, {"slurm-416593.out": log}, ruleset)
+    assert incidents[0].cause is Cause.PREEMPTION
 
 
 def test_a_time_limit_after_training_alone_is_the_cause(tmp_path: Path, ruleset: RuleSet) -> None:
