@@ -630,6 +630,21 @@ LAST_RESORT_RULES = frozenset({"python.fatal_abort", "torch.cpp_terminate", "gen
 LAST_RESORT_CAUSE = {"python.traceback": Cause.PYTHON_EXCEPTION, "python.stack_dump_main_thread": Cause.HANG}
 
 
+# frames of the launchers' own code (torch.distributed.launch / torchrun, DeepSpeed's and
+# accelerate's launchers) and of the interpreter's entry
+_LAUNCHER_FRAMES = ("torch/distributed/launch.py", "torch/distributed/run.py", "torch/distributed/elastic/",
+                    "torch/distributed/launcher/", "/runpy.py", "/bin/torchrun", "/bin/deepspeed", "deepspeed/launcher/",
+                    "/bin/accelerate", "accelerate/commands/")
+_FRAME_FILE = re.compile(r'File "([^"]{1,500})"')
+
+
+def _launcher_traceback(f: Finding) -> bool:
+    """A traceback (its following lines) whose frames are all a launcher's own: the launcher
+    raising (CalledProcessError, ChildFailedError) because a worker failed."""
+    frames = _FRAME_FILE.findall("\n".join(f.context))
+    return bool(frames) and all(any(p in frame for p in _LAUNCHER_FRAMES) for frame in frames)
+
+
 def _cancelled_step(f: Finding) -> bool:
     """Slurm's "*** STEP|JOB n ON host CANCELLED AT t ***" (not "FAILED", not "DUE TO TASK
     FAILURE"): the scheduler or a user ended the job. Alone among a log's last words, with
@@ -696,6 +711,9 @@ def last_resort(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
     if spawned is not None:  # the failing child's own traceback, under the parent's header naming it
         first = spawned
     cause = first.cause or (Cause.PREEMPTION if first.rule == SLURM_STEP_ENDED else LAST_RESORT_CAUSE[first.rule])
+    launcher_own = first.rule == "python.traceback" and _launcher_traceback(first)
+    if launcher_own:  # the launcher raising after a worker failed says nothing of what failed
+        cause = Cause.UNKNOWN
     evidence = [f for f in seen if f.rank == first.rank and f.rule == first.rule]
     if first not in evidence:  # (the spawned child's traceback, given the rank its header names)
         evidence.insert(0, first)
@@ -709,6 +727,9 @@ def last_resort(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
         why = "a stack dump of the stopped job (py-spy) and no line says what failed"
     elif first.rule == RULE_STACK_LOADER:
         why = "a stack dump of the stopped job waits for its data loader's next batch and no line says what failed"
+    elif launcher_own:
+        why = ("the launcher's own traceback (it raises once a worker has failed), cut before its last line, and no "
+               "line says what failed in the worker")
     elif first.rule in LAST_RESORT_CAUSE:
         why = "a Python traceback whose exception line is missing, and no other line says what failed"
     elif first.cause is Cause.HOST_OOM_KILL:
