@@ -20,8 +20,8 @@ from detector.rules.engine import RuleSet
 # session added 165 development cases whose first scoring was about half right, and from 0.77 when
 # the eighth added 206 more (first scored 93 of 206 fully right), and from 0.73 when the tenth
 # added 108 (first scored 48 of 108 fully right), and from 0.72 when the eleventh moved three
-# set-asides into development (265 cases, first scored 51-61% on cause) and added 75 (first scored 40
-# of 75 fully right)
+# set-asides into development (265 cases, first scored 51-61% on cause) and added 105 (first scored
+# 58 of 105 fully right)
 CAUSE_FLOOR = 0.69
 # healthy development cases that still raise an incident, each with why it is left so (a new noisy
 # healthy case fails the test)
@@ -43,6 +43,9 @@ KNOWN_NOISY = {
     "CD-nccl-844-healthy-rem-allocator-oom-warn",
     # a worker's traceback after training finished, without its exception line
     "CV-rvcwebui-10-healthy-multigpu-traceback-after-finish",
+    # the teardown's warnings (a store connection reset, the watchdog's signal) abbreviated into one
+    # line with "..."; the same lone reset line ends failed runs too (G-diffusionpipe-333)
+    "DI-areal-1245-clean-shutdown-tcpstore-noise",
 }
 INITIATOR_FLOOR = 0.65
 
