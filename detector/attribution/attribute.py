@@ -217,7 +217,8 @@ def _failure_incident(group: Sequence[Finding], initiators: Sequence[Finding], f
 def attribute(facts: RunFacts) -> list[Incident]:
     """All incidents of a run, most important first (machine faults before others, then time)."""
     incidents: list[Incident] = []
-    failure_findings = [f for f in facts.findings if f.cause is not Cause.STRAGGLER and not f.rule.startswith(RULE_GPU_OUTLIER)]
+    failure_findings = _crashes_after_a_lost_peer(
+        [f for f in facts.findings if f.cause is not Cause.STRAGGLER and not f.rule.startswith(RULE_GPU_OUTLIER)])
     for group in _group_by_attempt(failure_findings):
         initiators = [f for f in group if f.role is Role.INITIATOR and f.cause is not None and f.rule != RULE_STALL]
         hung = finish_incident(group, facts, stopped_by=initiators) if initiators else None
@@ -245,6 +246,38 @@ def attribute(facts: RunFacts) -> list[Incident]:
     incidents.sort(key=lambda i: (not i.remediation.drain_node, i.cause is Cause.STRAGGLER,
                                   i.first_evidence_time.timestamp() if i.first_evidence_time else float("inf")))
     return incidents
+
+
+_LOST_PEER = ("closed", "reset", "peer_lost", "remote", "connection_lost")
+LOST_PEER_WITHIN = timedelta(seconds=60)
+
+
+def _crashes_after_a_lost_peer(findings: Sequence[Finding]) -> list[Finding]:
+    """``findings`` with each crash (a fatal signal) made collateral when its own rank said first
+    that a peer was gone (gloo's "Connection closed by peer", a reset) and another rank of the
+    attempt has initiator-grade evidence of its own: a process that segfaults or aborts while
+    it tears down after losing its peer is the failure's consequence. (Said first: an earlier
+    line of the same file, or a time no later than the crash's and within a minute of it.)"""
+    lost = [f for f in findings if f.role is Role.COLLATERAL and f.rank is not None
+            and any(h in f.rule for h in _LOST_PEER)]
+    if not lost:
+        return list(findings)
+
+    def after_loss(f: Finding) -> bool:
+        return any(g.rank == f.rank and g.attempt == f.attempt and (
+            (g.file is not None and g.file == f.file and g.line is not None and f.line is not None and g.line < f.line)
+            or (g.time is not None and f.time is not None and timedelta(0) <= f.time - g.time <= LOST_PEER_WITHIN))
+            for g in lost)
+
+    crashes = {id(f) for f in findings if f.role is Role.INITIATOR and f.cause is Cause.CRASH_SIGNAL
+               and f.rank is not None and after_loss(f)}
+    if not crashes:
+        return list(findings)
+    others = [f for f in findings if f.role is Role.INITIATOR and f.cause is not None and id(f) not in crashes]
+    keep = {id(f) for f in findings if id(f) in crashes
+            and not any(o.rank != f.rank and o.attempt == f.attempt for o in others)}
+    return [replace(f, role=Role.COLLATERAL, cause=None) if id(f) in crashes and id(f) not in keep else f
+            for f in findings]
 
 
 def _stragglers(facts: RunFacts) -> list[Incident]:

@@ -6,13 +6,15 @@ is written here in the shape of the real one."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
+from detector.attribution.attribute import attribute
 from detector.attribution.incident import first_block_node
 from detector.rules.engine import RuleSet
-from detector.types import Cause, RankInfo, RunFacts
+from detector.types import Cause, Finding, RankInfo, Role, RunFacts, Severity
 from tests.support.replaying import incidents_of
 
 # name -> (log, cause, rank, node)
@@ -286,3 +288,43 @@ def test_only_the_node_of_the_first_ranks_takes_ranks_no_line_places() -> None:
     assert first_block_node(3, facts(RankInfo(7, 7, "node15"), RankInfo(12, 4, "node15"))) is None
     # two nodes claim the first ranks: nothing says which
     assert first_block_node(3, facts(RankInfo(4, 4, "a"), RankInfo(5, 5, "b"))) is None
+
+
+def test_a_rank_that_crashes_after_losing_its_peer_is_collateral(tmp_path: Path, ruleset: RuleSet) -> None:
+    """Rank 3 raised; rank 1 on the other node saw gloo's connection close and then segfaulted as
+    it tore down, within the same second (the real two-node job of the coordinator's test did
+    this now and then): the crash is the consequence, rank 3's exception the cause."""
+    rank3 = ('[rank3]: Traceback (most recent call last):\n[rank3]:   File "train_ddp.py", line 297, in main\n'
+             '[rank3]:     raise RuntimeError(f"injected fault: bad batch at step {step}")\n'
+             "[rank3]: RuntimeError: injected fault: bad batch at step 6\n")
+    rank1 = ("[rank1]: RuntimeError: [/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:553] Connection closed "
+             "by peer [127.0.0.1]:59107. This is typically caused by a remote worker crashing.\n"
+             "terminate called without an active exception\nFatal Python error: Aborted\n\n"
+             "Thread 0xFatal Python error: Segmentation fault\n\n")
+    files = {"nodeB/none_x/attempt_0/1/stderr.log": rank3, "nodeA/none_x/attempt_0/1/stderr.log": rank1}
+    [incident] = incidents_of(tmp_path, files, ruleset)
+    assert (incident.cause, incident.rank) == (Cause.PYTHON_EXCEPTION, 3)
+
+
+def test_a_crash_after_a_lost_peer_with_no_other_failure_stays_the_cause(tmp_path: Path, ruleset: RuleSet) -> None:
+    log = ("[rank1]: RuntimeError: [/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:553] Connection closed "
+           "by peer [127.0.0.1]:59107.\nFatal Python error: Segmentation fault\n")
+    [incident] = incidents_of(tmp_path, {"train.log": log}, ruleset)
+    assert incident.cause is Cause.CRASH_SIGNAL
+
+
+def test_the_coordinator_s_first_errors_of_a_crash_after_a_lost_peer() -> None:
+    """The coordinator's view of the same failure: each rank's first evidence, times to the
+    second (Prometheus), rank 1's crash and its lost peer in the same second as rank 3's error."""
+    t = datetime(2026, 12, 2, 9, 18, 37, tzinfo=UTC)
+
+    def finding(rule: str, role: Role, cause: Cause | None, rank: int) -> Finding:
+        return Finding(rule, role, cause, Severity.ERROR, rule, rank=rank, node="nodeA" if rank < 2 else "nodeB", time=t)
+
+    findings = (finding("python.uncaught_exception", Role.INITIATOR, Cause.PYTHON_EXCEPTION, 3),
+                finding("python.fatal_signal", Role.INITIATOR, Cause.CRASH_SIGNAL, 1),
+                finding("torch.gloo_connection_closed", Role.COLLATERAL, None, 1),
+                finding("torch.gloo_connection_closed", Role.COLLATERAL, None, 0))
+    ranks = {r: RankInfo(r, r % 2, "nodeA" if r < 2 else "nodeB") for r in range(4)}
+    [incident] = attribute(RunFacts(findings=findings, ranks=ranks, world_size=4))
+    assert (incident.cause, incident.initiator.rank, incident.initiator.node) == (Cause.PYTHON_EXCEPTION, 3, "nodeB")
