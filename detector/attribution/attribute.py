@@ -89,7 +89,7 @@ def _without_time_limits_after_failures(initiators: Sequence[Finding], facts: Ru
     stopped the job, which then sat until its time limit. (A failure training went on after, a
     caught error, leaves the time limit the cause.)"""
     failed = [f for f in initiators if f.rule != TIME_LIMIT and f.cause is not Cause.PREEMPTION and f.time is None
-              and f.line is not None and f.file is not None and (f.line or 0) >= facts.last_progress.get(f.file, 0)]
+              and f.line is not None and f.file is not None and f.line >= facts.last_progress.get(f.file, 0)]
     if not failed:
         return initiators
     ended = {id(f) for f in initiators if f.rule == TIME_LIMIT and f.line is not None
@@ -97,12 +97,10 @@ def _without_time_limits_after_failures(initiators: Sequence[Finding], facts: Ru
     return [f for f in initiators if id(f) not in ended] if ended else initiators
 
 
-def _pick_primary(initiators: Sequence[Finding], facts: RunFacts | None = None) -> Finding:
+def _pick_primary(initiators: Sequence[Finding]) -> Finding:
     """The earliest initiator-grade evidence; within the clock-skew window hardware-class
     evidence (and OOM kills, preemption) wins over software errors, whose time order may be an
     artefact of skewed clocks."""
-    if facts is not None:
-        initiators = _without_time_limits_after_failures(initiators, facts)
     timed = [f for f in initiators if f.time is not None]
     untimed = [f for f in initiators if f.time is None]
     if not timed:
@@ -130,7 +128,7 @@ def _near(f: Finding, primary: Finding) -> bool:
 
 
 def _failure_incident(group: Sequence[Finding], initiators: Sequence[Finding], facts: RunFacts) -> tuple[Incident, set[int]]:
-    primary = _pick_primary(initiators, facts)
+    primary = _pick_primary(_without_time_limits_after_failures(initiators, facts))
     rank, node = primary.rank, primary.node
     if rank is None and primary.gpu is not None:
         rank = next((r.rank for r in facts.ranks.values() if r.gpu == primary.gpu and (node is None or r.node == node)), None)
@@ -269,15 +267,12 @@ def _crashes_after_a_lost_peer(findings: Sequence[Finding]) -> list[Finding]:
             or (g.time is not None and f.time is not None and timedelta(0) <= f.time - g.time <= LOST_PEER_WITHIN))
             for g in lost)
 
-    crashes = {id(f) for f in findings if f.role is Role.INITIATOR and f.cause is Cause.CRASH_SIGNAL
-               and f.rank is not None and after_loss(f)}
-    if not crashes:
-        return list(findings)
-    others = [f for f in findings if f.role is Role.INITIATOR and f.cause is not None and id(f) not in crashes]
-    keep = {id(f) for f in findings if id(f) in crashes
-            and not any(o.rank != f.rank and o.attempt == f.attempt for o in others)}
-    return [replace(f, role=Role.COLLATERAL, cause=None) if id(f) in crashes and id(f) not in keep else f
-            for f in findings]
+    crashes = [f for f in findings if f.role is Role.INITIATOR and f.cause is Cause.CRASH_SIGNAL
+               and f.rank is not None and after_loss(f)]
+    others = [f for f in findings if f.role is Role.INITIATOR and f.cause is not None
+              and not any(f is c for c in crashes)]
+    demoted = {id(c) for c in crashes if any(o.rank != c.rank and o.attempt == c.attempt for o in others)}
+    return [replace(f, role=Role.COLLATERAL, cause=None) if id(f) in demoted else f for f in findings]
 
 
 def _stragglers(facts: RunFacts) -> list[Incident]:
