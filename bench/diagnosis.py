@@ -9,6 +9,7 @@ truth.json, side by side with a naive reader that takes the first error-looking 
     python bench/diagnosis.py --split fresh4  # the fifth set-aside (seventh session; once, at the end)
     python bench/diagnosis.py --split fresh8  # the ninth set-aside (eleventh session; once, at the end)
     python bench/diagnosis.py --split fresh9  # the tenth set-aside (eleventh session, later; once, at the end)
+    python bench/diagnosis.py --split fresh10 # the eleventh set-aside (twelfth session; once, at the end)
     (fresh5, fresh6 and fresh7, set aside in the eighth to tenth sessions, were scored once and
     then moved to development: split.json's "promoted")
     python bench/diagnosis.py --split all --misses
@@ -90,10 +91,11 @@ class Scored:
 
 def split_of(name: str, split: dict[str, object]) -> str:
     """``held`` (the third set aside before any rule was written), ``fresh``, ``fresh2``,
-    ``fresh3``, ``fresh4``, ``fresh8`` and ``fresh9`` (cases gathered later, by someone who did not run rankdoctor, kept aside the same
+    ``fresh3``, ``fresh4``, ``fresh8``, ``fresh9`` and ``fresh10`` (cases gathered later, by someone who did not run rankdoctor, kept aside the same
     way), or ``dev``."""
     for key, label in (("held_out", "held"), ("fresh", "fresh"), ("fresh2", "fresh2"), ("fresh3", "fresh3"),
-                       ("fresh4", "fresh4"), ("fresh8", "fresh8"), ("fresh9", "fresh9")):
+                       ("fresh4", "fresh4"), ("fresh8", "fresh8"), ("fresh9", "fresh9"),
+                       ("fresh10", "fresh10")):
         names = split.get(key) or []
         if isinstance(names, list) and name in names:
             return label
@@ -212,7 +214,8 @@ def confusion(rows: Sequence[Scored]) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--split", choices=("dev", "held", "fresh", "fresh2", "fresh3", "fresh4", "fresh8", "fresh9", "all"), default="dev")
+    ap.add_argument("--split", choices=("dev", "held", "fresh", "fresh2", "fresh3", "fresh4", "fresh8", "fresh9", "fresh10", "all"),
+                    default="dev")
     ap.add_argument("--misses", action="store_true", help="list the cases rankdoctor gets wrong")
     ap.add_argument("--json", type=Path, help="write the figures as JSON")
     args = ap.parse_args(argv)
