@@ -14,6 +14,7 @@ from detector.pipeline.filescan import FileScan
 from detector.sources.pci import normalize_pci
 from detector.sources.runs import LogFile
 from detector.sources.torchelastic import FailureRecord
+from detector.support.hosts import placeholder_host
 from detector.support.numbers import MAX_RANKS, small_int
 from detector.types import RankProcess
 
@@ -38,7 +39,7 @@ class RunIndex:
     nodes: set[str] = field(default_factory=set)
 
     def node(self, name: str | None) -> str | None:
-        if name is None:
+        if name is None or placeholder_host(name):
             return None
         return self.host_alias.get(name, name)
 
@@ -65,6 +66,8 @@ def _rank(value: str | None) -> int | None:
 def _field(fields: Iterable[tuple[str, str]], name: str) -> str | None:
     for k, v in fields:
         if k == name:
+            if name == "host" and placeholder_host(v):
+                return None  # a redacted host ("on node xxxxxxxx") names no node
             return v
     return None
 

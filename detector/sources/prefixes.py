@@ -35,6 +35,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
+from detector.support.hosts import placeholder_host
+
 
 class PrefixStyle(StrEnum):
     NONE = "none"
@@ -105,7 +107,7 @@ _LOCAL_HINT = re.compile(r"(?:^|[\s'\"(\[,])--local[_-]rank[= ](?P<a>\d{1,4})\b|
 
 
 def _host_ok(host: str) -> bool:
-    return host.lower() not in ("localhost", "localhost.localdomain")
+    return host.lower() not in ("localhost", "localhost.localdomain") and not placeholder_host(host)
 
 
 # What every prefix below begins with (a superset, one test): a bracket, a parenthesis or an

@@ -11,6 +11,8 @@ import re
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, timezone
 
+from detector.support.hosts import placeholder_host
+
 _MONTHS = {m: i for i, m in enumerate(
     ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1)}
 
@@ -139,7 +141,8 @@ def nccl_header(text: str) -> tuple[str, int] | None:
 
 
 def _host_ok(host: str) -> bool:
-    return not (host.lower() in _NOT_HOSTS or not any(c.isalpha() for c in host) or _SOURCE_FILE.search(host))
+    return not (host.lower() in _NOT_HOSTS or not any(c.isalpha() for c in host) or _SOURCE_FILE.search(host)
+                or placeholder_host(host))
 
 
 def _header_host(text: str, pos: int) -> tuple[str, int] | None:
@@ -150,7 +153,7 @@ def _header_host(text: str, pos: int) -> tuple[str, int] | None:
     if m is None:
         return None
     host = m["host"]
-    if host.lower() in _NOT_HOSTS or not any(c.isalpha() for c in host) or _SOURCE_FILE.search(host):
+    if not _host_ok(host):
         return None
     return host, m.end()
 
@@ -192,7 +195,7 @@ def parse_timestamp(text: str, *, year: int | None = None, pos: int = 0) -> Stam
     m = _FACILITY_HEADER.match(text, pos) if text.find(": ", pos, pos + 66) >= 0 else None
     if m is not None:
         inner = _parse_time(text, year=year, pos=m.end())
-        host = m["host"] if m["host"].lower() not in _NOT_HOSTS else None
+        host = m["host"] if m["host"].lower() not in _NOT_HOSTS and not placeholder_host(m["host"]) else None
         if inner is not None:
             return Stamp(inner.time, inner.since_boot, host, inner.end)
         return Stamp(None, None, host, m.end()) if host else None
