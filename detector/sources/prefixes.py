@@ -207,6 +207,8 @@ def quick_prefix(line: str, style: PrefixStyle = PrefixStyle.BRACKETS) -> tuple[
             return None
     if line.find("Rank ", 0, _HINT_SPAN) >= 0 or "local" in line:
         return None
+    if line.find("[rank", 1, 130) > 0:  # perhaps torchrun's prefix behind a tool's (_TOOL_LEAD)
+        return None
     return None, None, 0
 
 
@@ -226,6 +228,12 @@ def strip_prefix(line: str, style: PrefixStyle = PrefixStyle.BRACKETS) -> Prefix
 _PASTE_LEAD = re.compile(r"(?:> ?){0,3}[ \t]{0,8}(?:\[[0-9]{1,7}\] )?")
 
 
+# what a tool that gathered the lines puts before torchrun's "[rankN]:": kubectl's
+# "[pod/name/container] ", docker compose's "service  | ", pdsh's "host: ", a viewer's line
+# number ("  101 | "); taken off only where "[rankN]:" follows it
+_TOOL_LEAD = re.compile(r"[ \t]{0,8}[^\s\[]{0,80}(?:\[[^\]\s]{1,80}\])?[ \t]{0,4}[|:]?[ \t]{1,4}(?=\[rank\d{1,6}\]:)")
+
+
 def _strip_prefix(line: str, style: PrefixStyle) -> Prefixed:
     found = _strip_prefix_at(line, style)
     unplaced = found.hinted or (found.rank is None and found.local_rank is None and found.host is None)
@@ -234,6 +242,12 @@ def _strip_prefix(line: str, style: PrefixStyle) -> Prefixed:
         if lead is not None and lead.end() > 0:
             inner = _strip_prefix_at(line[lead.end():], style)
             if (inner.rank is not None or inner.local_rank is not None or inner.host is not None) and not inner.hinted:
+                return inner
+    if unplaced and line.find("[rank", 1, 130) > 0:
+        lead = _TOOL_LEAD.match(line)
+        if lead is not None:
+            inner = _strip_prefix_at(line[lead.end():], style)
+            if inner.rank is not None and not inner.hinted:
                 return inner
     return found
 

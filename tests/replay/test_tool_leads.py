@@ -1,0 +1,47 @@
+"""torchrun's ``[rankN]:`` behind what the tool that gathered the lines put before it: kubectl's
+``--prefix``, docker compose, pdsh, a viewer's line numbers. The rank is read through the lead;
+a ``[rankN]:`` inside a message is not a prefix."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from detector.rules.engine import RuleSet
+from detector.sources.prefixes import PrefixStyle, strip_prefix
+from detector.types import Cause
+from tests.support.replaying import incidents_of
+
+TIMEOUT = ("[E1202 10:10:00.000000 111 ProcessGroupNCCL.cpp:616] [Rank 0] Watchdog caught collective operation "
+           "timeout: WorkNCCL(SeqNum=5, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for "
+           "600002 milliseconds before timing out.")
+FAULT = " RuntimeError: CUDA error: an illegal memory access was encountered"
+
+LEADS = {
+    "kubectl": ("[pod/trainer-worker-3/pytorch] ", "[pod/trainer-worker-0/pytorch] "),
+    "compose": ("trainer-1  | ", "trainer-1  | "),
+    "pdsh": ("node03: ", "node00: "),
+    "line-numbers": ("  101 | ", "  102 | "),
+}
+
+
+@pytest.mark.parametrize("tool", sorted(LEADS))
+def test_the_rank_behind_a_tool_s_lead(tmp_path: Path, ruleset: RuleSet, tool: str) -> None:
+    faulty, waiting = LEADS[tool]
+    log = f"{faulty}[rank3]:{FAULT}\n{waiting}[rank0]:{TIMEOUT}\n"
+    [incident] = incidents_of(tmp_path, {"train.log": log}, ruleset)
+    assert (incident.cause, incident.rank) == (Cause.ILLEGAL_MEMORY_ACCESS, 3)
+
+
+@pytest.mark.parametrize("line", [
+    "RuntimeError: worker said [rank3]: boom",
+    "ValueError: bad value in [rank3]: config",
+])
+def test_a_rank_prefix_quoted_in_a_message_is_no_prefix(line: str) -> None:
+    assert strip_prefix(line, PrefixStyle.NONE).rank is None
+
+
+def test_the_lead_is_taken_off_the_message() -> None:
+    pre = strip_prefix("trainer-1  | [rank3]: RuntimeError: boom", PrefixStyle.NONE)
+    assert (pre.rank, pre.message) == (3, "RuntimeError: boom")
