@@ -160,6 +160,7 @@ def exit_findings(scans: Sequence[FileScan], idx: RunIndex, rank_findings: Seque
     records: dict[tuple[int | None, int | None], Record] = {}
     unplaced: list[Record] = []
     first_exit: set[tuple[int | None, int | None]] = set()  # the launcher says this exit came first
+    srun_failed: dict[int | None, set[int]] = defaultdict(set)  # the srun tasks that exited with an error code
     for scan in scans:
         f = scan.file
         for fr in scan.failures:
@@ -174,9 +175,12 @@ def exit_findings(scans: Sequence[FileScan], idx: RunIndex, rank_findings: Seque
             scode = _SIGNAL_CODES.get(signal or "") if signal else _num(fnd.field("exitcode"))
             if scode is None:
                 continue
-            for task_rank in expand_ranks(tasks):
+            task_ranks = expand_ranks(tasks)
+            for task_rank in task_ranks:
                 node = idx.node(fnd.field("host")) or idx.rank_node.get(task_rank)
                 records.setdefault((fnd.attempt, task_rank), (scode, None, node, fnd.time, fnd.file or "", fnd.line or 0, fnd.text, fnd.attempt))
+            if scode > 0:
+                srun_failed[fnd.attempt].update(task_ranks)
             continue
         if fnd.cause is Cause.DATA_LOADER_STALL:  # the signal killed a loader worker, not the rank
             continue
@@ -198,6 +202,9 @@ def exit_findings(scans: Sequence[FileScan], idx: RunIndex, rank_findings: Seque
         records.setdefault((fnd.attempt, rank), (code, _num(fnd.field("pid")), fnd.node or idx.rank_node.get(rank), fnd.time, fnd.file or "", fnd.line or 0, fnd.text, fnd.attempt))
         if fnd.rule in FIRST_EXIT_RULES:
             first_exit.add((fnd.attempt, rank))
+    for att, failed in srun_failed.items():
+        if len(failed) == 1:  # the one task that exited with an error code; srun terminated the others
+            first_exit.add((att, next(iter(failed))))
     if not records and unplaced:
         first = unplaced[0]
         if first[2] is None:  # the node another exit line of the launcher names (MPICH's "PID n RUNNING AT host")

@@ -298,6 +298,10 @@ def detect_style(sample: Iterable[str]) -> PrefixStyle:
     labelled = sum(1 for srun, _host, _br in kinds if srun)
     if labelled >= max(3, int(0.8 * len(lines))):
         return PrefixStyle.SRUN_LABEL
+    if labelled >= 5:  # a batch script's preamble (its "set -x" trace, its echo lines), then srun's output
+        first = next(i for i, (srun, _host, _br) in enumerate(kinds) if srun)
+        if labelled >= 0.9 * (len(lines) - first):
+            return PrefixStyle.SRUN_LABEL
     hosts: Counter[str] = Counter()
     for s, (_srun, host, _br) in zip(lines, kinds, strict=True):
         if host:

@@ -344,6 +344,8 @@ def _classify_compressed(path: Path, name: str, parts: tuple[str, ...], display:
 
 
 _LINE_RANK = re.compile(r"^[^\[\n]{0,40}\[(?:rank|default)(\d{1,7})\]:", re.M)  # also behind a collector's stamp
+# srun --label's "12: " and Open MPI's "[1,12]<stderr>:" before a line: the task that printed it
+_LINE_TASK = re.compile(r"^(?: {0,6}(\d{1,6}): |\[\d{1,6},(\d{1,6})\]<std(?:out|err)>:)", re.M)
 
 
 # a launcher's own lines (DeepSpeed's launch.py, torchrun's agent): the file is a node's launcher
@@ -357,6 +359,9 @@ def _not_one_rank(name: str, lines: list[str], hosts: set[str]) -> bool:
     the name is one of ``hosts``, those its lines name ("node-31.log" holding node-31's NCCL lines)."""
     text = "\n".join(lines)
     if len(set(_LINE_RANK.findall(text))) >= 2 or _LAUNCHER_LINE.search(text):
+        return True
+    tasks = _LINE_TASK.findall(text)
+    if len(tasks) >= 4 and len(set(tasks)) >= 2:  # a job's output with every task's lines
         return True
     stem = name.rsplit(".", 1)[0]
     if not looks_like_host(stem) or not any(c.isalpha() for c in stem):

@@ -1,0 +1,58 @@
+"""A Slurm batch job's own output file (``job-<name>-<jobid>.out``): the batch script's ``set -x``
+trace first, then every task's lines behind srun's ``--label``; srun reporting the one task that
+exited with an error code, then terminating the others."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from detector.rules.engine import RuleSet
+from detector.sources.prefixes import PrefixStyle, detect_style
+from detector.types import Cause
+from tests.support.replaying import incidents_of
+
+PREAMBLE = "".join(f"+ export NCCL_SETTING_{i}={i}\n" for i in range(30)) + "+ srun -l ./all_reduce_perf -b 8 -e 1G\n"
+BANNER = "".join(f"{t:3d}: cpu-bind=MASK - nid0051{t // 4:02d}, task {t:3d} [1684{t:02d}]: mask 0xff set\n"
+                 for t in range(16))
+
+
+def job_output(failing: str, exits: str) -> str:
+    return PREAMBLE + BANNER + "  0: # nccl-tests version 2.13.11\n" + failing + exits
+
+
+def test_the_labels_after_a_script_s_preamble_are_srun_s() -> None:
+    lines = job_output("", "").splitlines()[:50]
+    assert detect_style(lines) is PrefixStyle.SRUN_LABEL
+
+
+def test_a_preamble_then_a_few_numbered_lines_is_no_srun_output() -> None:
+    lines = [*PREAMBLE.splitlines(), "1: first item", "2: second item"]
+    assert detect_style(lines) is not PrefixStyle.SRUN_LABEL
+
+
+def test_a_job_id_in_the_file_name_is_no_rank(tmp_path: Path, ruleset: RuleSet) -> None:
+    log = job_output(" 13: nid005103: Test CUDA failure common.cu:297 'uncorrectable ECC error encountered'\n",
+                     "srun: error: nid005103: task 13: Exited with exit code 2\n"
+                     "srun: error: nid005100: tasks 0-3: Terminated\n")
+    [incident] = incidents_of(tmp_path, {"job-n-00016-N-0004-153528.out": log}, ruleset)
+    assert (incident.cause, incident.rank, incident.node) == (Cause.ECC_MEMORY, 13, "nid005103")
+
+
+def test_the_one_task_srun_saw_exit_with_an_error_code_started_it(tmp_path: Path, ruleset: RuleSet) -> None:
+    log = job_output(" 13: nid005103: Test CUDA failure common.cu:986 'some error no rule knows'\n",
+                     "srun: error: nid005103: task 13: Exited with exit code 2\n"
+                     "srun: Job step aborted: Waiting up to 32 seconds for job step to finish.\n"
+                     "  0: slurmstepd: error: *** STEP 152395.0 ON nid005100 CANCELLED AT 2025-02-11T13:15:55 ***\n"
+                     "srun: error: nid005100: tasks 0-3: Terminated\n"
+                     "srun: error: nid005101: tasks 4-7: Terminated\n")
+    [incident] = incidents_of(tmp_path, {"job-153528.out": log}, ruleset)
+    assert (incident.rank, incident.node) == (13, "nid005103")
+    assert incident.cause is not Cause.PREEMPTION  # srun cancelled the step after the task failed
+
+
+def test_two_tasks_with_error_codes_name_no_first(tmp_path: Path, ruleset: RuleSet) -> None:
+    log = job_output("", "srun: error: nid005103: task 13: Exited with exit code 3\n"
+                         "srun: error: nid005100: task 2: Exited with exit code 3\n"
+                         "srun: error: nid005100: tasks 0-1,3: Terminated\n")
+    incidents = incidents_of(tmp_path, {"job-153528.out": log}, ruleset)
+    assert all(i.rank not in (2, 13) for i in incidents)
