@@ -107,6 +107,12 @@ def remediation_for(cause: Cause, ini: Initiator, *, has_hardware_evidence: bool
         return Remediation(False, True,
             f"The rank's process{target} died by a signal with no hardware evidence: collect a core dump or faulthandler trace; check host memory if it was SIGKILL.",
             _on(node, "coredumpctl list --since today; dmesg -T | tail -n 50"))
+    if cause is Cause.PREEMPTION and anchor is not None and anchor.field("exc_type") == "KeyboardInterrupt":
+        return Remediation(False, False,
+            "The job was interrupted (Ctrl-C, or a SIGINT from its shell or launcher), not preempted: nothing "
+            "failed and no node is at fault; it is not resubmitted for you. Rerun it from its last checkpoint "
+            "when wanted (and under nohup, tmux or the scheduler if the interrupt was not meant).",
+            "rankdoctor replay <the rerun's log dir>")
     if cause is Cause.PREEMPTION:
         return Remediation(False, True,
             "The scheduler preempted the job: resubmit it to resume from the last checkpoint; no node is at fault.",
@@ -177,6 +183,9 @@ def explain(cause: Cause, ini: Initiator, anchor: Finding | None, collateral: in
         who.append(f"(GPU {ini.gpu})" if who else f"GPU {ini.gpu}")
     subject = " ".join(who) if who else "no single rank"
     first = f"The failure started with {_WHAT[cause]} on {subject}" if who else f"The run failed with {_WHAT[cause]}; {subject} could be singled out"
+    if cause is Cause.PREEMPTION and anchor is not None and anchor.field("exc_type") == "KeyboardInterrupt":
+        first = (f"The job was stopped from outside, by an interrupt; {subject} could be singled out" if not who
+                 else f"The job was stopped from outside, by an interrupt, first on {subject}")
     killed = cause is Cause.UNKNOWN and anchor is not None and killed_by_sigkill(anchor)
     if killed:
         first = (f"The failure started when {subject if who else 'a process of the job'} was killed by SIGKILL, and no "

@@ -35,6 +35,7 @@ from detector.attribution.infer import (
     _peer_votes,
     checkpoint_save_straggler,
     data_prep_straggler,
+    interrupted,
     last_resort,
     main_first_straggler,
 )
@@ -239,7 +240,7 @@ def attribute(facts: RunFacts) -> list[Incident]:
             if inferred is not None:
                 incidents.append(inferred)
     incidents = [data_prep_straggler(i, facts) or main_first_straggler(i, facts) or checkpoint_save_straggler(i, facts)
-                 or i for i in incidents]
+                 or interrupted(i, facts) or i for i in incidents]
     incidents.extend(_stragglers(facts))
     incidents.sort(key=lambda i: (not i.remediation.drain_node, i.cause is Cause.STRAGGLER,
                                   i.first_evidence_time.timestamp() if i.first_evidence_time else float("inf")))

@@ -911,3 +911,20 @@ def checkpoint_save_straggler(incident: Incident, facts: RunFacts) -> Incident |
     collateral = tuple(r for r in incident.collateral_ranks if r != rank)
     return _build(Cause.STRAGGLER, _initiator_for(rank, None, facts, [save]), [save, *incident.evidence], collateral,
                   0.45, facts, inferred_by=why)
+
+
+def interrupted(incident: Incident, facts: RunFacts) -> Incident | None:
+    """The incident read again as the job stopped from outside when all it holds that failed is
+    ranks raising ``KeyboardInterrupt`` (Ctrl-C, a shell or a launcher's SIGINT), with no
+    collective timeout before: nothing failed on its own. (A rank's own exception or crash keeps
+    the incident as it is; so do timeouts, a hung job someone interrupted.)"""
+    if incident.cause is not Cause.PYTHON_EXCEPTION:
+        return None
+    raised = [f for f in incident.evidence if f.role is Role.INITIATOR]
+    if not raised or any(f.field("exc_type") != "KeyboardInterrupt" for f in raised):
+        return None
+    if any(any(h in f.rule for h in TIMEOUT_HINTS) for f in incident.evidence):
+        return None
+    return _build(Cause.PREEMPTION, Initiator(), incident.evidence, incident.collateral_ranks, 0.35, facts,
+                  inferred_by="the ranks were interrupted (KeyboardInterrupt: Ctrl-C or a SIGINT from the shell or "
+                              "the launcher) and no line says anything failed before")

@@ -1,0 +1,42 @@
+"""A job someone stopped with Ctrl-C (or a SIGINT from its shell or launcher): every rank raises
+KeyboardInterrupt. Nothing failed on its own, so it reads as stopped from outside and is not
+resubmitted; an exception or a collective timeout before the interrupt keeps its own reading."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from detector.replay import replay_path
+from detector.rules.engine import RuleSet
+from detector.types import Cause
+from tests.support.replaying import incidents_of, write_run
+
+
+def interrupt(rank: int) -> str:
+    return (f"[rank{rank}]: Traceback (most recent call last):\n"
+            f'[rank{rank}]:   File "/workspace/train.py", line 211, in <module>\n'
+            f"[rank{rank}]:     loss.backward()\n"
+            f"[rank{rank}]: KeyboardInterrupt\n")
+
+
+def test_every_rank_interrupted_is_a_job_stopped_from_outside(tmp_path: Path, ruleset: RuleSet) -> None:
+    log = "step 41 | loss 2.31\n" + interrupt(0) + interrupt(1)
+    report = replay_path(write_run(tmp_path, {"train.log": log}), ruleset)
+    [incident] = report.incidents
+    assert incident.cause is Cause.PREEMPTION
+    assert (incident.remediation.drain_node, incident.remediation.resubmit) == (False, False)
+    assert "interrupt" in incident.explanation
+
+
+def test_an_exception_before_the_interrupt_is_the_failure(tmp_path: Path, ruleset: RuleSet) -> None:
+    log = ("[rank1]: ValueError: batch 17 has no labels\n" + interrupt(0))
+    [incident] = incidents_of(tmp_path, {"train.log": log}, ruleset)
+    assert (incident.cause, incident.rank) == (Cause.PYTHON_EXCEPTION, 1)
+
+
+def test_a_hung_job_someone_interrupted_is_not_stopped_from_outside(tmp_path: Path, ruleset: RuleSet) -> None:
+    log = ("[rank0]:[E1202 10:10:00.000000 111 ProcessGroupNCCL.cpp:616] [Rank 0] Watchdog caught collective "
+           "operation timeout: WorkNCCL(SeqNum=5, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) "
+           "ran for 600002 milliseconds before timing out.\n" + interrupt(1))
+    incidents = incidents_of(tmp_path, {"train.log": log}, ruleset)
+    assert incidents and incidents[0].cause is not Cause.PREEMPTION
