@@ -9,6 +9,8 @@ and counterexamples. :func:`validate_rules` adds what only matters once the rule
 - no pattern has a super-linear shape the static backtracking check misses (linearity.py);
 - hyperscan accepts each pattern; one it refuses is named, with a note that the ``re``
   prefilter is then used for the whole set (a *warning*: matching stays correct, only slower);
+- hyperscan, compiling the whole set as the engine does, finds every example line for its rule
+  (an *error* where it does not although ``re`` matches: the rule would never match in a replay);
 - a rule that says ``disabled: true`` holds nothing else (the loader would keep such a rule
   active); a user rule that disables an id disables one that exists, and a user rule does not
   silently replace one of an earlier user layer (warnings).
@@ -257,8 +259,35 @@ def validate_rules(
         except re.error as exc:  # each pattern compiles alone; together they do not
             errors.append(ConfigError(str(shipped_files[0] if shipped_files else "rules"), None,
                                       f"the patterns do not compile together for the re prefilter: {exc}"))
+    if not errors and result.rules and check_hyperscan and not any("hyperscan refuses" in w.detail for w in warnings):
+        errors.extend(_hyperscan_misses(result.rules, where))
     return Validation(result, tuple(sorted(errors, key=_where)), tuple(sorted(warnings, key=_where)),
                       tuple([*shipped_files, *user_files]), check_hyperscan)
+
+
+def _hyperscan_misses(rules: Sequence[CompiledRule], where: _Positions) -> list[ConfigError]:
+    """Example lines that hyperscan, as the engine compiles the whole set (one database, one scan
+    of each buffer), does not find for their rule although ``re`` matches them: the rule would
+    never match in a replay. (Seen once: a bounded repeat before an alternation whose branches
+    shared a quoted word.)"""
+    from detector.rules.scanners import HyperscanPrefilter
+
+    try:
+        prefilter = HyperscanPrefilter([r.pattern for r in rules])
+    except Exception:  # a set hyperscan refuses falls back to re: nothing to check
+        return []
+    problems = []
+    for index, rule in enumerate(rules):
+        for line, _fields in rule.examples:
+            data = f"-\n{line}\n".encode("utf-8", "replace")
+            if not any(off == 2 and index in ids for off, ids in prefilter.lines(data, 0, len(data))):
+                problems.append(where.error(
+                    rule.path, rule.id,
+                    f"hyperscan does not find the example {_quote(line)} although re matches it: the rule would "
+                    "never match in a replay; rewrite the pattern (factor a word the branches of an alternation "
+                    f"share out of it, or simplify a repeat): {_quote(rule.pattern)}",
+                    "examples", rule.line))
+    return problems
 
 
 def _where(problem: ConfigError) -> tuple[str, int, int]:

@@ -339,3 +339,26 @@ def test_stubs_are_unique_valid_yaml_and_validate(tmp_path: Path) -> None:
 def test_yaml_str_round_trips(text: str) -> None:
     assert yaml.safe_load(f"x: {yaml_str(text)}")["x"] == text
     assert loads_yaml(f"x: {yaml_str(text)}\n", "t.yaml")["x"] == text
+
+
+def test_a_pattern_hyperscan_reads_differently_from_re_is_an_error(tmp_path: Path) -> None:
+    """A pattern that matches its example under re and that hyperscan never finds (a bounded
+    repeat before an alternation whose branches share a quoted word): in a replay the prefilter
+    would skip every such line, so validate says so; the same rule with the word factored out passes."""
+    broken = (r"^ *\[(?P<ranks>[0-9][0-9, ]{0,800})\] (?:finished collective #(?P<done>[0-9]+), but didn''t join"
+              r"|joined but didn''t finish) collective #(?P<missing>[0-9]+)")
+    fixed = (r"^ *\[(?P<ranks>[0-9][0-9, ]{0,800})\] (?:finished collective #(?P<done>[0-9]+), but|joined but) "
+             r"didn''t (?:join|finish) collective #(?P<missing>[0-9]+)")
+    example = "             [7] finished collective #182, but didn't join collective #183 (count from 1)"
+
+    def pack(pattern: str) -> str:
+        return (f"rules:\n  - id: t.desync\n    description: d\n    role: collateral\n    pattern: '{pattern}'\n"
+                f"    examples:\n      - line: \"{example}\"\n")
+
+    (tmp_path / "p.yaml").write_text(pack(broken))
+    checked = validate_rules([tmp_path])
+    if not checked.hyperscan_checked:
+        pytest.skip("hyperscan is not installed")
+    assert any("t.desync: hyperscan does not find the example" in e.format() for e in checked.errors), checked.errors
+    (tmp_path / "p.yaml").write_text(pack(fixed))
+    assert validate_rules([tmp_path]).ok
