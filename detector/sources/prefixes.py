@@ -64,7 +64,8 @@ _HOST_LOCAL = re.compile(r"\[(?P<host>[A-Za-z][A-Za-z0-9.-]{0,62}):(?P<local>\d{
 _TASK = re.compile(r"[A-Za-z][\w.-]{0,40}/\d{1,6} ")  # i.pretrain/0 before [default2]:, torchx ray/0 before (…)
 _ANSI = r"(?:(?:\x1b|\^\[)?\[[0-9;]{1,8}m){0,4}"  # ESC, a paste's "^[" for it, or lost
 _RAY = re.compile(
-    _ANSI + r"\((?P<actor>[A-Za-z_][\w.:-]{0,80}) pid=(?P<pid>\d{1,10})(?:, ip=(?P<ip>[0-9A-Fa-f.:]{3,45}))?"
+    _ANSI + r"\((?P<actor>[A-Za-z_][\w.:-]{0,80})(?: rank=(?P<worker_rank>\d{1,6}))? pid=(?P<pid>\d{1,10})"
+    r"(?:, ip=(?P<ip>[0-9A-Fa-f.:]{3,45}))?"
     r"(?:, [^()]{0,120})?\)" + _ANSI + " ?"
 )
 _IPV4 = r"(?:\d{1,3}\.){3}\d{1,3}"
@@ -148,6 +149,8 @@ def _strip_at(line: str, pos: int, style: PrefixStyle) -> tuple[int, int | None,
         if m:
             if m["ip"] and host is None:
                 host = m["ip"]
+            if m["worker_rank"] is not None:  # vLLM's "(VllmWorker rank=3 pid=44710)"
+                rank = int(m["worker_rank"])
             pos = m.end()
             continue
         m = _HOST_LOCAL.match(line, pos)
@@ -209,6 +212,8 @@ def quick_prefix(line: str, style: PrefixStyle = PrefixStyle.BRACKETS) -> tuple[
         return None
     if line.find("[rank", 1, 130) > 0:  # perhaps torchrun's prefix behind a tool's (_TOOL_LEAD)
         return None
+    if line[:1] in "DIWEC" and _VLLM_HEADER.match(line) is not None:
+        return None
     return None, None, 0
 
 
@@ -222,6 +227,10 @@ def strip_prefix(line: str, style: PrefixStyle = PrefixStyle.BRACKETS) -> Prefix
         return Prefixed(line[quick[2]:] if quick[2] else line, quick[0], quick[1])
     return _strip_prefix(line, style)
 
+
+# vLLM's logger header ("ERROR 08-20 09:48:31 [multiproc_executor.py:487] "): each line of a
+# traceback it logs carries it, so the message is what follows (the time has no year: untimed)
+_VLLM_HEADER = re.compile(r"(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d(?:\.\d{1,6})? \[[\w.-]{1,80}:\d{1,6}\] ")
 
 # what a paste puts before a log line: markdown quote markers and code-block indentation, a line
 # number ("[1830] "); taken off only where a rank or host prefix follows it
@@ -263,6 +272,10 @@ def _strip_prefix_at(line: str, style: PrefixStyle) -> Prefixed:
     pos, prank, local, host = _strip_at(line, start, style)
     if prank is not None:
         rank = prank
+    if line.startswith(("DEBUG ", "INFO ", "WARNING ", "ERROR ", "CRITICAL "), pos):
+        header = _VLLM_HEADER.match(line, pos)
+        if header is not None:
+            pos = header.end()
     message = line[pos:]
     if pos == 0:
         ts = LEAD_STAMP.match(line) if line[:1].isdigit() or line[:1] == "[" else None

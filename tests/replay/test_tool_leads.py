@@ -45,3 +45,21 @@ def test_a_rank_prefix_quoted_in_a_message_is_no_prefix(line: str) -> None:
 def test_the_lead_is_taken_off_the_message() -> None:
     pre = strip_prefix("trainer-1  | [rank3]: RuntimeError: boom", PrefixStyle.NONE)
     assert (pre.rank, pre.message) == (3, "RuntimeError: boom")
+
+
+def test_vllm_s_logged_traceback_is_read(tmp_path: Path, ruleset: RuleSet) -> None:
+    """vLLM logs a worker's traceback line by line behind its own header ("(VllmWorker rank=3
+    pid=44710) ERROR 08-20 09:48:31 [multiproc_executor.py:487] "): the exception is read, on the
+    worker's rank."""
+    head = "(VllmWorker rank=3 pid=44710) ERROR 08-20 09:48:31 [multiproc_executor.py:487] "
+    log = (f"{head}WorkerProc hit an exception.\n{head}Traceback (most recent call last):\n"
+           f'{head}  File "/vllm/vllm/v1/executor/multiproc_executor.py", line 482, in worker_busy_loop\n'
+           f"{head}    output = func(*args, **kwargs)\n{head}ValueError: block table has 0 free blocks\n")
+    [incident] = incidents_of(tmp_path, {"serve.log": log}, ruleset)
+    assert (incident.cause, incident.rank) == (Cause.PYTHON_EXCEPTION, 3)
+    assert any("block table" in text for text in incident.evidence)
+
+
+def test_vllm_s_header_alone_is_taken_off() -> None:
+    pre = strip_prefix("INFO 08-20 09:48:31 [loader.py:12] Loading weights took 3.2 s", PrefixStyle.NONE)
+    assert (pre.rank, pre.message) == (None, "Loading weights took 3.2 s")
