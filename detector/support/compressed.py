@@ -68,18 +68,38 @@ def inflate(raw: BinaryIO, limit: int = MAX_INFLATED) -> tuple[bytes, str | None
     return bytes(out), note
 
 
+UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+
+
+def _from_utf16(data: bytes) -> bytes:
+    """UTF-16 text with its byte-order mark (what Windows PowerShell's ``>`` writes) as UTF-8."""
+    return data.decode("utf-16", "replace").encode("utf-8")
+
+
 def open_log(path: Path | str, compressed: bool) -> tuple[BinaryIO, os.stat_result, str | None]:
     """A log's bytes as a seekable binary stream, the stat of the file opened (its identity and,
-    plain, its size) and a note about a compressed log read in part. Raises OSError."""
+    plain, its size) and a note about a compressed log read in part. A log written as UTF-16
+    (with its byte-order mark: Windows PowerShell's ``>``) is given as UTF-8, at most
+    :data:`MAX_INFLATED` bytes of it read, with a note. Raises OSError."""
     fh = open(path, "rb")  # noqa: SIM115 - returned, or closed below
+    utf16 = False
     try:
         st = os.fstat(fh.fileno())
         if not compressed:
-            return fh, st, None
-        data, note = inflate(fh)
+            utf16 = fh.read(2) in UTF16_BOMS
+            fh.seek(0)
+            if not utf16:
+                return fh, st, None
+            data, note = fh.read(MAX_INFLATED), None
+        else:
+            data, note = inflate(fh)
+            utf16 = data[:2] in UTF16_BOMS
     finally:
-        if compressed:
+        if compressed or utf16:
             fh.close()
+    if utf16:
+        data = _from_utf16(data)
+        note = "; ".join(x for x in (note, "UTF-16 text (a Windows PowerShell redirect?): read as UTF-8") if x)
     return io.BytesIO(data), st, note
 
 

@@ -70,3 +70,20 @@ def test_inflating_is_bounded(monkeypatch: object) -> None:
     assert len(data) == 1 << 20 and note is not None and "first 1 MiB" in note
     two = gzip.compress(b"a\n") + gzip.compress(b"b\n")  # members in a row (cat a.gz b.gz)
     assert compressed.inflate(io.BytesIO(two)) == (b"a\nb\n", None)
+
+
+def test_a_utf16_log_is_read_as_its_text(tmp_path: Path, ruleset: RuleSet) -> None:
+    """Windows PowerShell's ``>`` writes UTF-16 with a byte-order mark (and CRLF): read as the text
+    it holds, with a warning, compressed or not, either byte order; before, "binary data"."""
+    text = (_STEPS + _ERROR).replace("\n", "\r\n")
+    run = tmp_path / "run"
+    (run / "gpu-node-7").mkdir(parents=True)
+    (run / "gpu-node-7" / "rank3.log").write_bytes(text.encode("utf-16"))
+    report = replay_path(run, ruleset)
+    assert (report.incidents[0].cause, report.incidents[0].initiator.rank) == (Cause.ILLEGAL_MEMORY_ACCESS, 3)
+    assert report.summary.lines == 3001
+    assert any("UTF-16" in w for w in report.warnings)
+    (run / "gpu-node-7" / "rank3.log").unlink()
+    (run / "gpu-node-7" / "rank3.log.gz").write_bytes(gzip.compress(b"\xfe\xff" + text.encode("utf-16-be")))
+    report = replay_path(run, ruleset)
+    assert report.incidents[0].cause is Cause.ILLEGAL_MEMORY_ACCESS
