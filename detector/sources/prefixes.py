@@ -29,6 +29,7 @@ file with a rank of its own should prefer it to a hint.
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 from collections.abc import Iterable
@@ -206,13 +207,16 @@ def quick_prefix(line: str, style: PrefixStyle = PrefixStyle.BRACKETS) -> tuple[
         return None
     if line[:1].isdigit():
         ts = LEAD_STAMP.match(line)
-        if ts is not None and _MAYBE_PREFIX.match(line, ts.end()) is not None:
+        if ts is not None and (_MAYBE_PREFIX.match(line, ts.end()) is not None
+                               or _CRI_STREAM.match(line, ts.end()) is not None):
             return None
     if line.find("Rank ", 0, _HINT_SPAN) >= 0 or "local" in line:
         return None
     if line.find("[rank", 1, 130) > 0:  # perhaps torchrun's prefix behind a tool's (_TOOL_LEAD)
         return None
     if line[:1] in "DIWEC" and _VLLM_HEADER.match(line) is not None:
+        return None
+    if line.startswith(_DOCKER_JSON):
         return None
     return None, None, 0
 
@@ -232,6 +236,11 @@ def strip_prefix(line: str, style: PrefixStyle = PrefixStyle.BRACKETS) -> Prefix
 # traceback it logs carries it, so the message is what follows (the time has no year: untimed)
 _VLLM_HEADER = re.compile(r"(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d(?:\.\d{1,6})? \[[\w.-]{1,80}:\d{1,6}\] ")
 
+# the container runtime's own log formats, as a node keeps them (/var/log/pods, /var/lib/docker):
+# CRI's "<RFC 3339 time> stderr F <line>" and Docker's json-file '{"log":"<line>\n","stream":...,"time":...}'
+_CRI_STREAM = re.compile(r"(?:stdout|stderr) [FP] ")
+_DOCKER_JSON = '{"log":"'
+
 # what a paste puts before a log line: markdown quote markers and code-block indentation, a line
 # number ("[1830] "); taken off only where a rank or host prefix follows it
 _PASTE_LEAD = re.compile(r"(?:> ?){0,3}[ \t]{0,8}(?:\[[0-9]{1,7}\] )?")
@@ -243,7 +252,24 @@ _PASTE_LEAD = re.compile(r"(?:> ?){0,3}[ \t]{0,8}(?:\[[0-9]{1,7}\] )?")
 _TOOL_LEAD = re.compile(r"[ \t]{0,8}[^\s\[]{0,80}(?:\[[^\]\s]{1,80}\])?[ \t]{0,4}[|:]?[ \t]{1,4}(?=\[rank\d{1,6}\]:)")
 
 
+def _docker_json(line: str) -> str | None:
+    """The line a Docker json-file record holds, behind its time (read as the line's stamp)."""
+    try:
+        record = json.loads(line)
+    except ValueError:
+        return None
+    if not isinstance(record, dict) or not isinstance(record.get("log"), str):
+        return None
+    text = record["log"].rstrip("\n")
+    when = record.get("time")
+    return f"{when} {text}" if isinstance(when, str) and when[:1].isdigit() else text
+
+
 def _strip_prefix(line: str, style: PrefixStyle) -> Prefixed:
+    if line.startswith(_DOCKER_JSON):
+        inner_line = _docker_json(line)
+        if inner_line is not None:
+            return _strip_prefix(inner_line, style)
     found = _strip_prefix_at(line, style)
     unplaced = found.hinted or (found.rank is None and found.local_rank is None and found.host is None)
     if unplaced and line[:1] in "> \t[":
@@ -280,8 +306,12 @@ def _strip_prefix_at(line: str, style: PrefixStyle) -> Prefixed:
     if pos == 0:
         ts = LEAD_STAMP.match(line) if line[:1].isdigit() or line[:1] == "[" else None
         if ts is not None:
-            end, prank, local, host = _strip_at(line, ts.end(), PrefixStyle.BRACKETS)
-            if end > ts.end():
+            after = ts.end()
+            cri = _CRI_STREAM.match(line, after)
+            if cri is not None:
+                after = cri.end()
+            end, prank, local, host = _strip_at(line, after, PrefixStyle.BRACKETS)
+            if end > after or cri is not None:
                 rank = prank
                 message = line[: ts.end()] + line[end:]
     hinted = False

@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from detector.replay import replay_path
 from detector.rules.engine import RuleSet
 from detector.sources.prefixes import PrefixStyle, strip_prefix
 from detector.types import Cause
-from tests.support.replaying import incidents_of
+from tests.support.replaying import incidents_of, write_run
 
 TIMEOUT = ("[E1202 10:10:00.000000 111 ProcessGroupNCCL.cpp:616] [Rank 0] Watchdog caught collective operation "
            "timeout: WorkNCCL(SeqNum=5, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for "
@@ -63,3 +64,27 @@ def test_vllm_s_logged_traceback_is_read(tmp_path: Path, ruleset: RuleSet) -> No
 def test_vllm_s_header_alone_is_taken_off() -> None:
     pre = strip_prefix("INFO 08-20 09:48:31 [loader.py:12] Loading weights took 3.2 s", PrefixStyle.NONE)
     assert (pre.rank, pre.message) == (None, "Loading weights took 3.2 s")
+
+
+CONTAINER = {
+    # containerd / CRI-O, as a node keeps a pod's log (/var/log/pods/<pod>/<container>/0.log)
+    "cri": ("2026-11-30T10:00:00.123456789Z stderr F [rank3]:{fault}\n"
+            "2026-11-30T10:10:00.123456789Z stderr F [rank0]:{timeout}\n"),
+    # Docker's json-file driver (/var/lib/docker/containers/<id>/<id>-json.log)
+    "docker-json": ('{{"log":"[rank3]:{fault}\\n","stream":"stderr","time":"2026-11-30T10:00:00.1Z"}}\n'
+                    '{{"log":"[rank0]:{timeout}\\n","stream":"stderr","time":"2026-11-30T10:10:00.1Z"}}\n'),
+}
+
+
+@pytest.mark.parametrize("runtime", sorted(CONTAINER))
+def test_a_container_runtime_s_own_log_format(tmp_path: Path, ruleset: RuleSet, runtime: str) -> None:
+    log = CONTAINER[runtime].format(fault=FAULT, timeout=TIMEOUT)
+    report = replay_path(write_run(tmp_path, {"0.log": log}), ruleset)
+    [incident] = report.incidents
+    assert (incident.cause, incident.initiator.rank) == (Cause.ILLEGAL_MEMORY_ACCESS, 3)
+    assert report.summary.start is not None and report.summary.start.minute == 0  # the runtime's own time
+
+
+def test_a_cri_line_without_a_rank_prefix_loses_only_the_stream() -> None:
+    pre = strip_prefix("2026-11-30T10:00:00.1Z stderr F ValueError: bad config", PrefixStyle.NONE)
+    assert (pre.rank, pre.message) == (None, "2026-11-30T10:00:00.1Z ValueError: bad config")
