@@ -212,6 +212,33 @@ def _stall_reports_disagree(collateral: Sequence[Finding], facts: RunFacts) -> I
                   inferred_by=f"the stall report shows ranks waiting in different collectives ({text})")
 
 
+def _ready_sets_apart(collateral: Sequence[Finding], facts: RunFacts) -> Incident | None:
+    """Horovod's stall report lists, for each stalled tensor, the ranks ready to reduce it: two
+    tensors whose ready ranks have none in common were submitted by different ranks in place of
+    each other (rank 3 reduces the loss while ranks 0-2 reduce the gradients), a collective
+    mismatch whatever else the report says; a rank alone on its side is the odd one out."""
+    ready: dict[frozenset[int], list[Finding]] = defaultdict(list)
+    for f in collateral:
+        ranks = frozenset(_as_ranks(f.field("ready_ranks")))
+        if ranks and f.field("tensor"):
+            ready[ranks].append(f)
+    sets = list(ready)
+    apart = [(a, b) for i, a in enumerate(sets) for b in sets[i + 1:] if not a & b]
+    if not apart:
+        return None
+    a, b = min(apart, key=lambda pair: min(len(pair[0]), len(pair[1])))
+    small, large = (a, b) if len(a) <= len(b) else (b, a)
+    odd = next(iter(small)) if len(small) == 1 and len(large) > 1 else None
+    reports = [*ready[small], *ready[large]]
+    initiator = _initiator_for(odd, None, facts, reports) if odd is not None else Initiator()
+    said = ", ".join(str(r) for r in sorted(small))
+    others = ", ".join(str(r) for r in sorted(large))
+    return _build(Cause.COLLECTIVE_MISMATCH, initiator, reports, _collateral(collateral, odd, facts), 0.5, facts,
+                  inferred_by=f"the stall report shows rank{'s' if len(small) > 1 else ''} {said} ready for "
+                              f"{ready[small][0].field('tensor')} while ranks {others} are ready for "
+                              f"{ready[large][0].field('tensor')}: they submitted different collectives")
+
+
 _TRANSIENT = re.compile(r"\bretrying\b|\bwill retry\b|\bretry(?:ing)? in \d|\battempt \d{1,3}/\d{1,3}\b", re.I)
 RECOVERED_AFTER = timedelta(minutes=10)
 
@@ -364,6 +391,9 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
         # only NCCL's proxy service noting or complaining that a local peer closed its socket: what
         # every process prints when its neighbours exit first at the end of a run, no failure by itself
         return None
+    apart = _ready_sets_apart(collateral, facts)
+    if apart is not None:
+        return apart
     if (not stalls and all(f.rule in STALL_WARNING_RULES for f in collateral)
             and not any((f.field("tensor") or "").startswith(("HorovodBroadcast", "broadcast.")) for f in collateral)
             and _one_stall_report(collateral)):
