@@ -217,11 +217,17 @@ def _ready_sets_apart(collateral: Sequence[Finding], facts: RunFacts) -> Inciden
     tensors whose ready ranks have none in common were submitted by different ranks in place of
     each other (rank 3 reduces the loss while ranks 0-2 reduce the gradients), a collective
     mismatch whatever else the report says; a rank alone on its side is the odd one out."""
-    ready: dict[frozenset[int], list[Finding]] = defaultdict(list)
+    ready: dict[frozenset[int], tuple[str, list[Finding]]] = {}
     for f in collateral:
-        ranks = frozenset(_as_ranks(f.field("ready_ranks")))
-        if ranks and f.field("tensor"):
-            ready[ranks].append(f)
+        if f.field("ready_ranks") is None:
+            continue
+        # every stalled op of the line (the report lists them all on one line; the rule reads the first)
+        for m in _READY_OP.finditer(f.text):
+            ranks = frozenset(_as_ranks(m["ranks"]))
+            if ranks:
+                entry = ready.setdefault(ranks, (m["tensor"], []))
+                if f not in entry[1]:
+                    entry[1].append(f)
     sets = list(ready)
     apart = [(a, b) for i, a in enumerate(sets) for b in sets[i + 1:] if not a & b]
     if not apart:
@@ -229,14 +235,17 @@ def _ready_sets_apart(collateral: Sequence[Finding], facts: RunFacts) -> Inciden
     a, b = min(apart, key=lambda pair: min(len(pair[0]), len(pair[1])))
     small, large = (a, b) if len(a) <= len(b) else (b, a)
     odd = next(iter(small)) if len(small) == 1 and len(large) > 1 else None
-    reports = [*ready[small], *ready[large]]
+    reports = list(dict.fromkeys([*ready[small][1], *ready[large][1]]))
     initiator = _initiator_for(odd, None, facts, reports) if odd is not None else Initiator()
     said = ", ".join(str(r) for r in sorted(small))
     others = ", ".join(str(r) for r in sorted(large))
     return _build(Cause.COLLECTIVE_MISMATCH, initiator, reports, _collateral(collateral, odd, facts), 0.5, facts,
                   inferred_by=f"the stall report shows rank{'s' if len(small) > 1 else ''} {said} ready for "
-                              f"{ready[small][0].field('tensor')} while ranks {others} are ready for "
-                              f"{ready[large][0].field('tensor')}: they submitted different collectives")
+                              f"{ready[small][0]} while ranks {others} are ready for {ready[large][0]}: they "
+                              "submitted different collectives")
+
+
+_READY_OP = re.compile(r"(?P<tensor>[^\s,\[\]]{1,300}) \[ready ranks: (?P<ranks>[0-9][0-9, ]{0,2000})\]")
 
 
 _TRANSIENT = re.compile(r"\bretrying\b|\bwill retry\b|\bretry(?:ing)? in \d|\battempt \d{1,3}/\d{1,3}\b", re.I)

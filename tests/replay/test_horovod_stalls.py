@@ -26,6 +26,13 @@ def test_ready_ranks_apart_are_a_mismatch_on_the_odd_rank(tmp_path: Path, rulese
     assert "submitted different collectives" in incident.explanation
 
 
+def test_the_report_on_one_line_as_horovod_prints_it(tmp_path: Path, ruleset: RuleSet) -> None:
+    log = (WARNING + "DistributedMomentumOptimizer_Allreduce/HorovodAllreduce_gradients_dense_BiasAdd_grad_0 "
+           "[ready ranks: 2, 0, 1], HorovodAllreduce_loss_Mean_0 [ready ranks: 3]\n")
+    [incident] = incidents_of(tmp_path, {"train.log": log}, ruleset)
+    assert (incident.cause, incident.rank) == (Cause.COLLECTIVE_MISMATCH, 3)
+
+
 def test_one_set_of_ready_ranks_is_no_mismatch(tmp_path: Path, ruleset: RuleSet) -> None:
     log = (WARNING + "allreduce.conv1.weight [ready ranks: 0, 7, 3, 2, 4, 6], "
            "allreduce.bn1.weight [ready ranks: 0, 7, 3, 2, 4, 6]\n")
