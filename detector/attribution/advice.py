@@ -109,9 +109,9 @@ def remediation_for(cause: Cause, ini: Initiator, *, has_hardware_evidence: bool
             _on(node, "coredumpctl list --since today; dmesg -T | tail -n 50"))
     if cause is Cause.PREEMPTION and anchor is not None and anchor.field("exc_type") == "KeyboardInterrupt":
         return Remediation(False, False,
-            "The job was interrupted (Ctrl-C, or a SIGINT from its shell or launcher), not preempted: nothing "
-            "failed and no node is at fault; it is not resubmitted for you. Rerun it from its last checkpoint "
-            "when wanted (and under nohup, tmux or the scheduler if the interrupt was not meant).",
+            "The job was stopped from outside by an interrupt (Ctrl-C, or a SIGINT from its shell or launcher): "
+            "no rank failed on its own and no node is at fault, so it is not resubmitted for you. Rerun it from "
+            "its last checkpoint when wanted (under nohup, tmux or the scheduler if the interrupt was not meant).",
             "rankdoctor replay <the rerun's log dir>")
     if cause is Cause.PREEMPTION:
         return Remediation(False, True,
@@ -197,6 +197,8 @@ def explain(cause: Cause, ini: Initiator, anchor: Finding | None, collateral: in
     first += "."
     if killed:
         first += " Most often that is the kernel's or a cgroup's OOM killer; else a person or the scheduler."
-    if collateral:
+    if collateral and cause is Cause.PREEMPTION:
+        first += f" {collateral} rank{'s' if collateral != 1 else ''} stopped with it."
+    elif collateral:
         first += f" {collateral} other rank{'s' if collateral != 1 else ''} only failed as a consequence."
     return first

@@ -964,6 +964,20 @@ def interrupted(incident: Incident, facts: RunFacts) -> Incident | None:
         return None
     if any(any(h in f.rule for h in TIMEOUT_HINTS) for f in incident.evidence):
         return None
+    frames = [f for f in facts.findings if f.rule == RULE_FRAME_COLLECTIVE and f.line is not None and f.file]
+    waited = [w for w in frames for k in raised
+              if w.file == k.file and k.line is not None and 0 < k.line - (w.line or 0) <= INTERRUPT_FRAMES]
+    if waited:
+        # interrupted while waiting in a collective: someone stopped a job that had stopped progressing
+        func = waited[-1].field("func") or "a collective"
+        return _build(Cause.HANG, Initiator(), [*incident.evidence, waited[-1]], incident.collateral_ranks, 0.35, facts,
+                      inferred_by=f"the ranks were interrupted (KeyboardInterrupt) while waiting in {func}: the job "
+                                  "had stopped progressing and someone stopped it; which rank it waited for, nothing "
+                                  "here says")
     return _build(Cause.PREEMPTION, Initiator(), incident.evidence, incident.collateral_ranks, 0.35, facts,
                   inferred_by="the ranks were interrupted (KeyboardInterrupt: Ctrl-C or a SIGINT from the shell or "
-                              "the launcher) and no line says anything failed before")
+                              "the launcher) and no line says any of them failed before")
+
+
+RULE_FRAME_COLLECTIVE = "python.frame_in_collective"
+INTERRUPT_FRAMES = 40  # lines from a frame in a collective to the interrupt that ends its traceback

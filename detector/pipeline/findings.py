@@ -203,7 +203,9 @@ def exit_findings(scans: Sequence[FileScan], idx: RunIndex, rank_findings: Seque
         if fnd.rule in FIRST_EXIT_RULES:
             first_exit.add((fnd.attempt, rank))
     for att, failed in srun_failed.items():
-        if len(failed) == 1:  # the one task that exited with an error code; srun terminated the others
+        # the one task that exited with an error code, srun terminating the others; not after a
+        # collective timed out (the first watchdog to fire ends its task first)
+        if len(failed) == 1 and att not in first_timeout and att not in untimed_timeout:
             first_exit.add((att, next(iter(failed))))
     if not records and unplaced:
         first = unplaced[0]

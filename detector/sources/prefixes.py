@@ -339,12 +339,13 @@ def detect_style(sample: Iterable[str]) -> PrefixStyle:
         return PrefixStyle.NONE
     kinds = [_line_kind(s) for s in lines]
     labelled = sum(1 for srun, _host, _br in kinds if srun)
-    if labelled >= max(3, int(0.8 * len(lines))):
-        return PrefixStyle.SRUN_LABEL
-    if labelled >= 5:  # a batch script's preamble (its "set -x" trace, its echo lines), then srun's output
-        first = next(i for i, (srun, _host, _br) in enumerate(kinds) if srun)
-        if labelled >= 0.9 * (len(lines) - first):
+    if labelled >= 3 and _labels_repeat(s for s, (srun, _host, _br) in zip(lines, kinds, strict=True) if srun):
+        if labelled >= max(3, int(0.8 * len(lines))):
             return PrefixStyle.SRUN_LABEL
+        if labelled >= 5:  # a batch script's preamble (its "set -x" trace, its echo lines), then srun's output
+            first = next(i for i, (srun, _host, _br) in enumerate(kinds) if srun)
+            if labelled >= 0.9 * (len(lines) - first):
+                return PrefixStyle.SRUN_LABEL
     hosts: Counter[str] = Counter()
     for s, (_srun, host, _br) in zip(lines, kinds, strict=True):
         if host:
@@ -354,6 +355,19 @@ def detect_style(sample: Iterable[str]) -> PrefixStyle:
     if sum(hosts.values()) >= max(3, int(0.8 * len(lines))) and len(hosts) <= max(2, len(lines) // 2):
         return PrefixStyle.HOST_LABEL
     return PrefixStyle.BRACKETS if any(br for _srun, _host, br in kinds) else PrefixStyle.NONE
+
+
+def _labels_repeat(labelled: Iterable[str]) -> bool:
+    """srun's task labels come back line after line; a backtrace's or a list's numbers ("   0:
+    rust_begin_unwind", "   1: core::panicking::panic_fmt") each appear once."""
+    seen: set[str] = set()
+    for line in labelled:
+        m = _SRUN.match(line)
+        if m is not None:
+            if m["task"] in seen:
+                return True
+            seen.add(m["task"])
+    return False
 
 
 _TO_ZERO = str.maketrans("1234567", "0000000")  # (8 and 9 kept: "local8: " is no syslog facility, "local0: " is)

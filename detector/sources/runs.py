@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections import Counter
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from pathlib import Path
@@ -360,9 +361,9 @@ def _not_one_rank(name: str, lines: list[str], hosts: set[str]) -> bool:
     text = "\n".join(lines)
     if len(set(_LINE_RANK.findall(text))) >= 2 or _LAUNCHER_LINE.search(text):
         return True
-    tasks = _LINE_TASK.findall(text)
-    if len(tasks) >= 4 and len(set(tasks)) >= 2:  # a job's output with every task's lines
-        return True
+    seen = Counter(a or b for a, b in _LINE_TASK.findall(text))
+    if sum(1 for n in seen.values() if n >= 2) >= 2:  # a job's output with every task's lines (a
+        return True  # backtrace's numbered frames, "0: ...", "1: ...", appear once each)
     stem = name.rsplit(".", 1)[0]
     if not looks_like_host(stem) or not any(c.isalpha() for c in stem):
         return False

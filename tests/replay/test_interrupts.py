@@ -40,3 +40,18 @@ def test_a_hung_job_someone_interrupted_is_not_stopped_from_outside(tmp_path: Pa
            "ran for 600002 milliseconds before timing out.\n" + interrupt(1))
     incidents = incidents_of(tmp_path, {"train.log": log}, ruleset)
     assert incidents and incidents[0].cause is not Cause.PREEMPTION
+
+
+def test_interrupted_while_waiting_in_a_collective_is_a_hang(tmp_path: Path, ruleset: RuleSet) -> None:
+    """Someone pressed Ctrl-C on a job whose ranks all waited in dist.barrier(): it had hung."""
+    def waiting(rank: int) -> str:
+        return (f"[rank{rank}]: Traceback (most recent call last):\n"
+                f'[rank{rank}]:   File "/workspace/train.py", line 211, in <module>\n'
+                f"[rank{rank}]:     dist.barrier()\n"
+                f'[rank{rank}]:   File "/usr/lib/python3/dist-packages/torch/distributed/distributed_c10d.py", '
+                f"line 4166, in barrier\n"
+                f"[rank{rank}]:     work.wait()\n"
+                f"[rank{rank}]: KeyboardInterrupt\n")
+    [incident] = incidents_of(tmp_path, {"train.log": waiting(0) + waiting(1)}, ruleset)
+    assert incident.cause is Cause.HANG
+    assert "barrier" in incident.explanation

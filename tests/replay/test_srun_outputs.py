@@ -55,4 +55,29 @@ def test_two_tasks_with_error_codes_name_no_first(tmp_path: Path, ruleset: RuleS
                          "srun: error: nid005100: task 2: Exited with exit code 3\n"
                          "srun: error: nid005100: tasks 0-1,3: Terminated\n")
     incidents = incidents_of(tmp_path, {"job-153528.out": log}, ruleset)
+    assert incidents  # two tasks failed: the job failed, with neither named the first
     assert all(i.rank not in (2, 13) for i in incidents)
+
+
+def test_after_a_collective_timeout_the_first_task_to_exit_is_no_first_failure(tmp_path: Path, ruleset: RuleSet) -> None:
+    """Every task but 2 reports the watchdog timeout; srun names task 5 (its watchdog fired first)
+    as the one that exited with an error code: the silent task 2 is the one the others waited for."""
+    timeout = ("{t:3d}: [rank{t}]:[E1202 10:10:0{s}.000000 111 ProcessGroupNCCL.cpp:616] [Rank {t}] Watchdog caught "
+               "collective operation timeout: WorkNCCL(SeqNum=5, OpType=ALLREDUCE, NumelIn=8, NumelOut=8, "
+               "Timeout(ms)=600000) ran for 600002 milliseconds before timing out.\n")
+    lines = "".join(timeout.format(t=t, s=1 if t == 5 else 3) for t in range(8) if t != 2)
+    log = job_output(lines, "srun: error: nid005101: task 5: Exited with exit code 1\n"
+                            "srun: error: nid005100: tasks 0-4,6-7: Terminated\n")
+    [incident] = incidents_of(tmp_path, {"job-153528.out": log}, ruleset)
+    assert (incident.cause, incident.rank) == (Cause.HANG, 2)
+
+
+def test_a_rank_log_holding_a_rust_backtrace_keeps_its_rank(tmp_path: Path, ruleset: RuleSet) -> None:
+    """A backtrace's numbered frames ("   0: rust_begin_unwind") are no srun labels: rank_3.log
+    stays rank 3's log."""
+    log = ("thread '<unnamed>' panicked at tokenizers/src/models/bpe/model.rs:212:9:\n"
+           "   0: rust_begin_unwind\n   1: core::panicking::panic_fmt\n   2: core::panicking::panic\n"
+           "   3: tokenizers::models::bpe::model::BPE::word_to_tokens\n   4: <unknown>\n"
+           "pyo3_runtime.PanicException: called `Option::unwrap()` on a `None` value\n")
+    [incident] = incidents_of(tmp_path, {"rank_3.log": log}, ruleset)
+    assert incident.rank == 3
