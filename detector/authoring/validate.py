@@ -8,9 +8,10 @@ and counterexamples. :func:`validate_rules` adds what only matters once the rule
   joins them into one bytes alternation (a leading ``(?i)`` or a backreference breaks it);
 - no pattern has a super-linear shape the static backtracking check misses (linearity.py);
 - hyperscan accepts each pattern; one it refuses is named, with a note that the ``re``
-  prefilter is then used for the whole set (a *warning*: matching stays correct, only slower);
-- hyperscan, compiling the whole set as the engine does, finds every example line for its rule
-  (an *error* where it does not although ``re`` matches: the rule would never match in a replay);
+  prefilter is then used for it (a *warning*: matching stays correct, only slower);
+- the prefilter, built for the whole set as a replay builds it, finds every example line for its
+  rule (an *error* where it does not although ``re`` matches: the rule would never match in a
+  replay; a shipped rule hidden only once the user rules are compiled with it is blamed on them);
 - a rule that says ``disabled: true`` holds nothing else (the loader would keep such a rule
   active); a user rule that disables an id disables one that exists, and a user rule does not
   silently replace one of an earlier user layer (warnings).
@@ -224,8 +225,8 @@ def _pattern_problems(rules: Sequence[CompiledRule], where: _Positions,
         if refused is not None:
             warnings.append(where.error(
                 rule.path, rule.id,
-                f"warning: hyperscan refuses this pattern ({refused}); the re prefilter is used instead "
-                f"for the whole rule set (correct, but slower): {quoted}",
+                f"warning: hyperscan refuses this pattern ({refused}); the re prefilter is used for it instead "
+                f"(correct, but slower: every line is searched for it): {quoted}",
                 "pattern", rule.line))
     return errors, warnings
 
@@ -259,34 +260,60 @@ def validate_rules(
         except re.error as exc:  # each pattern compiles alone; together they do not
             errors.append(ConfigError(str(shipped_files[0] if shipped_files else "rules"), None,
                                       f"the patterns do not compile together for the re prefilter: {exc}"))
-    if not errors and result.rules and check_hyperscan and not any("hyperscan refuses" in w.detail for w in warnings):
-        errors.extend(_hyperscan_misses(result.rules, where))
+    if not errors and result.rules and check_hyperscan:
+        shipped_ids = {r.id for r in result.rules if r.path in {str(f) for f in shipped_files}}
+        errors.extend(_prefilter_misses(result.rules, where, shipped_ids if user_files else None))
     return Validation(result, tuple(sorted(errors, key=_where)), tuple(sorted(warnings, key=_where)),
                       tuple([*shipped_files, *user_files]), check_hyperscan)
 
 
-def _hyperscan_misses(rules: Sequence[CompiledRule], where: _Positions) -> list[ConfigError]:
-    """Example lines that hyperscan, as the engine compiles the whole set (one database, one scan
-    of each buffer), does not find for their rule although ``re`` matches them: the rule would
-    never match in a replay. (Seen once: a bounded repeat before an alternation whose branches
-    shared a quoted word.)"""
-    from detector.rules.scanners import HyperscanPrefilter
+def _misses(rules: Sequence[CompiledRule]) -> set[tuple[int, int]]:
+    """(rule index, example index) of each example line the rule set, built as a replay builds it
+    (hyperscan for what it accepts, with the structural patterns), does not find for its rule."""
+    from detector.rules.engine import RuleSet
 
-    try:
-        prefilter = HyperscanPrefilter([r.pattern for r in rules])
-    except Exception:  # a set hyperscan refuses falls back to re: nothing to check
-        return []
-    problems = []
+    ruleset = RuleSet(rules)
+    missed = set()
     for index, rule in enumerate(rules):
-        for line, _fields in rule.examples:
+        for n, (line, _fields) in enumerate(rule.examples):
             data = f"-\n{line}\n".encode("utf-8", "replace")
-            if not any(off == 2 and index in ids for off, ids in prefilter.lines(data, 0, len(data))):
-                problems.append(where.error(
-                    rule.path, rule.id,
-                    f"hyperscan does not find the example {_quote(line)} although re matches it: the rule would "
-                    "never match in a replay; rewrite the pattern (factor a word the branches of an alternation "
-                    f"share out of it, or simplify a repeat): {_quote(rule.pattern)}",
-                    "examples", rule.line))
+            # the line a replay would verify, and the rules its selector would try on it
+            if not any(off == 2 and index in set(ruleset.selector.select(line, ids))
+                       for off, ids in ruleset.candidate_lines(data, 0, len(data))):
+                missed.add((index, n))
+    return missed
+
+
+def _prefilter_misses(rules: Sequence[CompiledRule], where: _Positions,
+                      shipped_ids: set[str] | None) -> list[ConfigError]:
+    """Example lines the prefilter, as a replay builds it, does not find for their rule although
+    ``re`` matches them: the rule would never match in a replay. (Seen: a bounded repeat before an
+    alternation whose branches shared a quoted word, which also hid other rules compiled with it
+    into the same hyperscan database.) ``shipped_ids``: where user layers are loaded, the shipped
+    rules' ids; a shipped rule missed only with the user layers is blamed on them."""
+    missed = _misses(rules)
+    if not missed:
+        return []
+    alone: set[tuple[int, int]] = set()
+    if shipped_ids is not None and any(rules[i].id in shipped_ids for i, _n in missed):
+        shipped = [r for r in rules if r.id in shipped_ids]
+        position = {r.id: k for k, r in enumerate(shipped)}
+        found_alone = _misses(shipped)
+        alone = {(i, n) for i, n in missed if rules[i].id in position and (position[rules[i].id], n) not in found_alone}
+    problems = []
+    for index, n in sorted(missed):
+        rule = rules[index]
+        line = rule.examples[n][0]
+        if (index, n) in alone:
+            detail = (f"hyperscan does not find the example {_quote(line)} of this shipped rule once the user rules "
+                      "are compiled with it (it does without them): a user rule's pattern hides it in every replay; "
+                      "rewrite the user rules' patterns (factor a word the branches of an alternation share out of "
+                      "it, or simplify a repeat)")
+        else:
+            detail = (f"hyperscan does not find the example {_quote(line)} although re matches it: the rule would "
+                      "never match in a replay; rewrite the pattern (factor a word the branches of an alternation "
+                      f"share out of it, or simplify a repeat): {_quote(rule.pattern)}")
+        problems.append(where.error(rule.path, rule.id, detail, "examples", rule.line))
     return problems
 
 

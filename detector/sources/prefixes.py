@@ -65,7 +65,8 @@ _HOST_LOCAL = re.compile(r"\[(?P<host>[A-Za-z][A-Za-z0-9.-]{0,62}):(?P<local>\d{
 _TASK = re.compile(r"[A-Za-z][\w.-]{0,40}/\d{1,6} ")  # i.pretrain/0 before [default2]:, torchx ray/0 before (…)
 _ANSI = r"(?:(?:\x1b|\^\[)?\[[0-9;]{1,8}m){0,4}"  # ESC, a paste's "^[" for it, or lost
 _RAY = re.compile(
-    _ANSI + r"\((?P<actor>[A-Za-z_][\w.:-]{0,80})(?: rank=(?P<worker_rank>\d{1,6}))? pid=(?P<pid>\d{1,10})"
+    _ANSI + r"\((?P<actor>[A-Za-z_][\w.:-]{0,80})(?: (?:TP|DP|PP|EP)\d{1,5}){0,4}(?: rank=(?P<worker_rank>\d{1,6}))?"
+    r" pid=(?P<pid>\d{1,10})"
     r"(?:, ip=(?P<ip>[0-9A-Fa-f.:]{3,45}))?"
     r"(?:, [^()]{0,120})?\)" + _ANSI + " ?"
 )
@@ -199,6 +200,8 @@ def quick_prefix(line: str, style: PrefixStyle = PrefixStyle.BRACKETS) -> tuple[
         local = m["local"]
         if local is not None:
             return None, int(local), m.end()
+        if line.startswith(_LEVEL_WORDS, m.end()) and _VLLM_HEADER.match(line, m.end()) is not None:
+            return None  # vLLM's header behind torchrun's prefix (its external launcher)
         rank = m["rank"]
         return int(rank if rank is not None else m["rank_eq"]), None, m.end()
     if _MAYBE_PREFIX.match(line) is not None:
@@ -212,7 +215,7 @@ def quick_prefix(line: str, style: PrefixStyle = PrefixStyle.BRACKETS) -> tuple[
             return None
     if line.find("Rank ", 0, _HINT_SPAN) >= 0 or "local" in line:
         return None
-    if line.find("[rank", 1, 130) > 0:  # perhaps torchrun's prefix behind a tool's (_TOOL_LEAD)
+    if line.find("[rank", 1, 400) > 0:  # perhaps torchrun's prefix behind a tool's (_TOOL_LEAD)
         return None
     if line[:1] in "DIWEC" and _VLLM_HEADER.match(line) is not None:
         return None
@@ -234,7 +237,8 @@ def strip_prefix(line: str, style: PrefixStyle = PrefixStyle.BRACKETS) -> Prefix
 
 # vLLM's logger header ("ERROR 08-20 09:48:31 [multiproc_executor.py:487] "): each line of a
 # traceback it logs carries it, so the message is what follows (the time has no year: untimed)
-_VLLM_HEADER = re.compile(r"(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d(?:\.\d{1,6})? \[[\w.-]{1,80}:\d{1,6}\] ")
+_VLLM_HEADER = re.compile(r"(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d(?:\.\d{1,6})? \[?[\w.-]{1,80}:\d{1,6}\] ")
+_LEVEL_WORDS = ("DEBUG ", "INFO ", "WARNING ", "ERROR ", "CRITICAL ")
 
 # the container runtime's own log formats, as a node keeps them (/var/log/pods, /var/lib/docker):
 # CRI's "<RFC 3339 time> stderr F <line>" and Docker's json-file '{"log":"<line>\n","stream":...,"time":...}'
@@ -249,7 +253,9 @@ _PASTE_LEAD = re.compile(r"(?:> ?){0,3}[ \t]{0,8}(?:\[[0-9]{1,7}\] )?")
 # what a tool that gathered the lines puts before torchrun's "[rankN]:": kubectl's
 # "[pod/name/container] ", docker compose's "service  | ", pdsh's "host: ", a viewer's line
 # number ("  101 | "); taken off only where "[rankN]:" follows it
-_TOOL_LEAD = re.compile(r"[ \t]{0,8}[^\s\[]{0,80}(?:\[[^\]\s]{1,80}\])?[ \t]{0,4}[|:]?[ \t]{1,4}(?=\[rank\d{1,6}\]:)")
+_TOOL_LEAD = re.compile(r"[ \t]{0,8}[^\s\[]{0,120}?(?:[ \t]{0,4}\[[^\]\s]{1,200}\]:?){0,2}[ \t]{0,40}[|:]?[ \t]{0,4}"
+                        r"(?<![\w.])(?=\[rank\d{1,6}\]:)")
+_RAISED_LEAD = re.compile(r"(?:Error|Exception|Warning|Interrupt|Failure)\W*$")  # "RuntimeError: [rank3]: ..."
 
 
 def _docker_json(line: str) -> str | None:
@@ -278,9 +284,9 @@ def _strip_prefix(line: str, style: PrefixStyle) -> Prefixed:
             inner = _strip_prefix_at(line[lead.end():], style)
             if (inner.rank is not None or inner.local_rank is not None or inner.host is not None) and not inner.hinted:
                 return inner
-    if unplaced and line.find("[rank", 1, 130) > 0:
+    if unplaced and line.find("[rank", 1, 400) > 0:
         lead = _TOOL_LEAD.match(line)
-        if lead is not None:
+        if lead is not None and lead.end() > 0 and not _RAISED_LEAD.search(line, 0, lead.end()):
             inner = _strip_prefix_at(line[lead.end():], style)
             if inner.rank is not None and not inner.hinted:
                 return inner
@@ -298,7 +304,7 @@ def _strip_prefix_at(line: str, style: PrefixStyle) -> Prefixed:
     pos, prank, local, host = _strip_at(line, start, style)
     if prank is not None:
         rank = prank
-    if line.startswith(("DEBUG ", "INFO ", "WARNING ", "ERROR ", "CRITICAL "), pos):
+    if line.startswith(_LEVEL_WORDS, pos):
         header = _VLLM_HEADER.match(line, pos)
         if header is not None:
             pos = header.end()

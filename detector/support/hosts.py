@@ -1,23 +1,29 @@
-"""Host names a paste redacted or never filled in (``xxxxxxxx``, ``<hostname>``, ``host``): no
-node of the run, so never a node to name or drain."""
+"""Host names a paste redacted or never filled in (``xxxxxxxx``, ``<hostname>``, ``host``, the
+kernel's ``(none)``): no node of the run, so never a node to name or drain."""
 
 from __future__ import annotations
 
+import functools
 import re
 
 _PLACEHOLDERS = frozenset({
     "host", "hostname", "host-name", "host_name", "node", "nodename", "node-name", "node_name",
     "your-host", "yourhost", "your_host", "myhost", "redacted", "removed", "hidden", "masked",
+    "(none)", "none", "unknown", "n/a", "-",
 })
 _MASK = re.compile(r"[x*#?._-]{2,}", re.IGNORECASE)  # "xxx", "XXXX", "***", "x.x.x.x"
+# a piece of the name that is a mask: "gpu-xxx-01", "node.***" (not "trainer-worker-xxx2q", a
+# Kubernetes suffix whose random letters may hold x's)
+_MASKED_PIECE = re.compile(r"(?:^|[._-])(?:x{3,}|\*{2,})(?:$|[._-])", re.IGNORECASE)
 
 
+@functools.lru_cache(maxsize=4096)
 def placeholder_host(name: str) -> bool:
     """True for a name that stands for a host rather than naming one: all masking characters,
-    a run of ``xxx`` or ``***`` inside it, a ``<...>`` slot, or a generic word."""
+    a piece of it all ``x`` or ``*``, a ``<...>`` slot, or a generic word."""
     low = name.strip().lower()
     if not low:
         return True
     if low.startswith("<") or low.endswith(">") or low.startswith("$") or low.startswith("{"):
         return True
-    return low in _PLACEHOLDERS or bool(_MASK.fullmatch(low)) or "xxx" in low or "***" in low
+    return low in _PLACEHOLDERS or bool(_MASK.fullmatch(low)) or bool(_MASKED_PIECE.search(low))

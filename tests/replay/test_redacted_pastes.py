@@ -51,12 +51,12 @@ def test_mpirun_with_a_masked_node_keeps_the_rank(tmp_path: Path, ruleset: RuleS
 
 
 @pytest.mark.parametrize("name", ["xxx", "XXXX", "x.x.x.x", "***", "<host>", "host", "HOSTNAME", "node",
-                                  "gpu-xxx-01", "${HOSTNAME}", "{hostname}"])
+                                  "gpu-xxx-01", "node.***", "${HOSTNAME}", "{hostname}", "(none)", "unknown"])
 def test_placeholders(name: str) -> None:
     assert placeholder_host(name)
 
 
 @pytest.mark.parametrize("name", ["node15", "gpu-node-07", "dgx-a100-01", "ip-10-0-0-1", "xavier", "box", "hostA",
-                                  "nid001321", "x1000c0s0b0n0"])
+                                  "nid001321", "x1000c0s0b0n0", "trainer-worker-xxx2q", "nxxx01"])
 def test_real_names(name: str) -> None:
     assert not placeholder_host(name)

@@ -24,6 +24,9 @@ LEADS = {
     "compose": ("trainer-1  | ", "trainer-1  | "),
     "pdsh": ("node03: ", "node00: "),
     "line-numbers": ("  101 | ", "  102 | "),
+    "compose-wide": ("worker-0         | ", "worker-1         | "),
+    "grep": ("node3/rank3.log:", "node0/rank0.log:"),
+    "kubectl-torchrun": ("[pod/trainer-worker-0/pytorch] [default3]:", "[pod/trainer-worker-0/pytorch] [default0]:"),
 }
 
 
@@ -38,6 +41,8 @@ def test_the_rank_behind_a_tool_s_lead(tmp_path: Path, ruleset: RuleSet, tool: s
 @pytest.mark.parametrize("line", [
     "RuntimeError: worker said [rank3]: boom",
     "ValueError: bad value in [rank3]: config",
+    "RuntimeError: [rank3]: boom",
+    "foo[rank3]: bar",
 ])
 def test_a_rank_prefix_quoted_in_a_message_is_no_prefix(line: str) -> None:
     assert strip_prefix(line, PrefixStyle.NONE).rank is None

@@ -362,3 +362,26 @@ def test_a_pattern_hyperscan_reads_differently_from_re_is_an_error(tmp_path: Pat
     assert any("t.desync: hyperscan does not find the example" in e.format() for e in checked.errors), checked.errors
     (tmp_path / "p.yaml").write_text(pack(fixed))
     assert validate_rules([tmp_path]).ok
+
+
+def test_a_user_rule_that_hides_a_shipped_rule_from_hyperscan_is_blamed(tmp_path: Path) -> None:
+    """Compiled into one hyperscan database with the shipped rules, that broken pattern also hid
+    the shipped desync rule's example; validate says so on the shipped rule and blames the user
+    layer. A lookaround hyperscan refuses (matched by re instead) is only the usual warning."""
+    user = tmp_path / "user"
+    user.mkdir()
+    broken = (r"^ *\[(?P<ranks>[0-9][0-9, ]{0,800})\] (?:finished collective #(?P<done>[0-9]+), but didn''t join"
+              r"|joined but didn''t finish) collective #(?P<missing>[0-9]+)")
+    (user / "u.yaml").write_text(
+        f"rules:\n  - id: t.desync\n    description: d\n    role: collateral\n    pattern: '{broken}'\n"
+        "    examples:\n      - line: \"             [7] finished collective #182, but didn't join collective #183\"\n"
+        "  - id: u.look\n    description: d\n    role: context\n    pattern: 'foo(?=bar)'\n"
+        "    examples:\n      - line: foobar\n")
+    checked = validate_rules(None, [user])
+    if not checked.hyperscan_checked:
+        pytest.skip("hyperscan is not installed")
+    text = "\n".join(e.format() for e in checked.errors)
+    if "torch.desync_lagging_ranks" not in text:
+        pytest.skip("this hyperscan build does not hide the shipped rule")
+    assert "once the user rules are compiled with it" in text
+    assert "u.look" not in text
