@@ -93,3 +93,13 @@ def test_a_container_runtime_s_own_log_format(tmp_path: Path, ruleset: RuleSet, 
 def test_a_cri_line_without_a_rank_prefix_loses_only_the_stream() -> None:
     pre = strip_prefix("2026-11-30T10:00:00.1Z stderr F ValueError: bad config", PrefixStyle.NONE)
     assert (pre.rank, pre.message) == (None, "2026-11-30T10:00:00.1Z ValueError: bad config")
+
+
+@pytest.mark.parametrize("line", [
+    "ERROR 08-20 09:48:31 worker_base.py:467] ValueError: bad config",  # vLLM before 0.8: no bracket
+    "(VllmWorker TP3 pid=44710) ERROR 08-20 09:48:31 [multiproc_executor.py:487] ValueError: bad config",
+    "(Worker_TP0 pid=12) ERROR 08-20 09:48:31 [multiproc_executor.py:487] ValueError: bad config",
+    "[rank3]:ERROR 08-20 09:48:31 [multiproc_executor.py:596] ValueError: bad config",  # under torchrun
+])
+def test_vllm_s_headers_of_each_version(line: str) -> None:
+    assert strip_prefix(line, PrefixStyle.NONE).message == "ValueError: bad config"
