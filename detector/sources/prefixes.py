@@ -219,7 +219,7 @@ def quick_prefix(line: str, style: PrefixStyle = PrefixStyle.BRACKETS) -> tuple[
         return None
     if line[:1] in "DIWEC" and _VLLM_HEADER.match(line) is not None:
         return None
-    if line.startswith(_DOCKER_JSON):
+    if line.startswith('{"'):  # a JSON log record (_json_record)
         return None
     return None, None, 0
 
@@ -242,8 +242,8 @@ _LEVEL_WORDS = ("DEBUG ", "INFO ", "WARNING ", "ERROR ", "CRITICAL ")
 
 # the container runtime's own log formats, as a node keeps them (/var/log/pods, /var/lib/docker):
 # CRI's "<RFC 3339 time> stderr F <line>" and Docker's json-file '{"log":"<line>\n","stream":...,"time":...}'
+# (read as any JSON log record: _json_record)
 _CRI_STREAM = re.compile(r"(?:stdout|stderr) [FP] ")
-_DOCKER_JSON = '{"log":"'
 
 # what a paste puts before a log line: markdown quote markers and code-block indentation, a line
 # number ("[1830] "); taken off only where a rank or host prefix follows it
@@ -258,24 +258,40 @@ _TOOL_LEAD = re.compile(r"[ \t]{0,8}[^\s\[]{0,120}?(?:[ \t]{0,4}\[[^\]\s]{1,200}
 _RAISED_LEAD = re.compile(r"(?:Error|Exception|Warning|Interrupt|Failure)\W*$")  # "RuntimeError: [rank3]: ..."
 
 
-def _docker_json(line: str) -> str | None:
-    """The line a Docker json-file record holds, behind its time (read as the line's stamp)."""
+_JSON_TEXT = ("log", "msg", "message", "text", "line")
+_JSON_TIME = ("time", "timestamp", "@timestamp", "ts", "asctime")
+_JSON_RANK = ("rank", "global_rank", "RANK")
+_JSON_HOST = ("host", "hostname", "node", "node_name")
+
+
+def _json_record(line: str) -> tuple[str, int | None, str | None] | None:
+    """A JSON log record (Docker's json-file, a structured logger's line): the text it holds
+    behind its time (read as the line's stamp), and its rank and host where it names them."""
     try:
         record = json.loads(line)
     except ValueError:
         return None
-    if not isinstance(record, dict) or not isinstance(record.get("log"), str):
+    if not isinstance(record, dict):
         return None
-    text = record["log"].rstrip("\n")
-    when = record.get("time")
-    return f"{when} {text}" if isinstance(when, str) and when[:1].isdigit() else text
+    text = next((v for k in _JSON_TEXT if isinstance(v := record.get(k), str)), None)
+    if text is None:
+        return None
+    text = text.rstrip("\n")
+    when = next((v for k in _JSON_TIME if isinstance(v := record.get(k), str) and v[:1].isdigit()), None)
+    rank = next((v for k in _JSON_RANK if isinstance(v := record.get(k), int) and not isinstance(v, bool)
+                 and 0 <= v < 10_000_000), None)
+    host = next((v for k in _JSON_HOST if isinstance(v := record.get(k), str) and v and len(v) <= 253), None)
+    return (f"{when} {text}" if when else text), rank, host
 
 
 def _strip_prefix(line: str, style: PrefixStyle) -> Prefixed:
-    if line.startswith(_DOCKER_JSON):
-        inner_line = _docker_json(line)
-        if inner_line is not None:
-            return _strip_prefix(inner_line, style)
+    if line.startswith('{"') and line.rstrip().endswith("}"):
+        record = _json_record(line)
+        if record is not None:
+            inner = _strip_prefix(record[0], style)
+            rank = inner.rank if inner.rank is not None else record[1]
+            host = inner.host or (record[2] if record[2] and _host_ok(record[2]) else None)
+            return Prefixed(inner.message, rank, inner.local_rank, host, inner.hinted and inner.rank is not None)
     found = _strip_prefix_at(line, style)
     unplaced = found.hinted or (found.rank is None and found.local_rank is None and found.host is None)
     if unplaced and line[:1] in "> \t[":

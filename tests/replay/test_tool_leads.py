@@ -103,3 +103,20 @@ def test_a_cri_line_without_a_rank_prefix_loses_only_the_stream() -> None:
 ])
 def test_vllm_s_headers_of_each_version(line: str) -> None:
     assert strip_prefix(line, PrefixStyle.NONE).message == "ValueError: bad config"
+
+
+def test_a_structured_logger_s_json_records(tmp_path: Path, ruleset: RuleSet) -> None:
+    """One JSON object a line (structlog, a collector's output): its message is read, with the
+    rank, host and time the record names."""
+    log = ('{"time": "2026-11-30T10:00:00Z", "rank": 3, "host": "gpu-node-3", "level": "ERROR", '
+           '"msg": "RuntimeError: CUDA error: an illegal memory access was encountered"}\n'
+           '{"time": "2026-11-30T10:10:00Z", "rank": 0, "host": "gpu-node-0", "level": "ERROR", "msg": "' + TIMEOUT + '"}\n')
+    report = replay_path(write_run(tmp_path, {"train.log": log}), ruleset)
+    [incident] = report.incidents
+    assert (incident.cause, incident.initiator.rank, incident.initiator.node) == (Cause.ILLEGAL_MEMORY_ACCESS, 3,
+                                                                                 "gpu-node-3")
+    assert report.summary.start is not None
+
+
+def test_a_json_line_that_is_no_log_record_is_left_as_it_is() -> None:
+    assert strip_prefix('{"loss": 1.25, "step": 40}', PrefixStyle.NONE).message == '{"loss": 1.25, "step": 40}'
