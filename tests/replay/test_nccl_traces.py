@@ -38,3 +38,10 @@ def test_a_rank_s_own_failure_outranks_the_trace(tmp_path: Path, ruleset: RuleSe
     log = INIT + "[rank0]: RuntimeError: CUDA error: an illegal memory access was encountered\n" + trace("proxy.cc", 2)
     [incident] = incidents_of(tmp_path, {"train.log": log}, ruleset)
     assert incident.cause is Cause.ILLEGAL_MEMORY_ACCESS
+
+
+def test_a_worker_whose_name_does_not_resolve_is_the_network_s(tmp_path: Path, ruleset: RuleSet) -> None:
+    log = ("ssh: Could not resolve hostname job-worker-5.job: Name or service not known\n"
+           "ORTE was unable to reliably start one or more daemons.\n")
+    [incident] = incidents_of(tmp_path, {"launcher.log": log}, ruleset)
+    assert (incident.cause, incident.drain) == (Cause.NETWORK, False)
