@@ -41,6 +41,11 @@ def killed_by_sigkill(f: Finding) -> bool:
     return signal in ("SIGKILL", "KILLED") or f.field("exitcode") in ("-9", "137") or f.field("signo") == "9"
 
 
+def _interrupt(cause: Cause, anchor: Finding | None) -> bool:
+    """A job stopped from outside by an interrupt: its ranks raised KeyboardInterrupt (infer.interrupted)."""
+    return cause is Cause.PREEMPTION and anchor is not None and anchor.field("exc_type") == "KeyboardInterrupt"
+
+
 def remediation_for(cause: Cause, ini: Initiator, *, has_hardware_evidence: bool, anchor: Finding | None,
                     local_adapter: bool = False) -> Remediation:
     node = ini.node
@@ -107,7 +112,7 @@ def remediation_for(cause: Cause, ini: Initiator, *, has_hardware_evidence: bool
         return Remediation(False, True,
             f"The rank's process{target} died by a signal with no hardware evidence: collect a core dump or faulthandler trace; check host memory if it was SIGKILL.",
             _on(node, "coredumpctl list --since today; dmesg -T | tail -n 50"))
-    if cause is Cause.PREEMPTION and anchor is not None and anchor.field("exc_type") == "KeyboardInterrupt":
+    if _interrupt(cause, anchor):
         return Remediation(False, False,
             "The job was stopped from outside by an interrupt (Ctrl-C, or a SIGINT from its shell or launcher): "
             "no rank failed on its own and no node is at fault, so it is not resubmitted for you. Rerun it from "
@@ -183,7 +188,7 @@ def explain(cause: Cause, ini: Initiator, anchor: Finding | None, collateral: in
         who.append(f"(GPU {ini.gpu})" if who else f"GPU {ini.gpu}")
     subject = " ".join(who) if who else "no single rank"
     first = f"The failure started with {_WHAT[cause]} on {subject}" if who else f"The run failed with {_WHAT[cause]}; {subject} could be singled out"
-    if cause is Cause.PREEMPTION and anchor is not None and anchor.field("exc_type") == "KeyboardInterrupt":
+    if _interrupt(cause, anchor):
         first = (f"The job was stopped from outside, by an interrupt; {subject} could be singled out" if not who
                  else f"The job was stopped from outside, by an interrupt, first on {subject}")
     killed = cause is Cause.UNKNOWN and anchor is not None and killed_by_sigkill(anchor)

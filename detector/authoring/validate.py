@@ -262,12 +262,12 @@ def validate_rules(
                                       f"the patterns do not compile together for the re prefilter: {exc}"))
     if not errors and result.rules and check_hyperscan:
         shipped_ids = {r.id for r in result.rules if r.path in {str(f) for f in shipped_files}}
-        errors.extend(_prefilter_misses(result.rules, where, shipped_ids if user_files else None))
+        errors.extend(_prefilter_problems(result.rules, where, shipped_ids if user_files else None))
     return Validation(result, tuple(sorted(errors, key=_where)), tuple(sorted(warnings, key=_where)),
                       tuple([*shipped_files, *user_files]), check_hyperscan)
 
 
-def _misses(rules: Sequence[CompiledRule]) -> set[tuple[int, int]]:
+def prefilter_misses(rules: Sequence[CompiledRule]) -> set[tuple[int, int]]:
     """(rule index, example index) of each example line the rule set, built as a replay builds it
     (hyperscan for what it accepts, with the structural patterns), does not find for its rule."""
     from detector.rules.engine import RuleSet
@@ -284,21 +284,21 @@ def _misses(rules: Sequence[CompiledRule]) -> set[tuple[int, int]]:
     return missed
 
 
-def _prefilter_misses(rules: Sequence[CompiledRule], where: _Positions,
+def _prefilter_problems(rules: Sequence[CompiledRule], where: _Positions,
                       shipped_ids: set[str] | None) -> list[ConfigError]:
     """Example lines the prefilter, as a replay builds it, does not find for their rule although
     ``re`` matches them: the rule would never match in a replay. (Seen: a bounded repeat before an
     alternation whose branches shared a quoted word, which also hid other rules compiled with it
     into the same hyperscan database.) ``shipped_ids``: where user layers are loaded, the shipped
     rules' ids; a shipped rule missed only with the user layers is blamed on them."""
-    missed = _misses(rules)
+    missed = prefilter_misses(rules)
     if not missed:
         return []
     alone: set[tuple[int, int]] = set()
     if shipped_ids is not None and any(rules[i].id in shipped_ids for i, _n in missed):
         shipped = [r for r in rules if r.id in shipped_ids]
         position = {r.id: k for k, r in enumerate(shipped)}
-        found_alone = _misses(shipped)
+        found_alone = prefilter_misses(shipped)
         alone = {(i, n) for i, n in missed if rules[i].id in position and (position[rules[i].id], n) not in found_alone}
     problems = []
     for index, n in sorted(missed):

@@ -215,7 +215,7 @@ def quick_prefix(line: str, style: PrefixStyle = PrefixStyle.BRACKETS) -> tuple[
             return None
     if line.find("Rank ", 0, _HINT_SPAN) >= 0 or "local" in line:
         return None
-    if line.find("[rank", 1, 400) > 0:  # perhaps torchrun's prefix behind a tool's (_TOOL_LEAD)
+    if line.find("[rank", 1, TOOL_LEAD_SPAN) > 0:  # perhaps torchrun's prefix behind a tool's (_TOOL_LEAD)
         return None
     if line[:1] in "DIWEC" and _VLLM_HEADER.match(line) is not None:
         return None
@@ -255,6 +255,7 @@ _PASTE_LEAD = re.compile(r"(?:> ?){0,3}[ \t]{0,8}(?:\[[0-9]{1,7}\] )?")
 # number ("  101 | "); taken off only where "[rankN]:" follows it
 _TOOL_LEAD = re.compile(r"[ \t]{0,8}[^\s\[]{0,120}?(?:[ \t]{0,4}\[[^\]\s]{1,200}\]:?){0,2}[ \t]{0,40}[|:]?[ \t]{0,4}"
                         r"(?<![\w.])(?=\[rank\d{1,6}\]:)")
+TOOL_LEAD_SPAN = 400  # a tool's lead and torchrun's "[rankN]:" after it lie within a line's first characters
 _RAISED_LEAD = re.compile(r"(?:Error|Exception|Warning|Interrupt|Failure)\W*$")  # "RuntimeError: [rank3]: ..."
 
 
@@ -291,7 +292,8 @@ def _strip_prefix(line: str, style: PrefixStyle) -> Prefixed:
             inner = _strip_prefix(record[0], style)
             rank = inner.rank if inner.rank is not None else record[1]
             host = inner.host or (record[2] if record[2] and _host_ok(record[2]) else None)
-            return Prefixed(inner.message, rank, inner.local_rank, host, inner.hinted and inner.rank is not None)
+            # (a rank the record names is a field, no hint read in the message)
+            return Prefixed(inner.message, rank, inner.local_rank, host, inner.hinted and rank == inner.rank)
     found = _strip_prefix_at(line, style)
     unplaced = found.hinted or (found.rank is None and found.local_rank is None and found.host is None)
     if unplaced and line[:1] in "> \t[":
@@ -300,7 +302,7 @@ def _strip_prefix(line: str, style: PrefixStyle) -> Prefixed:
             inner = _strip_prefix_at(line[lead.end():], style)
             if (inner.rank is not None or inner.local_rank is not None or inner.host is not None) and not inner.hinted:
                 return inner
-    if unplaced and line.find("[rank", 1, 400) > 0:
+    if unplaced and line.find("[rank", 1, TOOL_LEAD_SPAN) > 0:
         lead = _TOOL_LEAD.match(line)
         if lead is not None and lead.end() > 0 and not _RAISED_LEAD.search(line, 0, lead.end()):
             inner = _strip_prefix_at(line[lead.end():], style)
