@@ -324,10 +324,49 @@ def _text_log(path: Path, name: str, parts: tuple[str, ...], display: str, size:
     node = _node_of_file(path, _node_from_dirs(parts), named)
     if _KERNEL_NAME.search(name) or _looks_like_kernel(head):
         return LogFile(path, display, FileKind.KERNEL, None, None, node, None, size, compressed=compressed)
-    rank = _rank_from_name(name)
-    if rank is not None and _not_one_rank(name, ends, named[0] | named[1]):
-        rank = None
+    pod = _cri_pod(name, parts)
+    if pod is not None:  # a container's log kept by the kubelet: its name counts restarts, not ranks;
+        # the rank is the one every torchrun prefix in it names, when they name one (a pod of one
+        # rank); its node the pod's name (the host name inside it) unless its lines name one
+        rank = _one_line_rank(ends)
+        if node is None and not named[0] | named[1]:
+            node = pod[0]
+    else:
+        rank = _rank_from_name(name)
+        if rank is not None and _not_one_rank(name, ends, named[0] | named[1]):
+            rank = None
     return LogFile(path, display, FileKind.RANK_LOG, rank, None, node, None, size, compressed=compressed)
+
+
+# the kubelet's container logs: /var/log/pods/<namespace>_<pod>_<uid>/<container>/<restarts>.log
+# (rotated: 0.log.20260301-101500, compressed .gz) and their links in /var/log/containers,
+# <pod>_<namespace>_<container>-<64 hex>.log
+_CRI_POD_DIR = re.compile(r"^[a-z0-9]([a-z0-9-]{0,62})_(?P<pod>[a-z0-9]([a-z0-9.-]{0,252}))_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
+_CRI_RESTARTS = re.compile(r"^\d{1,4}\.log(?:\.\d{8}-\d{6})?$")
+_CRI_CONTAINER_LINK = re.compile(r"^(?P<pod>[a-z0-9][a-z0-9.-]{0,252})_[a-z0-9][a-z0-9-]{0,62}_[a-z0-9][a-z0-9-]{0,62}-[0-9a-f]{64}\.log$")
+
+
+def _cri_pod(name: str, parts: tuple[str, ...]) -> tuple[str] | None:
+    """The pod whose container log this is (a 1-tuple), when the path is the kubelet's."""
+    if len(parts) >= 2 and _CRI_RESTARTS.match(name):
+        m = _CRI_POD_DIR.match(parts[-2])
+        if m:
+            return (m["pod"],)
+    m = _CRI_CONTAINER_LINK.match(name)
+    return (m["pod"],) if m else None
+
+
+def _one_line_rank(lines: list[str]) -> int | None:
+    """The rank every ``[rankN]:`` prefix of a file's first and last lines names, when they name
+    one and at least twice (torchrun's own prefix on a rank's output). Only for a file known to
+    be one process's output: a paste of a job's output often prefixes one rank's lines and not
+    the others'."""
+    seen = Counter(_LINE_RANK.findall("\n".join(lines)))
+    if len(seen) == 1:
+        value, count = next(iter(seen.items()))
+        if count >= 2:
+            return int(value)
+    return None
 
 
 def _classify_compressed(path: Path, name: str, parts: tuple[str, ...], display: str, size: int) -> LogFile | None:

@@ -215,3 +215,26 @@ def test_an_error_file_takes_the_rank_its_sibling_log_names(tmp_path: Path, rule
     assert (cause, rank) == (Cause.PYTHON_EXCEPTION, 3)
     report = replay_path(tmp_path, ruleset)
     assert all(e.rank in (2, 3) for i in report.incidents for e in i.evidence), "a local rank read as global"
+
+
+def test_kubelet_pod_logs_take_their_rank_from_their_lines_and_their_node_from_the_pod(
+        tmp_path: Path, ruleset: RuleSet) -> None:
+    """/var/log/pods/<namespace>_<pod>_<uid>/<container>/0.log: the 0 counts the container's
+    restarts, so every pod's file has it; the rank is the one torchrun's prefixes name, the node
+    the pod (its host name inside)."""
+    files = {}
+    for w in range(4):
+        steps = "".join(f"2026-03-01T10:0{s}:00.123456789Z stderr F [rank{w}]:step {s} loss 2.3\n" for s in (1, 2, 3))
+        end = ("2026-03-01T10:14:00.123456789Z stderr F " + WATCHDOG.format(r=w, seq=9, n=1)) if w != 2 else (
+            "2026-03-01T10:04:00.123456789Z stderr F Traceback (most recent call last):\n"
+            '2026-03-01T10:04:00.123456789Z stderr F   File "/app/train.py", line 88, in <module>\n'
+            "2026-03-01T10:04:00.123456789Z stderr F RuntimeError: CUDA error: an illegal memory access was encountered\n")
+        files[f"default_llm-job-worker-{w}_4f3c9a1e-0c2b-4e4f-9a7d-1b2c3d4e5f6{w}/pytorch/0.log"] = steps + end
+    write_run(tmp_path, files)
+    found = {f.display: (f.rank, f.node) for f in discover(tmp_path)[0]}
+    assert found["default_llm-job-worker-2_4f3c9a1e-0c2b-4e4f-9a7d-1b2c3d4e5f62/pytorch/0.log"] == (2, "llm-job-worker-2")
+    assert _top(tmp_path, ruleset) == (Cause.ILLEGAL_MEMORY_ACCESS, 2, "llm-job-worker-2")
+    # the kubelet's links in /var/log/containers name the pod too; their rank is not the pod's
+    write_run(tmp_path / "links", {
+        "llm-job-worker-3_default_pytorch-" + "ab12" * 16 + ".log": "2026-03-01T10:01:00.1Z stderr F step 1\n"})
+    assert [(f.rank, f.node) for f in discover(tmp_path / "links")[0]] == [(None, "llm-job-worker-3")]
