@@ -330,6 +330,24 @@ def _evidence_ranks(scans: Sequence[FileScan], idx: RunIndex) -> set[int]:
     return out
 
 
+_NODE_FROM_ORDER = ("folder", "pod", "file", "lines")
+
+
+def node_sources(files: Sequence[LogFile], rank_nodes: set[str]) -> tuple[tuple[str, str], ...]:
+    """Each node name of a run and where it came from (``Summary.node_sources``): the files' own
+    (their folders, pod folders or lines; a folder first when several files say), then the
+    nodes the lines tie ranks to."""
+    how: dict[str, str] = {}
+    for f in files:
+        if f.node and f.node_from:
+            old = how.get(f.node)
+            if old is None or _NODE_FROM_ORDER.index(f.node_from) < _NODE_FROM_ORDER.index(old):
+                how[f.node] = f.node_from
+    for node in rank_nodes:
+        how.setdefault(node, "lines")
+    return tuple(sorted(how.items()))
+
+
 def replay_path(
     path: Path,
     rules: RuleSet,
@@ -377,13 +395,15 @@ def replay_path(
                         last_progress={s.file.display: s.last_progress for s in scans if s.last_progress is not None})
     incidents = attribute(facts)
     times = [t for s in scans for t in (s.first_time, s.last_time) if t is not None]
+    sources = node_sources([s.file for s in scans], {r.node for r in ranks.values() if r.node})
     summary = Summary(
         files=len(files),
         lines=sum(s.lines for s in scans),
         ranks=len({r for r in known if 0 <= r < MAX_RANKS}),
-        nodes=len({r.node for r in ranks.values() if r.node} | {s.file.node for s in scans if s.file.node}),
+        nodes=len(sources),
         start=min(times) if times else None,
         end=max(times) if times else None,
+        node_sources=sources,
     )
     progress_rows = tuple((r.rank, r.last_time, r.last_step) for r in ranks.values())
     return Report(

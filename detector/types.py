@@ -206,6 +206,10 @@ class Summary:
     nodes: int = 0
     start: datetime | None = None
     end: datetime | None = None
+    # where each node name came from, (name, how) sorted by name: "folder" (a folder named like a
+    # host), "pod" (the kubelet's pod folder), "file" (the one host a file's own lines name) or
+    # "lines" (a line that names the host of a rank: NCCL / UCX headers, launcher tables and maps)
+    node_sources: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,6 +22,8 @@ from detector.report.wording import (
     evidence_order,
     first_time,
     initiator_phrase,
+    node_origin,
+    node_sources_line,
     plural,
     rank_ranges,
     verdict_line,
@@ -87,7 +89,7 @@ def render_html(report: Report) -> str:
         timeline_svg(report),
     ]
     for index, incident in enumerate(report.incidents, start=1):
-        parts.append(_incident(incident, index, len(report.incidents)))
+        parts.append(_incident(incident, index, len(report.incidents), report.summary.node_sources))
     parts.append(_warnings(report.warnings))
     parts.append("</body>\n</html>\n")
     return "".join(parts)
@@ -107,18 +109,24 @@ def _verdict(report: Report) -> str:
 def _summary(report: Report) -> str:
     s = report.summary
     text = f"{plural(s.files, 'file')}, {plural(s.lines, 'line')}, {plural(s.ranks, 'rank')}, {plural(s.nodes, 'node')}"
+    names = node_sources_line(s.node_sources)
+    if names is not None:
+        text += f" ({names})"
     if s.start is not None and s.end is not None:
         text += f"; {clock(s.start)} to {clock(s.end)} UTC"
     return f'<p class="meta">Source <code>{_e(report.source, 1000)}</code>: {_e(text)}</p>\n'
 
 
-def _incident(incident: Incident, index: int, total: int) -> str:
+def _incident(incident: Incident, index: int, total: int, sources: Sequence[tuple[str, str]] = ()) -> str:
     ini = incident.initiator
     rem = incident.remediation
     facts: list[tuple[str, str]] = [
         ("Cause", f"{incident.cause.value} ({cause_label(incident.cause)})"),
         ("Initiator", initiator_phrase(incident)),
     ]
+    origin = node_origin(sources, ini.node)
+    if origin is not None:
+        facts.append(("Node name", origin))
     if ini.local_rank is not None:
         facts.append(("Local rank", str(ini.local_rank)))
     if ini.pid is not None:

@@ -77,6 +77,7 @@ def report_to_dict(report: Report) -> dict[str, Any]:
             "nodes": s.nodes,
             "start": iso(s.start),
             "end": iso(s.end),
+            "node_sources": dict(s.node_sources),
         },
         "incidents": [incident_to_dict(i) for i in report.incidents],
         "warnings": list(report.warnings),

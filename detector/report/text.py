@@ -25,6 +25,8 @@ from detector.report.wording import (
     clock,
     evidence_order,
     initiator_phrase,
+    node_origin,
+    node_sources_line,
     plural,
     rank_ranges,
     verdict_line,
@@ -51,7 +53,7 @@ def render_text(report: Report, console: Console, *, verbose: bool = False) -> N
     _print_summary(report, console)
     for index, incident in enumerate(report.incidents, start=1):
         console.print()
-        _print_incident(incident, index, len(report.incidents), console, verbose)
+        _print_incident(incident, index, len(report.incidents), console, verbose, report.summary.node_sources)
     if report.progress:
         console.print()
         _print_progress(report, console)
@@ -83,6 +85,9 @@ def _print_summary(report: Report, console: Console) -> None:
         f"Input: {plural(s.files, 'file')}, {plural(s.lines, 'line')}, "
         f"{plural(s.ranks, 'rank')}, {plural(s.nodes, 'node')}"
     )
+    names = node_sources_line(s.node_sources)
+    if names is not None:
+        line += f" ({clean_line(names, 200)})"
     console.print(Text(line, style="dim"))
     if s.start is not None and s.end is not None:
         same_day = as_utc(s.start).date() == as_utc(s.end).date()
@@ -91,14 +96,15 @@ def _print_summary(report: Report, console: Console) -> None:
         console.print(Text(span, style="dim"))
 
 
-def _print_incident(incident: Incident, index: int, total: int, console: Console, verbose: bool) -> None:
+def _print_incident(incident: Incident, index: int, total: int, console: Console, verbose: bool,
+                    sources: Sequence[tuple[str, str]] = ()) -> None:
     title = Text(f"Incident {index}/{total}: {incident.cause.value} ", style="bold")
     title.append(f"[{clean_line(incident.id, 80)}]", style="dim")
     console.rule(title, align="left", style="dim")
     ini = incident.initiator
     facts: list[tuple[str, str]] = [
         ("Cause", f"{incident.cause.value} - {cause_label(incident.cause)}"),
-        ("Initiator", clean_line(initiator_phrase(incident), 300) + _initiator_extra(incident)),
+        ("Initiator", clean_line(initiator_phrase(incident), 300) + _initiator_extra(incident, sources)),
     ]
     if incident.collateral_ranks:
         n = len(set(incident.collateral_ranks))
@@ -128,13 +134,16 @@ def _print_incident(incident: Incident, index: int, total: int, console: Console
     _print_timeline(incident, console, verbose)
 
 
-def _initiator_extra(incident: Incident) -> str:
+def _initiator_extra(incident: Incident, sources: Sequence[tuple[str, str]] = ()) -> str:
     ini = incident.initiator
     extra: list[str] = []
     if ini.local_rank is not None:
         extra.append(f"local rank {ini.local_rank}")
     if ini.pid is not None:
         extra.append(f"pid {ini.pid}")
+    origin = node_origin(sources, ini.node)
+    if origin is not None:
+        extra.append(f"node {origin}")
     return f" ({', '.join(extra)})" if extra else ""
 
 

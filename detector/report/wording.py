@@ -84,6 +84,36 @@ def initiator_phrase(incident: Incident) -> str:
     return ", ".join(parts) if parts else "an unknown rank"
 
 
+NODE_FROM = {
+    "folder": "from its folder",
+    "pod": "from its pod folder",
+    "file": "from its file's lines",
+    "lines": "from log lines",
+}
+_NODES_FROM = {"folder": "folders", "pod": "pod folders", "file": "own lines", "lines": "log lines"}
+
+
+def node_origin(report_sources: Sequence[tuple[str, str]], node: str | None) -> str | None:
+    """Where ``node``'s name came from, in words (``Summary.node_sources``), or None."""
+    if not node:
+        return None
+    for name, how in report_sources:
+        if name == node:
+            return NODE_FROM.get(how)
+    return None
+
+
+def node_sources_line(report_sources: Sequence[tuple[str, str]]) -> str | None:
+    """``names: 16 from folders, 2 from log lines`` (None: no node named)."""
+    if not report_sources:
+        return None
+    counts: dict[str, int] = {}
+    for _name, how in report_sources:
+        counts[how] = counts.get(how, 0) + 1
+    order = [h for h in NODE_FROM if h in counts] + sorted(h for h in counts if h not in NODE_FROM)
+    return "names: " + ", ".join(f"{counts[h]} from {_NODES_FROM.get(h, h)}" for h in order)
+
+
 def verdict_line(incident: Incident) -> str:
     """``gpu_hardware on rank 3, node02, GPU 0000:2b:00 (confidence 0.95)``"""
     return (

@@ -47,6 +47,10 @@ class LogFile:
     # file swapped for a link (or anything else) between discovery and reading is skipped
     ident: tuple[int, int] | None = None
     compressed: bool = False  # gzip (a rotated kern.log.2.gz, rank3.log.gz): support.compressed
+    # where ``node`` came from: "folder" (a folder named like a host, which the file's lines do
+    # not contradict), "pod" (the kubelet's folder of the pod) or "file" (the one host the file's
+    # own lines name: its shell prompts, NCCL / UCX / syslog headers)
+    node_from: str | None = None
 
 
 _ATTEMPT = re.compile(r"^attempt_(\d+)$")
@@ -216,22 +220,24 @@ _QUIET_SHAPES_MAX = 20_000
 _QUIET_SHAPE_LEN = 400  # longer lines are parsed each time (the memo stays under ~10 MB)
 
 
-def _node_of_file(path: Path, folder: str | None, named_hosts: tuple[set[str], set[str]] | None = None) -> str | None:
+def _node_of_file(path: Path, folder: str | None,
+                  named_hosts: tuple[set[str], set[str]] | None = None) -> tuple[str | None, str | None]:
     """The node a file belongs to: its folder when the folder looks like a host name and the
     file's own lines name no other host; else the one host the file's lines name (its shell
     prompts, or else its NCCL / UCX / Open MPI / syslog headers), when they name only one.
-    ``named_hosts``: :func:`hosts_named` of the file's ends, where the caller has it."""
+    ``named_hosts``: :func:`hosts_named` of the file's ends, where the caller has it. Returns the
+    node and where it came from (``LogFile.node_from``)."""
     prompts, others = hosts_named(_read_ends(path)) if named_hosts is None else named_hosts
     named = prompts | others
     if folder is not None:
         if not named or all(same_host(h, folder) for h in named):
-            return folder
-        return None
+            return folder, "folder"
+        return None, None
     hosts = prompts or others
     first = min(hosts) if hosts else None  # (sorted: the same answer whatever the set's order)
     if first is not None and all(same_host(h, first) for h in named):
-        return first  # the file names one host throughout (a shell prompt, NCCL / UCX / syslog headers)
-    return None
+        return first, "file"  # the file names one host throughout (a shell prompt, NCCL / UCX / syslog headers)
+    return None, None
 
 
 def _json_kind(path: Path) -> FileKind | None:
@@ -286,8 +292,9 @@ def classify(path: Path, root: Path) -> LogFile | None:
         return _classify_compressed(path, inner_name(name), parts, display, size)
     suffix = path.suffix.lower()
     if looks_like_fr_dump(path):  # before the text checks: a suffix-less dump is no rank log
-        return LogFile(path, display, FileKind.FR_DUMP, rank_from_dump_name(name), None, _node_from_dirs(parts),
-                       None, size)
+        node = _node_from_dirs(parts)
+        return LogFile(path, display, FileKind.FR_DUMP, rank_from_dump_name(name), None, node, None, size,
+                       node_from="folder" if node else None)
     attempt = None
     local = None
     node = None
@@ -296,19 +303,22 @@ def classify(path: Path, root: Path) -> LogFile | None:
         attempt = int(_ATTEMPT.match(parts[-2]).group(1))  # type: ignore[union-attr]
         local = int(parts[-1])
         node = _node_from_dirs(parts[:-3])
+        node_from = "folder" if node is not None else None
         if name != "error.json":
-            node = _node_of_file(path, node)
+            node, node_from = _node_of_file(path, node)
         if name == "error.json":
-            return LogFile(path, display, FileKind.ELASTIC_ERROR, None, local, node, attempt, size)
+            return LogFile(path, display, FileKind.ELASTIC_ERROR, None, local, node, attempt, size, node_from=node_from)
         if suffix in (".log", ".txt", ""):
-            return LogFile(path, display, FileKind.RANK_LOG, None, local, node, attempt, size)
+            return LogFile(path, display, FileKind.RANK_LOG, None, local, node, attempt, size, node_from=node_from)
     if suffix in (".json",):
         kind = _json_kind(path)
         if kind is None:
             return None
-        return LogFile(path, display, kind, None, None, _node_from_dirs(parts), None, size)
+        node = _node_from_dirs(parts)
+        return LogFile(path, display, kind, None, None, node, None, size, node_from="folder" if node else None)
     if suffix == ".csv":
-        return LogFile(path, display, FileKind.METRICS, None, None, _node_from_dirs(parts), None, size)
+        node = _node_from_dirs(parts)
+        return LogFile(path, display, FileKind.METRICS, None, None, node, None, size, node_from="folder" if node else None)
     if suffix not in _TEXT_SUFFIXES and not re.match(r"\.\d+$", suffix):
         return None
     return _text_log(path, name, parts, display, size)
@@ -321,21 +331,23 @@ def _text_log(path: Path, name: str, parts: tuple[str, ...], display: str, size:
     head, tail = _read_head_tail(path, compressed)
     ends = _ends(head, tail)
     named = hosts_named(ends)
-    node = _node_of_file(path, _node_from_dirs(parts), named)
+    node, node_from = _node_of_file(path, _node_from_dirs(parts), named)
     if _KERNEL_NAME.search(name) or _looks_like_kernel(head):
-        return LogFile(path, display, FileKind.KERNEL, None, None, node, None, size, compressed=compressed)
+        return LogFile(path, display, FileKind.KERNEL, None, None, node, None, size, compressed=compressed,
+                       node_from=node_from)
     pod = _cri_pod(name, parts)
     if pod is not None:  # a container's log kept by the kubelet: its name counts restarts, not ranks;
         # the rank is the one every torchrun prefix in it names, when they name one (a pod of one
         # rank); its node the pod's name (the host name inside it) unless its lines name one
         rank = _one_line_rank(ends)
         if node is None and not named[0] | named[1]:
-            node = pod[0]
+            node, node_from = pod[0], "pod"
     else:
         rank = _rank_from_name(name)
         if rank is not None and _not_one_rank(name, ends, named[0] | named[1]):
             rank = None
-    return LogFile(path, display, FileKind.RANK_LOG, rank, None, node, None, size, compressed=compressed)
+    return LogFile(path, display, FileKind.RANK_LOG, rank, None, node, None, size, compressed=compressed,
+                   node_from=node_from)
 
 
 # the kubelet's container logs: /var/log/pods/<namespace>_<pod>_<uid>/<container>/<restarts>.log

@@ -238,3 +238,29 @@ def test_kubelet_pod_logs_take_their_rank_from_their_lines_and_their_node_from_t
     write_run(tmp_path / "links", {
         "llm-job-worker-3_default_pytorch-" + "ab12" * 16 + ".log": "2026-03-01T10:01:00.1Z stderr F step 1\n"})
     assert [(f.rank, f.node) for f in discover(tmp_path / "links")[0]] == [(None, "llm-job-worker-3")]
+
+
+def test_the_report_says_where_each_node_name_came_from(tmp_path: Path, ruleset: RuleSet) -> None:
+    from detector.report.jsonfmt import report_to_dict
+
+    nccl = "{h}:4003:4103 [0] NCCL INFO Bootstrap : Using eth0:10.0.5.13<0>\n"
+    write_run(tmp_path, {
+        "node07/rank0.log": "[rank0]:step 1\n",  # a folder named like a host
+        "logs/rank1.log": nccl.format(h="gpu-b12")  # its own lines
+        + "[rank1]:RuntimeError: CUDA error: an illegal memory access was encountered\n",
+        "logs/rank2.log": "[rank2]:step 1\n",  # nothing names its node
+    })
+    report = replay_path(tmp_path, ruleset)
+    assert dict(report.summary.node_sources) == {"node07": "folder", "gpu-b12": "file"}
+    assert report_to_dict(report)["summary"]["node_sources"] == {"gpu-b12": "file", "node07": "folder"}
+    assert report.summary.nodes == 2
+    from io import StringIO
+
+    from rich.console import Console
+
+    from detector.report.text import render_text
+
+    out = StringIO()
+    render_text(report, Console(file=out, width=200))
+    assert "2 nodes (names: 1 from folders, 1 from own lines)" in out.getvalue()
+    assert "rank 1, gpu-b12 (node from its file's lines)" in out.getvalue()
