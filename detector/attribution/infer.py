@@ -205,11 +205,54 @@ def _stall_reports_disagree(collateral: Sequence[Finding], facts: RunFacts) -> I
         for r in _as_ranks(f.field("missing_ranks")):
             ops[r].add(_op_of(tensor))
             reports.append(f)
-    if len(ops) < 2 or len({frozenset(v) for v in ops.values()}) < 2:
+    if len(ops) < 2:
         return None
+    if len({frozenset(v) for v in ops.values()}) < 2:
+        return _stalled_apart(collateral, facts)
     text = ", ".join(f"rank {r} misses {'/'.join(sorted(v))}" for r, v in sorted(ops.items()))
     return _build(Cause.COLLECTIVE_MISMATCH, Initiator(), reports, _collateral(collateral, None, facts), 0.5, facts,
                   inferred_by=f"the stall report shows ranks waiting in different collectives ({text})")
+
+
+_STALLED_LIST = re.compile(r"(?:^|[\s:>])(?P<rank>[0-9]{1,6}): \[(?P<names>[^\[\]]{1,2000})\]\s*$")
+
+
+def _stalled_apart(collateral: Sequence[Finding], facts: RunFacts) -> Incident | None:
+    """Horovod's "Stalled ranks:" table lists each rank's missing tensors in full (when not cut
+    with "..."): two ranks each missing a tensor the other submitted (rank 0 misses
+    allreduce.noname.691941, ranks 1-7 miss allreduce.noname.691943) submitted different
+    collectives in place of each other; a rank alone on its side is the odd one out."""
+    missing: dict[int, frozenset[str]] = {}
+    reports: dict[int, Finding] = {}
+    for f in collateral:
+        if f.field("tensor") is None:
+            continue
+        m = _STALLED_LIST.search(f.text)
+        if m is None or "..." in m["names"]:
+            continue
+        names = frozenset(n.strip() for n in m["names"].split(",") if n.strip())
+        rank = int(m["rank"])
+        if names and rank not in missing:
+            missing[rank] = names
+            reports[rank] = f
+    groups: dict[frozenset[str], list[int]] = defaultdict(list)
+    for rank, names in missing.items():
+        groups[names].append(rank)
+    sets = list(groups)
+    apart = [(a, b) for i, a in enumerate(sets) for b in sets[i + 1:] if a - b and b - a]
+    if not apart:
+        return None
+    a, b = apart[0]
+    small, large = (a, b) if len(groups[a]) <= len(groups[b]) else (b, a)
+    odd = groups[small][0] if len(groups[small]) == 1 and len(groups[large]) > 1 and len(groups) == 2 else None
+    evidence = [reports[r] for r in sorted(set(groups[small]) | set(groups[large]))]
+    initiator = _initiator_for(odd, None, facts, evidence) if odd is not None else Initiator()
+    said = ", ".join(str(r) for r in sorted(groups[small]))
+    return _build(Cause.COLLECTIVE_MISMATCH, initiator, evidence, _collateral(collateral, odd, facts), 0.5, facts,
+                  inferred_by=f"the stall report shows rank{'s' if len(groups[small]) > 1 else ''} {said} missing "
+                              f"{', '.join(sorted(small))} while {len(groups[large])} other ranks miss "
+                              f"{', '.join(sorted(large))}: each side submitted what the other lacks, "
+                              "different collectives")
 
 
 def _ready_sets_apart(collateral: Sequence[Finding], facts: RunFacts) -> Incident | None:
@@ -656,7 +699,8 @@ REPEATED_LAST_WORDS = {"nccl.connect_retry_refused": 2}
 # error, a fault handler's SIGABRT), connection retries that may yet succeed: context while anything
 # else says what failed, the incident's cause when nothing does
 LAST_RESORT_RULES = frozenset({"python.fatal_abort", "torch.cpp_terminate", "generic.caught_signal_abort",
-                               "generic.mpi_signal_abort", "generic.mpi_error_message_end", "xid.uvm_fatal",
+                               "generic.mpi_signal_abort", "generic.mpi_error_message_end", "generic.mpi_signal_received",
+                               "xid.uvm_fatal",
                                "python.traceback",
                                "nccl.connect_retry_unreachable", "nccl.connect_retry_refused",
                                "torch.store_connect_unreachable",

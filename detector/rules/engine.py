@@ -282,7 +282,7 @@ class _RulesOnly:
 
 
 _UNSET: Any = object()
-_STAMP_STARTS = frozenset("0123456789[")
+_STAMP_STARTS = frozenset("0123456789[MTWFS")  # (MTWFS: mpirun's ctime, LEAD_STAMP)
 
 
 class RuleSet:

@@ -91,7 +91,15 @@ _SRUN = re.compile(r"\s{0,6}(?P<task>\d{1,6}): ")
 LEAD_STAMP = re.compile(
     r"\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?: ?(?:Z|[+-]\d{2}:?\d{2}| UTC))?\]?:? {1,2}"
     r"(?:[A-Za-z][\w.-]{0,40} -- )?"  # a collector's replica label after its stamp (Polyaxon "master.0 -- ")
+    # mpirun --timestamp-output's ctime, right before its "[1,3]<stderr>:" tag
+    r"|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) [A-Z][a-z]{2} {1,2}\d{1,2} \d{2}:\d{2}:\d{2} \d{4} ?"
 )
+_WEEKDAYS = frozenset(("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"))
+
+
+def ctime_lead(line: str) -> bool:
+    """Whether ``line`` may begin with mpirun --timestamp-output's ctime (one cheap test)."""
+    return line[3:4] == " " and line[:3] in _WEEKDAYS
 # ProcessGroupNCCL's own prefix, after a glog header: ".cpp:458] [Rank 3]" / "[PG 0 Rank 3]" /
 # "[PG ID 0 PG GUID 0(default_pg) Rank 3]" (the default process group only)
 _PG_RANK = re.compile(
@@ -102,6 +110,8 @@ _PG_RANK = re.compile(
 _RANK_START = re.compile(r"(?:\s{0,4}what\(\): {1,4})?\[Rank (?P<rank>\d{1,6})\] ")
 # a logger's header that carries the rank ("[olmo.train:816, rank=0]", "[trainer.py:42 rank=3]")
 _LOGGER_RANK = re.compile(r"\[[\w./-]{1,80}:\d{1,6},? rank=(?P<rank>\d{1,6})\]")
+# icefall / k2's logger: "INFO [train.py:1069] (5/8) Sanity check ..." (rank / world size)
+_LOGGER_RANK_OF = re.compile(r"\[[\w./-]{1,80}:\d{1,6}\] \((?P<rank>\d{1,6})/(?P<world>\d{1,6})\) ")
 _HINT_SPAN = 400  # the rank hint is looked for in the first characters of a message
 # a launcher's line about one local worker: its command line ("'--local_rank=1'", DeepSpeed's
 # launcher and torch.distributed.launch print the failed worker's command) or torchelastic's
@@ -213,7 +223,9 @@ def quick_prefix(line: str, style: PrefixStyle = PrefixStyle.BRACKETS) -> tuple[
         if ts is not None and (_MAYBE_PREFIX.match(line, ts.end()) is not None
                                or _CRI_STREAM.match(line, ts.end()) is not None):
             return None
-    if line.find("Rank ", 0, _HINT_SPAN) >= 0 or "local" in line:
+    if line.find("Rank ", 0, _HINT_SPAN) >= 0 or "local" in line or line.find("] (", 0, _HINT_SPAN) >= 0:
+        return None
+    if ctime_lead(line):  # perhaps mpirun's tag behind its --timestamp-output stamp
         return None
     if line.find("[rank", 1, TOOL_LEAD_SPAN) > 0:  # perhaps torchrun's prefix behind a tool's (_TOOL_LEAD)
         return None
@@ -328,7 +340,7 @@ def _strip_prefix_at(line: str, style: PrefixStyle) -> Prefixed:
             pos = header.end()
     message = line[pos:]
     if pos == 0:
-        ts = LEAD_STAMP.match(line) if line[:1].isdigit() or line[:1] == "[" else None
+        ts = LEAD_STAMP.match(line) if line[:1].isdigit() or line[:1] == "[" or ctime_lead(line) else None
         if ts is not None:
             after = ts.end()
             cri = _CRI_STREAM.match(line, after)
@@ -347,6 +359,10 @@ def _strip_prefix_at(line: str, style: PrefixStyle) -> Prefixed:
         if rank is None and "rank=" in message:
             m = _LOGGER_RANK.search(message, 0, _HINT_SPAN)
             if m:
+                rank, hinted = int(m["rank"]), True
+        if rank is None and message.find("] (", 0, _HINT_SPAN) >= 0:
+            m = _LOGGER_RANK_OF.search(message, 0, _HINT_SPAN)
+            if m and int(m["rank"]) < int(m["world"]):
                 rank, hinted = int(m["rank"]), True
         if rank is None and "local" in message:
             m = _LOCAL_HINT.search(message)

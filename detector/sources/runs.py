@@ -78,7 +78,7 @@ _GENERIC_DIR = re.compile(
     re.I,
 )
 _SKIP_NAMES = {"expected.json", "truth.json"}  # scenario / corpus ground truth, not input
-_TEXT_SUFFIXES = {".log", ".out", ".err", ".txt", ".stderr", ".stdout", ""}
+_TEXT_SUFFIXES = {".log", ".out", ".err", ".txt", ".stderr", ".stdout", ".jsonl", ".ndjson", ""}  # (JSON lines: log records)
 _HOST = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$")
 _IPV4 = re.compile(r"^(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)$")
 HEAD_BYTES = 32 << 10  # how much of a file is read for the hosts it names
@@ -473,5 +473,5 @@ def discover(target: Path, *, follow_symlinks: bool = False) -> tuple[list[LogFi
             if item is not None:
                 found.append(_vetted(item))
     if not found:
-        raise InputError(str(target), "no log files found (looked for *.log, *.out, *.err, *.txt, kernel logs, torchrun log dirs, and those gzip-compressed)")
+        raise InputError(str(target), "no log files found (looked for *.log, *.out, *.err, *.txt, *.jsonl, kernel logs, torchrun log dirs, and those gzip-compressed)")
     return found, warnings

@@ -48,6 +48,10 @@ _SYSLOG = re.compile(
     r"(?P<mon>[A-Z][a-z]{2})\s+(?P<d>\d{1,2}) (?P<h>\d{2}):(?P<mi>\d{2}):(?P<s>\d{2})(?:\.(?P<frac>\d{1,9}))?"
     r"(?:\s+(?P<host>[A-Za-z0-9][\w.-]*)\s+(?:kernel:|\S+?:))?"
 )
+# ctime, as Open MPI's mpirun --timestamp-output puts it before each line: Fri Oct 23 17:16:00 2020
+_CTIME = re.compile(
+    r"(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (?P<mon>[A-Z][a-z]{2}) {1,2}(?P<d>\d{1,2}) (?P<h>\d{2}):(?P<mi>\d{2}):(?P<s>\d{2}) (?P<y>\d{4})"
+)
 # /dev/kmsg record: PRIORITY,SEQUENCE,TIMESTAMP_US,FLAGS;MESSAGE
 _KMSG = re.compile(r"(?P<pri>\d{1,3}),(?P<seq>\d{1,20}),(?P<us>\d{1,16}),[^;]*;")
 # torchelastic summary time: 2026-06-08_19:04:45
@@ -257,6 +261,10 @@ def _parse_time(text: str, *, year: int | None, pos: int) -> Stamp | None:
         if m:
             return None
     if first.isupper():
+        if text[pos + 3:pos + 4] == " " and (m := _CTIME.match(text, pos)) is not None:
+            month = _MONTHS.get(m["mon"].lower())
+            t = _safe(int(m["y"]), month, int(m["d"]), int(m["h"]), int(m["mi"]), int(m["s"]), 0, UTC) if month else None
+            return Stamp(t, None, None, m.end()) if t else None
         m = _SYSLOG.match(text, pos)
         if m:
             month = _MONTHS.get(m["mon"].lower())

@@ -483,3 +483,17 @@ def test_an_ib_transport_size_mismatch_is_a_failure_of_unknown_cause(tmp_path: P
         "host2:14508:15205 [0] transport/net_ib.cc:651 NCCL WARN NET/IB : collective mismatch error local size "
         "348160 remote 32768 addr 7fb47b011000 rkey baa8 seq 5a/5a\n")}, ruleset)
     assert [(g.cause, g.node, g.drain) for g in got] == [(Cause.UNKNOWN, "host2", False)]
+
+
+def test_a_signal_handlers_first_line_as_last_words_is_a_crash_on_its_host(tmp_path: Path, ruleset: RuleSet) -> None:
+    # I-nccl-1669: the paste ends on Open MPI's "*** Process received signal ***" (the signal's own
+    # line cut); while anything else says what failed it is context
+    init = "rtptest1621:405884:407462 [0] NCCL INFO RAS client listening socket at ::1<28028>\n"
+    got = incidents_of(tmp_path, {"train.log": init + "[rtptest1621:405884] *** Process received signal ***\n"}, ruleset)
+    assert [(g.cause, g.node) for g in got] == [(Cause.CRASH_SIGNAL, "rtptest1621")]
+    got = incidents_of(tmp_path / "b", {"train.log": init + "[rtptest1621:405884] *** Process received signal ***\n"
+                                        "[rtptest1621:405884] Signal: Bus error (7)\n"}, ruleset)
+    assert [(g.cause, g.node) for g in got] == [(Cause.CRASH_SIGNAL, "rtptest1621")]
+    got = incidents_of(tmp_path / "c", {"train.log": init + "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB\n"
+                                        "[rtptest1621:405884] *** Process received signal ***\n"}, ruleset)
+    assert [g.cause for g in got][:1] == [Cause.CUDA_OOM]

@@ -264,3 +264,16 @@ def test_the_report_says_where_each_node_name_came_from(tmp_path: Path, ruleset:
     render_text(report, Console(file=out, width=200))
     assert "2 nodes (names: 1 from folders, 1 from own lines)" in out.getvalue()
     assert "rank 1, gpu-b12 (node from its file's lines)" in out.getvalue()
+
+
+def test_json_lines_files_are_logs(tmp_path: Path, ruleset: RuleSet) -> None:
+    """A structured logger's output kept as JSON lines (``.jsonl`` / ``.ndjson``) is read like any
+    log: each record's text behind its time, its rank where the record names one."""
+    records = "".join(
+        json.dumps({"timestamp": f"2026-03-01T10:0{s}:00.000000Z", "level": "INFO", "message": f"step {s}", "rank": r}) + "\n"
+        for s in (1, 2) for r in (0, 1))
+    records += json.dumps({"timestamp": "2026-03-01T10:03:00.000000Z", "level": "ERROR", "rank": 1,
+                           "message": "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB"}) + "\n"
+    write_run(tmp_path, {"run.jsonl": records, "other/events.ndjson": records})
+    assert sorted(f.display for f in discover(tmp_path)[0]) == ["other/events.ndjson", "run.jsonl"]
+    assert _top(tmp_path, ruleset)[:2] == (Cause.CUDA_OOM, 1)

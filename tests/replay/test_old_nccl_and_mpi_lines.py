@@ -168,3 +168,13 @@ def test_a_store_hosts_name_in_one_rule_is_not_the_lines_node(tmp_path: Path, ru
     report = replay_path(root, ruleset)
     nodes = {f.rule: f.node for i in report.incidents for f in i.evidence}
     assert nodes.get("torch.dist_error", "absent") in (None, "absent")
+
+
+def test_nccl_invalid_argument_is_the_launch_or_the_code_not_a_node(tmp_path: Path, ruleset: RuleSet) -> None:
+    # DS-insightface-1302: four processes launched into a process group of world size 1
+    got = incidents_of(tmp_path, {"console.log": (
+        'File "/anaconda3/lib/python3.8/site-packages/torch/distributed/distributed_c10d.py", line 842, in broadcast\n'
+        "    work = _default_pg.broadcast([tensor], opts)\n"
+        "RuntimeError: NCCL error in: /opt/conda/conda-bld/pytorch_1595629395347/work/torch/lib/c10d/../c10d/"
+        "NCCLUtils.hpp:82, invalid argument, NCCL version 2.4.8\n")}, ruleset)
+    assert [(g.cause, g.drain) for g in got] == [(Cause.PYTHON_EXCEPTION, False)]

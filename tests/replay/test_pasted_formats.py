@@ -11,7 +11,8 @@ import pytest
 
 from detector.replay import replay_path
 from detector.rules.engine import RuleSet
-from detector.sources.prefixes import strip_prefix
+from detector.sources.prefixes import quick_prefix, strip_prefix
+from detector.sources.timestamps import parse_timestamp
 from detector.types import Cause
 from tests.support.replaying import incidents_of
 
@@ -151,3 +152,24 @@ def test_pdsh_labels_before_indented_traceback_lines(tmp_path: Path, ruleset: Ru
         "total capacity; 76.68 GiB already allocated; 381.31 MiB free; 77.24 GiB reserved in total by PyTorch)\n")
     inc = replay_path(tmp_path, ruleset).incidents[0]
     assert (inc.cause, inc.initiator.rank, inc.initiator.node) == (Cause.CUDA_OOM, None, "gpu-q-13")
+
+
+def test_mpirun_timestamp_output_stamps_each_line_before_its_tag(tmp_path: Path, ruleset: RuleSet) -> None:
+    """``mpirun --timestamp-output --tag-output`` puts a ctime right before the rank's tag, with no
+    space: the tag gives the rank, the ctime the time, and the message is read after both."""
+    line = "Fri Oct 23 17:16:00 2020[1,3]<stderr>:RuntimeError: CUDA error: an illegal memory access was encountered"
+    assert quick_prefix(line) is None
+    pre = strip_prefix(line)
+    assert pre.rank == 3 and pre.message.endswith("2020RuntimeError: CUDA error: an illegal memory access was encountered")
+    stamp = parse_timestamp(pre.message)
+    assert stamp is not None and stamp.time is not None and stamp.time.isoformat() == "2020-10-23T17:16:00+00:00"
+    assert strip_prefix("Fri: payday").rank is None
+    got = incidents_of(tmp_path, {"train.log": "Fri Oct 23 17:15:00 2020[1,0]<stdout>:epoch 1\n" + line + "\n"}, ruleset)
+    assert [(g.cause, g.rank) for g in got][:1] == [(Cause.ILLEGAL_MEMORY_ACCESS, 3)]
+
+
+def test_icefall_logger_rank_of_world_is_a_rank_hint() -> None:
+    pre = strip_prefix("2022-04-14 10:59:43,162 INFO [train.py:1069] (5/8) Sanity check -- see if any batch would OOM.")
+    assert (pre.rank, pre.hinted) == (5, True)
+    assert strip_prefix("2022-04-14 10:59:43,162 INFO [train.py:1069] (9/8) progress").rank is None  # not a rank
+    assert strip_prefix("2022-04-14 10:59:43,162 INFO [train.py:1069] (epoch 5/8) progress").rank is None
