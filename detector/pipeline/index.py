@@ -200,12 +200,15 @@ _HOST_RANKS = re.compile(r"'([A-Za-z0-9][A-Za-z0-9._-]{0,62})': \[([0-9, ]{0,200
 def _add_rank_mapping(idx: RunIndex, text: str) -> None:
     """The DeepSpeed launcher's ``{'host': [global ranks]}``: local rank i of a host is its i-th."""
     for host, ranks in _HOST_RANKS.findall(text):
+        # a single-node launch maps "localhost": the ranks' local ranks, but no node name
+        node = None if host.lower() in ("localhost", "127.0.0.1") or placeholder_host(host) else host
         for local, tok in enumerate(ranks.replace(",", " ").split()):
             rank = small_int(tok)
             if rank is None or rank >= MAX_RANKS:
                 continue
-            idx.local_rank_global.setdefault((host, local, None), rank)
-            idx.rank_node.setdefault(rank, host)
+            idx.local_rank_global.setdefault((node, local, None), rank)
+            if node is not None:
+                idx.rank_node.setdefault(rank, node)
             idx.rank_local.setdefault(rank, local)
 
 

@@ -69,6 +69,14 @@ def test_deepspeed_rank_map_places_an_unprefixed_error(tmp_path: Path, ruleset: 
     assert _top(tmp_path, ruleset) == (Cause.PYTHON_EXCEPTION, 13, "dgx-h100-07")
 
 
+def test_a_single_node_deepspeed_map_of_localhost_names_no_node(tmp_path: Path, ruleset: RuleSet) -> None:
+    mapping = ("[2025-03-04 11:35:23,502] [INFO] [launch.py:162:main] global_rank_mapping=defaultdict(<class 'list'>, "
+               "{'localhost': [0, 1, 2, 3]})\n")
+    write_run(tmp_path, {"train.log": mapping
+                         + "[rank2]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 9.31 GiB.\n"})
+    assert _top(tmp_path, ruleset) == (Cause.CUDA_OOM, 2, None)
+
+
 def test_another_jobs_old_xid_is_not_this_failure(tmp_path: Path, ruleset: RuleSet) -> None:
     write_run(tmp_path, {
         "node01/dmesg.log": "[Tue Jan 16 22:35:44 2024] NVRM: Xid (PCI:0000:3b:00): 31, pid=43330, name=python, Ch "
