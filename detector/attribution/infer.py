@@ -742,7 +742,10 @@ def _ranks_claimed_twice(group: Sequence[Finding]) -> list[Finding]:
     for f in group:
         if f.rule == "launcher.lightning_init_rank":
             by[(f.attempt, f.field("global_rank"))].append(f)
-    return next((fs for fs in by.values() if len(fs) >= 2), [])
+    # (claims all from one task its prefix names, an srun label, are one process joining again:
+    # a second program of the same job, an evaluation after the training)
+    return next((fs for fs in by.values() if len(fs) >= 2
+                 and not (fs[0].rank is not None and all(f.rank == fs[0].rank for f in fs))), [])
 
 
 SPAWN_RAISED = "launcher.mp_spawn_raised"  # "-- Process 3 terminated with the following error:"

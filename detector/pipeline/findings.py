@@ -447,6 +447,35 @@ def demote_exit_handler_errors(findings: Sequence[Finding]) -> list[Finding]:
             for f in findings if id(f) not in dropped]
 
 
+SUCCEEDED = "python.run_succeeded"
+# what a run that ended well may still print on its way out, read as its failure only when nothing
+# else is (the attribution's last resort): dropped after the run said it succeeded
+_LAST_WORDS_ONLY = frozenset({TRACEBACK, "python.stack_dump_main_thread", "scheduler.slurm_step_ended"})
+_HARDWARE = frozenset({Cause.GPU_HARDWARE, Cause.ECC_MEMORY, Cause.NVLINK})
+
+
+def demote_after_success(findings: Sequence[Finding]) -> list[Finding]:
+    """``findings`` with what a file prints after the program said the run succeeded (MLPerf's
+    run_stop with status success, the Trainer's last line: :data:`SUCCEEDED`) made context
+    (cause none): a process group torn down unevenly, a rendezvous the first node already closed,
+    a finaliser's traceback are the shutdown's, not the run failing. A GPU, its memory or its
+    links failing is kept whenever it happens (the node is still bad for the next job)."""
+    marks: dict[str | None, int] = {}
+    for f in findings:
+        if f.rule == SUCCEEDED and f.line is not None:
+            marks[f.file] = min(marks.get(f.file, f.line), f.line)
+    if not marks:
+        return list(findings)
+
+    def after(f: Finding) -> bool:
+        mark = marks.get(f.file)
+        return mark is not None and f.line is not None and f.line > mark and f.cause not in _HARDWARE
+
+    return [dataclasses.replace(f, role=Role.CONTEXT, cause=None) if after(f) else f
+            for f in findings if not (f.rule in _LAST_WORDS_ONLY and after(f))]
+
+
+CPP_TERMINATE = "torch.cpp_terminate"
 CPP_TERMINATE = "torch.cpp_terminate"
 WHAT_WITHIN = 3  # lines from "terminate called after throwing ..." to its "what():" line
 ABORT_WITHIN = 15  # lines from it to the abort's report (a signal handler's, a launcher's)

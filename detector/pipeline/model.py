@@ -12,6 +12,7 @@ from datetime import datetime
 from detector.pipeline.filescan import FileScan
 from detector.pipeline.findings import (
     demote_abort_after_cpp_exception,
+    demote_after_success,
     demote_caught_oom,
     demote_exit_handler_errors,
     demote_foreign_app_faults,
@@ -117,7 +118,7 @@ def run_findings(scans: Sequence[FileScan], idx: RunIndex, rules: RuleSet,
     starts = [s.first_time for s in scans if s.first_time is not None and s.file.kind.value == "rank_log"]
     findings = demote_exit_handler_errors(demote_launcher_reply_race(refine_generic_nccl(findings)))
     findings = demote_caught_oom(demote_abort_after_cpp_exception(findings))
-    findings = demote_secondary_xids(demote_kill_after_watchdog(findings))
+    findings = demote_after_success(demote_secondary_xids(demote_kill_after_watchdog(findings)))
     return demote_foreign_app_faults(findings, idx, min(starts) if starts else None), warnings
 
 
