@@ -90,7 +90,9 @@ def open_log(path: Path | str, compressed: bool) -> tuple[BinaryIO, os.stat_resu
             fh.seek(0)
             if not utf16:
                 return fh, st, None
-            data, note = fh.read(MAX_INFLATED), None
+            data = fh.read(MAX_INFLATED)
+            note = (f"only its first {MAX_INFLATED >> 20} MiB read (UTF-16 is converted in memory)"
+                    if st.st_size > MAX_INFLATED else None)
         else:
             data, note = inflate(fh)
             utf16 = data[:2] in UTF16_BOMS
@@ -99,7 +101,7 @@ def open_log(path: Path | str, compressed: bool) -> tuple[BinaryIO, os.stat_resu
             fh.close()
     if utf16:
         data = _from_utf16(data)
-        note = "; ".join(x for x in (note, "UTF-16 text (a Windows PowerShell redirect?): read as UTF-8") if x)
+        note = "; ".join(x for x in ("UTF-16 text (a Windows PowerShell redirect?), converted to UTF-8", note) if x)
     return io.BytesIO(data), st, note
 
 

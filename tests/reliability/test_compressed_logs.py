@@ -10,6 +10,8 @@ import io
 import tarfile
 from pathlib import Path
 
+import pytest
+
 from detector.replay import replay_path
 from detector.rules.engine import RuleSet
 from detector.sources.runs import FileKind, discover
@@ -87,3 +89,17 @@ def test_a_utf16_log_is_read_as_its_text(tmp_path: Path, ruleset: RuleSet) -> No
     (run / "gpu-node-7" / "rank3.log.gz").write_bytes(gzip.compress(b"\xfe\xff" + text.encode("utf-16-be")))
     report = replay_path(run, ruleset)
     assert report.incidents[0].cause is Cause.ILLEGAL_MEMORY_ACCESS
+
+
+def test_a_utf16_log_larger_than_the_limit_says_it_was_read_in_part(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(compressed, "MAX_INFLATED", 1 << 20)
+    log = tmp_path / "rank0.log"
+    log.write_bytes(("step 1 loss 2.0\r\n" * 40_000).encode("utf-16"))
+    fh, _st, note = compressed.open_log(log, False)
+    with fh:
+        assert len(fh.read()) < 1 << 20
+    assert note is not None and "converted to UTF-8" in note and "only its first 1 MiB read" in note
+    small = tmp_path / "rank1.log"
+    small.write_bytes("step 1\r\n".encode("utf-16"))
+    assert compressed.open_log(small, False)[2] == "UTF-16 text (a Windows PowerShell redirect?), converted to UTF-8"
