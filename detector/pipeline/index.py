@@ -14,7 +14,7 @@ from detector.pipeline.filescan import FileScan
 from detector.sources.pci import normalize_pci
 from detector.sources.runs import LogFile
 from detector.sources.torchelastic import FailureRecord
-from detector.support.hosts import placeholder_host
+from detector.support.hosts import names_a_host, placeholder_host
 from detector.support.numbers import MAX_RANKS, small_int
 from detector.types import RankProcess
 
@@ -201,7 +201,7 @@ def _add_rank_mapping(idx: RunIndex, text: str) -> None:
     """The DeepSpeed launcher's ``{'host': [global ranks]}``: local rank i of a host is its i-th."""
     for host, ranks in _HOST_RANKS.findall(text):
         # a single-node launch maps "localhost": the ranks' local ranks, but no node name
-        node = None if host.lower() in ("localhost", "127.0.0.1") or placeholder_host(host) else host
+        node = host if names_a_host(host) else None
         for local, tok in enumerate(ranks.replace(",", " ").split()):
             rank = small_int(tok)
             if rank is None or rank >= MAX_RANKS:

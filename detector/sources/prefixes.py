@@ -36,7 +36,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
-from detector.support.hosts import placeholder_host
+from detector.support.hosts import names_a_host
 
 
 class PrefixStyle(StrEnum):
@@ -119,10 +119,6 @@ _HINT_SPAN = 400  # the rank hint is looked for in the first characters of a mes
 _LOCAL_HINT = re.compile(r"(?:^|[\s'\"(\[,])--local[_-]rank[= ](?P<a>\d{1,4})\b|\blocal_rank: ?(?P<b>\d{1,4})\b")
 
 
-def _host_ok(host: str) -> bool:
-    return host.lower() not in ("localhost", "localhost.localdomain") and not placeholder_host(host)
-
-
 # What every prefix below begins with (a superset, one test): a bracket, a parenthesis or an
 # ANSI escape (Ray), an IPv4 address (pdsh), a task label ("i.pretrain/0 "). A position where this
 # does not match holds no prefix (host labels aside), so most lines cost one test, not eight.
@@ -168,7 +164,7 @@ def _strip_at(line: str, pos: int, style: PrefixStyle) -> tuple[int, int | None,
         m = _HOST_LOCAL.match(line, pos)
         if m:
             local = int(m["local"])
-            if _host_ok(m["host"]):
+            if names_a_host(m["host"]):
                 host = host or m["host"]
             pos = m.end()
             continue
@@ -303,7 +299,7 @@ def _strip_prefix(line: str, style: PrefixStyle) -> Prefixed:
         if record is not None:
             inner = _strip_prefix(record[0], style)
             rank = inner.rank if inner.rank is not None else record[1]
-            host = inner.host or (record[2] if record[2] and _host_ok(record[2]) else None)
+            host = inner.host or (record[2] if record[2] and names_a_host(record[2]) else None)
             # (a rank the record names is a field, no hint read in the message)
             return Prefixed(inner.message, rank, inner.local_rank, host, inner.hinted and rank == inner.rank)
     found = _strip_prefix_at(line, style)

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, timezone
 
-from detector.support.hosts import placeholder_host
+from detector.support.hosts import names_a_host
 
 _MONTHS = {m: i for i, m in enumerate(
     ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1)}
@@ -119,7 +119,6 @@ _FACILITY_HEADER = re.compile(
 )
 # what may sit between a stamp and a header: ": ", a second (collector's vs program's) stamp
 _BETWEEN = re.compile(r"[:,]? {0,4}(?:\[\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?\] {0,4})?")
-_NOT_HOSTS = frozenset({"localhost", "localhost.localdomain"})
 _SOURCE_FILE = re.compile(r"\.(?:py|pyx|c|cc|cpp|cxx|cu|cuh|h|hpp|rs|go|java|js|ts|sh|so)$", re.I)  # "[train.py:45]"
 
 
@@ -145,8 +144,7 @@ def nccl_header(text: str) -> tuple[str, int] | None:
 
 
 def _host_ok(host: str) -> bool:
-    return not (host.lower() in _NOT_HOSTS or not any(c.isalpha() for c in host) or _SOURCE_FILE.search(host)
-                or placeholder_host(host))
+    return names_a_host(host) and any(c.isalpha() for c in host) and not _SOURCE_FILE.search(host)
 
 
 def _header_host(text: str, pos: int) -> tuple[str, int] | None:
@@ -199,7 +197,7 @@ def parse_timestamp(text: str, *, year: int | None = None, pos: int = 0) -> Stam
     m = _FACILITY_HEADER.match(text, pos) if text.find(": ", pos, pos + 66) >= 0 else None
     if m is not None:
         inner = _parse_time(text, year=year, pos=m.end())
-        host = m["host"] if m["host"].lower() not in _NOT_HOSTS and not placeholder_host(m["host"]) else None
+        host = m["host"] if names_a_host(m["host"]) else None
         if inner is not None:
             return Stamp(inner.time, inner.since_boot, host, inner.end)
         return Stamp(None, None, host, m.end()) if host else None

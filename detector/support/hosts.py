@@ -17,6 +17,15 @@ _MASK = re.compile(r"[x*#?._-]{2,}", re.IGNORECASE)  # "xxx", "XXXX", "***", "x.
 _MASKED_PIECE = re.compile(r"(?:^|[._-])(?:x{3,}|\*{2,})(?:$|[._-])", re.IGNORECASE)
 
 
+LOCAL_HOSTS = frozenset({"localhost", "localhost.localdomain", "127.0.0.1"})
+
+
+def names_a_host(name: str) -> bool:
+    """Whether ``name`` names a machine of the job: not the local host's own names (a single-node
+    launch's "localhost") and not a placeholder (:func:`placeholder_host`)."""
+    return name.lower() not in LOCAL_HOSTS and not placeholder_host(name)
+
+
 @functools.lru_cache(maxsize=4096)
 def placeholder_host(name: str) -> bool:
     """True for a name that stands for a host rather than naming one: all masking characters,
