@@ -41,9 +41,20 @@ def killed_by_sigkill(f: Finding) -> bool:
     return signal in ("SIGKILL", "KILLED") or f.field("exitcode") in ("-9", "137") or f.field("signo") == "9"
 
 
+def keyboard_interrupt(f: Finding) -> bool:
+    """A line of a job stopped by an interrupt: a rank raising KeyboardInterrupt, or the launcher
+    receiving (or passing on) SIGINT."""
+    return f.field("exc_type") == "KeyboardInterrupt" or (f.field("signal") or "").strip().upper() in ("2", "SIGINT")
+
+
 def _interrupt(cause: Cause, anchor: Finding | None) -> bool:
-    """A job stopped from outside by an interrupt: its ranks raised KeyboardInterrupt (infer.interrupted)."""
+    """A job stopped from outside by an interrupt (infer.interrupted): read as a preemption, or as
+    a hang when it was stopped while waiting (someone stopping a job that stopped progressing)."""
     return cause is Cause.PREEMPTION and anchor is not None and anchor.field("exc_type") == "KeyboardInterrupt"
+
+
+def _interrupted_hang(cause: Cause, anchor: Finding | None) -> bool:
+    return cause is Cause.HANG and anchor is not None and keyboard_interrupt(anchor)
 
 
 def remediation_for(cause: Cause, ini: Initiator, *, has_hardware_evidence: bool, anchor: Finding | None,
@@ -122,6 +133,12 @@ def remediation_for(cause: Cause, ini: Initiator, *, has_hardware_evidence: bool
         return Remediation(False, True,
             "The scheduler preempted the job: resubmit it to resume from the last checkpoint; no node is at fault.",
             "squeue --me --states=PENDING,RUNNING && scontrol show job <job id>")
+    if _interrupted_hang(cause, anchor):
+        return Remediation(False, False,
+            "Someone interrupted the job (Ctrl-C, or a SIGINT from its shell) while it waited and nothing had failed: "
+            "most often a job that had stopped progressing. It is not resubmitted for you: next time, capture the "
+            "ranks' stacks (py-spy dump) before interrupting, then rerun from the last checkpoint.",
+            _on(node, "py-spy dump --pid <pid of each rank>"))
     if cause is Cause.HANG:
         target = f"--pid {pid}" if pid else "--pid <pid of the rank>"
         return Remediation(False, True,

@@ -11,6 +11,7 @@ from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from datetime import timedelta
 
+from detector.attribution.advice import keyboard_interrupt
 from detector.attribution.incident import (
     PEER_LOST_HINTS,
     TIMEOUT_HINTS,
@@ -1004,6 +1005,8 @@ def interrupted(incident: Incident, facts: RunFacts) -> Incident | None:
     ranks raising ``KeyboardInterrupt`` (Ctrl-C, a shell or a launcher's SIGINT), with no
     collective timeout before: nothing failed on its own. (A rank's own exception or crash keeps
     the incident as it is; so do timeouts, a hung job someone interrupted.)"""
+    if incident.cause is Cause.UNKNOWN:
+        return _launcher_interrupted(incident, facts)
     if incident.cause is not Cause.PYTHON_EXCEPTION:
         return None
     raised = [f for f in incident.evidence if f.role is Role.INITIATOR]
@@ -1024,6 +1027,26 @@ def interrupted(incident: Incident, facts: RunFacts) -> Incident | None:
     return _build(Cause.PREEMPTION, Initiator(), incident.evidence, incident.collateral_ranks, 0.35, facts,
                   inferred_by="the ranks were interrupted (KeyboardInterrupt: Ctrl-C or a SIGINT from the shell or "
                               "the launcher) and no line says any of them failed before")
+
+
+_AGENT_SIGNAL_RULES = frozenset({"torch.elastic_received_signal", "torch.elastic_sending_signal"})
+
+
+def _launcher_interrupted(incident: Incident, facts: RunFacts) -> Incident | None:
+    """An incident of nothing but torchrun's agent receiving SIGINT (and passing it on to its
+    workers): someone interrupted the launcher, and nothing had failed before; a job people stop
+    that way had most often stopped progressing (the logs pasted with a '^C' are of hung jobs)."""
+    evidence = [f for f in incident.evidence if f.role is not Role.CONTEXT]
+    if not evidence or any(f.rule not in _AGENT_SIGNAL_RULES for f in evidence):
+        return None
+    received = [f for f in evidence if f.rule == "torch.elastic_received_signal"]
+    if not received or not all(keyboard_interrupt(f) for f in received):
+        return None
+    ordered = [*received, *(f for f in incident.evidence if f not in received)]
+    return _build(Cause.HANG, Initiator(), ordered, incident.collateral_ranks, 0.3, facts,
+                  inferred_by="the launcher was interrupted (SIGINT: Ctrl-C) while its workers ran, and no line says "
+                              "anything failed before: someone stopped a job that had most likely stopped "
+                              "progressing; where its ranks waited, nothing here says")
 
 
 RULE_FRAME_COLLECTIVE = "python.frame_in_collective"

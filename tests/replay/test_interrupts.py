@@ -55,3 +55,26 @@ def test_interrupted_while_waiting_in_a_collective_is_a_hang(tmp_path: Path, rul
     [incident] = incidents_of(tmp_path, {"train.log": waiting(0) + waiting(1)}, ruleset)
     assert incident.cause is Cause.HANG
     assert "barrier" in incident.explanation
+    assert not incident.drain  # (nor resubmitted: someone stopped it; see below)
+    report = replay_path(tmp_path, ruleset)
+    assert report.incidents[0].remediation.resubmit is False
+
+
+AGENT = ("W0616 16:14:04.056000 3791882 site-packages/torch/distributed/elastic/agent/server/api.py:739] Received "
+         "{sig} death signal, shutting down workers\n"
+         "W0616 16:14:04.059000 3791882 site-packages/torch/distributed/elastic/multiprocessing/api.py:1012] Sending "
+         "process 3792016 closing signal {name}\n")
+
+
+def test_the_launcher_interrupted_with_nothing_failed_is_a_hang_not_resubmitted(tmp_path: Path,
+                                                                                ruleset: RuleSet) -> None:
+    """A paste that begins with '^C' and torchrun's agent passing SIGINT on to its workers, nothing
+    failing before: someone stopped a job that had stopped progressing. Not resubmitted for them."""
+    report = replay_path(write_run(tmp_path, {"train.log": "^C" + AGENT.format(sig=2, name="SIGINT")}), ruleset)
+    [incident] = report.incidents
+    assert incident.cause is Cause.HANG
+    assert (incident.remediation.drain_node, incident.remediation.resubmit) == (False, False)
+    assert "interrupted (SIGINT" in incident.explanation
+    # the scheduler's SIGTERM is no one at the keyboard
+    got = incidents_of(tmp_path / "b", {"train.log": AGENT.format(sig=15, name="SIGTERM")}, ruleset)
+    assert all(g.cause is not Cause.HANG for g in got)
