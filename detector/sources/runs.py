@@ -71,7 +71,7 @@ _GENERIC_DIRS = {
 # folder names that are not host names whatever their characters: torchrun attempts, job and run
 # ids, rank / worker folders, dated or versioned folders, experiment / step / seed folders
 _GENERIC_DIR = re.compile(
-    r"^(?:attempt-?\d+|jobs?(?:-.*|\d+)|.*-?logs?|logs?-.*|(?:local-?|global-?|node-)?rank-?\d+"
+    r"^(?:attempt-?\d+|jobs?(?:-.*|\d+)|.*-?logs?|logs?-.*|(?:local-?|global-?|node-)?rank[.-]?\d+"
     r"|(?:worker|proc|process|task)-?\d+"
     r"|(?:run|exp|experiment|trial|seed|epoch|step|iter|checkpoint|ckpt|version|v)-?\d+(?:\.\d+)*"
     r"|\d+(?:[.-]\d+)*|\d{4}-?\d{2}-?\d{2}.*|none-.*)$",
@@ -94,6 +94,8 @@ _PROMPT = re.compile(
 _SAYS_HOST = re.compile(r"^\s*(?:[Hh]ostname|HOSTNAME|host)\s*[:=]\s*(?P<host>[A-Za-z0-9][A-Za-z0-9._-]{0,62})\s*$")
 
 
+# a folder of one rank's files (Open MPI's --output-filename writes <dir>/1/rank.3/stdout)
+_RANK_DIR = re.compile(r"^rank[._-]?(\d{1,6})$", re.I)
 # srun --output=slurm-%j-%t.out / job.%j.%t.log: a job id (3+ digits), then the task (= rank)
 _JOB_TASK_NAME = re.compile(r"(?:^|[._-])\d{3,12}[.-](\d{1,6})\.(?:out|err|log|txt)$", re.I)
 
@@ -344,6 +346,8 @@ def _text_log(path: Path, name: str, parts: tuple[str, ...], display: str, size:
             node, node_from = pod[0], "pod"
     else:
         rank = _rank_from_name(name)
+        if rank is None and parts and (folder := _RANK_DIR.match(parts[-1])) is not None:
+            rank = int(folder[1])  # Open MPI's --output-filename: <dir>/1/rank.3/stdout
         if rank is not None and _not_one_rank(name, ends, named[0] | named[1]):
             rank = None
     return LogFile(path, display, FileKind.RANK_LOG, rank, None, node, None, size, compressed=compressed,

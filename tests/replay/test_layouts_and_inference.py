@@ -285,3 +285,14 @@ def test_json_lines_files_are_logs(tmp_path: Path, ruleset: RuleSet) -> None:
     write_run(tmp_path, {"run.jsonl": records, "other/events.ndjson": records})
     assert sorted(f.display for f in discover(tmp_path)[0]) == ["other/events.ndjson", "run.jsonl"]
     assert _top(tmp_path, ruleset)[:2] == (Cause.CUDA_OOM, 1)
+
+
+def test_open_mpi_output_filename_folders_give_the_rank(tmp_path: Path, ruleset: RuleSet) -> None:
+    """mpirun --output-filename DIR writes DIR/1/rank.N/stdout and stderr: the folder is the rank,
+    not a host named 'rank.2'."""
+    files = {f"out/1/rank.{r}/stdout": "epoch 1 step 10 loss 2.0\n" for r in range(4)}
+    files["out/1/rank.2/stderr"] = ('Traceback (most recent call last):\n  File "train.py", line 3, in <module>\n'
+                                    "RuntimeError: CUDA error: an illegal memory access was encountered\n")
+    write_run(tmp_path, files)
+    assert {(f.display, f.rank, f.node) for f in discover(tmp_path / "out")[0]} >= {("1/rank.2/stderr", 2, None)}
+    assert _top(tmp_path / "out", ruleset) == (Cause.ILLEGAL_MEMORY_ACCESS, 2, None)
