@@ -70,6 +70,9 @@ _RAY = re.compile(
     r"(?:, ip=(?P<ip>[0-9A-Fa-f.:]{3,45}))?"
     r"(?:, [^()]{0,120})?\)" + _ANSI + " ?"
 )
+# SkyPilot's prefix of each node's lines: "(head, rank=0, pid=2435) ", "(worker1, rank=1, pid=2435,
+# ip=10.0.0.2) " - its rank is the node's (SKYPILOT_NODE_RANK), not a process's: the node is named
+_SKYPILOT = re.compile(r"\((?P<node>head|worker\d{1,5}), rank=\d{1,6}, pid=\d{1,10}(?:, ip=(?P<ip>[0-9A-Fa-f.:]{3,45}))?\) ?")
 _IPV4 = r"(?:\d{1,3}\.){3}\d{1,3}"
 _SYSLOG_FACILITY = re.compile(r"(?:kern|user|daemon|auth|authpriv|syslog|local[0-7]): ")
 _PDSH_IP = re.compile(r"(?P<host>" + _IPV4 + r"): (?=\S)")
@@ -131,6 +134,7 @@ def _strip_at(line: str, pos: int, style: PrefixStyle) -> tuple[int, int | None,
     rank: int | None = None
     local: int | None = None
     host: str | None = None
+    sky: str | None = None
     maybe = _MAYBE_PREFIX.match
     for _ in range(8):  # a line carries a handful of prefixes at most
         if maybe(line, pos) is None and (pos or style is not PrefixStyle.HOST_LABEL):
@@ -161,6 +165,12 @@ def _strip_at(line: str, pos: int, style: PrefixStyle) -> tuple[int, int | None,
                 rank = int(m["worker_rank"])
             pos = m.end()
             continue
+        m = _SKYPILOT.match(line, pos)
+        if m:
+            host = host or m["ip"]
+            sky = m["node"]  # (the cluster's name for the node: a host name after it is better)
+            pos = m.end()
+            continue
         m = _HOST_LOCAL.match(line, pos)
         if m:
             local = int(m["local"])
@@ -180,7 +190,7 @@ def _strip_at(line: str, pos: int, style: PrefixStyle) -> tuple[int, int | None,
             pos = m.end()
             continue
         break
-    return pos, rank, local, host
+    return pos, rank, local, host or sky
 
 
 # One torchrun-style prefix and nothing after it that could start another (the commonest

@@ -100,7 +100,14 @@ _RANK_DIR = re.compile(r"^rank[._-]?(\d{1,6})$", re.I)
 _JOB_TASK_NAME = re.compile(r"(?:^|[._-])\d{3,12}[.-](\d{1,6})\.(?:out|err|log|txt)$", re.I)
 
 
+# an id in a file name (Ray's worker-<56 hex>-<job>-<pid>.out, a hash, a container id): its digits
+# and the numbers after it are no rank
+_HEX_ID = re.compile(r"[0-9a-f]{16,}", re.I)
+
+
 def _rank_from_name(name: str) -> int | None:
+    if _HEX_ID.search(name) and not re.search(r"rank", name, re.I):
+        return None
     m = _JOB_TASK_NAME.search(name)
     if m:
         return int(m.group(1))

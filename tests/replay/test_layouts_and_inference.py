@@ -296,3 +296,16 @@ def test_open_mpi_output_filename_folders_give_the_rank(tmp_path: Path, ruleset:
     write_run(tmp_path, files)
     assert {(f.display, f.rank, f.node) for f in discover(tmp_path / "out")[0]} >= {("1/rank.2/stderr", 2, None)}
     assert _top(tmp_path / "out", ruleset) == (Cause.ILLEGAL_MEMORY_ACCESS, 2, None)
+
+
+def test_ids_in_file_names_are_no_rank(tmp_path: Path) -> None:
+    """Ray's worker logs (worker-<56 hex>-<job>-<pid>.out) and other names with a long hex id: the
+    numbers in them are ids and pids, not ranks."""
+    write_run(tmp_path, {
+        "worker-03c6f0b4e1d2a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8-01000000-12345.out": "step 1\n",
+        "python-core-worker-0a1b2c3d4e5f6a7b8c9d_12345.log": "step 1\n",
+        "rank-7-0a1b2c3d4e5f6a7b8c9d.log": "step 1\n",
+    })
+    ranks = {f.display: f.rank for f in discover(tmp_path)[0]}
+    assert ranks == {"worker-03c6f0b4e1d2a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8-01000000-12345.out": None,
+                     "python-core-worker-0a1b2c3d4e5f6a7b8c9d_12345.log": None, "rank-7-0a1b2c3d4e5f6a7b8c9d.log": 7}

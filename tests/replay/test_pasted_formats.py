@@ -173,3 +173,15 @@ def test_icefall_logger_rank_of_world_is_a_rank_hint() -> None:
     assert (pre.rank, pre.hinted) == (5, True)
     assert strip_prefix("2022-04-14 10:59:43,162 INFO [train.py:1069] (9/8) progress").rank is None  # not a rank
     assert strip_prefix("2022-04-14 10:59:43,162 INFO [train.py:1069] (epoch 5/8) progress").rank is None
+
+
+def test_skypilot_node_prefix_names_the_node_not_a_rank() -> None:
+    """SkyPilot puts "(head, rank=0, pid=…)" / "(worker1, rank=1, pid=…, ip=…)" before each node's
+    lines: its rank is the node's; the ip (or the cluster's node name) is the host, a host name
+    after it is better, and a rank prefix after it is the process's."""
+    pre = strip_prefix("(worker1, rank=1, pid=2435, ip=10.0.0.2) [rank9]:RuntimeError: CUDA error: an illegal memory access")
+    assert (pre.rank, pre.host, pre.message) == (9, "10.0.0.2", "RuntimeError: CUDA error: an illegal memory access")
+    pre = strip_prefix("(head, rank=0, pid=5634) Traceback (most recent call last):")
+    assert (pre.rank, pre.host, pre.message) == (None, "head", "Traceback (most recent call last):")
+    pre = strip_prefix("(head, rank=0, pid=5634) [nccl-e9ef-7d4f-0:3]:NCCL WARN x")
+    assert (pre.local_rank, pre.host) == (3, "nccl-e9ef-7d4f-0")
