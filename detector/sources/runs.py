@@ -441,6 +441,26 @@ def _vetted(item: LogFile) -> LogFile:
     return replace(item, ident=(st.st_dev, st.st_ino))
 
 
+# Kubeflow's PyTorchJob names its pods <job>-master-0 and <job>-worker-N: with a master, worker N
+# runs rank N + 1 (one process a pod; a pod of several ranks prints their prefixes instead)
+_PTJ_MASTER = re.compile(r"(?:^|[-_.])master[-_]0\.(?:log|txt|out)$", re.I)
+_PTJ_WORKER = re.compile(r"(?:^|[-_.])worker[-_](\d{1,6})\.(?:log|txt|out)$", re.I)
+
+
+def _pytorchjob_ranks(found: list[LogFile]) -> list[LogFile]:
+    masters = [f for f in found if f.kind is FileKind.RANK_LOG and _PTJ_MASTER.search(f.path.name)]
+    if len(masters) != 1:
+        return found
+    out = []
+    for f in found:
+        if f is masters[0] and f.rank is None and not _not_one_rank(f.path.name, _read_ends(f.path), set()):
+            f = replace(f, rank=0)
+        elif f.kind is FileKind.RANK_LOG and (m := _PTJ_WORKER.search(f.path.name)) and f.rank == int(m[1]):
+            f = replace(f, rank=int(m[1]) + 1)
+        out.append(f)
+    return out
+
+
 def discover(target: Path, *, follow_symlinks: bool = False) -> tuple[list[LogFile], list[str]]:
     """All input files of a run (a directory, or one file), and warnings for what was skipped.
 
@@ -483,6 +503,7 @@ def discover(target: Path, *, follow_symlinks: bool = False) -> tuple[list[LogFi
             item = classify(path, target)
             if item is not None:
                 found.append(_vetted(item))
+    found = _pytorchjob_ranks(found)
     if not found:
         raise InputError(str(target), "no log files found (looked for *.log, *.out, *.err, *.txt, *.jsonl, kernel logs, torchrun log dirs, and those gzip-compressed)")
     return found, warnings

@@ -309,3 +309,16 @@ def test_ids_in_file_names_are_no_rank(tmp_path: Path) -> None:
     ranks = {f.display: f.rank for f in discover(tmp_path)[0]}
     assert ranks == {"worker-03c6f0b4e1d2a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8-01000000-12345.out": None,
                      "python-core-worker-0a1b2c3d4e5f6a7b8c9d_12345.log": None, "rank-7-0a1b2c3d4e5f6a7b8c9d.log": 7}
+
+
+def test_pytorchjob_pod_logs_count_the_master_as_rank_0(tmp_path: Path, ruleset: RuleSet) -> None:
+    """Kubeflow's PyTorchJob: pods <job>-master-0 and <job>-worker-N, one process each; with a
+    master, worker N is rank N + 1. Without a master the worker's number stands."""
+    write_run(tmp_path / "a", {"llm-master-0.log": "step 1 loss 2\n", "llm-worker-0.log": "step 1 loss 2\n",
+                               "llm-worker-1.log": ("Traceback (most recent call last):\n"
+                                                    "RuntimeError: CUDA error: an illegal memory access was encountered\n")})
+    assert {f.display: f.rank for f in discover(tmp_path / "a")[0]} == {
+        "llm-master-0.log": 0, "llm-worker-0.log": 1, "llm-worker-1.log": 2}
+    assert _top(tmp_path / "a", ruleset)[:2] == (Cause.ILLEGAL_MEMORY_ACCESS, 2)
+    write_run(tmp_path / "b", {"llm-worker-0.log": "step 1\n", "llm-worker-1.log": "step 1\n"})
+    assert {f.display: f.rank for f in discover(tmp_path / "b")[0]} == {"llm-worker-0.log": 0, "llm-worker-1.log": 1}
