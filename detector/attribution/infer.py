@@ -292,8 +292,10 @@ def _ready_sets_apart(collateral: Sequence[Finding], facts: RunFacts) -> Inciden
 _READY_OP = re.compile(r"(?P<tensor>[^\s,\[\]]{1,300}) \[ready ranks: (?P<ranks>[0-9][0-9, ]{0,2000})\]")
 
 
-_TRANSIENT = re.compile(r"\bretrying\b|\bwill retry\b|\bretry(?:ing)? in \d|\battempt \d{1,3}/\d{1,3}\b", re.I)
+_TRANSIENT = re.compile(r"\bretrying\b|\bwill retry\b|\bretry(?:ing)? in \d|\battempt \d{1,3}/\d{1,3}\b"
+                        r"|\bcontinuing (?:on|with|without)\b|\bfall(?:ing)? ?back to\b", re.I)
 RECOVERED_AFTER = timedelta(minutes=10)
+PROGRESS_AFTER = 100  # lines of a file between an untimed error and its last line of training progress
 
 
 def _passing(f: Finding, facts: RunFacts) -> bool:
@@ -301,6 +303,12 @@ def _passing(f: Finding, facts: RunFacts) -> bool:
     writing for :data:`RECOVERED_AFTER` and more."""
     if _TRANSIENT.search(f.text):
         return True
+    if f.time is None and f.file is not None and f.line is not None and facts.ended:
+        # untimed: training progress its file printed long after it (a stale line of an earlier
+        # job at the top of a reused output file, an error the program got over)
+        progress = facts.last_progress.get(f.file)
+        if progress is not None and progress - f.line > PROGRESS_AFTER:
+            return True
     info = facts.ranks.get(f.rank) if f.rank is not None else None
     return (info is not None and info.last_time is not None and f.time is not None
             and info.last_time - f.time > RECOVERED_AFTER)
@@ -650,7 +658,11 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
                                   "no line says what failed")
     cancelled = [f for f in group if f.rule == SLURM_STEP_ENDED and f.field("time") and not f.field("reason")
                  and "CANCELLED" in f.text and terminal(f, facts)]
-    if (cancelled and not timeouts and not any(f.rule == RULE_DATA_PREP for f in group)
+    # (data preparation the job was still in when cancelled is a straggler's wait, not a cancel;
+    # preparation that training went on after is not)
+    preparing = any(f.rule == RULE_DATA_PREP and (f.line or 0) >= facts.last_progress.get(f.file or "", 0)
+                    for f in group)
+    if (cancelled and not timeouts and not preparing
             and all(f.rule.startswith("scheduler.") or f.rule in SIGNAL_SENT or f.rule == "torch.elastic_received_signal"
                     or (f.rule == RULE_EXIT_CODE and _teardown_exit(f)) for f in collateral)):
         # the only other lines are the step's own teardown: someone cancelled the job (scancel),

@@ -455,24 +455,21 @@ _HARDWARE = frozenset({Cause.GPU_HARDWARE, Cause.ECC_MEMORY, Cause.NVLINK})
 
 
 def demote_after_success(findings: Sequence[Finding]) -> list[Finding]:
-    """``findings`` with what a file prints after the program said the run succeeded (MLPerf's
-    run_stop with status success, the Trainer's last line: :data:`SUCCEEDED`) made context
-    (cause none): a process group torn down unevenly, a rendezvous the first node already closed,
-    a finaliser's traceback are the shutdown's, not the run failing. A GPU, its memory or its
-    links failing is kept whenever it happens (the node is still bad for the next job)."""
-    marks: dict[str | None, int] = {}
-    for f in findings:
-        if f.rule == SUCCEEDED and f.line is not None:
-            marks[f.file] = min(marks.get(f.file, f.line), f.line)
-    if not marks:
+    """``findings`` with what a file holds besides the program's word that the run succeeded
+    (MLPerf's run_stop with status success, its verdict after training and evaluation:
+    :data:`SUCCEEDED`) made context (cause none): errors before it did not stop the run (an
+    InfiniBand device a library could not open, a helper step's exit), and after it they are the
+    shutdown's (a process group torn down unevenly, a finaliser's traceback). A GPU, its memory or
+    its links failing is kept wherever it is (the node is still bad for the next job)."""
+    marked = {f.file for f in findings if f.rule == SUCCEEDED and f.line is not None}
+    if not marked:
         return list(findings)
 
-    def after(f: Finding) -> bool:
-        mark = marks.get(f.file)
-        return mark is not None and f.line is not None and f.line > mark and f.cause not in _HARDWARE
+    def covered(f: Finding) -> bool:
+        return f.file in marked and f.rule != SUCCEEDED and f.cause not in _HARDWARE
 
-    return [dataclasses.replace(f, role=Role.CONTEXT, cause=None) if after(f) else f
-            for f in findings if not (f.rule in _LAST_WORDS_ONLY and after(f))]
+    return [dataclasses.replace(f, role=Role.CONTEXT, cause=None) if covered(f) else f
+            for f in findings if not (f.rule in _LAST_WORDS_ONLY and covered(f))]
 
 
 CPP_TERMINATE = "torch.cpp_terminate"

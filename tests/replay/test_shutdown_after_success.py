@@ -1,7 +1,8 @@
 """What a run that ended well prints on its way out (the development batch EA: logs of MLPerf
-results, most of them healthy): errors after the harness said the run succeeded, the torchrun
-agents' rendezvous warnings as the first node's store goes away, and a second program of the same
-job joining the process group again are no failure."""
+results, most of them healthy): errors in a file whose harness said the run succeeded, the
+torchrun agents' rendezvous warnings as the first node's store goes away, an error the program
+says it got over or that training went on long after, and a second program of the same job joining
+the process group again are no failure."""
 
 from __future__ import annotations
 
@@ -61,3 +62,28 @@ def test_one_task_joining_the_group_again_is_not_two_processes_claiming_a_rank(t
     got = incidents_of(tmp_path / "b", {"train.log": ("Initializing distributed: GLOBAL_RANK: 0, MEMBER: 1/2\n"
                                                       "Initializing distributed: GLOBAL_RANK: 0, MEMBER: 1/2\n")}, ruleset)
     assert [g.cause for g in got] == [Cause.HANG]
+
+
+def test_errors_before_the_harness_said_success_did_not_stop_the_run(tmp_path: Path, ruleset: RuleSet) -> None:
+    ucx = "".join(f"[1594400000.{i:06d}] [node1:{1000 + i}:0]        ib_md.c:1234 UCX  ERROR ibv_open_device(mlx5_{i}) "
+                  "failed: Input/output error\n" for i in range(4))
+    warn = "node1:1000:1100 [0] NCCL WARN NET/IB : Call to ibv_open_device failed\n"
+    helper = "srun: error: node1: task 0: Exited with exit code 1\n"
+    assert incidents_of(tmp_path, {"result_1.txt": ucx + warn + helper + STEPS + SUCCESS}, ruleset) == []
+
+
+def test_an_error_the_program_says_it_got_over_is_no_failure(tmp_path: Path, ruleset: RuleSet) -> None:
+    caught = ("/app/trainer.py:160: RuntimeWarning: DataParallel/NCCL probe failed; continuing on the primary GPU. "
+              "(NCCL Error 2: unhandled system error)\n")
+    assert incidents_of(tmp_path, {"train.log": STEPS + caught + STEPS}, ruleset) == []
+
+
+def test_an_untimed_error_long_before_the_last_training_progress_is_no_failure(tmp_path: Path,
+                                                                               ruleset: RuleSet) -> None:
+    """A reused output file that begins with the lines of an earlier job the user cancelled, then
+    this job's whole training."""
+    stale = "srun: Job step aborted: Waiting up to 32 seconds for job step to finish.\n"
+    training = "".join(f"iter: {i}  total_loss: 1.{i % 10}  time: 0.51\n" for i in range(300))
+    assert incidents_of(tmp_path, {"slurm-train.out": stale + training}, ruleset) == []
+    # the same line at the end is the job ending
+    assert incidents_of(tmp_path / "b", {"slurm-train.out": training + stale}, ruleset) != []

@@ -81,3 +81,17 @@ def test_a_rank_log_holding_a_rust_backtrace_keeps_its_rank(tmp_path: Path, rule
            "pyo3_runtime.PanicException: called `Option::unwrap()` on a `None` value\n")
     [incident] = incidents_of(tmp_path, {"rank_3.log": log}, ruleset)
     assert incident.rank == 3
+
+
+def test_a_cancelled_job_whose_data_preparation_had_finished_is_a_cancel(tmp_path: Path, ruleset: RuleSet) -> None:
+    """Slurm cancelled the job while it trained; the dataset's 'Map' bars earlier in the log are
+    no straggler's wait."""
+    prep = "".join(f"Map: {p}%|██        | {p * 10}/1000 [00:0{p // 50}<00:01, 900.00 examples/s]\n" for p in (20, 60, 100))
+    train = "".join(f" {p}%|██        | {p * 10}/1000 [01:{p:02d}<04:39,  2.22it/s]\n" for p in (10, 20, 38))
+    tail = ("W0128 15:04:48.217000 121673 site-packages/torch/distributed/elastic/agent/server/api.py:704] Received 15 "
+            "death signal, shutting down workers\n"
+            "slurmstepd: error: *** JOB 9304949 ON nid005528 CANCELLED AT 2025-01-28T15:04:48 ***\n"
+            "W0128 15:04:48.218000 121673 site-packages/torch/distributed/elastic/multiprocessing/api.py:897] Sending "
+            "process 121764 closing signal SIGTERM\n")
+    got = incidents_of(tmp_path, {"slurm-9304949.out": prep + train + tail}, ruleset)
+    assert [g.cause for g in got] == [Cause.PREEMPTION]
