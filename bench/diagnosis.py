@@ -10,7 +10,8 @@ truth.json, side by side with a naive reader that takes the first error-looking 
     python bench/diagnosis.py --split fresh8  # the ninth set-aside (eleventh session; once, at the end)
     python bench/diagnosis.py --split fresh9  # the tenth set-aside (eleventh session, later; once, at the end)
     python bench/diagnosis.py --split fresh10 # the eleventh set-aside (twelfth session; once, at the end)
-    python bench/diagnosis.py --split fresh11 # the twelfth set-aside (thirteenth session; once, at the end)
+    python bench/diagnosis.py --split fresh11 # the twelfth set-aside (thirteenth session; scored, then promoted)
+    python bench/diagnosis.py --split fresh12 # the thirteenth set-aside (thirteenth session, later; once, at the end)
     (fresh5, fresh6 and fresh7, set aside in the eighth to tenth sessions, were scored once and
     then moved to development: split.json's "promoted")
     python bench/diagnosis.py --split all --misses
@@ -92,11 +93,11 @@ class Scored:
 
 def split_of(name: str, split: dict[str, object]) -> str:
     """``held`` (the third set aside before any rule was written), ``fresh``, ``fresh2``,
-    ``fresh3``, ``fresh4``, ``fresh8``, ``fresh9``, ``fresh10`` and ``fresh11`` (cases gathered later, by someone who did not run rankdoctor, kept aside the same
+    ``fresh3``, ``fresh4``, ``fresh8``, ``fresh9``, ``fresh10``, ``fresh11`` and ``fresh12`` (cases gathered later, by someone who did not run rankdoctor, kept aside the same
     way), or ``dev``."""
     for key, label in (("held_out", "held"), ("fresh", "fresh"), ("fresh2", "fresh2"), ("fresh3", "fresh3"),
                        ("fresh4", "fresh4"), ("fresh8", "fresh8"), ("fresh9", "fresh9"),
-                       ("fresh10", "fresh10"), ("fresh11", "fresh11")):
+                       ("fresh10", "fresh10"), ("fresh11", "fresh11"), ("fresh12", "fresh12")):
         names = split.get(key) or []
         if isinstance(names, list) and name in names:
             return label
@@ -215,7 +216,7 @@ def confusion(rows: Sequence[Scored]) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--split", choices=("dev", "held", "fresh", "fresh2", "fresh3", "fresh4", "fresh8", "fresh9", "fresh10", "fresh11", "all"),
+    ap.add_argument("--split", choices=("dev", "held", "fresh", "fresh2", "fresh3", "fresh4", "fresh8", "fresh9", "fresh10", "fresh11", "fresh12", "all"),
                     default="dev")
     ap.add_argument("--misses", action="store_true", help="list the cases rankdoctor gets wrong")
     ap.add_argument("--json", type=Path, help="write the figures as JSON")
