@@ -34,6 +34,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from enum import StrEnum
 
 from detector.support.hosts import names_a_host
@@ -277,10 +278,11 @@ TOOL_LEAD_SPAN = 400  # a tool's lead and torchrun's "[rankN]:" after it lie wit
 _RAISED_LEAD = re.compile(r"(?:Error|Exception|Warning|Interrupt|Failure)\W*$")  # "RuntimeError: [rank3]: ..."
 
 
-_JSON_TEXT = ("log", "msg", "message", "text", "line")
+_JSON_TEXT = ("log", "msg", "message", "text", "line", "MESSAGE")  # (MESSAGE: journalctl -o json)
 _JSON_TIME = ("time", "timestamp", "@timestamp", "ts", "asctime")
 _JSON_RANK = ("rank", "global_rank", "RANK")
-_JSON_HOST = ("host", "hostname", "node", "node_name")
+_JSON_HOST = ("host", "hostname", "node", "node_name", "_HOSTNAME")
+_JOURNAL_TIME = "__REALTIME_TIMESTAMP"  # journalctl -o json: microseconds since the epoch, a string
 
 
 def _json_record(line: str) -> tuple[str, int | None, str | None] | None:
@@ -297,6 +299,8 @@ def _json_record(line: str) -> tuple[str, int | None, str | None] | None:
         return None
     text = text.rstrip("\n")
     when = next((v for k in _JSON_TIME if isinstance(v := record.get(k), str) and v[:1].isdigit()), None)
+    if when is None and isinstance(micros := record.get(_JOURNAL_TIME), str) and micros.isdigit() and len(micros) <= 17:
+        when = datetime.fromtimestamp(int(micros) / 1e6, UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
     rank = next((v for k in _JSON_RANK if isinstance(v := record.get(k), int) and not isinstance(v, bool)
                  and 0 <= v < 10_000_000), None)
     host = next((v for k in _JSON_HOST if isinstance(v := record.get(k), str) and v and len(v) <= 253), None)

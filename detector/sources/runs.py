@@ -268,8 +268,29 @@ def _json_kind(path: Path) -> FileKind | None:
     return None
 
 
+def _json_lines(path: Path) -> bool:
+    """Whether a file begins with two lines that each hold a JSON object (a log of records)."""
+    try:
+        with path.open("rb") as fh:
+            lines = fh.read(65536).split(b"\n", 2)[:2]
+    except OSError:
+        return False
+    if len(lines) < 2:
+        return False
+    try:
+        return all(isinstance(json.loads(line), dict) for line in lines)
+    except ValueError:
+        return False
+
+
+# journalctl -o json's kernel records
+_JOURNAL_KERNEL = re.compile(rb'"(?:_TRANSPORT|SYSLOG_IDENTIFIER)" ?: ?"kernel"')
+
+
 def _looks_like_kernel(head: bytes) -> bool:
     """Whether a file that begins with ``head`` reads as a kernel log (half of its first 40 lines)."""
+    if head[:1] == b"{" and _JOURNAL_KERNEL.search(head, 0, 8192):
+        return True
     lines = head[:8192].decode("utf-8", "replace").splitlines()[:40]
     if not lines:
         return False
@@ -322,7 +343,8 @@ def classify(path: Path, root: Path) -> LogFile | None:
     if suffix in (".json",):
         kind = _json_kind(path)
         if kind is None:
-            return None
+            # JSON lines under a .json name (journalctl -o json > kern.json, a logger's records)
+            return _text_log(path, name, parts, display, size) if _json_lines(path) else None
         node = _node_from_dirs(parts)
         return LogFile(path, display, kind, None, None, node, None, size, node_from="folder" if node else None)
     if suffix == ".csv":

@@ -322,3 +322,20 @@ def test_pytorchjob_pod_logs_count_the_master_as_rank_0(tmp_path: Path, ruleset:
     assert _top(tmp_path / "a", ruleset)[:2] == (Cause.ILLEGAL_MEMORY_ACCESS, 2)
     write_run(tmp_path / "b", {"llm-worker-0.log": "step 1\n", "llm-worker-1.log": "step 1\n"})
     assert {f.display: f.rank for f in discover(tmp_path / "b")[0]} == {"llm-worker-0.log": 0, "llm-worker-1.log": 1}
+
+
+def test_a_journal_exported_as_json_is_a_kernel_log(tmp_path: Path, ruleset: RuleSet) -> None:
+    """journalctl -k -o json > kern.json: one JSON record a line (MESSAGE, _HOSTNAME, the time in
+    microseconds); it was skipped as JSON that is no metrics."""
+    records = [{"__REALTIME_TIMESTAMP": "1733140800123456", "_HOSTNAME": "gpu-a01", "SYSLOG_IDENTIFIER": "kernel",
+                "_TRANSPORT": "kernel", "MESSAGE": msg} for msg in (
+        "NVRM: Xid (PCI:0000:3b:00): 79, pid=1234, name=python, GPU has fallen off the bus.",
+        "NVRM: GPU 0000:3b:00.0: GPU has fallen off the bus.")]
+    write_run(tmp_path, {"kern.json": "".join(json.dumps(r) + "\n" for r in records),
+                         "rank0.log": "[rank0]:step 1 loss 2.0\n"})
+    kinds = {f.display: (f.kind.value, f.node) for f in discover(tmp_path)[0]}
+    assert kinds["kern.json"] == ("kernel", "gpu-a01")
+    report = replay_path(tmp_path, ruleset)
+    inc = report.incidents[0]
+    assert (inc.cause, inc.initiator.node, inc.initiator.gpu) == (Cause.GPU_HARDWARE, "gpu-a01", "0000:3b:00")
+    assert inc.first_evidence_time is not None and inc.first_evidence_time.isoformat().startswith("2024-12-02T12:00:00")
