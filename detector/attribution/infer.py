@@ -713,6 +713,7 @@ REPEATED_LAST_WORDS = {"nccl.connect_retry_refused": 2}
 # else says what failed, the incident's cause when nothing does
 LAST_RESORT_RULES = frozenset({"python.fatal_abort", "torch.cpp_terminate", "generic.caught_signal_abort",
                                "generic.mpi_signal_abort", "generic.mpi_error_message_end", "generic.mpi_signal_received",
+                               "python.hydra_job_error",
                                "xid.uvm_fatal",
                                "python.traceback",
                                "nccl.connect_retry_unreachable", "nccl.connect_retry_refused",

@@ -497,3 +497,15 @@ def test_a_signal_handlers_first_line_as_last_words_is_a_crash_on_its_host(tmp_p
     got = incidents_of(tmp_path / "c", {"train.log": init + "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB\n"
                                         "[rtptest1621:405884] *** Process received signal ***\n"}, ruleset)
     assert [g.cause for g in got][:1] == [Cause.CUDA_OOM]
+
+
+def test_hydras_error_with_an_empty_exception_is_the_programs_exception(tmp_path: Path, ruleset: RuleSet) -> None:
+    # EC-mlperf50-hpe-...-hydra-error: every rank's evaluation raised an exception with no message
+    hydra = "".join(f"{r}: Error executing job with overrides: ['trainer.num_nodes=1', 'trainer.devices=8']\n{r}: \n"
+                    f"{r}: Set the environment variable HYDRA_FULL_ERROR=1 for a complete stack trace.\n" for r in range(4))
+    got = incidents_of(tmp_path, {"console.log": "0: eval_start\n" + hydra}, ruleset)
+    assert [g.cause for g in got] == [Cause.PYTHON_EXCEPTION]
+    # with the exception's own line, that line decides
+    got = incidents_of(tmp_path / "b", {"console.log": "Error executing job with overrides: ['x=1']\n"
+                                        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n"}, ruleset)
+    assert [g.cause for g in got][:1] == [Cause.CUDA_OOM]
