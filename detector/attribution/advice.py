@@ -44,7 +44,8 @@ def killed_by_sigkill(f: Finding) -> bool:
 def keyboard_interrupt(f: Finding) -> bool:
     """A line of a job stopped by an interrupt: a rank raising KeyboardInterrupt, or the launcher
     receiving (or passing on) SIGINT."""
-    return f.field("exc_type") == "KeyboardInterrupt" or (f.field("signal") or "").strip().upper() in ("2", "SIGINT")
+    return (f.field("exc_type") == "KeyboardInterrupt" or (f.field("signal") or "").strip().upper() in ("2", "SIGINT")
+            or f.field("signum") == "2")
 
 
 def _interrupt(cause: Cause, anchor: Finding | None) -> bool:

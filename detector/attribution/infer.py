@@ -303,9 +303,11 @@ def _passing(f: Finding, facts: RunFacts) -> bool:
     writing for :data:`RECOVERED_AFTER` and more."""
     if _TRANSIENT.search(f.text):
         return True
-    if f.time is None and f.file is not None and f.line is not None and facts.ended:
+    if (f.time is None and f.file is not None and f.line is not None and facts.ended
+            and not any(h in f.rule for h in TIMEOUT_HINTS)):
         # untimed: training progress its file printed long after it (a stale line of an earlier
-        # job at the top of a reused output file, an error the program got over)
+        # job at the top of a reused output file, an error the program got over). Not a timeout:
+        # a block-buffered stdout flushes its step lines at exit, after the stderr's timeouts
         progress = facts.last_progress.get(f.file)
         if progress is not None and progress - f.line > PROGRESS_AFTER:
             return True

@@ -454,19 +454,48 @@ _LAST_WORDS_ONLY = frozenset({TRACEBACK, "python.stack_dump_main_thread", "sched
 _HARDWARE = frozenset({Cause.GPU_HARDWARE, Cause.ECC_MEMORY, Cause.NVLINK})
 
 
+BOUNDARY = "python.run_boundary"
+
+
+def _succeeded_runs(findings: Sequence[Finding]) -> dict[str | None, list[tuple[int, float]]]:
+    """Per file, the line spans of the runs its harness said succeeded: from the previous run's
+    end (or the file's start) to the next run's start after the success (or the file's end)."""
+    marks: dict[str | None, list[tuple[int, str]]] = defaultdict(list)
+    for f in findings:
+        if f.line is None:
+            continue
+        if f.rule == SUCCEEDED:
+            marks[f.file].append((f.line, "success"))
+        elif f.rule == BOUNDARY:
+            marks[f.file].append((f.line, f.field("mark") or f.field("mll_mark") or ""))
+    spans: dict[str | None, list[tuple[int, float]]] = {}
+    for file, found in marks.items():
+        for line, kind in found:
+            if kind != "success":
+                continue
+            begin = max((at for at, k in found if k == "run_stop" and at < line), default=0)
+            after = min((at for at, k in found if k in ("init_start", "run_start") and at > line), default=float("inf"))
+            spans.setdefault(file, []).append((begin, after))
+    return spans
+
+
 def demote_after_success(findings: Sequence[Finding]) -> list[Finding]:
-    """``findings`` with what a file holds besides the program's word that the run succeeded
-    (MLPerf's run_stop with status success, its verdict after training and evaluation:
-    :data:`SUCCEEDED`) made context (cause none): errors before it did not stop the run (an
-    InfiniBand device a library could not open, a helper step's exit), and after it they are the
-    shutdown's (a process group torn down unevenly, a finaliser's traceback). A GPU, its memory or
-    its links failing is kept wherever it is (the node is still bad for the next job)."""
-    marked = {f.file for f in findings if f.rule == SUCCEEDED and f.line is not None}
-    if not marked:
+    """``findings`` with what a run holds besides the program's word that it succeeded (MLPerf's
+    run_stop with status success, its verdict after training and evaluation: :data:`SUCCEEDED`)
+    made context (cause none): errors before it did not stop the run (an InfiniBand device a
+    library could not open, a helper step's exit), and after it they are the shutdown's (a process
+    group torn down unevenly, a finaliser's traceback). The run spans from the previous run's end
+    to the next run's start in the same file (:data:`BOUNDARY`: a file of several trials holds
+    several runs). A GPU, its memory or its links failing is kept wherever it is (the node is
+    still bad for the next job)."""
+    spans = _succeeded_runs(findings)
+    if not spans:
         return list(findings)
 
     def covered(f: Finding) -> bool:
-        return f.file in marked and f.rule != SUCCEEDED and f.cause not in _HARDWARE
+        if f.line is None or f.rule in (SUCCEEDED, BOUNDARY) or f.cause in _HARDWARE:
+            return False
+        return any(begin < f.line < after for begin, after in spans.get(f.file, ()))
 
     return [dataclasses.replace(f, role=Role.CONTEXT, cause=None) if covered(f) else f
             for f in findings if not (f.rule in _LAST_WORDS_ONLY and covered(f))]

@@ -290,7 +290,7 @@ def _json_record(line: str) -> tuple[str, int | None, str | None] | None:
     behind its time (read as the line's stamp), and its rank and host where it names them."""
     try:
         record = json.loads(line)
-    except ValueError:
+    except (ValueError, RecursionError):  # (RecursionError: a line nested past the parser's depth)
         return None
     if not isinstance(record, dict):
         return None
@@ -359,7 +359,8 @@ def _strip_prefix_at(line: str, style: PrefixStyle) -> Prefixed:
             end, prank, local, host = _strip_at(line, after, PrefixStyle.BRACKETS)
             if end > after or cri is not None:
                 rank = prank
-                message = line[: ts.end()] + line[end:]
+                stamp = line[: ts.end()]  # (mpirun's ctime runs into its tag: keep a space after it)
+                message = stamp + ("" if stamp.endswith(" ") else " ") + line[end:]
     hinted = False
     if rank is None and local is None:
         if message.find("Rank ", 0, _HINT_SPAN) >= 0:

@@ -279,7 +279,7 @@ def _json_lines(path: Path) -> bool:
         return False
     try:
         return all(isinstance(json.loads(line), dict) for line in lines)
-    except ValueError:
+    except (ValueError, RecursionError):
         return False
 
 
@@ -289,8 +289,9 @@ _JOURNAL_KERNEL = re.compile(rb'"(?:_TRANSPORT|SYSLOG_IDENTIFIER)" ?: ?"kernel"'
 
 def _looks_like_kernel(head: bytes) -> bool:
     """Whether a file that begins with ``head`` reads as a kernel log (half of its first 40 lines)."""
-    if head[:1] == b"{" and _JOURNAL_KERNEL.search(head, 0, 8192):
-        return True
+    if head[:1] == b"{":  # journalctl -o json: most of its first records the kernel's
+        records = head[:8192].split(b"\n")[:40]
+        return sum(1 for r in records if _JOURNAL_KERNEL.search(r)) * 2 > len(records)
     lines = head[:8192].decode("utf-8", "replace").splitlines()[:40]
     if not lines:
         return False
@@ -472,6 +473,9 @@ _PTJ_WORKER = re.compile(r"(?:^|[-_.])worker[-_](\d{1,6})\.(?:log|txt|out)$", re
 def _pytorchjob_ranks(found: list[LogFile]) -> list[LogFile]:
     masters = [f for f in found if f.kind is FileKind.RANK_LOG and _PTJ_MASTER.search(f.path.name)]
     if len(masters) != 1:
+        return found
+    workers = {int(m[1]) for f in found if f.kind is FileKind.RANK_LOG and (m := _PTJ_WORKER.search(f.path.name))}
+    if 0 not in workers:  # (workers numbered from 1 beside the master: the numbers are ranks already)
         return found
     out = []
     for f in found:

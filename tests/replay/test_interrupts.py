@@ -75,6 +75,11 @@ def test_the_launcher_interrupted_with_nothing_failed_is_a_hang_not_resubmitted(
     assert incident.cause is Cause.HANG
     assert (incident.remediation.drain_node, incident.remediation.resubmit) == (False, False)
     assert "interrupted (SIGINT" in incident.explanation
+    # with the agent's own closing traceback, which names the signal by its number
+    closing = ("torch.distributed.elastic.multiprocessing.api.SignalException: Process 3791882 got signal: 2\n")
+    report = replay_path(write_run(tmp_path / "c", {"train.log": "^C" + AGENT.format(sig=2, name="SIGINT") + closing}),
+                         ruleset)
+    assert [(i.cause, i.remediation.resubmit) for i in report.incidents] == [(Cause.HANG, False)]
     # the scheduler's SIGTERM is no one at the keyboard
     got = incidents_of(tmp_path / "b", {"train.log": AGENT.format(sig=15, name="SIGTERM")}, ruleset)
     assert all(g.cause is not Cause.HANG for g in got)

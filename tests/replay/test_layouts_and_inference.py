@@ -339,3 +339,26 @@ def test_a_journal_exported_as_json_is_a_kernel_log(tmp_path: Path, ruleset: Rul
     inc = report.incidents[0]
     assert (inc.cause, inc.initiator.node, inc.initiator.gpu) == (Cause.GPU_HARDWARE, "gpu-a01", "0000:3b:00")
     assert inc.first_evidence_time is not None and inc.first_evidence_time.isoformat().startswith("2024-12-02T12:00:00")
+
+
+def test_a_whole_journal_export_is_no_kernel_log(tmp_path: Path, ruleset: RuleSet) -> None:
+    """journalctl -o json -b opens with the kernel's boot records, then the services': read as a
+    rank log, a training service's failure in it is found (only a journal mostly of kernel records
+    is a kernel log). A record nested past the JSON parser's depth is no crash."""
+    kernel = {"__REALTIME_TIMESTAMP": "1733140800123456", "_HOSTNAME": "gpu-node-7", "_TRANSPORT": "kernel",
+              "MESSAGE": "Linux version 6.8.0"}
+    service = [{"__REALTIME_TIMESTAMP": "1733140900123456", "_HOSTNAME": "gpu-node-7", "_TRANSPORT": "stdout",
+                "SYSLOG_IDENTIFIER": "train", "MESSAGE": msg}
+               for msg in ("step 1 loss 2.0", "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB")]
+    write_run(tmp_path / "a", {"node7.jsonl": "".join(json.dumps(r) + "\n" for r in [kernel, *service, *service])})
+    assert [f.kind.value for f in discover(tmp_path / "a")[0]] == ["rank_log"]
+    assert _top(tmp_path / "a", ruleset)[0] is Cause.CUDA_OOM
+    write_run(tmp_path / "b", {"kern.json": "{}\n" + "[" * 100_000 + "\n", "rank0.log": "[rank0]: " + "[" * 100_000 + "\n"})
+    report = replay_path(tmp_path / "b", ruleset)
+    assert report.summary.files == 1
+
+
+def test_pytorchjob_workers_numbered_from_one_keep_their_numbers(tmp_path: Path) -> None:
+    write_run(tmp_path, {"job-master-0.log": "step 1\n", "job-worker-1.log": "step 1\n", "job-worker-2.log": "step 1\n"})
+    assert {f.display: f.rank for f in discover(tmp_path)[0]} == {
+        "job-master-0.log": 0, "job-worker-1.log": 1, "job-worker-2.log": 2}

@@ -160,7 +160,7 @@ def test_mpirun_timestamp_output_stamps_each_line_before_its_tag(tmp_path: Path,
     line = "Fri Oct 23 17:16:00 2020[1,3]<stderr>:RuntimeError: CUDA error: an illegal memory access was encountered"
     assert quick_prefix(line) is None
     pre = strip_prefix(line)
-    assert pre.rank == 3 and pre.message.endswith("2020RuntimeError: CUDA error: an illegal memory access was encountered")
+    assert pre.rank == 3 and pre.message.endswith("2020 RuntimeError: CUDA error: an illegal memory access was encountered")
     stamp = parse_timestamp(pre.message)
     assert stamp is not None and stamp.time is not None and stamp.time.isoformat() == "2020-10-23T17:16:00+00:00"
     assert strip_prefix("Fri: payday").rank is None
@@ -185,3 +185,13 @@ def test_skypilot_node_prefix_names_the_node_not_a_rank() -> None:
     assert (pre.rank, pre.host, pre.message) == (None, "head", "Traceback (most recent call last):")
     pre = strip_prefix("(head, rank=0, pid=5634) [nccl-e9ef-7d4f-0:3]:NCCL WARN x")
     assert (pre.local_rank, pre.host) == (3, "nccl-e9ef-7d4f-0")
+
+
+def test_mpirun_timestamps_do_not_run_into_a_host_name(tmp_path: Path, ruleset: RuleSet) -> None:
+    """The ctime and the line after the tag keep a space between them: NCCL's header after the tag
+    names gpu-node-b, not '2020gpu-node-b' (the review of this session's changes)."""
+    lines = ("Fri Oct 23 17:15:02 2020[1,3]<stdout>:gpu-node-b:2234:2234 [3] NCCL INFO comm 0x5555 rank 3 nranks 4 "
+             "cudaDev 3 busId 1b000 - Init COMPLETE\n"
+             "Fri Oct 23 17:16:00 2020[1,3]<stderr>:RuntimeError: CUDA error: an illegal memory access was encountered\n")
+    got = incidents_of(tmp_path, {"train.log": lines}, ruleset)
+    assert [(g.cause, g.rank, g.node) for g in got][:1] == [(Cause.ILLEGAL_MEMORY_ACCESS, 3, "gpu-node-b")]

@@ -87,3 +87,31 @@ def test_an_untimed_error_long_before_the_last_training_progress_is_no_failure(t
     assert incidents_of(tmp_path, {"slurm-train.out": stale + training}, ruleset) == []
     # the same line at the end is the job ending
     assert incidents_of(tmp_path / "b", {"slurm-train.out": training + stale}, ruleset) != []
+
+
+def _mllog(key: str, extra: str = "") -> str:
+    return f':::MLLOG {{"namespace": "", "time_ms": 1697218000000, "event_type": "INTERVAL_START", "key": "{key}", "value": null{extra}}}\n'
+
+
+def test_one_trials_success_says_nothing_of_the_next_trial(tmp_path: Path, ruleset: RuleSet) -> None:
+    """MLPerf's run.sub runs several trials into one output file: the second trial's failure after
+    the first trial's success is a failure (the review of this session's changes)."""
+    first = _mllog("run_start") + STEPS + _mllog("run_stop", ', "metadata": {"status": "success"}')
+    second = (_mllog("run_start") + "[rank3]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n")
+    got = incidents_of(tmp_path, {"slurm-1234.out": first + second}, ruleset)
+    assert [(g.cause, g.rank) for g in got][:1] == [(Cause.CUDA_OOM, 3)]
+
+
+def test_the_older_mlperf_log_format_says_success_too(tmp_path: Path, ruleset: RuleSet) -> None:
+    success = ':::MLL 1558640478.720 run_stop: {"value": null, "metadata": {"lineno": 498, "file": "train.py", "status": "success"}}\n'
+    assert incidents_of(tmp_path, {"result_0.txt": STEPS + success + NCCL_CLOSE}, ruleset) == []
+
+
+def test_a_timeout_before_buffered_step_lines_is_still_a_hang(tmp_path: Path, ruleset: RuleSet) -> None:
+    """A block-buffered stdout flushes its step lines at exit, after the stderr's timeouts: step
+    lines after a watchdog timeout do not make it one the run got over."""
+    timeout = ("[E ProcessGroupNCCL.cpp:828] [Rank {r}] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=9, "
+               "OpType=ALLREDUCE, Timeout(ms)=1800000) ran for 1800453 milliseconds before timing out.\n")
+    steps = "".join(f"step {s} loss 2.1\n" for s in range(160))
+    got = incidents_of(tmp_path, {"train.log": timeout.format(r=0) + timeout.format(r=1) + steps}, ruleset)
+    assert [g.cause for g in got][:1] == [Cause.HANG]
