@@ -129,7 +129,9 @@ def _near(f: Finding, primary: Finding) -> bool:
 
 
 def _failure_incident(group: Sequence[Finding], initiators: Sequence[Finding], facts: RunFacts) -> tuple[Incident, set[int]]:
-    primary = _pick_primary(_without_time_limits_after_failures(initiators, facts))
+    kept = _without_time_limits_after_failures(initiators, facts)
+    ended = {id(f) for f in initiators} - {id(f) for f in kept}  # time limits a failure came before
+    primary = _pick_primary(kept)
     rank, node = primary.rank, primary.node
     if rank is None and primary.gpu is not None:
         rank = next((r.rank for r in facts.ranks.values() if r.gpu == primary.gpu and (node is None or r.node == node)), None)
@@ -168,7 +170,7 @@ def _failure_incident(group: Sequence[Finding], initiators: Sequence[Finding], f
     if not any(f is primary for f in own):
         # the deciding line is always evidence, also when it cannot be placed on a rank or node
         own.insert(0, primary)
-    own_initiators = [f for f in own if f.role is Role.INITIATOR] or [primary]
+    own_initiators = [f for f in own if f.role is Role.INITIATOR and id(f) not in ended] or [primary]
     best = max(own_initiators, key=lambda f: (_strength(f), f.confidence))
     cause = best.cause or Cause.UNKNOWN
     unplaced_cause = False

@@ -95,3 +95,24 @@ def test_a_cancelled_job_whose_data_preparation_had_finished_is_a_cancel(tmp_pat
             "process 121764 closing signal SIGTERM\n")
     got = incidents_of(tmp_path, {"slurm-9304949.out": prep + train + tail}, ruleset)
     assert [g.cause for g in got] == [Cause.PREEMPTION]
+
+
+def test_srun_refusing_its_container_options_is_the_launch(tmp_path: Path, ruleset: RuleSet) -> None:
+    log = ('srun: error: pyxis: mount source must be a relative path, an absolute path, "tmpfs" or "umount"\n'
+           "srun: error: pyxis: could not add mount entry: tank/bert/packed_data:/workspace/data_phase2\n"
+           "srun: error: Invalid --container-mounts argument: tank/bert/packed_data:/workspace/data_phase2\n")
+    got = incidents_of(tmp_path, {"slurm-2545.out": log}, ruleset)
+    assert [(g.cause, g.drain) for g in got] == [(Cause.PYTHON_EXCEPTION, False)]
+
+
+def test_a_rank_that_never_started_before_the_time_limit_is_the_failure(tmp_path: Path, ruleset: RuleSet) -> None:
+    """numactl refused rank 0's CPU list; the other ranks waited for it until Slurm's time limit
+    ended the step: the cause is the launch's, not the time limit (ED-mlperf40-smc ... numactl)."""
+    log = ("0: usage: numactl [--all | -a] [--interleave= | -i <nodes>] [--preferred= | -p <node>]\n"
+           "0: <0-7,64-71> is invalid\n"
+           "srun: error: 292KF14: task 0: Exited with exit code 1\n"
+           + "".join(f"{r}: num_gpus=8 num_sockets = 2 num_nodes=2 cores_per_socket=32\n" for r in range(1, 8))
+           + "0: slurmstepd: error: *** STEP 2545.7 ON 292KF14 CANCELLED AT 2024-04-19T14:08:52 DUE TO TIME LIMIT ***\n"
+           "srun: error: 292KF14: tasks 1-7: Terminated\n")
+    got = incidents_of(tmp_path, {"run.log": log}, ruleset)
+    assert [(g.cause, g.rank) for g in got][:1] == [(Cause.PYTHON_EXCEPTION, 0)]
