@@ -170,6 +170,23 @@ def test_process_watcher_exit_roles_and_odd_one_out(tmp_path: Path) -> None:
     watcher.poll(NOW)
     assert sorted(p.rank for p in watcher.alive) == [0, 1, 2, 3]  # not the other job's, not a non-rank
     assert watcher.suspects([0, 1, 2, 3])[0].rank == 3
+    # a waiting rank caught awake in one sample (a timer's wake-up, a busy machine) and another in
+    # a second: each rank's wait state is the one most of its samples show (it was dropped before)
+    flips = {"n": 0}
+
+    def wake_some(_s: float) -> None:
+        flips["n"] += 1
+        for r in (1, 2):
+            (proc / str(100 + r) / "wchan").write_text("0" if flips["n"] == r else "futex_do_wait")
+            (proc / str(100 + r) / "syscall").write_text("running")
+
+    flippy = ProcessWatcher(ProcessConfig(proc_root=proc, poll_s=0.0, discover_s=0.0), node="n1",
+                            log_roots=[logs], sleep=wake_some)
+    flippy.start(Inbox())
+    flippy.poll(NOW)
+    assert [s.rank for s in flippy.suspects([0, 1, 2, 3])] == [3]
+    for r in (1, 2):
+        (proc / str(100 + r) / "wchan").write_text("futex_do_wait")
     assert odd_ones({0: "a", 1: "a", 2: "b"}) == [2] and odd_ones({0: "a", 1: "b"}) == []
     assert odd_ones({0: "a", 1: "a", 2: "b", 3: "b"}) == []
     list(inbox.drain(0.0))

@@ -43,7 +43,7 @@ from detector.support.numbers import small_int
 from detector.types import Cause, Finding, RankProcess, Role, Severity
 
 CASCADE_S = 60.0
-SAMPLES = 3
+SAMPLES = 5  # of each rank's wait state; the one a majority of them shows is the rank's
 SAMPLE_GAP_S = 0.05
 STACKS_FRESH_S = 10.0  # signatures() reuses the last stack snapshot for this long
 IGNORED_REFRESH = 15  # every this many discoveries, processes known not to be ranks are looked at again
@@ -326,15 +326,17 @@ class ProcessWatcher:
     def _proc_suspects(self, by_rank: Mapping[int, int]) -> list[Suspect]:
         if len(by_rank) < 3:
             return []
-        seen: dict[int, set[str]] = {r: set() for r in by_rank}
+        seen: dict[int, Counter[str]] = {r: Counter() for r in by_rank}
         for i in range(SAMPLES):
             if i:
                 self._sleep(SAMPLE_GAP_S)
             for rank, pid in by_rank.items():
                 sig = wait_signature(self._cfg.proc_root, pid)
                 if sig is not None:
-                    seen[rank].add(sig)
-        stable = {r: next(iter(s)) for r, s in seen.items() if len(s) == 1}
+                    seen[rank][sig] += 1
+        # a rank's wait state is the one most of its samples show: a waiting thread caught awake
+        # once (a timer's wake-up, a busy machine) keeps its place among its peers
+        stable = {r: c.most_common(1)[0][0] for r, c in seen.items() if c and c.most_common(1)[0][1] * 2 > SAMPLES}
         odd = odd_ones(stable)
         if not odd:
             return []
