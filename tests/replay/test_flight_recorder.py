@@ -554,6 +554,13 @@ t = torch.ones(4, dtype=torch.bfloat16)
 dist.all_reduce(t)
 dist.broadcast(t, 0)
 dist.all_gather([torch.zeros(2)], torch.ones(2))
+# gloo records a collective's completion on its own thread: wait until the recorder has every
+# entry completed, so that neither dump catches the last one still running
+import pickle, time
+for _ in range(200):
+    if all(e.get("state") == "completed" for e in pickle.loads(_dump_fr_trace()).get("entries", [])):
+        break
+    time.sleep(0.02)
 open(os.path.join(out, "comm_lib_trace_rank_0"), "wb").write(_dump_fr_trace())
 open(os.path.join(out, "comm_lib_trace_rank_0.json"), "wb").write(_dump_fr_trace_json())
 dist.destroy_process_group()
