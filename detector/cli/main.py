@@ -42,7 +42,9 @@ def _replay_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
             "Replay a failed run's logs through the detection engine and print the diagnosis: the "
             "initiating rank, node and GPU, the cause, the collateral ranks, the evidence, and the fix "
             "with a command that verifies it. RUN is a directory (per-rank logs, a torchrun --log-dir "
-            "tree, kernel logs, metrics exports) or a single log file."
+            "tree, Slurm or mpirun output files, Kubernetes pod logs, kernel logs - dmesg, journalctl, "
+            "also its JSON export - JSON-lines logs, metrics exports, Flight Recorder dumps; gzip-"
+            "compressed files too) or a single log file. The report says where each node name came from."
         ),
     )
     p.add_argument("run", metavar="RUN", type=Path, help="directory of the run's logs, or one log file ('-': standard input)")
