@@ -373,7 +373,7 @@ def _text_log(path: Path, name: str, parts: tuple[str, ...], display: str, size:
         # rank); its node the pod's name (the host name inside it) unless its lines name one
         rank = _one_line_rank(ends)
         if node is None and not named[0] | named[1]:
-            node, node_from = pod[0], "pod"
+            node, node_from = pod, "pod"
     else:
         rank = _rank_from_name(name)
         if rank is None and parts and (folder := _RANK_DIR.match(parts[-1])) is not None:
@@ -392,14 +392,14 @@ _CRI_RESTARTS = re.compile(r"^\d{1,4}\.log(?:\.\d{8}-\d{6})?$")
 _CRI_CONTAINER_LINK = re.compile(r"^(?P<pod>[a-z0-9][a-z0-9.-]{0,252})_[a-z0-9][a-z0-9-]{0,62}_[a-z0-9][a-z0-9-]{0,62}-[0-9a-f]{64}\.log$")
 
 
-def _cri_pod(name: str, parts: tuple[str, ...]) -> tuple[str] | None:
-    """The pod whose container log this is (a 1-tuple), when the path is the kubelet's."""
+def _cri_pod(name: str, parts: tuple[str, ...]) -> str | None:
+    """The pod whose container log this is, when the path is the kubelet's."""
     if len(parts) >= 2 and _CRI_RESTARTS.match(name):
         m = _CRI_POD_DIR.match(parts[-2])
         if m:
-            return (m["pod"],)
+            return m["pod"]
     m = _CRI_CONTAINER_LINK.match(name)
-    return (m["pod"],) if m else None
+    return m["pod"] if m else None
 
 
 def _one_line_rank(lines: list[str]) -> int | None:
@@ -477,11 +477,10 @@ def _pytorchjob_ranks(found: list[LogFile]) -> list[LogFile]:
     workers = {int(m[1]) for f in found if f.kind is FileKind.RANK_LOG and (m := _PTJ_WORKER.search(f.path.name))}
     if 0 not in workers:  # (workers numbered from 1 beside the master: the numbers are ranks already)
         return found
+    # (the master's own name already gives it rank 0, unless its lines showed several ranks)
     out = []
     for f in found:
-        if f is masters[0] and f.rank is None and not _not_one_rank(f.path.name, _read_ends(f.path), set()):
-            f = replace(f, rank=0)
-        elif f.kind is FileKind.RANK_LOG and (m := _PTJ_WORKER.search(f.path.name)) and f.rank == int(m[1]):
+        if f.kind is FileKind.RANK_LOG and (m := _PTJ_WORKER.search(f.path.name)) and f.rank == int(m[1]):
             f = replace(f, rank=int(m[1]) + 1)
         out.append(f)
     return out
