@@ -2,7 +2,7 @@
 generator (bench/blind), in one table beside the naive "first error-looking line" reader.
 
 - real logs (replay_logs/real, bench/diagnosis.py): ``dev`` (built against), ``held`` (the third
-  set aside before any rule was written), ``fresh``, ``fresh2``, ``fresh3``, ``fresh4``, ``fresh8``, ``fresh9``, ``fresh10``, ``fresh11`` and ``fresh12`` (gathered later by
+  set aside before any rule was written), and the ``fresh`` sets (diagnosis.ASIDES: gathered later by
   someone who did not run the tool, set aside the same way);
 - blind runs (bench/blind/gen_blind.py, written without reading the tool): seeds 1, 3, 4, 6 and 7 were
   looked at while changing the tool (9 and 10 in the fifth session); seeds 2, 8, 11, 12 and 13 never were (only their
@@ -23,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.diagnosis import figures, score  # noqa: E402
+from bench.diagnosis import SPLITS, figures, score  # noqa: E402
 
 BLIND_SEEDS = {1: "looked at", 3: "looked at", 4: "looked at", 6: "looked at", 7: "looked at", 9: "looked at",
                10: "looked at", 2: "set aside",
@@ -63,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--runs", type=int, default=60, help="blind runs per seed")
     args = ap.parse_args(argv)
     table: dict[str, dict[str, object]] = {}
-    for split in ("dev", "held", "fresh", "fresh2", "fresh3", "fresh4", "fresh8", "fresh9", "fresh10", "fresh11", "fresh12"):
+    for split in SPLITS:
         ours, naive = score(split)
         table[f"real logs, {split} ({len(ours)})"] = {**figures(ours), "naive_cause": figures(naive)["cause"]}
     with tempfile.TemporaryDirectory() as tmp:

@@ -11,7 +11,8 @@ truth.json, side by side with a naive reader that takes the first error-looking 
     python bench/diagnosis.py --split fresh9  # the tenth set-aside (eleventh session, later; once, at the end)
     python bench/diagnosis.py --split fresh10 # the eleventh set-aside (twelfth session; once, at the end)
     python bench/diagnosis.py --split fresh11 # the twelfth set-aside (thirteenth session; scored, then promoted)
-    python bench/diagnosis.py --split fresh12 # the thirteenth set-aside (thirteenth session, later; once, at the end)
+    python bench/diagnosis.py --split fresh12 # the thirteenth set-aside (thirteenth session, later; scored, then promoted)
+    python bench/diagnosis.py --split fresh13 # the fourteenth set-aside (fourteenth session; once, at the end)
     (fresh5, fresh6 and fresh7, set aside in the eighth to tenth sessions, were scored once and
     then moved to development: split.json's "promoted")
     python bench/diagnosis.py --split all --misses
@@ -91,13 +92,19 @@ class Scored:
         return self.verdict.drain and (self.truth.healthy or self.truth.cause not in DRAIN_CAUSES)
 
 
+# The set-asides, in the order they were gathered: split.json's key and the --split name.
+ASIDES: tuple[tuple[str, str], ...] = (
+    ("held_out", "held"), ("fresh", "fresh"), ("fresh2", "fresh2"), ("fresh3", "fresh3"),
+    ("fresh4", "fresh4"), ("fresh8", "fresh8"), ("fresh9", "fresh9"), ("fresh10", "fresh10"),
+    ("fresh11", "fresh11"), ("fresh12", "fresh12"), ("fresh13", "fresh13"))
+SPLITS: tuple[str, ...] = ("dev", *(label for _, label in ASIDES))
+
+
 def split_of(name: str, split: dict[str, object]) -> str:
-    """``held`` (the third set aside before any rule was written), ``fresh``, ``fresh2``,
-    ``fresh3``, ``fresh4``, ``fresh8``, ``fresh9``, ``fresh10``, ``fresh11`` and ``fresh12`` (cases gathered later, by someone who did not run rankdoctor, kept aside the same
-    way), or ``dev``."""
-    for key, label in (("held_out", "held"), ("fresh", "fresh"), ("fresh2", "fresh2"), ("fresh3", "fresh3"),
-                       ("fresh4", "fresh4"), ("fresh8", "fresh8"), ("fresh9", "fresh9"),
-                       ("fresh10", "fresh10"), ("fresh11", "fresh11"), ("fresh12", "fresh12")):
+    """The set-aside a case belongs to (``held``, the third set aside before any rule was
+    written, or one of the ``fresh`` sets gathered later by someone who did not run rankdoctor,
+    kept aside the same way), or ``dev``."""
+    for key, label in ASIDES:
         names = split.get(key) or []
         if isinstance(names, list) and name in names:
             return label
@@ -216,7 +223,7 @@ def confusion(rows: Sequence[Scored]) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--split", choices=("dev", "held", "fresh", "fresh2", "fresh3", "fresh4", "fresh8", "fresh9", "fresh10", "fresh11", "fresh12", "all"),
+    ap.add_argument("--split", choices=(*SPLITS, "all"),
                     default="dev")
     ap.add_argument("--misses", action="store_true", help="list the cases rankdoctor gets wrong")
     ap.add_argument("--json", type=Path, help="write the figures as JSON")
