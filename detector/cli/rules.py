@@ -130,6 +130,15 @@ def _out(text: str = "") -> None:
 # -- validate -----------------------------------------------------------------------------
 
 
+def _resolved(path: Path) -> Path:
+    """``path`` resolved, or as given where it cannot be (links in a loop: the loader then says
+    it cannot read it)."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):
+        return path
+
+
 def _validate(args: argparse.Namespace) -> int:
     from detector.authoring.validate import validate_rules
     from detector.rules.loader import shipped_rules_dir
@@ -139,7 +148,7 @@ def _validate(args: argparse.Namespace) -> int:
     else:
         shipped = shipped_rules_dir().resolve()
         layers = args.paths or _user_rules(args.rules)
-        user = [p for p in layers if p.resolve() != shipped]  # the shipped layer is always there
+        user = [p for p in layers if _resolved(p) != shipped]  # the shipped layer is always there
         checked = validate_rules(None, user)
     for problem in checked.errors:
         _out(problem.format())

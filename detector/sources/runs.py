@@ -504,7 +504,18 @@ def discover(target: Path, *, follow_symlinks: bool = False) -> tuple[list[LogFi
         raise InputError(str(target), "not a regular file or directory")
     root = target.resolve()
     found: list[LogFile] = []
+    seen_dirs: set[tuple[int, int]] = set()  # (device, inode) of the folders walked: links in a loop are walked once
     for dirpath, dirnames, filenames in os.walk(target, followlinks=follow_symlinks, onerror=None):
+        if follow_symlinks:
+            try:
+                st = os.stat(dirpath)
+            except OSError:
+                continue
+            if (st.st_dev, st.st_ino) in seen_dirs:
+                warnings.append(f"{Path(dirpath).relative_to(target)}: a folder already read (symbolic links in a loop), skipped")
+                dirnames[:] = []
+                continue
+            seen_dirs.add((st.st_dev, st.st_ino))
         dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
         for fname in sorted(filenames):
             path = Path(dirpath) / fname
@@ -512,7 +523,7 @@ def discover(target: Path, *, follow_symlinks: bool = False) -> tuple[list[LogFi
             if path.is_symlink() and not follow_symlinks:
                 try:
                     real = path.resolve(strict=True)
-                except OSError:
+                except (OSError, RuntimeError):  # RuntimeError: links in a loop (Python < 3.13)
                     warnings.append(f"{rel}: broken symbolic link, skipped")
                     continue
                 if root not in real.parents:

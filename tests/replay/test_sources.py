@@ -180,6 +180,24 @@ def test_discover_does_not_follow_symlinks_out(tmp_path: Path) -> None:
     assert len(found2) == 2
 
 
+def test_discover_survives_symbolic_links_in_a_loop(tmp_path: Path) -> None:
+    """Two links pointing at each other, and a folder link back up the tree: a warning each,
+    every real file once (with --follow-symlinks the loop was walked ~40 levels deep, each
+    level's files read again; without it, the loop raised RuntimeError from pathlib)."""
+    run = tmp_path / "run"
+    (run / "sub").mkdir(parents=True)
+    (run / "rank_0.log").write_text("ok\n")
+    (run / "loop_a.log").symlink_to(run / "loop_b.log")
+    (run / "loop_b.log").symlink_to(run / "loop_a.log")
+    (run / "sub" / "up").symlink_to(run, target_is_directory=True)
+    found, warnings = discover(run)
+    assert [f.display for f in found] == ["rank_0.log"]
+    assert sum("loop_" in w and "broken symbolic link" in w for w in warnings) == 2
+    found2, warnings2 = discover(run, follow_symlinks=True)
+    assert [f.display for f in found2] == ["rank_0.log"]
+    assert any(w.startswith("sub/up: a folder already read") for w in warnings2)
+
+
 def test_the_prefix_memo_keeps_what_a_digit_s_value_decides() -> None:
     # a host label followed by a syslog facility ("local0: ".."local7: ") is a syslog line, not
     # a pdsh label; followed by "local8: " it is one, whatever order the two shapes are met in

@@ -49,6 +49,16 @@ def test_validate_every_shipped_pack(capsys: pytest.CaptureFixture[str]) -> None
         or "hyperscan not installed" in out
 
 
+def test_validate_a_rule_path_that_is_a_symbolic_link_loop(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Two links to each other given as the rule file: a problem on the path, exit 1 (pathlib
+    raised RuntimeError from the shipped-layer comparison before)."""
+    (tmp_path / "a.yaml").symlink_to(tmp_path / "b.yaml")
+    (tmp_path / "b.yaml").symlink_to(tmp_path / "a.yaml")
+    code, out, _ = _run(capsys, "validate", str(tmp_path / "a.yaml"))
+    assert code == 1
+    assert out.startswith(f"{tmp_path / 'a.yaml'}: ")
+
+
 def test_shipped_packs_carry_the_editor_hint_and_schema_is_fresh() -> None:
     for pack in shipped_rules_dir().glob("*.y*ml"):
         first = pack.read_text(encoding="utf-8").splitlines()[0]
