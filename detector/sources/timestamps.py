@@ -108,8 +108,8 @@ def _safe(year: int, month: int, day: int, h: int, mi: int, s: int, us: int, tz:
 
 # Line headers that name the host a line comes from (kept in the message: rules match them too)
 _HOSTNAME = r"[A-Za-z0-9][A-Za-z0-9._-]{0,62}"
-# NCCL: "host:pid:tid [cudaDev] ..."
-_NCCL_HEADER = re.compile(r"(?P<host>" + _HOSTNAME + r"):(?P<pid>\d{1,10}):\d{1,10} \[\d{1,4}\]")
+# NCCL: "host:pid:tid [cudaDev] ..." (a service thread prints an unset cudaDev: "[32626]")
+_NCCL_HEADER = re.compile(r"(?P<host>" + _HOSTNAME + r"):(?P<pid>\d{1,10}):\d{1,10} \[\d{1,10}\]")
 # UCX "[host:pid:0:tid]" / "[host:pid :0:tid]" (pid padded) / "[host:pid:0]", Open MPI's "[host:pid] "
 _BRACKET_HEADER = re.compile(r"\[(?P<host>" + _HOSTNAME + r"):(?P<pid>\d{1,10}) {0,8}(?::\d{1,10}){0,2}\][ :]")
 # talosctl dmesg / log collectors: "host: kern: warning: [2026-04-22T21:25:20.458998481Z]: msg"

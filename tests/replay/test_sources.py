@@ -49,6 +49,14 @@ def test_syslog_host_and_year() -> None:
     assert find_year("foo 2024-03-01 10:00:00 bar") == 2024
 
 
+def test_nccl_header_host_with_a_service_thread_s_unset_device() -> None:
+    """NCCL's service thread prints an unset cudaDev ("[32626]"): the header still names the host
+    (a one-node console of such lines told no node before)."""
+    line = "nb-e3p9s3o28rnk-0:21615:21978 [32626] NCCL INFO [Service thread] Connection closed by localRank 2"
+    stamp = parse_timestamp(line, year=2026)
+    assert stamp is not None and stamp.host == "nb-e3p9s3o28rnk-0" and stamp.time is None
+
+
 @pytest.mark.parametrize("text", ["", "hello", "99999-99-99 99:99", "[abc]", "E9999 99:99:99.1", "2026-13-45T25:61:61"])
 def test_not_stamps(text: str) -> None:
     assert parse_timestamp(text, year=2026) is None
