@@ -351,9 +351,16 @@ def classify(path: Path, root: Path) -> LogFile | None:
     if suffix == ".csv":
         node = _node_from_dirs(parts)
         return LogFile(path, display, FileKind.METRICS, None, None, node, None, size, node_from="folder" if node else None)
-    if suffix not in _TEXT_SUFFIXES and not re.match(r"\.\d+$", suffix):
+    if suffix not in _TEXT_SUFFIXES and not _NUMBERED_SUFFIX.match(suffix):
         return None
     return _text_log(path, name, parts, display, size)
+
+
+# a rotation number (".1"), or PBS / Grid Engine's job output and error files ("train.o123456",
+# "train.e123456")
+_NUMBERED_SUFFIX = re.compile(r"^\.[oe]?\d+$")
+# what a folder of no log-named files may hold as its log: notes and pages that quote one
+_NOTES_SUFFIXES = {".md", ".markdown", ".rst", ".text", ".adoc", ".org"}
 
 
 def _text_log(path: Path, name: str, parts: tuple[str, ...], display: str, size: int,
@@ -486,6 +493,16 @@ def _pytorchjob_ranks(found: list[LogFile]) -> list[LogFile]:
     return out
 
 
+_MAX_NOTES = 64
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
 def discover(target: Path, *, follow_symlinks: bool = False) -> tuple[list[LogFile], list[str]]:
     """All input files of a run (a directory, or one file), and warnings for what was skipped.
 
@@ -504,8 +521,13 @@ def discover(target: Path, *, follow_symlinks: bool = False) -> tuple[list[LogFi
         raise InputError(str(target), "not a regular file or directory")
     root = target.resolve()
     found: list[LogFile] = []
+    notes: list[Path] = []  # .md and the like: read only when nothing else is a log
     seen_dirs: set[tuple[int, int]] = set()  # (device, inode) of the folders walked: links in a loop are walked once
-    for dirpath, dirnames, filenames in os.walk(target, followlinks=follow_symlinks, onerror=None):
+    def unreadable(exc: OSError) -> None:  # a folder os.walk could not list: said, not skipped silently
+        where = os.path.relpath(exc.filename, target) if exc.filename else "."
+        warnings.append(f"{where}: folder not read ({exc.strerror or exc}), its logs are left out")
+
+    for dirpath, dirnames, filenames in os.walk(target, followlinks=follow_symlinks, onerror=unreadable):
         if follow_symlinks:
             try:
                 st = os.stat(dirpath)
@@ -539,7 +561,15 @@ def discover(target: Path, *, follow_symlinks: bool = False) -> tuple[list[LogFi
             item = classify(path, target)
             if item is not None:
                 found.append(_vetted(item))
+            elif path.suffix.lower() in _NOTES_SUFFIXES and fname not in _SKIP_NAMES:
+                notes.append(path)
+    if not found and notes:  # nothing with a log's name: the notes that quote the log are read as logs
+        found = [_vetted(_text_log(p, p.name, p.relative_to(target).parts[:-1], str(p.relative_to(target)),
+                                   _size(p))) for p in notes[:_MAX_NOTES]]
+        shown = ", ".join(str(p.relative_to(target)) for p in notes[:3]) + (", ..." if len(notes) > 3 else "")
+        warnings.append(f"no file has a log's name: read {shown} as log text"
+                        + (f" (the first {_MAX_NOTES} of {len(notes)})" if len(notes) > _MAX_NOTES else ""))
     found = _pytorchjob_ranks(found)
     if not found:
-        raise InputError(str(target), "no log files found (looked for *.log, *.out, *.err, *.txt, *.jsonl, kernel logs, torchrun log dirs, and those gzip-compressed)")
+        raise InputError(str(target), "no log files found (looked for *.log, *.out, *.err, *.txt, *.jsonl, PBS's *.o<job>, kernel logs, torchrun log dirs, and those gzip-compressed; *.md when nothing else)")
     return found, warnings

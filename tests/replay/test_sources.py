@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from detector.errors import InputError
 from detector.sources.pci import normalize_pci
 from detector.sources.prefixes import PrefixStyle, detect_style, strip_prefix
 from detector.sources.runs import FileKind, discover
@@ -204,6 +205,53 @@ def test_discover_survives_symbolic_links_in_a_loop(tmp_path: Path) -> None:
     found2, warnings2 = discover(run, follow_symlinks=True)
     assert [f.display for f in found2] == ["rank_0.log"]
     assert any(w.startswith("sub/up: a folder already read") for w in warnings2)
+
+
+def test_a_folder_that_cannot_be_listed_is_said(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A node's folder the user may not read: a warning names it (its logs were left out without
+    a word, and the verdict came from the other nodes alone)."""
+    import os
+
+    run = tmp_path / "run"
+    (run / "node1").mkdir(parents=True)
+    (run / "node2").mkdir()
+    (run / "node1" / "rank1.log").write_text("ok\n")
+    (run / "node2" / "rank0.log").write_text("ok\n")
+    real_scandir = os.scandir
+
+    def scandir(path: object = ".") -> object:
+        if str(path).endswith("node2"):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_scandir(path)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    found, warnings = discover(run)
+    assert [f.display for f in found] == ["node1/rank1.log"]
+    assert "node2: folder not read (Permission denied), its logs are left out" in warnings
+
+
+def test_pbs_job_files_and_notes_that_quote_a_log(tmp_path: Path) -> None:
+    """PBS / Grid Engine name a job's output <name>.o<job id>; a folder whose only text is a
+    notes page (.md) has it read, with a warning, rather than "no log files found"."""
+    pbs = tmp_path / "pbs"
+    pbs.mkdir()
+    (pbs / "train.o123456").write_text("[rank0]: RuntimeError: x\n")
+    (pbs / "train.e123456").write_text("[rank0]: RuntimeError: x\n")
+    (pbs / "README.md").write_text("notes\n")
+    found, warnings = discover(pbs)
+    assert sorted(f.display for f in found) == ["train.e123456", "train.o123456"] and not warnings
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "notes.md").write_text("```\n[rank0]: RuntimeError: x\n```\n")
+    (notes / "truth.json").write_text("{}")
+    found, warnings = discover(notes)
+    assert [f.display for f in found] == ["notes.md"]
+    assert warnings == ["no file has a log's name: read notes.md as log text"]
+    empty = tmp_path / "empty"
+    (empty / "sub").mkdir(parents=True)
+    (empty / "sub" / "model.py").write_text("print('CUDA out of memory')\n")
+    with pytest.raises(InputError, match="no log files found"):
+        discover(empty)
 
 
 def test_the_prefix_memo_keeps_what_a_digit_s_value_decides() -> None:
