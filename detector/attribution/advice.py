@@ -5,14 +5,17 @@ from __future__ import annotations
 
 import shlex
 
+from detector.support.hosts import host_shaped
 from detector.types import RULE_EXIT_CODE, Cause, Finding, Initiator, Remediation
 
 _DRAIN = frozenset({Cause.GPU_HARDWARE, Cause.ECC_MEMORY, Cause.NVLINK, Cause.NETWORK})
 
 
 def _on(node: str | None, command: str) -> str:
-    """Run ``command`` on ``node`` over ssh (quoted), or locally when the node is unknown."""
-    if node:
+    """Run ``command`` on ``node`` over ssh (quoted), or locally when the node is unknown or its
+    name does not have a host name's shape (text read from a log: "-oProxyCommand=..." would be an
+    ssh option, whatever the quoting)."""
+    if node and host_shaped(node):
         return f"ssh {shlex.quote(node)} {shlex.quote(command)}"
     return command
 

@@ -18,6 +18,16 @@ _MASKED_PIECE = re.compile(r"(?:^|[._-])(?:x{3,}|\*{2,})(?:$|[._-])", re.IGNOREC
 
 
 LOCAL_HOSTS = frozenset({"localhost", "localhost.localdomain", "127.0.0.1"})
+# what a host name, an IPv4 or IPv6 address or a pod name can look like; anything else read from a
+# log line (a leading "-", spaces, quotes, "$", "/") is no node: it would be shown in a command
+# to run ("ssh <node> ..."), where a name such as "-oProxyCommand=..." is an option
+_HOST_SHAPED = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:%-]{0,252}")
+
+
+def host_shaped(name: str) -> bool:
+    """Whether ``name`` has the shape of a host name or address (letters, digits, ``.-_:%``; not
+    beginning with ``-``)."""
+    return _HOST_SHAPED.fullmatch(name) is not None
 
 
 def names_a_host(name: str) -> bool:
@@ -31,8 +41,8 @@ def placeholder_host(name: str) -> bool:
     """True for a name that stands for a host rather than naming one: all masking characters,
     a piece of it all ``x`` or ``*``, a ``<...>`` slot, or a generic word."""
     low = name.strip().lower()
-    if not low:
-        return True
+    if not low or not host_shaped(name.strip()):
+        return True  # (not the shape of a host name: no node either)
     if low.startswith("<") or low.endswith(">") or low.startswith("$") or low.startswith("{"):
         return True
     return low in _PLACEHOLDERS or bool(_MASK.fullmatch(low)) or bool(_MASKED_PIECE.search(low))

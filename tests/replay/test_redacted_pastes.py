@@ -60,3 +60,26 @@ def test_placeholders(name: str) -> None:
                                   "nid001321", "x1000c0s0b0n0", "trainer-worker-xxx2q", "nxxx01"])
 def test_real_names(name: str) -> None:
     assert not placeholder_host(name)
+
+
+@pytest.mark.parametrize("node", ["-oProxyCommand=touch${IFS}/tmp/x", "-E/tmp/append", "$(id)", "x;id", "'q'"])
+def test_a_node_name_no_host_could_have_is_no_node_nor_an_ssh_argument(tmp_path: Path, ruleset: RuleSet,
+                                                                      node: str) -> None:
+    """A log line's "node" that no host name could be ("-oProxyCommand=..." is an ssh option even
+    quoted) names no node, and the command to run gets no ssh in front of it."""
+    from detector.replay import replay_path
+    from tests.support.replaying import write_run
+
+    log = f"mpirun noticed that process rank 3 with PID 4242 on node {node} exited on signal 11 (Segmentation fault).\n"
+    [incident] = replay_path(write_run(tmp_path, {"mpirun.out": log}), ruleset).incidents
+    assert (incident.cause, incident.initiator.rank, incident.initiator.node) == (Cause.CRASH_SIGNAL, 3, None)
+    assert "ssh" not in incident.remediation.verify
+    assert node not in incident.remediation.verify
+
+
+def test_the_verify_command_goes_over_ssh_only_to_a_host_shaped_node() -> None:
+    from detector.attribution.advice import _on
+
+    assert _on("gpu-node-07", "nvidia-smi") == "ssh gpu-node-07 nvidia-smi"
+    assert _on("fe80::1%eth0", "nvidia-smi") == "ssh fe80::1%eth0 nvidia-smi"
+    assert _on("-oProxyCommand=sh", "nvidia-smi") == "nvidia-smi"
