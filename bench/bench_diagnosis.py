@@ -6,7 +6,9 @@ generator (bench/blind), in one table beside the naive "first error-looking line
   someone who did not run the tool, set aside the same way);
 - blind runs (bench/blind/gen_blind.py, written without reading the tool): seeds 1, 3, 4, 6 and 7 were
   looked at while changing the tool (9 and 10 in the fifth session); seeds 2, 8, 11, 12 and 13 never were (only their
-  figures are read).
+  figures are read);
+- blind2 runs (bench/blind2/gen_blind2.py, a second generator written in the fourteenth session by
+  someone who read neither the tool nor the first generator): seeds 1-3 looked at, 4 and 5 never.
 
 Writes bench/out/diagnosis.json and prints a Markdown table.
 """
@@ -31,11 +33,17 @@ BLIND_SEEDS = {1: "looked at", 3: "looked at", 4: "looked at", 6: "looked at", 7
                13: "set aside (eighth session)", 14: "set aside (ninth session)"}
 
 
-def _blind(seed: int, runs: int, work: Path) -> dict[str, object]:
-    out = work / f"seed{seed}"
-    subprocess.run([sys.executable, str(ROOT / "bench" / "blind" / "gen_blind.py"), "--out", str(out), "--n", str(runs),
-                    "--seed", str(seed)], check=True, capture_output=True)
-    rows_file = work / f"seed{seed}.json"
+# the second independent generator (bench/blind2, fourteenth session: written by someone who read
+# neither the tool nor the first generator): seeds 1-3 looked at, 4 and 5 set aside
+BLIND2_SEEDS = {1: "looked at", 2: "looked at", 3: "looked at", 4: "set aside", 5: "set aside"}
+GENERATORS = {"blind": "gen_blind.py", "blind2": "gen_blind2.py"}
+
+
+def _blind(seed: int, runs: int, work: Path, generator: str = "blind") -> dict[str, object]:
+    out = work / f"{generator}-seed{seed}"
+    subprocess.run([sys.executable, str(ROOT / "bench" / generator / GENERATORS[generator]), "--out", str(out),
+                    "--n", str(runs), "--seed", str(seed)], check=True, capture_output=True)
+    rows_file = work / f"{generator}-seed{seed}.json"
     subprocess.run([sys.executable, str(ROOT / "bench" / "blind" / "score_blind.py"), str(out), "--json", str(rows_file),
                     "--rankdoctor", str(Path(sys.executable).parent / "rankdoctor")], check=True, capture_output=True)
     rows = json.loads(rows_file.read_text())
@@ -69,6 +77,8 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         for seed, how in BLIND_SEEDS.items():
             table[f"blind seed {seed}, {how} ({args.runs})"] = _blind(seed, args.runs, Path(tmp))
+        for seed, how in BLIND2_SEEDS.items():
+            table[f"blind2 seed {seed}, {how} ({args.runs})"] = _blind(seed, args.runs, Path(tmp), "blind2")
     print("| inputs | cause | initiator | healthy: no incident | false drains | naive reader's cause |")
     print("|---|---|---|---|---|---|")
     for name, f in table.items():

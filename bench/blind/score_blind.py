@@ -153,8 +153,11 @@ def main(argv=None):
         print("- %s [%s] truth: %s rank=%s node=%s drain=%s | rankdoctor: %s rank=%s node=%s drain=%s incidents=%d conf=%s" % (
             r["run"], ",".join(what), "healthy" if t["healthy"] else t["cause"], t.get("rank"), t.get("node"), t["drain"],
             r["cause"], r["rank"], r["node"], r["drain_any"], r["n_incidents"], r["confidence"]))
-        print("    (%d ranks, %d nodes, era %s, NCCL INFO %s, kernel log %s, launcher %s, steps %s)" % (
-            t["ranks"], t["nodes"], t["torch_era"], t["nccl_debug_info"], t["kernel_log"], t["launcher"], t["step_format"]))
+        if "ranks" in t:  # (gen_blind.py's runs describe themselves; gen_blind2.py's carry notes)
+            print("    (%d ranks, %d nodes, era %s, NCCL INFO %s, kernel log %s, launcher %s, steps %s)" % (
+                t["ranks"], t["nodes"], t["torch_era"], t["nccl_debug_info"], t["kernel_log"], t["launcher"], t["step_format"]))
+        elif t.get("notes"):
+            print("    (%s: %s)" % (t.get("layout"), t["notes"][:300]))
         if r["explanation"]:
             print("    says: {}".format(r["explanation"][:300]))
     if a.json:
