@@ -38,7 +38,11 @@ from detector.attribution.infer import (
     interrupted,
     last_resort,
     main_first_straggler,
+    oom_victim_task,
+    storage_stall,
 )
+from detector.support.hosts import same_host
+from detector.support.numbers import small_int
 from detector.types import (
     RULE_EXIT_CODE,
     RULE_GPU_OUTLIER,
@@ -128,6 +132,9 @@ def _near(f: Finding, primary: Finding) -> bool:
     return f.time is None or primary.time is None or abs(f.time - primary.time) <= CORROBORATION
 
 
+RULE_MPIRUN_SIGNAL = "launcher.mpirun_signal"  # rules/launchers.yaml
+
+
 def _failure_incident(group: Sequence[Finding], initiators: Sequence[Finding], facts: RunFacts) -> tuple[Incident, set[int]]:
     kept = _without_time_limits_after_failures(initiators, facts)
     ended = {id(f) for f in initiators} - {id(f) for f in kept}  # time limits a failure came before
@@ -135,6 +142,18 @@ def _failure_incident(group: Sequence[Finding], initiators: Sequence[Finding], f
     rank, node = primary.rank, primary.node
     if rank is None and primary.gpu is not None:
         rank = next((r.rank for r in facts.ranks.values() if r.gpu == primary.gpu and (node is None or r.node == node)), None)
+    if rank is None and primary.pid is not None:
+        # a kernel line names the process (the OOM killer's victim, a segfault): the rank whose
+        # own failure line names the same process on that node
+        rank = next((f.rank for f in initiators if f.rank is not None and f.pid == primary.pid
+                     and (node is None or f.node is None or f.node == node)), None)
+        if rank is None:  # the rank whose NCCL lines ran in that process (a host spelt short or in full)
+            rank = next((r.rank for r in facts.ranks.values() if r.pid == primary.pid and r.node is not None
+                         and node is not None and same_host(r.node, node)), None)
+        if rank is None:  # mpirun's "process rank 2 with PID 191880 on node node72 exited on signal 11"
+            rank = next((small_int(f.field("task") or "") for f in group if f.rule == RULE_MPIRUN_SIGNAL
+                         and f.field("pid") == str(primary.pid) and f.field("task")
+                         and (node is None or f.node is None or f.node == node)), None)
     if node is not None:
         # several ranks of the node report the same failure (a NIC link down): the one the
         # others point at, else the first
@@ -242,7 +261,7 @@ def attribute(facts: RunFacts) -> list[Incident]:
             if inferred is not None:
                 incidents.append(inferred)
     incidents = [data_prep_straggler(i, facts) or main_first_straggler(i, facts) or checkpoint_save_straggler(i, facts)
-                 or interrupted(i, facts) or i for i in incidents]
+                 or interrupted(i, facts) or storage_stall(i, facts) or oom_victim_task(i, facts) or i for i in incidents]
     incidents.extend(_stragglers(facts))
     incidents.sort(key=lambda i: (not i.remediation.drain_node, i.cause is Cause.STRAGGLER,
                                   i.first_evidence_time.timestamp() if i.first_evidence_time else float("inf")))

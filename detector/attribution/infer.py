@@ -1066,3 +1066,79 @@ def _launcher_interrupted(incident: Incident, facts: RunFacts) -> Incident | Non
 
 RULE_FRAME_COLLECTIVE = "python.frame_in_collective"
 INTERRUPT_FRAMES = 40  # lines from a frame in a collective to the interrupt that ends its traceback
+
+
+RULE_NFS_STALL = "system.nfs_not_responding"  # rules/system.yaml
+RULE_HUNG_TASK = "system.hung_task"
+_LOADER_TASK = re.compile(r"^(?:pt_data_worker|pt_data_pin|dataloader|data_loader|DataLoader)", re.IGNORECASE)
+STORAGE_BEFORE = timedelta(hours=2)  # a storage stall this long before the hang may still be it
+STORAGE_AFTER = timedelta(minutes=10)  # (the kernel says so only after its own retries; clocks differ)
+
+
+def storage_stall(incident: Incident, facts: RunFacts) -> Incident | None:
+    """A hang read again as a data-loading stall when the kernel of the hung rank's node (or, where
+    no rank was singled out, of the one node whose kernel says so) reports its NFS server not
+    answering or a data-loader worker blocked in the kernel, around the time the others gave up
+    waiting: the rank did not stop on its own, its input did."""
+    if incident.cause is not Cause.HANG:
+        return None
+    stalls = [f for f in facts.findings
+              if f.rule == RULE_NFS_STALL or (f.rule == RULE_HUNG_TASK and _LOADER_TASK.match(f.field("comm") or ""))]
+    end = max((f.time for f in incident.evidence if f.time is not None and f.role is not Role.CONTEXT), default=None)
+    if end is not None:
+        stalls = [f for f in stalls if f.time is None or end - STORAGE_BEFORE <= f.time <= end + STORAGE_AFTER]
+    node = incident.initiator.node
+    if node is not None:
+        stalls = [f for f in stalls if f.node == node]
+    elif len({f.node for f in stalls}) != 1 or stalls[0].node is None:
+        return None  # several nodes' storage, or none named: which rank it starved, nothing says
+    if not stalls:
+        return None
+    stall = stalls[0]
+    rank = incident.initiator.rank
+    initiator = incident.initiator if node is not None else _initiator_for(rank, stall.node, facts, [stall])
+    what = (f"its NFS server {stall.field('server')} stopped answering" if stall.rule == RULE_NFS_STALL
+            else f"a data-loader worker ({stall.field('comm')}) was blocked in the kernel")
+    who = f"rank {rank}'s node" if rank is not None else f"node {stall.node}"
+    return _build(Cause.DATA_LOADER_STALL, initiator, [*incident.evidence, *stalls[:3]], incident.collateral_ranks,
+                  max(incident.confidence, 0.5), facts,
+                  inferred_by=f"the ranks waited for one that stopped, and on {who} {what} before they gave up: "
+                              "it was starved of its input")
+
+
+RULE_SRUN_SIGNAL = "scheduler.srun_task_signal"  # rules/scheduler.yaml
+OOM_TASK_WITHIN = timedelta(minutes=5)
+
+
+def oom_victim_task(incident: Incident, facts: RunFacts) -> Incident | None:
+    """A host OOM kill that names its node but no rank, read with srun's report of the node's
+    tasks: the one task srun saw ``Killed`` (SIGKILL) there, while the others were terminated
+    after it, is the rank the killer took (srun's task ids are the ranks when it launched one task
+    per rank, which the run's ranks on that node confirm)."""
+    ini = incident.initiator
+    if incident.cause is not Cause.HOST_OOM_KILL or ini.rank is not None or ini.node is None:
+        return None
+    anchor = next((f for f in incident.evidence if f.role is Role.INITIATOR), None)
+    killed: set[int] = set()
+    for f in facts.findings:
+        if f.rule != RULE_SRUN_SIGNAL or f.field("signal") != "Killed" or f.field("host") != ini.node:
+            continue
+        if anchor is not None and anchor.time is not None and f.time is not None and abs(f.time - anchor.time) > OOM_TASK_WITHIN:
+            continue
+        task = f.field("task") or ""
+        if not task.isdigit():
+            return None  # several tasks killed: which one the killer took, nothing says
+        killed.add(int(task))
+    if len(killed) != 1:
+        return None
+    rank = next(iter(killed))
+    info = facts.ranks.get(rank)
+    if info is not None and info.node is not None and info.node != ini.node:
+        return None  # srun's task ids are not this run's ranks (one task per node, a torchrun each)
+    if info is None and rank not in incident.collateral_ranks and rank not in facts.seen_ranks:
+        return None  # no rank of the run has that number
+    collateral = tuple(r for r in incident.collateral_ranks if r != rank)
+    local = info.local_rank if info is not None else None
+    return _build(incident.cause, dataclasses.replace(ini, rank=rank, local_rank=local),
+                  incident.evidence, collateral, incident.confidence, facts,
+                  inferred_by=f"srun saw task {rank} on {ini.node} killed (SIGKILL) when the OOM killer struck there")

@@ -23,6 +23,7 @@ from detector.sources.flight_recorder.names import looks_like_fr_dump, rank_from
 from detector.sources.prefixes import strip_prefix
 from detector.sources.timestamps import parse_timestamp
 from detector.support.compressed import GZIP_MAGIC, inner_name, is_compressed_log_name, open_log, stream_size
+from detector.support.hosts import host_shaped, names_a_host, same_host
 
 
 class FileKind(StrEnum):
@@ -142,17 +143,6 @@ def _node_from_dirs(parts: tuple[str, ...]) -> str | None:
         if looks_like_host(part):
             return part
     return None
-
-
-def same_host(a: str, b: str) -> bool:
-    """Two spellings of one host: equal ignoring case, or one the short name of the other (an IP
-    address only equal: 10.0.0.1 and 10.0.0.2 are two hosts)."""
-    a, b = a.lower(), b.lower()
-    if a == b:
-        return True
-    if _IPV4.fullmatch(a) or _IPV4.fullmatch(b):
-        return False
-    return a.split(".", 1)[0] == b.split(".", 1)[0]
 
 
 _IPV4 = re.compile(r"[0-9]{1,3}(?:\.[0-9]{1,3}){3}")
@@ -351,9 +341,49 @@ def classify(path: Path, root: Path) -> LogFile | None:
     if suffix == ".csv":
         node = _node_from_dirs(parts)
         return LogFile(path, display, FileKind.METRICS, None, None, node, None, size, node_from="folder" if node else None)
-    if suffix not in _TEXT_SUFFIXES and not _NUMBERED_SUFFIX.match(suffix):
+    if (suffix not in _TEXT_SUFFIXES and not _NUMBERED_SUFFIX.match(suffix)
+            and not (_KERNEL_FILE.match(name) and suffix not in _NOT_LOG_SUFFIXES)):
         return None
     return _text_log(path, name, parts, display, size)
+
+
+_KERNEL_WORDS = r"(?:dmesg|kern(?:el)?(?:\.log)?|journal(?:ctl)?|syslog|messages|kmsg)"
+_KERNEL_NAME_HOST = re.compile(
+    r"^(?:" + _KERNEL_WORDS + r"(?:[-_.](?:T|k|kernel|log))*[-_.](?P<after>.+)|(?P<before>.+?)[-_.]" + _KERNEL_WORDS
+    + r"(?:[-_.](?:T|k|kernel|log))*)$", re.IGNORECASE)
+_DATE_LIKE = re.compile(r"^[0-9]{4}[-_.]?[0-9]{2}[-_.]?[0-9]{2}(?:[-_T.][0-9]{2,6})*$")
+_NOT_A_HOST = re.compile(r"^(?:v|ver|version|rank|local[-_]?rank|r|part|attempt|try|run|job|step|epoch|day|test)[-_]?[0-9]{1,6}$",
+                         re.IGNORECASE)  # "dmesg_v2.txt", "dmesg-rank3.txt": a version or a rank, not a host
+
+
+def _host_of_kernel_name(name: str) -> str | None:
+    """The node a kernel log's file name names, as collection scripts save them
+    ("dmesg-node07.txt", "dmesg-T-ip-10-2-7-91.txt", "kern.log.gpu-3", "node07-dmesg.log",
+    "journalctl-10.0.0.5.log"): a letter first and a digit in it, or an IPv4 address; not a word, a
+    rotation number or a date."""
+    stem = name
+    for suffix in (".txt", ".log", ".out"):
+        if stem.lower().endswith(suffix) and len(stem) > len(suffix):
+            stem = stem[: -len(suffix)]
+            break
+    m = _KERNEL_NAME_HOST.match(stem)
+    if m is None:
+        return None
+    host = m["after"] or m["before"] or ""
+    if _IPV4.match(host):
+        return host
+    # a cluster's host name: a letter first and a digit in it ("node07", "ip-10-0-0-1", "c441-064");
+    # not a word ("before", "after-crash", "T") nor a date
+    if (not host_shaped(host) or not names_a_host(host) or not host[0].isalpha() or _DATE_LIKE.match(host)
+            or not any(c.isdigit() for c in host) or _NOT_A_HOST.match(host)):
+        return None
+    return host
+
+
+# a kernel log saved under its node's name: "kern.log.node89", "dmesg.gpu-node-07", "syslog.ip-10-0-0-1"
+_KERNEL_FILE = re.compile(r"^(?:kern\.log|dmesg|syslog|messages|kmsg|journal|journalctl)\.", re.IGNORECASE)
+_NOT_LOG_SUFFIXES = {".py", ".sh", ".c", ".h", ".cc", ".cpp", ".cu", ".yaml", ".yml", ".toml", ".md", ".html",
+                     ".png", ".jpg", ".pdf", ".so", ".o", ".pyc", ".tar", ".zip", ".xz", ".bz2", ".zst"}
 
 
 # a rotation number (".1"), or PBS / Grid Engine's job output and error files ("train.o123456",
@@ -372,6 +402,8 @@ def _text_log(path: Path, name: str, parts: tuple[str, ...], display: str, size:
     named = hosts_named(ends)
     node, node_from = _node_of_file(path, _node_from_dirs(parts), named)
     if _KERNEL_NAME.search(name) or _looks_like_kernel(head):
+        if node is None and not (named[0] | named[1]) and (host := _host_of_kernel_name(name)) is not None:
+            node, node_from = host, "file"  # "dmesg-node07.txt", "kern.log.gpu-3": a collection script's name
         return LogFile(path, display, FileKind.KERNEL, None, None, node, None, size, compressed=compressed,
                        node_from=node_from)
     pod = _cri_pod(name, parts)

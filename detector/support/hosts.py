@@ -46,3 +46,17 @@ def placeholder_host(name: str) -> bool:
     if low.startswith("<") or low.endswith(">") or low.startswith("$") or low.startswith("{"):
         return True
     return low in _PLACEHOLDERS or bool(_MASK.fullmatch(low)) or bool(_MASKED_PIECE.search(low))
+
+
+_IPV4 = re.compile(r"[0-9]{1,3}(?:\.[0-9]{1,3}){3}")
+
+
+def same_host(a: str, b: str) -> bool:
+    """Two spellings of one host: equal ignoring case, or one the short name of the other (an IP
+    address only equal: 10.0.0.1 and 10.0.0.2 are two hosts)."""
+    a, b = a.lower(), b.lower()
+    if a == b:
+        return True
+    if _IPV4.fullmatch(a) or _IPV4.fullmatch(b):
+        return False
+    return a.split(".", 1)[0] == b.split(".", 1)[0]
