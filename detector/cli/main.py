@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import io
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from detector.errors import RankdoctorError
+from detector.errors import InputError, RankdoctorError
 
 if TYPE_CHECKING:
     from detector.rules.engine import RuleSet
@@ -80,6 +81,8 @@ def _run_replay(args: argparse.Namespace) -> int:
     from detector.rules.compile import load_ruleset
 
     # (rich is imported only where it draws: JSON output of a paste starts ~40 ms sooner)
+    if args.output:
+        _check_output(args.output, args.run)  # before any work: a report with nowhere to go is lost work
     pasted = _read_stdin() if str(args.run) == "-" else None  # before the rules: an empty paste fails fast
     small = len(pasted) <= SMALL_INPUT if pasted is not None else _small_input(args.run)
     rules = load_ruleset(args.rules, engine=args.engine, small_input=small)
@@ -113,18 +116,105 @@ def _run_replay(args: argparse.Namespace) -> int:
         from detector.report.text import render_text
 
         if args.output:
-            with args.output.open("w", encoding="utf-8") as fh:
-                render_text(report, Console(file=fh, width=120, no_color=True), verbose=args.verbose)
+            buf = io.StringIO()
+            render_text(report, Console(file=buf, width=120, no_color=True), verbose=args.verbose)
+            _write_output(args.output, buf.getvalue())
         else:
-            render_text(report, Console(), verbose=args.verbose)
+            if sys.stdout is None:
+                raise InputError("standard output", "closed: nowhere to print the report (use --output FILE)")
+            try:
+                render_text(report, Console(), verbose=args.verbose)
+                sys.stdout.flush()
+            except BrokenPipeError:
+                raise
+            except OSError as exc:
+                raise InputError("standard output", f"cannot write the report ({exc.strerror or exc})") from None
         return EXIT_FOUND
     if args.output:
-        args.output.write_text(text, encoding="utf-8")
+        _write_output(args.output, text)
         if args.format == "html":
             print(f"wrote {args.output}", file=sys.stderr)
     else:
-        sys.stdout.write(text)
+        _write_stdout(text)
     return EXIT_FOUND
+
+
+def _check_output(output: Path, run: Path) -> None:
+    """Refuse an --output that cannot be written or that is one of the inputs (the report would
+    overwrite the log it was made from)."""
+    if output.is_dir():
+        raise InputError(str(output), "is a folder: give --output a file name")
+    parent = output.parent if str(output.parent) else Path(".")
+    if not parent.is_dir():
+        raise InputError(str(output), f"cannot write: no folder {parent}")
+    if str(run) == "-" or not output.exists():
+        return
+    try:
+        out_real, run_real = output.resolve(), run.resolve()
+    except (OSError, RuntimeError):
+        return
+    if out_real == run_real or (run_real.is_dir() and run_real in out_real.parents):
+        raise InputError(str(output), "is one of the logs being replayed: write the report elsewhere")
+
+
+def _write_output(output: Path, text: str) -> None:
+    """Write the report whole or not at all: into a new file beside ``output``, then renamed over
+    it (a write that fails leaves the earlier file as it was)."""
+    import contextlib
+    import os
+    import tempfile
+
+    data = _json_safe(text).encode("utf-8")
+    target = output
+    if output.exists() and not output.is_file():  # a device or a pipe (/dev/stdout, /dev/full): written in place
+        try:
+            with output.open("wb") as fh:
+                fh.write(data)
+        except OSError as exc:
+            raise InputError(str(output), f"cannot write the report ({exc.strerror or exc})") from None
+        return
+    tmp = None
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=str(target.parent if str(target.parent) else "."))
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # (mkstemp makes it 0600: the report gets a new file's usual mode)
+        os.replace(tmp, target)
+        tmp = None
+    except OSError as exc:
+        raise InputError(str(output), f"cannot write the report ({exc.strerror or exc})") from None
+    finally:
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+
+
+def _json_safe(text: str) -> str:
+    """``text`` with lone surrogates (the undecodable bytes of a file name or line, kept as
+    U+DC80-U+DCFF) written as ``\\udcXX`` escapes: what JSON allows and UTF-8 can encode."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8") if _has_surrogates(text) else text
+
+
+def _has_surrogates(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def _write_stdout(text: str) -> None:
+    if sys.stdout is None:
+        raise InputError("standard output", "closed: nowhere to print the report (use --output FILE)")
+    try:
+        sys.stdout.write(_json_safe(text))
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise InputError("standard output", f"cannot write the report ({exc.strerror or exc})") from None
 
 
 def _stderr_is_terminal() -> bool:
@@ -161,6 +251,8 @@ def _read_stdin() -> bytes:
     """``replay -``: the log pasted or piped on standard input, at most STDIN_LIMIT bytes."""
     from detector.errors import InputError
 
+    if sys.stdin is None:
+        raise InputError("-", "standard input is closed: pipe or paste a log (rankdoctor replay - < rank0.log)")
     if sys.stdin.isatty():
         print("rankdoctor: reading a log from standard input (end it with Ctrl-D)", file=sys.stderr)
     data = sys.stdin.buffer.read(STDIN_LIMIT + 1)
