@@ -7,12 +7,14 @@ commands it ran. Secrets (webhook URLs, tokens) are masked in every line before 
 from __future__ import annotations
 
 import json
+import sys
 import threading
 from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from detector.errors import ConfigError
 from detector.remediation.model import Decision, HookOutcome, Plan, Verification
 from detector.report.jsonfmt import incident_to_dict
 from detector.support.clock import Clock
@@ -84,16 +86,29 @@ class AuditLog:
         self._clock = clock
         self._redact = redact
         self._lock = threading.Lock()
-        path.parent.mkdir(parents=True, exist_ok=True)
+        try:  # before anything acts: an action whose record cannot be kept is not taken
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with path.open("a", encoding="utf-8"):
+                pass
+        except OSError as exc:
+            raise ConfigError(str(path), None,
+                              f"the audit log cannot be written ({exc.strerror or exc}): set remediation.audit_log "
+                              "to a file this user can append to") from None
 
     def write(self, kind: str, record: Mapping[str, Any]) -> None:
         now = datetime.fromtimestamp(self._clock.time(), UTC).isoformat()
         line = json.dumps({"time": now, "kind": kind, **record}, ensure_ascii=False,
                           default=str)
         line = self._redact(line) + "\n"
-        with self._lock, self.path.open("a", encoding="utf-8") as f:
-            f.write(line)
-            f.flush()
+        try:
+            with self._lock, self.path.open("a", encoding="utf-8") as f:
+                f.write(line)
+                f.flush()
+        except OSError as exc:
+            # the file went away or filled up after the start: the record goes to standard error
+            # rather than nowhere (an action taken is never left unrecorded)
+            sys.stderr.write(f"rankdoctor: audit log {self.path}: cannot append ({exc.strerror or exc}); "
+                             f"the record: {line}")
 
     def decision(self, d: Decision, dry_run: bool) -> None:
         self.write("decision", {"dry_run": dry_run, **decision_to_dict(d),

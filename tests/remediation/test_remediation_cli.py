@@ -162,3 +162,25 @@ def test_unusable_state_dir_is_a_config_error(tmp_path: Path) -> None:
     cfg.write_text(f"remediation:\n  state_dir: {blocker}/state\n")
     code, _, err = run(["--status", "--config", str(cfg)])
     assert code == 2 and "cannot use state_dir" in err
+
+
+def test_act_with_an_audit_log_it_cannot_write_acts_on_nothing(tmp_path: Path) -> None:
+    """The audit log is a folder (or a file this user may not append to): remediate refuses before
+    any hook runs (the hooks ran, then the audit write raised: actions taken and not recorded)."""
+    cfg = tmp_path / "rankdoctor.yaml"
+    (tmp_path / "audit-is-a-folder").mkdir()
+    cfg.write_text(f"""\
+remediation:
+  state_dir: state
+  audit_log: {tmp_path / "audit-is-a-folder"}
+  hooks:
+    - type: slurm
+      job_id: "1234"
+      resubmit: requeue
+""")
+    inc = incident_file(tmp_path, incident_to_dict(make_incident()))
+    runner = FakeRunner([slurm_responder()])
+    code, out, err = run([str(inc), "--config", str(cfg), "--act", "--no-verify"], runner=runner)
+    assert code == 2
+    assert "the audit log cannot be written" in err and "Traceback" not in err
+    assert not any(a[:2] in (("scontrol", "update"), ("scontrol", "requeue")) for a in runner.argvs)
