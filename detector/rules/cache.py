@@ -48,8 +48,13 @@ def cache_dir() -> Path | None:
     if chosen:
         return Path(chosen)
     xdg = os.environ.get("XDG_CACHE_HOME", "").strip()
-    base = Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".cache"
-    return base / "rankdoctor"
+    if xdg and os.path.isabs(xdg):
+        return Path(xdg) / "rankdoctor"
+    try:
+        home = Path.home()
+    except (RuntimeError, KeyError, OSError):  # no HOME and a user id with no password entry (a container's --user)
+        return None
+    return home / ".cache" / "rankdoctor"
 
 
 def _versions() -> str:

@@ -180,7 +180,7 @@ remediation:
 """)
     inc = incident_file(tmp_path, incident_to_dict(make_incident()))
     runner = FakeRunner([slurm_responder()])
-    code, out, err = run([str(inc), "--config", str(cfg), "--act", "--no-verify"], runner=runner)
+    code, _, err = run([str(inc), "--config", str(cfg), "--act", "--no-verify"], runner=runner)
     assert code == 2
     assert "the audit log cannot be written" in err and "Traceback" not in err
     assert not any(a[:2] in (("scontrol", "update"), ("scontrol", "requeue")) for a in runner.argvs)

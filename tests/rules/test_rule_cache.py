@@ -152,3 +152,20 @@ def test_rule_sets_pickle_for_every_engine() -> None:
         assert _results(back) == _results(rs)
         buf = b"".join(line.encode() + b"\n" for r in rules for line, _ in r.examples)
         assert list(back.candidate_lines(buf, 0, len(buf))) == list(rs.candidate_lines(buf, 0, len(buf)))
+
+
+def test_no_home_turns_the_cache_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A container run as a user id with no password entry and no HOME (docker run --user 12345):
+    pathlib cannot tell a home, and the cache is off rather than the command raising."""
+    from detector.rules import cache as cache_mod
+
+    for name in (cache_mod.NO_CACHE_ENV, cache_mod.CACHE_DIR_ENV, "XDG_CACHE_HOME", "HOME"):
+        monkeypatch.delenv(name, raising=False)
+
+    def no_home() -> Path:
+        raise RuntimeError("Could not determine home directory.")
+
+    monkeypatch.setattr(Path, "home", staticmethod(no_home))
+    assert cache_mod.cache_dir() is None
+    monkeypatch.setenv("XDG_CACHE_HOME", "/var/cache")
+    assert cache_mod.cache_dir() == Path("/var/cache/rankdoctor")
