@@ -15,6 +15,7 @@ import sys
 from collections.abc import Iterable, Sequence
 from typing import Any, TextIO
 
+from detector.cli.argtypes import positive
 from detector.errors import ConfigError, RankdoctorError
 from detector.sidecar.preflight.probe import Level, Outside, Probe
 from detector.sidecar.preflight.run import run_probes
@@ -44,7 +45,7 @@ def build_parser() -> Any:
     parser = watch_parser()  # the same source options as watch, so that one command line fits both
     parser.prog = "rankdoctor check"
     parser.description = DESCRIPTION
-    parser.add_argument("--timeout", type=float, default=3.0, metavar="SECONDS",
+    parser.add_argument("--timeout", type=positive, default=3.0, metavar="SECONDS",
                         help="limit for each network probe (default 3)")
     return parser
 

@@ -10,6 +10,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from detector.cli.argtypes import pid as pid_arg
+from detector.cli.argtypes import positive
 from detector.sidecar.config import ProcessConfig, StacksConfig
 from detector.sidecar.sources.procs import local_ranks, read_environ
 from detector.sidecar.sources.stack_places import Where
@@ -32,13 +34,13 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="rankdoctor snapshot", description=DESCRIPTION,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     who = p.add_mutually_exclusive_group()
-    who.add_argument("--pid", type=int, nargs="+", action="extend", metavar="PID", help="these processes")
+    who.add_argument("--pid", type=pid_arg, nargs="+", action="extend", metavar="PID", help="these processes")
     who.add_argument("--logs", type=Path, nargs="+", action="extend", metavar="DIR",
                      help="the rank processes whose torchrun --log-dir is under DIR")
     p.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
     p.add_argument("--stacks", "-v", action="store_true", help="print each rank's stack excerpt (text output)")
     p.add_argument("--tool", metavar="PATH", help="py-spy to run (default: on PATH, else beside this Python)")
-    p.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS", help="per dump (default 10)")
+    p.add_argument("--timeout", type=positive, default=10.0, metavar="SECONDS", help="per dump (default 10)")
     p.add_argument("--no-native", action="store_true", help="Python frames only (faster, less precise)")
     p.add_argument("--proc-root", type=Path, default=Path("/proc"), help=argparse.SUPPRESS)
     return p

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import errno
 import os
 import signal
+import socket
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from types import FrameType
 
+from detector.cli.argtypes import not_negative, positive
 from detector.errors import ConfigError, RankdoctorError
 from detector.sidecar.config import SidecarConfig, load_config, parse_addr, parse_rank_gpu, with_overrides
 
@@ -50,9 +53,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="tie a global rank to a GPU's PCI id, e.g. 2=0000:3b:00 (repeatable)")
     p.add_argument("--rules", type=Path, action="append", default=[], metavar="PATH",
                    help="extra rule file or directory over the shipped rules (repeatable)")
-    p.add_argument("--hang-k", type=float, metavar="K", help="hang after K x the median step time (default 5)")
-    p.add_argument("--hang-floor", type=float, metavar="SECONDS", help="... and at least this long (default 30)")
-    p.add_argument("--settle", type=float, metavar="SECONDS", help="settle window after initiator evidence (0.5)")
+    p.add_argument("--hang-k", type=positive, metavar="K", help="hang after K x the median step time (default 5)")
+    p.add_argument("--hang-floor", type=not_negative, metavar="SECONDS", help="... and at least this long (default 30)")
+    p.add_argument("--settle", type=not_negative, metavar="SECONDS", help="settle window after initiator evidence (0.5)")
     return p
 
 
@@ -109,6 +112,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except RankdoctorError as exc:
         print(f"rankdoctor watch: error: {exc}", file=sys.stderr)
         return 1
+    except OSError as exc:  # a state folder that is a file or not writable, ...
+        print(f"rankdoctor watch: error: {_os_error(exc)}", file=sys.stderr)
+        return 1
 
     def stop(_sig: int, _frame: FrameType | None) -> None:
         sidecar.request_stop()
@@ -124,3 +130,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     except RankdoctorError as exc:
         print(f"rankdoctor watch: error: {exc}", file=sys.stderr)
         return 1
+    except OSError as exc:  # the metrics port already taken, its host unknown, ...
+        print(f"rankdoctor watch: error: {_os_error(exc)}", file=sys.stderr)
+        return 1
+
+
+def _os_error(exc: OSError) -> str:
+    what = exc.strerror or str(exc)
+    where = exc.filename if exc.filename is not None else None
+    if isinstance(exc, socket.gaierror):
+        return f"the metrics address's host is unknown ({what}): check --metrics-addr"
+    if exc.errno == errno.EADDRINUSE:
+        return f"the metrics port is already in use ({what}): another sidecar on this node? give --metrics-addr HOST:PORT"
+    if isinstance(exc, FileExistsError) and where:
+        return f"{where}: is a file, not a folder (give --state a folder)"
+    return f"{where}: {what}" if where else what

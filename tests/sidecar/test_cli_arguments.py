@@ -1,0 +1,62 @@
+"""`rankdoctor watch`, `snapshot` and `check` given values or places they cannot use: a usage error
+or a one-line error, never a traceback (found by a hostile-input review: --hang-k 0, nan and inf
+raised deep in the statistics; a taken metrics port, an unknown metrics host and a state path
+that is a file raised from the sidecar's start)."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.support.paths import REPLAY_LOGS
+
+RUN = str(REPLAY_LOGS / "cuda_oom_8r")
+
+
+def _cli(*argv: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "detector.cli.main", *argv], capture_output=True, text=True,
+                          timeout=timeout)
+
+
+@pytest.mark.parametrize(("argv", "says"), [
+    (("watch", "--logs", RUN, "--hang-k", "0"), "argument --hang-k: must be above 0"),
+    (("watch", "--logs", RUN, "--hang-k", "nan"), "argument --hang-k: must be a finite number"),
+    (("watch", "--logs", RUN, "--hang-floor", "-1"), "argument --hang-floor: must be 0 or more"),
+    (("watch", "--logs", RUN, "--settle", "inf"), "argument --settle: must be a finite number"),
+    (("snapshot", "--pid", "1", "--timeout", "nan"), "argument --timeout: must be a finite number"),
+    (("snapshot", "--pid", "-5"), "argument --pid: a process id is above 0"),
+    (("check", "--timeout", "inf"), "argument --timeout: must be a finite number"),
+])
+def test_a_number_no_detector_can_use_is_a_usage_error(argv: tuple[str, ...], says: str) -> None:
+    proc = _cli(*argv)
+    assert proc.returncode == 2, proc.stderr
+    assert says in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_a_taken_metrics_port(tmp_path: Path) -> None:
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        held.listen(1)
+        port = held.getsockname()[1]
+        proc = _cli("watch", "--logs", RUN, "--no-nvml", "--metrics-addr", f"127.0.0.1:{port}",
+                    "--state", str(tmp_path / "state"))
+    assert proc.returncode == 1
+    assert "the metrics port is already in use" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_a_state_path_that_is_a_file(tmp_path: Path) -> None:
+    (tmp_path / "state").write_text("")
+    proc = _cli("watch", "--logs", RUN, "--no-nvml", "--no-metrics", "--state", str(tmp_path / "state"))
+    assert proc.returncode == 1
+    assert "is a file, not a folder" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_an_unknown_metrics_host(tmp_path: Path) -> None:
+    proc = _cli("watch", "--logs", RUN, "--no-nvml", "--metrics-addr", "nosuchhost.invalid:9000",
+                "--state", str(tmp_path / "state"))
+    assert proc.returncode == 1
+    assert "Traceback" not in proc.stderr and "metrics" in proc.stderr
