@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from detector.attribution.attribute import attribute
+from detector.errors import RankdoctorError
 from detector.pipeline.evidence import EvidenceCap
 from detector.pipeline.filescan import FileScan
 from detector.pipeline.index import RunIndex, resolve_rank
@@ -243,7 +244,8 @@ def _scan_parallel(files: Sequence[LogFile], jobs: int,
             return  # the end of a worker that was told to stop
         index = queued[conn][0]
         if data is None:
-            raise RuntimeError(f"a replay worker died reading {files[index].display}")
+            raise RankdoctorError(f"a replay worker process died reading {files[index].display} (killed: out of "
+                                  "memory, or a signal from outside); rerun with RANKDOCTOR_JOBS=1 to read in one process")
         result = pickle.loads(data)
         if result[0] == "error":
             raise RuntimeError(f"a replay worker failed reading {files[index].display}:\n{result[1]}")

@@ -135,3 +135,22 @@ def test_packed_scans_keep_every_field(tmp_path: Path, ruleset: RuleSet) -> None
     assert tail_of(back) == scan.tail_lines
     assert back.steps == scan.steps
     assert [(h.event, h.matches) for h in back.hits] == [(h.event, h.matches) for h in scan.hits]
+
+
+def test_a_worker_killed_midway_is_an_error_that_says_what_to_do(tmp_path: Path, ruleset: RuleSet,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker the OOM killer (or anyone) kills: the replay stops with a RankdoctorError naming
+    the file and RANKDOCTOR_JOBS=1 (it was a RuntimeError, printed as a traceback)."""
+    import os
+
+    from detector import replay as replay_mod
+    from detector.errors import RankdoctorError
+
+    def killed(index: int) -> tuple[int, object]:
+        os._exit(137)
+
+    files = [f for f in discover(_run(tmp_path))[0] if f.kind in (FileKind.RANK_LOG, FileKind.KERNEL)]
+    monkeypatch.setenv(JOBS_ENV, "2")
+    monkeypatch.setattr(replay_mod, "_scan_in_worker", killed)  # (the workers are forked: they inherit it)
+    with pytest.raises(RankdoctorError, match=r"a replay worker process died reading .*RANKDOCTOR_JOBS=1"):
+        scan_files(files, ruleset, year=2026, cap=EvidenceCap())
