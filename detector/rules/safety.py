@@ -118,6 +118,20 @@ def _separated(body: Any) -> bool:
     return found
 
 
+def _alternations(body: Any) -> list[Any]:
+    """The branch lists of the alternations a repeat's body holds in its own sequence (through
+    groups, not into nested repeats). The parser factors a common prefix out of an alternation:
+    ``(x|x)`` is read as ``x`` then a choice of two empty branches, ``(a|ab)`` as ``a`` then
+    ``(|b)``: the choice is then not the group's only item."""
+    out: list[Any] = []
+    for op, av in body:
+        if op == _c.BRANCH:
+            out.append(av[1])
+        elif op == _c.SUBPATTERN:
+            out.extend(_alternations(av[-1]))
+    return out
+
+
 def _walk(items: Any) -> str | None:
     for op, av in items:
         if op in _REPEATS:
@@ -125,20 +139,16 @@ def _walk(items: Any) -> str | None:
             if hi == _UNBOUNDED and _has_unbounded(body) and not _separated(body):
                 return "an unbounded repeat contains another unbounded repeat"
             if hi == _UNBOUNDED:
-                for bop, bav in body:
-                    if bop == _c.SUBPATTERN:
-                        inner = bav[-1]
-                        if len(inner) == 1 and inner[0][0] == _c.BRANCH:
-                            branches = inner[0][1][1]
-                            firsts = [_first_literals(b) for b in branches]
-                            if any(f is None for f in firsts):
-                                return "an unbounded repeat of an alternation whose branches may overlap"
-                            seen: set[int] = set()
-                            for f in firsts:
-                                assert f is not None
-                                if seen & f:
-                                    return "an unbounded repeat of an alternation whose branches overlap"
-                                seen |= f
+                for branches in _alternations(body):
+                    firsts = [_first_literals(b) for b in branches]
+                    if any(f is None for f in firsts):
+                        return "an unbounded repeat of an alternation whose branches may overlap"
+                    seen: set[int] = set()
+                    for f in firsts:
+                        assert f is not None
+                        if seen & f:
+                            return "an unbounded repeat of an alternation whose branches overlap"
+                        seen |= f
             found = _walk(body)
             if found:
                 return found

@@ -240,12 +240,16 @@ def test_prefilters_agree_on_random_buffers() -> None:
     assert list(pure.candidates(buf, 0, len(buf)))  # finds something
 
 
-@pytest.mark.parametrize("pattern", [r"(a+)+$", r"(\s*\w+)*x", r"(.*)*", r"(x+x+)+y"])
+@pytest.mark.parametrize("pattern", [r"(a+)+$", r"(\s*\w+)*x", r"(.*)*", r"(x+x+)+y",
+                                     # identical or prefix-sharing branches: the parser factors the
+                                     # common prefix out, leaving a choice among empty branches
+                                     r"(x|x)*y", r"(?:ab|ab)*y", r"(?:a|ab)*c"])
 def test_backtracking_patterns_refused(pattern: str) -> None:
     assert backtracking_risk(pattern)
 
 
-@pytest.mark.parametrize("pattern", [r"^(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*Error: ", r"(?:\d+,)*\d+", r"NVRM: Xid \((?:PCI:)?(?P<p>[0-9a-f:]+)\)"])
+@pytest.mark.parametrize("pattern", [r"^(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*Error: ", r"(?:\d+,)*\d+", r"NVRM: Xid \((?:PCI:)?(?P<p>[0-9a-f:]+)\)",
+                                     r"(?:foo|bar)*x", r"(a|b)*c"])
 def test_linear_patterns_allowed(pattern: str) -> None:
     assert backtracking_risk(pattern) is None
 
