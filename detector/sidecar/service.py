@@ -101,6 +101,7 @@ class Sidecar:
         self._reload = threading.Event()
         # raises when invalid: fail before starting
         self.rules = rules if rules is not None else RuleReloader(config.rules, engine=config.engine)
+        self._file_rules = self._rules_in_file(config)  # the file's "rules:" list at start, for a reload to compare
         self.store = SidecarStore(config.state_dir, warn=self.warn)  # a corrupt one is moved aside
         self.metrics = SidecarMetrics(config.job, self.node)
         self.gate = IncidentGate(config.detection, self.store)
@@ -332,8 +333,21 @@ class Sidecar:
             self.gate.configure(fresh.detection)
             if fresh.logs != self.config.logs or fresh.kmsg != self.config.kmsg:
                 self.warn("changed sources (logs, kmsg) take effect after a restart")
+            if self._file_rules is not None and tuple(fresh.rules) != self._file_rules:
+                self.warn("a changed 'rules:' list takes effect after a restart; the rule files in force are "
+                          "reloaded from where they were")
             self.config = fresh
         self._apply_rules(self.rules.reload())
+
+    def _rules_in_file(self, config: SidecarConfig) -> tuple[Path, ...] | None:
+        """The 'rules:' list of the config file as the sidecar started (None: no file, or not
+        readable now)."""
+        if config.path is None:
+            return None
+        try:
+            return tuple(load_config(Path(config.path), environ=self.outside.environ).rules)
+        except ConfigError:
+            return None
 
     def _apply_rules(self, result: Any) -> None:
         if isinstance(result, list):

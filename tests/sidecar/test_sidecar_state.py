@@ -5,6 +5,7 @@ tests/reliability/test_reliability_deps.py and tests/reliability/test_reliabilit
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import sqlite3
 import time
@@ -279,3 +280,27 @@ def test_the_main_loop_goes_on_and_says_so_while_the_state_is_locked(tmp_path: P
         assert sidecar.store.pending == 0
     finally:
         sidecar.shutdown()
+
+
+def test_a_reload_says_that_a_changed_rules_list_waits_for_a_restart(tmp_path: Path) -> None:
+    """SIGHUP after the config file's 'rules:' list changed: the sidecar says the new list takes
+    effect after a restart (it printed "rules reloaded" and kept the old list in silence)."""
+    from detector.sidecar.config import load_config
+
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    first = tmp_path / "ur"
+    first.mkdir()
+    (first / "site.yaml").write_text("rules: []\n")
+    cfg = tmp_path / "watch.yaml"
+    cfg.write_text(f"logs: [{logs}]\nnvml: false\nrules: [{first}]\nstate_dir: {tmp_path / 'state'}\n")
+    config = dataclasses.replace(load_config(cfg, environ={}), metrics_addr=None, remediate=False,
+                                 processes=ProcessConfig(enabled=False))
+    err = io.StringIO()
+    sidecar = Sidecar(config, Outside(out=io.StringIO(), err=err, observer_factory=None))
+    sidecar.reload()
+    assert "takes effect after a restart" not in err.getvalue()
+    cfg.write_text(f"logs: [{logs}]\nnvml: false\nrules: [{tmp_path / 'other'}]\nstate_dir: {tmp_path / 'state'}\n")
+    sidecar.reload()
+    assert "a changed 'rules:' list takes effect after a restart" in err.getvalue()
+    sidecar.shutdown()
