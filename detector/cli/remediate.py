@@ -41,7 +41,8 @@ def parser() -> argparse.ArgumentParser:
                     "--act), show what was done (--status), re-arm the breaker.")
     p.add_argument("incident", nargs="?", type=Path,
                    help="an incident object (JSON), one line of a sidecar's incident file, or a "
-                        "whole report (its first incident)")
+                        "whole report (its first incident); '-' reads it from standard input "
+                        "(rankdoctor replay RUN --format json | rankdoctor remediate - --config ...)")
     p.add_argument("--config", required=True, type=Path, help="config file with 'remediation:'")
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--status", action="store_true", help="show the breaker, drains, and "

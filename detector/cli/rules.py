@@ -190,6 +190,8 @@ def _test(args: argparse.Namespace) -> int:
     if args.explain is not None:
         return _explain(args.explain, ruleset.rules, args.kind)
     if args.logfile == "-":
+        if sys.stdin is None:
+            raise InputError("-", "standard input is closed: pipe a log (rankdoctor rules test - < rank0.log)")
         with tempfile.TemporaryDirectory(prefix="rankdoctor-") as tmp:
             path = Path(tmp) / "stdin.log"
             path.write_bytes(sys.stdin.buffer.read())

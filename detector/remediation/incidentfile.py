@@ -41,7 +41,21 @@ def parse_incident_document(text: str, where: str) -> Incident:
 
 
 def read_incident(path: Path) -> Incident:
+    """The incident in the file ``path``, or on standard input when ``path`` is ``-`` (``rankdoctor
+    replay RUN --format json | rankdoctor remediate - --config ...``)."""
     where = str(path)
+    if where == "-":
+        import sys
+
+        if sys.stdin is None:
+            raise InputError("-", "standard input is closed")
+        data = sys.stdin.buffer.read(MAX_BYTES + 1)
+        if len(data) > MAX_BYTES:
+            raise InputError("-", f"larger than {MAX_BYTES} bytes")
+        try:
+            return parse_incident_document(data.decode("utf-8"), "-")
+        except UnicodeDecodeError:
+            raise InputError("-", "not UTF-8 text") from None
     try:
         if path.stat().st_size > MAX_BYTES:
             raise InputError(where, f"larger than {MAX_BYTES} bytes")

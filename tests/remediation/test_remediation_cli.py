@@ -184,3 +184,13 @@ remediation:
     assert code == 2
     assert "the audit log cannot be written" in err and "Traceback" not in err
     assert not any(a[:2] in (("scontrol", "update"), ("scontrol", "requeue")) for a in runner.argvs)
+
+
+def test_the_incident_from_standard_input(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`replay --format json | remediate -`: '-' is standard input (it was read as a file named '-')."""
+    cfg = setup(tmp_path)
+    doc = json.dumps(incident_to_dict(make_incident())).encode()
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(doc)))
+    code, out, err = run(["-", "--config", str(cfg)])
+    assert code == 0, err
+    assert "decision: dry_run: drain n1, resubmit" in out
