@@ -63,6 +63,14 @@ def _when(ts: float | None) -> str:
     return datetime.fromtimestamp(ts, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+def _shown(text: str) -> str:
+    """Text for a terminal: an incident file is untrusted (its id, node and reasons may carry escape
+    sequences), so control characters are shown as escapes; line breaks stay."""
+    from detector.report.safe_text import clean_line
+
+    return clean_line(text, newlines=True)
+
+
 def format_decision(d: Decision) -> str:
     ini = d.incident.initiator
     where = f" on {ini.node}" if ini.node else ""
@@ -143,7 +151,7 @@ def main(
             if args.status:
                 snap = store.status()
                 out.write(json.dumps(status_to_dict(snap), indent=2) + "\n" if args.json
-                          else format_status(snap, cfg) + "\n")
+                          else _shown(format_status(snap, cfg)) + "\n")
                 return 0
             by = args.by or env.get("USER") or "operator"
             before = store.reset_breaker(by)
@@ -164,7 +172,7 @@ def main(
     verification = None
     if decision.verify is not None and not args.no_verify:
         if not args.json:
-            out.write(redact(format_decision(decision)) + "\n")
+            out.write(_shown(redact(format_decision(decision))) + "\n")
             out.write(f"verifying: waiting up to {decision.verify.deadline_s:g} s for progress "
                       f"past step {decision.verify.baseline_step} in "
                       f"{', '.join(decision.verify.logs)}\n")
@@ -176,9 +184,9 @@ def main(
         out.write(redact(json.dumps(doc, indent=2, ensure_ascii=False)) + "\n")
     else:
         if decision.verify is None or args.no_verify:
-            out.write(redact(format_decision(decision)) + "\n")
+            out.write(_shown(redact(format_decision(decision))) + "\n")
         if verification is not None:
-            out.write(redact(format_verification(verification)) + "\n")
+            out.write(_shown(redact(format_verification(verification))) + "\n")
     failed = decision.outcome is Outcome.FAILED or (
         verification is not None and verification.status is VerifyStatus.FAILED)
     return 1 if failed else 0

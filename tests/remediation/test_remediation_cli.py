@@ -194,3 +194,14 @@ def test_the_incident_from_standard_input(tmp_path: Path, monkeypatch: pytest.Mo
     code, out, err = run(["-", "--config", str(cfg)])
     assert code == 0, err
     assert "decision: dry_run: drain n1, resubmit" in out
+
+
+def test_escape_sequences_in_a_hand_made_incident_are_shown_not_sent(tmp_path: Path) -> None:
+    """An incident file's id and node are untrusted: their terminal escapes are printed as text."""
+    cfg = setup(tmp_path)
+    doc = incident_to_dict(make_incident("inc-\x1b]0;pwned\x07\x1b[2J"))
+    inc = incident_file(tmp_path, doc)
+    code, out, _ = run([str(inc), "--config", str(cfg)])
+    assert code == 0
+    assert "\x1b" not in out and "\x07" not in out
+    assert "inc-\\x1b]0;pwned\\x07\\x1b[2J" in out
