@@ -106,6 +106,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             print("rankdoctor watch: nothing to watch: give --logs, --kmsg, --prometheus or --config",
                   file=sys.stderr)
             return 2
+        for place in config.logs:
+            if not any(c in place for c in "*?[") and not os.path.exists(place):
+                print(f"rankdoctor watch: warning: {place} does not exist (yet): its logs are read once it appears",
+                      file=sys.stderr)
         from detector.sidecar.service import Sidecar
 
         sidecar = Sidecar(config)

@@ -5,9 +5,12 @@ that is a file raised from the sidecar's start)."""
 
 from __future__ import annotations
 
+import os
+import signal
 import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -60,3 +63,20 @@ def test_an_unknown_metrics_host(tmp_path: Path) -> None:
                 "--state", str(tmp_path / "state"))
     assert proc.returncode == 1
     assert "Traceback" not in proc.stderr and "metrics" in proc.stderr
+
+
+def test_a_logs_folder_that_does_not_exist_yet_is_said(tmp_path: Path) -> None:
+    """The sidecar runs until stopped: start it, read its first lines, stop it."""
+    p = subprocess.Popen([sys.executable, "-m", "detector.cli.main", "watch", "--logs", str(tmp_path / "later"),
+                          "--no-nvml", "--no-metrics", "--state", str(tmp_path / "state")],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    seen = ""
+    try:
+        deadline = time.monotonic() + 30
+        assert p.stderr is not None
+        while "ready" not in seen and time.monotonic() < deadline:
+            seen += p.stderr.readline()
+    finally:
+        os.kill(p.pid, signal.SIGTERM)
+        p.wait(timeout=30)
+    assert f"{tmp_path / 'later'} does not exist (yet)" in seen
