@@ -133,13 +133,34 @@ def _near(f: Finding, primary: Finding) -> bool:
 
 
 RULE_MPIRUN_SIGNAL = "launcher.mpirun_signal"  # rules/launchers.yaml
+RULE_LAUNCH_FAILURE = "cuda.launch_failure"  # rules/cuda.yaml
+GPU_FAULT_AFTER = timedelta(hours=1)
+
+
+def _gpu_fault_behind(primary: Finding, initiators: Sequence[Finding]) -> Finding:
+    """A rank's "unspecified launch failure" is what a process sees when its GPU falls off the bus;
+    the kernel's fault for a GPU of that node, logged later than the time the rank's line was
+    given (an unstamped traceback takes the time of the last stamped line before it, often the
+    start of the job), is the failure, not the application."""
+    if primary.rule != RULE_LAUNCH_FAILURE or primary.node is None or primary.time is None:
+        return primary
+    nodes = {f.node for f in initiators if f.node is not None}
+    one_node = all(same_host(n, primary.node) for n in nodes)  # (a kernel paste without host names: this node's)
+    later = [f for f in initiators if f.cause is Cause.GPU_HARDWARE and f.time is not None
+             and (same_host(f.node, primary.node) if f.node is not None else one_node)
+             and timedelta(0) <= f.time - primary.time <= GPU_FAULT_AFTER]
+    return min(later, key=lambda f: (f.time, -_strength(f))) if later else primary
 
 
 def _failure_incident(group: Sequence[Finding], initiators: Sequence[Finding], facts: RunFacts) -> tuple[Incident, set[int]]:
     kept = _without_time_limits_after_failures(initiators, facts)
     ended = {id(f) for f in initiators} - {id(f) for f in kept}  # time limits a failure came before
     primary = _pick_primary(kept)
+    seen_by = primary
+    primary = _gpu_fault_behind(primary, kept)
     rank, node = primary.rank, primary.node
+    if primary is not seen_by and rank is None and (primary.gpu is None or not any(r.gpu for r in facts.ranks.values())):
+        rank, node = seen_by.rank, node or seen_by.node  # the rank whose kernel launch failed was on that GPU
     if rank is None and primary.gpu is not None:
         rank = next((r.rank for r in facts.ranks.values() if r.gpu == primary.gpu and (node is None or r.node == node)), None)
     if rank is None and primary.pid is not None:

@@ -123,3 +123,27 @@ def test_an_oom_kill_takes_the_rank_whose_nccl_lines_ran_in_that_process(tmp_pat
               "oom_score_adj:0\n")
     [incident] = replay_path(write_run(tmp_path, {"c580-041.log": nccl, "kern.log.c580-041": kernel}), ruleset).incidents
     assert (incident.cause, incident.initiator.rank) == (Cause.HOST_OOM_KILL, 14)
+
+
+@pytest.mark.parametrize(("kernel", "cause"), [
+    ("Nov 02 13:30:31 ip-10-2-7-91 kernel: NVRM: Xid (PCI:0000:07:00): 79, GPU has fallen off the bus.\n",
+     Cause.GPU_HARDWARE),
+    # the kernel's fault two hours later is another event: the launch failure stays the application's
+    ("Nov 02 15:30:31 ip-10-2-7-91 kernel: NVRM: Xid (PCI:0000:07:00): 79, GPU has fallen off the bus.\n",
+     Cause.ILLEGAL_MEMORY_ACCESS),
+])
+def test_a_launch_failure_before_its_gpu_fell_off_the_bus(tmp_path: Path, ruleset: RuleSet, kernel: str,
+                                                          cause: Cause) -> None:
+    """The rank's unstamped traceback takes the time of the job's start (the last stamped line
+    before it), half an hour before the kernel's Xid 79 for that node: the Xid is the failure and
+    the rank that saw it is the initiator (the launch failure read as an application fault)."""
+    rank_log = ("[2025-11-02 12:56:59,238] torch.distributed.run: [WARNING] Setting OMP_NUM_THREADS\n"
+                "[default0]:ip-10-2-7-91:1234:1234 [0] NCCL INFO Bootstrap : Using eth0:10.2.7.91<0>\n"
+                "[default0]:Traceback (most recent call last):\n"
+                "[default0]:  File \"train.py\", line 10, in <module>\n"
+                "[default0]:RuntimeError: CUDA error: unspecified launch failure\n")
+    run = write_run(tmp_path, {"train-3384704-ip-10-2-7-91.out": rank_log,
+                               "kernel/journalctl-ip-10-2-7-91.log": kernel})
+    [incident] = replay_path(run, ruleset).incidents
+    assert (incident.cause, incident.initiator.rank, incident.initiator.node) == (cause, 0, "ip-10-2-7-91")
+    assert incident.remediation.drain_node is (cause is Cause.GPU_HARDWARE)
