@@ -205,7 +205,7 @@ def _read_tail(fh: BinaryIO, scan: FileScan, parser: LineParser, tail_bytes: int
 
 # a line of training progress: a step or iteration count, a progress bar, the end of training
 _PROGRESS = re.compile(
-    r"\b(?:global[_ ]?step|step|iter(?:ation)?|epoch)\b\s{0,3}[:=#]?\s{0,3}\[?\s{0,3}[0-9]"
+    r"\b(?:global[_ ]?step|step|iter(?:ation)?|epoch)\b\s{0,3}[:=#]?\s{0,3}\[?\s{0,3}[0-9]|(?<![\w/])it=[0-9]"
     r"|[0-9]{1,3}%\|[^|]{0,200}\|\s{0,4}[0-9]{1,12}/[0-9]{1,12} \["
     r"|\b(?:training|train|run|job|fine-?tuning)\s{1,3}(?:is\s)?(?:completed|finished|done|complete)\b"
     r"|train_runtime|\{'loss': ",
@@ -220,7 +220,7 @@ def last_progress_line(scan: FileScan) -> int | None:
         low = lines[i].lower()
         if "*** step " in low or "*** job " in low:
             continue  # Slurm's "*** STEP 4165.0 ON node CANCELLED AT ..." is no training step
-        if ("step" in low or "iter" in low or "epoch" in low or "%|" in low or "train" in low or "run " in low
+        if ("step" in low or "iter" in low or "it=" in low or "epoch" in low or "%|" in low or "train" in low or "run " in low
                 or "job " in low or "tuning" in low or "'loss'" in low) and search(low):
             return scan.tail_first + i
     return None

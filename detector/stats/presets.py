@@ -154,10 +154,10 @@ def split_times(text: str) -> tuple[float | None, tuple[tuple[str, float], ...]]
 # 2026-11-30 12:00:01,123 INFO [rank2] step 7 | loss 1.0312 | step_ms 61.2 | fwd_ms 0.4 | ...
 # Step 100/1000, loss=2.31, step_time=0.45s, data_time=0.02s
 _GENERIC_STEP = re.compile(
-    r"(?<![\w/])(?:global[_ ]?step|step|iteration|iter)(?!\w)\s*(?:[:=#]\s*|\s+)?\[?\s*"
+    r"(?<![\w/])(?:(?:global[_ ]?step|step|iteration|iter)(?!\w)\s*(?:[:=#]\s*|\s+)?\[?\s*|it=)"
     r"(?P<step>\d+)(?:\s*/\s*(?P<total>\d+))?(?![\d.])",
     re.IGNORECASE,
-)
+)  # ("it=1200": the short form some loops print; "it" alone is a word, so only with its "=")
 
 
 def parse_generic(message: str) -> StepRecord | None:

@@ -70,7 +70,7 @@ PRESETS: tuple[Preset, ...] = (
     Preset("composer", re.compile(r"\[batch=\d+/|batches_per_sec:"), p.parse_composer),
     Preset(
         "generic",
-        re.compile(r"(?:step|iter|iteration)(?!\w)", re.IGNORECASE),
+        re.compile(r"(?:step|iter|iteration)(?!\w)|(?<![\w/])it=\d", re.IGNORECASE),
         p.parse_generic,
     ),
 )

@@ -319,3 +319,18 @@ def test_parsers_never_raise(text: str) -> None:
             assert math.isfinite(record.duration_s)
             assert record.duration_s >= 0
     parse_note(text)
+
+
+def test_the_short_it_equals_form_is_a_step_line() -> None:
+    """"it=6001 ... iter_time=4.2s" (a loop's short form) names a step; "it" as a word does not."""
+    from detector.stats import choose_preset
+    from detector.stats.presets import parse_generic
+
+    line = "[2026-02-17 07:25:31][rank1] it=6001 loss=2.95 data_time=0.004s compute_time=4.199s iter_time=4.233s"
+    record = parse_generic(line)
+    assert record is not None and record.step == 6001 and record.duration_s == pytest.approx(4.233)
+    assert dict(record.local)["compute"] == pytest.approx(4.199)
+    preset = choose_preset([line] * 8)
+    assert preset is not None and preset.name == "generic"
+    assert parse_generic("and then it waits 5 s for it") is None
+    assert parse_generic("commit=6001 took 3 s") is None
