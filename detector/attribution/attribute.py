@@ -255,8 +255,42 @@ def _failure_incident(group: Sequence[Finding], initiators: Sequence[Finding], f
     return incident, used
 
 
+RULE_GROUP_RESTART = "torch.elastic_group_restart"  # rules/torch.yaml
+RECOVERED_AFTER = 20  # lines of training progress after a restart that say the job recovered
+RESTART_TEARDOWN = timedelta(seconds=60)
+
+
+def _recovered(facts: RunFacts) -> RunFacts:
+    """``facts`` with the failures of an attempt that torchrun's agent restarted from, where the
+    training went on after the restart in that agent's output (its last progress line well after
+    it), made context: the job recovered (a transient error, a worker the restart replaced). A
+    GPU, memory or link fault is kept (the node is still suspect); failures after the restart
+    are the next attempt's and stay."""
+    restarts = [f for f in facts.findings if f.rule == RULE_GROUP_RESTART and f.line is not None
+                and facts.last_progress.get(f.file or "", 0) > f.line + RECOVERED_AFTER]
+    if not restarts:
+        return facts
+    by_file = {f.file: max(r.line or 0 for r in restarts if r.file == f.file) for f in restarts}
+    times = [r.time for r in restarts if r.time is not None]
+    last_time = max(times) if times else None
+
+    def before(f: Finding) -> bool:
+        if (f.cause in HARDWARE and f.cause is not Cause.NETWORK) or f.role is Role.CONTEXT:
+            return False
+        if f.file in by_file and f.line is not None and f.line < by_file[f.file]:
+            return True
+        if f.file in by_file and f.role is not Role.COLLATERAL:
+            return False  # (the restarted attempt's own failures, after the restart line)
+        # (other agents' output: what they printed up to the restart, and its teardown around it)
+        return last_time is not None and f.time is not None and f.time < last_time + RESTART_TEARDOWN
+
+    findings = tuple(replace(f, role=Role.CONTEXT, cause=None) if before(f) else f for f in facts.findings)
+    return replace(facts, findings=findings)
+
+
 def attribute(facts: RunFacts) -> list[Incident]:
     """All incidents of a run, most important first (machine faults before others, then time)."""
+    facts = _recovered(facts)
     incidents: list[Incident] = []
     failure_findings = _crashes_after_a_lost_peer(
         [f for f in facts.findings if f.cause is not Cause.STRAGGLER and not f.rule.startswith(RULE_GPU_OUTLIER)])

@@ -448,6 +448,10 @@ def demote_exit_handler_errors(findings: Sequence[Finding]) -> list[Finding]:
 
 
 SUCCEEDED = "python.run_succeeded"
+# torchrun's agent: its worker group finished well (after a restart, the earlier attempt's failures
+# were recovered from); a span like the harness's success
+GROUP_SUCCEEDED = "torch.elastic_group_succeeded"
+_SUCCESS = frozenset({SUCCEEDED, GROUP_SUCCEEDED})
 # what a run that ended well may still print on its way out, read as its failure only when nothing
 # else is (the attribution's last resort): dropped after the run said it succeeded
 _LAST_WORDS_ONLY = frozenset({TRACEBACK, "python.stack_dump_main_thread", "scheduler.slurm_step_ended"})
@@ -464,7 +468,7 @@ def _succeeded_runs(findings: Sequence[Finding]) -> dict[str | None, list[tuple[
     for f in findings:
         if f.line is None:
             continue
-        if f.rule == SUCCEEDED:
+        if f.rule in _SUCCESS:
             marks[f.file].append((f.line, "success"))
         elif f.rule == BOUNDARY:
             marks[f.file].append((f.line, f.field("mark") or f.field("mll_mark") or ""))
@@ -493,7 +497,7 @@ def demote_after_success(findings: Sequence[Finding]) -> list[Finding]:
         return list(findings)
 
     def covered(f: Finding) -> bool:
-        if f.line is None or f.rule in (SUCCEEDED, BOUNDARY) or f.cause in _HARDWARE:
+        if f.line is None or f.rule in _SUCCESS or f.rule == BOUNDARY or f.cause in _HARDWARE:
             return False
         return any(begin < f.line < after for begin, after in spans.get(f.file, ()))
 

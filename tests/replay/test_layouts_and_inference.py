@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from detector.replay import replay_path
 from detector.rules.engine import RuleSet
 from detector.sources.runs import discover
@@ -381,3 +383,43 @@ def test_pytorchjob_workers_numbered_from_one_keep_their_numbers(tmp_path: Path)
     write_run(tmp_path, {"job-master-0.log": "step 1\n", "job-worker-1.log": "step 1\n", "job-worker-2.log": "step 1\n"})
     assert {f.display: f.rank for f in discover(tmp_path)[0]} == {
         "job-master-0.log": 0, "job-worker-1.log": 1, "job-worker-2.log": 2}
+
+
+RESTARTED = (
+    "[default1]:[rank1]: Traceback (most recent call last):\n"
+    "[default1]:[rank1]:   File \"train.py\", line 88, in <module>\n"
+    "[default1]:[rank1]: OSError: [Errno 116] Stale file handle: '/data/tokenized/shard-00412.bin'\n"
+    "E0324 22:03:15.603000 149283 site-packages/torch/distributed/elastic/multiprocessing/api.py:869] failed "
+    "(exitcode: 1) local_rank: 1 (pid: 149599) of binary: /usr/bin/python\n"
+    "I0324 22:03:15.613000 149283 site-packages/torch/distributed/elastic/agent/server/api.py:889] [default] Worker "
+    "group FAILED. 3/3 attempts left; will restart worker group\n"
+    "[default0]:2026-03-24 23:36:35,317 | INFO | step 22100 | loss 1.6764\n"
+)
+SUCCEEDED = ("I0324 23:36:41.955000 149283 site-packages/torch/distributed/elastic/agent/server/api.py:932] Local worker "
+             "group finished (WorkerState.SUCCEEDED). Waiting 300 seconds for other agents to finish\n")
+
+
+@pytest.mark.parametrize(("tail", "cause"), [(SUCCEEDED, None), ("", Cause.PYTHON_EXCEPTION)])
+def test_a_failure_torchrun_restarted_from_and_then_finished(tmp_path: Path, ruleset: RuleSet, tail: str,
+                                                             cause: Cause | None) -> None:
+    """A rank failed, torchrun restarted the worker group, and the agent then reports it succeeded:
+    the job recovered, nothing to act on (it read as the rank's uncaught exception)."""
+    write_run(tmp_path, {"node0.log": RESTARTED + tail})
+    incidents = replay_path(tmp_path, ruleset).incidents
+    assert (incidents[0].cause if incidents else None) is cause
+
+
+def test_a_restart_that_training_went_on_after_is_recovered(tmp_path: Path, ruleset: RuleSet) -> None:
+    """No agent's SUCCEEDED line (older torchrun prints none at this level), but training steps go
+    on after "Worker group FAILED ... will restart worker group": the attempt that failed was
+    recovered from; when the restarted attempt fails too, its failure is the incident."""
+    steps = "".join(f"2024-11-08 11:4{k // 10}:{k % 10}0.000 | INFO | [rank 0] step={k} loss=7.2 fwd_bwd_ms=2302.4\n"
+                    for k in range(1, 40))
+    write_run(tmp_path / "ok", {"node32.txt": RESTARTED.replace("2026-03-24 23:36:35,317", "2024-11-08 11:38:20,000")
+                                + steps + "2024-11-08 11:43:25,879 | INFO | training finished: 60 steps\n"})
+    assert replay_path(tmp_path / "ok", ruleset).incidents == ()
+    again = ("[default1]:[rank1]: Traceback (most recent call last):\n"
+             "[default1]:[rank1]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n")
+    write_run(tmp_path / "failed", {"node32.txt": RESTARTED + steps + again})
+    [incident] = replay_path(tmp_path / "failed", ruleset).incidents
+    assert (incident.cause, incident.initiator.rank) == (Cause.CUDA_OOM, 1)
