@@ -43,9 +43,11 @@ def _replay_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
             "Replay a failed run's logs through the detection engine and print the diagnosis: the "
             "initiating rank, node and GPU, the cause, the collateral ranks, the evidence, and the fix "
             "with a command that verifies it. RUN is a directory (per-rank logs, a torchrun --log-dir "
-            "tree, Slurm or mpirun output files, Kubernetes pod logs, kernel logs - dmesg, journalctl, "
-            "also its JSON export - JSON-lines logs, metrics exports, Flight Recorder dumps; gzip-"
-            "compressed files too) or a single log file. The report says where each node name came from."
+            "tree, Slurm, PBS (NAME.o<job>) or mpirun output files, Kubernetes pod logs, kernel logs - "
+            "dmesg, journalctl, also its JSON export, saved as dmesg-<node>.txt or kern.log.<node> too - "
+            "JSON-lines logs, metrics exports, Flight Recorder dumps; gzip-compressed files too; notes "
+            "(.md) that quote a log when nothing else is there) or a single log file. The report says "
+            "where each node name came from."
         ),
     )
     p.add_argument("run", metavar="RUN", type=Path, help="directory of the run's logs, or one log file ('-': standard input)")
