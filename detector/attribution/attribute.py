@@ -256,7 +256,7 @@ def _failure_incident(group: Sequence[Finding], initiators: Sequence[Finding], f
 
 
 RULE_GROUP_RESTART = "torch.elastic_group_restart"  # rules/torch.yaml
-RECOVERED_AFTER = 20  # lines of training progress after a restart that say the job recovered
+RESTART_PROGRESS_LINES = 20  # lines of training progress after a restart that say the job recovered
 RESTART_TEARDOWN = timedelta(seconds=60)
 
 
@@ -267,7 +267,7 @@ def _recovered(facts: RunFacts) -> RunFacts:
     GPU, memory or link fault is kept (the node is still suspect); failures after the restart
     are the next attempt's and stay."""
     restarts = [f for f in facts.findings if f.rule == RULE_GROUP_RESTART and f.line is not None
-                and facts.last_progress.get(f.file or "", 0) > f.line + RECOVERED_AFTER]
+                and facts.last_progress.get(f.file or "", 0) > f.line + RESTART_PROGRESS_LINES]
     if not restarts:
         return facts
     by_file = {f.file: max(r.line or 0 for r in restarts if r.file == f.file) for f in restarts}

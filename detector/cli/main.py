@@ -166,7 +166,7 @@ def _write_output(output: Path, text: str) -> None:
     import os
     import tempfile
 
-    data = _json_safe(text).encode("utf-8")
+    data = text.encode("utf-8", "backslashreplace")  # (lone surrogates as \udcXX escapes, as _json_safe)
     target = output
     if output.exists() and not output.is_file():  # a device or a pipe (/dev/stdout, /dev/full): written in place
         try:
@@ -196,15 +196,7 @@ def _write_output(output: Path, text: str) -> None:
 def _json_safe(text: str) -> str:
     """``text`` with lone surrogates (the undecodable bytes of a file name or line, kept as
     U+DC80-U+DCFF) written as ``\\udcXX`` escapes: what JSON allows and UTF-8 can encode."""
-    return text.encode("utf-8", "backslashreplace").decode("utf-8") if _has_surrogates(text) else text
-
-
-def _has_surrogates(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return True
-    return False
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def _write_stdout(text: str) -> None:

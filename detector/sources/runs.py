@@ -145,9 +145,6 @@ def _node_from_dirs(parts: tuple[str, ...]) -> str | None:
     return None
 
 
-_IPV4 = re.compile(r"[0-9]{1,3}(?:\.[0-9]{1,3}){3}")
-
-
 def _read_head_tail(path: Path, compressed: bool = False) -> tuple[bytes, bytes]:
     """A file's first :data:`HEAD_BYTES` and its last :data:`TAIL_BYTES` after them (one read of
     each: listing a run reads every file once, whatever it asks of it)."""
@@ -302,10 +299,7 @@ def classify(path: Path, root: Path) -> LogFile | None:
     rel = path.relative_to(root) if path != root else Path(path.name)
     parts = rel.parts[:-1]
     name = path.name
-    try:
-        size = path.stat().st_size
-    except OSError:
-        size = 0
+    size = _size(path)
     display = str(rel)
     if name in _SKIP_NAMES or name.startswith("."):
         return None

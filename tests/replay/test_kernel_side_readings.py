@@ -82,23 +82,19 @@ OOM_KERNEL = ("[Wed May 28 03:58:13 2025] Out of memory: Killed process 23396 (p
               "anon-rss:152282091kB, file-rss:890696kB, shmem-rss:8314114kB, UID:1000 pgtables:477595kB oom_score_adj:0\n")
 
 
-def test_the_oom_killer_s_victim_is_the_task_srun_saw_killed(tmp_path: Path, ruleset: RuleSet) -> None:
+@pytest.mark.parametrize(("killed", "terminated", "rank"), [
+    ("task 3", "tasks 0-2,4-7", 3),
+    ("tasks 3,5", "tasks 0-2,4,6-7", None),  # two tasks killed: which one the OOM killer took, nothing says
+])
+def test_the_oom_killer_s_victim_is_the_task_srun_saw_killed(tmp_path: Path, ruleset: RuleSet, killed: str,
+                                                             terminated: str, rank: int | None) -> None:
     srun = "".join(f"{r}: step 10 loss 1.0\n" for r in range(8)) + (
-        "srun: error: hgx-b-22: task 3: Killed\n"
-        "srun: error: hgx-b-22: tasks 0-2,4-7: Terminated\n")
+        f"srun: error: hgx-b-22: {killed}: Killed\n"
+        f"srun: error: hgx-b-22: {terminated}: Terminated\n")
     [incident] = replay_path(write_run(tmp_path, {"slurm-5416511.out": srun, "dmesg-T-hgx-b-22.txt": OOM_KERNEL}),
                              ruleset).incidents
-    assert (incident.cause, incident.initiator.rank, incident.initiator.node) == (Cause.HOST_OOM_KILL, 3, "hgx-b-22")
-    assert 3 not in incident.collateral_ranks
-
-
-def test_two_tasks_killed_leave_the_oom_victim_unnamed(tmp_path: Path, ruleset: RuleSet) -> None:
-    srun = "".join(f"{r}: step 10 loss 1.0\n" for r in range(8)) + (
-        "srun: error: hgx-b-22: tasks 3,5: Killed\n"
-        "srun: error: hgx-b-22: tasks 0-2,4,6-7: Terminated\n")
-    [incident] = replay_path(write_run(tmp_path, {"slurm-5416511.out": srun, "dmesg-T-hgx-b-22.txt": OOM_KERNEL}),
-                             ruleset).incidents
-    assert (incident.cause, incident.initiator.rank, incident.initiator.node) == (Cause.HOST_OOM_KILL, None, "hgx-b-22")
+    assert (incident.cause, incident.initiator.rank, incident.initiator.node) == (Cause.HOST_OOM_KILL, rank, "hgx-b-22")
+    assert rank is None or rank not in incident.collateral_ranks
 
 
 def test_a_kernel_segfault_takes_the_rank_mpirun_names_for_its_pid(tmp_path: Path, ruleset: RuleSet) -> None:
