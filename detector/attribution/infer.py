@@ -335,6 +335,9 @@ def _peer_lost_first(f: Finding, stopping: Sequence[Finding]) -> bool:
     return True
 
 
+_STORE_WAITS = frozenset({"torch.store_wait_clients_timeout"})
+
+
 def _per_rank_lowest(findings: Sequence[Finding], key: str) -> dict[int, int]:
     """Each rank's lowest value of the numeric field ``key``."""
     out: dict[int, int] = {}
@@ -524,7 +527,10 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
             hang_signal = True
             reasons[sole[0]].append(why.format(sole[1]))
     # ranks that never reported the collective timeout everyone else reported
-    timed_out = {f.rank for f in collateral if f.rank is not None and any(h in f.rule for h in TIMEOUT_HINTS)}
+    # (a store server's wait for clients that never connected is no collective: the client that
+    # stayed away did not hang in one, it most often could not reach the server)
+    timed_out = {f.rank for f in collateral if f.rank is not None and any(h in f.rule for h in TIMEOUT_HINTS)
+                 and f.rule not in _STORE_WAITS}
     known = set(facts.ranks)
     if facts.world_size:
         known |= set(range(facts.world_size))
@@ -599,7 +605,7 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
                       inferred_by="every rank stopped making progress together; none stands out")
     if not collateral:
         return None
-    timeouts = [f for f in collateral if any(h in f.rule for h in TIMEOUT_HINTS)]
+    timeouts = [f for f in collateral if any(h in f.rule for h in TIMEOUT_HINTS) and f.rule not in _STORE_WAITS]
     # (a rank told of another's collective timeout, Flight Recorder's dump signal, is one too; so is
     # a wave of SIGABRT exits, the watchdog's teardown: pipeline.findings._abort_waves)
     stopping = timeouts or [f for f in collateral if f.rule in (RULE_NCCL_TEARDOWN, "torch.dump_signal")
