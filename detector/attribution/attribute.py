@@ -152,6 +152,12 @@ def _gpu_fault_behind(primary: Finding, initiators: Sequence[Finding]) -> Findin
     return min(later, key=lambda f: (f.time, -_strength(f))) if later else primary
 
 
+def _one_node(facts: RunFacts, node: str) -> bool:
+    """Every host the run's findings and ranks name is ``node`` (spelt short or in full)."""
+    named = {f.node for f in facts.findings if f.node} | {r.node for r in facts.ranks.values() if r.node}
+    return all(same_host(n, node) for n in named)
+
+
 def _failure_incident(group: Sequence[Finding], initiators: Sequence[Finding], facts: RunFacts) -> tuple[Incident, set[int]]:
     kept = _without_time_limits_after_failures(initiators, facts)
     ended = {id(f) for f in initiators} - {id(f) for f in kept}  # time limits a failure came before
@@ -187,6 +193,11 @@ def _failure_incident(group: Sequence[Finding], initiators: Sequence[Finding], f
         # hardware evidence for the node only (an Xid without pid or bus id): the rank of that
         # node that died first is the one on the failed part
         others = [f for f in initiators if f.rank is not None and f.node == node]
+        if not others and _one_node(facts, node):
+            # a run on one node whose rank logs name no host (the node only in its kernel log): the
+            # rank whose own line reported a hardware fault at that moment
+            others = [f for f in initiators if f.rank is not None and f.node is None and f.cause in HARDWARE
+                      and f.time is not None and primary.time is not None and abs(f.time - primary.time) <= SKEW]
         if others:
             votes = _peer_votes(group, facts)
             rank = max(others, key=lambda f: (votes.get(f.rank, 0) if f.rank is not None else 0, -_ts(f))).rank
@@ -198,11 +209,19 @@ def _failure_incident(group: Sequence[Finding], initiators: Sequence[Finding], f
                   and (f.time is None or primary.time is None or f.time >= primary.time - TIE)}
         if len(exited) == 1:
             rank = exited.pop()
+    kernel_gpu = None
+    if node is None and rank is not None and primary.cause in HARDWARE:
+        # the rank's own hardware error, its host unnamed, and the kernel's fault of that moment
+        # on the one node the run names: that node's (and that GPU's) fault
+        seen = [f for f in initiators if f.node is not None and f.rank is None and f.cause in HARDWARE
+                and f.time is not None and primary.time is not None and abs(f.time - primary.time) <= SKEW]
+        if seen and _one_node(facts, seen[0].node or ""):
+            node, kernel_gpu = seen[0].node, next((f.gpu for f in seen if f.gpu), None)
     if primary.cause is Cause.COLLECTIVE_MISMATCH:
         rank = _mismatch_culprit(group) if _mismatch_culprit(group) is not None else rank
         node = None if rank != primary.rank else node
     info = facts.ranks.get(rank) if rank is not None else None
-    gpu = primary.gpu or (info.gpu if info else None)
+    gpu = primary.gpu or (info.gpu if info else None) or kernel_gpu
     pid = primary.pid if primary.pid is not None else (info.pid if info else None)
     node = node or (info.node if info else None)
     own = [f for f in group if f.role is not Role.COLLATERAL and _same_origin(f, rank, node, gpu, pid)

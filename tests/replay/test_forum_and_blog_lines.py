@@ -97,3 +97,49 @@ def test_childfailederror_kept_alone_is_a_failure_whose_cause_is_unknown(tmp_pat
         "torch.distributed.elastic.multiprocessing.errors.ChildFailedError\n"
         "Total persistent parameters: 333312 in 141 params\n")}, ruleset)
     assert [g.cause for g in got] == [Cause.UNKNOWN]
+
+
+_KERNEL_ECC = (
+    "Aug 10 15:36:05 gpu-node-a kernel: NVRM: Xid (PCI:0000:55:00): 48, An uncorrectable double bit error (DBE) "
+    "has been detected on GPU in the framebuffer at physAddr 0xe9b9107e0 partition 3, subpartition 0.\n"
+    "Aug 10 15:36:05 gpu-node-a kernel: NVRM: Xid (PCI:0000:55:00): 63, pid=2187734, name=python, Row Remapper: "
+    "New row (0x0000000e9b9107e0) marked for remapping, reset gpu to activate.\n")
+_RANK1_ECC = (
+    "[rank1]:[E810 15:36:05.945860779 ProcessGroupNCCL.cpp:1899] [PG ID 0 PG GUID 0(default_pg) Rank 1] Process "
+    "group watchdog thread terminated with exception: CUDA error: uncorrectable ECC error encountered\n"
+    "terminate called after throwing an instance of 'c10::DistBackendError'\n")
+_RANK0_TIMEOUT = (
+    "[rank0]:[E810 15:46:05.718597139 ProcessGroupNCCL.cpp:632] [Rank 0] Watchdog caught collective operation "
+    "timeout: WorkNCCL(SeqNum=51753, OpType=ALLREDUCE, NumelIn=5057683, NumelOut=5057683, Timeout(ms)=600000) ran "
+    "for 600072 milliseconds before timing out.\n")
+
+
+def test_a_ranks_ecc_error_and_the_kernels_xid_of_that_moment_are_one_fault_of_that_rank_and_node(tmp_path: Path, ruleset: RuleSet) -> None:
+    # EM-sirzzangblog-20260811: the rank logs name no host, the kernel log names the only node
+    got = incidents_of(tmp_path, {"kernel.log": _KERNEL_ECC, "rank1.log": _RANK1_ECC, "rank0.log": _RANK0_TIMEOUT}, ruleset)
+    assert [(g.cause, g.rank, g.node, g.drain) for g in got] == [(Cause.ECC_MEMORY, 1, "gpu-node-a", True)]
+
+
+def test_with_a_second_node_named_the_kernels_xid_is_not_given_to_an_unplaced_rank(tmp_path: Path, ruleset: RuleSet) -> None:
+    other = "gpu-node-b:2231:2231 [0] NCCL INFO comm 0x55d0c8a0 rank 0 nranks 2 cudaDev 0 busId 55000 - Init COMPLETE\n"
+    got = incidents_of(tmp_path, {"kernel.log": _KERNEL_ECC, "rank1.log": _RANK1_ECC, "rank0.log": _RANK0_TIMEOUT,
+                                  "nccl.log": other}, ruleset)
+    assert (Cause.ECC_MEMORY, 1, "gpu-node-a") not in [(g.cause, g.rank, g.node) for g in got]
+    assert any(g.cause is Cause.ECC_MEMORY and g.node == "gpu-node-a" for g in got)
+
+
+def test_accelerates_shape_check_before_a_collective_is_a_collective_mismatch(tmp_path: Path, ruleset: RuleSet) -> None:
+    # EO-hfaccelerate: ACCELERATE_DEBUG_MODE caught different shapes before the broadcast hung
+    got = incidents_of(tmp_path, {"train.log": (
+        "Traceback (most recent call last):\n"
+        '  File "/home/user/test.py", line 15, in main\n'
+        "    broadcast_tensor = broadcast(tensor)\n"
+        "accelerate.utils.operations.DistributedOperationException:\n"
+        "\n"
+        "Cannot apply desired operation due to shape mismatches. All shapes across devices must be valid.\n"
+        "\n"
+        "Operation: `accelerate.utils.operations.broadcast`\n"
+        "Input shapes:\n"
+        "  - Process 0: [1, 5]\n"
+        "  - Process 1: [1, 2, 5]\n")}, ruleset)
+    assert [g.cause for g in got] == [Cause.COLLECTIVE_MISMATCH]
