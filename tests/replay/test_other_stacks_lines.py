@@ -61,3 +61,34 @@ def test_hccl_unable_to_listen_on_its_port_is_the_network_of_that_host(tmp_path:
         "[LinkEstablish]wait socket establish timeout, role[1] rank[12] timeout[120]\n")}, ruleset)
     assert [g.cause for g in got] == [Cause.NETWORK]
     assert any("listen on ip[192.168.20.160]" in e for e in got[0].evidence)
+
+
+_END_OF_SEQUENCE = (
+    "2018-09-21 19:23:01.075834: W tensorflow/core/common_runtime/base_collective_executor.cc:203] "
+    "BaseCollectiveExecutor::StartAbort Out of range: End of sequence\n"
+    "\t [[{{node IteratorGetNext}} = IteratorGetNext[output_shapes=[[?,10], [?,1]], output_types=[DT_FLOAT, DT_INT64]]]]\n")
+
+
+def test_tensorflows_end_of_sequence_warning_at_an_epochs_end_alone_is_no_incident(tmp_path: Path, ruleset: RuleSet) -> None:
+    # ES-tensorflow-22484: one worker's iterator reached the end of its data; training went on
+    got = incidents_of(tmp_path, {"train.log": "INFO:tensorflow:loss = 0.6660614, step = 1500 (0.288 sec)\n" + _END_OF_SEQUENCE},
+                       ruleset)
+    assert got == []
+
+
+def test_the_end_of_sequence_abort_that_cancels_the_other_workers_collectives_is_a_mismatch(tmp_path: Path, ruleset: RuleSet) -> None:
+    # AM-tensorflow-33531: MultiWorkerMirroredStrategy, the last partial batch
+    got = incidents_of(tmp_path, {"worker.log": _END_OF_SEQUENCE + (
+        "2019-10-19 12:14:21.635764: W tensorflow/core/common_runtime/base_collective_executor.cc:216] "
+        "BaseCollectiveExecutor::StartAbort Cancelled: [_Derived_]Cancelled\n"
+        "Additional GRPC error information:\n")}, ruleset)
+    assert [g.cause for g in got] == [Cause.COLLECTIVE_MISMATCH]
+
+
+def test_a_grpc_peer_no_address_of_which_answers_is_the_network(tmp_path: Path, ruleset: RuleSet) -> None:
+    # ES-tensorflow-62880: a parameter-server worker cannot reach the parameter server
+    got = incidents_of(tmp_path, {"train.log": (
+        "It is treated as a transient connectivity failure for now.\n"
+        "ERROR:tensorflow:Remote function on worker /job:worker/replica:0/task:1 failed with UnavailableError():failed "
+        "to connect to all addresses\n")}, ruleset)
+    assert [(g.cause, g.drain) for g in got] == [(Cause.NETWORK, False)]
