@@ -92,3 +92,18 @@ def test_a_grpc_peer_no_address_of_which_answers_is_the_network(tmp_path: Path, 
         "ERROR:tensorflow:Remote function on worker /job:worker/replica:0/task:1 failed with UnavailableError():failed "
         "to connect to all addresses\n")}, ruleset)
     assert [(g.cause, g.drain) for g in got] == [(Cause.NETWORK, False)]
+
+
+def test_neurons_collectives_waiting_past_their_timeout_are_a_hang(tmp_path: Path, ruleset: RuleSet) -> None:
+    got = incidents_of(tmp_path, {"train.log": "".join(
+        f"2023-Aug-01 16:14:43.02{r:02d} 332066:3325{r:02d} [{r}] include/socket.h:579 CCOM WARN Timeout waiting for "
+        "RX (waited 120 sec) - retrying\n" for r in range(4))}, ruleset)
+    assert [g.cause for g in got] == [Cause.HANG]
+
+
+def test_an_ascend_event_wait_timeout_alone_is_a_hang(tmp_path: Path, ruleset: RuleSet) -> None:
+    got = incidents_of(tmp_path, {"train.log": (
+        "EE9999: Inner Error!\n"
+        "EE9999 The error from device(chipId:3, dieId:0), serial number is 1, event wait timeout occurred during task "
+        "execution, stream_id:122, sq_id:122, task_id:790, event_id=73, timeout=1980.\n")}, ruleset)
+    assert [g.cause for g in got] == [Cause.HANG]
