@@ -97,7 +97,9 @@ def test_a_grpc_peer_no_address_of_which_answers_is_the_network(tmp_path: Path, 
 def test_neurons_collectives_waiting_past_their_timeout_are_a_hang(tmp_path: Path, ruleset: RuleSet) -> None:
     got = incidents_of(tmp_path, {"train.log": "".join(
         f"2023-Aug-01 16:14:43.02{r:02d} 332066:3325{r:02d} [{r}] include/socket.h:579 CCOM WARN Timeout waiting for "
-        "RX (waited 120 sec) - retrying\n" for r in range(4))}, ruleset)
+        "RX (waited 120 sec) - retrying\n" for r in range(4))
+        + "2023-Aug-01 16:14:43.0303 332066:332473 [26] bootstrap.cc:89 CCOM WARN Timeout waiting for incoming "
+          "connection (waited 120 sec)\n"}, ruleset)
     assert [g.cause for g in got] == [Cause.HANG]
 
 
