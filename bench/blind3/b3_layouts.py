@@ -821,7 +821,8 @@ class LsfJsrun(Layout):
             for it in R.rank_items(job, rk.r, until=R.alive_until(job, rk.r)):
                 lines.append(it)
         out = R.stream_text(R.sorted_items(lines))
-        t_end = max(t for (t, c) in job.end.values())
+        # (a run whose ranks were all still running when the logs end, a straggler: the last line's time)
+        t_end = max((t for (t, c) in job.end.values()), default=max((it[0] for it in lines), default=job.t0))
         status = "Done" if all(c == 0 for (t, c) in job.end.values()) else "Exited"
         hdr = ["Sender: LSF System <lsfadmin@batch%d>" % rng.randint(1, 5),
                "Subject: Job %d: <%s> in cluster <summit> %s" % (job.jobid, job.jobname, status), "",
@@ -989,7 +990,8 @@ class SageMaker(Layout):
         fails = sorted([(t, r, c) for r, (t, c) in job.end.items() if c != 0 and job.killed_by.get(r) is None])
         status = "Completed"
         reason = None
-        t_end = max(t for (t, c) in job.end.values())
+        # (a run whose ranks were all still running when the logs end, a straggler: the last line's time)
+        t_end = max((t for (t, c) in job.end.values()), default=max((b[0] for b in body), default=job.t0))
         if job.term and job.term["kind"] == "maxruntime":
             status = "Stopped"
             body.append((job.term["t"], 10 ** 9, "%s sagemaker-training-toolkit INFO     Received SIGTERM, forwarding to MPI processes" % tk(job.term["t"])))
