@@ -73,6 +73,14 @@ def findings_from_hit(hit: Hit, f: LogFile, idx: RunIndex) -> list[Finding]:
             if rank is None and m.rule.cause is Cause.CUDA_OOM and len(idx.nodes) <= 1 and node is None:
                 # "GPU 1 has a total capacity ...": one process per GPU, device = local rank
                 rank = resolve_rank(idx, f, None, _rank(_field(fields, "gpu")))
+            elif rank is None and m.rule.cause is Cause.CUDA_OOM and node is not None:
+                # the same in a node's combined log (a pod's), where torchrun's summary says which
+                # global rank that local rank of the node was
+                device = _rank(_field(fields, "gpu"))
+                if device is not None:
+                    rank = (idx.local_rank_global.get((node, device, f.attempt))
+                            if (node, device, f.attempt) in idx.local_rank_global
+                            else idx.local_rank_global.get((node, device, None)))
             if node is None and rank is not None:
                 node = idx.rank_node.get(rank)
             if gpu is None:

@@ -118,7 +118,9 @@ def build_index(scans: Sequence[FileScan]) -> RunIndex:
                     if f.node:
                         init_hosts[f.node][host] += 1
                     idx.rank_node.setdefault(rank, f.node or host)
-        combined = len(scan.prefix_ranks) >= 2
+        # (a file of several ranks: their prefixes, or NCCL's init lines of several ranks, as in a
+        # Kubernetes pod's log named "...-worker-4", the node's and not rank 4's)
+        combined = len(scan.prefix_ranks) >= 2 or len(own) >= 2
         if f.rank is not None and not combined:
             idx.file_rank[f.display] = f.rank
         elif len(scan.prefix_ranks) == 1 and f.rank is None and f.local_rank is not None:
