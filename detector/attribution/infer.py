@@ -390,6 +390,35 @@ def _progressed(group: Sequence[Finding]) -> bool:
 PROGRESSED_WHY = "a progress bar was still advancing after the watchdogs fired: slow, not stuck"
 
 
+RULE_RECEIVED_SIGNAL = "torch.elastic_received_signal"  # rules/torch.yaml
+
+
+def _stopped_from_outside(collateral: Sequence[Finding], timeouts: Sequence[Finding], facts: RunFacts) -> str | None:
+    """What says the job was told to stop (torchrun's agent, or the workers' own handlers,
+    "received SIGTERM") when that is the first thing that went wrong: no collective had timed
+    out, and every other line of the failure is the teardown that came after it (the launcher
+    passing the signal on, teardown exits, peers losing the ranks that had already gone)."""
+    received = [f for f in collateral if f.rule == RULE_RECEIVED_SIGNAL and _sigterm(f)]
+    if not received or timeouts or not any(terminal(f, facts) for f in received):
+        return None
+    first = min((f.time for f in received if f.time is not None), default=None)
+    for f in collateral:
+        if f.rule in SIGNAL_SENT or f.rule == RULE_RECEIVED_SIGNAL or (f.rule == RULE_EXIT_CODE and _teardown_exit(f)):
+            continue
+        if first is None or f.time is None or f.time < first - STOP_TOLERANCE:
+            return None
+    who = "torchrun's agent" if any("death signal" in f.text for f in received) else "the workers"
+    return f"{who} received SIGTERM"
+
+
+STOP_TOLERANCE = timedelta(seconds=2)
+
+
+def _sigterm(f: Finding) -> bool:
+    return ((f.field("signal") or f.field("lightning_signal") or f.field("app_signal") or "") in ("SIGTERM", "15")
+            or f.field("signum") == "15")
+
+
 def _teardown_exit(f: Finding) -> bool:
     """An exit code that only says the process was terminated or killed (srun's "Terminated")."""
     return ((f.field("signal") or "").upper() in ("SIGTERM", "SIGKILL", "TERMINATED", "KILLED")
@@ -656,6 +685,11 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
         return _build(Cause.PREEMPTION, Initiator(), collateral, _collateral(group, None, facts), 0.4, facts,
                       inferred_by="the launcher passed a SIGHUP on to its workers: it got one itself (the terminal "
                                   "or ssh session it ran in closed) and no line says anything failed before")
+    stopped = _stopped_from_outside(collateral, timeouts, facts)
+    if stopped is not None:
+        return _build(Cause.PREEMPTION, Initiator(), collateral, _collateral(group, None, facts), 0.4, facts,
+                      inferred_by=f"{stopped} and no line says that anything failed before: the job was stopped "
+                                  "from outside (a scheduler's preemption or eviction, a time limit, a user)")
     tearing = [f for f in collateral if f.rule in SIGNAL_SENT and f.node]
     if tearing and len(tearing) == len(collateral) and len({f.node for f in tearing}) == 1:
         # the only lines: one node's launcher tearing its workers down; one of them failed there

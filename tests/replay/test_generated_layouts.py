@@ -43,3 +43,46 @@ def test_a_pods_log_named_after_its_pod_is_the_nodes_and_its_oom_is_the_global_r
                                   "pods/bert-pretrain-rbcv-master-0.log": "I0928 04:38:43 starting\n"}, ruleset)
     assert [(g.cause, g.rank) for g in got][:1] == [(Cause.CUDA_OOM, 41)]
     assert got[0].node is not None and got[0].node.startswith(_POD)
+
+
+_STEPS = "".join(f"[2024-08-18 06:{30 + i // 6:02d}:{(i % 6) * 10:02d},000] INFO step {1200 + i} loss 1.93 step_time 9.8s\n"
+                 for i in range(30))
+_AGENT_SIGTERM = (
+    "[2024-08-18 06:40:47,713] torch.distributed.elastic.agent.server.api: [WARNING] Received Signals.SIGTERM death "
+    "signal, shutting down workers\n"
+    + "".join(f"[2024-08-18 06:40:47,714] torch.distributed.elastic.multiprocessing.api: [WARNING] Sending process "
+              f"15195{p} closing signal SIGTERM\n" for p in range(38, 46))
+    + "torch.distributed.elastic.multiprocessing.api.SignalException: Process 3096337 got signal: 15\n")
+
+
+def test_torchruns_agent_told_to_stop_while_training_went_on_is_a_preemption(tmp_path: Path, ruleset: RuleSet) -> None:
+    # blind3 seed 1 run 18: the cluster evicted the job; nothing failed before the SIGTERM
+    got = incidents_of(tmp_path, {"train.log": _STEPS + _AGENT_SIGTERM}, ruleset)
+    assert [(g.cause, g.drain) for g in got] == [(Cause.PREEMPTION, False)]
+
+
+def test_a_sigterm_after_a_collective_timed_out_is_no_preemption(tmp_path: Path, ruleset: RuleSet) -> None:
+    timeout = ("[rank3]:[E818 06:40:00.000000 1220 ProcessGroupNCCL.cpp:607] [Rank 3] Watchdog caught collective "
+               "operation timeout: WorkNCCL(SeqNum=41, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran "
+               "for 600046 milliseconds before timing out.\n")
+    got = incidents_of(tmp_path, {"train.log": _STEPS + timeout + _AGENT_SIGTERM}, ruleset)
+    assert got and got[0].cause is not Cause.PREEMPTION
+
+
+def test_the_workers_own_sigterm_handlers_and_mpirun_reporting_signal_15_are_a_preemption(tmp_path: Path, ruleset: RuleSet) -> None:
+    # blind3 seed 1 run 27: Open MPI --tag-output; every rank's handler says it got SIGTERM
+    lines = "".join(f"[1,{r}]<stderr>:2024-03-14 04:32:54.228 | WARNING  | __main__:train_step:214 - received SIGTERM (15), "
+                    "exiting\n" for r in range(4))
+    got = incidents_of(tmp_path, {"mpirun.log": _STEPS + lines + (
+        "mpirun noticed that process rank 2 with PID 1925797 on node dgx-h100-c44 exited on signal 15 (Terminated).\n")},
+        ruleset)
+    assert [g.cause for g in got] == [Cause.PREEMPTION]
+
+
+def test_lsfs_run_limit_is_a_preemption(tmp_path: Path, ruleset: RuleSet) -> None:
+    got = incidents_of(tmp_path, {"lsf.out": (
+        "Sender: LSF System <lsfadmin@batch3>\n"
+        "Subject: Job 4471223: <train> in cluster <summit> Exited\n"
+        "TERM_RUNLIMIT: job killed after reaching LSF run time limit.\n"
+        "Exited with exit code 140.\n")}, ruleset)
+    assert [(g.cause, g.drain) for g in got] == [(Cause.PREEMPTION, False)]
