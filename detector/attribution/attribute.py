@@ -133,6 +133,7 @@ def _near(f: Finding, primary: Finding) -> bool:
 
 
 RULE_MPIRUN_SIGNAL = "launcher.mpirun_signal"  # rules/launchers.yaml
+RULE_PALS_EXIT = "launcher.pals_rank_exit"  # rules/launchers.yaml
 RULE_LAUNCH_FAILURE = "cuda.launch_failure"  # rules/cuda.yaml
 GPU_FAULT_AFTER = timedelta(hours=1)
 
@@ -207,6 +208,14 @@ def _failure_incident(group: Sequence[Finding], initiators: Sequence[Finding], f
         exited = {f.rank for f in group if f.rule == RULE_EXIT_CODE and f.rank is not None and f.node == node
                   and f.field("exitcode") not in ("-15", "-2", "-1")
                   and (f.time is None or primary.time is None or f.time >= primary.time - TIE)}
+        if not exited and node is None:
+            # Cray PALS names the one rank that exited with an error ("host: rank 110 exited with
+            # code 1"; the others "died from signal 15"): the unplaced error line is that rank's
+            pals = {(f.rank, f.node) for f in group if f.rule == RULE_PALS_EXIT and f.rank is not None
+                    and (f.time is None or primary.time is None or f.time >= primary.time - TIE)}
+            if len(pals) == 1:
+                exited = {next(iter(pals))[0]}
+                node = next(iter(pals))[1]
         if len(exited) == 1:
             rank = exited.pop()
     kernel_gpu = None

@@ -86,3 +86,17 @@ def test_lsfs_run_limit_is_a_preemption(tmp_path: Path, ruleset: RuleSet) -> Non
         "TERM_RUNLIMIT: job killed after reaching LSF run time limit.\n"
         "Exited with exit code 140.\n")}, ruleset)
     assert [(g.cause, g.drain) for g in got] == [(Cause.PREEMPTION, False)]
+
+
+def test_an_unplaced_exception_is_the_rank_cray_pals_says_exited_with_an_error(tmp_path: Path, ruleset: RuleSet) -> None:
+    # blind3 seed 3 run 20: PBS with Cray PALS mpiexec; the traceback has no prefix, PALS names the rank
+    got = incidents_of(tmp_path, {"llama3-8b-sft.o3472656": (
+        "Traceback (most recent call last):\n"
+        '  File "/workspace/train.py", line 388, in <module>\n'
+        "    lr = base_lr / warmup\n"
+        "ZeroDivisionError: float division by zero\n"
+        "x3141c0s13b1n0.hsn.cm.polaris.alcf.anl.gov: rank 110 exited with code 1\n"
+        "x3141c0s9b1n0.hsn.cm.polaris.alcf.anl.gov: rank 78 died from signal 15\n"
+        "x3141c0s14b0n0.hsn.cm.polaris.alcf.anl.gov: rank 112 died from signal 15\n")}, ruleset)
+    assert [(g.cause, g.rank) for g in got] == [(Cause.PYTHON_EXCEPTION, 110)]
+    assert (got[0].node or "").startswith("x3141c0s13b1n0")
