@@ -320,8 +320,8 @@ def attribute(facts: RunFacts) -> list[Incident]:
     """All incidents of a run, most important first (machine faults before others, then time)."""
     facts = _recovered(facts)
     incidents: list[Incident] = []
-    failure_findings = _crashes_after_a_lost_peer(
-        [f for f in facts.findings if f.cause is not Cause.STRAGGLER and not f.rule.startswith(RULE_GPU_OUTLIER)])
+    failure_findings = _deaths_after_timeouts(_crashes_after_a_lost_peer(
+        [f for f in facts.findings if f.cause is not Cause.STRAGGLER and not f.rule.startswith(RULE_GPU_OUTLIER)]))
     for group in _group_by_attempt(failure_findings):
         initiators = [f for f in group if f.role is Role.INITIATOR and f.cause is not None and f.rule != RULE_STALL]
         hung = finish_incident(group, facts, stopped_by=initiators) if initiators else None
@@ -353,6 +353,25 @@ def attribute(facts: RunFacts) -> list[Incident]:
 
 _LOST_PEER = ("closed", "reset", "peer_lost", "remote", "connection_lost")
 LOST_PEER_WITHIN = timedelta(seconds=60)
+
+
+RULE_WATCHDOG = "nccl.watchdog_timeout"  # rules/nccl.yaml
+DEATH_AFTER_TIMEOUT = frozenset({"launcher.ray_worker_died"})  # rules/launchers.yaml
+
+
+def _deaths_after_timeouts(findings: Sequence[Finding]) -> list[Finding]:
+    """``findings`` with a launcher's report that a worker died, for no reason it gives, made
+    collateral when it came after ranks of the attempt had already timed out in a collective:
+    Ray's "actor died" after the NCCL watchdog took the workers down is that teardown, not
+    what started it."""
+    first: dict[int | None, datetime] = {}
+    for f in findings:
+        if f.rule == RULE_WATCHDOG and f.time is not None and (f.attempt not in first or f.time < first[f.attempt]):
+            first[f.attempt] = f.time
+    if not first:
+        return list(findings)
+    return [replace(f, role=Role.COLLATERAL) if f.rule in DEATH_AFTER_TIMEOUT and f.role is Role.INITIATOR
+            and f.time is not None and f.attempt in first and f.time >= first[f.attempt] else f for f in findings]
 
 
 def _crashes_after_a_lost_peer(findings: Sequence[Finding]) -> list[Finding]:

@@ -100,3 +100,22 @@ def test_an_unplaced_exception_is_the_rank_cray_pals_says_exited_with_an_error(t
         "x3141c0s14b0n0.hsn.cm.polaris.alcf.anl.gov: rank 112 died from signal 15\n")}, ruleset)
     assert [(g.cause, g.rank) for g in got] == [(Cause.PYTHON_EXCEPTION, 110)]
     assert (got[0].node or "").startswith("x3141c0s13b1n0")
+
+
+def test_ray_trains_wrapper_and_the_actor_deaths_after_the_watchdog_leave_the_hang_to_the_timeouts(tmp_path: Path, ruleset: RuleSet) -> None:
+    # blind3 seed 2 run 49, blind2 seed 1 run 9: rank 9 stopped; the others' watchdogs fired, Ray
+    # then reported the actors dead and raised TrainingFailedError
+    w = "(RayTrainWorker pid=26412{r:02d}, ip=10.0.0.{ip}) "
+    timeouts = "".join(
+        w.format(r=r, ip=99 if r >= 8 else 12)
+        + f"[rank{r}]:[E720 14:25:10.2407{r:02d}803 ProcessGroupNCCL.cpp:632] [Rank {r}] Watchdog caught collective "
+          "operation timeout: WorkNCCL(SeqNum=4411, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for "
+          "600046 milliseconds before timing out.\n" for r in range(12) if r != 9)
+    steps = "".join(w.format(r=r, ip=99 if r >= 8 else 12) + f"[rank{r}]: 2024-07-20 14:14:10,000 step 4410 loss 1.2\n"
+                    for r in range(12))
+    tail = ("2024-07-20 14:25:12,100\tERROR tune_controller.py:1331 -- Trial task failed\n"
+            "ray.exceptions.ActorDiedError: The actor died unexpectedly before finishing this task.\n"
+            "ray.train.base_trainer.TrainingFailedError: The Ray Train run failed. Please inspect the previous error "
+            "messages for a cause. After fixing the issue, you can restart the run from scratch.\n")
+    got = incidents_of(tmp_path, {"job-driver.log": steps + timeouts + tail}, ruleset)
+    assert [(g.cause, g.rank) for g in got][:1] == [(Cause.HANG, 9)]
