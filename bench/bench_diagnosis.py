@@ -8,7 +8,9 @@ generator (bench/blind), in one table beside the naive "first error-looking line
   looked at while changing the tool (9 and 10 in the fifth session); seeds 2, 8, 11, 12 and 13 never were (only their
   figures are read);
 - blind2 runs (bench/blind2/gen_blind2.py, a second generator written in the fourteenth session by
-  someone who read neither the tool nor the first generator): seeds 1-3 looked at, 4 and 5 never.
+  someone who read neither the tool nor the first generator): seeds 1-3 looked at, 4 and 5 never;
+- blind3 runs (bench/blind3/gen_blind3.py, a third, fifteenth session, by someone who read neither the
+  tool nor the two earlier generators): seeds 1-3 looked at, 4 and 5 never.
 
 Writes bench/out/diagnosis.json and prints a Markdown table.
 """
@@ -36,7 +38,10 @@ BLIND_SEEDS = {1: "looked at", 3: "looked at", 4: "looked at", 6: "looked at", 7
 # the second independent generator (bench/blind2, fourteenth session: written by someone who read
 # neither the tool nor the first generator): seeds 1-3 looked at, 4 and 5 set aside
 BLIND2_SEEDS = {1: "looked at", 2: "looked at", 3: "looked at", 4: "set aside", 5: "set aside"}
-GENERATORS = {"blind": "gen_blind.py", "blind2": "gen_blind2.py"}
+# the third (bench/blind3, fifteenth session: written by someone who read neither the tool nor the
+# two earlier generators): seeds 1-3 looked at, 4 and 5 set aside
+BLIND3_SEEDS = {1: "looked at", 2: "looked at", 3: "looked at", 4: "set aside", 5: "set aside"}
+GENERATORS = {"blind": "gen_blind.py", "blind2": "gen_blind2.py", "blind3": "gen_blind3.py"}
 
 
 def _blind(seed: int, runs: int, work: Path, generator: str = "blind") -> dict[str, object]:
@@ -79,6 +84,8 @@ def main(argv: list[str] | None = None) -> int:
             table[f"blind seed {seed}, {how} ({args.runs})"] = _blind(seed, args.runs, Path(tmp))
         for seed, how in BLIND2_SEEDS.items():
             table[f"blind2 seed {seed}, {how} ({args.runs})"] = _blind(seed, args.runs, Path(tmp), "blind2")
+        for seed, how in BLIND3_SEEDS.items():
+            table[f"blind3 seed {seed}, {how} ({args.runs})"] = _blind(seed, args.runs, Path(tmp), "blind3")
     print("| inputs | cause | initiator | healthy: no incident | false drains | naive reader's cause |")
     print("|---|---|---|---|---|---|")
     for name, f in table.items():
