@@ -60,7 +60,8 @@ class Prefixed:
 
 # one prefix at a time, at the current position
 _BRACKET = re.compile(r"\[(?:rank(?P<rank>\d{1,6})|default(?P<local>\d{1,4})|rank=(?P<rank_eq>\d{1,6}))\](?::|\s*\|\|)\s?")
-_MPI = re.compile(r"\[(?:\d{1,6},)?(?P<rank>\d{1,6})\]<std(?:out|err)>:")  # [1,3]<stderr>: / [3]<stderr>:
+# [1,3]<stderr>: / [3]<stderr>: / SageMaker's "[1,mpirank:3,algo-2]<stderr>:" (rank and host)
+_MPI = re.compile(r"\[(?:\d{1,6},)?(?:mpirank:)?(?P<rank>\d{1,6})(?:,(?P<host>[A-Za-z][A-Za-z0-9.-]{0,62}))?\]<std(?:out|err)>:")
 _LIGHTNING = re.compile(r"\[rank: ?(?P<rank>\d{1,6})\](?::? |:)")  # Lightning "[rank: 1] ", also "[rank:1]:"
 _HOST_LOCAL = re.compile(r"\[(?P<host>[A-Za-z][A-Za-z0-9.-]{0,62}):(?P<local>\d{1,4})\]: ?")  # [gpu187:2]:
 _TASK = re.compile(r"[A-Za-z][\w.-]{0,40}/\d{1,6} ")  # i.pretrain/0 before [default2]:, torchx ray/0 before (…)
@@ -151,6 +152,8 @@ def _strip_at(line: str, pos: int, style: PrefixStyle) -> tuple[int, int | None,
         m = _MPI.match(line, pos)
         if m:
             rank = int(m["rank"])
+            if m["host"] and host is None:
+                host = m["host"]
             pos = m.end()
             continue
         m = _LIGHTNING.match(line, pos)

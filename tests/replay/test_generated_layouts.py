@@ -119,3 +119,13 @@ def test_ray_trains_wrapper_and_the_actor_deaths_after_the_watchdog_leave_the_ha
             "messages for a cause. After fixing the issue, you can restart the run from scratch.\n")
     got = incidents_of(tmp_path, {"job-driver.log": steps + timeouts + tail}, ruleset)
     assert [(g.cause, g.rank) for g in got][:1] == [(Cause.HANG, 9)]
+
+
+def test_sagemakers_mpi_tags_name_each_lines_rank_and_host(tmp_path: Path, ruleset: RuleSet) -> None:
+    # blind3 seed 2 run 43: CloudWatch streams under the job's name; the tags say rank and host
+    lines = "".join(f"[1,mpirank:{r},algo-{r // 8 + 1}]<stdout>:step 4410 loss 1.2\n" for r in range(16))
+    fault = ("[1,mpirank:6,algo-1]<stderr>:RuntimeError: CUDA error: an illegal memory access was encountered\n"
+             "[1,mpirank:6,algo-1]<stderr>:CUDA kernel errors might be asynchronously reported at some other API call\n")
+    got = incidents_of(tmp_path, {"cloudwatch/mixtral-ft-2025-02-02-00-51-09-755/algo-1-1738457469.log": lines + fault},
+                       ruleset)
+    assert [(g.cause, g.rank, g.node) for g in got] == [(Cause.ILLEGAL_MEMORY_ACCESS, 6, "algo-1")]
