@@ -57,7 +57,8 @@ class LogFile:
 _ATTEMPT = re.compile(r"^attempt_(\d+)$")
 _RANK_NAME = (
     re.compile(r"(?:^|[^a-z])rank[_-]?(\d{1,6})(?![\d])", re.I),
-    re.compile(r"(?:^|[^a-z])(?:worker|proc|task)[_-]?(\d{1,6})(?![\d])", re.I),
+    # (Azure ML's user_logs/std_log_process_3.txt: the process of global rank 3)
+    re.compile(r"(?:^|[^a-z])(?:worker|process|proc|task)[_-]?(\d{1,6})(?![\d])", re.I),
     re.compile(r"-(\d{1,6})\.(?:out|err|log|txt)$", re.I),
     re.compile(r"^(\d{1,6})\.(?:out|err|log|txt)$", re.I),
 )

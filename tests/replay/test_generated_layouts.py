@@ -129,3 +129,11 @@ def test_sagemakers_mpi_tags_name_each_lines_rank_and_host(tmp_path: Path, rules
     got = incidents_of(tmp_path, {"cloudwatch/mixtral-ft-2025-02-02-00-51-09-755/algo-1-1738457469.log": lines + fault},
                        ruleset)
     assert [(g.cause, g.rank, g.node) for g in got] == [(Cause.ILLEGAL_MEMORY_ACCESS, 6, "algo-1")]
+
+
+def test_azure_mls_per_process_logs_are_the_ranks_they_are_named_after(tmp_path: Path, ruleset: RuleSet) -> None:
+    # blind3 seed 3 run 22: user_logs/std_log_process_N.txt
+    files = {f"user_logs/std_log_process_{r}.txt": "2024-08-19 08:30:35,000 INFO step 100 loss 1.9\n" for r in range(8)}
+    files["user_logs/std_log_process_5.txt"] += "Fatal Python error: Segmentation fault\n\nCurrent thread 0x00007f3b9c5f0740 (most recent call first):\n"
+    got = incidents_of(tmp_path, files, ruleset)
+    assert [(g.cause, g.rank) for g in got][:1] == [(Cause.CRASH_SIGNAL, 5)]
