@@ -153,6 +153,11 @@ def _gpu_fault_behind(primary: Finding, initiators: Sequence[Finding]) -> Findin
     return min(later, key=lambda f: (f.time, -_strength(f))) if later else primary
 
 
+def _at_once(f: Finding, primary: Finding) -> bool:
+    """``f`` was stamped within clock skew of ``primary`` (both stamped)."""
+    return f.time is not None and primary.time is not None and abs(f.time - primary.time) <= SKEW
+
+
 def _one_node(facts: RunFacts, node: str) -> bool:
     """Every host the run's findings and ranks name is ``node`` (spelt short or in full)."""
     named = {f.node for f in facts.findings if f.node} | {r.node for r in facts.ranks.values() if r.node}
@@ -198,7 +203,7 @@ def _failure_incident(group: Sequence[Finding], initiators: Sequence[Finding], f
             # a run on one node whose rank logs name no host (the node only in its kernel log): the
             # rank whose own line reported a hardware fault at that moment
             others = [f for f in initiators if f.rank is not None and f.node is None and f.cause in HARDWARE
-                      and f.time is not None and primary.time is not None and abs(f.time - primary.time) <= SKEW]
+                      and _at_once(f, primary)]
         if others:
             votes = _peer_votes(group, facts)
             rank = max(others, key=lambda f: (votes.get(f.rank, 0) if f.rank is not None else 0, -_ts(f))).rank
@@ -214,8 +219,8 @@ def _failure_incident(group: Sequence[Finding], initiators: Sequence[Finding], f
             pals = {(f.rank, f.node) for f in group if f.rule == RULE_PALS_EXIT and f.rank is not None
                     and (f.time is None or primary.time is None or f.time >= primary.time - TIE)}
             if len(pals) == 1:
-                exited = {next(iter(pals))[0]}
-                node = next(iter(pals))[1]
+                (pals_rank, node), = pals
+                exited = {pals_rank}
         if len(exited) == 1:
             rank = exited.pop()
     kernel_gpu = None
@@ -223,7 +228,7 @@ def _failure_incident(group: Sequence[Finding], initiators: Sequence[Finding], f
         # the rank's own hardware error, its host unnamed, and the kernel's fault of that moment
         # on the one node the run names: that node's (and that GPU's) fault
         seen = [f for f in initiators if f.node is not None and f.rank is None and f.cause in HARDWARE
-                and f.time is not None and primary.time is not None and abs(f.time - primary.time) <= SKEW]
+                and _at_once(f, primary)]
         if seen and _one_node(facts, seen[0].node or ""):
             node, kernel_gpu = seen[0].node, next((f.gpu for f in seen if f.gpu), None)
     if primary.cause is Cause.COLLECTIVE_MISMATCH:

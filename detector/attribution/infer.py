@@ -338,6 +338,11 @@ def _peer_lost_first(f: Finding, stopping: Sequence[Finding]) -> bool:
 _STORE_WAITS = frozenset({"torch.store_wait_clients_timeout"})
 
 
+def _collective_timeout(f: Finding) -> bool:
+    """A rank timed out waiting in a collective (not a store server waiting for its clients)."""
+    return any(h in f.rule for h in TIMEOUT_HINTS) and f.rule not in _STORE_WAITS
+
+
 def _per_rank_lowest(findings: Sequence[Finding], key: str) -> dict[int, int]:
     """Each rank's lowest value of the numeric field ``key``."""
     out: dict[int, int] = {}
@@ -391,6 +396,7 @@ PROGRESSED_WHY = "a progress bar was still advancing after the watchdogs fired: 
 
 
 RULE_RECEIVED_SIGNAL = "torch.elastic_received_signal"  # rules/torch.yaml
+STOP_TOLERANCE = timedelta(seconds=2)  # teardown lines stamped this much before the SIGTERM line
 
 
 def _stopped_from_outside(collateral: Sequence[Finding], timeouts: Sequence[Finding], facts: RunFacts) -> str | None:
@@ -409,9 +415,6 @@ def _stopped_from_outside(collateral: Sequence[Finding], timeouts: Sequence[Find
             return None
     who = "torchrun's agent" if any("death signal" in f.text for f in received) else "the workers"
     return f"{who} received SIGTERM"
-
-
-STOP_TOLERANCE = timedelta(seconds=2)
 
 
 def _sigterm(f: Finding) -> bool:
@@ -558,8 +561,7 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
     # ranks that never reported the collective timeout everyone else reported
     # (a store server's wait for clients that never connected is no collective: the client that
     # stayed away did not hang in one, it most often could not reach the server)
-    timed_out = {f.rank for f in collateral if f.rank is not None and any(h in f.rule for h in TIMEOUT_HINTS)
-                 and f.rule not in _STORE_WAITS}
+    timed_out = {f.rank for f in collateral if f.rank is not None and _collective_timeout(f)}
     known = set(facts.ranks)
     if facts.world_size:
         known |= set(range(facts.world_size))
@@ -634,7 +636,7 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
                       inferred_by="every rank stopped making progress together; none stands out")
     if not collateral:
         return None
-    timeouts = [f for f in collateral if any(h in f.rule for h in TIMEOUT_HINTS) and f.rule not in _STORE_WAITS]
+    timeouts = [f for f in collateral if _collective_timeout(f)]
     # (a rank told of another's collective timeout, Flight Recorder's dump signal, is one too; so is
     # a wave of SIGABRT exits, the watchdog's teardown: pipeline.findings._abort_waves)
     stopping = timeouts or [f for f in collateral if f.rule in (RULE_NCCL_TEARDOWN, "torch.dump_signal")

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from detector.pipeline.evidence import Hit
 from detector.pipeline.filescan import FileScan
-from detector.pipeline.index import RunIndex, _field, _num, _rank, resolve_rank
+from detector.pipeline.index import RunIndex, _field, _num, _rank, global_of_local, resolve_rank
 from detector.rules.engine import RuleSet
 from detector.sources.pci import normalize_pci
 from detector.sources.runs import LogFile
@@ -78,9 +78,7 @@ def findings_from_hit(hit: Hit, f: LogFile, idx: RunIndex) -> list[Finding]:
                 # global rank that local rank of the node was
                 device = _rank(_field(fields, "gpu"))
                 if device is not None:
-                    rank = (idx.local_rank_global.get((node, device, f.attempt))
-                            if (node, device, f.attempt) in idx.local_rank_global
-                            else idx.local_rank_global.get((node, device, None)))
+                    rank = global_of_local(idx, node, device, f.attempt)
             if node is None and rank is not None:
                 node = idx.rank_node.get(rank)
             if gpu is None:

@@ -239,6 +239,13 @@ def _note_folders(idx: RunIndex, files: Iterable[LogFile]) -> None:
             idx.folder_rank.setdefault(str(f.path.parent), rank)
 
 
+def global_of_local(idx: RunIndex, node: str | None, local: int, attempt: int | None) -> int | None:
+    """The global rank torchrun's records give local rank ``local`` of ``node`` (in that attempt,
+    else in any)."""
+    g = idx.local_rank_global.get((node, local, attempt))
+    return g if g is not None else idx.local_rank_global.get((node, local, None))
+
+
 def resolve_rank(idx: RunIndex, f: LogFile, event_rank: int | None, event_local: int | None) -> int | None:
     """The global rank a line of ``f`` is about (its prefix's rank or local rank, else the
     file's or its rank folder's); used for matched lines and for step lines, in replay and in the
@@ -253,7 +260,7 @@ def resolve_rank(idx: RunIndex, f: LogFile, event_rank: int | None, event_local:
         if folder is not None:
             return folder
     if event_local is not None:
-        g = idx.local_rank_global.get((f.node, event_local, f.attempt)) or idx.local_rank_global.get((f.node, event_local, None))
+        g = global_of_local(idx, f.node, event_local, f.attempt)
         if g is not None:
             return g
         if len(idx.nodes) <= 1:
