@@ -27,7 +27,8 @@ def _gpu_select(ini: Initiator) -> str:
 
 
 LOCAL_ADAPTER_RULES = frozenset({"nccl.ib_async_event"})
-PORT_IN_USE = frozenset({"torch.store_port_in_use", "torch.store_bind_in_use"})  # rules/torch.yaml: a held port
+PORT_IN_USE = frozenset({"torch.store_port_in_use", "torch.store_bind_in_use", "torch.store_bind6_in_use"})  # rules/torch.yaml: a held port
+PORT_DENIED = "torch.store_port_denied"  # rules/torch.yaml: a port the store may not use
 SHM_FAILED = "nccl.shm_segment_failed"  # rules/nccl.yaml: NCCL's /dev/shm segment
 
 
@@ -88,6 +89,13 @@ def remediation_for(cause: Cause, ini: Initiator, *, has_hardware_evidence: bool
             "or a leftover process of an earlier run): stop it or launch with a free port (--master-port / "
             "MASTER_PORT); no node is at fault.",
             _on(node, f"ss -ltnp | grep ':{port} '" if port else "ss -ltnp"))
+    if cause is Cause.NETWORK and anchor is not None and anchor.rule == PORT_DENIED:
+        denied = anchor.field("port") or anchor.field("port2")
+        return Remediation(False, True,
+            f"The store may not listen on port {denied or '(MASTER_PORT)'} on {where}: a port below 1024 needs root, "
+            "or a security policy forbids it; launch with a free port of 1024 or above (--master-port / MASTER_PORT); "
+            "no node is at fault.",
+            _on(node, f"ss -ltnp | grep ':{denied} '" if denied else "ss -ltnp"))
     if cause is Cause.NETWORK:
         # drain only on evidence about this node's own adapter (the kernel's NIC/IB lines, an IB
         # async event on its HCA); a connect failure or a completion error one rank saw may be

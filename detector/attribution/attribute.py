@@ -221,6 +221,13 @@ def _failure_incident(group: Sequence[Finding], initiators: Sequence[Finding], f
             if len(pals) == 1:
                 (pals_rank, node), = pals
                 exited = {pals_rank}
+        if not exited and node is None:
+            # srun names the node of every task that exited with an error ("srun: error: ga007: task
+            # 0: Exited with exit code 1"): all on one node, the unplaced error line is that node's
+            hosts = {f.node for f in group if f.rule == RULE_EXIT_CODE and f.node is not None
+                     and f.field("exitcode") not in ("-15", "-2", "-1", "0")}
+            if len(hosts) == 1 and _one_node(facts, next(iter(hosts)) or ""):
+                node = hosts.pop()
         if len(exited) == 1:
             rank = exited.pop()
     kernel_gpu = None

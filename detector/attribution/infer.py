@@ -715,6 +715,14 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
                       _collateral(group, None, facts), 0.35, facts,
                       inferred_by="Slurm cancelled the job (scancel, by a user or an administrator) and no line "
                                   "says that anything failed before")
+    if (all(f.rule in SIGNAL_SENT or f.rule in (RULE_LOCAL_CLOSE, RULE_NCCL_PROXY)
+            or (f.rule == RULE_EXIT_CODE and _teardown_exit(f)) for f in collateral)
+            and any(f.rule == "python.traceback" and terminal(f, facts) and f.line is not None
+                    and all(c.file != f.file or (c.line or 0) > f.line for c in collateral) for f in group)):
+        # only the launcher's teardown (its SIGTERMs, NCCL's proxies seeing local peers close) after
+        # a rank's traceback whose exception line the paste cut: that traceback, printed before any of
+        # it, says more (the last resort); one printed during the teardown is the teardown's
+        return None
     return _build(Cause.UNKNOWN, Initiator(), collateral, _collateral(group, None, facts), 0.3, facts,
                   inferred_by="no rank left initiator-grade evidence and none stands out")
 
@@ -749,7 +757,7 @@ NEAR_THE_END = {SETUP_LAST_WORDS: LAST_LINES, NCCL_TESTS_HEADER: 1, "launcher.de
                "nccl.connect_retry_refused": 5}
 # last-resort rules that count only repeated among a file's last words: a peer refusing one
 # connection is start-up; refusing it again and again to the end, the job never formed
-REPEATED_LAST_WORDS = {"nccl.connect_retry_refused": 2}
+REPEATED_LAST_WORDS = {"nccl.connect_retry_refused": 2, "torch.store_bind6_in_use": 2}
 
 
 # an abort or a driver fault that other evidence usually explains (the C++ abort after a watchdog
@@ -764,8 +772,10 @@ LAST_RESORT_RULES = frozenset({"python.fatal_abort", "torch.cpp_terminate", "gen
                                "torch.store_connect_unreachable",
                                "python.stack_dump_main_thread", RULE_STACK_LOADER, SETUP_LAST_WORDS,
                                "launcher.deepspeed_host_memory_full", "launcher.pals_rank_abort",
-                               "torch.store_bind_in_use", "generic.address_in_use", NCCL_TESTS_HEADER,
-                               SLURM_STEP_ENDED})
+                               "torch.store_bind_in_use", "torch.store_bind6_in_use", "generic.address_in_use",
+                               "torch.store_addr_unresolved",
+                               NCCL_TESTS_HEADER,
+                               "launcher.tpu_init_waiting", SLURM_STEP_ENDED})
 # a last-resort rule that names no cause of its own: the cause it stands for (a traceback whose
 # exception line the paste cut)
 LAST_RESORT_CAUSE = {"python.traceback": Cause.PYTHON_EXCEPTION, "python.stack_dump_main_thread": Cause.HANG}
@@ -867,6 +877,9 @@ def last_resort(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
         why = "Slurm cancelled the job (a user's scancel, a time limit or a preemption) and no line before it says anything failed"
     elif first.rule in (SETUP_LAST_WORDS, NCCL_TESTS_HEADER):
         why = "the log ends on the line the job prints just before its first collective: it never got past it"
+    elif first.rule == "launcher.tpu_init_waiting":
+        why = ("the log ends on JAX's warning that the TPU backend is still waiting to initialise, for hosts of the "
+               "slice that have not started the program (it must run on every host)")
     elif first.rule == "python.stack_dump_main_thread":
         why = "a stack dump of the stopped job (py-spy) and no line says what failed"
     elif first.rule == RULE_STACK_LOADER:
@@ -878,8 +891,11 @@ def last_resort(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
         why = "a Python traceback whose exception line is missing, and no other line says what failed"
     elif first.cause is Cause.HOST_OOM_KILL:
         why = "the host's memory was all but full in the log's last report and nothing after says what failed"
-    elif first.rule in ("torch.store_bind_in_use", "generic.address_in_use"):
+    elif first.rule in ("torch.store_bind_in_use", "torch.store_bind6_in_use", "generic.address_in_use"):
         why = "the store's port was held by another process and the log ends there"
+    elif first.rule == "torch.store_addr_unresolved":
+        why = (f"the store's host name ({first.field('store_host')}) could not be resolved and the log ends there: fix the "
+               "name (MASTER_ADDR, /etc/hosts, DNS) or give the address")
     elif first.cause is Cause.NETWORK:
         why = "connections kept failing to reach a peer or the store and no other line says what failed"
     else:

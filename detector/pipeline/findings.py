@@ -577,6 +577,39 @@ def demote_caught_oom(findings: Sequence[Finding]) -> list[Finding]:
     return [dataclasses.replace(f, role=Role.CONTEXT) if id(f) in ids and recovered(f) else f for f in findings]
 
 
+RAY_TASK_ERRORS = frozenset({"launcher.ray_task_error", "launcher.ray_task_gpu_error"})  # rules/launchers.yaml
+RAY_TRACE_WITHIN = 400  # lines from Ray's error header to the end of the traceback it introduces
+
+
+def place_ray_tracebacks(findings: Sequence[Finding]) -> list[Finding]:
+    """``findings`` with each failure line of a traceback Ray printed under its error header
+    ("ray.exceptions.RayTaskError(ValueError): ray::Worker.init_model() (pid=239450,
+    ip=192.168.100.8, ...)") placed on the header's node and process, when nothing else places
+    it: the exception at the traceback's end (a CUDA or a KV-cache out-of-memory error, an
+    illegal address) is that worker's, and says more than the header's class."""
+    headers = sorted((f for f in findings if f.rule in RAY_TASK_ERRORS and f.file is not None and f.line is not None
+                      and f.node is not None), key=lambda f: (f.file or "", f.line or 0))
+    if not headers:
+        return list(findings)
+    by_file: dict[str, list[Finding]] = defaultdict(list)
+    for h in headers:
+        by_file[h.file or ""].append(h)
+
+    def owner(f: Finding) -> Finding | None:
+        if (f.rule in RAY_TASK_ERRORS or f.role is not Role.INITIATOR or f.cause is None or f.line is None
+                or f.rank is not None or f.node is not None or f.file not in by_file):
+            return None
+        before = [h for h in by_file[f.file] if h.line is not None and 0 < f.line - h.line <= RAY_TRACE_WITHIN]
+        return before[-1] if before else None
+
+    out = []
+    for f in findings:
+        header = owner(f)
+        out.append(dataclasses.replace(f, node=header.node, pid=f.pid if f.pid is not None else header.pid)
+                   if header else f)
+    return out
+
+
 def demote_secondary_xids(findings: Sequence[Finding]) -> list[Finding]:
     """``findings`` with each secondary Xid that follows an application fault on the same GPU
     made context (cause none): it no longer reads as, or drains for, a hardware fault."""

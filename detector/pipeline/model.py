@@ -22,6 +22,7 @@ from detector.pipeline.findings import (
     elastic_error_findings,
     exit_findings,
     findings_from_hit,
+    place_ray_tracebacks,
     refine_generic_nccl,
 )
 from detector.pipeline.index import LiveFacts, RunIndex, apply_live, build_index, resolve_rank
@@ -117,7 +118,7 @@ def run_findings(scans: Sequence[FileScan], idx: RunIndex, rules: RuleSet,
     findings.extend(exit_findings(scans, idx, [f for f in findings if f.file is not None]))
     starts = [s.first_time for s in scans if s.first_time is not None and s.file.kind.value == "rank_log"]
     findings = demote_exit_handler_errors(demote_launcher_reply_race(refine_generic_nccl(findings)))
-    findings = demote_caught_oom(demote_abort_after_cpp_exception(findings))
+    findings = place_ray_tracebacks(demote_caught_oom(demote_abort_after_cpp_exception(findings)))
     findings = demote_after_success(demote_secondary_xids(demote_kill_after_watchdog(findings)))
     return demote_foreign_app_faults(findings, idx, min(starts) if starts else None), warnings
 

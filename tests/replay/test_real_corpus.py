@@ -46,6 +46,14 @@ KNOWN_NOISY = {
     # the teardown's warnings (a store connection reset, the watchdog's signal) abbreviated into one
     # line with "..."; the same lone reset line ends failed runs too (G-diffusionpipe-333)
     "DI-areal-1245-clean-shutdown-tcpstore-noise",
+    # (came with fresh14, moved to development in the sixteenth session) two ranks' NCCL "unhandled
+    # system error" after the last step, then the trainer's own summary in Chinese; a trainer's
+    # "training finished" is not read as success (evaluation, saving and export follow it and fail
+    # for real), only a harness's verdict or torchrun's
+    "ER-uno-p2-run-8gpu-2000-steps-teardown-nccl-error-healthy",
+    # (sixteenth session) every step done, then Slurm cancelled the job minutes later with no exit
+    # of the launcher's: read as a cancellation (preemption); the gatherer read the job as finished
+    "EU-linskybing-llm-quantization-done-then-cancelled",
 }
 INITIATOR_FLOOR = 0.65
 
