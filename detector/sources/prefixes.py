@@ -72,6 +72,9 @@ _RAY = re.compile(
     r"(?:, ip=(?P<ip>[0-9A-Fa-f.:]{3,45}))?"
     r"(?:, [^()]{0,120})?\)" + _ANSI + " ?"
 )
+# vLLM V1's worker names: "Worker_TP2", "Worker_TP1_EP1", "Worker_DP0_TP0_EP0", "Worker_PP0_TP3" -
+# the TP index is the process's rank only in the first data-parallel replica and pipeline stage
+_VLLM_TP_WORKER = re.compile(r"Worker_(?:DP0_)?(?:PP0_)?TP(?P<tp>\d{1,5})(?:_EP\d{1,5})?")
 # SkyPilot's prefix of each node's lines: "(head, rank=0, pid=2435) ", "(worker1, rank=1, pid=2435,
 # ip=10.0.0.2) " - its rank is the node's (SKYPILOT_NODE_RANK), not a process's: the node is named
 _SKYPILOT = re.compile(r"\((?P<node>head|worker\d{1,5}), rank=\d{1,6}, pid=\d{1,10}(?:, ip=(?P<ip>[0-9A-Fa-f.:]{3,45}))?\) ?")
@@ -167,6 +170,8 @@ def _strip_at(line: str, pos: int, style: PrefixStyle) -> tuple[int, int | None,
                 host = m["ip"]
             if m["worker_rank"] is not None:  # vLLM's "(VllmWorker rank=3 pid=44710)"
                 rank = int(m["worker_rank"])
+            elif m["actor"].startswith("Worker_") and (tp := _VLLM_TP_WORKER.fullmatch(m["actor"])):
+                rank = int(tp["tp"])  # vLLM V1's "(Worker_TP2 pid=371746)": one replica's tensor-parallel rank
             pos = m.end()
             continue
         m = _SKYPILOT.match(line, pos)
@@ -239,6 +244,8 @@ def quick_prefix(line: str, style: PrefixStyle = PrefixStyle.BRACKETS) -> tuple[
         return None
     if line.find("[rank", 1, TOOL_LEAD_SPAN) > 0:  # perhaps torchrun's prefix behind a tool's (_TOOL_LEAD)
         return None
+    if line.find(" | (", 1, TOOL_LEAD_SPAN) > 0:  # perhaps a worker's prefix behind docker compose's (_COMPOSE_LEAD)
+        return None
     if line[:1] in "DIWEC" and _VLLM_HEADER.match(line) is not None:
         return None
     if line.startswith('{"'):  # a JSON log record (_json_record)
@@ -271,6 +278,10 @@ _CRI_STREAM = re.compile(r"(?:stdout|stderr) [FP] ")
 # number ("[1830] "); taken off only where a rank or host prefix follows it
 _PASTE_LEAD = re.compile(r"(?:> ?){0,3}[ \t]{0,8}(?:\[[0-9]{1,7}\] )?")
 
+
+# docker compose's "service-1  | " before a Ray or vLLM worker's "(Worker_TP0 pid=488) ": taken off
+# only where such a worker prefix follows it
+_COMPOSE_LEAD = re.compile(r"[A-Za-z0-9][\w.-]{0,120} {1,40}\| (?=\()")
 
 # what a tool that gathered the lines puts before torchrun's "[rankN]:": kubectl's
 # "[pod/name/container] ", docker compose's "service  | ", pdsh's "host: ", a viewer's line
@@ -332,6 +343,12 @@ def _strip_prefix(line: str, style: PrefixStyle) -> Prefixed:
         if lead is not None and lead.end() > 0 and not _RAISED_LEAD.search(line, 0, lead.end()):
             inner = _strip_prefix_at(line[lead.end():], style)
             if inner.rank is not None and not inner.hinted:
+                return inner
+    if unplaced and line.find(" | (", 1, TOOL_LEAD_SPAN) > 0:
+        lead = _COMPOSE_LEAD.match(line)
+        if lead is not None:
+            inner = _strip_prefix_at(line[lead.end():], style)
+            if (inner.rank is not None or inner.host is not None) and not inner.hinted:
                 return inner
     return found
 

@@ -120,3 +120,28 @@ def test_a_structured_logger_s_json_records(tmp_path: Path, ruleset: RuleSet) ->
 
 def test_a_json_line_that_is_no_log_record_is_left_as_it_is() -> None:
     assert strip_prefix('{"loss": 1.25, "step": 40}', PrefixStyle.NONE).message == '{"loss": 1.25, "step": 40}'
+
+
+@pytest.mark.parametrize(("line", "rank"), [
+    ("(Worker_TP2 pid=371746) ERROR 04-29 20:01:46 [multiproc_executor.py:962] boom", 2),
+    ("(Worker_TP1_EP1 pid=293528) ERROR 04-29 20:01:46 [multiproc_executor.py:962] boom", 1),
+    ("(Worker_DP0_TP3_EP3 pid=1539019) ERROR 04-29 20:01:46 [multiproc_executor.py:962] boom", 3),
+    # another replica or pipeline stage: its TP index is not its rank
+    ("(Worker_DP1_TP3_EP7 pid=1539019) ERROR 04-29 20:01:46 [multiproc_executor.py:962] boom", None),
+    ("(Worker_PP1_TP3 pid=5) ERROR 04-29 20:01:46 [multiproc_executor.py:962] boom", None),
+])
+def test_vllm_v1_worker_names_give_the_tensor_parallel_rank_of_the_first_replica(line: str, rank: int | None) -> None:
+    pre = strip_prefix(line, PrefixStyle.NONE)
+    assert (pre.rank, pre.message) == (rank, "boom")
+
+
+def test_a_vllm_workers_prefix_behind_docker_composes_is_read(tmp_path: Path, ruleset: RuleSet) -> None:
+    pre = strip_prefix("glm5-lmc-replica  | (Worker_TP0 pid=488) ERROR 04-29 20:01:46 [multiproc_executor.py:962] "
+                       "torch.AcceleratorError: CUDA error: an illegal memory access was encountered", PrefixStyle.NONE)
+    assert pre.rank == 0 and pre.message.startswith("torch.AcceleratorError")
+    # a message that merely holds " | (" keeps its text
+    assert strip_prefix("a | (b) c", PrefixStyle.NONE).message == "a | (b) c"
+    [incident] = incidents_of(tmp_path, {"compose.log": (
+        "glm5-lmc-replica  | (Worker_TP4 pid=492) ERROR 04-29 20:01:46 [multiproc_executor.py:962] "
+        "torch.AcceleratorError: CUDA error: an illegal memory access was encountered\n")}, ruleset)
+    assert (incident.cause, incident.rank) == (Cause.ILLEGAL_MEMORY_ACCESS, 4)
