@@ -577,6 +577,51 @@ def demote_caught_oom(findings: Sequence[Finding]) -> list[Finding]:
     return [dataclasses.replace(f, role=Role.CONTEXT) if id(f) in ids and recovered(f) else f for f in findings]
 
 
+LINK_DOWN = frozenset({"system.nic_link_down", "system.ib_link_down"})  # rules/system.yaml
+LINK_UP = "system.link_up"
+FLAP_LINES = 20  # lines from a link's "down" to its "up" in a kernel log
+FLAP_UP_WITHIN = timedelta(seconds=60)  # a link back up within this flapped and recovered
+FLAP_LEAD = timedelta(minutes=10)  # a failure this long after a flap may be its consequence
+FLAP_SKEW = timedelta(minutes=1)
+
+
+def demote_recovered_flaps(findings: Sequence[Finding]) -> list[Finding]:
+    """``findings`` with each link that went down and came back up within a minute (a flap that
+    recovered) made context, cause none, when it explains nothing the job shows: another failure
+    of the job's is not within minutes after it (an exception, an OOM, another node's fault, or
+    timed evidence of the job's end hours later), or nothing of the job's is timed and some other
+    failure says what happened. A flap just before the job's errors stays its cause."""
+    downs = [f for f in findings if f.rule in LINK_DOWN and f.role is Role.INITIATOR and f.file and f.line is not None]
+    if not downs:
+        return list(findings)
+    ups = [f for f in findings if f.rule == LINK_UP and f.file and f.line is not None]
+
+    def iface(f: Finding) -> str | None:
+        return f.field("iface") or f.field("ib_iface")
+
+    def recovered(d: Finding) -> bool:
+        return any(u.file == d.file and 0 < (u.line or 0) - (d.line or 0) <= FLAP_LINES and iface(u) == iface(d)
+                   and (u.time is None or d.time is None or u.time - d.time <= FLAP_UP_WITHIN) for u in ups)
+
+    flaps = [d for d in downs if recovered(d)]
+    if not flaps:
+        return list(findings)
+    others = [f for f in findings if f.role is Role.INITIATOR and f.cause is not None and f.rule not in LINK_DOWN]
+    timed = [f.time for f in findings if f.time is not None and f.rule not in LINK_DOWN and f.rule != LINK_UP
+             and (f.role is Role.COLLATERAL or (f.role is Role.INITIATOR and f.cause is not None))]
+
+    def after(d: Finding, t: datetime) -> bool:
+        return d.time is not None and -FLAP_SKEW <= t - d.time <= FLAP_LEAD
+
+    def unrelated(d: Finding) -> bool:
+        if d.time is not None and timed:
+            return not any(after(d, t) for t in timed)
+        return bool(others)
+
+    demoted = {id(d) for d in flaps if unrelated(d)}
+    return [dataclasses.replace(f, role=Role.CONTEXT, cause=None) if id(f) in demoted else f for f in findings]
+
+
 RAY_TASK_ERRORS = frozenset({"launcher.ray_task_error", "launcher.ray_task_gpu_error"})  # rules/launchers.yaml
 RAY_TRACE_WITHIN = 400  # lines from Ray's error header to the end of the traceback it introduces
 

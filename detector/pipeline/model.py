@@ -18,6 +18,7 @@ from detector.pipeline.findings import (
     demote_foreign_app_faults,
     demote_kill_after_watchdog,
     demote_launcher_reply_race,
+    demote_recovered_flaps,
     demote_secondary_xids,
     elastic_error_findings,
     exit_findings,
@@ -119,6 +120,7 @@ def run_findings(scans: Sequence[FileScan], idx: RunIndex, rules: RuleSet,
     starts = [s.first_time for s in scans if s.first_time is not None and s.file.kind.value == "rank_log"]
     findings = demote_exit_handler_errors(demote_launcher_reply_race(refine_generic_nccl(findings)))
     findings = place_ray_tracebacks(demote_caught_oom(demote_abort_after_cpp_exception(findings)))
+    findings = demote_recovered_flaps(findings)
     findings = demote_after_success(demote_secondary_xids(demote_kill_after_watchdog(findings)))
     return demote_foreign_app_faults(findings, idx, min(starts) if starts else None), warnings
 

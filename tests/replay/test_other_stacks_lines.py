@@ -306,3 +306,85 @@ def test_srun_exits_all_on_one_node_place_the_unprefixed_error_there(tmp_path: P
     two = tail.replace("ga007: task 1", "ga008: task 1")
     got = incidents_of(tmp_path / "two", {"train_0.out": error + two}, ruleset)
     assert [(g.cause, g.node) for g in got] == [(Cause.PYTHON_EXCEPTION, None)]
+
+
+def test_libfabric_efa_completion_errors_towards_a_peer_are_the_network_of_that_host(tmp_path: Path, ruleset: RuleSet) -> None:
+    got = incidents_of(tmp_path, {"train.log": (
+        "libfabric:451707:1708520807::efa:cq:efa_rdm_txe_handle_error():737<warn> err: 5, message: Invalid address My "
+        "EFA addr: fi_addr_efa://[fe80::13:c2ff:fe6f:f03d]:0:1072483550 My host id: i-0db7083f3fcbebb65\n"
+        "ip-172-31-69-127:451707:453373 [4] NCCL INFO Channel 00/0 : 0[4] -> 8[4] [send] via NET/AWS Libfabric/4/GDRDMA\n")},
+        ruleset)
+    assert [g.cause for g in got] == [Cause.NETWORK]
+    assert any("Invalid address" in e for e in got[0].evidence)
+
+
+def test_fabric_manager_failing_a_multicast_team_is_the_nvlink_fabric(tmp_path: Path, ruleset: RuleSet) -> None:
+    got = incidents_of(tmp_path, {"fabricmanager.log": (
+        "[Oct 31 2023 21:11:20] [INFO] [tid 527113] Received an inband message:  Message header details: magic Id:adbc "
+        "request Id:3b794938a9edb4d3 status:0 type:2 length:46\n"
+        "[Oct 31 2023 21:11:20] [ERROR] [tid 527118] failed to find the GPU handle 12766911663723876521 in the multicast "
+        "team request setup 4285537028137661651.\n")}, ruleset)
+    assert [g.cause for g in got] == [Cause.NVLINK]
+
+
+def test_paddles_newer_launcher_naming_the_failed_container_is_that_ranks_failure(tmp_path: Path, ruleset: RuleSet) -> None:
+    got = incidents_of(tmp_path, {"train.log": (
+        "LAUNCH INFO 2022-11-03 16:46:13,726 Pod failed\n"
+        "LAUNCH ERROR 2022-11-03 16:46:13,727 Container failed !!!\n"
+        "Container rank 3 status failed cmd ['/usr/bin/python', '-u', 'run_pretrain.py'] code 1 log "
+        "output/log/workerlog.3\n")}, ruleset)
+    assert [(g.cause, g.rank) for g in got] == [(Cause.UNKNOWN, 3)]
+
+
+def test_a_watchdog_timeout_cut_to_its_cpp_origin_is_still_a_collective_timeout(tmp_path: Path, ruleset: RuleSet) -> None:
+    got = incidents_of(tmp_path, {"train.log": (
+        "Exception raised from checkTimeout at /pytorch/torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:565 (most "
+        "recent call first):\n"
+        "frame #0: c10::Error::Error(c10::SourceLocation, std::string) + 0x55 (0x7f8c4a5805a5 in libc10.so)\n"
+        "frame #1: c10d::ProcessGroupNCCL::WorkNCCL::checkTimeout() + 0x1f3 (0x7f8c197996d3 in libtorch_hip.so)\n"
+        "W0308 20:45:28.241000 139974302275392 torch/distributed/elastic/multiprocessing/api.py:851] Sending process "
+        "5627 closing signal SIGTERM\n")}, ruleset)
+    assert [g.cause for g in got] == [Cause.HANG]
+
+
+def test_an_ascend_stream_that_never_drained_is_a_hang(tmp_path: Path, ruleset: RuleSet) -> None:
+    got = incidents_of(tmp_path, {"train.log": (
+        "W NPUStream.cpp:409] Warning: NPU warning, error code is 507046[Error]: \n"
+        "EE1002: 2024-09-03-16:50:00.041.231 Stream synchronize timeout. rtDeviceSynchronize execute failed, "
+        "reason=[stream sync timeout]\n")}, ruleset)
+    assert [g.cause for g in got] == [Cause.HANG]
+
+
+def test_the_failed_containers_exit_code_is_read_as_any_launchers(tmp_path: Path, ruleset: RuleSet) -> None:
+    got = incidents_of(tmp_path, {"train.log": (
+        "LAUNCH ERROR 2022-11-03 16:46:13,727 Container failed !!!\n"
+        "Container rank 2 status failed cmd ['/usr/bin/python', '-u', 'tools/train.py', '--eval'] code -6 log "
+        "output/workerlog.2\n")}, ruleset)
+    assert [(g.cause, g.rank) for g in got] == [(Cause.CRASH_SIGNAL, 2)]
+
+
+_FLAP = ("Jan 28 04:46:36 node009 kernel: [542571.974920] mlx5_core 0000:41:00.0 ibp65s0: Link down\n"
+         "Jan 28 04:46:40 node009 kernel: [542576.821157] mlx5_core 0000:41:00.0 ibp65s0: Link up\n")
+
+
+def test_a_link_that_flapped_and_recovered_hours_before_the_failure_is_not_its_cause(tmp_path: Path, ruleset: RuleSet) -> None:
+    got = incidents_of(tmp_path, {"node009/kern.log": _FLAP, "node009/train.log": (
+        "[rank3]:[E128 16:30:55.000000 1 train.py:10] step 900 failed\n"
+        "2026-01-28 16:30:55,000 [rank3]: Traceback (most recent call last):\n"
+        '[rank3]:   File "train.py", line 10, in <module>\n'
+        "[rank3]: KeyError: 'labels'\n")}, ruleset)
+    assert [(g.cause, g.drain) for g in got][:1] == [(Cause.PYTHON_EXCEPTION, False)]
+    assert all(g.cause is not Cause.NETWORK for g in got)
+
+
+def test_a_flap_just_before_the_ranks_network_errors_stays_their_cause(tmp_path: Path, ruleset: RuleSet) -> None:
+    got = incidents_of(tmp_path, {"node009/kern.log": _FLAP, "node009/train.log": (
+        "2026-01-28 04:46:38 node009:2231:2301 [3] transport/net_ib.cc:1696 NCCL WARN NET/IB : Got completion from "
+        "peer 10.42.0.2<47534> with error 12, opcode 0, len 0, vendor err 129\n")}, ruleset)
+    assert [g.cause for g in got][:1] == [Cause.NETWORK]
+
+
+def test_a_link_down_that_never_came_back_stays_the_network(tmp_path: Path, ruleset: RuleSet) -> None:
+    got = incidents_of(tmp_path, {"node009/kern.log": _FLAP.splitlines(keepends=True)[0], "node009/train.log": (
+        "2026-01-28 16:30:55,000 [rank3]: KeyError: 'labels'\n")}, ruleset)
+    assert Cause.NETWORK in [g.cause for g in got]
