@@ -10,7 +10,10 @@ generator (bench/blind), in one table beside the naive "first error-looking line
 - blind2 runs (bench/blind2/gen_blind2.py, a second generator written in the fourteenth session by
   someone who read neither the tool nor the first generator): seeds 1-3 looked at, 4 and 5 never;
 - blind3 runs (bench/blind3/gen_blind3.py, a third, fifteenth session, by someone who read neither the
-  tool nor the two earlier generators): seeds 1-3 looked at, 4 and 5 never.
+  tool nor the two earlier generators): seeds 1-3 looked at, 4 and 5 never;
+- blind4 runs (bench/blind4/gen_blind4.py, a fourth, sixteenth session, by someone who read neither the
+  tool nor the three earlier generators; runs as users hand them over: partial collections, recent
+  message forms, decoys): seeds 1-3 looked at, 4 and 5 never.
 
 Writes bench/out/diagnosis.json and prints a Markdown table.
 """
@@ -41,7 +44,10 @@ BLIND2_SEEDS = {1: "looked at", 2: "looked at", 3: "looked at", 4: "set aside", 
 # the third (bench/blind3, fifteenth session: written by someone who read neither the tool nor the
 # two earlier generators): seeds 1-3 looked at, 4 and 5 set aside
 BLIND3_SEEDS = {1: "looked at", 2: "looked at", 3: "looked at", 4: "set aside", 5: "set aside"}
-GENERATORS = {"blind": "gen_blind.py", "blind2": "gen_blind2.py", "blind3": "gen_blind3.py"}
+# the fourth (bench/blind4, sixteenth session: written by someone who read neither the tool nor the
+# three earlier generators): seeds 1-3 looked at, 4 and 5 set aside
+BLIND4_SEEDS = {1: "looked at", 2: "looked at", 3: "looked at", 4: "set aside", 5: "set aside"}
+GENERATORS = {"blind": "gen_blind.py", "blind2": "gen_blind2.py", "blind3": "gen_blind3.py", "blind4": "gen_blind4.py"}
 
 
 def _blind(seed: int, runs: int, work: Path, generator: str = "blind") -> dict[str, object]:
@@ -86,6 +92,8 @@ def main(argv: list[str] | None = None) -> int:
             table[f"blind2 seed {seed}, {how} ({args.runs})"] = _blind(seed, args.runs, Path(tmp), "blind2")
         for seed, how in BLIND3_SEEDS.items():
             table[f"blind3 seed {seed}, {how} ({args.runs})"] = _blind(seed, args.runs, Path(tmp), "blind3")
+        for seed, how in BLIND4_SEEDS.items():
+            table[f"blind4 seed {seed}, {how} ({args.runs})"] = _blind(seed, args.runs, Path(tmp), "blind4")
     print("| inputs | cause | initiator | healthy: no incident | false drains | naive reader's cause |")
     print("|---|---|---|---|---|---|")
     for name, f in table.items():
