@@ -10,6 +10,7 @@ sequence number, the rank that went silent first).
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import replace
@@ -332,8 +333,8 @@ def attribute(facts: RunFacts) -> list[Incident]:
     """All incidents of a run, most important first (machine faults before others, then time)."""
     facts = _recovered(facts)
     incidents: list[Incident] = []
-    failure_findings = _deaths_after_timeouts(_crashes_after_a_lost_peer(
-        [f for f in facts.findings if f.cause is not Cause.STRAGGLER and not f.rule.startswith(RULE_GPU_OUTLIER)]))
+    failure_findings = _peer_died_first(_deaths_after_timeouts(_crashes_after_a_lost_peer(
+        [f for f in facts.findings if f.cause is not Cause.STRAGGLER and not f.rule.startswith(RULE_GPU_OUTLIER)])), facts)
     for group in _group_by_attempt(failure_findings):
         initiators = [f for f in group if f.role is Role.INITIATOR and f.cause is not None and f.rule != RULE_STALL]
         hung = finish_incident(group, facts, stopped_by=initiators) if initiators else None
@@ -361,6 +362,43 @@ def attribute(facts: RunFacts) -> list[Incident]:
     incidents.sort(key=lambda i: (not i.remediation.drain_node, i.cause is Cause.STRAGGLER,
                                   i.first_evidence_time.timestamp() if i.first_evidence_time else float("inf")))
     return incidents
+
+
+# a process that died of its own failure: its peers' transfers to it fail after it
+_OWN_DEATHS = frozenset({Cause.PYTHON_EXCEPTION, Cause.CUDA_OOM, Cause.ILLEGAL_MEMORY_ACCESS, Cause.CRASH_SIGNAL,
+                         Cause.HOST_OOM_KILL, Cause.GPU_HARDWARE, Cause.ECC_MEMORY})
+_AWS_HOST = re.compile(r"ip-(\d{1,3})-(\d{1,3})-(\d{1,3})-(\d{1,3})(?:\..*)?")
+
+
+def _host_key(host: str) -> str:
+    """A host as a comparable key: its short name, and an EC2 name ("ip-10-0-14-110") as its address."""
+    host = host.lower()
+    m = _AWS_HOST.fullmatch(host)
+    if m:
+        return ".".join(m.groups())
+    return host if _IPV4_ADDR.fullmatch(host) else host.split(".", 1)[0]
+
+
+_IPV4_ADDR = re.compile(r"(?:\d{1,3}\.){3}\d{1,3}")
+
+
+def _peer_died_first(findings: Sequence[Finding], facts: RunFacts) -> list[Finding]:
+    """``findings`` with each network error that names its peer (an InfiniBand completion error
+    "from peer 10.0.14.110<37564>") made collateral, cause none, when a rank on that peer's host
+    has initiator-grade evidence of dying of its own failure (an exception, an OOM, a crash, a GPU
+    fault; the rank's node from its line or from the run's index): the transfers to a dead process
+    fail, and the survivors report its host as their peer."""
+    dead = {_host_key(node) for f in findings if f.role is Role.INITIATOR and f.cause in _OWN_DEATHS
+            and (node := f.node or (facts.ranks[f.rank].node if f.rank in facts.ranks else None))}
+    if not dead:
+        return list(findings)
+
+    def to_the_dead(f: Finding) -> bool:
+        peer = f.field("peer")
+        return (f.role is Role.INITIATOR and f.cause is Cause.NETWORK and peer is not None
+                and _host_key(peer.split("<", 1)[0]) in dead and _host_key(f.node or "") not in dead)
+
+    return [replace(f, role=Role.COLLATERAL, cause=None) if to_the_dead(f) else f for f in findings]
 
 
 _LOST_PEER = ("closed", "reset", "peer_lost", "remote", "connection_lost")

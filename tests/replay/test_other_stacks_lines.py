@@ -388,3 +388,20 @@ def test_a_link_down_that_never_came_back_stays_the_network(tmp_path: Path, rule
     got = incidents_of(tmp_path, {"node009/kern.log": _FLAP.splitlines(keepends=True)[0], "node009/train.log": (
         "2026-01-28 16:30:55,000 [rank3]: KeyError: 'labels'\n")}, ruleset)
     assert Cause.NETWORK in [g.cause for g in got]
+
+
+_DEAD = "[rank50]: FileNotFoundError: [Errno 2] No such file or directory: '/lustre/shard_01873.bin'\n"
+_PEER_ERROR = ("ip-10-0-10-249:117145:117224 [2] transport/net_ib.cc:2357 NCCL WARN NET/IB : Got completion from peer "
+               "10.0.14.110<37564> with status=12 opcode=0 len=0 vendor err 129 (Recv) localGid fe80::3642:0baf hca mlx5_6\n")
+
+
+def test_network_errors_towards_the_host_of_a_rank_that_died_of_its_own_failure_are_its_consequence(
+        tmp_path: Path, ruleset: RuleSet) -> None:
+    got = incidents_of(tmp_path, {"ip-10-0-14-110/train.log": _DEAD, "ip-10-0-10-249/train.log": _PEER_ERROR}, ruleset)
+    assert [(g.cause, g.rank, g.node, g.drain) for g in got][:1] == [(Cause.PYTHON_EXCEPTION, 50, "ip-10-0-14-110", False)]
+
+
+def test_network_errors_towards_another_host_stay_the_network(tmp_path: Path, ruleset: RuleSet) -> None:
+    got = incidents_of(tmp_path, {"ip-10-0-14-110/train.log": _DEAD,
+                                  "ip-10-0-10-249/train.log": _PEER_ERROR.replace("10.0.14.110<", "10.0.99.7<")}, ruleset)
+    assert Cause.NETWORK in [g.cause for g in got]
