@@ -389,7 +389,7 @@ def _peer_died_first(findings: Sequence[Finding], facts: RunFacts) -> list[Findi
     fault; the rank's node from its line or from the run's index): the transfers to a dead process
     fail, and the survivors report its host as their peer."""
     dead = {_host_key(node) for f in findings if f.role is Role.INITIATOR and f.cause in _OWN_DEATHS
-            and (node := f.node or (facts.ranks[f.rank].node if f.rank in facts.ranks else None))}
+            and (node := f.node or (facts.ranks[f.rank].node if f.rank is not None and f.rank in facts.ranks else None))}
     if not dead:
         return list(findings)
 
