@@ -409,6 +409,12 @@ def _text_log(path: Path, name: str, parts: tuple[str, ...], display: str, size:
         if node is None and not named[0] | named[1]:
             node, node_from = pod, "pod"
     else:
+        worker = _PADDLE_WORKERLOG.fullmatch(name)
+        if worker is not None and not _not_one_rank(name, ends, named[0] | named[1]):
+            # PaddlePaddle's launcher: <log_dir>/workerlog.N, the output of the node's N-th worker (its
+            # local rank: the global one on a single node, else through the node's other lines)
+            return LogFile(path, display, FileKind.RANK_LOG, None, int(worker[1]), node, None, size,
+                           compressed=compressed, node_from=node_from)
         rank = _rank_from_name(name)
         if rank is None and parts and (folder := _RANK_DIR.match(parts[-1])) is not None:
             rank = int(folder[1])  # Open MPI's --output-filename: <dir>/1/rank.3/stdout
@@ -416,6 +422,9 @@ def _text_log(path: Path, name: str, parts: tuple[str, ...], display: str, size:
             rank = None
     return LogFile(path, display, FileKind.RANK_LOG, rank, None, node, None, size, compressed=compressed,
                    node_from=node_from)
+
+
+_PADDLE_WORKERLOG = re.compile(r"workerlog\.(\d{1,4})")
 
 
 # the kubelet's container logs: /var/log/pods/<namespace>_<pod>_<uid>/<container>/<restarts>.log

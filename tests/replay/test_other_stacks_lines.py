@@ -405,3 +405,13 @@ def test_network_errors_towards_another_host_stay_the_network(tmp_path: Path, ru
     got = incidents_of(tmp_path, {"ip-10-0-14-110/train.log": _DEAD,
                                   "ip-10-0-10-249/train.log": _PEER_ERROR.replace("10.0.14.110<", "10.0.99.7<")}, ruleset)
     assert Cause.NETWORK in [g.cause for g in got]
+
+
+def test_paddles_workerlog_files_are_the_workers_of_their_node(tmp_path: Path, ruleset: RuleSet) -> None:
+    ok = "I1103 16:46:10.000000 1 train.py:10] epoch 0 step 10 loss 2.5\n"
+    got = incidents_of(tmp_path, {
+        "log/workerlog.0": ok, "log/workerlog.1": ok,
+        "log/workerlog.2": ok + "Traceback (most recent call last):\n  File \"train.py\", line 12, in <module>\n"
+                               "ValueError: cannot reshape array of size 12 into shape (5,)\n",
+        "log/workerlog.3": ok}, ruleset)
+    assert [(g.cause, g.rank) for g in got] == [(Cause.PYTHON_EXCEPTION, 2)]
