@@ -10,7 +10,6 @@ sequence number, the rank that went silent first).
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import replace
@@ -42,7 +41,7 @@ from detector.attribution.infer import (
     oom_victim_task,
     storage_stall,
 )
-from detector.support.hosts import same_host
+from detector.support.hosts import host_key, same_host
 from detector.support.numbers import small_int
 from detector.types import (
     RULE_EXIT_CODE,
@@ -367,19 +366,6 @@ def attribute(facts: RunFacts) -> list[Incident]:
 # a process that died of its own failure: its peers' transfers to it fail after it
 _OWN_DEATHS = frozenset({Cause.PYTHON_EXCEPTION, Cause.CUDA_OOM, Cause.ILLEGAL_MEMORY_ACCESS, Cause.CRASH_SIGNAL,
                          Cause.HOST_OOM_KILL, Cause.GPU_HARDWARE, Cause.ECC_MEMORY})
-_AWS_HOST = re.compile(r"ip-(\d{1,3})-(\d{1,3})-(\d{1,3})-(\d{1,3})(?:\..*)?")
-
-
-def _host_key(host: str) -> str:
-    """A host as a comparable key: its short name, and an EC2 name ("ip-10-0-14-110") as its address."""
-    host = host.lower()
-    m = _AWS_HOST.fullmatch(host)
-    if m:
-        return ".".join(m.groups())
-    return host if _IPV4_ADDR.fullmatch(host) else host.split(".", 1)[0]
-
-
-_IPV4_ADDR = re.compile(r"(?:\d{1,3}\.){3}\d{1,3}")
 
 
 def _peer_died_first(findings: Sequence[Finding], facts: RunFacts) -> list[Finding]:
@@ -388,7 +374,7 @@ def _peer_died_first(findings: Sequence[Finding], facts: RunFacts) -> list[Findi
     has initiator-grade evidence of dying of its own failure (an exception, an OOM, a crash, a GPU
     fault; the rank's node from its line or from the run's index): the transfers to a dead process
     fail, and the survivors report its host as their peer."""
-    dead = {_host_key(node) for f in findings if f.role is Role.INITIATOR and f.cause in _OWN_DEATHS
+    dead = {host_key(node) for f in findings if f.role is Role.INITIATOR and f.cause in _OWN_DEATHS
             and (node := f.node or (facts.ranks[f.rank].node if f.rank is not None and f.rank in facts.ranks else None))}
     if not dead:
         return list(findings)
@@ -396,7 +382,7 @@ def _peer_died_first(findings: Sequence[Finding], facts: RunFacts) -> list[Findi
     def to_the_dead(f: Finding) -> bool:
         peer = f.field("peer")
         return (f.role is Role.INITIATOR and f.cause is Cause.NETWORK and peer is not None
-                and _host_key(peer.split("<", 1)[0]) in dead and _host_key(f.node or "") not in dead)
+                and host_key(peer.split("<", 1)[0]) in dead and host_key(f.node or "") not in dead)
 
     return [replace(f, role=Role.COLLATERAL, cause=None) if to_the_dead(f) else f for f in findings]
 

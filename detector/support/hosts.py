@@ -60,3 +60,18 @@ def same_host(a: str, b: str) -> bool:
     if _IPV4.fullmatch(a) or _IPV4.fullmatch(b):
         return False
     return a.split(".", 1)[0] == b.split(".", 1)[0]
+
+
+_EC2_NAME = re.compile(r"ip-([0-9]{1,3})-([0-9]{1,3})-([0-9]{1,3})-([0-9]{1,3})(?:\..*)?")
+
+
+def host_key(host: str) -> str:
+    """One host's spellings as one key, as :func:`same_host` compares them: its short name, an IP
+    address whole, and an EC2 name ("ip-10-0-14-110", also with its domain) as its address (the
+    address a peer's connection names)."""
+    host = host.lower()
+    m = _EC2_NAME.fullmatch(host)
+    if m:
+        return ".".join(m.groups())
+    return host if _IPV4.fullmatch(host) else host.split(".", 1)[0]
+
