@@ -54,6 +54,10 @@ KNOWN_NOISY = {
     # (sixteenth session) every step done, then Slurm cancelled the job minutes later with no exit
     # of the launcher's: read as a cancellation (preemption); the gatherer read the job as finished
     "EU-linskybing-llm-quantization-done-then-cancelled",
+    # (came with fresh15, moved to development in the seventeenth session) several launches
+    # appended to the same per-worker files: the first died of a missing data file, the last
+    # trained to its end the next day; the failed attempt is what is reported
+    "EV-github-xjgnqnl-ccfbdci-paddlevideo-agcn-healthy-after-retry",
 }
 INITIATOR_FLOOR = 0.65
 
