@@ -134,6 +134,7 @@ def _near(f: Finding, primary: Finding) -> bool:
 
 RULE_MPIRUN_SIGNAL = "launcher.mpirun_signal"  # rules/launchers.yaml
 RULE_PALS_EXIT = "launcher.pals_rank_exit"  # rules/launchers.yaml
+RULE_MPI_ABORT = "launcher.mpi_abort_invoked"  # rules/launchers.yaml
 RULE_LAUNCH_FAILURE = "cuda.launch_failure"  # rules/cuda.yaml
 GPU_FAULT_AFTER = timedelta(hours=1)
 
@@ -230,6 +231,13 @@ def _failure_incident(group: Sequence[Finding], initiators: Sequence[Finding], f
                 node = hosts.pop()
         if len(exited) == 1:
             rank = exited.pop()
+        if rank is None and (node is None or _one_node(facts, node)):
+            # Open MPI names the one process that called MPI_Abort ("MPI_ABORT was invoked on rank
+            # 1 in communicator MPI_COMM_WORLD"): the unplaced error line before it is that rank's
+            aborted = {small_int(f.field("abort_rank") or "") for f in group if f.rule == RULE_MPI_ABORT
+                       and (f.time is None or primary.time is None or f.time >= primary.time - TIE)}
+            if len(aborted) == 1:
+                rank = aborted.pop()
     kernel_gpu = None
     if node is None and rank is not None and primary.cause in HARDWARE:
         # the rank's own hardware error, its host unnamed, and the kernel's fault of that moment

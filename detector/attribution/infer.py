@@ -773,7 +773,7 @@ LAST_RESORT_RULES = frozenset({"python.fatal_abort", "torch.cpp_terminate", "gen
                                "python.stack_dump_main_thread", RULE_STACK_LOADER, SETUP_LAST_WORDS,
                                "launcher.deepspeed_host_memory_full", "launcher.pals_rank_abort",
                                "torch.store_bind_in_use", "torch.store_bind6_in_use", "generic.address_in_use",
-                               "torch.store_addr_unresolved",
+                               "torch.store_addr_unresolved", "generic.storage_errno_logged",
                                NCCL_TESTS_HEADER,
                                "launcher.tpu_init_waiting", SLURM_STEP_ENDED})
 # a last-resort rule that names no cause of its own: the cause it stands for (a traceback whose
@@ -1006,14 +1006,19 @@ _WAIT_EXCEPTIONS = frozenset({"KeyboardInterrupt", "RuntimeError", "DistBackendE
                               "torch.distributed.DistBackendError", "torch.distributed.DistStoreError"})
 
 
+_STORE_GAVE_UP = frozenset({"torch.store_unanswered", "torch.dist_error"})
+
+
 def main_first_straggler(incident: Incident, facts: RunFacts) -> Incident | None:
     """The incident read again as a straggler of rank 0 when a rank's traceback shows it waiting
     in a main-process-first barrier (Hugging Face's ``main_process_first``, Ultralytics'
     ``torch_distributed_zero_first``: the main process prepares the data, the others wait) and
     what the incident holds is that wait running out: collective timeouts, or an exception that
     names a timeout or was an interrupt. Rank 0's own failure (an initiator finding of rank 0)
-    keeps the incident as it is."""
-    if incident.cause not in (Cause.HANG, Cause.PYTHON_EXCEPTION, Cause.UNKNOWN):
+    keeps the incident as it is. A store's socket timing out there (the network's only when
+    nothing else failed) is that wait too."""
+    if incident.cause not in (Cause.HANG, Cause.PYTHON_EXCEPTION, Cause.UNKNOWN) and not (
+            incident.cause is Cause.NETWORK and all(f.rule in _STORE_GAVE_UP for f in incident.evidence)):
         return None
     if incident.initiator.rank == 0 or 0 in incident.collateral_ranks or any(f.rank == 0 for f in incident.evidence):
         return None  # rank 0 failed, timed out or waited too: it was not the one the others waited for
