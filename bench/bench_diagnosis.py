@@ -13,7 +13,11 @@ generator (bench/blind), in one table beside the naive "first error-looking line
   tool nor the two earlier generators): seeds 1-3 looked at, 4 and 5 never;
 - blind4 runs (bench/blind4/gen_blind4.py, a fourth, sixteenth session, by someone who read neither the
   tool nor the three earlier generators; runs as users hand them over: partial collections, recent
-  message forms, decoys): seeds 1-3 looked at, 4 and 5 never.
+  message forms, decoys): seeds 1-3 looked at, 4 and 5 never;
+- blind5 runs (bench/blind5/gen_blind5.py, a fifth, seventeenth session, by someone who read neither the
+  tool nor the four earlier generators; logs as exported from where they were collected - kubectl,
+  Loki, Elastic, CloudWatch, Cloud Logging, journald, CI - and stacks beside PyTorch on NVIDIA, multi-node
+  inference and RL under Ray): seeds 1-3 looked at, 4 and 5 never.
 
 Writes bench/out/diagnosis.json and prints a Markdown table.
 """
@@ -47,7 +51,11 @@ BLIND3_SEEDS = {1: "looked at", 2: "looked at", 3: "looked at", 4: "set aside", 
 # the fourth (bench/blind4, sixteenth session: written by someone who read neither the tool nor the
 # three earlier generators): seeds 1-3 looked at, 4 and 5 set aside
 BLIND4_SEEDS = {1: "looked at", 2: "looked at", 3: "looked at", 4: "set aside", 5: "set aside"}
-GENERATORS = {"blind": "gen_blind.py", "blind2": "gen_blind2.py", "blind3": "gen_blind3.py", "blind4": "gen_blind4.py"}
+# the fifth (bench/blind5, seventeenth session: written by someone who read neither the tool nor the
+# four earlier generators): seeds 1-3 looked at, 4 and 5 set aside
+BLIND5_SEEDS = {1: "looked at", 2: "looked at", 3: "looked at", 4: "set aside", 5: "set aside"}
+GENERATORS = {"blind": "gen_blind.py", "blind2": "gen_blind2.py", "blind3": "gen_blind3.py", "blind4": "gen_blind4.py",
+              "blind5": "gen_blind5.py"}
 
 
 def _blind(seed: int, runs: int, work: Path, generator: str = "blind") -> dict[str, object]:
@@ -94,6 +102,8 @@ def main(argv: list[str] | None = None) -> int:
             table[f"blind3 seed {seed}, {how} ({args.runs})"] = _blind(seed, args.runs, Path(tmp), "blind3")
         for seed, how in BLIND4_SEEDS.items():
             table[f"blind4 seed {seed}, {how} ({args.runs})"] = _blind(seed, args.runs, Path(tmp), "blind4")
+        for seed, how in BLIND5_SEEDS.items():
+            table[f"blind5 seed {seed}, {how} ({args.runs})"] = _blind(seed, args.runs, Path(tmp), "blind5")
     print("| inputs | cause | initiator | healthy: no incident | false drains | naive reader's cause |")
     print("|---|---|---|---|---|---|")
     for name, f in table.items():
