@@ -590,7 +590,9 @@ def demote_recovered_flaps(findings: Sequence[Finding]) -> list[Finding]:
     recovered) made context, cause none, when it explains nothing the job shows: another failure
     of the job's is not within minutes after it (an exception, an OOM, another node's fault, or
     timed evidence of the job's end hours later), or nothing of the job's is timed and some other
-    failure says what happened. A flap just before the job's errors stays its cause."""
+    failure says what happened. A flap just before the job's errors stays its cause. A link that
+    went down and stayed down is made context too when the job's own failure, of another cause,
+    came more than :data:`FLAP_LEAD` after it and no rank saw a network error (an unused port)."""
     downs = [f for f in findings if f.rule in LINK_DOWN and f.role is Role.INITIATOR and f.file and f.line is not None]
     if not downs:
         return list(findings)
@@ -603,10 +605,22 @@ def demote_recovered_flaps(findings: Sequence[Finding]) -> list[Finding]:
         return any(u.file == d.file and 0 < (u.line or 0) - (d.line or 0) <= FLAP_LINES and iface(u) == iface(d)
                    and (u.time is None or d.time is None or u.time - d.time <= FLAP_UP_WITHIN) for u in ups)
 
-    flaps = [d for d in downs if recovered(d)]
-    if not flaps:
-        return list(findings)
     others = [f for f in findings if f.role is Role.INITIATOR and f.cause is not None and f.rule not in LINK_DOWN]
+    # a network error a rank saw (a transfer, a socket, NCCL's own): the job used a link that failed
+    ranks_saw_network = any(f.cause is Cause.NETWORK and f.rule not in LINK_DOWN and not f.rule.startswith("system.")
+                            for f in findings)
+
+    def long_before(d: Finding) -> bool:
+        """A link that went down (no "up" seen) long before the job's own failure, which is of
+        another cause, and no rank saw a network error: a port the job did not use."""
+        timed_others = [f.time for f in others if f.time is not None]
+        return (d.time is not None and not ranks_saw_network and bool(timed_others)
+                and all(t - d.time > FLAP_LEAD for t in timed_others))
+
+    flaps = [d for d in downs if recovered(d)]
+    idle = {id(d) for d in downs if not recovered(d) and long_before(d)}
+    if not flaps:
+        return [dataclasses.replace(f, role=Role.CONTEXT, cause=None) if id(f) in idle else f for f in findings]
     timed = [f.time for f in findings if f.time is not None and f.rule not in LINK_DOWN and f.rule != LINK_UP
              and (f.role is Role.COLLATERAL or (f.role is Role.INITIATOR and f.cause is not None))]
 
@@ -618,7 +632,7 @@ def demote_recovered_flaps(findings: Sequence[Finding]) -> list[Finding]:
             return not any(after(d, t) for t in timed)
         return bool(others)
 
-    demoted = {id(d) for d in flaps if unrelated(d)}
+    demoted = {id(d) for d in flaps if unrelated(d)} | idle
     return [dataclasses.replace(f, role=Role.CONTEXT, cause=None) if id(f) in demoted else f for f in findings]
 
 

@@ -244,7 +244,7 @@ def _json_kind(path: Path) -> FileKind | None:
     except OSError:
         return None
     text = head.decode("utf-8", "replace")
-    if '"resultType"' in text or ('"metric"' in text and '"value' in text):
+    if ('"resultType"' in text and '"streams"' not in text) or ('"metric"' in text and '"value' in text):  # (Loki's streams: logs)
         return FileKind.METRICS
     if path.name == "error.json" or '"extraInfo"' in text or '"py_callstack"' in text:
         return FileKind.ELASTIC_ERROR
@@ -269,6 +269,16 @@ def _json_lines(path: Path) -> bool:
         return all(isinstance(json.loads(line), dict) for line in lines)
     except (ValueError, RecursionError):
         return False
+
+
+def _log_export(path: Path) -> bool:
+    """Whether a JSON or CSV file is a log platform's export of records (sources.exports)."""
+    try:
+        fh, _st, note = open_log(path, False)
+    except OSError:
+        return False
+    with fh:
+        return note is not None and note.startswith("a log platform's export")
 
 
 # journalctl -o json's kernel records
@@ -330,10 +340,12 @@ def classify(path: Path, root: Path) -> LogFile | None:
         kind = _json_kind(path)
         if kind is None:
             # JSON lines under a .json name (journalctl -o json > kern.json, a logger's records)
-            return _text_log(path, name, parts, display, size) if _json_lines(path) else None
+            return _text_log(path, name, parts, display, size) if _json_lines(path) or _log_export(path) else None
         node = _node_from_dirs(parts)
         return LogFile(path, display, kind, None, None, node, None, size, node_from="folder" if node else None)
     if suffix == ".csv":
+        if _log_export(path):  # Kibana's, Datadog's or CloudWatch Insights' download of log records
+            return _text_log(path, name, parts, display, size)
         node = _node_from_dirs(parts)
         return LogFile(path, display, FileKind.METRICS, None, None, node, None, size, node_from="folder" if node else None)
     if (suffix not in _TEXT_SUFFIXES and not _NUMBERED_SUFFIX.match(suffix)

@@ -9,10 +9,13 @@ not opened here (run discovery skips them)."""
 from __future__ import annotations
 
 import io
+import json
 import os
 import zlib
 from pathlib import Path
 from typing import BinaryIO
+
+from detector.sources.exports import export_records, looks_like_csv_export
 
 MAX_INFLATED = 512 << 20  # bytes of a compressed log read, inflated
 _CHUNK = 1 << 20
@@ -85,6 +88,16 @@ def open_log(path: Path | str, compressed: bool) -> tuple[BinaryIO, os.stat_resu
     utf16 = False
     try:
         st = os.fstat(fh.fileno())
+        export = None if compressed else _export_kind(Path(path), fh)
+        if export is not None:
+            data = fh.read(MAX_INFLATED)
+            lines = export_records(data, export)
+            if lines is not None:
+                fh.close()
+                told = "a log platform's export, read as its records, oldest first" + (
+                    f" (only its first {MAX_INFLATED >> 20} MiB)" if st.st_size > MAX_INFLATED else "")
+                return io.BytesIO(lines), st, told
+            fh.seek(0)
         if not compressed:
             utf16 = fh.read(2) in UTF16_BOMS
             fh.seek(0)
@@ -103,6 +116,29 @@ def open_log(path: Path | str, compressed: bool) -> tuple[BinaryIO, os.stat_resu
         data = _from_utf16(data)
         note = "; ".join(x for x in ("UTF-16 text (a Windows PowerShell redirect?), converted to UTF-8", note) if x)
     return io.BytesIO(data), st, note
+
+
+def _export_kind(path: Path, fh: BinaryIO) -> str | None:
+    """"json" or "csv" for a file that may be a log platform's export (:mod:`detector.sources.exports`):
+    a JSON document that is not JSON lines, a CSV file whose header names a message column."""
+    suffix = path.suffix.lower()
+    if suffix not in (".json", ".csv"):
+        return None
+    head = fh.read(65536)
+    fh.seek(0)
+    if suffix == ".csv":
+        return "csv" if looks_like_csv_export(head) else None
+    stripped = head.lstrip()
+    if stripped[:1] not in (b"[", b"{"):
+        return None
+    first, _, rest = stripped.partition(b"\n")
+    if not rest.strip():
+        return "json"  # one line: a whole document (or a single record) written without indentation
+    try:
+        json.loads(first.strip())
+        return None  # a whole record on its first line: JSON lines, read line by line
+    except (ValueError, RecursionError):
+        return "json"
 
 
 def stream_size(fh: BinaryIO) -> int:
