@@ -18,6 +18,7 @@ from detector.rules.engine import RuleSet
 from detector.sources.pci import normalize_pci
 from detector.sources.runs import LogFile
 from detector.sources.timestamps import nccl_header
+from detector.support.hosts import same_host
 from detector.support.numbers import small_int
 from detector.types import RULE_EXIT_CODE, RULE_NCCL_TEARDOWN, SIGNAL_SENT, Cause, Finding, Role, Severity, StreamKind
 
@@ -583,6 +584,7 @@ FLAP_LINES = 20  # lines from a link's "down" to its "up" in a kernel log
 FLAP_UP_WITHIN = timedelta(seconds=60)  # a link back up within this flapped and recovered
 FLAP_LEAD = timedelta(minutes=10)  # a failure this long after a flap may be its consequence
 FLAP_SKEW = timedelta(minutes=1)
+LINK_IDLE = timedelta(hours=1)  # a job's failure this long after a link went down did not wait on that link
 
 
 def demote_recovered_flaps(findings: Sequence[Finding]) -> list[Finding]:
@@ -606,16 +608,32 @@ def demote_recovered_flaps(findings: Sequence[Finding]) -> list[Finding]:
                    and (u.time is None or d.time is None or u.time - d.time <= FLAP_UP_WITHIN) for u in ups)
 
     others = [f for f in findings if f.role is Role.INITIATOR and f.cause is not None and f.rule not in LINK_DOWN]
-    # a network error a rank saw (a transfer, a socket, NCCL's own): the job used a link that failed
-    ranks_saw_network = any(f.cause is Cause.NETWORK and f.rule not in LINK_DOWN and not f.rule.startswith("system.")
-                            for f in findings)
+    # network errors the ranks saw (a transfer, a socket, NCCL's own; a peer's death reads so too)
+    rank_network = [f.time for f in findings if f.cause is Cause.NETWORK and f.rule not in LINK_DOWN
+                    and not f.rule.startswith("system.")]
 
     def long_before(d: Finding) -> bool:
         """A link that went down (no "up" seen) long before the job's own failure, which is of
-        another cause, and no rank saw a network error: a port the job did not use."""
-        timed_others = [f.time for f in others if f.time is not None]
-        return (d.time is not None and not ranks_saw_network and bool(timed_others)
-                and all(t - d.time > FLAP_LEAD for t in timed_others))
+        another cause, and no rank saw a network error in the minutes after it: a port the job
+        did not use (the ranks' network errors when that failure took their peers down, hours
+        later, are that failure's)."""
+        if d.time is None:
+            return False
+        soon = any(t is not None and -FLAP_SKEW <= t - d.time <= FLAP_LEAD for t in rank_network)
+        if soon:
+            return False
+        # (another cause before it is an event of its own: a decoy days before, or the cause)
+        later = [f for f in others if f.time is not None and f.time >= d.time - FLAP_SKEW]
+        if later:
+            # (a failure on the link's own node keeps it: that node is the one to look at)
+            return all(f.time is not None and f.time - d.time > FLAP_LEAD and not (f.node and d.node and same_host(f.node, d.node))
+                       for f in later)
+        # nothing else names a cause: the job's own failure lines (its ranks' timeouts and
+        # errors) all came more than an hour after the link went down, longer than any
+        # collective's timeout would wait on a link the job used
+        failing = [f.time for f in findings if f.time is not None and not f.rule.startswith("system.")
+                   and (f.role is Role.COLLATERAL or (f.role is Role.INITIATOR and f.cause is not None))]
+        return bool(failing) and all(t - d.time > LINK_IDLE for t in failing)
 
     flaps = [d for d in downs if recovered(d)]
     idle = {id(d) for d in downs if not recovered(d) and long_before(d)}
@@ -634,6 +652,33 @@ def demote_recovered_flaps(findings: Sequence[Finding]) -> list[Finding]:
 
     demoted = {id(d) for d in flaps if unrelated(d)} | idle
     return [dataclasses.replace(f, role=Role.CONTEXT, cause=None) if id(f) in demoted else f for f in findings]
+
+
+OOM_KILLED = "system.oom_killed_process"  # rules/system.yaml
+# a node's own services, which the kernel's OOM killer may pick when the node runs short of memory
+# (a training process is python, pt_main_thread, a launcher or a data worker: none of these)
+_NODE_DAEMONS = re.compile(r"^(?:node_exporter|dcgm-exporter|dcgm_exporter|nv-hostengine|prometheus|telegraf|"
+                           r"fluent-bit|fluentd|td-agent|filebeat|promtail|vector|datadog-agent|otelcol\S*|"
+                           r"containerd|dockerd|kubelet|sshd|systemd\S*|rsyslogd|journald|snapd|"
+                           r"nvidia-persiste\S*|slurmd|munged|crond?|irqbalance|multipathd|tuned|gpustat)$")
+
+
+def demote_bystander_ooms(findings: Sequence[Finding]) -> list[Finding]:
+    """``findings`` with each OOM kill of a node's own service (an exporter, a log shipper, the
+    container runtime) made context, cause none, when it came more than an hour before the job's
+    own first failure line: memory ran short on that node then (a previous job, the service
+    itself), which killed none of this job's processes."""
+    kills = [f for f in findings if f.rule == OOM_KILLED and f.role is Role.INITIATOR and f.time is not None
+             and _NODE_DAEMONS.match(f.field("comm") or "")]
+    if not kills:
+        return list(findings)
+    failing = [f.time for f in findings if f.time is not None and not f.rule.startswith("system.")
+               and (f.role is Role.COLLATERAL or (f.role is Role.INITIATOR and f.cause is not None))]
+    if not failing:
+        return list(findings)
+    first = min(failing)
+    idle = {id(k) for k in kills if k.time is not None and first - k.time > LINK_IDLE}
+    return [dataclasses.replace(f, role=Role.CONTEXT, cause=None) if id(f) in idle else f for f in findings]
 
 
 RAY_TASK_ERRORS = frozenset({"launcher.ray_task_error", "launcher.ray_task_gpu_error"})  # rules/launchers.yaml

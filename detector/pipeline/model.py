@@ -13,6 +13,7 @@ from detector.pipeline.filescan import FileScan
 from detector.pipeline.findings import (
     demote_abort_after_cpp_exception,
     demote_after_success,
+    demote_bystander_ooms,
     demote_caught_oom,
     demote_exit_handler_errors,
     demote_foreign_app_faults,
@@ -120,7 +121,7 @@ def run_findings(scans: Sequence[FileScan], idx: RunIndex, rules: RuleSet,
     starts = [s.first_time for s in scans if s.first_time is not None and s.file.kind.value == "rank_log"]
     findings = demote_exit_handler_errors(demote_launcher_reply_race(refine_generic_nccl(findings)))
     findings = place_ray_tracebacks(demote_caught_oom(demote_abort_after_cpp_exception(findings)))
-    findings = demote_recovered_flaps(findings)
+    findings = demote_bystander_ooms(demote_recovered_flaps(findings))
     findings = demote_after_success(demote_secondary_xids(demote_kill_after_watchdog(findings)))
     return demote_foreign_app_faults(findings, idx, min(starts) if starts else None), warnings
 

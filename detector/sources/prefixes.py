@@ -231,6 +231,8 @@ def quick_prefix(line: str, style: PrefixStyle = PrefixStyle.BRACKETS) -> tuple[
         return int(rank if rank is not None else m["rank_eq"]), None, m.end()
     if _MAYBE_PREFIX.match(line) is not None:
         return None
+    if line[:1].isalnum() and _K8S_LEAD.match(line) is not None:  # stern's pod and container before the time
+        return None
     if line[:1] in "> \t" and "[" in line[:40]:  # perhaps a prefix behind a paste's quote or indent
         return None
     if line[:1].isdigit():
@@ -321,7 +323,22 @@ def _json_record(line: str) -> tuple[str, int | None, str | None] | None:
     return (f"{when} {text}" if when else text), rank, host
 
 
+# what Kubernetes log tools put before each line when asked for the pod and the time: kubectl
+# logs --prefix --timestamps ("[pod/NAME/CONTAINER] 2024-12-13T16:43:25.425346375Z ...") and
+# stern --timestamps ("NAME CONTAINER 2024-12-13T16:43:25.425346375Z ..."); the pod is the line's
+# host, the time stays at the message's start
+_K8S_LEAD = re.compile(
+    r"(?:\[pod/(?P<pod>[^/\]\s]{1,253})/[^\]\s]{1,253}\]|(?P<spod>[a-z0-9](?:[a-z0-9.-]{0,251}[a-z0-9])?) "
+    r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?) (?=\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:?\d{2}) )")
+
+
 def _strip_prefix(line: str, style: PrefixStyle) -> Prefixed:
+    if line[:1] == "[" or line[:1].isalnum():
+        lead = _K8S_LEAD.match(line)
+        if lead is not None and (lead["pod"] is not None or names_a_host(lead["spod"] or "")):
+            inner = _strip_prefix(line[lead.end():], style)
+            return Prefixed(inner.message, inner.rank, inner.local_rank, inner.host or lead["pod"] or lead["spod"],
+                            inner.hinted)
     if line.startswith('{"') and line.rstrip().endswith("}"):
         record = _json_record(line)
         if record is not None:

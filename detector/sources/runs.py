@@ -272,7 +272,7 @@ def _json_lines(path: Path) -> bool:
 
 
 def _log_export(path: Path) -> bool:
-    """Whether a JSON or CSV file is a log platform's export of records (sources.exports)."""
+    """Whether a JSON or CSV file is a log platform's export of records (support.exports)."""
     try:
         fh, _st, note = open_log(path, False)
     except OSError:

@@ -15,7 +15,7 @@ import zlib
 from pathlib import Path
 from typing import BinaryIO
 
-from detector.sources.exports import export_records, looks_like_csv_export
+from detector.support.exports import export_records, looks_like_csv_export
 
 MAX_INFLATED = 512 << 20  # bytes of a compressed log read, inflated
 _CHUNK = 1 << 20
@@ -119,7 +119,7 @@ def open_log(path: Path | str, compressed: bool) -> tuple[BinaryIO, os.stat_resu
 
 
 def _export_kind(path: Path, fh: BinaryIO) -> str | None:
-    """"json" or "csv" for a file that may be a log platform's export (:mod:`detector.sources.exports`):
+    """"json" or "csv" for a file that may be a log platform's export (:mod:`detector.support.exports`):
     a JSON document that is not JSON lines, a CSV file whose header names a message column."""
     suffix = path.suffix.lower()
     if suffix not in (".json", ".csv"):

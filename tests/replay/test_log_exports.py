@@ -9,7 +9,7 @@ from pathlib import Path
 
 from detector.replay import replay_path
 from detector.rules.engine import RuleSet
-from detector.sources.exports import export_records, parse_time
+from detector.support.exports import export_records, parse_time
 from detector.types import Cause
 from tests.support.replaying import incidents_of
 
@@ -109,3 +109,48 @@ def test_a_link_down_that_ranks_saw_as_network_errors_stays_the_cause(tmp_path: 
             "2024-10-29T13:08:10 [rank8]: RuntimeError: CUDA error: an illegal memory access was encountered\n")},
         ruleset)
     assert got and got[0].cause is Cause.NETWORK
+
+
+def test_kubectl_s_prefix_and_time_give_the_pod_the_rank_and_the_time(tmp_path: Path, ruleset: RuleSet) -> None:
+    got = incidents_of(tmp_path, {"kubectl-logs.txt": "".join(
+        f"[pod/llama-worker-1/pytorch] 2024-12-13T16:43:2{i}.425346375Z {t}\n" for i, t in enumerate(_TRACE))}, ruleset)
+    assert [(g.cause, g.rank, g.node) for g in got] == [(Cause.ILLEGAL_MEMORY_ACCESS, 3, "llama-worker-1")]
+
+
+def test_stern_s_pod_container_and_time_give_the_pod_and_the_time(tmp_path: Path, ruleset: RuleSet) -> None:
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "stern.log").write_text("".join(
+        f"llama-worker-1 pytorch 2024-12-13T16:43:2{i}.425346375Z {t}\n" for i, t in enumerate(_TRACE)))
+    report = replay_path(run, ruleset)
+    inc = report.incidents[0]
+    assert (inc.cause, inc.initiator.rank, inc.initiator.node) == (Cause.ILLEGAL_MEMORY_ACCESS, 3, "llama-worker-1")
+    assert inc.first_evidence_time is not None and inc.first_evidence_time.isoformat().startswith("2024-12-13T16:43:2")
+
+
+def test_an_oom_kill_of_a_node_service_a_day_before_the_job_failed_is_not_its_cause(tmp_path: Path, ruleset: RuleSet) -> None:
+    got = incidents_of(tmp_path, {
+        "node-5/kern.log": _kern("node-5", "2024-12-11T21:13:46", "Out of memory: Killed process 11450 (node_exporter) "
+                                 "total-vm:812344kB, anon-rss:2212kB, file-rss:0kB, shmem-rss:0kB"),
+        "node-5/rank3.log": "".join(f"2024-12-13T16:43:2{i} {t}\n" for i, t in enumerate(_TRACE))}, ruleset)
+    assert [g.cause for g in got] == [Cause.ILLEGAL_MEMORY_ACCESS]
+
+
+def test_an_oom_kill_of_a_trainer_stays_the_cause(tmp_path: Path, ruleset: RuleSet) -> None:
+    got = incidents_of(tmp_path, {
+        "node-5/kern.log": _kern("node-5", "2024-12-13T16:43:20", "Out of memory: Killed process 11450 (pt_main_thread) "
+                                 "total-vm:812344kB, anon-rss:99212kB, file-rss:0kB, shmem-rss:0kB"),
+        "node-5/rank3.log": "2024-12-13T16:53:20 [rank3]: [E ProcessGroupNCCL.cpp:1] [Rank 3] Watchdog caught collective "
+                            "operation timeout: WorkNCCL(SeqNum=5, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, "
+                            "Timeout(ms)=600000) ran for 600010 milliseconds before timing out.\n"}, ruleset)
+    assert got and got[0].cause is Cause.HOST_OOM_KILL
+
+
+def test_a_link_down_hours_before_the_ranks_errors_is_not_their_cause(tmp_path: Path, ruleset: RuleSet) -> None:
+    got = incidents_of(tmp_path, {
+        "node-112/kern.log": _kern("node-112", "2024-03-19T01:33:21", "mlx5_core 0000:a1:00.1 enp20s0f1np1: Link down"),
+        "node-106/rank9.log": "2024-03-20T12:47:31 [rank9]: [E ProcessGroupNCCL.cpp:1418] [Rank 9] NCCL watchdog thread "
+                              "terminated with exception: NCCL error: remote process exited or there was a network error, "
+                              "NCCL version 2.20.5\n"}, ruleset)
+    assert not any(g.drain for g in got)
+    assert not any(g.node == "node-112" for g in got)

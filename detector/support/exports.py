@@ -30,8 +30,8 @@ _TEXT_KEYS = ("textPayload", "message", "@message", "msg", "log", "MESSAGE", "li
               "content", "Message")
 _TIME_KEYS = ("timestamp", "@timestamp", "time", "Time", "ts", "Date", "date", "eventTime", "receiveTimestamp",
               "ingestionTime", "__REALTIME_TIMESTAMP", "tsNs")
-# a pod's name before the machine's (a Kubernetes job's ranks live in pods; the rest of the run
-# names them so), wherever in the record it is; then the host
+# a pod's name before the machine's at the same level of a record (a Kubernetes job's ranks live in
+# pods; the rest of the run names them so)
 _POD_KEYS = ("pod", "pod_name", "kubernetes.pod.name", "kubernetes.pod_name", "k8s.pod.name")
 _HOST_KEYS = ("host", "Host", "hostname", "host.name", "node", "node_name", "nodename", "kubernetes.host", "instance",
               "compute.googleapis.com/resource_name", "instance_name", "_HOSTNAME", "@logStream", "logStreamName")
@@ -111,9 +111,10 @@ def _nested(record: Mapping[str, object], keys: tuple[str, ...], depth: int = 2)
 
 
 def _where(record: Mapping[str, object]) -> object:
-    """The pod a record names (at any of its levels), else its host."""
-    pod = _nested(record, _POD_KEYS)
-    return pod if pod is not None else _nested(record, _HOST_KEYS)
+    """The pod or host a record names, the nearest first (a record of the node itself, a kernel
+    line, names only the machine; one of a container names the machine at the same level as the
+    pod and keeps them apart in the same way, so lines of the same node read alike)."""
+    return _nested(record, _WHERE_KEYS)
 
 
 def _record(record: Mapping[str, object], labels: Mapping[str, object] | None = None) -> tuple[datetime | None, str | None, str] | None:
