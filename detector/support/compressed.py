@@ -90,8 +90,7 @@ def open_log(path: Path | str, compressed: bool) -> tuple[BinaryIO, os.stat_resu
         st = os.fstat(fh.fileno())
         export = None if compressed else _export_kind(Path(path), fh)
         if export is not None:
-            data = fh.read(MAX_INFLATED)
-            lines = export_records(data, export)
+            lines = _export_lines(fh, st, export)
             if lines is not None:
                 fh.close()
                 told = "a log platform's export, read as its records, oldest first" + (
@@ -116,6 +115,25 @@ def open_log(path: Path | str, compressed: bool) -> tuple[BinaryIO, os.stat_resu
         data = _from_utf16(data)
         note = "; ".join(x for x in ("UTF-16 text (a Windows PowerShell redirect?), converted to UTF-8", note) if x)
     return io.BytesIO(data), st, note
+
+
+# an export's records by the file's identity: listing a run, reading its head and tail, scanning it
+# and reading its tail again each open it, and each would otherwise parse the whole document anew
+_EXPORTS: dict[tuple[int, int, int, int], bytes | None] = {}
+_EXPORTS_KEPT = 4
+_EXPORT_CACHED_BYTES = 64 << 20
+
+
+def _export_lines(fh: BinaryIO, st: os.stat_result, kind: str) -> bytes | None:
+    key = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+    if key in _EXPORTS:
+        return _EXPORTS[key]
+    lines = export_records(fh.read(MAX_INFLATED), kind)
+    if st.st_size <= _EXPORT_CACHED_BYTES:  # (a larger one is parsed at each open, not held)
+        if len(_EXPORTS) >= _EXPORTS_KEPT:
+            _EXPORTS.pop(next(iter(_EXPORTS)))
+        _EXPORTS[key] = lines
+    return lines
 
 
 def _export_kind(path: Path, fh: BinaryIO) -> str | None:
