@@ -15,7 +15,8 @@ truth.json, side by side with a naive reader that takes the first error-looking 
     python bench/diagnosis.py --split fresh13 # the fourteenth set-aside (fourteenth session; scored, then promoted)
     python bench/diagnosis.py --split fresh14 # the fifteenth set-aside (fifteenth session; scored, then promoted)
     python bench/diagnosis.py --split fresh15 # the sixteenth set-aside (sixteenth session; scored, then promoted)
-    python bench/diagnosis.py --split fresh16 # the seventeenth set-aside (seventeenth session; once, at the end)
+    python bench/diagnosis.py --split fresh16 # the seventeenth set-aside (seventeenth session; scored, then promoted)
+    python bench/diagnosis.py --split fresh17 # the eighteenth set-aside (eighteenth session; once, at the end)
     (fresh5, fresh6 and fresh7, set aside in the eighth to tenth sessions, were scored once and
     then moved to development: split.json's "promoted")
     python bench/diagnosis.py --split all --misses
@@ -100,7 +101,8 @@ ASIDES: tuple[tuple[str, str], ...] = (
     ("held_out", "held"), ("fresh", "fresh"), ("fresh2", "fresh2"), ("fresh3", "fresh3"),
     ("fresh4", "fresh4"), ("fresh8", "fresh8"), ("fresh9", "fresh9"), ("fresh10", "fresh10"),
     ("fresh11", "fresh11"), ("fresh12", "fresh12"), ("fresh13", "fresh13"),
-    ("fresh14", "fresh14"), ("fresh15", "fresh15"), ("fresh16", "fresh16"))
+    ("fresh14", "fresh14"), ("fresh15", "fresh15"), ("fresh16", "fresh16"),
+    ("fresh17", "fresh17"))
 SPLITS: tuple[str, ...] = ("dev", *(label for _, label in ASIDES))
 
 
