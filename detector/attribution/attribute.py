@@ -37,8 +37,10 @@ from detector.attribution.infer import (
     data_prep_straggler,
     interrupted,
     last_resort,
+    loader_dump_behind,
     main_first_straggler,
     oom_victim_task,
+    slowed_then_stopped,
     storage_stall,
 )
 from detector.support.hosts import host_key, same_host
@@ -135,6 +137,8 @@ def _near(f: Finding, primary: Finding) -> bool:
 RULE_MPIRUN_SIGNAL = "launcher.mpirun_signal"  # rules/launchers.yaml
 RULE_PALS_EXIT = "launcher.pals_rank_exit"  # rules/launchers.yaml
 RULE_MPI_ABORT = "launcher.mpi_abort_invoked"  # rules/launchers.yaml
+# the launcher lines that name the one process that gave up (Open MPI's MPI_Abort, MS-MPI's summary)
+MPI_ABORT_RULES = frozenset({RULE_MPI_ABORT, "launcher.msmpi_exited_without_finalize"})
 RULE_LAUNCH_FAILURE = "cuda.launch_failure"  # rules/cuda.yaml
 GPU_FAULT_AFTER = timedelta(hours=1)
 
@@ -154,6 +158,18 @@ def _gpu_fault_behind(primary: Finding, initiators: Sequence[Finding]) -> Findin
     return min(later, key=lambda f: (f.time, -_strength(f))) if later else primary
 
 
+def _memory_fault_behind(primary: Finding, initiators: Sequence[Finding]) -> Finding:
+    """A GPU hardware fault (a runtime's "GPU Hang" exception, a reset) with an uncorrectable
+    memory error of a GPU of the same node within the hour around it: the memory error is what
+    failed (the more precise diagnosis; the exception and the reset follow from it)."""
+    if primary.cause is not Cause.GPU_HARDWARE or primary.node is None:
+        return primary
+    ecc = [f for f in initiators if f.cause is Cause.ECC_MEMORY and f.node is not None and same_host(f.node, primary.node)
+           and (f.time is None or primary.time is None or abs(f.time - primary.time) <= GPU_FAULT_AFTER)
+           and (primary.gpu is None or f.gpu is None or f.gpu == primary.gpu)]
+    return min(ecc, key=lambda f: (f.time is None, _ts(f))) if ecc else primary
+
+
 def _at_once(f: Finding, primary: Finding) -> bool:
     """``f`` was stamped within clock skew of ``primary`` (both stamped)."""
     return f.time is not None and primary.time is not None and abs(f.time - primary.time) <= SKEW
@@ -170,7 +186,7 @@ def _failure_incident(group: Sequence[Finding], initiators: Sequence[Finding], f
     ended = {id(f) for f in initiators} - {id(f) for f in kept}  # time limits a failure came before
     primary = _pick_primary(kept)
     seen_by = primary
-    primary = _gpu_fault_behind(primary, kept)
+    primary = _memory_fault_behind(_gpu_fault_behind(primary, kept), kept)
     rank, node = primary.rank, primary.node
     if primary is not seen_by and rank is None and (primary.gpu is None or not any(r.gpu for r in facts.ranks.values())):
         rank, node = seen_by.rank, node or seen_by.node  # the rank whose kernel launch failed was on that GPU
@@ -234,7 +250,7 @@ def _failure_incident(group: Sequence[Finding], initiators: Sequence[Finding], f
         if rank is None and (node is None or _one_node(facts, node)):
             # Open MPI names the one process that called MPI_Abort ("MPI_ABORT was invoked on rank
             # 1 in communicator MPI_COMM_WORLD"): the unplaced error line before it is that rank's
-            aborted = {small_int(f.field("abort_rank") or "") for f in group if f.rule == RULE_MPI_ABORT
+            aborted = {small_int(f.field("abort_rank") or "") for f in group if f.rule in MPI_ABORT_RULES
                        and (f.time is None or primary.time is None or f.time >= primary.time - TIE)}
             if len(aborted) == 1:
                 rank = aborted.pop()
@@ -364,7 +380,8 @@ def attribute(facts: RunFacts) -> list[Incident]:
             if inferred is not None:
                 incidents.append(inferred)
     incidents = [data_prep_straggler(i, facts) or main_first_straggler(i, facts) or checkpoint_save_straggler(i, facts)
-                 or interrupted(i, facts) or storage_stall(i, facts) or oom_victim_task(i, facts) or i for i in incidents]
+                 or interrupted(i, facts) or storage_stall(i, facts) or loader_dump_behind(i, facts) or oom_victim_task(i, facts)
+                 or slowed_then_stopped(i, facts) or i for i in incidents]
     incidents.extend(_stragglers(facts))
     incidents.sort(key=lambda i: (not i.remediation.drain_node, i.cause is Cause.STRAGGLER,
                                   i.first_evidence_time.timestamp() if i.first_evidence_time else float("inf")))

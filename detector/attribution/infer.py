@@ -29,6 +29,7 @@ from detector.types import (
     RULE_NCCL_PROXY,
     RULE_NCCL_TEARDOWN,
     RULE_PROGRESS_AFTER_TIMEOUT,
+    RULE_SLOWDOWN,
     RULE_STACK_COLLECTIVE,
     RULE_STACK_LOADER,
     RULE_STALL,
@@ -380,6 +381,19 @@ def _one_stall_report(collateral: Sequence[Finding]) -> bool:
     return len(headers) <= 1 and one_block and (not times or max(times) - min(times) <= STALL_REPORT_SPAN)
 
 
+HOROVOD_MISSING_RANK = "launcher.horovod_missing_rank"  # rules/launchers.yaml: "12: [tensor]" under the header
+
+
+def _trained_after(found: Sequence[Finding], facts: RunFacts) -> bool:
+    """Each file of ``found`` shows training progress after its last line of them (a step, an
+    epoch's progress, the end of training), in logs read to their end."""
+    last: dict[str, int] = {}
+    for f in found:
+        if f.file is not None and f.line is not None:
+            last[f.file] = max(last.get(f.file, 0), f.line)
+    return facts.ended and bool(last) and all((facts.last_progress.get(file) or 0) > line for file, line in last.items())
+
+
 def _progressed(group: Sequence[Finding]) -> bool:
     """A console progress bar was drawn again, further on, after a watchdog reported a timeout."""
     for f in group:
@@ -492,13 +506,16 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
     apart = _ready_sets_apart(collateral, facts)
     if apart is not None:
         return apart
-    if (not stalls and all(f.rule in STALL_WARNING_RULES for f in collateral)
+    if (not stalls and all(f.rule in STALL_WARNING_RULES or f.rule == HOROVOD_MISSING_RANK for f in collateral)
             and not any((f.field("tensor") or "").startswith(("HorovodBroadcast", "broadcast.")) for f in collateral)
-            and _one_stall_report(collateral)):
+            and _one_stall_report(collateral)
+            and (all(f.rule in STALL_WARNING_RULES for f in collateral) or _trained_after(collateral, facts))):
         # only one report of Horovod's stall inspector, in the middle of training: ranks waited a
         # minute for others (one rank checkpointing or evaluating), and nothing failed. Reports
         # repeated over minutes (the inspector warns again while the stall lasts) are a hang; so
-        # is a stall at the initial broadcast of the variables (the missing rank never joined).
+        # is a stall at the initial broadcast of the variables (the missing rank never joined). A
+        # report that lists its ranks one a line ("Missing ranks:" / "Stalled ranks:", then "12:
+        # [tensor]") counts so only when training went on after it.
         return None
     mismatch = (_timeouts_in_different_collectives(collateral, facts) or _stall_reports_disagree(collateral, facts)
                 or _completed_what_a_peer_waits_in(collateral, facts))
@@ -742,6 +759,7 @@ def terminal(f: Finding, facts: RunFacts) -> bool:
 # a line printed just before the first collective: a failure only as a log's very last line
 SETUP_LAST_WORDS = "launcher.setup_last_words"
 NCCL_TESTS_HEADER = "launcher.nccl_tests_header_last"  # (the last line itself: no result row after it)
+STORE_BARRIER_WAITING = "torch.store_barrier_waiting"  # (a rank waiting for the others to join the group)
 LAST_LINES = 3
 
 
@@ -753,7 +771,7 @@ def at_the_end(f: Finding, facts: RunFacts, lines: int = LAST_LINES) -> bool:
 
 # last-resort rules that count only near the very end of their file (a report a healthy run also
 # prints: a host at 95% memory is normal for ZeRO-inference; a log that stops soon after is not)
-NEAR_THE_END = {SETUP_LAST_WORDS: LAST_LINES, NCCL_TESTS_HEADER: 1, "launcher.deepspeed_host_memory_full": 10,
+NEAR_THE_END = {SETUP_LAST_WORDS: LAST_LINES, NCCL_TESTS_HEADER: 1, STORE_BARRIER_WAITING: 30, "launcher.deepspeed_host_memory_full": 10,
                "nccl.connect_retry_refused": 5}
 # last-resort rules that count only repeated among a file's last words: a peer refusing one
 # connection is start-up; refusing it again and again to the end, the job never formed
@@ -774,7 +792,7 @@ LAST_RESORT_RULES = frozenset({"python.fatal_abort", "torch.cpp_terminate", "gen
                                "launcher.deepspeed_host_memory_full", "launcher.pals_rank_abort",
                                "torch.store_bind_in_use", "torch.store_bind6_in_use", "generic.address_in_use",
                                "torch.store_addr_unresolved", "generic.storage_errno_logged",
-                               NCCL_TESTS_HEADER,
+                               NCCL_TESTS_HEADER, STORE_BARRIER_WAITING,
                                "launcher.tpu_init_waiting", SLURM_STEP_ENDED})
 # a last-resort rule that names no cause of its own: the cause it stands for (a traceback whose
 # exception line the paste cut)
@@ -877,6 +895,10 @@ def last_resort(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
         why = "Slurm cancelled the job (a user's scancel, a time limit or a preemption) and no line before it says anything failed"
     elif first.rule in (SETUP_LAST_WORDS, NCCL_TESTS_HEADER):
         why = "the log ends on the line the job prints just before its first collective: it never got past it"
+    elif first.rule == STORE_BARRIER_WAITING:
+        why = (f"the log ends with a rank waiting for the others to join the process group ({first.field('worker_count')} of "
+               f"{first.field('world_size')} had joined): the group never formed; check that every node started and "
+               "that the world size, node count and node rank agree")
     elif first.rule == "launcher.tpu_init_waiting":
         why = ("the log ends on JAX's warning that the TPU backend is still waiting to initialise, for hosts of the "
                "slice that have not started the program (it must run on every host)")
@@ -1107,6 +1129,42 @@ def interrupted(incident: Incident, facts: RunFacts) -> Incident | None:
                               "the launcher) and no line says any of them failed before")
 
 
+# the lines that say why a job was stopped from outside (a scheduler's preemption or time limit, a
+# cloud reclaiming a node): with one of them, the stop is the cause whatever the speed before it
+_STOP_REASON_RULES = frozenset({
+    "launcher.ray_node_preempted", "scheduler.slurm_preempted", "scheduler.slurm_time_limit", "scheduler.lsf_run_limit",
+    "scheduler.cloud_preemption", "scheduler.vm_power_key", "scheduler.k8s_pod_preempted", "scheduler.k8s_job_evicted",
+    "scheduler.submitit_preempted", "scheduler.autoscaler_node_terminated"})
+SLOWED_BEFORE_STOP = 0.5  # a job slowdown of at least this much (+50 %) before a stop with no reason given
+
+
+def slowed_then_stopped(incident: Incident, facts: RunFacts) -> Incident | None:
+    """A job stopped from outside (a user's scancel, a SIGTERM or an interrupt) with no reason given,
+    after its step time had risen by half or more and stayed there: the job slowed down and
+    someone stopped it - the slowdown is what went wrong (in synchronous training every rank waits
+    for the slowest GPU, node or link), read as a straggler that nothing here names."""
+    if incident.cause is not Cause.PREEMPTION or any(f.rule in _STOP_REASON_RULES for f in incident.evidence):
+        return None
+    end = max((f.time for f in incident.evidence if f.time is not None), default=None)
+    slow = [f for f in facts.findings if f.rule == RULE_SLOWDOWN and _change(f) >= SLOWED_BEFORE_STOP
+            and (end is None or f.time is None or f.time <= end)]
+    if not slow:
+        return None
+    first = slow[0]
+    return _build(Cause.STRAGGLER, Initiator(), [first, *incident.evidence], incident.collateral_ranks, 0.4, facts,
+                  inferred_by=f"the job's step time rose {_change(first):+.0%} from step {first.field('step')} and "
+                              "stayed there until the job was stopped from outside, with no reason given: it slowed "
+                              "down (in synchronous training every rank waits for the slowest GPU, node or link) and "
+                              "was stopped; which rank held it back, nothing here says")
+
+
+def _change(f: Finding) -> float:
+    try:
+        return float(f.field("change") or 0.0)
+    except ValueError:
+        return 0.0
+
+
 _AGENT_SIGNAL_RULES = frozenset({"torch.elastic_received_signal", "torch.elastic_sending_signal"})
 
 
@@ -1167,6 +1225,23 @@ def storage_stall(incident: Incident, facts: RunFacts) -> Incident | None:
                   max(incident.confidence, 0.5), facts,
                   inferred_by=f"the ranks waited for one that stopped, and on {who} {what} before they gave up: "
                               "it was starved of its input")
+
+
+def loader_dump_behind(incident: Incident, facts: RunFacts) -> Incident | None:
+    """A hang on a rank read again as a data-loading stall when a stack dump of that rank (its
+    rank, or the process id its lines gave) shows its main loop waiting for the data loader's next
+    batch: the rank the others waited for was starved of its input, not stuck in its own code."""
+    if incident.cause is not Cause.HANG or incident.initiator.rank is None:
+        return None
+    rank, pid = incident.initiator.rank, incident.initiator.pid
+    dumps = [f for f in facts.findings if f.rule == RULE_STACK_LOADER
+             and (f.rank == rank or (pid is not None and f.pid == pid))]
+    if not dumps:
+        return None
+    return _build(Cause.DATA_LOADER_STALL, incident.initiator, [*incident.evidence, dumps[0]], incident.collateral_ranks,
+                  max(incident.confidence, 0.5), facts,
+                  inferred_by=f"the ranks waited for rank {rank}, and its stack dump waits for the data loader's next "
+                              "batch: it was starved of its input (slow storage, a stuck or dead loader worker)")
 
 
 RULE_SRUN_SIGNAL = "scheduler.srun_task_signal"  # rules/scheduler.yaml

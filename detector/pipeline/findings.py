@@ -257,6 +257,10 @@ def exit_findings(scans: Sequence[FileScan], idx: RunIndex, rank_findings: Seque
             # another code of the process the launcher says exited first (sys.exit(3), a test
             # harness's error code) while nothing says what failed: that rank, cause unnamed
             role, cause, conf = Role.INITIATOR, Cause.UNKNOWN, 0.3
+        elif code == 2 and not evidence_elsewhere:
+            # the code argparse's usage error and sys.exit(2) leave, when nothing else in the logs
+            # says what failed (a failure table whose worker's output the paste left out)
+            role, cause, conf = Role.INITIATOR, Cause.PYTHON_EXCEPTION, 0.3
         else:
             role, cause, conf = Role.CONTEXT, None, 1.0
         who = f"rank {rank}" if rank is not None else "a worker"
@@ -450,6 +454,33 @@ def demote_exit_handler_errors(findings: Sequence[Finding]) -> list[Finding]:
             demoted.add(id(first))
         dropped.update(id(f) for f in findings if f.rule == TRACEBACK and f.file == head.file
                        and f.rank == head.rank and 0 < (f.line or 0) - line <= 2)
+    return [dataclasses.replace(f, role=Role.CONTEXT, cause=None) if id(f) in demoted else f
+            for f in findings if id(f) not in dropped]
+
+
+_FEEDER_FRAME = re.compile(r'multiprocessing/queues\.py", line [0-9]{1,6}, in _feed\b')
+FEEDER_WITHIN = 20  # lines from a queue feeder thread's traceback header to its exception's line
+
+
+def demote_feeder_thread_errors(findings: Sequence[Finding]) -> list[Finding]:
+    """``findings`` with the exception of a multiprocessing queue's feeder thread (a traceback
+    whose first frame is ``multiprocessing/queues.py ... in _feed``: Python prints it from the
+    background thread that writes to a pipe, most often a broken pipe once the reader - a data
+    loader worker, a peer process - has gone) made context, and its traceback dropped: the
+    thread's error, printed and dropped; the process goes on."""
+    feeders = [f for f in findings if f.rule == TRACEBACK and f.line is not None
+               and any(line.strip() for line in f.context[:1]) and _FEEDER_FRAME.search(f.context[0])]
+    if not feeders:
+        return list(findings)
+    demoted: set[int] = set()
+    for tb in feeders:
+        line = tb.line or 0
+        first = min((f for f in findings if f.file == tb.file and f.rank == tb.rank and f.role is not Role.CONTEXT
+                     and f.rule.startswith("python.") and 0 < (f.line or 0) - line <= FEEDER_WITHIN),
+                    key=lambda f: f.line or 0, default=None)
+        if first is not None:
+            demoted.add(id(first))
+    dropped = {id(tb) for tb in feeders}
     return [dataclasses.replace(f, role=Role.CONTEXT, cause=None) if id(f) in demoted else f
             for f in findings if id(f) not in dropped]
 
@@ -764,7 +795,8 @@ def demote_foreign_app_faults(findings: Sequence[Finding], idx: RunIndex, start:
     teardown signal): a
     fault of the rank's own process ends its CUDA context at once, so the fault was another
     process's on that GPU. Where the namespaces are not known to be shared, one whose pid is not
-    the rank's, when the rank's own log shows no fault and another rank's says what failed."""
+    the rank's, when the rank's own log shows no fault and another rank's says what failed. An OOM
+    kill logged more than :data:`BEFORE_JOB` before the ranks' first line is context too."""
     alive: dict[int, datetime] = {}
     signalled: set[int] = set()  # ranks whose process the launcher sent its teardown signal
     for f in findings:
@@ -812,6 +844,10 @@ def demote_foreign_app_faults(findings: Sequence[Finding], idx: RunIndex, start:
                         and bool(rank_log_initiators - {f.rank}))
             if before or foreign or lived_on or unbacked:
                 f = dataclasses.replace(f, role=Role.CONTEXT)
+        elif (f.rule == OOM_KILLED and f.role is Role.INITIATOR and start is not None and f.time is not None
+              and f.time < start - BEFORE_JOB):
+            # the OOM killer took a process before the ranks' first line: not one of this job's
+            f = dataclasses.replace(f, role=Role.CONTEXT, cause=None)
         out.append(f)
     return out
 

@@ -16,6 +16,7 @@ from detector.pipeline.findings import (
     demote_bystander_ooms,
     demote_caught_oom,
     demote_exit_handler_errors,
+    demote_feeder_thread_errors,
     demote_foreign_app_faults,
     demote_kill_after_watchdog,
     demote_launcher_reply_race,
@@ -119,7 +120,7 @@ def run_findings(scans: Sequence[FileScan], idx: RunIndex, rules: RuleSet,
         warnings.extend(warns)
     findings.extend(exit_findings(scans, idx, [f for f in findings if f.file is not None]))
     starts = [s.first_time for s in scans if s.first_time is not None and s.file.kind.value == "rank_log"]
-    findings = demote_exit_handler_errors(demote_launcher_reply_race(refine_generic_nccl(findings)))
+    findings = demote_feeder_thread_errors(demote_exit_handler_errors(demote_launcher_reply_race(refine_generic_nccl(findings))))
     findings = place_ray_tracebacks(demote_caught_oom(demote_abort_after_cpp_exception(findings)))
     findings = demote_bystander_ooms(demote_recovered_flaps(findings))
     findings = demote_after_success(demote_secondary_xids(demote_kill_after_watchdog(findings)))

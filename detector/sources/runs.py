@@ -542,6 +542,23 @@ def _pytorchjob_ranks(found: list[LogFile]) -> list[LogFile]:
 
 
 _MAX_NOTES = 64
+# text that is no log even when nothing else is there (a job's configuration, a notebook, a lock file)
+_NOT_TEXT_LOGS = {".json", ".ipynb", ".cfg", ".ini", ".conf", ".js", ".css", ".xml", ".lock", ".csv", ".tsv", ".env"}
+
+
+def _looks_like_text(path: Path) -> bool:
+    """The file's first 4 KiB hold text: no NUL byte, and (as UTF-8, or any 8-bit text) mostly
+    printable characters and line breaks."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(4096)
+    except OSError:
+        return False
+    if not head or b"\0" in head:
+        return False
+    text = head.decode("utf-8", "replace")
+    printable = sum(1 for c in text if c.isprintable() or c in "\n\r\t")
+    return printable >= 0.95 * len(text)
 
 
 def _size(path: Path) -> int:
@@ -570,6 +587,7 @@ def discover(target: Path, *, follow_symlinks: bool = False) -> tuple[list[LogFi
     root = target.resolve()
     found: list[LogFile] = []
     notes: list[Path] = []  # .md and the like: read only when nothing else is a log
+    others: list[Path] = []  # text files of other names: read only when neither logs nor notes are there
     seen_dirs: set[tuple[int, int]] = set()  # (device, inode) of the folders walked: links in a loop are walked once
     def unreadable(exc: OSError) -> None:  # a folder os.walk could not list: said, not skipped silently
         where = os.path.relpath(exc.filename, target) if exc.filename else "."
@@ -611,6 +629,11 @@ def discover(target: Path, *, follow_symlinks: bool = False) -> tuple[list[LogFi
                 found.append(_vetted(item))
             elif path.suffix.lower() in _NOTES_SUFFIXES and fname not in _SKIP_NAMES:
                 notes.append(path)
+            elif (fname not in _SKIP_NAMES and path.suffix.lower() not in _NOT_LOG_SUFFIXES | _NOT_TEXT_LOGS
+                  and len(others) < _MAX_NOTES and _looks_like_text(path)):
+                others.append(path)  # a forwarded e-mail (.eml), an export with a name of its own
+    if not found and not notes and others:  # nothing else: text files of any other name are read
+        notes = others
     if not found and notes:  # nothing with a log's name: the notes that quote the log are read as logs
         found = [_vetted(_text_log(p, p.name, p.relative_to(target).parts[:-1], str(p.relative_to(target)),
                                    _size(p))) for p in notes[:_MAX_NOTES]]
@@ -619,5 +642,5 @@ def discover(target: Path, *, follow_symlinks: bool = False) -> tuple[list[LogFi
                         + (f" (the first {_MAX_NOTES} of {len(notes)})" if len(notes) > _MAX_NOTES else ""))
     found = _pytorchjob_ranks(found)
     if not found:
-        raise InputError(str(target), "no log files found (looked for *.log, *.out, *.err, *.txt, *.jsonl, PBS's *.o<job>, kernel logs, torchrun log dirs, and those gzip-compressed; *.md when nothing else)")
+        raise InputError(str(target), "no log files found (looked for *.log, *.out, *.err, *.txt, *.jsonl, PBS's *.o<job>, kernel logs, torchrun log dirs, and those gzip-compressed; *.md, then any text file, when nothing else)")
     return found, warnings

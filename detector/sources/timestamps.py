@@ -207,7 +207,17 @@ def parse_timestamp(text: str, *, year: int | None = None, pos: int = 0) -> Stam
         inner = _parse_time(text, year=year, pos=level.end())
         if inner is not None:
             return inner
-    return _with_header(_parse_time(text, year=year, pos=pos), text, pos)
+    stamp = _with_header(_parse_time(text, year=year, pos=pos), text, pos)
+    if stamp is None and text.startswith("[", pos) and (tag := _TAG_HEADER.match(text, pos)) is not None:
+        # a logger's own tag before its stamp: torchtitan's "[titan] 2025-02-08 10:20:57,792 - root
+        # - INFO - ...", "[ERROR] 2022-08-21 20:11:07,312 api: ..."
+        inner = _parse_time(text, year=year, pos=tag.end())
+        if inner is not None and inner.time is not None:
+            return inner
+    return stamp
+
+
+_TAG_HEADER = re.compile(r"\[[A-Za-z][\w.-]{0,23}\] ")
 
 
 def _parse_time(text: str, *, year: int | None, pos: int) -> Stamp | None:

@@ -19,7 +19,7 @@ time (series.job_step_seconds):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -102,6 +102,21 @@ def _cusum_alarms(
     return out
 
 
+SHORT_BASELINE = 10  # the fewest step lines a reference level is taken from
+SHORT_CONFIRM = 8  # the fewest lines after a change that confirm it
+
+
+def _scaled(config: StatsConfig, n: int) -> StatsConfig:
+    """The settings for a segment of ``n`` step lines: a log too short for the full reference
+    level (a job that logs every 50 steps, a paste) takes its first third as the reference and
+    a quarter of its lines to confirm a change, never fewer than 10 and 8."""
+    if n >= config.slowdown_baseline + config.slowdown_filter:
+        return config
+    baseline = max(SHORT_BASELINE, min(config.slowdown_baseline, n // 3))
+    confirm = max(SHORT_CONFIRM, min(config.slowdown_confirm, n // 4))
+    return replace(config, slowdown_baseline=baseline, slowdown_confirm=confirm)
+
+
 def detect_slowdowns(
     grid: StepGrid, job_step: FloatArray, config: StatsConfig
 ) -> list[SlowdownHit]:
@@ -113,6 +128,7 @@ def detect_slowdowns(
         cols: IntArray = np.flatnonzero(finite & (grid.col_segments == segment))[
             config.slowdown_warmup :
         ]
+        config = _scaled(config, cols.size)
         if cols.size < config.slowdown_baseline + config.slowdown_filter:
             continue
         x = np.log(job_step[cols])
