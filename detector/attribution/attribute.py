@@ -136,6 +136,9 @@ def _near(f: Finding, primary: Finding) -> bool:
 
 RULE_MPIRUN_SIGNAL = "launcher.mpirun_signal"  # rules/launchers.yaml
 RULE_PALS_EXIT = "launcher.pals_rank_exit"  # rules/launchers.yaml
+# the causes a process's own exit code follows from (not a kill: a signal's exit is negative)
+_OWN_ERRORS = frozenset({Cause.PYTHON_EXCEPTION, Cause.CUDA_OOM, Cause.ILLEGAL_MEMORY_ACCESS, Cause.COLLECTIVE_MISMATCH,
+                         Cause.DATA_LOADER_STALL, Cause.UNKNOWN})
 RULE_MPI_ABORT = "launcher.mpi_abort_invoked"  # rules/launchers.yaml
 # the launcher lines that name the one process that gave up (Open MPI's MPI_Abort, MS-MPI's summary)
 MPI_ABORT_RULES = frozenset({RULE_MPI_ABORT, "launcher.msmpi_exited_without_finalize"})
@@ -230,6 +233,13 @@ def _failure_incident(group: Sequence[Finding], initiators: Sequence[Finding], f
         exited = {f.rank for f in group if f.rule == RULE_EXIT_CODE and f.rank is not None and f.node == node
                   and f.field("exitcode") not in ("-15", "-2", "-1")
                   and (f.time is None or primary.time is None or f.time >= primary.time - TIE)}
+        if not exited and node is None:
+            # the one rank that exited with an error code of its own (srun's "task 109: Exited with
+            # exit code 1") while the others were killed by a signal (the teardown's aborts)
+            exited = {f.rank for f in group if f.rule == RULE_EXIT_CODE and f.rank is not None
+                      and (small_int(f.field("exitcode") or "") or 0) > 0 and primary.cause in _OWN_ERRORS}
+            if len(exited) != 1:
+                exited = set()
         if not exited and node is None:
             # Cray PALS names the one rank that exited with an error ("host: rank 110 exited with
             # code 1"; the others "died from signal 15"): the unplaced error line is that rank's

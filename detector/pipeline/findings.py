@@ -145,6 +145,7 @@ TEARDOWN_RULES = SIGNAL_SENT | {"torch.elastic_force_kill", "scheduler.srun_step
 # a launcher's line naming the process whose exit came first (mpirun's "The first process to do
 # so was: Process name: [[jobid,1],N]")
 FIRST_EXIT_RULES = frozenset({"launcher.mpirun_first_nonzero"})
+MPIRUN_SIGNAL = "launcher.mpirun_signal"  # "mpirun noticed that process rank N ... exited on signal S": the first to end
 # exit codes of a teardown (SIGTERM, SIGINT, SIGHUP), not of a failure
 TEARDOWN_CODES = frozenset({-15, -2, -1})
 
@@ -167,6 +168,7 @@ def exit_findings(scans: Sequence[FileScan], idx: RunIndex, rank_findings: Seque
     records: dict[tuple[int | None, int | None], Record] = {}
     unplaced: list[Record] = []
     first_exit: set[tuple[int | None, int | None]] = set()  # the launcher says this exit came first
+    noticed: set[tuple[int | None, int | None]] = set()  # mpirun names it as the first process to end
     srun_failed: dict[int | None, set[int]] = defaultdict(set)  # the srun tasks that exited with an error code
     for scan in scans:
         f = scan.file
@@ -186,6 +188,8 @@ def exit_findings(scans: Sequence[FileScan], idx: RunIndex, rank_findings: Seque
             for task_rank in task_ranks:
                 node = idx.node(fnd.field("host")) or idx.rank_node.get(task_rank)
                 records.setdefault((fnd.attempt, task_rank), (scode, None, node, fnd.time, fnd.file or "", fnd.line or 0, fnd.text, fnd.attempt))
+                if fnd.rule == MPIRUN_SIGNAL:
+                    noticed.add((fnd.attempt, task_rank))
             if scode > 0:
                 srun_failed[fnd.attempt].update(task_ranks)
             continue
@@ -233,13 +237,21 @@ def exit_findings(scans: Sequence[FileScan], idx: RunIndex, rank_findings: Seque
     for code, _pid, _node, when, _file, _line, _text, a in records.values():
         if code == -6:
             aborts[a].append(when)
-    wave = _abort_waves(aborts, rank_findings)
+    plain: dict[int | None, int] = defaultdict(int)  # each attempt's exits with an error code of a process's own
+    for code, _pid, _node, _when, _file, _line, _text, a in records.values():
+        if code > 0:
+            plain[a] += 1
+    wave = _abort_waves(aborts, rank_findings, plain)
     out = []
     for (_attempt, rank), (code, pid, node, time, file, line, text, att) in records.items():
         sig = _SIGNALS.get(code)
         # (after untimed timeouts, an abort is the watchdog's unless it came well before the others')
         first_alone = time is not None and any(t is not None and t - time > FIRST_ABORT_LEAD for t in aborts.get(att, ()))
-        if code in TEARDOWN_CODES or (code == -6 and (att in wave or rank in aborting
+        if code == -15 and (_attempt, rank) in noticed and not initiator_elsewhere:
+            # mpirun names the first process to end, and it was terminated (SIGTERM) with nothing
+            # failing before: stopped from outside (a preemption, a node reclaimed, an eviction)
+            role, cause, conf = Role.INITIATOR, Cause.PREEMPTION, 0.45
+        elif code in TEARDOWN_CODES or (code == -6 and (att in wave or rank in aborting
                                                       or _after_timeout(first_timeout.get(att), time)
                                                       or (att in untimed_timeout and att not in first_timeout
                                                           and not first_alone))):
@@ -279,20 +291,26 @@ def exit_findings(scans: Sequence[FileScan], idx: RunIndex, rank_findings: Seque
 
 
 ABORT_WAVE = 3  # ranks of one attempt aborting together (see _abort_waves)
+MANY_ABORTS = 8  # so many aborting together beside another's plain exit: a teardown, whatever else is said
 FIRST_ABORT_LEAD = timedelta(seconds=60)  # an abort this long before another one came first
 ABORT_WAVE_WITHIN = timedelta(seconds=2)
 
 
 def _abort_waves(aborts: Mapping[int | None, Sequence[datetime | None]],
-                 rank_findings: Sequence[Finding]) -> set[int | None]:
+                 rank_findings: Sequence[Finding], plain_exits: Mapping[int | None, int]) -> set[int | None]:
     """Attempts (of ``aborts``, each attempt's SIGABRT exit times) in which three or more ranks died
     of SIGABRT within two seconds while no line of the run says anything else: what NCCL's
     watchdog does to every waiting rank after a collective timeout (a paste that kept only the
-    launcher's failure table)."""
-    if any(f.role is not Role.CONTEXT or f.cause is not None for f in rank_findings):
-        return set()  # (an abort's own words, a C++ exception's what(), say what failed)
+    launcher's failure table). Also, whatever else the lines say, a wave of :data:`MANY_ABORTS` or
+    more beside a process that exited with an error code of its own (srun's "task 109: Exited with
+    exit code 1"): the others were torn down after it."""
+    said = any(f.role is not Role.CONTEXT or f.cause is not None for f in rank_findings)
+    # (unless the wave is large and beside a plain exit, an abort's own words, a C++ exception's
+    # what(), say what failed)
     waves = set()
     for att, ts in aborts.items():
+        if said and not (plain_exits.get(att) and len(ts) >= MANY_ABORTS):
+            continue
         stamped = [t for t in ts if t is not None]
         # (all stamped within the window, or none stamped: one failure table lists them together)
         if len(ts) >= ABORT_WAVE and (not stamped or (len(stamped) == len(ts)
@@ -710,6 +728,31 @@ def demote_bystander_ooms(findings: Sequence[Finding]) -> list[Finding]:
     first = min(failing)
     idle = {id(k) for k in kills if k.time is not None and first - k.time > LINK_IDLE}
     return [dataclasses.replace(f, role=Role.CONTEXT, cause=None) if id(f) in idle else f for f in findings]
+
+
+LOADER_DIED = "torch.dataloader_worker_died"  # rules/torch.yaml
+
+
+def oom_killed_loader_workers(findings: Sequence[Finding]) -> list[Finding]:
+    """``findings`` with a rank's "DataLoader worker (pid N) is killed by signal" read as a host
+    OOM kill when the kernel's OOM killer names that pid (the worker's memory, not a stall of the
+    loader), and the kernel's line made context beside it (the rank's line places the kill)."""
+    killed = {f.pid: f for f in findings if f.rule == OOM_KILLED and f.pid is not None and f.role is Role.INITIATOR}
+    if not killed:
+        return list(findings)
+    placed: set[int] = set()
+    out = []
+    for f in findings:
+        if f.rule == LOADER_DIED and f.role is Role.INITIATOR:
+            pids = {int(p) for p in re.findall(r"[0-9]+", (f.field("worker_pid") or "") + " " + (f.field("worker_pids") or ""))}
+            kill = next((k for k in (killed.get(p) for p in sorted(pids)) if k is not None
+                         and (k.node is None or f.node is None or same_host(k.node, f.node))), None)
+            if kill is not None:
+                placed.add(id(kill))
+                f = dataclasses.replace(f, cause=Cause.HOST_OOM_KILL,
+                                        text=f"{f.text} [the kernel's OOM killer took that worker: {kill.text.strip()[:200]}]")
+        out.append(f)
+    return [dataclasses.replace(f, role=Role.CONTEXT) if id(f) in placed else f for f in out]
 
 
 RAY_TASK_ERRORS = frozenset({"launcher.ray_task_error", "launcher.ray_task_gpu_error"})  # rules/launchers.yaml

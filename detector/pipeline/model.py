@@ -25,6 +25,7 @@ from detector.pipeline.findings import (
     elastic_error_findings,
     exit_findings,
     findings_from_hit,
+    oom_killed_loader_workers,
     place_ray_tracebacks,
     refine_generic_nccl,
 )
@@ -122,7 +123,7 @@ def run_findings(scans: Sequence[FileScan], idx: RunIndex, rules: RuleSet,
     starts = [s.first_time for s in scans if s.first_time is not None and s.file.kind.value == "rank_log"]
     findings = demote_feeder_thread_errors(demote_exit_handler_errors(demote_launcher_reply_race(refine_generic_nccl(findings))))
     findings = place_ray_tracebacks(demote_caught_oom(demote_abort_after_cpp_exception(findings)))
-    findings = demote_bystander_ooms(demote_recovered_flaps(findings))
+    findings = oom_killed_loader_workers(demote_bystander_ooms(demote_recovered_flaps(findings)))
     findings = demote_after_success(demote_secondary_xids(demote_kill_after_watchdog(findings)))
     return demote_foreign_app_faults(findings, idx, min(starts) if starts else None), warnings
 

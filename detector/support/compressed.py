@@ -8,6 +8,7 @@ not opened here (run discovery skips them)."""
 
 from __future__ import annotations
 
+import html
 import io
 import json
 import os
@@ -101,6 +102,10 @@ def open_log(path: Path | str, compressed: bool) -> tuple[BinaryIO, os.stat_resu
             utf16 = fh.read(2) in UTF16_BOMS
             fh.seek(0)
             if not utf16:
+                if st.st_size <= HTML_PASTE_BYTES and _html_escaped(fh):
+                    data = _unescaped(fh.read(), st)
+                    fh.close()
+                    return io.BytesIO(data), st, "HTML entities (text copied from a rendered page) decoded"
                 return fh, st, None
             data = fh.read(MAX_INFLATED)
             note = (f"only its first {MAX_INFLATED >> 20} MiB read (UTF-16 is converted in memory)"
@@ -115,6 +120,38 @@ def open_log(path: Path | str, compressed: bool) -> tuple[BinaryIO, os.stat_resu
         data = _from_utf16(data)
         note = "; ".join(x for x in ("UTF-16 text (a Windows PowerShell redirect?), converted to UTF-8", note) if x)
     return io.BytesIO(data), st, note
+
+
+HTML_PASTE_BYTES = 8 << 20  # a copy of a rendered page is a paste, not a large log
+_ENTITIES = (b"&quot;", b"&lt;", b"&gt;", b"&#39;", b"&#x27;", b"&amp;")
+_HTML_HEAD = 32 << 10
+
+
+def _html_escaped(fh: BinaryIO) -> bool:
+    """The text's first 32 KiB hold three or more HTML entities of the characters a page escapes
+    (quotes, angle brackets, ampersands): a log copied from a rendered page (an issue's HTML, a
+    forum post), whose ``File &quot;train.py&quot;`` no rule would read. Leaves ``fh`` at 0."""
+    head = fh.read(_HTML_HEAD)
+    fh.seek(0)
+    return b"&" in head and sum(head.count(e) for e in _ENTITIES) >= 3
+
+
+_UNESCAPED: dict[tuple[int, int, int, int], bytes] = {}
+
+
+def _unescaped(data: bytes, st: os.stat_result) -> bytes:
+    """``data`` with its HTML entities decoded, line by line (a line's count of line breaks is kept:
+    an entity of a line break would move every later line's number), kept by the file's identity
+    for the other opens of a replay."""
+    key = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+    if key not in _UNESCAPED:
+        text = data.decode("utf-8", "surrogateescape")
+        lines = [html.unescape(line).replace("\n", " ") if "&" in line else line
+                 for line in text.split("\n")]
+        if len(_UNESCAPED) >= _EXPORTS_KEPT:
+            _UNESCAPED.pop(next(iter(_UNESCAPED)))
+        _UNESCAPED[key] = "\n".join(lines).encode("utf-8", "surrogateescape")
+    return _UNESCAPED[key]
 
 
 # an export's records by the file's identity: listing a run, reading its head and tail, scanning it

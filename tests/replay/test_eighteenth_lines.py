@@ -297,3 +297,64 @@ def test_a_folder_of_only_binary_files_still_says_no_log_was_found(tmp_path: Pat
     (tmp_path / "weights.bin").write_bytes(b"\x7fELF\x02\x01\x01\x00" + bytes(range(256)) * 8)
     with pytest.raises(RankdoctorError, match="no log files found"):
         replay_path(tmp_path, ruleset)
+
+
+_WORKER_KILLED = ("[rank6]: Traceback (most recent call last):\n"
+                  '[rank6]:   File "train.py", line 88, in <module>\n'
+                  "[rank6]: RuntimeError: DataLoader worker (pid 3814522) is killed by signal: Killed. \n")
+
+
+def test_a_loader_worker_the_oom_killer_took_is_a_host_oom_kill_of_its_rank(tmp_path: Path, ruleset: RuleSet) -> None:
+    kernel = ("[Fri Jan  6 14:34:07 2023] Out of memory: Killed process 3814522 (pt_data_worker) total-vm:26616020kB, "
+              "anon-rss:8847360kB, file-rss:586958kB, shmem-rss:86336kB, UID:52011 pgtables:17694kB oom_score_adj:0\n")
+    got = incidents_of(tmp_path, {"ticket.txt": _WORKER_KILLED + "\ndmesg shows:\n" + kernel}, ruleset)
+    assert [(g.cause, g.rank) for g in got][:1] == [(Cause.HOST_OOM_KILL, 6)]
+    alone = incidents_of(tmp_path / "alone", {"ticket.txt": _WORKER_KILLED}, ruleset)
+    assert [(g.cause, g.rank) for g in alone][:1] == [(Cause.DATA_LOADER_STALL, 6)]
+
+
+def test_a_wave_of_aborts_beside_one_task_s_plain_exit_names_that_task(tmp_path: Path, ruleset: RuleSet) -> None:
+    aborts = "".join(f"srun: error: srv{19 + i}: tasks {2 * i}-{2 * i + 1}: Aborted (core dumped)\n" for i in range(12))
+    got = incidents_of(tmp_path, {"thread.txt": (
+        "Traceback (most recent call last):\n"
+        '  File "/opt/ml/code/fsdp_train.py", line 290, in train\n'
+        "    outputs = model(**batch)\n"
+        "RuntimeError: The size of tensor a (8192) must match the size of tensor b (2049) at non-singleton dimension 1\n"
+        "\nthe last lines:\n\n"
+        "srun: error: srv73: task 109: Exited with exit code 1\n"
+        "srun: Job step aborted: Waiting up to 32 seconds for job step to finish.\n" + aborts)}, ruleset)
+    assert [(g.cause, g.rank) for g in got][:1] == [(Cause.PYTHON_EXCEPTION, 109)]
+
+
+def test_a_log_copied_from_a_rendered_page_has_its_html_entities_decoded(tmp_path: Path, ruleset: RuleSet) -> None:
+    from detector.replay import replay_path
+
+    page = ("[rank3]: Traceback (most recent call last):\n"
+            "[rank3]:   File &quot;train.py&quot;, line 5, in &lt;module&gt;\n"
+            "[rank3]: subprocess.CalledProcessError: Command &#39;[&#39;nvcc&#39;, &#39;-V&#39;]&#39; returned "
+            "non-zero exit status 1.\n"
+            "[rank3]: KeyError: &#39;input_ids&#39;\n")
+    got = incidents_of(tmp_path, {"page.txt": page}, ruleset)
+    assert [(g.cause, g.rank) for g in got][:1] == [(Cause.PYTHON_EXCEPTION, 3)]
+    assert any("KeyError: 'input_ids'" in t for t in got[0].evidence)
+    warned = replay_path(tmp_path / "page.txt", ruleset).warnings
+    assert any("HTML entities" in w for w in warned)
+    plain = tmp_path / "plain.log"
+    plain.write_text("[rank0]: fetched https://example.org/a?x=1&amp;y=2\n[rank0]: KeyError: 'input_ids'\n")
+    assert not any("HTML entities" in w for w in replay_path(plain, ruleset).warnings)
+
+
+def test_mpirun_s_first_process_to_end_terminated_with_nothing_failing_is_a_preemption(tmp_path: Path,
+                                                                                      ruleset: RuleSet) -> None:
+    steps = "".join(f"[1,0]<stdout>:{{'loss': 1.{i:02d}, 'grad_norm': 0.9, 'epoch': 0.7}}\n" for i in range(10))
+    tail = ("--------------------------------------------------------------------------\n"
+            "Primary job  terminated normally, but 1 process returned\n"
+            "a non-zero exit code. Per user-direction, the job has been aborted.\n"
+            "--------------------------------------------------------------------------\n"
+            "mpirun noticed that process rank 14 with PID 1325003 on node compute-permanent-node-850 exited on signal "
+            "{sig}.\n")
+    got = incidents_of(tmp_path, {"job.log": steps + tail.format(sig="15 (Terminated)")}, ruleset)
+    assert [(g.cause, g.rank, g.node, g.drain) for g in got] == [
+        (Cause.PREEMPTION, 14, "compute-permanent-node-850", False)]
+    segv = incidents_of(tmp_path / "segv", {"job.log": steps + tail.format(sig="11 (Segmentation fault)")}, ruleset)
+    assert [(g.cause, g.rank) for g in segv] == [(Cause.CRASH_SIGNAL, 14)]
