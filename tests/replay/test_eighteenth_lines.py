@@ -358,3 +358,12 @@ def test_mpirun_s_first_process_to_end_terminated_with_nothing_failing_is_a_pree
         (Cause.PREEMPTION, 14, "compute-permanent-node-850", False)]
     segv = incidents_of(tmp_path / "segv", {"job.log": steps + tail.format(sig="11 (Segmentation fault)")}, ruleset)
     assert [(g.cause, g.rank) for g in segv] == [(Cause.CRASH_SIGNAL, 14)]
+
+
+def test_a_rendezvous_that_timed_out_with_nothing_else_failing_is_the_network(tmp_path: Path, ruleset: RuleSet) -> None:
+    got = incidents_of(tmp_path, {"train.log": (
+        '  File "/usr/lib/python3.8/site-packages/torch/distributed/elastic/rendezvous/dynamic_rendezvous.py", line 1031,'
+        " in next_rendezvous\n"
+        "    raise RendezvousTimeoutError()\n"
+        "torch.distributed.elastic.rendezvous.api.RendezvousTimeoutError\n")}, ruleset)
+    assert [(g.cause, g.drain) for g in got] == [(Cause.NETWORK, False)]
