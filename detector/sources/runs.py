@@ -546,6 +546,20 @@ _MAX_NOTES = 64
 _NOT_TEXT_LOGS = {".json", ".ipynb", ".cfg", ".ini", ".conf", ".js", ".css", ".xml", ".lock", ".csv", ".tsv", ".env"}
 
 
+_FENCE = re.compile(rb"^ {0,3}(?:```|~~~)", re.MULTILINE)
+
+
+def _quotes_a_log(path: Path) -> bool:
+    """A note (Markdown and the like) with a fenced code block in its first 256 KiB: where a
+    thread's text or a question quotes the log it is about."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(256 << 10)
+    except OSError:
+        return False
+    return _FENCE.search(head) is not None
+
+
 def _looks_like_text(path: Path) -> bool:
     """The file's first 4 KiB hold text: no NUL byte, and (as UTF-8, or any 8-bit text) mostly
     printable characters and line breaks."""
@@ -634,6 +648,12 @@ def discover(target: Path, *, follow_symlinks: bool = False) -> tuple[list[LogFi
                 others.append(path)  # a forwarded e-mail (.eml), an export with a name of its own
     if not found and not notes and others:  # nothing else: text files of any other name are read
         notes = others
+    quoting = [p for p in notes if _quotes_a_log(p)] if found else []
+    if quoting:  # beside the logs, a note whose code blocks quote one (an issue's text, a question)
+        found += [_vetted(_text_log(p, p.name, p.relative_to(target).parts[:-1], str(p.relative_to(target)),
+                                    _size(p))) for p in quoting[:_MAX_NOTES]]
+        shown = ", ".join(str(p.relative_to(target)) for p in quoting[:3]) + (", ..." if len(quoting) > 3 else "")
+        warnings.append(f"read {shown} as log text too (Markdown code blocks beside the logs)")
     if not found and notes:  # nothing with a log's name: the notes that quote the log are read as logs
         found = [_vetted(_text_log(p, p.name, p.relative_to(target).parts[:-1], str(p.relative_to(target)),
                                    _size(p))) for p in notes[:_MAX_NOTES]]

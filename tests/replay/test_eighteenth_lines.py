@@ -367,3 +367,23 @@ def test_a_rendezvous_that_timed_out_with_nothing_else_failing_is_the_network(tm
         "    raise RendezvousTimeoutError()\n"
         "torch.distributed.elastic.rendezvous.api.RendezvousTimeoutError\n")}, ruleset)
     assert [(g.cause, g.drain) for g in got] == [(Cause.NETWORK, False)]
+
+
+def test_an_issue_s_text_with_a_quoted_log_is_read_beside_the_attached_logs(tmp_path: Path, ruleset: RuleSet) -> None:
+    from detector.replay import replay_path
+
+    attached = "".join(f"gn0343:1095134:1095284 [0] NCCL INFO Channel {c:02d}/16 :    0   1\n" for c in range(8))
+    issue = ("# Help: distributed training failure\n\nand rank 478:\n\n```console\n"
+             "gn0402:2645700:2645850 [6] NCCL INFO comm 0x55d00d75af24 rank 478 nranks 512 cudaDev 6 busId b7000 - Init "
+             "COMPLETE\n"
+             "gn0402:2645700:2645850 [6] include/alloc.h:185 NCCL WARN Cuda failure 'out of memory'\n"
+             "RuntimeError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1691, unhandled cuda error"
+             " (run with NCCL_DEBUG=INFO for details), NCCL version 2.14.3\n```\n")
+    got = incidents_of(tmp_path, {"log_rank_0.txt": attached, "issue.md": issue}, ruleset)
+    assert [(g.cause, g.rank) for g in got][:1] == [(Cause.CUDA_OOM, 478)]
+    assert any("issue.md" in w for w in replay_path(tmp_path, ruleset).warnings)
+    prose = tmp_path / "prose"
+    prose.mkdir()
+    (prose / "log_rank_0.txt").write_text(attached)
+    (prose / "README.md").write_text("We think a Segmentation fault or CUDA out of memory happened, see the log.\n")
+    assert replay_path(prose, ruleset).incidents == ()
