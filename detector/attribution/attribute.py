@@ -44,7 +44,7 @@ from detector.attribution.infer import (
     storage_stall,
 )
 from detector.support.hosts import host_key, same_host
-from detector.support.numbers import small_int
+from detector.support.numbers import field_float, small_int
 from detector.types import (
     RULE_EXIT_CODE,
     RULE_GPU_OUTLIER,
@@ -233,11 +233,11 @@ def _failure_incident(group: Sequence[Finding], initiators: Sequence[Finding], f
         exited = {f.rank for f in group if f.rule == RULE_EXIT_CODE and f.rank is not None and f.node == node
                   and f.field("exitcode") not in ("-15", "-2", "-1")
                   and (f.time is None or primary.time is None or f.time >= primary.time - TIE)}
-        if not exited and node is None:
+        if not exited and node is None and primary.cause in _OWN_ERRORS:
             # the one rank that exited with an error code of its own (srun's "task 109: Exited with
             # exit code 1") while the others were killed by a signal (the teardown's aborts)
             exited = {f.rank for f in group if f.rule == RULE_EXIT_CODE and f.rank is not None
-                      and (small_int(f.field("exitcode") or "") or 0) > 0 and primary.cause in _OWN_ERRORS}
+                      and (small_int(f.field("exitcode") or "") or 0) > 0}
             if len(exited) != 1:
                 exited = set()
         if not exited and node is None:
@@ -512,9 +512,9 @@ def _slow_job_on_a_deviating_gpu(facts: RunFacts, outliers: Sequence[Finding], k
     if not slow:
         return []
     start = min((f.time for f in slow if f.time is not None), default=None)
-    rel = max((_number(f.field("change")) for f in slow if f.rule == RULE_SLOWDOWN), default=0.0)
+    rel = max((field_float(f.field("change")) for f in slow if f.rule == RULE_SLOWDOWN), default=0.0)
     best: dict[str, Finding] = {}
-    for o in sorted(outliers, key=lambda o: (-o.confidence, -abs(_number(o.field("score"))))):
+    for o in sorted(outliers, key=lambda o: (-o.confidence, -abs(field_float(o.field("score"))))):
         if o.confidence < 0.7 or o.gpu is None or o.gpu in known or o.gpu in best:
             continue  # only performance or hardware deviations name a GPU
         if start is not None and o.time is not None and o.time < start - SLOWDOWN_LEAD:
@@ -545,20 +545,13 @@ def _explains(o: Finding, rel: float) -> bool:
     stall): a GPU that holds every all-reduce back by that much runs its clock that much lower
     or sits throttled most of the time. Clock-event counters (DCGM_EXP_CLOCK_EVENTS_COUNT) carry
     no share: with a hardware reason they qualify."""
-    clock, peers = _number(o.field("sm_clock")), _number(o.field("sm_clock_peers"))
+    clock, peers = field_float(o.field("sm_clock")), field_float(o.field("sm_clock_peers"))
     if clock > 0 and peers > 0 and 1.0 - clock / peers >= max(MIN_CLOCK_DEFICIT, CLOCK_SHARE * rel):
         return True
-    share = _number(o.field("clock_events")) - _number(o.field("clock_events_peers"))
+    share = field_float(o.field("clock_events")) - field_float(o.field("clock_events_peers"))
     if share >= MOST_SAMPLES:
         return True
     return o.field("clock_event_count") is not None and o.field("hardware") == "true"
-
-
-def _number(text: str | None) -> float:
-    try:
-        return float(text) if text is not None else 0.0
-    except ValueError:
-        return 0.0
 
 
 def _rank_of_gpu(facts: RunFacts, o: Finding) -> int | None:
@@ -576,7 +569,7 @@ def _rank_of_gpu(facts: RunFacts, o: Finding) -> int | None:
 def _fusion_text(slow: Sequence[Finding], o: Finding) -> str:
     slowdown = next((f for f in slow if f.rule == RULE_SLOWDOWN), None)
     if slowdown is not None:
-        change = _number(slowdown.field("change"))
+        change = field_float(slowdown.field("change"))
         what = (f"every rank's step time rose {change:+.0%} from step {slowdown.field('step')} (in synchronous "
                 "data parallel all ranks wait for the slowest GPU)")
     else:

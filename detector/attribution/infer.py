@@ -19,7 +19,7 @@ from detector.attribution.incident import (
     _collateral,
     _initiator_for,
 )
-from detector.support.numbers import small_int
+from detector.support.numbers import field_float, small_int
 from detector.types import (
     RULE_DATA_PREP,
     RULE_EXIT_CODE,
@@ -1146,23 +1146,16 @@ def slowed_then_stopped(incident: Incident, facts: RunFacts) -> Incident | None:
     if incident.cause is not Cause.PREEMPTION or any(f.rule in _STOP_REASON_RULES for f in incident.evidence):
         return None
     end = max((f.time for f in incident.evidence if f.time is not None), default=None)
-    slow = [f for f in facts.findings if f.rule == RULE_SLOWDOWN and _change(f) >= SLOWED_BEFORE_STOP
+    slow = [f for f in facts.findings if f.rule == RULE_SLOWDOWN and field_float(f.field("change")) >= SLOWED_BEFORE_STOP
             and (end is None or f.time is None or f.time <= end)]
     if not slow:
         return None
     first = slow[0]
     return _build(Cause.STRAGGLER, Initiator(), [first, *incident.evidence], incident.collateral_ranks, 0.4, facts,
-                  inferred_by=f"the job's step time rose {_change(first):+.0%} from step {first.field('step')} and "
+                  inferred_by=f"the job's step time rose {field_float(first.field('change')):+.0%} from step {first.field('step')} and "
                               "stayed there until the job was stopped from outside, with no reason given: it slowed "
                               "down (in synchronous training every rank waits for the slowest GPU, node or link) and "
                               "was stopped; which rank held it back, nothing here says")
-
-
-def _change(f: Finding) -> float:
-    try:
-        return float(f.field("change") or 0.0)
-    except ValueError:
-        return 0.0
 
 
 _AGENT_SIGNAL_RULES = frozenset({"torch.elastic_received_signal", "torch.elastic_sending_signal"})

@@ -234,12 +234,11 @@ def exit_findings(scans: Sequence[FileScan], idx: RunIndex, rank_findings: Seque
     # what else says what failed, beside the ranks that only failed as a consequence
     initiator_elsewhere = any(f.role is Role.INITIATOR for f in rank_findings) or signal_deaths
     aborts: dict[int | None, list[datetime | None]] = defaultdict(list)  # each attempt's SIGABRT exit times
+    plain: dict[int | None, int] = defaultdict(int)  # each attempt's exits with an error code of a process's own
     for code, _pid, _node, when, _file, _line, _text, a in records.values():
         if code == -6:
             aborts[a].append(when)
-    plain: dict[int | None, int] = defaultdict(int)  # each attempt's exits with an error code of a process's own
-    for code, _pid, _node, _when, _file, _line, _text, a in records.values():
-        if code > 0:
+        elif code > 0:
             plain[a] += 1
     wave = _abort_waves(aborts, rank_findings, plain)
     out = []
@@ -487,7 +486,7 @@ def demote_feeder_thread_errors(findings: Sequence[Finding]) -> list[Finding]:
     loader worker, a peer process - has gone) made context, and its traceback dropped: the
     thread's error, printed and dropped; the process goes on."""
     feeders = [f for f in findings if f.rule == TRACEBACK and f.line is not None
-               and any(line.strip() for line in f.context[:1]) and _FEEDER_FRAME.search(f.context[0])]
+               and f.context and _FEEDER_FRAME.search(f.context[0])]
     if not feeders:
         return list(findings)
     demoted: set[int] = set()

@@ -13,6 +13,7 @@ import io
 import json
 import os
 import zlib
+from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
 
@@ -103,9 +104,9 @@ def open_log(path: Path | str, compressed: bool) -> tuple[BinaryIO, os.stat_resu
             fh.seek(0)
             if not utf16:
                 if st.st_size <= HTML_PASTE_BYTES and _html_escaped(fh):
-                    data = _unescaped(fh.read(), st)
+                    decoded = _converted("html", st, lambda: _unescape(fh.read())) or b""
                     fh.close()
-                    return io.BytesIO(data), st, "HTML entities (text copied from a rendered page) decoded"
+                    return io.BytesIO(decoded), st, "HTML entities (text copied from a rendered page) decoded"
                 return fh, st, None
             data = fh.read(MAX_INFLATED)
             note = (f"only its first {MAX_INFLATED >> 20} MiB read (UTF-16 is converted in memory)"
@@ -136,41 +137,39 @@ def _html_escaped(fh: BinaryIO) -> bool:
     return b"&" in head and sum(head.count(e) for e in _ENTITIES) >= 3
 
 
-_UNESCAPED: dict[tuple[int, int, int, int], bytes] = {}
-
-
-def _unescaped(data: bytes, st: os.stat_result) -> bytes:
+def _unescape(data: bytes) -> bytes:
     """``data`` with its HTML entities decoded, line by line (a line's count of line breaks is kept:
-    an entity of a line break would move every later line's number), kept by the file's identity
-    for the other opens of a replay."""
-    key = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
-    if key not in _UNESCAPED:
-        text = data.decode("utf-8", "surrogateescape")
-        lines = [html.unescape(line).replace("\n", " ") if "&" in line else line
-                 for line in text.split("\n")]
-        if len(_UNESCAPED) >= _EXPORTS_KEPT:
-            _UNESCAPED.pop(next(iter(_UNESCAPED)))
-        _UNESCAPED[key] = "\n".join(lines).encode("utf-8", "surrogateescape")
-    return _UNESCAPED[key]
+    an entity of a line break would move every later line's number)."""
+    text = data.decode("utf-8", "surrogateescape")
+    lines = [html.unescape(line).replace("\n", " ") if "&" in line else line for line in text.split("\n")]
+    return "\n".join(lines).encode("utf-8", "surrogateescape")
 
 
-# an export's records by the file's identity: listing a run, reading its head and tail, scanning it
-# and reading its tail again each open it, and each would otherwise parse the whole document anew
-_EXPORTS: dict[tuple[int, int, int, int], bytes | None] = {}
-_EXPORTS_KEPT = 4
+# a file's text converted (an export's records, a page's decoded entities), by what was done and the
+# file's identity: listing a run, reading its head and tail, scanning it and reading its tail again
+# each open it, and each would otherwise convert the whole file anew
+_CONVERTED: dict[tuple[str, int, int, int, int], bytes | None] = {}
+_CONVERTED_KEPT = 4
 _EXPORT_CACHED_BYTES = 64 << 20
 
 
+def _converted(what: str, st: os.stat_result, convert: Callable[[], bytes | None], *, keep: bool = True) -> bytes | None:
+    """``convert()``'s result for this file, made once per file identity (up to
+    :data:`_CONVERTED_KEPT` kept; ``keep`` false: made at each open, not held)."""
+    key = (what, st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+    if key in _CONVERTED:
+        return _CONVERTED[key]
+    out = convert()
+    if keep:
+        if len(_CONVERTED) >= _CONVERTED_KEPT:
+            _CONVERTED.pop(next(iter(_CONVERTED)))
+        _CONVERTED[key] = out
+    return out
+
+
 def _export_lines(fh: BinaryIO, st: os.stat_result, kind: str) -> bytes | None:
-    key = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
-    if key in _EXPORTS:
-        return _EXPORTS[key]
-    lines = export_records(fh.read(MAX_INFLATED), kind)
-    if st.st_size <= _EXPORT_CACHED_BYTES:  # (a larger one is parsed at each open, not held)
-        if len(_EXPORTS) >= _EXPORTS_KEPT:
-            _EXPORTS.pop(next(iter(_EXPORTS)))
-        _EXPORTS[key] = lines
-    return lines
+    return _converted("export", st, lambda: export_records(fh.read(MAX_INFLATED), kind),
+                      keep=st.st_size <= _EXPORT_CACHED_BYTES)
 
 
 def _export_kind(path: Path, fh: BinaryIO) -> str | None:

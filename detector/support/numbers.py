@@ -17,6 +17,15 @@ def small_int(value: str | None, *, digits: int = 9, signed: bool = False) -> in
     return int(text)
 
 
+def field_float(value: str | None) -> float:
+    """A finding's numeric field (a change, a score, a clock) as a float; 0.0 when it is missing or
+    not a number."""
+    try:
+        return float(value) if value is not None else 0.0
+    except ValueError:
+        return 0.0
+
+
 MAX_RANKS = 1 << 20
 """Rank ids and world sizes a log may claim: at most about a million GPUs. A larger claim (one
 init line saying ``nranks 99999999999``) is not believed, so nothing is ever sized by it."""
