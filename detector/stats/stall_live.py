@@ -2,6 +2,15 @@
 
 It keeps, per rank, the last step line and the last ``median_window`` intervals, learns long
 intervals as pauses, and hands its state to :func:`stall.evaluate`, the rule replay uses too.
+
+Live, one thing differs: the ranks do not go quiet at one instant. When every rank stopped at the
+same step (a hang: the waiters and the one that stopped all printed that step last), the rank
+whose last line came a fraction of a second before its peers' crosses its allowance first, and
+for that moment it alone looks stalled, "behind" peers that are not ahead of it. Such a report
+is held back while the other ranks, at the same step and quiet themselves, are within
+``JOIN_GRACE`` of their own allowance: a moment later they are stalled too and the stall is
+the whole job's, for the hang discriminator to judge. Replay sees the whole log at once and is
+not concerned.
 """
 
 from __future__ import annotations
@@ -18,6 +27,9 @@ from .model import LogNote, NoteKind, StepSample
 from .series import job_rows
 from .stall import evaluate, stall_findings
 from .stall_allowance import MAX_PAUSES, Pause, median_interval
+
+JOIN_GRACE_S = 2.0  # at least this long, ...
+JOIN_GRACE_MEDIANS = 3.0  # ... or this many median intervals: the spread of one step's lines
 
 
 class _RankState:
@@ -144,6 +156,9 @@ class StallTracker:
         )
         if event is None:
             return []
+        if event.first_ranks and self._peers_about_to_stall(event.first_ranks, event.stalled_ranks,
+                                                            event.allowance.seconds, median, now):
+            return []  # the same step's peers cross their allowance in a moment: judge the job then
         # one report per episode: the same first ranks (or, when none is singled out, the same
         # stalled ranks) are not reported again until one of them progresses
         key = event.first_ranks or event.stalled_ranks
@@ -157,3 +172,22 @@ class StallTracker:
             if s.last_sample is not None and s.last_sample.node
         )
         return stall_findings(replace(event, nodes=nodes), self._ranks[lead].last_sample)
+
+    def _peers_about_to_stall(self, first: tuple[int, ...], stalled: tuple[int, ...], limit_s: float,
+                              median: float, now: float) -> bool:
+        """Whether every rank not (yet) stalled nor finished is at the first ranks' step or
+        behind it, and quiet to within the grace of ``limit_s``: no peer is ahead of them."""
+        lead = self._ranks[first[0]]
+        lead_key = (lead.segment, lead.last_step or 0)
+        grace = max(JOIN_GRACE_S, JOIN_GRACE_MEDIANS * median)
+        waiting = [s for r, s in self._ranks.items()
+                   if r not in stalled and r not in self._ended and s.last_sample is not None]
+        if not waiting:
+            return False
+        for state in waiting:
+            if (state.segment, state.last_step or 0) > lead_key:
+                return False  # a peer went further: the first ranks are behind it
+            assert state.last_sample is not None
+            if now - max(state.last_activity, state.last_sample.time) + grace <= limit_s:
+                return False  # a peer spoke recently: not about to stall
+        return True

@@ -91,8 +91,9 @@ def test_rank_hanging_before_all_reduce(tmp_path: Path, cleanup: list[object]) -
     stalled_at = time.monotonic()
     incident = only_incident(sidecar, quiet_s=2.0)
     waited = time.monotonic() - stalled_at
-    assert incident["cause"] == "hang", brief(incident)
-    assert incident["initiator"]["rank"] == 3, brief(incident)  # type: ignore[index]
+    said = brief(incident) + "\nsidecar stderr:\n" + sidecar.stderr()[-3000:]  # what it saw, when this fails
+    assert incident["cause"] == "hang", said
+    assert incident["initiator"]["rank"] == 3, said  # type: ignore[index]
     assert waited < 60, f"hang reported {waited:.0f} s after the last step: not before the 120 s timeout"
     assert job.proc.poll() is None, "the job ended before the hang was reported"
     assert sidecar.stop() == 0

@@ -335,6 +335,57 @@ def test_a_dump_that_hangs_is_cut_at_the_timeout(tmp_path: Path) -> None:
     assert warnings and "took longer than 0.3 s" in warnings[0]
 
 
+FAKE_PYSPY = """#!{python}
+import json, sys, time
+pid = int(sys.argv[sys.argv.index("--pid") + 1])
+if pid == 103:
+    time.sleep(30)  # this rank's dump never finishes
+frames = [{{"name": "barrier", "filename": "{site}torch/distributed/distributed_c10d.py",
+           "short_filename": "torch/distributed/distributed_c10d.py", "line": 4800, "module": None}},
+          {{"name": "main", "filename": "/job/train.py", "short_filename": "train.py", "line": 234, "module": None}}]
+print(json.dumps([{{"pid": pid, "os_thread_id": pid, "thread_name": "MainThread", "active": False, "frames": frames}}]))
+"""
+
+
+def test_a_rank_whose_dump_did_not_finish_is_still_named_from_its_wait_state(tmp_path: Path) -> None:
+    """Three ranks' stacks wait in the same barrier (nobody stands out among them); the fourth's
+    dump ran past the timeout (a busy host): the stalled rank is that one, and its /proc wait
+    state says so. Before, the three stacks' verdict (nobody) was final and the hang had no rank."""
+    tool = tmp_path / "py-spy"
+    tool.write_text(FAKE_PYSPY.format(python=sys.executable, site=SITE))
+    tool.chmod(0o755)
+    watcher, warnings = watcher_with(tmp_path, str(tool), timeout_s=1.0)
+    (suspect,) = watcher.suspects([0, 1, 2, 3])
+    assert suspect.rank == 3 and suspect.basis == "process_state", suspect
+    assert "hrtimer_nanosleep" in suspect.reason
+    assert any("took longer than 1 s" in w or "took longer than 1.0 s" in w for w in warnings), warnings
+
+
+def test_a_rank_caught_between_fork_and_exec_is_found_at_the_next_look(tmp_path: Path) -> None:
+    """A young process whose environment is still its launcher's (no RANK: caught between fork
+    and exec) is looked at again at the next discovery; an old process that is not a rank is
+    remembered as not one and not read again until the periodic refresh."""
+    proc, logs = tmp_path / "proc", tmp_path / "logs"
+    proc.mkdir(parents=True)
+    ticks = os.sysconf("SC_CLK_TCK")
+    (proc / "uptime").write_text("1000.00 1500.00\n")
+    launcher = {"PATH": "/bin", "TORCHELASTIC_RUN_ID": "x"}
+    fake_proc(proc, 100, rank_env(0, logs))
+    fake_proc(proc, 101, launcher)  # started long ago (100 ticks after boot)
+    fake_proc(proc, 102, launcher)
+    stat = proc / "102" / "stat"
+    stat.write_text(stat.read_text().replace(" 100 ", f" {int(999.5 * ticks)} ", 1))  # half a second old
+    watcher = ProcessWatcher(ProcessConfig(proc_root=proc, poll_s=0.0, discover_s=0.0), node="n1", log_roots=[logs])
+    watcher.start(Inbox())
+    watcher.poll(0.0)
+    assert sorted(p.pid for p in watcher.alive) == [100]
+    for pid, rank in ((101, 1), (102, 2)):  # both exec the rank now (same start time: same process)
+        (proc / str(pid) / "environ").write_bytes(
+            b"\0".join(f"{k}={v}".encode() for k, v in rank_env(rank, logs).items()) + b"\0")
+    watcher.poll(1.0)
+    assert sorted(p.pid for p in watcher.alive) == [100, 102]  # 101 is an old non-rank: not read again yet
+
+
 def test_a_forked_data_loader_worker_is_not_a_rank(tmp_path: Path) -> None:
     proc, logs = tmp_path / "proc", tmp_path / "logs"
     fake_proc(proc, 100, rank_env(0, logs))

@@ -12,6 +12,12 @@ its cause is unknown until a line or the launcher's exit code says more, unless 
 caught the zombie and read its exit status. Ranks that exit after another rank of the same
 attempt are collateral; ranks that all exit at once look like the end of the job (context).
 
+A process seen younger than ``YOUNG_S`` that is not (yet) a rank is looked at again at the next
+discovery instead of being remembered as not one: between its launcher's fork and its exec, a
+rank's ``/proc/PID/environ`` is still the launcher's (no ``RANK``), and a busy host can catch it
+there; remembered, it would stay unseen for ``IGNORED_REFRESH`` discoveries, and a hang in that
+time would be reported without the stalled rank's process.
+
 A process forked by a rank without a new program (a DataLoader worker, a multiprocessing
 helper) inherits the rank's environment; it is not a rank: a process whose parent has the same
 ``RANK`` / ``LOCAL_RANK`` and runs the same executable is left out.
@@ -47,6 +53,7 @@ SAMPLES = 5  # of each rank's wait state; the one a majority of them shows is th
 SAMPLE_GAP_S = 0.05
 STACKS_FRESH_S = 10.0  # signatures() reuses the last stack snapshot for this long
 IGNORED_REFRESH = 15  # every this many discoveries, processes known not to be ranks are looked at again
+YOUNG_S = 5.0  # a process younger than this is not yet remembered as not a rank (see _discover)
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,6 +243,7 @@ class ProcessWatcher:
         live_pids = set()
         refresh = self._discoveries % IGNORED_REFRESH == 0  # now and then, look at known pids again
         self._discoveries += 1
+        young_from = self._young_from()
         for name in names:
             if not name.isdigit():
                 continue
@@ -252,12 +260,23 @@ class ProcessWatcher:
             proc = rank_process(env, pid, stat.start_ticks, self._node) if env is not None else None
             if proc is None or env is None or not self._wanted(env) \
                     or forked_helper(root, pid, stat.ppid, env):
-                self._ignored[pid] = stat.start_ticks
+                if young_from is None or stat.start_ticks < young_from:
+                    self._ignored[pid] = stat.start_ticks
                 continue
             self._tracked[pid] = proc
             found = True
         self._ignored = {p: t for p, t in self._ignored.items() if p in live_pids}
         return found
+
+    def _young_from(self) -> int | None:
+        """The start time (clock ticks since boot, as in ``/proc/PID/stat``) from which a process
+        is younger than ``YOUNG_S``; None when ``/proc/uptime`` cannot be read."""
+        try:
+            uptime = float((self._cfg.proc_root / "uptime").read_text().split()[0])
+            ticks = os.sysconf("SC_CLK_TCK")
+        except (OSError, ValueError, IndexError):
+            return None
+        return int((uptime - YOUNG_S) * ticks)
 
     def _check(self, now: float) -> bool:
         gone: list[tuple[RankProcess, int | None]] = []
@@ -314,13 +333,18 @@ class ProcessWatcher:
     def suspects(self, ranks: Sequence[int]) -> list[Suspect]:
         """Among ``ranks`` (stalled), those that are not where their peers are: from the ranks'
         stacks when the sampler can take them (each a :class:`Suspect`: cause, place, stack
-        excerpt), else from where their main threads wait in the kernel."""
+        excerpt), else (also when some ranks' stacks could not be taken and the others' single
+        nobody out) from where their main threads wait in the kernel."""
         wanted = set(ranks)
         by_rank = {p.rank: p.pid for p in self._tracked.values() if p.rank in wanted}
         if self._stacks is not None:
             found = self._stacks.suspects(by_rank)
-            if found is not None:
+            last = self._stacks.last
+            if found is not None and (found or last is None or not last.errors):
                 return list(found)
+            # no stacks, or some ranks could not be dumped (a dump timed out on a busy host) and
+            # none of the others stands out: the one left out may be the one that stopped, and
+            # its wait state still says where it is
         return list(self._proc_suspects(by_rank))
 
     def _proc_suspects(self, by_rank: Mapping[int, int]) -> list[Suspect]:
