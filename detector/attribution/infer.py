@@ -410,6 +410,10 @@ PROGRESSED_WHY = "a progress bar was still advancing after the watchdogs fired: 
 
 
 RULE_RECEIVED_SIGNAL = "torch.elastic_received_signal"  # rules/torch.yaml
+RULE_PADDLE_SIGTERM = "launcher.paddle_termination_signal"  # rules/launchers.yaml: a trainer got SIGTERM
+RECEIVED_SIGNAL = frozenset({RULE_RECEIVED_SIGNAL, RULE_PADDLE_SIGTERM})
+# what a rank's own teardown prints after it got the signal (its data loader's workers ended with it)
+_SIGNAL_TEARDOWN = frozenset({"launcher.paddle_loader_terminated"})
 STOP_TOLERANCE = timedelta(seconds=2)  # teardown lines stamped this much before the SIGTERM line
 
 
@@ -418,12 +422,13 @@ def _stopped_from_outside(collateral: Sequence[Finding], timeouts: Sequence[Find
     "received SIGTERM") when that is the first thing that went wrong: no collective had timed
     out, and every other line of the failure is the teardown that came after it (the launcher
     passing the signal on, teardown exits, peers losing the ranks that had already gone)."""
-    received = [f for f in collateral if f.rule == RULE_RECEIVED_SIGNAL and _sigterm(f)]
+    received = [f for f in collateral if f.rule in RECEIVED_SIGNAL and _sigterm(f)]
     if not received or timeouts or not any(terminal(f, facts) for f in received):
         return None
     first = min((f.time for f in received if f.time is not None), default=None)
     for f in collateral:
-        if f.rule in SIGNAL_SENT or f.rule == RULE_RECEIVED_SIGNAL or (f.rule == RULE_EXIT_CODE and _teardown_exit(f)):
+        if (f.rule in SIGNAL_SENT or f.rule in RECEIVED_SIGNAL or f.rule in _SIGNAL_TEARDOWN
+                or (f.rule == RULE_EXIT_CODE and _teardown_exit(f))):
             continue
         if first is None or f.time is None or f.time < first - STOP_TOLERANCE:
             return None
@@ -432,7 +437,7 @@ def _stopped_from_outside(collateral: Sequence[Finding], timeouts: Sequence[Find
 
 
 def _sigterm(f: Finding) -> bool:
-    return ((f.field("signal") or f.field("lightning_signal") or f.field("app_signal") or "") in ("SIGTERM", "15")
+    return (f.rule == RULE_PADDLE_SIGTERM or (f.field("signal") or f.field("lightning_signal") or f.field("app_signal") or "") in ("SIGTERM", "15")
             or f.field("signum") == "15")
 
 
@@ -489,6 +494,28 @@ def _spared_by_teardown(collateral: Sequence[Finding], facts: RunFacts) -> int |
         if len(left) == 1:
             spared.add(left[0])
     return next(iter(spared)) if len(spared) == 1 else None
+
+
+# collectives a dump may show a healthy rank in while its peers are elsewhere (set-up, teardown,
+# the logger's wrapper around every call)
+_NOT_A_WAIT = frozenset({"wrapper", "init_process_group", "destroy_process_group", "new_group", "_new_group_with_tag"})
+STACK_BLOCK_GAP = 3  # lines between two frames of one stack dump
+
+
+def _innermost_collectives(dumped: Sequence[Finding]) -> list[str]:
+    """The collective each dumped stack waits in: the first (innermost) collective frame of each
+    run of frames (frames of one stack lie within a few lines of each other in one file)."""
+    out: list[str] = []
+    prev: tuple[str | None, int] | None = None
+    for f in sorted(dumped, key=lambda f: (f.file or "", f.line or 0)):
+        func = f.field("func") or f.field("ffunc") or ""
+        start = prev is None or prev[0] != f.file or (f.line or 0) - prev[1] > STACK_BLOCK_GAP
+        prev = (f.file, f.line or 0)
+        if start:
+            out.append("")
+        if not out[-1] and func not in _NOT_A_WAIT:
+            out[-1] = func
+    return [w for w in out if w]
 
 
 def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
@@ -668,6 +695,13 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
                           [loader, *collateral], _collateral(group, loader.rank, facts), 0.45, facts,
                           inferred_by="its stack dump waits for the data loader's next batch while the other "
                                       "ranks' dumps wait in a collective")
+        waits = sorted(set(_innermost_collectives(dumped)))
+        if len(waits) >= 2:
+            # the dumps wait in different collectives: the ranks issued different ones (a rank
+            # in all_reduce while others are in reduce_scatter waits for a call that never comes)
+            return _build(Cause.COLLECTIVE_MISMATCH, Initiator(), collateral, _collateral(group, None, facts), 0.4,
+                          facts, inferred_by=f"stack dumps show ranks waiting in different collectives "
+                                             f"({', '.join(waits[:4])}): they issued different collectives")
         return _build(Cause.HANG, Initiator(), collateral, _collateral(group, None, facts), 0.35, facts,
                       inferred_by="stack dumps show the ranks waiting in a collective "
                                   f"({', '.join(sorted({f.field('func') or f.field('ffunc') or '?' for f in dumped}))}) "
@@ -724,7 +758,7 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
     preparing = any(f.rule == RULE_DATA_PREP and (f.line or 0) >= facts.last_progress.get(f.file or "", 0)
                     for f in group)
     if (cancelled and not timeouts and not preparing
-            and all(f.rule.startswith("scheduler.") or f.rule in SIGNAL_SENT or f.rule == "torch.elastic_received_signal"
+            and all(f.rule.startswith("scheduler.") or f.rule in SIGNAL_SENT or f.rule in RECEIVED_SIGNAL
                     or (f.rule == RULE_EXIT_CODE and _teardown_exit(f)) for f in collateral)):
         # the only other lines are the step's own teardown: someone cancelled the job (scancel),
         # nothing failed before it

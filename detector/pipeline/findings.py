@@ -502,6 +502,35 @@ def demote_feeder_thread_errors(findings: Sequence[Finding]) -> list[Finding]:
             for f in findings if id(f) not in dropped]
 
 
+# a child started by multiprocessing's spawn (torch.multiprocessing.spawn, a DataLoader worker with
+# the spawn start method) reads its start-up data from its parent first: these are what it raises
+# when the parent died or closed the pipe before sending it all
+_SPAWN_FRAME = re.compile(r'multiprocessing/spawn\.py", line [0-9]{1,6}, in (?:spawn_main|_main)\b')
+_PARENT_GONE = re.compile(r"^ ?(?:EOFError: Ran out of input|_pickle\.UnpicklingError: pickle data was truncated)\s*$")
+SPAWN_WITHIN = 12  # lines from a spawned child's traceback header to its exception's line
+
+
+def demote_orphaned_spawn_children(findings: Sequence[Finding]) -> list[Finding]:
+    """``findings`` with the start-up failure of a spawned child whose parent was gone (a
+    traceback through ``multiprocessing/spawn.py ... in spawn_main`` ending in "EOFError: Ran out
+    of input" or "pickle data was truncated": its start-up data never fully arrived) made
+    collateral: the parent's own failure is the cause. A child that could not unpickle what it
+    got (an ``AttributeError: Can't get attribute ...``, the user's error) keeps its reading."""
+    spawned = [f for f in findings if f.rule == TRACEBACK and f.line is not None
+               and any(_SPAWN_FRAME.search(c) for c in f.context[:4])]
+    if not spawned:
+        return list(findings)
+    demoted: set[int] = set()
+    for tb in spawned:
+        line = tb.line or 0
+        first = min((f for f in findings if f.file == tb.file and f.rank == tb.rank and f.role is not Role.CONTEXT
+                     and f.rule.startswith("python.") and 0 < (f.line or 0) - line <= SPAWN_WITHIN),
+                    key=lambda f: f.line or 0, default=None)
+        if first is not None and _PARENT_GONE.search(first.text):
+            demoted.add(id(first))
+    return [dataclasses.replace(f, role=Role.COLLATERAL, cause=None) if id(f) in demoted else f for f in findings]
+
+
 SUCCEEDED = "python.run_succeeded"
 # torchrun's agent: its worker group finished well (after a restart, the earlier attempt's failures
 # were recovered from); a span like the harness's success

@@ -20,6 +20,7 @@ from detector.pipeline.findings import (
     demote_foreign_app_faults,
     demote_kill_after_watchdog,
     demote_launcher_reply_race,
+    demote_orphaned_spawn_children,
     demote_recovered_flaps,
     demote_secondary_xids,
     elastic_error_findings,
@@ -30,6 +31,7 @@ from detector.pipeline.findings import (
     refine_generic_nccl,
 )
 from detector.pipeline.index import LiveFacts, RunIndex, apply_live, build_index, resolve_rank
+from detector.pipeline.relaunch import demote_earlier_launches
 from detector.pipeline.tail import last_activity
 from detector.rules.engine import RuleSet
 from detector.sources.runs import FileKind, LogFile
@@ -108,8 +110,10 @@ def build_index_for(scans: Sequence[FileScan], live: LiveFacts | None = None) ->
 
 
 def run_findings(scans: Sequence[FileScan], idx: RunIndex, rules: RuleSet,
-                 elastic_files: Sequence[LogFile] = ()) -> tuple[list[Finding], list[str]]:
-    """The findings of every kept hit, of the torchelastic error files and of the exit codes."""
+                 elastic_files: Sequence[LogFile] = (), *, relaunches: bool = False) -> tuple[list[Finding], list[str]]:
+    """The findings of every kept hit, of the torchelastic error files and of the exit codes.
+    ``relaunches`` (replay: the files are whole): an earlier launch appended to a file is told
+    from its last one (:mod:`detector.pipeline.relaunch`); live, a new launch is a new episode."""
     findings: list[Finding] = []
     warnings: list[str] = []
     for scan in scans:
@@ -121,7 +125,9 @@ def run_findings(scans: Sequence[FileScan], idx: RunIndex, rules: RuleSet,
         warnings.extend(warns)
     findings.extend(exit_findings(scans, idx, [f for f in findings if f.file is not None]))
     starts = [s.first_time for s in scans if s.first_time is not None and s.file.kind.value == "rank_log"]
-    findings = demote_feeder_thread_errors(demote_exit_handler_errors(demote_launcher_reply_race(refine_generic_nccl(findings))))
+    if relaunches:
+        findings = demote_earlier_launches(scans, findings, idx.file_rank)
+    findings = demote_orphaned_spawn_children(demote_feeder_thread_errors(demote_exit_handler_errors(demote_launcher_reply_race(refine_generic_nccl(findings)))))
     findings = place_ray_tracebacks(demote_caught_oom(demote_abort_after_cpp_exception(findings)))
     findings = oom_killed_loader_workers(demote_bystander_ooms(demote_recovered_flaps(findings)))
     findings = demote_after_success(demote_secondary_xids(demote_kill_after_watchdog(findings)))
@@ -141,6 +147,6 @@ def build_model(
     """The run model from scanned files. Replay passes the scans alone (activity from the logs'
     tails); the sidecar passes its live facts, the ranks' progress and the coordinator's ranks."""
     idx = index if index is not None else build_index_for(scans, live)
-    findings, warnings = run_findings(scans, idx, rules, elastic_files)
+    findings, warnings = run_findings(scans, idx, rules, elastic_files, relaunches=True)
     act = activity if activity is not None else log_activity(scans, idx)
     return RunModel(idx, findings, rank_infos(idx, act, external), warnings)

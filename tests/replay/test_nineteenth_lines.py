@@ -1,0 +1,106 @@
+"""Lines from the nineteenth session's development cases: a process aborted on a socket that lost
+its connection ("Transport endpoint is not connected"), the spawned children that then could not
+read their start-up data from the dead parent, and stack dumps of a stopped job whose ranks wait
+in different collectives."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from detector.rules.engine import RuleSet
+from detector.types import Cause
+from tests.support.replaying import causes_of, incidents_of
+
+_ORPHAN = (
+    "Traceback (most recent call last):\n"
+    '  File "<string>", line 1, in <module>\n'
+    '  File "/usr/lib/python3.8/multiprocessing/spawn.py", line 116, in spawn_main\n'
+    "    exitcode = _main(fd, parent_sentinel)\n"
+    '  File "/usr/lib/python3.8/multiprocessing/spawn.py", line 126, in _main\n'
+    "    self = reduction.pickle.load(from_parent)\n"
+    "{error}\n")
+
+
+def test_a_lost_socket_abort_is_the_network_and_the_orphaned_children_are_its_consequence(
+        tmp_path: Path, ruleset: RuleSet) -> None:
+    log = ("Epoch: [57][ 400/1251]  Time  0.412  Data  0.002  Loss 6.91\n"
+           "terminate called after throwing an instance of 'std::system_error'\n"
+           "  what():  Transport endpoint is not connected\n"
+           + _ORPHAN.format(error="_pickle.UnpicklingError: pickle data was truncated")
+           + _ORPHAN.format(error="EOFError: Ran out of input"))
+    assert causes_of(tmp_path, {"train.log": log}, ruleset)[:1] == [Cause.NETWORK]
+
+
+def test_orphaned_spawn_children_alone_are_not_read_as_the_exception(tmp_path: Path, ruleset: RuleSet) -> None:
+    log = _ORPHAN.format(error="EOFError: Ran out of input") * 2
+    assert Cause.PYTHON_EXCEPTION not in causes_of(tmp_path, {"train.log": log}, ruleset)
+
+
+def test_a_spawned_child_that_cannot_unpickle_its_function_keeps_the_user_s_error(tmp_path: Path,
+                                                                                   ruleset: RuleSet) -> None:
+    log = _ORPHAN.format(error="AttributeError: Can't get attribute 'train_worker' on <module '__main__' (built-in)>")
+    assert causes_of(tmp_path, {"train.log": log}, ruleset)[:1] == [Cause.PYTHON_EXCEPTION]
+
+
+def _dump(pid: int, frames: list[str]) -> str:
+    return f'Thread {pid} (active): "MainThread"\n' + "".join(f"    {f}\n" for f in frames) + "\n"
+
+
+_ALL_REDUCE = ["all_reduce (torch/distributed/distributed_c10d.py:2924)", "wrapper (torch/distributed/c10d_logger.py:81)",
+               "clip_grad_norm (engine/optim.py:88)", "step (engine/optim.py:120)"]
+_REDUCE_SCATTER = ["reduce_scatter_tensor (torch/distributed/distributed_c10d.py:4450)",
+                   "wrapper (torch/distributed/c10d_logger.py:81)", "reduce_grads (engine/zero.py:301)"]
+
+
+def test_dumps_waiting_in_different_collectives_are_a_mismatch(tmp_path: Path, ruleset: RuleSet) -> None:
+    log = "py-spy dump of the stuck ranks:\n" + _dump(101, _ALL_REDUCE) + _dump(102, _REDUCE_SCATTER)
+    got = incidents_of(tmp_path, {"py-spy.txt": log}, ruleset)
+    assert [g.cause for g in got] == [Cause.COLLECTIVE_MISMATCH]
+
+
+def test_dumps_waiting_in_the_same_collective_stay_a_hang(tmp_path: Path, ruleset: RuleSet) -> None:
+    log = "py-spy dump of the stuck ranks:\n" + _dump(101, _ALL_REDUCE) + _dump(102, _ALL_REDUCE)
+    assert [g.cause for g in incidents_of(tmp_path, {"py-spy.txt": log}, ruleset)] == [Cause.HANG]
+
+
+_START = ("/opt/conda/lib/python3.9/site-packages/pkg_resources/__init__.py:121: DeprecationWarning: pkg_resources is deprecated as an API\n"
+          "WARNING: OMP_NUM_THREADS set to 32, not 1. The computation speed will not be optimized.\n"
+          "------------Environment Information-------------\n"
+          "platform: Linux-5.4.0-x86_64-with-glibc2.31\n"
+          "Python: 3.9.16 (main, Jan 11 2023, 16:05:54) [GCC 11.2.0]\n"
+          "Paddle compiled with cuda: True\n")
+_TRAIN = "".join(f"[TRAIN] epoch: 1, iter: {i}0/2000, loss: 0.{70 - i}, batch_cost: 0.41\n" for i in range(1, 9))
+
+
+def test_an_earlier_launch_s_failure_appended_to_the_same_log_is_not_the_last_launch_s(tmp_path: Path,
+                                                                                   ruleset: RuleSet) -> None:
+    """Two launches appended to one worker log: the first died of a KeyError; the second, the one
+    the user asks about, ran out of GPU memory. The last launch's failure is reported."""
+    first = _START + _TRAIN[:120] + ("Traceback (most recent call last):\n  File \"tools/train.py\", line 40, in <module>\n"
+                                     "KeyError: 'LOCAL_RANK'\n")
+    second = _START + _TRAIN + ("Traceback (most recent call last):\n  File \"tools/train.py\", line 88, in <module>\n"
+                                "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\n")
+    assert causes_of(tmp_path, {"workerlog.0": first + second}, ruleset)[:1] == [Cause.CUDA_OOM]
+
+
+def test_a_last_launch_that_trained_to_its_end_leaves_nothing_to_report(tmp_path: Path, ruleset: RuleSet) -> None:
+    first = _START + ("Traceback (most recent call last):\n  File \"tools/train.py\", line 40, in <module>\n"
+                      "FileNotFoundError: [Errno 2] No such file or directory: 'configs/ocrnet.yml'\n")
+    second = _START + _TRAIN + "[EVAL] #Images: 500 mIoU: 0.7934 Acc: 0.9587\n[TRAIN] Training done.\n"
+    assert causes_of(tmp_path, {"workerlog.0": first + second}, ruleset) == []
+    # the same failure with no launch after it stays the failure
+    assert causes_of(tmp_path / "alone", {"workerlog.0": first + _TRAIN}, ruleset)[:1] == [Cause.PYTHON_EXCEPTION]
+
+
+def test_paddle_trainers_sigterm_with_nothing_failed_before_is_a_stop_from_outside(tmp_path: Path,
+                                                                                  ruleset: RuleSet) -> None:
+    block = ("\n\n--------------------------------------\nC++ Traceback (most recent call last):\n"
+             "--------------------------------------\n0   paddle::imperative::Tracer::TraceOp(std::string const&)\n\n"
+             "----------------------\nError Message Summary:\n----------------------\n"
+             "FatalError: `Termination signal` is detected by the operating system.\n"
+             "  [SignalInfo: *** SIGTERM (@0x1157b0) received by PID {pid} (TID 0x7f84541b85c0) from PID 1136560 ***]\n\n")
+    files = {"workerlog.0": _TRAIN + block.format(pid=1136643)
+             + "SystemError: (Fatal) DataLoader process (pid 1244489) exited is killed by signal: Terminated. "
+               "(at /paddle/paddle/fluid/imperative/data_loader.cc:161)\n",
+             "workerlog.1": _TRAIN + block.format(pid=1136644)}
+    assert causes_of(tmp_path, files, ruleset)[:1] == [Cause.PREEMPTION]
