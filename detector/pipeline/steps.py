@@ -22,7 +22,7 @@ from detector.pipeline.filescan import FileScan
 from detector.pipeline.index import RunIndex, resolve_rank
 from detector.pipeline.tail import tail_event, tail_message, tail_of
 from detector.sources.runs import FileKind, LogFile
-from detector.types import Event, Finding
+from detector.types import RULE_SLOWDOWN, Event, Finding
 
 if TYPE_CHECKING:
     from detector.sources.metrics import MetricSeries
@@ -129,12 +129,14 @@ def step_items(scan: FileScan, preset: Preset, cap: int = MAX_STEP_LINES) -> Ste
     return items
 
 
-def step_samples(scans: Sequence[FileScan], idx: RunIndex, *,
-                 parsed_cap: int = MAX_STEP_LINES) -> tuple[list[StepSample], list[LogNote]]:
+def step_samples(scans: Sequence[FileScan], idx: RunIndex, *, parsed_cap: int = MAX_STEP_LINES,
+                 unranked: list[StepSample] | None = None) -> tuple[list[StepSample], list[LogNote]]:
     """Per-rank step samples and checkpoint/eval notes from the tails of the rank logs. Lines are
     found with one regex pass over each tail; only those lines are parsed. ``parsed_cap``: the
     cap with which the scans' own step lines (``FileScan.steps``, parsed where the file was
-    read) were taken."""
+    read) were taken. ``unranked``, when given, receives the step lines no rank can be told
+    for (a job's log that only one rank writes, unprefixed), one series per file (numbered
+    from 0 in place of a rank)."""
     preset = _preset(scans)
     samples: list[StepSample] = []
     notes: list[LogNote] = []
@@ -144,6 +146,7 @@ def step_samples(scans: Sequence[FileScan], idx: RunIndex, *,
 
     untimed_ends: list[tuple[int, Event]] = []
     logs = [scan for scan in scans if scan.file.kind is FileKind.RANK_LOG and (scan.tail_lines or scan.tail_count)]
+    n_series = 0
     cap = step_line_cap(sum(1 for scan in logs if _prints_steps(scan, preset)))
     for scan in logs:
         parsed = scan.steps
@@ -152,9 +155,15 @@ def step_samples(scans: Sequence[FileScan], idx: RunIndex, *,
         else:
             items = step_items(scan, preset, cap)
         resolvers: dict[int, StepResolver] = {}
+        series: StepResolver | None = None
         for ev, record in items:
             rank = resolve_rank(idx, scan.file, ev.rank, ev.local_rank)
             if rank is None:
+                if unranked is not None and record is not None and ev.time is not None:
+                    if series is None:
+                        series, n_series = StepResolver(), n_series + 1
+                    unranked.append(series.sample(record, rank=n_series - 1, node=scan.file.node,
+                                                  time=ev.time.timestamp(), file=ev.file, line=ev.line, text=ev.text))
                 continue
             if ev.time is None:  # "training finished" with no time of its own (a stdout dict)
                 untimed_ends.append((rank, ev))
@@ -218,11 +227,20 @@ def stats_findings(
                 metrics.extend(load_metrics(f.path))
             except (RankdoctorError, OSError) as exc:
                 warnings.append(f"{f.display}: metrics not used ({exc})")
-    samples, notes = step_samples(scans, idx, parsed_cap=parsed_cap)
+    unranked: list[StepSample] = []
+    samples, notes = step_samples(scans, idx, parsed_cap=parsed_cap, unranked=unranked)
     ends = [s.last_time.timestamp() for s in scans if s.last_time is not None and s.file.kind is FileKind.RANK_LOG]
     end_time = max(ends) if ends else None
     if not metrics and _no_intervals(samples):  # nothing a detector could judge: numpy's import spared
-        return [], _median_step(samples), warnings
+        if _no_intervals(unranked):
+            return [], _median_step(samples), warnings
+        # step lines no rank can be told for (one rank's progress in the job's log): they say
+        # whether the job slowed down, not which rank stalled or lagged
+        from detector.stats import StatsConfig, analyze
+
+        slowed = [f for f in analyze(unranked, [], end_time=end_time, config=config or StatsConfig())
+                  if f.rule == RULE_SLOWDOWN]
+        return slowed, _median_step(samples), warnings
     from detector.stats import StatsConfig, analyze
 
     found = analyze(samples, metrics, end_time=end_time, config=config or StatsConfig(), notes=notes,

@@ -104,3 +104,33 @@ def test_paddle_trainers_sigterm_with_nothing_failed_before_is_a_stop_from_outsi
                "(at /paddle/paddle/fluid/imperative/data_loader.cc:161)\n",
              "workerlog.1": _TRAIN + block.format(pid=1136644)}
     assert causes_of(tmp_path, files, ruleset)[:1] == [Cause.PREEMPTION]
+
+
+def _progress(slow_from: int | None) -> str:
+    lines = []
+    t = 0.0
+    for i in range(1, 41):
+        step_time = 7.0 if slow_from is not None and i >= slow_from else 3.0
+        t += step_time * 100
+        h, rem = divmod(int(t), 3600)
+        m, sec = divmod(rem, 60)
+        lines.append(f"2024-07-19 {10 + h:02d}:{m:02d}:{sec:02d},000 | INFO | train | step {i * 100:6d} | loss 3.{90 - i} "
+                     f"| step_time {step_time:.3f}s\n")
+    return "".join(lines)
+
+
+_STOPPED = ("W0720 {stamp} 175867 torch/distributed/elastic/agent/server/api.py:741] Received Signals.SIGTERM "
+            "death signal, shutting down workers\n")
+
+
+def test_a_job_s_unranked_progress_that_slowed_before_a_bare_stop_is_a_straggler(tmp_path: Path,
+                                                                                 ruleset: RuleSet) -> None:
+    """Only one rank logs progress, without a rank: its step time doubled and stayed there, then
+    the job was stopped from outside with no reason given (the user cancelled it)."""
+    log = _progress(slow_from=21) + _STOPPED.format(stamp="20:20:00.000000")
+    assert causes_of(tmp_path, {"train.log": log}, ruleset)[:1] == [Cause.STRAGGLER]
+
+
+def test_the_same_stop_after_steady_progress_stays_a_stop_from_outside(tmp_path: Path, ruleset: RuleSet) -> None:
+    log = _progress(slow_from=None) + _STOPPED.format(stamp="13:30:00.000000")
+    assert causes_of(tmp_path, {"train.log": log}, ruleset)[:1] == [Cause.PREEMPTION]
