@@ -472,17 +472,19 @@ def _crashes_after_a_lost_peer(findings: Sequence[Finding]) -> list[Finding]:
 
 def _stragglers(facts: RunFacts) -> list[Incident]:
     out = []
-    flagged = [f for f in facts.findings if f.cause is Cause.STRAGGLER and f.role is Role.INITIATOR and f.rank is not None]
-    by_rank: dict[int, list[Finding]] = defaultdict(list)
+    # (a rule's evidence of a slow GPU, nvidia-smi's throttle reasons, may name no rank: one
+    # incident for those; the step-time detectors' always name theirs)
+    flagged = [f for f in facts.findings if f.cause is Cause.STRAGGLER and f.role is Role.INITIATOR
+               and (f.rank is not None or not f.rule.startswith("stats."))]
+    by_rank: dict[int | None, list[Finding]] = defaultdict(list)
     for f in flagged:
-        assert f.rank is not None
         by_rank[f.rank].append(f)
     outliers = [f for f in facts.findings if f.rule.startswith(RULE_GPU_OUTLIER)]
-    for rank, found in sorted(by_rank.items()):
-        info = facts.ranks.get(rank)
+    for rank, found in sorted(by_rank.items(), key=lambda kv: (kv[0] is None, kv[0] or 0)):
+        info = facts.ranks.get(rank) if rank is not None else None
         node = found[0].node or (info.node if info else None)
         gpu = found[0].gpu or (info.gpu if info else None)
-        support = [o for o in outliers if (o.rank == rank) or (gpu is not None and o.gpu == gpu) or
+        support = [o for o in outliers if (rank is not None and o.rank == rank) or (gpu is not None and o.gpu == gpu) or
                    (o.rank is None and o.gpu is None and node is not None and o.node == node)]
         if gpu is None:
             gpu = next((o.gpu for o in support if o.gpu), None)

@@ -134,3 +134,48 @@ def test_a_job_s_unranked_progress_that_slowed_before_a_bare_stop_is_a_straggler
 def test_the_same_stop_after_steady_progress_stays_a_stop_from_outside(tmp_path: Path, ruleset: RuleSet) -> None:
     log = _progress(slow_from=None) + _STOPPED.format(stamp="13:30:00.000000")
     assert causes_of(tmp_path, {"train.log": log}, ruleset)[:1] == [Cause.PREEMPTION]
+
+
+_SMI = ("==============NVSMI LOG==============\n\nGPU 00000000:B7:00.0\n    Performance State                     : P0\n"
+        "    Clocks Event Reasons\n        Idle                              : Not Active\n"
+        "        SW Power Cap                      : Not Active\n        HW Slowdown                       : {hw}\n"
+        "            HW Thermal Slowdown           : {hw}\n            HW Power Brake Slowdown       : Not Active\n"
+        "    Temperature\n        GPU Current Temp                  : 91 C\n")
+
+
+def test_a_gpu_nvidia_smi_shows_throttled_is_a_straggler_not_a_failure(tmp_path: Path, ruleset: RuleSet) -> None:
+    got = incidents_of(tmp_path, {"train.log": _TRAIN, "nvidia-smi.txt": _SMI.format(hw="Active")}, ruleset)
+    assert [(g.cause, g.drain) for g in got] == [(Cause.STRAGGLER, False)]
+    assert causes_of(tmp_path / "cool", {"train.log": _TRAIN, "nvidia-smi.txt": _SMI.format(hw="Not Active")},
+                     ruleset) == []
+
+
+def test_a_throttled_gpu_beside_a_crash_leaves_the_crash_first(tmp_path: Path, ruleset: RuleSet) -> None:
+    crash = _TRAIN + ("Traceback (most recent call last):\n  File \"train.py\", line 9, in <module>\n"
+                      "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\n")
+    got = causes_of(tmp_path, {"train.log": crash, "nvidia-smi.txt": _SMI.format(hw="Active")}, ruleset)
+    assert got[0] is Cause.CUDA_OOM and Cause.STRAGGLER in got
+
+
+def test_a_bare_broken_pipe_is_what_a_rank_saw_of_a_closed_peer_not_its_own_exception(tmp_path: Path,
+                                                                                       ruleset: RuleSet) -> None:
+    log = ("Traceback (most recent call last):\n  File \"train.py\", line 40, in <module>\n"
+           "    model = DistributedDataParallel(model, device_ids=[rank])\nRuntimeError: Broken pipe\n") * 2
+    got = causes_of(tmp_path, {"train.log": log}, ruleset)
+    assert got and Cause.PYTHON_EXCEPTION not in got
+
+
+def test_vllm_sleep_mode_allocator_out_of_memory_is_cuda_oom(tmp_path: Path, ruleset: RuleSet) -> None:
+    log = ("(LLMRayActor pid=226426) ERROR 06-10 10:55:03 [core.py:459]     allocator.wake_up(tags)\n"
+           "(LLMRayActor pid=226426) ERROR 06-10 10:55:03 [core.py:459] RuntimeError: CUDA Error: out of memory at "
+           "/workspace/csrc/cumem_allocator.cpp:62\n")
+    assert causes_of(tmp_path, {"train.log": log}, ruleset)[:1] == [Cause.CUDA_OOM]
+
+
+def test_mooncake_rdma_transfer_failures_are_the_network(tmp_path: Path, ruleset: RuleSet) -> None:
+    log = ("E0917 16:23:13.419399 4058290 worker_pool.cpp:294] Worker: Process failed for slice (opcode: 1, "
+           "source_addr: 0x7fd2f6000800, length: 3584, dest_addr: 0x7fb9d6001000, local_nic: mlx5_7, "
+           "peer_nic: 10.0.2.13:15004@mlx5_7, dest_rkey: 2137688, retry_cnt: 0): transport retry counter exceeded\n"
+           "W0917 16:23:14.702893 4058290 worker_pool.cpp:303] Too many errors found in local RNIC "
+           "10.0.2.12:15858@mlx5_7, mark it inactive\n")
+    assert causes_of(tmp_path, {"decode.log": log}, ruleset)[:1] == [Cause.NETWORK]

@@ -54,10 +54,10 @@ KNOWN_NOISY = {
     # (sixteenth session) every step done, then Slurm cancelled the job minutes later with no exit
     # of the launcher's: read as a cancellation (preemption); the gatherer read the job as finished
     "EU-linskybing-llm-quantization-done-then-cancelled",
-    # (came with fresh15, moved to development in the seventeenth session) several launches
-    # appended to the same per-worker files: the first died of a missing data file, the last
-    # trained to its end the next day; the failed attempt is what is reported
-    "EV-github-xjgnqnl-ccfbdci-paddlevideo-agcn-healthy-after-retry",
+    # (nineteenth session) launches appended to eight per-rank logs: the last used four ranks and
+    # trained to its end, but the logs of ranks 4-7 end with an earlier 8-rank launch's NCCL error;
+    # nothing ties their last lines to an older launch but the dates
+    "FS-paddlescripts-spawnlog-multiattempt-nccl-init-then-ok",
 }
 INITIATOR_FLOOR = 0.65
 
