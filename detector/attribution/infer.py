@@ -425,6 +425,10 @@ def _stopped_from_outside(collateral: Sequence[Finding], timeouts: Sequence[Find
     received = [f for f in collateral if f.rule in RECEIVED_SIGNAL and _sigterm(f)]
     if not received or timeouts or not any(terminal(f, facts) for f in received):
         return None
+    if all(f.rule == RULE_PADDLE_SIGTERM for f in received) and set(facts.ranks) - {f.rank for f in received}:
+        # Paddle's launcher also sends SIGTERM to the other trainers when one dies: a rank that
+        # did not get it had already gone (a kill that left no line), not a stop from outside
+        return None
     first = min((f.time for f in received if f.time is not None), default=None)
     for f in collateral:
         if (f.rule in SIGNAL_SENT or f.rule in RECEIVED_SIGNAL or f.rule in _SIGNAL_TEARDOWN
@@ -496,26 +500,42 @@ def _spared_by_teardown(collateral: Sequence[Finding], facts: RunFacts) -> int |
     return next(iter(spared)) if len(spared) == 1 else None
 
 
-# collectives a dump may show a healthy rank in while its peers are elsewhere (set-up, teardown,
-# the logger's wrapper around every call)
-_NOT_A_WAIT = frozenset({"wrapper", "init_process_group", "destroy_process_group", "new_group", "_new_group_with_tag"})
-STACK_BLOCK_GAP = 3  # lines between two frames of one stack dump
+# frames of torch.distributed a dump may show a rank in that are no collective of their own:
+# set-up, teardown, the logger's wrapper around every call (and private helpers, named with "_")
+_NOT_A_WAIT = frozenset({"wrapper", "init_process_group", "destroy_process_group", "new_group", "barrier_wrapper"})
+# the object collectives run a tensor collective of the same kind inside
+_OBJECT_CALLS = {"broadcast_object_list": "broadcast", "all_gather_object": "all_gather", "gather_object": "gather",
+                 "scatter_object_list": "scatter", "send_object_list": "send", "recv_object_list": "recv"}
+STACK_BLOCK_GAP = 3  # lines between two frames of one stack dump (without --locals)
 
 
 def _innermost_collectives(dumped: Sequence[Finding]) -> list[str]:
-    """The collective each dumped stack waits in: the first (innermost) collective frame of each
-    run of frames (frames of one stack lie within a few lines of each other in one file)."""
-    out: list[str] = []
+    """The collectives each dumped stack (a run of frames within a few lines of each other in
+    one file) is in, as one name per stack joined by "+" when it shows several (the object
+    collectives read as the tensor collective they run). Stacks whose sets of names share none
+    waited in different collectives."""
+    out: list[set[str]] = []
     prev: tuple[str | None, int] | None = None
     for f in sorted(dumped, key=lambda f: (f.file or "", f.line or 0)):
         func = f.field("func") or f.field("ffunc") or ""
-        start = prev is None or prev[0] != f.file or (f.line or 0) - prev[1] > STACK_BLOCK_GAP
+        if prev is None or prev[0] != f.file or (f.line or 0) - prev[1] > STACK_BLOCK_GAP:
+            out.append(set())
         prev = (f.file, f.line or 0)
-        if start:
-            out.append("")
-        if not out[-1] and func not in _NOT_A_WAIT:
-            out[-1] = func
-    return [w for w in out if w]
+        if func and not func.startswith("_") and func not in _NOT_A_WAIT:
+            out[-1].add(_OBJECT_CALLS.get(func, func))
+    return ["+".join(sorted(names)) for names in out if names]
+
+
+def _different_collectives(dumped: Sequence[Finding]) -> list[str]:
+    """Two stacks that wait in collectives with no name in common (all_reduce against
+    reduce_scatter_tensor), sorted; [] when every pair shares one (the frames of one stack split
+    by --locals' lines still share the call)."""
+    stacks = [set(s.split("+")) for s in _innermost_collectives(dumped)]
+    for i, a in enumerate(stacks):
+        for b in stacks[i + 1:]:
+            if not a & b:
+                return sorted({"+".join(sorted(a)), "+".join(sorted(b))})
+    return []
 
 
 def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
@@ -695,8 +715,8 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
                           [loader, *collateral], _collateral(group, loader.rank, facts), 0.45, facts,
                           inferred_by="its stack dump waits for the data loader's next batch while the other "
                                       "ranks' dumps wait in a collective")
-        waits = sorted(set(_innermost_collectives(dumped)))
-        if len(waits) >= 2:
+        waits = _different_collectives(dumped)
+        if waits:
             # the dumps wait in different collectives: the ranks issued different ones (a rank
             # in all_reduce while others are in reduce_scatter waits for a call that never comes)
             return _build(Cause.COLLECTIVE_MISMATCH, Initiator(), collateral, _collateral(group, None, facts), 0.4,

@@ -506,7 +506,8 @@ def demote_feeder_thread_errors(findings: Sequence[Finding]) -> list[Finding]:
 # the spawn start method) reads its start-up data from its parent first: these are what it raises
 # when the parent died or closed the pipe before sending it all
 _SPAWN_FRAME = re.compile(r'multiprocessing/spawn\.py", line [0-9]{1,6}, in (?:spawn_main|_main)\b')
-_PARENT_GONE = re.compile(r"^ ?(?:EOFError: Ran out of input|_pickle\.UnpicklingError: pickle data was truncated)\s*$")
+_PARENT_GONE = re.compile(r"^(?:\[(?:rank|default)[0-9]{1,6}\]: ?)* ?(?:EOFError: Ran out of input"
+                          r"|_pickle\.UnpicklingError: pickle data was truncated)\s*$")
 SPAWN_WITHIN = 12  # lines from a spawned child's traceback header to its exception's line
 
 

@@ -2,37 +2,41 @@
 
 Launchers and users often append a new launch to the same file (Paddle's ``workerlog.N``, a
 ``>> train.log`` redirection, a console kept across retries). A failure followed, within a few
-lines, by the program's start-up lines again (the same lines, in the same order, that it printed
-before that failure and after the one before: import warnings, banners, the configuration it
-prints) ended an earlier launch; the launch the user asks about is the last one. Its findings stay; an earlier launch's become
-context (a GPU, memory or link fault stays: the node is still suspect). A last launch that
-trained to its end leaves nothing to report.
+lines, by the program's start-up lines again ended an earlier launch; the launch the user asks
+about is the last one. Its findings stay; an earlier launch's become context (a GPU, memory or
+link fault stays: the node is still suspect). A last launch that trained to its end leaves
+nothing to report.
+
+A launch's start-up lines are the lines among its first ``HEAD`` (import warnings, banners, the
+configuration it prints) that it printed once only up to the failure: a line printed at every
+epoch (a validation summary, a checkpoint note) is none. A new launch starts again from its top
+(one of the first ``TOP`` start-up lines) and prints ``MATCH`` of them in their order.
 
 Only one rank's files (a per-rank log: a file of several ranks or hosts prints the same
-start-up lines several times in one launch), not torchrun's (each launch has its own folder),
-that go on after a failure are read again, each up to ``MAX_BYTES`` and all up to
-``MAX_TOTAL_BYTES``.
+start-up lines several times in one launch), not torchrun's (each launch has its own folder) nor
+compressed ones, that go on after a failure are read again, each up to ``MAX_BYTES`` and all up to
+``MAX_TOTAL_BYTES``; only the launches' first lines and the windows after the failures are
+compared.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import re
-from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 
 from detector.pipeline.filescan import FileScan
 from detector.support.compressed import open_log
 from detector.types import Cause, Finding, Role
 
-MAX_BYTES = 32 << 20  # files larger than this are not read again in whole
+MAX_BYTES = 32 << 20  # files larger than this are not read again
 MAX_TOTAL_BYTES = 128 << 20  # and all the files read again in one replay at most this much
-HEAD = 200  # a program's start-up lines are among the first lines after the previous failure
+HEAD = 200  # a program's start-up lines are among its launch's first lines
 AFTER = 80  # lines after a failure looked at for the start-up lines again
 MATCH = 3  # distinct start-up lines seen again, in their order, make a new launch
+TOP = 3  # a new launch starts again with one of its first start-up lines
 GOES_ON = MATCH + 2  # a file must go on this many lines after a failure to be looked at
-MAX_FILES = 200  # files read again at most (the first ones with a failure that lines follow)
-MAX_REPEATS = 50  # a start-up line is printed once per launch, not at every step
+RECHECK = 20_000  # lines after a launch's head in which a start-up line must not come again
 _HARDWARE = frozenset({Cause.GPU_HARDWARE, Cause.ECC_MEMORY, Cause.NVLINK})
 # context that attribution's last resort reads as a failure when nothing else is: an earlier
 # launch's are dropped (as after a run that said it succeeded: pipeline.findings)
@@ -72,33 +76,58 @@ def _read(scan: FileScan, limit: int) -> list[str] | None:
     return lines[:-1] if cut else lines
 
 
-def _line_keys(scan: FileScan) -> dict[int, str | None] | None:
-    """Line number -> start-up key for the whole file, or None when it cannot be read."""
-    if scan.file.size > MAX_BYTES:
-        return None
-    whole = _read(scan, MAX_BYTES)
-    if whole is None:
-        return None
-    return {i + 1: _key(raw) for i, raw in enumerate(whole)}
-
-
-def _relaunch_after(keys: Mapping[int, str | None], head: dict[str, int], counts: Counter[str], line: int) -> int | None:
-    """The line where a new launch starts within ``AFTER`` lines after ``line``: the first of
-    ``MATCH`` distinct start-up lines (``head``: where each was first printed) seen again in
-    their order, or None."""
-    found: list[tuple[int, int]] = []  # (line number, index of its first print)
-    seen: set[str] = set()
-    for n in range(line + 1, line + 1 + AFTER):
-        k = keys.get(n)
-        if k is None or k in seen or k not in head or counts[k] > MAX_REPEATS:
+def _relaunch_after(raw: Sequence[str], order: Mapping[str, int], line: int, skip: set[int]) -> int | None:
+    """The line where a new launch starts within ``AFTER`` lines after ``line`` (1-based; raw[i]
+    is line i + 1): the first of ``MATCH`` distinct start-up lines (``order``: their place among
+    the launch's start-up lines) seen again in their order, the first of them among the first
+    ``TOP``; or None."""
+    found: list[tuple[int, int]] = []  # (line number, place among the start-up lines)
+    for i in range(line, min(len(raw), line + AFTER)):
+        if i + 1 in skip:
             continue
-        if found and head[k] <= found[-1][1]:
+        k = _key(raw[i])
+        place = order.get(k) if k is not None else None
+        if place is None:
+            continue
+        if found and place <= found[-1][1]:
             continue  # out of the start-up order
-        seen.add(k)
-        found.append((n, head[k]))
+        if not found and place >= TOP:
+            continue  # a launch starts again from its top
+        found.append((i + 1, place))
         if len(found) >= MATCH:
             return found[0][0]
     return None
+
+
+def _last_start(raw: Sequence[str], failures: Sequence[int]) -> int | None:
+    """The line where the last launch of a file (its lines ``raw``) starts, given its failures'
+    lines (sorted), or None when no failure is followed by a new launch."""
+    skip = set(failures)
+    start: int | None = None
+    for line in failures:
+        if start is not None and line < start:
+            continue  # this launch is already known to have ended
+        begin = (start or 1) - 1  # the launch's first line, 0-based
+        counts: dict[str, int] = {}
+        for i in range(begin, min(line - 1, begin + HEAD)):
+            if i + 1 not in skip and (k := _key(raw[i])) is not None:
+                counts[k] = counts.get(k, 0) + 1
+        once = {k for k, n in counts.items() if n == 1}
+        if len(once) < MATCH:
+            continue
+        for i in range(begin + HEAD, min(line - 1, begin + HEAD + RECHECK)):  # printed again: no start-up line
+            if raw[i] and (k := _key(raw[i])) in once:
+                once.discard(k)
+        order: dict[str, int] = {}
+        for i in range(begin, min(line - 1, begin + HEAD)):
+            if i + 1 not in skip and (k := _key(raw[i])) in once and k not in order:
+                order[k] = len(order)
+        if len(order) < MATCH:
+            continue
+        found = _relaunch_after(raw, order, line, skip)
+        if found is not None:
+            start = found
+    return start
 
 
 def last_launch_starts(scans: Iterable[FileScan], findings: Sequence[Finding],
@@ -111,41 +140,22 @@ def last_launch_starts(scans: Iterable[FileScan], findings: Sequence[Finding],
         if f.file is not None and f.line is not None and f.role is not Role.CONTEXT:
             failing.setdefault(f.file, set()).add(f.line)
     out: dict[str, int] = {}
-    read = 0
     budget = MAX_TOTAL_BYTES
     for scan in scans:
         lines = failing.get(scan.file.display)
-        if not lines or scan.lines - min(lines) < GOES_ON or read >= MAX_FILES:
+        if not lines or scan.lines - min(lines) < GOES_ON:
             continue
         if scan.file.rank is None and scan.file.display not in file_rank:
             continue  # (a file of several ranks or hosts repeats its start-up lines in one launch)
-        if scan.file.attempt is not None:
-            continue  # torchrun's log folders: each launch writes its own files
-        if budget - scan.file.size < 0:
-            break
-        budget -= scan.file.size
-        read += 1
-        failures = sorted(lines)
-        keys = _line_keys(scan)
-        if keys is None:
+        if scan.file.attempt is not None or scan.file.compressed:
+            continue  # torchrun's folders: a launch writes its own files; a rotated .gz is not inflated again
+        if scan.file.size > min(MAX_BYTES, budget):
             continue
-        for n in lines:
-            keys[n] = None  # a failure's own line is no start-up line
-        counts = Counter(k for k in keys.values() if k is not None)
-        start = None
-        previous = 0  # the line of the failure before this one (0: the file's start)
-        for line in failures:
-            if start is None or line >= start:
-                head: dict[str, int] = {}
-                for i, n in enumerate(range(previous + 1, min(line, previous + 1 + HEAD))):
-                    k = keys.get(n)  # what was printed since the previous failure
-                    if k is not None and k not in head:
-                        head[k] = i
-                if len(head) >= MATCH:
-                    found = _relaunch_after(keys, head, counts, line)
-                    if found is not None:
-                        start = found
-            previous = line
+        raw = _read(scan, MAX_BYTES)
+        if raw is None:
+            continue
+        budget -= scan.file.size
+        start = _last_start(raw, sorted(lines))
         if start is not None:
             out[scan.file.display] = start
     return out

@@ -179,3 +179,56 @@ def test_mooncake_rdma_transfer_failures_are_the_network(tmp_path: Path, ruleset
            "W0917 16:23:14.702893 4058290 worker_pool.cpp:303] Too many errors found in local RNIC "
            "10.0.2.12:15858@mlx5_7, mark it inactive\n")
     assert causes_of(tmp_path, {"decode.log": log}, ruleset)[:1] == [Cause.NETWORK]
+
+
+# --- from the session's review -------------------------------------------------------------
+
+
+def _epoch(e: int, extra: str = "") -> str:
+    body = "".join(f"Epoch {e} iter {i * 10}/80 loss 0.{90 - i - e} lr 0.001\n" for i in range(1, 9))
+    return (f"Epoch {e}/10 started\n" + body[:len(body) // 2] + extra + body[len(body) // 2:]
+            + f"Validation: loss 0.{50 - e} acc 0.{70 + e}\nSaving checkpoint to ckpt/epoch_{e}.pt\n"
+            f"Epoch {e} finished in {120 + e}.3 s\n")
+
+
+def test_lines_printed_at_every_epoch_do_not_make_a_new_launch(tmp_path: Path, ruleset: RuleSet) -> None:
+    """One launch: a NIC error in epoch 2, then a watchdog timeout in epoch 3. Epoch 1's
+    summary lines were printed once before the error and come again after it; they are no
+    start-up lines (a launch starts again from its first lines), and the NIC error stays."""
+    start = ("/opt/conda/lib/python3.10/site-packages/torch/utils/data/dataloader.py:558: UserWarning: "
+             "This DataLoader will create 16 worker processes\nLoaded config configs/resnet50.yaml with 42 keys\n"
+             "Building model resnet50 with 25.6M parameters\n")
+    nic = "node07:2231:2290 [3] transport/net_ib.cc:102 NCCL WARN NET/IB : mlx5_2:1 Got async event : port error\n"
+    timeout = ("[rank0]:[E1130 17:40:35.000001 1290 ProcessGroupNCCL.cpp:616] [Rank 0] Watchdog caught collective "
+               "operation timeout: WorkNCCL(SeqNum=4242, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, "
+               "Timeout(ms)=600000) ran for 600044 milliseconds before timing out.\n")
+    log = start + _epoch(1) + _epoch(2, nic) + "Epoch 3/10 started\n" + timeout
+    assert causes_of(tmp_path, {"rank0.log": log}, ruleset)[:1] == [Cause.NETWORK]
+
+
+def test_dumps_of_one_collective_split_by_locals_or_inside_an_object_call_stay_a_hang(tmp_path: Path,
+                                                                                       ruleset: RuleSet) -> None:
+    locals_ = ["broadcast (torch/distributed/distributed_c10d.py:2420)", "    Arguments:", "        tensor: <Tensor>",
+               "        src: 0", "        group: None", "wrapper (torch/distributed/c10d_logger.py:81)",
+               "    Arguments:", "        args: (<Tensor>,)", "broadcast_object_list (torch/distributed/distributed_c10d.py:3480)",
+               "main (train.py:40)"]
+    pickling = ["_object_to_tensor (torch/distributed/distributed_c10d.py:2790)",
+                "broadcast_object_list (torch/distributed/distributed_c10d.py:3470)", "main (train.py:40)"]
+    log = _dump(101, locals_) + _dump(102, locals_) + _dump(103, pickling)
+    assert [g.cause for g in incidents_of(tmp_path, {"py-spy.txt": log}, ruleset)] == [Cause.HANG]
+
+
+def test_paddle_sigterm_on_every_rank_but_one_is_the_launcher_s_teardown_not_a_stop(tmp_path: Path,
+                                                                                   ruleset: RuleSet) -> None:
+    block = ("----------------------\nError Message Summary:\n----------------------\n"
+             "FatalError: `Termination signal` is detected by the operating system.\n"
+             "  [SignalInfo: *** SIGTERM (@0x1157b0) received by PID 11 (TID 0x7f84541b85c0) from PID 10 ***]\n")
+    files = {f"workerlog.{r}": _TRAIN + (block if r != 2 else "") for r in range(4)}
+    assert Cause.PREEMPTION not in causes_of(tmp_path, files, ruleset)
+
+
+def test_orphaned_children_behind_torchrun_s_prefix_are_still_the_parent_s_consequence(tmp_path: Path,
+                                                                                        ruleset: RuleSet) -> None:
+    orphan = "".join(f"[default0]:{line}\n" for line in
+                     _ORPHAN.format(error="EOFError: Ran out of input").splitlines())
+    assert Cause.PYTHON_EXCEPTION not in causes_of(tmp_path, {"train.log": orphan * 2}, ruleset)

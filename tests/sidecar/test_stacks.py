@@ -386,6 +386,24 @@ def test_a_rank_caught_between_fork_and_exec_is_found_at_the_next_look(tmp_path:
     assert sorted(p.pid for p in watcher.alive) == [100, 102]  # 101 is an old non-rank: not read again yet
 
 
+def test_a_container_s_own_uptime_does_not_make_every_process_young(tmp_path: Path) -> None:
+    """In a container /proc/uptime may count from the container's start while start times count
+    from the host's boot: a process that started "after now" is not young, and is remembered as
+    not a rank like any other (else its environment is read again at every discovery)."""
+    proc, logs = tmp_path / "proc", tmp_path / "logs"
+    proc.mkdir(parents=True)
+    (proc / "uptime").write_text("60.00 100.00\n")
+    fake_proc(proc, 101, {"PATH": "/bin"})
+    stat = proc / "101" / "stat"
+    stat.write_text(stat.read_text().replace(" 100 ", f" {10 * 86400 * os.sysconf('SC_CLK_TCK')} ", 1))
+    watcher = ProcessWatcher(ProcessConfig(proc_root=proc, poll_s=0.0, discover_s=0.0), node="n1", log_roots=[logs])
+    watcher.start(Inbox())
+    watcher.poll(0.0)
+    (proc / "101" / "environ").write_bytes(b"\0".join(f"{k}={v}".encode() for k, v in rank_env(1, logs).items()) + b"\0")
+    watcher.poll(1.0)
+    assert watcher.alive == ()  # remembered as not a rank at the first look
+
+
 def test_a_forked_data_loader_worker_is_not_a_rank(tmp_path: Path) -> None:
     proc, logs = tmp_path / "proc", tmp_path / "logs"
     fake_proc(proc, 100, rank_env(0, logs))

@@ -54,6 +54,7 @@ SAMPLE_GAP_S = 0.05
 STACKS_FRESH_S = 10.0  # signatures() reuses the last stack snapshot for this long
 IGNORED_REFRESH = 15  # every this many discoveries, processes known not to be ranks are looked at again
 YOUNG_S = 5.0  # a process younger than this is not yet remembered as not a rank (see _discover)
+YOUNG_TICKS_MAX = 10 * 100  # (YOUNG_S plus slack, in clock ticks at USER_HZ 100)
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,8 +261,8 @@ class ProcessWatcher:
             proc = rank_process(env, pid, stat.start_ticks, self._node) if env is not None else None
             if proc is None or env is None or not self._wanted(env) \
                     or forked_helper(root, pid, stat.ppid, env):
-                if young_from is None or stat.start_ticks < young_from:
-                    self._ignored[pid] = stat.start_ticks
+                if young_from is None or not young_from <= stat.start_ticks <= young_from + YOUNG_TICKS_MAX:
+                    self._ignored[pid] = stat.start_ticks  # (started "after now": /proc/uptime is a container's)
                 continue
             self._tracked[pid] = proc
             found = True
@@ -276,7 +277,7 @@ class ProcessWatcher:
             ticks = os.sysconf("SC_CLK_TCK")
         except (OSError, ValueError, IndexError):
             return None
-        return int((uptime - YOUNG_S) * ticks)
+        return int((uptime - YOUNG_S) * ticks)  # (a process started up to YOUNG_S * ticks after it is young)
 
     def _check(self, now: float) -> bool:
         gone: list[tuple[RankProcess, int | None]] = []
