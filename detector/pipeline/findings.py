@@ -479,6 +479,15 @@ _FEEDER_FRAME = re.compile(r'multiprocessing/queues\.py", line [0-9]{1,6}, in _f
 FEEDER_WITHIN = 20  # lines from a queue feeder thread's traceback header to its exception's line
 
 
+def _exception_of(tb: Finding, findings: Sequence[Finding], within: int) -> Finding | None:
+    """The first Python finding of ``tb``'s file and rank within ``within`` lines after the
+    traceback's header ``tb``: the exception its traceback ends in."""
+    line = tb.line or 0
+    return min((f for f in findings if f.file == tb.file and f.rank == tb.rank and f.role is not Role.CONTEXT
+                and f.rule.startswith("python.") and 0 < (f.line or 0) - line <= within),
+               key=lambda f: f.line or 0, default=None)
+
+
 def demote_feeder_thread_errors(findings: Sequence[Finding]) -> list[Finding]:
     """``findings`` with the exception of a multiprocessing queue's feeder thread (a traceback
     whose first frame is ``multiprocessing/queues.py ... in _feed``: Python prints it from the
@@ -489,14 +498,7 @@ def demote_feeder_thread_errors(findings: Sequence[Finding]) -> list[Finding]:
                and f.context and _FEEDER_FRAME.search(f.context[0])]
     if not feeders:
         return list(findings)
-    demoted: set[int] = set()
-    for tb in feeders:
-        line = tb.line or 0
-        first = min((f for f in findings if f.file == tb.file and f.rank == tb.rank and f.role is not Role.CONTEXT
-                     and f.rule.startswith("python.") and 0 < (f.line or 0) - line <= FEEDER_WITHIN),
-                    key=lambda f: f.line or 0, default=None)
-        if first is not None:
-            demoted.add(id(first))
+    demoted = {id(first) for tb in feeders if (first := _exception_of(tb, findings, FEEDER_WITHIN)) is not None}
     dropped = {id(tb) for tb in feeders}
     return [dataclasses.replace(f, role=Role.CONTEXT, cause=None) if id(f) in demoted else f
             for f in findings if id(f) not in dropped]
@@ -521,14 +523,8 @@ def demote_orphaned_spawn_children(findings: Sequence[Finding]) -> list[Finding]
                and any(_SPAWN_FRAME.search(c) for c in f.context[:4])]
     if not spawned:
         return list(findings)
-    demoted: set[int] = set()
-    for tb in spawned:
-        line = tb.line or 0
-        first = min((f for f in findings if f.file == tb.file and f.rank == tb.rank and f.role is not Role.CONTEXT
-                     and f.rule.startswith("python.") and 0 < (f.line or 0) - line <= SPAWN_WITHIN),
-                    key=lambda f: f.line or 0, default=None)
-        if first is not None and _PARENT_GONE.search(first.text):
-            demoted.add(id(first))
+    demoted = {id(first) for tb in spawned
+               if (first := _exception_of(tb, findings, SPAWN_WITHIN)) is not None and _PARENT_GONE.search(first.text)}
     return [dataclasses.replace(f, role=Role.COLLATERAL, cause=None) if id(f) in demoted else f for f in findings]
 
 

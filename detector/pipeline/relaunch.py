@@ -108,10 +108,10 @@ def _last_start(raw: Sequence[str], failures: Sequence[int]) -> int | None:
         if start is not None and line < start:
             continue  # this launch is already known to have ended
         begin = (start or 1) - 1  # the launch's first line, 0-based
+        head = [k for i in range(begin, min(line - 1, begin + HEAD)) if i + 1 not in skip and (k := _key(raw[i]))]
         counts: dict[str, int] = {}
-        for i in range(begin, min(line - 1, begin + HEAD)):
-            if i + 1 not in skip and (k := _key(raw[i])) is not None:
-                counts[k] = counts.get(k, 0) + 1
+        for k in head:
+            counts[k] = counts.get(k, 0) + 1
         once = {k for k, n in counts.items() if n == 1}
         if len(once) < MATCH:
             continue
@@ -119,8 +119,8 @@ def _last_start(raw: Sequence[str], failures: Sequence[int]) -> int | None:
             if raw[i] and (k := _key(raw[i])) in once:
                 once.discard(k)
         order: dict[str, int] = {}
-        for i in range(begin, min(line - 1, begin + HEAD)):
-            if i + 1 not in skip and (k := _key(raw[i])) in once and k not in order:
+        for k in head:
+            if k in once:  # (each once: printed once only)
                 order[k] = len(order)
         if len(order) < MATCH:
             continue

@@ -206,18 +206,23 @@ def _steps(rank: int, start: float, last: int, every: float = 0.2) -> list[StepS
             for s in range(1, last + 1)]
 
 
+def _tracker_fed(peers_last_step: int) -> StallTracker:
+    """A 4 s-floor tracker fed rank 0's steps 1-7 and, half a second later each, ranks 1-3's up
+    to ``peers_last_step``."""
+    tracker = StallTracker(StatsConfig(floor_s=4.0))
+    samples = _steps(0, 1000.0, 7) + [s for r in (1, 2, 3) for s in _steps(r, 1000.5, peers_last_step)]
+    for s in sorted(samples, key=lambda s: s.time):
+        tracker.observe(s)
+    return tracker
+
+
 def test_live_a_rank_quiet_a_moment_before_its_peers_at_the_same_step_is_not_singled_out() -> None:
     """Every rank stopped at step 7 (a hang); rank 0 printed it half a second before the others,
     so it crosses the 4 s allowance first. Live, that moment alone is no evidence: the tracker
     waits for its peers (about to stall at the same step) and reports the whole job's stall.
     Before, rank 0 was reported as the one that stopped first, and a hang discriminator naming
     the real one then tied with it."""
-    cfg = StatsConfig(floor_s=4.0)
-    tracker = StallTracker(cfg)
-    samples = sorted(_steps(0, 1000.0, 7) + [s for r in (1, 2, 3) for s in _steps(r, 1000.5, 7)],
-                     key=lambda s: s.time)
-    for s in samples:
-        tracker.observe(s)
+    tracker = _tracker_fed(7)
     last0 = 1000.0 + 0.2 * 7
     assert tracker.check(last0 + 4.1) == []  # only rank 0 is past its allowance: held back
     (found,) = tracker.check(last0 + 4.6)  # every rank is: the job's stall, no rank named
@@ -226,11 +231,6 @@ def test_live_a_rank_quiet_a_moment_before_its_peers_at_the_same_step_is_not_sin
 
 
 def test_live_a_rank_behind_peers_that_went_further_is_still_reported_at_once() -> None:
-    cfg = StatsConfig(floor_s=4.0)
-    tracker = StallTracker(cfg)
-    samples = sorted(_steps(0, 1000.0, 7) + [s for r in (1, 2, 3) for s in _steps(r, 1000.5, 8)],
-                     key=lambda s: s.time)
-    for s in samples:
-        tracker.observe(s)
+    tracker = _tracker_fed(8)
     (found,) = tracker.check(1000.0 + 0.2 * 7 + 4.1)  # the others reached step 8: rank 0 is behind
     assert found.rank == 0, found
