@@ -21,8 +21,9 @@ from detector.rules.engine import RuleSet
 # the eighth added 206 more (first scored 93 of 206 fully right), and from 0.73 when the tenth
 # added 108 (first scored 48 of 108 fully right), and from 0.72 when the eleventh moved three
 # set-asides into development (265 cases, first scored 51-61% on cause) and added 105 (first scored
-# 58 of 105 fully right)
-CAUSE_FLOOR = 0.69
+# 58 of 105 fully right), and from 0.69 when the twentieth moved fresh18 (first scored 41% on cause)
+# into development
+CAUSE_FLOOR = 0.68
 # healthy development cases that still raise an incident, each with why it is left so (a new noisy
 # healthy case fails the test)
 KNOWN_NOISY = {
@@ -58,6 +59,10 @@ KNOWN_NOISY = {
     # trained to its end, but the logs of ranks 4-7 end with an earlier 8-rank launch's NCCL error;
     # nothing ties their last lines to an older launch but the dates
     "FS-paddlescripts-spawnlog-multiattempt-nccl-init-then-ok",
+    # (came with fresh18, moved to development in the twentieth session) srun's "forcing job
+    # termination" and a step CANCELLED with "task 0: Killed" from one run; the sacct table beside
+    # it, from another run, shows the batch step COMPLETED and only the Ray worker step cancelled
+    "FV-dagsterslurm-72-leonardo-ray-worker-step-cancelled-after-completion",
 }
 INITIATOR_FLOOR = 0.65
 
