@@ -13,6 +13,7 @@ RULE_FINISH = "stats.finish"  # some ranks printed their end of training, others
 RULE_STALL_WHERE = "stats.stall_where"  # a stalled rank whose stack names another cause than hang
 RULE_STRAGGLER = "stats.straggler"
 RULE_SLOWDOWN = "stats.slowdown"
+RULE_MEGATRON_STRAGGLER = "launcher.megatron_straggler"  # Megatron's own straggler reports (pipeline.findings)
 RULE_GPU_OUTLIER = "stats.gpu_outlier"
 RULE_EXIT_CODE = "torchelastic.exitcode"
 RULE_PROCESS_EXITED = "process.exited"

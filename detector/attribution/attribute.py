@@ -48,6 +48,7 @@ from detector.support.numbers import field_float, small_int
 from detector.types import (
     RULE_EXIT_CODE,
     RULE_GPU_OUTLIER,
+    RULE_MEGATRON_STRAGGLER,
     RULE_SLOWDOWN,
     RULE_STALL,
     Cause,
@@ -104,6 +105,34 @@ def _without_time_limits_after_failures(initiators: Sequence[Finding], facts: Ru
     return [f for f in initiators if id(f) not in ended] if ended else initiators
 
 
+def _printed_before(initiators: Sequence[Finding], group: Sequence[Finding]) -> list[Finding]:
+    """``initiators``, each untimed one that its file printed just before a stamped line of a
+    finding of the same rank (or of none: a launcher's) which is itself earlier than every
+    stamped initiator given that line's time (a combined log's
+    unstamped OOM traceback, then the launcher's stamped teardown and the peers' network errors):
+    the order of one file's lines is the order of its events."""
+    timed = [f.time for f in initiators if f.time is not None]
+    untimed = [f for f in initiators if f.time is None and f.file is not None and f.line is not None]
+    if not timed or not untimed:
+        return list(initiators)
+    earliest = min(timed)
+    later: dict[tuple[str, int | None], list[tuple[int, datetime]]] = defaultdict(list)
+    for g in group:
+        if g.time is not None and g.file is not None and g.line is not None:
+            later[(g.file, g.rank)].append((g.line, g.time))
+    bounded: dict[int, datetime] = {}
+    for f in untimed:
+        # (the nearest stamped line after it of the same writer: a summary table at the end of
+        # the file stamps its rows with earlier times, at a second's resolution, and the tasks
+        # of srun's combined output flush their lines in their own order)
+        # (a launcher's own line, no rank's, is printed after the worker's it reacts to)
+        mine = [*later.get((f.file or "", f.rank), ()), *(later.get((f.file or "", None), ()) if f.rank is not None else ())]
+        after = min(((line, t) for line, t in mine if line > (f.line or 0)), default=None)
+        if after is not None and after[1] < earliest:
+            bounded[id(f)] = after[1]
+    return [replace(f, time=bounded[id(f)]) if id(f) in bounded else f for f in initiators]
+
+
 def _pick_primary(initiators: Sequence[Finding]) -> Finding:
     """The earliest initiator-grade evidence; within the clock-skew window hardware-class
     evidence (and OOM kills, preemption) wins over software errors, whose time order may be an
@@ -114,7 +143,7 @@ def _pick_primary(initiators: Sequence[Finding]) -> Finding:
         return max(untimed, key=lambda f: (f.rank is not None or f.node is not None or f.gpu is not None, _strength(f),
                                            f.confidence, -(f.line or 0)))
     earliest = min(f.time for f in timed if f.time is not None)
-    window = [f for f in timed if f.time is not None and f.time <= earliest + SKEW] + untimed
+    window = _without_peer_losses_after_a_death([f for f in timed if f.time is not None and f.time <= earliest + SKEW]) + untimed
     strong = [f for f in window if f.cause in STRONG and (f.rank is not None or f.node is not None or f.gpu is not None)]
     if strong:
         return max(strong, key=lambda f: (_strength(f), f.rank is not None, f.confidence, -_ts(f)))
@@ -123,7 +152,30 @@ def _pick_primary(initiators: Sequence[Finding]) -> Finding:
     if not any(f.rank is not None or f.node is not None or f.gpu is not None for f in close) and located:
         # evidence nobody can place (a launcher's own error) does not outrank a rank's
         close = [f for f in located if f.time is not None and f.time <= min(g.time for g in located if g.time) + TIE]
+    close = _without_peer_losses_after_a_death(close)
     return max(close, key=lambda f: (f.rank is not None or f.node is not None, _strength(f), f.confidence, -_ts(f)))
+
+
+# a process's own death (its exception, its GPU's OOM or fault, its crash) and the network errors
+# that name a peer gone ("remote process exited or there was a network error")
+_DEATHS_BEFORE_LOSSES = frozenset({Cause.CUDA_OOM, Cause.ILLEGAL_MEMORY_ACCESS, Cause.PYTHON_EXCEPTION, Cause.CRASH_SIGNAL})
+_PEER_GONE = ("ib_completion", "remote", "closed", "reset", "peer_lost", "connection_lost")
+
+
+def _without_peer_losses_after_a_death(close: Sequence[Finding]) -> list[Finding]:
+    """``close`` (initiators within seconds of each other) without the network errors that a
+    peer's loss explains, where the same file printed a process's own death before them: one
+    file's line order is exact where a tie of stamps, or skewed clocks, are not."""
+    deaths = [f for f in close if f.cause in _DEATHS_BEFORE_LOSSES and f.file is not None and f.line is not None]
+    if not deaths:
+        return list(close)
+
+    def after_a_death(f: Finding) -> bool:
+        return (f.cause is Cause.NETWORK and any(h in f.rule for h in _PEER_GONE) and f.line is not None
+                and any(d.file == f.file and (d.line or 0) < f.line for d in deaths))
+
+    kept = [f for f in close if not after_a_death(f)]
+    return kept or list(close)
 
 
 SLOWDOWN_LEAD = timedelta(minutes=30)  # a GPU deviation may be seen up to this long before the slowdown is
@@ -187,7 +239,10 @@ def _one_node(facts: RunFacts, node: str) -> bool:
 def _failure_incident(group: Sequence[Finding], initiators: Sequence[Finding], facts: RunFacts) -> tuple[Incident, set[int]]:
     kept = _without_time_limits_after_failures(initiators, facts)
     ended = {id(f) for f in initiators} - {id(f) for f in kept}  # time limits a failure came before
-    primary = _pick_primary(kept)
+    placed = _printed_before(kept, group)
+    primary = _pick_primary(placed)
+    if primary not in kept:  # (an untimed line its file printed first: itself, not its placed copy)
+        primary = kept[placed.index(primary)]
     seen_by = primary
     primary = _memory_fault_behind(_gpu_fault_behind(primary, kept), kept)
     rank, node = primary.rank, primary.node
@@ -395,7 +450,22 @@ def attribute(facts: RunFacts) -> list[Incident]:
     incidents.extend(_stragglers(facts))
     incidents.sort(key=lambda i: (not i.remediation.drain_node, i.cause is Cause.STRAGGLER,
                                   i.first_evidence_time.timestamp() if i.first_evidence_time else float("inf")))
-    return incidents
+    return _straggler_before_a_stop(incidents)
+
+
+def _straggler_before_a_stop(incidents: list[Incident]) -> list[Incident]:
+    """``incidents`` with a rank's straggling first where the one failure is the job being stopped
+    from outside with nothing failing before (a signal or a cancellation no rank is named for):
+    a job that ran slow for a rank and was then ended (often by a person who saw it crawl) is
+    told first what was wrong with it; the stop stays the second incident."""
+    if len(incidents) < 2 or incidents[0].cause is not Cause.PREEMPTION or incidents[0].remediation.drain_node:
+        return incidents
+    if incidents[0].initiator.rank is not None or incidents[0].initiator.node is not None:
+        return incidents
+    slow = next((i for i in incidents if i.cause is Cause.STRAGGLER and i.initiator.rank is not None), None)
+    if slow is None or any(i.cause not in (Cause.PREEMPTION, Cause.STRAGGLER) for i in incidents):
+        return incidents
+    return [slow, *(i for i in incidents if i is not slow)]
 
 
 # a process that died of its own failure: its peers' transfers to it fail after it
@@ -492,7 +562,11 @@ def _stragglers(facts: RunFacts) -> list[Incident]:
         if initiator.gpu is None and gpu is not None:
             initiator = replace(initiator, gpu=gpu)
         confidence = max(f.confidence for f in found) * (0.95 if support else 0.75)
-        out.append(_build(Cause.STRAGGLER, initiator, found + support, (), confidence, facts))
+        megatron = next((f for f in found if f.rule == RULE_MEGATRON_STRAGGLER), None)
+        why = (f"Megatron's straggler detector named rank {rank} the slowest in {megatron.field('reports')} of its last "
+               f"{megatron.field('of_reports')} reports, its round trip {megatron.field('spread')} times the fastest "
+               "rank's" if megatron is not None else None)
+        out.append(_build(Cause.STRAGGLER, initiator, found + support, (), confidence, facts, inferred_by=why))
     out.extend(_slow_job_on_a_deviating_gpu(facts, outliers, {i.initiator.gpu for i in out}))
     return out
 

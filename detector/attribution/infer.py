@@ -829,7 +829,8 @@ NEAR_THE_END = {SETUP_LAST_WORDS: LAST_LINES, NCCL_TESTS_HEADER: 1, STORE_BARRIE
                "nccl.connect_retry_refused": 5}
 # last-resort rules that count only repeated among a file's last words: a peer refusing one
 # connection is start-up; refusing it again and again to the end, the job never formed
-REPEATED_LAST_WORDS = {"nccl.connect_retry_refused": 2, "torch.store_bind6_in_use": 2}
+REPEATED_LAST_WORDS = {"nccl.connect_retry_refused": 2, "torch.store_bind6_in_use": 2,
+                       "torch.store_socket_timeout_retry": 2}
 
 
 # an abort or a driver fault that other evidence usually explains (the C++ abort after a watchdog
@@ -841,7 +842,7 @@ LAST_RESORT_RULES = frozenset({"python.fatal_abort", "torch.cpp_terminate", "gen
                                "xid.uvm_fatal",
                                "python.traceback",
                                "nccl.connect_retry_unreachable", "nccl.connect_retry_refused",
-                               "torch.store_connect_unreachable",
+                               "torch.store_connect_unreachable", "torch.store_socket_timeout_retry",
                                "python.stack_dump_main_thread", RULE_STACK_LOADER, SETUP_LAST_WORDS,
                                "launcher.deepspeed_host_memory_full", "launcher.pals_rank_abort",
                                "torch.store_bind_in_use", "torch.store_bind6_in_use", "generic.address_in_use",

@@ -6,7 +6,8 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
-from collections import defaultdict
+import statistics
+from collections import Counter, defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -19,8 +20,18 @@ from detector.sources.pci import normalize_pci
 from detector.sources.runs import LogFile
 from detector.sources.timestamps import nccl_header
 from detector.support.hosts import same_host
-from detector.support.numbers import small_int
-from detector.types import RULE_EXIT_CODE, RULE_NCCL_TEARDOWN, SIGNAL_SENT, Cause, Finding, Role, Severity, StreamKind
+from detector.support.numbers import field_float, small_int
+from detector.types import (
+    RULE_EXIT_CODE,
+    RULE_MEGATRON_STRAGGLER,
+    RULE_NCCL_TEARDOWN,
+    SIGNAL_SENT,
+    Cause,
+    Finding,
+    Role,
+    Severity,
+    StreamKind,
+)
 
 
 def findings_from_hit(hit: Hit, f: LogFile, idx: RunIndex) -> list[Finding]:
@@ -919,3 +930,42 @@ def demote_foreign_app_faults(findings: Sequence[Finding], idx: RunIndex, start:
         out.append(f)
     return out
 
+
+MEGATRON_REPORT = "launcher.megatron_straggler_report"  # rules/launchers.yaml
+MEGATRON_MIN_REPORTS = 3  # reports that name the same slowest rank, at least
+MEGATRON_SHARE = 0.6  # of the last reports
+MEGATRON_LAST = 20  # the reports looked at: the last this many
+MEGATRON_SPREAD = 1.10  # the slowest rank's round trip over the fastest's (median of its reports)
+
+
+def megatron_stragglers(findings: Sequence[Finding], idx: RunIndex) -> list[Finding]:
+    """``findings`` and, where Megatron's straggler detector named one rank the slowest in most of
+    its last reports (:data:`MEGATRON_SHARE` of the last :data:`MEGATRON_LAST`, at least
+    :data:`MEGATRON_MIN_REPORTS`) by a clear margin (its round trip :data:`MEGATRON_SPREAD` times
+    the fastest rank's, the median of those reports), a straggler finding for that rank: the
+    detector's own verdict, read from the lines rank 0 prints. Each report's natural jitter is a
+    fraction of a percent and names a different rank each time."""
+    reports = sorted((f for f in findings if f.rule == MEGATRON_REPORT), key=lambda f: (f.file or "", f.line or 0))
+    if len(reports) < MEGATRON_MIN_REPORTS:
+        return list(findings)
+    last = reports[-MEGATRON_LAST:]
+    slowest = Counter(f.field("mx_rank") for f in last)
+    rank_s, n = slowest.most_common(1)[0]
+    rank = small_int(rank_s or "")
+    if rank is None or n < MEGATRON_MIN_REPORTS or n < MEGATRON_SHARE * len(last):
+        return list(findings)
+    spreads = []
+    for f in last:
+        lo, hi = field_float(f.field("mn_rtt")), field_float(f.field("mx_rtt"))
+        if f.field("mx_rank") == rank_s and lo and hi and lo > 0:
+            spreads.append(hi / lo)
+    spread = statistics.median(spreads) if spreads else 0.0
+    if spread < MEGATRON_SPREAD:
+        return list(findings)
+    at = last[-1]
+    verdict = dataclasses.replace(
+        at, rule=RULE_MEGATRON_STRAGGLER, role=Role.INITIATOR, cause=Cause.STRAGGLER, severity=Severity.WARNING,
+        rank=rank, local_rank=idx.rank_local.get(rank), node=idx.rank_node.get(rank), pid=None, gpu=None,
+        confidence=0.6, fields=(*at.fields, ("reports", str(n)), ("of_reports", str(len(last))),
+                                ("spread", f"{spread:.2f}")))
+    return [*findings, verdict]

@@ -26,6 +26,7 @@ from detector.pipeline.findings import (
     elastic_error_findings,
     exit_findings,
     findings_from_hit,
+    megatron_stragglers,
     oom_killed_loader_workers,
     place_ray_tracebacks,
     refine_generic_nccl,
@@ -131,6 +132,7 @@ def run_findings(scans: Sequence[FileScan], idx: RunIndex, rules: RuleSet,
     findings = place_ray_tracebacks(demote_caught_oom(demote_abort_after_cpp_exception(findings)))
     findings = oom_killed_loader_workers(demote_bystander_ooms(demote_recovered_flaps(findings)))
     findings = demote_after_success(demote_secondary_xids(demote_kill_after_watchdog(findings)))
+    findings = megatron_stragglers(findings, idx)
     return demote_foreign_app_faults(findings, idx, min(starts) if starts else None), warnings
 
 
