@@ -10,6 +10,7 @@ sequence number, the rank that went silent first).
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import replace
@@ -144,6 +145,10 @@ def _pick_primary(initiators: Sequence[Finding]) -> Finding:
                                            f.confidence, -(f.line or 0)))
     earliest = min(f.time for f in timed if f.time is not None)
     window = _without_peer_losses_after_a_death([f for f in timed if f.time is not None and f.time <= earliest + SKEW]) + untimed
+    if any(f.cause in _DEATHS_BEFORE_LOSSES for f in window if f.time is not None):
+        # an untimed "peer gone or network error" line cannot be placed before a stamped death
+        # of a process, which explains it
+        window = [f for f in window if not (f.time is None and _peer_gone(f))] or window
     strong = [f for f in window if f.cause in STRONG and (f.rank is not None or f.node is not None or f.gpu is not None)]
     if strong:
         return max(strong, key=lambda f: (_strength(f), f.rank is not None, f.confidence, -_ts(f)))
@@ -162,6 +167,10 @@ _DEATHS_BEFORE_LOSSES = frozenset({Cause.CUDA_OOM, Cause.ILLEGAL_MEMORY_ACCESS, 
 _PEER_GONE = ("ib_completion", "remote", "closed", "reset", "peer_lost", "connection_lost")
 
 
+def _peer_gone(f: Finding) -> bool:
+    return f.cause is Cause.NETWORK and any(h in f.rule for h in _PEER_GONE)
+
+
 def _without_peer_losses_after_a_death(close: Sequence[Finding]) -> list[Finding]:
     """``close`` (initiators within seconds of each other) without the network errors that a
     peer's loss explains, where the same file printed a process's own death before them: one
@@ -171,7 +180,7 @@ def _without_peer_losses_after_a_death(close: Sequence[Finding]) -> list[Finding
         return list(close)
 
     def after_a_death(f: Finding) -> bool:
-        return (f.cause is Cause.NETWORK and any(h in f.rule for h in _PEER_GONE) and f.line is not None
+        return (_peer_gone(f) and f.line is not None
                 and any(d.file == f.file and (d.line or 0) < f.line for d in deaths))
 
     kept = [f for f in close if not after_a_death(f)]
@@ -417,10 +426,53 @@ def _recovered(facts: RunFacts) -> RunFacts:
     return replace(facts, findings=findings)
 
 
+# a folder of one attempt of a job, among its siblings: "attempt-2", "try_3", "restart1"; or a
+# job id under a folder of attempts ("attempts/8875833/", "requeues/8875901/")
+_ATTEMPT_DIR = re.compile(r"^(?:attempt|try|retry|restart|requeue|run)[-_]?(?P<n>[0-9]{1,6})$", re.IGNORECASE)
+_ATTEMPTS_PARENT = re.compile(r"^(?:attempts|tries|retries|restarts|requeues|resubmits|jobs)$", re.IGNORECASE)
+
+
+def _folder_attempt(path: str) -> tuple[str, int] | None:
+    """(the folder holding the attempts, the attempt's number) of a file in a folder of one
+    attempt of a job (several attempts of a requeued or resubmitted job side by side); None
+    otherwise."""
+    parts = path.replace("\\", "/").split("/")[:-1]
+    for i, part in enumerate(parts):
+        m = _ATTEMPT_DIR.match(part)
+        if m:
+            return "/".join(parts[:i]), int(m.group("n"))
+        if i > 0 and _ATTEMPTS_PARENT.match(parts[i - 1]) and part.isdigit() and len(part) <= 12:
+            return "/".join(parts[:i]), int(part)
+    return None
+
+
+def _with_folder_attempts(findings: Sequence[Finding]) -> tuple[list[Finding], int | None]:
+    """``findings`` given the attempt their folder names (numbered from 0, in the order of the
+    attempts' numbers or job ids) where the run holds the folders of two or more attempts of one
+    job and no torchrun attempt is known; and the last attempt's number (None: no such folders).
+    A finding outside them (a kernel log beside them) keeps no attempt: it goes with the attempt
+    its time falls in."""
+    if any(f.attempt is not None for f in findings):
+        return list(findings), None
+    where = {f.file: _folder_attempt(f.file) for f in findings if f.file}
+    keys = {w for w in where.values() if w is not None}
+    parents = {p for p, _n in keys}
+    if len(parents) != 1 or len(keys) < 2:
+        return list(findings), None
+    order = {n: i for i, n in enumerate(sorted(n for _p, n in keys))}
+    out = [replace(f, attempt=order[w[1]]) if f.file and (w := where.get(f.file)) is not None else f for f in findings]
+    return out, len(order) - 1
+
+
 def attribute(facts: RunFacts) -> list[Incident]:
-    """All incidents of a run, most important first (machine faults before others, then time)."""
+    """All incidents of a run, most important first (machine faults before others, then time;
+    where the run holds several attempts of a job in folders of their own, the last attempt's
+    first: the earlier ones failed before it was resubmitted)."""
     facts = _recovered(facts)
     incidents: list[Incident] = []
+    attempted, last_attempt = _with_folder_attempts(facts.findings)
+    if last_attempt is not None:
+        facts = replace(facts, findings=tuple(attempted))
     failure_findings = _peer_died_first(_deaths_after_timeouts(_crashes_after_a_lost_peer(
         [f for f in facts.findings if f.cause is not Cause.STRAGGLER and not f.rule.startswith(RULE_GPU_OUTLIER)])), facts)
     for group in _group_by_attempt(failure_findings):
@@ -450,6 +502,8 @@ def attribute(facts: RunFacts) -> list[Incident]:
     incidents.extend(_stragglers(facts))
     incidents.sort(key=lambda i: (not i.remediation.drain_node, i.cause is Cause.STRAGGLER,
                                   i.first_evidence_time.timestamp() if i.first_evidence_time else float("inf")))
+    if last_attempt is not None:
+        incidents.sort(key=lambda i: not any(f.attempt == last_attempt for f in i.evidence))
     return _straggler_before_a_stop(incidents)
 
 

@@ -1188,7 +1188,7 @@ def interrupted(incident: Incident, facts: RunFacts) -> Incident | None:
 # cloud reclaiming a node): with one of them, the stop is the cause whatever the speed before it
 _STOP_REASON_RULES = frozenset({
     "launcher.ray_node_preempted", "scheduler.slurm_preempted", "scheduler.slurm_time_limit", "scheduler.lsf_run_limit",
-    "scheduler.cloud_preemption", "scheduler.vm_power_key", "scheduler.k8s_pod_preempted", "scheduler.k8s_job_evicted",
+    "scheduler.pbs_walltime", "scheduler.cloud_preemption", "scheduler.vm_power_key", "scheduler.k8s_pod_preempted", "scheduler.k8s_job_evicted",
     "scheduler.submitit_preempted", "scheduler.autoscaler_node_terminated"})
 SLOWED_BEFORE_STOP = 0.5  # a job slowdown of at least this much (+50 %) before a stop with no reason given
 

@@ -844,6 +844,8 @@ def demote_secondary_xids(findings: Sequence[Finding]) -> list[Finding]:
 
 
 BEFORE_JOB = timedelta(minutes=10)
+HARDWARE_BEFORE_JOB = timedelta(hours=1)  # a hardware Xid this long before the job's first line is an earlier job's
+_HARDWARE_XID_CAUSES = frozenset({Cause.GPU_HARDWARE, Cause.ECC_MEMORY, Cause.NVLINK})
 ALIVE_AFTER = timedelta(minutes=1)
 
 
@@ -875,7 +877,8 @@ def demote_foreign_app_faults(findings: Sequence[Finding], idx: RunIndex, start:
     fault of the rank's own process ends its CUDA context at once, so the fault was another
     process's on that GPU. Where the namespaces are not known to be shared, one whose pid is not
     the rank's, when the rank's own log shows no fault and another rank's says what failed. An OOM
-    kill logged more than :data:`BEFORE_JOB` before the ranks' first line is context too."""
+    kill logged more than :data:`BEFORE_JOB` before the ranks' first line is context too, and so
+    is a GPU, memory or NVLink Xid logged more than :data:`HARDWARE_BEFORE_JOB` before it."""
     alive: dict[int, datetime] = {}
     signalled: set[int] = set()  # ranks whose process the launcher sent its teardown signal
     for f in findings:
@@ -926,6 +929,11 @@ def demote_foreign_app_faults(findings: Sequence[Finding], idx: RunIndex, start:
         elif (f.rule == OOM_KILLED and f.role is Role.INITIATOR and start is not None and f.time is not None
               and f.time < start - BEFORE_JOB):
             # the OOM killer took a process before the ranks' first line: not one of this job's
+            f = dataclasses.replace(f, role=Role.CONTEXT, cause=None)
+        elif (f.role is Role.INITIATOR and f.field("xid") is not None and f.cause in _HARDWARE_XID_CAUSES
+              and start is not None and f.time is not None and f.time < start - HARDWARE_BEFORE_JOB):
+            # a GPU, memory or NVLink fault the kernel logged hours before the ranks' first line: an
+            # earlier job's (the node was reset since, or the job would not have started on it)
             f = dataclasses.replace(f, role=Role.CONTEXT, cause=None)
         out.append(f)
     return out

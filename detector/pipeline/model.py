@@ -6,8 +6,8 @@ their clock; the model is built by the same functions, so their diagnoses agree 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from datetime import datetime
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
 
 from detector.pipeline.filescan import FileScan
 from detector.pipeline.findings import (
@@ -36,6 +36,7 @@ from detector.pipeline.relaunch import demote_earlier_launches
 from detector.pipeline.tail import last_activity
 from detector.rules.engine import RuleSet
 from detector.sources.runs import FileKind, LogFile
+from detector.sources.timestamps import nccl_header
 from detector.support.numbers import MAX_RANKS
 from detector.types import Finding, RankInfo, RunFacts
 
@@ -124,6 +125,8 @@ def run_findings(scans: Sequence[FileScan], idx: RunIndex, rules: RuleSet,
         found, warns = elastic_error_findings(f, rules, idx)
         findings.extend(found)
         warnings.extend(warns)
+    if relaunches:  # (replay: the files are whole; live, a line's time is when it came)
+        findings = _unpin_stale_inherited_times(findings, scans)
     findings.extend(exit_findings(scans, idx, [f for f in findings if f.file is not None]))
     starts = [s.first_time for s in scans if s.first_time is not None and s.file.kind.value == "rank_log"]
     if relaunches:
@@ -134,6 +137,46 @@ def run_findings(scans: Sequence[FileScan], idx: RunIndex, rules: RuleSet,
     findings = demote_after_success(demote_secondary_xids(demote_kill_after_watchdog(findings)))
     findings = megatron_stragglers(findings, idx)
     return demote_foreign_app_faults(findings, idx, min(starts) if starts else None), warnings
+
+
+QUIET = timedelta(minutes=10)
+
+
+def _unpin_stale_inherited_times(findings: list[Finding], scans: Sequence[FileScan]) -> list[Finding]:
+    """``findings`` without the time an unstamped NCCL line took from a stamped line before it
+    where that stamp is its file's last and the run's other logs go on for more than
+    :data:`QUIET` after it: a rank that prints its start-up lines, then nothing until NCCL's
+    error hours later, does not fail at its start-up time (the error came at some time after
+    it, untold)."""
+    inherited = {(h.event.file, h.event.line) for scan in scans for h in scan.hits if h.event.time_inferred}
+    if not inherited:
+        return findings
+    last = {scan.file.display: scan.last_time for scan in scans if scan.last_time is not None}
+    ends = [t for scan in scans if scan.file.kind.value == "rank_log" and (t := scan.last_time) is not None]
+    if not ends:
+        return findings
+    latest = max(ends)
+
+    def stale(f: Finding) -> bool:
+        # (NCCL's own lines, never stamped, come from its threads whenever they fail: a line
+        # continuing a stamped one, a wrapped message or a traceback, keeps its time)
+        if f.time is None or (f.file, f.line) not in inherited or nccl_header(f.text) is None:
+            return False
+        file_last = last.get(f.file or "")
+        return file_last is not None and f.time >= file_last and latest - f.time > QUIET
+
+    # and the lines after such an NCCL line that took the same time (the error's later lines)
+    first: dict[tuple[str | None, datetime], int] = {}
+    for f in findings:
+        if stale(f) and f.time is not None and f.line is not None:
+            key = (f.file, f.time)
+            first[key] = min(first.get(key, f.line), f.line)
+
+    def after_stale(f: Finding) -> bool:
+        start = first.get((f.file, f.time)) if f.time is not None else None
+        return start is not None and (f.file, f.line) in inherited and f.line is not None and f.line >= start
+
+    return [replace(f, time=None) if after_stale(f) else f for f in findings] if first else findings
 
 
 def build_model(

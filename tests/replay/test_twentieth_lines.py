@@ -128,3 +128,70 @@ def test_an_unstamped_oom_printed_before_the_stamped_network_errors_of_its_peers
            "[default2]:[E708 01:41:40.782232 ProcessGroupNCCL.cpp:1616] NET/IB : Got completion from peer "
            "10.42.30.6<33086> with status=12 opcode=129 len=65536 vendor err 249 (Recv) localGid ::ffff:10.42.12.125\n")
     assert causes_of(tmp_path, {"job.out": log}, ruleset)[:1] == [Cause.CUDA_OOM]
+
+
+_LINK = ("$ nvidia-smi -q -i 6 | grep -A12 'GPU Link Info'\n"
+         "GPU 00000000:BA:00.0\n"
+         "    GPU Link Info\n"
+         "        PCIe Generation\n"
+         "            Max                       : 5\n"
+         "            Current                   : 1\n"
+         "        Link Width\n"
+         "            Max                       : 16x\n"
+         "            Current                   : {width}x\n")
+
+
+def test_a_gpu_whose_pcie_link_trained_narrow_is_a_straggler(tmp_path: Path, ruleset: RuleSet) -> None:
+    assert causes_of(tmp_path, {"nvidia-smi.txt": _LINK.format(width=4)}, ruleset) == [Cause.STRAGGLER]
+
+
+def test_a_full_width_link_at_an_idle_generation_is_no_incident(tmp_path: Path, ruleset: RuleSet) -> None:
+    assert causes_of(tmp_path, {"nvidia-smi.txt": _LINK.format(width=16)}, ruleset) == []
+
+
+def test_pbs_walltime_is_the_scheduler_s_stop(tmp_path: Path, ruleset: RuleSet) -> None:
+    log = ("2025-01-05 10:00:00 | step 9000 | loss 2.1\n"
+           "=>> PBS: job killed: walltime 36340 exceeded limit 36000\n")
+    assert causes_of(tmp_path, {"vit.o7566461": log}, ruleset) == [Cause.PREEMPTION]
+
+
+def test_an_nvlink_xid_a_day_before_the_job_started_is_an_earlier_job_s(tmp_path: Path, ruleset: RuleSet) -> None:
+    steps = "".join(f"2024-05-06 {10 + i // 60:02d}:{i % 60:02d}:00 | step {i} | loss 2.{i % 10}\n" for i in range(0, 600, 5))
+    kern = ("2024-05-05T16:38:31,192330+00:00 NVRM: Xid (PCI:0000:bb:00): 74, pid=11905, name=python, NVLink: fatal "
+            "error detected on link 7(0x0, 0x0, 0x0, 0x0, 0x10000, 0x0, 0x0)\n")
+    got = causes_of(tmp_path, {"train.log": steps + "=>> PBS: job killed: walltime 36340 exceeded limit 36000\n",
+                               "dmesg/node-g163/dmesg.txt": kern}, ruleset)
+    assert got[:1] == [Cause.PREEMPTION]
+    assert Cause.NVLINK not in got
+
+
+def _rank_log(rank: int, error: str) -> str:
+    return (f"2025-07-20 03:26:38 | INFO | fairseq.distributed.utils | distributed init (rank {rank}): tcp://n0:23456\n"
+            f"2025-07-20 03:26:41 | INFO | fairseq.distributed.utils | initialized host n{rank // 8} as rank {rank}\n"
+            + "".join(f"n{rank // 8}:2871{rank:02d}:2884{i} [{rank % 8}] NCCL INFO Channel {i:02d}/08 : 0[0] -> 1[1]\n"
+                      for i in range(8))
+            + error)
+
+
+def test_a_quiet_rank_s_unstamped_error_does_not_take_its_start_up_time(tmp_path: Path, ruleset: RuleSet) -> None:
+    rank0 = ("".join(f"2025-07-20 {4 + i // 2:02d}:{(i % 2) * 30:02d}:00 | INFO | train_inner | num_updates={i * 100}\n"
+                     for i in range(36))
+             + "[rank0]: Traceback (most recent call last):\n"
+               '[rank0]:   File "/usr/lib/python3.10/site-packages/torch/serialization.py", line 850, in save\n'
+               "[rank0]: RuntimeError: [enforce fail at inline_container.cc:778] . PytorchStreamWriter failed writing "
+               "file data/889: file write failed\n")
+    lost = ("n0:287194:288525 [5] transport/net_ib.cc:1295 NCCL WARN NET/IB : Got completion from peer 10.0.0.9<43053> "
+            "with error 12, opcode 0, len 0, vendor err 129 (Recv)\n")
+    got = incidents_of(tmp_path, {"logs/job-0.out": rank0, "logs/job-13.out": _rank_log(13, lost)}, ruleset)
+    assert [(g.cause, g.rank) for g in got][:1] == [(Cause.PYTHON_EXCEPTION, 0)]
+
+
+def test_the_last_of_several_attempt_folders_is_told_first(tmp_path: Path, ruleset: RuleSet) -> None:
+    first = ("2024-12-07 22:20:00 | step 10 | loss 2.0\n"
+             "[rank4]: RuntimeError: CUDA error: uncorrectable ECC error encountered\n")
+    last = ("2024-12-08 10:00:00 | step 900 | loss 1.8\n"
+            "slurmstepd: error: *** JOB 9388694 ON gpu-2 CANCELLED AT 2024-12-08T10:00:05 DUE TO TIME LIMIT ***\n")
+    got = causes_of(tmp_path, {"attempts/9384212/logs/train-gpu-2.out": first,
+                               "attempts/9388694/logs/train-gpu-2.out": last}, ruleset)
+    assert got[:1] == [Cause.PREEMPTION]
+    assert Cause.ECC_MEMORY in got
