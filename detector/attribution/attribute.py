@@ -486,7 +486,9 @@ def attribute(facts: RunFacts) -> list[Incident]:
             incidents.append(incident)
             # an independent hardware fault on another node is its own incident
             rest = [f for f in initiators if id(f) not in used and f.cause in HARDWARE and f.node is not None
-                    and f.node != incident.initiator.node]
+                    and f.node != incident.initiator.node
+                    # (its peers' "remote process exited or network error" after a process died)
+                    and not (incident.cause in _DEATHS_BEFORE_LOSSES and _peer_gone(f))]
             if rest:
                 second, _ = _failure_incident([f for f in group if f.node != incident.initiator.node], rest, facts)
                 incidents.append(second)
