@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from detector.attribution.attribute import attribute
-from detector.errors import RankdoctorError
+from detector.errors import InputError, RankdoctorError
 from detector.pipeline.evidence import EvidenceCap
 from detector.pipeline.filescan import FileScan
 from detector.pipeline.index import RunIndex, resolve_rank
@@ -70,6 +70,9 @@ def flight_recorder_findings(files: Sequence[LogFile], world_size: int | None) -
 class ReplayOptions:
     follow_symlinks: bool = False
     tail_bytes: int = TAIL_BYTES
+    # raise InputError when no file could be read at all (each one binary, compressed in a format
+    # not read, unreadable): the command's "no incident" would say the run is clean
+    unread_is_error: bool = False
 
 
 YEAR_HEAD = 16384
@@ -114,22 +117,22 @@ def _year_hint(files: Sequence[LogFile]) -> int | None:
 
 
 def _jobs(files: int, size: int) -> int:
-    """How many processes read the files: ``RANKDOCTOR_JOBS`` if set, else one per core for a
-    run of :data:`PARALLEL_BYTES` or more; 1 where the platform cannot fork."""
+    """How many processes read the files: ``RANKDOCTOR_JOBS`` if set (at most one per core; a
+    value that is no number is ignored, with a warning), else one per core for a run of
+    :data:`PARALLEL_BYTES` or more; never more than the files; 1 where the platform cannot fork."""
     wanted = os.environ.get(JOBS_ENV, "").strip()
+    n = None
     if wanted:
         try:
-            n = int(wanted)
+            n = min(int(wanted), _cores())  # (RANKDOCTOR_JOBS=99999 forked towards 99,999 workers)
         except ValueError:
-            n = 1
-    elif size < PARALLEL_BYTES:
-        return 1
-    else:
-        try:
-            n = len(os.sched_getaffinity(0))
-        except (AttributeError, OSError):
-            n = os.cpu_count() or 1
-        n = min(n, MAX_JOBS)
+            import sys
+
+            print(f"rankdoctor: warning: {JOBS_ENV}={wanted[:40]!r} is not a whole number; ignored", file=sys.stderr)
+    if n is None:
+        if size < PARALLEL_BYTES:
+            return 1
+        n = min(_cores(), MAX_JOBS)
     n = min(n, files)
     if n > 1:
         import multiprocessing
@@ -137,6 +140,14 @@ def _jobs(files: int, size: int) -> int:
         if "fork" not in multiprocessing.get_all_start_methods():
             return 1
     return max(1, n)
+
+
+def _cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -373,6 +384,10 @@ def replay_path(
                        step_cap=step_cap)
     for scan in scans:
         warnings.extend(scan.warnings)
+    if options.unread_is_error and scans and len(readable) == len(files) and all(s.parser is None for s in scans):
+        # every file skipped before its first line (scan_file sets a parser on each file it reads)
+        shown = "; ".join(warnings[:8]) + (f"; ... ({len(warnings)} in all)" if len(warnings) > 8 else "")
+        raise InputError(str(path), f"nothing could be read: {shown}")
     dropped = cap.summary()
     if dropped is not None:
         warnings.append(dropped)

@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Any
 from detector.errors import InputError, RankdoctorError
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from detector.rules.engine import RuleSet
     from detector.types import Report
 
@@ -50,7 +52,7 @@ def _replay_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
             "where each node name came from."
         ),
     )
-    p.add_argument("run", metavar="RUN", type=Path, help="directory of the run's logs, or one log file ('-': standard input)")
+    p.add_argument("run", metavar="RUN", help="directory of the run's logs, or one log file ('-': standard input)")
     p.add_argument("--format", choices=("text", "json", "html"), default="text", help="output format (default: text)")
     p.add_argument("--output", "-o", type=Path, help="write the report to FILE instead of standard output")
     p.add_argument("--rules", type=Path, action="append", default=[], metavar="PATH",
@@ -83,12 +85,15 @@ def _run_replay(args: argparse.Namespace) -> int:
     from detector.rules.compile import load_ruleset
 
     # (rich is imported only where it draws: JSON output of a paste starts ~40 ms sooner)
+    if not args.run:  # (Path("") is the current folder: `replay "$RUN"` with RUN unset would read it)
+        raise RankdoctorError("RUN is empty: give a run's folder or a log file ('.' for the current folder)")
+    run = Path(args.run)
     if args.output:
-        _check_output(args.output, args.run)  # before any work: a report with nowhere to go is lost work
-    pasted = _read_stdin() if str(args.run) == "-" else None  # before the rules: an empty paste fails fast
-    small = len(pasted) <= SMALL_INPUT if pasted is not None else _small_input(args.run)
+        _check_output(args.output, run)  # before any work: a report with nowhere to go is lost work
+    pasted = _read_stdin() if args.run == "-" else None  # before the rules: an empty paste fails fast
+    small = len(pasted) <= SMALL_INPUT if pasted is not None else _small_input(run)
     rules = load_ruleset(args.rules, engine=args.engine, small_input=small)
-    options = ReplayOptions(follow_symlinks=args.follow_symlinks)
+    options = ReplayOptions(follow_symlinks=args.follow_symlinks, unread_is_error=True)
     show_progress = not args.no_progress and _stderr_is_terminal()
     if show_progress:
         from rich.console import Console
@@ -98,12 +103,12 @@ def _run_replay(args: argparse.Namespace) -> int:
                       transient=True) as bar:
             task = bar.add_task("read", total=None)
             report = _replay_run(
-                args.run, rules, pasted, options=options,
+                run, rules, pasted, options=options,
                 progress=lambda n: bar.advance(task, n),
                 on_total=lambda total: bar.update(task, total=total),
             )
     else:
-        report = _replay_run(args.run, rules, pasted, options=options)
+        report = _replay_run(run, rules, pasted, options=options)
     if args.format == "json":
         text = dumps_report(report)
     elif args.format == "html":
@@ -125,7 +130,7 @@ def _run_replay(args: argparse.Namespace) -> int:
             if sys.stdout is None:
                 raise InputError("standard output", "closed: nowhere to print the report (use --output FILE)")
             try:
-                render_text(report, Console(), verbose=args.verbose)
+                render_text(report, _text_console(), verbose=args.verbose)
                 sys.stdout.flush()
             except BrokenPipeError:
                 raise
@@ -139,6 +144,22 @@ def _run_replay(args: argparse.Namespace) -> int:
     else:
         _write_stdout(text)
     return EXIT_FOUND
+
+
+TEXT_WIDTH = (60, 240)  # the text report's width, whatever the terminal or COLUMNS says
+
+
+def _text_console() -> Console:
+    """The console the text report is drawn on: the terminal's width (or COLUMNS), kept within
+    :data:`TEXT_WIDTH` (COLUMNS=0 drew nothing, COLUMNS=5 a mangled report, COLUMNS=100000000
+    a report of hundreds of MB)."""
+    from rich.console import Console
+
+    console = Console()
+    low, high = TEXT_WIDTH
+    if not low <= console.width <= high:
+        console = Console(width=min(max(console.width, low), high))
+    return console
 
 
 def _check_output(output: Path, run: Path) -> None:

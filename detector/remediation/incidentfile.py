@@ -10,6 +10,7 @@ from typing import Any
 
 from detector.errors import InputError
 from detector.report.jsonfmt import incident_from_dict
+from detector.support.userfile import read_user_file
 from detector.types import Incident
 
 MAX_BYTES = 64 * 1024 * 1024
@@ -56,12 +57,12 @@ def read_incident(path: Path) -> Incident:
             return parse_incident_document(data.decode("utf-8"), "-")
         except UnicodeDecodeError:
             raise InputError("-", "not UTF-8 text") from None
-    try:
-        if path.stat().st_size > MAX_BYTES:
-            raise InputError(where, f"larger than {MAX_BYTES} bytes")
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InputError(where, f"cannot read: {exc.strerror or exc}") from None
+    try:  # a regular file (a device never ends, a FIFO waits for a writer), MAX_BYTES at most
+        text = read_user_file(path, MAX_BYTES).decode("utf-8")
+    except InputError as exc:
+        if exc.detail.startswith("larger than"):
+            raise InputError(where, f"larger than {MAX_BYTES} bytes") from None
+        raise
     except UnicodeDecodeError:
         raise InputError(where, "not UTF-8 text") from None
     return parse_incident_document(text, where)

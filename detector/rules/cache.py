@@ -31,10 +31,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from detector.errors import InputError
 from detector.rules.engine import RuleSet
+from detector.support.userfile import read_user_file
 
 FORMAT = 1
 KEEP_ENTRIES = 16
+RULE_FILE_BYTES = 4 << 20  # support.yamlfile.MAX_BYTES (not imported: a start from the cache loads no YAML reader)
 CACHE_DIR_ENV = "RANKDOCTOR_CACHE_DIR"
 NO_CACHE_ENV = "RANKDOCTOR_NO_CACHE"
 _CODE = (*sorted(Path(__file__).resolve().parent.glob("*.py")), Path(__file__).resolve().parents[1] / "types.py")
@@ -81,10 +84,11 @@ def cache_key(layers: Sequence[Sequence[Path]], engine: str) -> str | None:
         for layer in layers:
             h.update(b"\0layer\0")
             for path in layer:
-                data = path.read_bytes()
+                # bounded, regular files only (a device never ends), a pipe read once: as the loader reads them
+                data = read_user_file(path, RULE_FILE_BYTES)
                 h.update(f"{path}\0{len(data)}\0".encode())
                 h.update(data)
-    except OSError:
+    except (OSError, InputError):
         return None
     return h.hexdigest()[:40]
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from detector.errors import RuleLoadError
+from detector.errors import ConfigError, RuleLoadError
 from detector.rules.engine import RuleSet
 from detector.rules.loader import load_rules, rule_files, shipped_rules_dir
 
@@ -19,7 +19,7 @@ def _layers(user_rules: Sequence[Path], shipped: Sequence[Path] | None) -> list[
         if not user_path.exists():
             return None
         files = rule_files([user_path])
-        if user_path.is_dir() and not files:
+        if not files:  # an empty folder, or a device or FIFO left out
             return None
         layers.append(files)
     return layers
@@ -59,6 +59,9 @@ def load_ruleset(user_rules: Sequence[Path] = (), *, engine: str = "auto", shipp
         raise RuleLoadError(result.problems)
     try:
         ruleset = RuleSet(result.rules, engine=engine)
+    except (RecursionError, OverflowError):  # (each pattern compiled in the checks; their union nests deeper)
+        raise ConfigError("rules", None, "a rule's pattern nests too deeply to build the rule set: "
+                          "nest its groups less deeply") from None
     except Exception:
         if not trusted:
             raise

@@ -14,6 +14,7 @@ from detector.errors import ConfigError
 from detector.rules.linearity import superlinear_risk
 from detector.rules.prefilter import prefilter_pattern
 from detector.rules.safety import backtracking_risk
+from detector.support.userfile import load_yaml_path, refused
 from detector.types import Cause, Role, Severity, StreamKind
 
 # pydantic (the rule-file schema) and the YAML reader are imported where rule files are read:
@@ -50,6 +51,9 @@ class LazyRegex:
                 regex = self._regex = re.compile(self.pattern, self.flags)
             except re.error as exc:  # a trusted pack edited in place (rules/compile.load_ruleset)
                 raise ConfigError("rule pattern", None, f"does not compile: {exc}: {self.pattern[:200]!r}") from None
+            except (RecursionError, OverflowError) as exc:
+                detail = TOO_DEEP if isinstance(exc, RecursionError) else f"does not compile: {exc}"
+                raise ConfigError("rule pattern", None, f"{detail}: {self.pattern[:200]!r}") from None
         return regex
 
     @property
@@ -121,12 +125,13 @@ def shipped_rules_dir() -> Path:
 
 
 def rule_files(paths: Iterable[Path]) -> list[Path]:
-    """Expand directories into their ``*.yaml``/``*.yml`` files (sorted)."""
+    """Expand directories into their ``*.yaml``/``*.yml`` files (sorted). A path that names a
+    device, a FIFO or a socket is left out (nothing reads it: :func:`load_rules` says why)."""
     out: list[Path] = []
     for p in paths:
         if p.is_dir():
             out.extend(sorted(q for q in p.iterdir() if q.suffix in (".yaml", ".yml") and q.is_file()))
-        else:
+        elif refused(p) is None:
             out.append(p)
     return out
 
@@ -158,11 +163,11 @@ def _parse_file(path: Path) -> tuple[RuleFile | None, Any, list[ConfigError]]:
     from pydantic import ValidationError
 
     from detector.rules.spec import RuleFile
-    from detector.support.yamlfile import YamlMap, load_yaml_file
+    from detector.support.yamlfile import YamlMap
 
     name = str(path)
     try:
-        data = load_yaml_file(path)
+        data = load_yaml_path(path)
     except ConfigError as exc:
         return None, None, [exc]
     if data is None:
@@ -203,8 +208,18 @@ def _rule_position(data: Any, index: int, key: str | None = None) -> tuple[int |
     return None, None
 
 
+TOO_DEEP = "pattern nests too deeply (groups inside groups, hundreds deep)"
+
+
 def compile_pattern(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern, PATTERN_FLAGS)
+    """The pattern compiled; re.error also for one that nests too deeply for Python's parser
+    (hundreds of groups in groups: RecursionError) or whose numbers overflow it."""
+    try:
+        return re.compile(pattern, PATTERN_FLAGS)
+    except RecursionError:
+        raise re.error(TOO_DEEP) from None
+    except OverflowError as exc:  # "a{99999999999}"
+        raise re.error(str(exc)) from None
 
 
 _OPEN_REPEAT = re.compile(r"(?<!\\)\{,\d*\}")  # Python's "{,n}"
@@ -215,7 +230,14 @@ def pattern_problems(pattern: str) -> list[str]:
     try:
         regex = compile_pattern(pattern)
     except re.error as exc:
-        return [f"pattern does not compile: {exc}"]
+        return [TOO_DEEP if str(exc) == TOO_DEEP else f"pattern does not compile: {exc}"]
+    try:
+        return _checked(pattern, regex)
+    except (RecursionError, OverflowError):  # compiled, but too deep for the checks' own parsing
+        return [TOO_DEEP]
+
+
+def _checked(pattern: str, regex: re.Pattern[str]) -> list[str]:
     problems = []
     if "^" in pattern[1:].replace("\\^", "").replace("[^", ""):
         problems.append("'^' is only allowed as the first character of a pattern")
@@ -268,9 +290,13 @@ def _compile_rule(spec: RuleSpec, path: str, line: int, data: Any, index: int,
         try:
             compiled = lazy_pattern(text)
         except re.error as exc:
-            err(f"{name} does not compile: {exc}", key)
+            err(f"{name} does not compile: {exc}" if str(exc) != TOO_DEEP else f"{name}: {TOO_DEEP}", key)
             return None
-        risk = backtracking_risk(text) or superlinear_risk(text)
+        try:
+            risk = backtracking_risk(text) or superlinear_risk(text)
+        except (RecursionError, OverflowError):
+            err(f"{name}: {TOO_DEEP}", key)
+            return None
         if risk:
             err(f"{name} risks catastrophic backtracking: {risk}: {text[:200]!r}", key)
         return compiled
@@ -361,12 +387,20 @@ def load_rules(shipped: Sequence[Path] | None = None, user: Sequence[Path] = (),
     rules are always checked."""
     result = LoadResult()
     shipped_files = rule_files(shipped if shipped is not None else [shipped_rules_dir()])
+    for named in shipped or ():
+        why = refused(named)  # (left out by rule_files: a device never ends, a FIFO's open waits)
+        if why is not None:
+            result.problems.append(ConfigError(str(named), None, why))
     merged = _load_layer(shipped_files, result, trusted=trust_shipped and shipped is None)
     for rid, (_, _, path) in merged.items():
         result.origins.append(RuleOrigin(rid, path, disabled=merged[rid][0] is None))
     for user_path in user:
         if not user_path.exists():
             result.problems.append(ConfigError(str(user_path), None, "no such file or directory"))
+            continue
+        why = refused(user_path)
+        if why is not None:  # a device never ends, a FIFO's open waits for a writer
+            result.problems.append(ConfigError(str(user_path), None, why))
             continue
         files = rule_files([user_path])
         if user_path.is_dir() and not files:
@@ -393,10 +427,10 @@ def rules_one_by_one(path: Path) -> tuple[list[CompiledRule], list[ConfigError]]
     from pydantic import ValidationError
 
     from detector.rules.spec import RuleSpec
-    from detector.support.yamlfile import YamlList, YamlMap, load_yaml_file
+    from detector.support.yamlfile import YamlList, YamlMap
 
     try:
-        data = load_yaml_file(path)
+        data = load_yaml_path(path)
     except ConfigError:
         return [], []
     rules = data.get("rules") if isinstance(data, YamlMap) else None

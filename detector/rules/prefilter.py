@@ -86,12 +86,12 @@ def required_literals(pattern: str, flags: int = re.ASCII) -> tuple[tuple[str, .
     necessary for ``re.search(pattern, text)`` (compared lower-cased when so marked)."""
     try:
         parsed = _p.parse(pattern, flags)
-    except Exception:  # whatever the parser refuses, the rule is just not narrowed
-        return None
-    best = _best(parsed)
-    if best is None or _score(best)[0] < MIN_LITERAL:
-        return None
-    nocase = bool(parsed.state.flags & re.IGNORECASE) or _has_ignorecase(parsed)
+        best = _best(parsed)
+        if best is None or _score(best)[0] < MIN_LITERAL:
+            return None
+        nocase = bool(parsed.state.flags & re.IGNORECASE) or _has_ignorecase(parsed)
+    except Exception:  # whatever the parser refuses, or nests too deeply to walk (RecursionError):
+        return None  # the rule is just not narrowed
     texts = tuple(dict.fromkeys(x.lower() for x in best)) if nocase else tuple(dict.fromkeys(best))
     return texts, nocase
 

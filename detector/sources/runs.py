@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import stat
 from collections import Counter
 from dataclasses import dataclass, replace
 from enum import StrEnum
@@ -22,8 +23,16 @@ from detector.errors import InputError
 from detector.sources.flight_recorder.names import looks_like_fr_dump, rank_from_dump_name
 from detector.sources.prefixes import strip_prefix
 from detector.sources.timestamps import parse_timestamp
-from detector.support.compressed import GZIP_MAGIC, inner_name, is_compressed_log_name, open_log, stream_size
+from detector.support.compressed import (
+    GZIP_MAGIC,
+    inner_name,
+    is_compressed_log_name,
+    open_log,
+    open_regular,
+    stream_size,
+)
 from detector.support.hosts import host_shaped, names_a_host, same_host
+from detector.support.walk import MAX_DEPTH, shortened, walk
 
 
 class FileKind(StrEnum):
@@ -239,7 +248,7 @@ def _node_of_file(path: Path, folder: str | None,
 
 def _json_kind(path: Path) -> FileKind | None:
     try:
-        with path.open("rb") as fh:
+        with open_regular(path) as fh:
             head = fh.read(4096)
     except OSError:
         return None
@@ -259,7 +268,7 @@ def _json_kind(path: Path) -> FileKind | None:
 def _json_lines(path: Path) -> bool:
     """Whether a file begins with two lines that each hold a JSON object (a log of records)."""
     try:
-        with path.open("rb") as fh:
+        with open_regular(path) as fh:
             lines = fh.read(65536).split(b"\n", 2)[:2]
     except OSError:
         return False
@@ -306,7 +315,13 @@ _KERNEL_LINE = re.compile(
 
 
 def classify(path: Path, root: Path) -> LogFile | None:
-    """What ``path`` (inside ``root``) is, or None when it is not an input."""
+    """What ``path`` (inside ``root``) is, or None when it is not an input (nor when it is not a
+    regular file: a FIFO's open waits for a writer, a device never ends)."""
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None
+    except OSError:
+        pass  # gone: reading it says so
     rel = path.relative_to(root) if path != root else Path(path.name)
     parts = rel.parts[:-1]
     name = path.name
@@ -477,7 +492,7 @@ def _classify_compressed(path: Path, name: str, parts: tuple[str, ...], display:
     if suffix not in _TEXT_SUFFIXES and not re.match(r"\.\d+$", suffix) and not _KERNEL_NAME.search(name):
         return None
     try:
-        with path.open("rb") as fh:
+        with open_regular(path) as fh:
             gz = fh.read(2) == GZIP_MAGIC  # (a plain log named .gz is read as it is)
     except OSError:
         gz = True  # reading it will say why not
@@ -553,7 +568,7 @@ def _quotes_a_log(path: Path) -> bool:
     """A note (Markdown and the like) with a fenced code block in its first 256 KiB: where a
     thread's text or a question quotes the log it is about."""
     try:
-        with open(path, "rb") as fh:
+        with open_regular(path) as fh:
             head = fh.read(256 << 10)
     except OSError:
         return False
@@ -564,7 +579,7 @@ def _looks_like_text(path: Path) -> bool:
     """The file's first 4 KiB hold text: no NUL byte, and (as UTF-8, or any 8-bit text) mostly
     printable characters and line breaks."""
     try:
-        with open(path, "rb") as fh:
+        with open_regular(path) as fh:
             head = fh.read(4096)
     except OSError:
         return False
@@ -607,7 +622,12 @@ def discover(target: Path, *, follow_symlinks: bool = False) -> tuple[list[LogFi
         where = os.path.relpath(exc.filename, target) if exc.filename else "."
         warnings.append(f"{where}: folder not read ({exc.strerror or exc}), its logs are left out")
 
-    for dirpath, dirnames, filenames in os.walk(target, followlinks=follow_symlinks, onerror=unreadable):
+    def too_deep(folder: str) -> None:
+        warnings.append(f"{shortened(os.path.relpath(folder, target))}: folders nested deeper than {MAX_DEPTH} "
+                        "levels, those below not read")
+
+    for dirpath, dirnames, filenames in walk(target, followlinks=follow_symlinks, onerror=unreadable,
+                                             too_deep=too_deep):
         if follow_symlinks:
             try:
                 st = os.stat(dirpath)
@@ -641,6 +661,8 @@ def discover(target: Path, *, follow_symlinks: bool = False) -> tuple[list[LogFi
             item = classify(path, target)
             if item is not None:
                 found.append(_vetted(item))
+            elif (packed := _unsupported_name(fname)) is not None:
+                warnings.append(f"{rel}: {packed}, skipped")
             elif path.suffix.lower() in _NOTES_SUFFIXES and fname not in _SKIP_NAMES:
                 notes.append(path)
             elif (fname not in _SKIP_NAMES and path.suffix.lower() not in _NOT_LOG_SUFFIXES | _NOT_TEXT_LOGS
@@ -662,5 +684,28 @@ def discover(target: Path, *, follow_symlinks: bool = False) -> tuple[list[LogFi
                         + (f" (the first {_MAX_NOTES} of {len(notes)})" if len(notes) > _MAX_NOTES else ""))
     found = _pytorchjob_ranks(found)
     if not found:
-        raise InputError(str(target), "no log files found (looked for *.log, *.out, *.err, *.txt, *.jsonl, PBS's *.o<job>, kernel logs, torchrun log dirs, and those gzip-compressed; *.md, then any text file, when nothing else)")
+        skipped = f"; left out: {'; '.join(warnings[:5])}" + (" ..." if len(warnings) > 5 else "") if warnings else ""
+        raise InputError(str(target), "no log files found (looked for *.log, *.out, *.err, *.txt, *.jsonl, PBS's *.o<job>, kernel logs, torchrun log dirs, and those gzip-compressed; *.md, then any text file, when nothing else)" + skipped)
     return found, warnings
+
+
+# what a log compressed in a format not read here, or packed in an archive, is named
+_UNSUPPORTED_SUFFIX = {".xz": "xz", ".bz2": "bzip2", ".zst": "zstd", ".lz4": "lz4", ".7z": "7z"}
+_ARCHIVE_NAME = re.compile(r"\.(?:tar(?:\.(?:gz|xz|bz2|zst))?|tgz|txz|tbz2)$", re.I)
+
+
+def _unsupported_name(name: str) -> str | None:
+    """Why a file skipped for its name was not read, when that name says a log compressed in a
+    format not read here (``rank3.log.xz``, ``kern.log.2.bz2``) or an archive (``logs.tar.gz``)."""
+    m = _ARCHIVE_NAME.search(name)
+    if m:
+        packed = m[0][1:].lower()
+        return "an archive (tar)" if packed == "tar" else f"compressed with an unsupported format ({packed})"
+    stem, dot, suffix = name.rpartition(".")
+    fmt = _UNSUPPORTED_SUFFIX.get(f".{suffix.lower()}") if dot else None
+    if fmt is None:
+        return None
+    inner = Path(stem).suffix.lower()
+    if inner in _TEXT_SUFFIXES or _NUMBERED_SUFFIX.match(inner) or _KERNEL_NAME.search(stem):
+        return f"compressed with an unsupported format ({fmt})"
+    return None

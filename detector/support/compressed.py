@@ -8,10 +8,12 @@ not opened here (run discovery skips them)."""
 
 from __future__ import annotations
 
+import errno
 import html
 import io
 import json
 import os
+import stat
 import zlib
 from collections.abc import Callable
 from pathlib import Path
@@ -74,6 +76,46 @@ def inflate(raw: BinaryIO, limit: int = MAX_INFLATED) -> tuple[bytes, str | None
 
 
 UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+_MAGIC_BYTES = 263  # a tar header's "ustar" is at byte 257
+# compressed streams this module does not inflate, by their first bytes
+_MAGICS = ((b"\xfd7zXZ\x00", "xz"), (b"\x28\xb5\x2f\xfd", "zstd"), (b"BZh", "bzip2"))
+_BZIP2_BLOCKS = (b"1AY&SY", b"\x17rE8P\x90")  # after "BZh<level>": a block, or the end of an empty stream
+
+
+def unsupported_format(head: bytes, name: str) -> str | None:
+    """The compression or archive format of a file that begins with ``head`` and that
+    :func:`open_log` does not read as text (xz, zstd, bzip2, a tar archive, a gzip-compressed
+    tar archive opened as plain), or None. ``name``: the file's name (a ``.tar.gz`` is gzip
+    inside)."""
+    low = name.lower()
+    for magic, fmt in _MAGICS:
+        if head.startswith(magic) and (fmt != "bzip2" or (head[3:4].isdigit() and head[4:10] in _BZIP2_BLOCKS)):
+            return f"tar.{fmt}" if ".tar." in low or low.endswith((".tbz2", ".txz", ".tzst")) else fmt
+    if head.startswith(GZIP_MAGIC) and low.endswith(_ARCHIVES):
+        return "tar.gz"
+    if head[257:262] == b"ustar" and head[262:263] in (b"\0", b" "):
+        return "tar"
+    return None
+
+
+def open_regular(path: Path | str) -> BinaryIO:
+    """``path`` opened for reading when it is a regular file; else OSError. A FIFO's open would
+    wait for a writer (forever, and the signal that should stop the process waits with it) and a
+    device such as /dev/zero never ends: looked at before any open, and again on the descriptor
+    opened (O_NONBLOCK: a file swapped for a FIFO in between opens at once)."""
+    st = os.stat(path)
+    if not stat.S_ISREG(st.st_mode):
+        raise OSError(errno.EINVAL, "not a regular file")
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file")
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
 
 
 def _from_utf16(data: bytes) -> bytes:
@@ -86,7 +128,7 @@ def open_log(path: Path | str, compressed: bool) -> tuple[BinaryIO, os.stat_resu
     plain, its size) and a note about a compressed log read in part. A log written as UTF-16
     (with its byte-order mark: Windows PowerShell's ``>``) is given as UTF-8, at most
     :data:`MAX_INFLATED` bytes of it read, with a note. Raises OSError."""
-    fh = open(path, "rb")  # noqa: SIM115 - returned, or closed below
+    fh = open_regular(path)
     utf16 = False
     try:
         st = os.fstat(fh.fileno())
@@ -100,8 +142,13 @@ def open_log(path: Path | str, compressed: bool) -> tuple[BinaryIO, os.stat_resu
                 return io.BytesIO(lines), st, told
             fh.seek(0)
         if not compressed:
-            utf16 = fh.read(2) in UTF16_BOMS
+            head = fh.read(_MAGIC_BYTES)
             fh.seek(0)
+            unsupported = unsupported_format(head, Path(path).name)
+            if unsupported is not None:
+                raise OSError(f"compressed with an unsupported format ({unsupported})"
+                              if unsupported != "tar" else "an archive (tar), not a log: extract it")
+            utf16 = head[:2] in UTF16_BOMS
             if not utf16:
                 if st.st_size <= HTML_PASTE_BYTES and _html_escaped(fh):
                     decoded = _converted("html", st, lambda: _unescape(fh.read())) or b""
@@ -114,6 +161,9 @@ def open_log(path: Path | str, compressed: bool) -> tuple[BinaryIO, os.stat_resu
         else:
             data, note = inflate(fh)
             utf16 = data[:2] in UTF16_BOMS
+    except BaseException:
+        fh.close()
+        raise
     finally:
         if compressed or utf16:
             fh.close()

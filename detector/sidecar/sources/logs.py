@@ -16,6 +16,7 @@ import dataclasses
 import glob
 import os
 import sqlite3
+import stat
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -26,6 +27,7 @@ from detector.sidecar.sources.rotation import is_rotated_name
 from detector.sidecar.sources.tailer import FileTailer
 from detector.sidecar.state import SidecarStore
 from detector.sources.runs import FileKind, LogFile, classify
+from detector.support.walk import MAX_DEPTH, shortened, walk
 
 GLOB_CHARS = frozenset("*?[")
 SAVE_S = 1.0
@@ -55,7 +57,9 @@ class _Spec:
         found in a folder or by a glob."""
         return not self.is_glob and Path(self.text) == path
 
-    def files(self) -> list[Path]:
+    def files(self, too_deep: Callable[[str], None] | None = None) -> list[Path]:
+        """The files this argument names now; ``too_deep``: told of a folder whose subfolders
+        lie deeper than :data:`~detector.support.walk.MAX_DEPTH` levels (not looked into)."""
         if self.is_glob:
             return [Path(p) for p in sorted(glob.glob(self.text, recursive=True)) if os.path.isfile(p)]
         path = Path(self.text)
@@ -63,7 +67,7 @@ class _Spec:
             return [path]
         out: list[Path] = []
         if path.is_dir():
-            for dirpath, dirnames, filenames in os.walk(path):
+            for dirpath, dirnames, filenames in walk(path, too_deep=too_deep):
                 dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
                 out.extend(Path(dirpath) / f for f in sorted(filenames) if not f.startswith("."))
         return out
@@ -144,6 +148,7 @@ class LogFollower:
         self._next_check = 0.0
         self._next_rescan = 0.0
         self._links_refused: set[str] = set()  # links found in followed folders, warned about once
+        self._refused: set[str] = set()  # not regular files, and folders too deep: warned about once
         self._next_save = 0.0
         self._failing: set[str] = set()
         self._unread_state: dict[str, tuple[bool, int]] = {}  # offset unreadable: found at start-up, tries
@@ -156,9 +161,24 @@ class LogFollower:
         self._inbox_ref.append(inbox)
         if self._observer_factory is not None:
             self._observer = self._observer_factory()
-            self._ensure_watches()
-            self._observer.start()
+            try:
+                self._ensure_watches()
+                self._observer.start()
+            except RecursionError:  # watchdog's inotify walks a watched tree with os.walk (recursive)
+                self._without_observer()
         self._rescan(initial=True)
+
+    def _without_observer(self) -> None:
+        """Follow without file-system events: a followed folder is too deep for watchdog to watch
+        (its inotify emitter walks the tree recursively); new files are found by the rescans."""
+        self._warn(f"a followed folder is nested too deeply to watch for new files: they are found by the "
+                   f"rescan every {self._rescan_s:g} s instead")
+        observer, self._observer = self._observer, None
+        self._watched.clear()
+        self._watches.clear()
+        with contextlib.suppress(Exception):  # (not started, or half started)
+            observer.stop()
+            observer.join(timeout=2.0)
 
     def poll(self, now: float) -> None:
         if now >= self._next_save:  # before reading: what was handed out before is processed
@@ -168,7 +188,10 @@ class LogFollower:
         if changed or now >= self._next_rescan:
             self._changed.clear()
             self._next_rescan = now + self._rescan_s
-            self._ensure_watches()
+            try:
+                self._ensure_watches()
+            except RecursionError:  # a folder made too deep since the start (see start)
+                self._without_observer()
             self._rescan()
         check = changed or now >= self._next_check
         if check:
@@ -273,7 +296,7 @@ class LogFollower:
                 self._follow(f, from_end=not self._kernel_from_start, initial=initial)
         for spec in self._specs:
             root = spec.base
-            for path in spec.files():
+            for path in spec.files(self._too_deep):
                 key = str(path)
                 if key in self._tailers or key in self._elastic or key in self._kernel:
                     continue
@@ -286,6 +309,8 @@ class LogFollower:
                         self._links_refused.add(key)
                         self._warn(f"{path}: a symbolic link found in a followed folder; not followed "
                                    "(name it with --logs to follow it)")
+                    continue
+                if not self._regular(path):
                     continue
                 try:
                     found = classify(path, root) if path != root else classify(path, path.parent)
@@ -302,6 +327,27 @@ class LogFollower:
                     # decided here, once: a file swapped for a link after the check above is refused
                     self._follow(f, from_end=False, initial=initial,
                                  allow_link=spec.names(path) and os.path.islink(path))
+
+    def _too_deep(self, folder: str) -> None:
+        if folder not in self._refused:
+            self._refused.add(folder)
+            self._warn(f"{shortened(folder)}: folders nested deeper than {MAX_DEPTH} levels, those below not followed")
+
+    def _regular(self, path: Path) -> bool:
+        """Whether ``path`` is a regular file (a link named with --logs: what it points to). A
+        FIFO would stop the sidecar in its open() (and the signal that should stop it with it), a
+        device never ends: refused with a warning, once, until a regular file takes the name."""
+        key = str(path)
+        try:
+            regular = stat.S_ISREG(os.stat(path).st_mode)
+        except OSError:
+            return False  # gone since the listing, or a broken link: the next rescan sees
+        if regular:
+            self._refused.discard(key)
+        elif key not in self._refused:
+            self._refused.add(key)
+            self._warn(f"{path}: not a regular file, skipped")
+        return regular
 
     def _follow(self, f: LogFile, *, from_end: bool, initial: bool, allow_link: bool | None = None) -> None:
         key = str(f.path)
