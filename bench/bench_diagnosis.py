@@ -21,7 +21,11 @@ generator (bench/blind), in one table beside the naive "first error-looking line
 - blind6 runs (bench/blind6/gen_blind6.py, a sixth, eighteenth session, by someone who read neither the
   tool nor the five earlier generators; logs as people paste them into threads and chats - Markdown
   fences, quoting, hard wraps, HTML entities, elisions, redactions, one rank's or one node's view,
-  several attempts, OCR slips - and hostile bits beside them): seeds 1-3 looked at, 4 and 5 never.
+  several attempts, OCR slips - and hostile bits beside them): seeds 1-3 looked at, 4 and 5 never;
+- blind7 runs (bench/blind7/gen_blind7.py, a seventh, twentieth session, by someone who read neither the
+  tool nor the six earlier generators; whole job folders of long runs as a cluster leaves them - the
+  failure thousands of lines in, 16-512 ranks, rotated logs, requeued attempts, faults seen in timing or
+  a node's kernel log, decoys from earlier jobs): seeds 1-3 looked at, 4 and 5 never.
 
 Writes bench/out/diagnosis.json and prints a Markdown table.
 """
@@ -61,8 +65,11 @@ BLIND5_SEEDS = {1: "looked at", 2: "looked at", 3: "looked at", 4: "set aside", 
 # the sixth (bench/blind6, eighteenth session: written by someone who read neither the tool nor the
 # five earlier generators): seeds 1-3 looked at, 4 and 5 set aside
 BLIND6_SEEDS = {1: "looked at", 2: "looked at", 3: "looked at", 4: "set aside", 5: "set aside"}
+# the seventh (bench/blind7, twentieth session: written by someone who read neither the tool nor the
+# six earlier generators): seeds 1-3 looked at, 4 and 5 set aside
+BLIND7_SEEDS = {1: "looked at", 2: "looked at", 3: "looked at", 4: "set aside", 5: "set aside"}
 GENERATORS = {"blind": "gen_blind.py", "blind2": "gen_blind2.py", "blind3": "gen_blind3.py", "blind4": "gen_blind4.py",
-              "blind5": "gen_blind5.py", "blind6": "gen_blind6.py"}
+              "blind5": "gen_blind5.py", "blind6": "gen_blind6.py", "blind7": "gen_blind7.py"}
 
 
 def _blind(seed: int, runs: int, work: Path, generator: str = "blind") -> dict[str, object]:
@@ -113,6 +120,8 @@ def main(argv: list[str] | None = None) -> int:
             table[f"blind5 seed {seed}, {how} ({args.runs})"] = _blind(seed, args.runs, Path(tmp), "blind5")
         for seed, how in BLIND6_SEEDS.items():
             table[f"blind6 seed {seed}, {how} ({args.runs})"] = _blind(seed, args.runs, Path(tmp), "blind6")
+        for seed, how in BLIND7_SEEDS.items():
+            table[f"blind7 seed {seed}, {how} ({args.runs})"] = _blind(seed, args.runs, Path(tmp), "blind7")
     print("| inputs | cause | initiator | healthy: no incident | false drains | naive reader's cause |")
     print("|---|---|---|---|---|---|")
     for name, f in table.items():
