@@ -178,6 +178,7 @@ def _with_header(stamp: Stamp | None, text: str, pos: int) -> Stamp | None:
     return Stamp(None, None, found[0], found[1])
 
 
+_NEMO_LEVELS = frozenset({"D ", "I ", "W ", "E ", "C "})
 _LEVEL_HEADER = re.compile(r"\[(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\|(?:[\w.-]{1,80}:\d{1,6}\] )?")
 
 
@@ -201,6 +202,11 @@ def parse_timestamp(text: str, *, year: int | None = None, pos: int = 0) -> Stam
         if inner is not None:
             return Stamp(inner.time, inner.since_boot, host, inner.end)
         return Stamp(None, None, host, m.end()) if host else None
+    if text.startswith("[NeMo ", pos) and text[pos + 6:pos + 8] in _NEMO_LEVELS:
+        # NeMo's logger: "[NeMo I 2024-04-11 16:13:04 megatron_init:263] ...", the stamp after the level
+        inner = _parse_time(text, year=year, pos=pos + 8)
+        if inner is not None:
+            return inner
     if text.startswith("[", pos) and (level := _LEVEL_HEADER.match(text, pos)) is not None:
         # Hugging Face's "[INFO|trainer.py:2128] 2025-11-03 19:43:47,996 >> ..." and
         # LLaMA-Factory's "[INFO|2025-11-03 19:43:47] module:12 >> ...": the stamp follows the level

@@ -195,3 +195,20 @@ def test_the_last_of_several_attempt_folders_is_told_first(tmp_path: Path, rules
                                "attempts/9388694/logs/train-gpu-2.out": last}, ruleset)
     assert got[:1] == [Cause.PREEMPTION]
     assert Cause.ECC_MEMORY in got
+
+
+def test_nemo_s_logger_stamps_date_its_lines() -> None:
+    from detector.sources.timestamps import parse_timestamp
+
+    got = parse_timestamp("[NeMo W 2024-04-11 16:13:04 nemo_logging:349] /usr/lib/python3.10/site-packages/x.py: warn")
+    assert got is not None and got.time is not None and (got.time.hour, got.time.minute) == (16, 13)
+    assert parse_timestamp("[NeMo X 2024-04-11 16:13:04 a:1] not a level") is None
+
+
+def test_an_xid_from_before_a_nemo_job_s_first_stamped_line_is_an_earlier_job_s(tmp_path: Path, ruleset: RuleSet) -> None:
+    log = "".join(f"[NeMo I 2024-04-11 16:{13 + i:02d}:04 nemo_logging:381] Epoch 0: step {i * 50} reduced_train_loss=2.{i}\n"
+                  for i in range(40))
+    kern = ("Apr 11 03:07:56 hgx-0120 kernel: NVRM: Xid (PCI:0000:2a:00): 48, pid=29287, name=pt_main_thread, An "
+            "uncorrectable double bit error (DBE) has been detected on GPU in the framebuffer at partition 6, subpartition 0.\n")
+    got = causes_of(tmp_path, {"nemo_log_globalrank-0_localrank-0.txt": log, "node-logs/hgx-0120/kern.log": kern}, ruleset)
+    assert Cause.ECC_MEMORY not in got
