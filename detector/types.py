@@ -13,6 +13,9 @@ RULE_FINISH = "stats.finish"  # some ranks printed their end of training, others
 RULE_STALL_WHERE = "stats.stall_where"  # a stalled rank whose stack names another cause than hang
 RULE_STRAGGLER = "stats.straggler"
 RULE_SLOWDOWN = "stats.slowdown"
+# rule-id hints of a network error that a peer's going away explains as well as a network fault
+# ("remote process exited or there was a network error", a closed or reset connection)
+PEER_GONE_HINTS = ("ib_completion", "remote", "closed", "reset", "peer_lost", "connection_lost")
 RULE_MEGATRON_STRAGGLER = "launcher.megatron_straggler"  # Megatron's own straggler reports (pipeline.findings)
 RULE_GPU_OUTLIER = "stats.gpu_outlier"
 RULE_EXIT_CODE = "torchelastic.exitcode"
@@ -221,3 +224,8 @@ class Report:
     warnings: tuple[str, ...] = ()
     # per-rank last activity, for the timeline views: rank -> (last time, last step)
     progress: tuple[tuple[int, datetime | None, int | None], ...] = field(default=())
+
+
+def peer_gone(f: Finding) -> bool:
+    """A network finding that a peer's going away explains as well (:data:`PEER_GONE_HINTS`)."""
+    return f.cause is Cause.NETWORK and any(h in f.rule for h in PEER_GONE_HINTS)

@@ -57,6 +57,7 @@ from detector.types import (
     Incident,
     Role,
     RunFacts,
+    peer_gone,
 )
 
 
@@ -148,7 +149,7 @@ def _pick_primary(initiators: Sequence[Finding]) -> Finding:
     if any(f.cause in _DEATHS_BEFORE_LOSSES for f in window if f.time is not None):
         # an untimed "peer gone or network error" line cannot be placed before a stamped death
         # of a process, which explains it
-        window = [f for f in window if not (f.time is None and _peer_gone(f))] or window
+        window = [f for f in window if not (f.time is None and peer_gone(f))] or window
     strong = [f for f in window if f.cause in STRONG and (f.rank is not None or f.node is not None or f.gpu is not None)]
     if strong:
         return max(strong, key=lambda f: (_strength(f), f.rank is not None, f.confidence, -_ts(f)))
@@ -164,11 +165,6 @@ def _pick_primary(initiators: Sequence[Finding]) -> Finding:
 # a process's own death (its exception, its GPU's OOM or fault, its crash) and the network errors
 # that name a peer gone ("remote process exited or there was a network error")
 _DEATHS_BEFORE_LOSSES = frozenset({Cause.CUDA_OOM, Cause.ILLEGAL_MEMORY_ACCESS, Cause.PYTHON_EXCEPTION, Cause.CRASH_SIGNAL})
-_PEER_GONE = ("ib_completion", "remote", "closed", "reset", "peer_lost", "connection_lost")
-
-
-def _peer_gone(f: Finding) -> bool:
-    return f.cause is Cause.NETWORK and any(h in f.rule for h in _PEER_GONE)
 
 
 def _without_peer_losses_after_a_death(close: Sequence[Finding]) -> list[Finding]:
@@ -180,7 +176,7 @@ def _without_peer_losses_after_a_death(close: Sequence[Finding]) -> list[Finding
         return list(close)
 
     def after_a_death(f: Finding) -> bool:
-        return (_peer_gone(f) and f.line is not None
+        return (peer_gone(f) and f.line is not None
                 and any(d.file == f.file and (d.line or 0) < f.line for d in deaths))
 
     kept = [f for f in close if not after_a_death(f)]
@@ -488,7 +484,7 @@ def attribute(facts: RunFacts) -> list[Incident]:
             rest = [f for f in initiators if id(f) not in used and f.cause in HARDWARE and f.node is not None
                     and f.node != incident.initiator.node
                     # (its peers' "remote process exited or network error" after a process died)
-                    and not (incident.cause in _DEATHS_BEFORE_LOSSES and _peer_gone(f))]
+                    and not (incident.cause in _DEATHS_BEFORE_LOSSES and peer_gone(f))]
             if rest:
                 second, _ = _failure_incident([f for f in group if f.node != incident.initiator.node], rest, facts)
                 incidents.append(second)

@@ -38,7 +38,7 @@ from detector.rules.engine import RuleSet
 from detector.sources.runs import FileKind, LogFile
 from detector.sources.timestamps import nccl_header
 from detector.support.numbers import MAX_RANKS
-from detector.types import Cause, Finding, RankInfo, RunFacts
+from detector.types import Finding, RankInfo, RunFacts, peer_gone
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,9 +140,6 @@ def run_findings(scans: Sequence[FileScan], idx: RunIndex, rules: RuleSet,
 
 
 QUIET = timedelta(minutes=10)
-# NCCL's lines that a peer's going away explains as well as a network fault ("remote process exited
-# or there was a network error"): placed early by a borrowed stamp, they outrank the death itself
-_PEER_GONE = ("ib_completion", "remote", "closed", "reset", "peer_lost", "connection_lost")
 
 
 def _unpin_stale_inherited_times(findings: list[Finding], scans: Sequence[FileScan]) -> list[Finding]:
@@ -164,7 +161,7 @@ def _unpin_stale_inherited_times(findings: list[Finding], scans: Sequence[FileSc
         # (NCCL's own lines, never stamped, come from its threads whenever they fail: a line
         # continuing a stamped one, a wrapped message or a traceback, keeps its time)
         if (f.time is None or (f.file, f.line) not in inherited or nccl_header(f.text) is None
-                or f.cause is not Cause.NETWORK or not any(h in f.rule for h in _PEER_GONE)):
+                or not peer_gone(f)):
             return False
         file_last = last.get(f.file or "")
         return file_last is not None and f.time >= file_last and latest - f.time > QUIET

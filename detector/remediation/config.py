@@ -29,7 +29,7 @@ from typing import Any
 from detector.errors import ConfigError
 from detector.remediation.hooks.registry import HookSpec
 from detector.support.settings import Settings
-from detector.support.userfile import load_yaml_path
+from detector.support.yamlfile import load_yaml_file
 
 DEFAULT_STATE_DIR = "/var/lib/rankdoctor"
 # "step 12 |", "global_step=12", "Step: 12" — but not "fault_step" or "steps".
@@ -158,7 +158,7 @@ def parse_remediation(section: Any, path: str, *, base_dir: Path,
 def load_remediation_config(path: Path, *, environ: Mapping[str, str]) -> RemediationConfig:
     """Read a config file and validate its ``remediation:`` section. Other top-level sections
     belong to other parts of rankdoctor and are validated there."""
-    data = load_yaml_path(path)
+    data = load_yaml_file(path)
     name = str(path)
     if not isinstance(data, Mapping) or "remediation" not in data:
         raise ConfigError(name, 1, "no 'remediation:' section")

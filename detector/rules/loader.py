@@ -14,7 +14,8 @@ from detector.errors import ConfigError
 from detector.rules.linearity import superlinear_risk
 from detector.rules.prefilter import prefilter_pattern
 from detector.rules.safety import backtracking_risk
-from detector.support.userfile import load_yaml_path, refused
+from detector.support.userfile import refused
+from detector.support.yamlfile import load_yaml_file
 from detector.types import Cause, Role, Severity, StreamKind
 
 # pydantic (the rule-file schema) and the YAML reader are imported where rule files are read:
@@ -167,7 +168,7 @@ def _parse_file(path: Path) -> tuple[RuleFile | None, Any, list[ConfigError]]:
 
     name = str(path)
     try:
-        data = load_yaml_path(path)
+        data = load_yaml_file(path)
     except ConfigError as exc:
         return None, None, [exc]
     if data is None:
@@ -430,7 +431,7 @@ def rules_one_by_one(path: Path) -> tuple[list[CompiledRule], list[ConfigError]]
     from detector.support.yamlfile import YamlList, YamlMap
 
     try:
-        data = load_yaml_path(path)
+        data = load_yaml_file(path)
     except ConfigError:
         return [], []
     rules = data.get("rules") if isinstance(data, YamlMap) else None

@@ -45,8 +45,7 @@ from typing import Any
 from detector.errors import ConfigError
 from detector.sources.pci import normalize_pci
 from detector.support.settings import Settings
-from detector.support.userfile import load_yaml_path
-from detector.support.yamlfile import YamlMap
+from detector.support.yamlfile import YamlMap, load_yaml_file
 
 _ADDR = re.compile(r"^(?P<host>\[[0-9a-fA-F:]+\]|[A-Za-z0-9_.-]+):(?P<port>\d{1,5})$")
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}")
@@ -272,7 +271,7 @@ def _metrics_addr(s: Settings, data: Mapping[str, Any]) -> str | None:
 
 
 def parse_config(data: Any, path: str, *, base_dir: Path, environ: Mapping[str, str]) -> SidecarConfig:
-    """Validate a parsed config document (a mapping from :func:`~detector.support.userfile.load_yaml_path`)."""
+    """Validate a parsed config document (a mapping from :func:`~detector.support.yamlfile.load_yaml_file`)."""
     if data is None:
         data = YamlMap(1, 1)
     if not isinstance(data, Mapping):
@@ -331,7 +330,7 @@ def _coordinator(s: Settings) -> CoordinatorConfig:
 
 def load_config(path: Path, *, environ: Mapping[str, str]) -> SidecarConfig:
     """Read and validate a config file. Raises ConfigError naming the file and line."""
-    data = load_yaml_path(path)
+    data = load_yaml_file(path)
     return parse_config(data, str(path), base_dir=path.resolve().parent, environ=environ)
 
 

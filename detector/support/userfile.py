@@ -14,9 +14,8 @@ import os
 import re
 import stat
 from pathlib import Path
-from typing import Any
 
-from detector.errors import ConfigError, InputError
+from detector.errors import InputError
 
 # a descriptor this process already holds, named as a path: process substitution, /dev/stdin
 _INHERITED = re.compile(r"^/(?:dev/fd/\d{1,9}|proc/self/fd/\d{1,9}|dev/stdin)$")
@@ -90,27 +89,3 @@ def read_user_file(path: Path, limit: int) -> bytes:
     if handed_over:
         _PIPES[key] = data
     return data
-
-
-def load_yaml_path(path: Path, *, max_bytes: int | None = None) -> Any:
-    """:func:`detector.support.yamlfile.load_yaml_file` through :func:`read_user_file`: a YAML
-    file parsed with the same checks, its problems as :class:`ConfigError` naming the file."""
-    from detector.support import yamlfile
-
-    limit = yamlfile.MAX_BYTES if max_bytes is None else max_bytes
-    name = str(path)
-    if path.is_dir():
-        raise ConfigError(name, None, "is a directory, not a YAML file")
-    try:
-        raw = read_user_file(path, limit)
-    except InputError as exc:
-        detail = exc.detail
-        if detail.startswith("larger than"):
-            detail = f"file is larger than {limit} bytes; refusing to parse it"
-        raise ConfigError(name, None, detail) from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        raise ConfigError(name, line, f"not valid UTF-8 (byte 0x{raw[exc.start]:02x})") from None
-    return yamlfile.loads_yaml(text, name, max_bytes=limit)

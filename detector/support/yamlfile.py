@@ -239,20 +239,22 @@ def loads_yaml(text: str, path: str, *, max_bytes: int = MAX_BYTES) -> Any:
 
 
 def load_yaml_file(path: Path, *, max_bytes: int = MAX_BYTES) -> Any:
-    """Read and parse a YAML file with the checks of :func:`loads_yaml`."""
+    """Read and parse a YAML file with the checks of :func:`loads_yaml`: a regular file (or a pipe
+    handed over as a path) read with a bound (:func:`~detector.support.userfile.read_user_file`),
+    its problems as :class:`ConfigError` naming the file."""
+    from detector.errors import InputError
+    from detector.support.userfile import read_user_file
+
     name = str(path)
-    try:
-        size = path.stat().st_size
-    except OSError as exc:
-        raise ConfigError(name, None, f"cannot read: {exc.strerror or exc}") from None
     if path.is_dir():
         raise ConfigError(name, None, "is a directory, not a YAML file")
-    if size > max_bytes:
-        raise ConfigError(name, None, f"file is larger than {max_bytes} bytes; refusing to parse it")
     try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise ConfigError(name, None, f"cannot read: {exc.strerror or exc}") from None
+        raw = read_user_file(path, max_bytes)
+    except InputError as exc:
+        detail = exc.detail
+        if detail.startswith("larger than"):
+            detail = f"file is larger than {max_bytes} bytes; refusing to parse it"
+        raise ConfigError(name, None, detail) from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
