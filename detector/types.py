@@ -229,3 +229,11 @@ class Report:
 def peer_gone(f: Finding) -> bool:
     """A network finding that a peer's going away explains as well (:data:`PEER_GONE_HINTS`)."""
     return f.cause is Cause.NETWORK and any(h in f.rule for h in PEER_GONE_HINTS)
+
+
+# a process's own death (its exception, its GPU's OOM or fault, its crash): its peers' network
+# errors that name a peer gone follow from it
+PROCESS_DEATHS = frozenset({Cause.CUDA_OOM, Cause.ILLEGAL_MEMORY_ACCESS, Cause.PYTHON_EXCEPTION, Cause.CRASH_SIGNAL})
+# and with a data loader's worker killed (the trainer raises for it and exits): what a peer's
+# "remote process exited" may follow
+DEATHS_OF_PEERS = PROCESS_DEATHS | {Cause.DATA_LOADER_STALL}

@@ -47,6 +47,8 @@ from detector.attribution.infer import (
 from detector.support.hosts import host_key, same_host
 from detector.support.numbers import field_float, small_int
 from detector.types import (
+    DEATHS_OF_PEERS,
+    PROCESS_DEATHS,
     RULE_EXIT_CODE,
     RULE_GPU_OUTLIER,
     RULE_MEGATRON_STRAGGLER,
@@ -142,11 +144,15 @@ def _pick_primary(initiators: Sequence[Finding]) -> Finding:
     timed = [f for f in initiators if f.time is not None]
     untimed = [f for f in initiators if f.time is None]
     if not timed:
+        # (one file's line order is its events' order: a peer gone after a death a rank printed
+        # first; a launcher's report of exits comes whenever the launcher gets to it)
+        untimed = _without_peer_losses_after_a_death(untimed, own_only=True)
         return max(untimed, key=lambda f: (f.rank is not None or f.node is not None or f.gpu is not None, _strength(f),
                                            f.confidence, -(f.line or 0)))
     earliest = min(f.time for f in timed if f.time is not None)
+    timed = _without_peer_losses_after_first_death(timed, earliest + SKEW)
     window = _without_peer_losses_after_a_death([f for f in timed if f.time is not None and f.time <= earliest + SKEW]) + untimed
-    if any(f.cause in _DEATHS_BEFORE_LOSSES for f in window if f.time is not None):
+    if any(f.cause in DEATHS_OF_PEERS for f in window if f.time is not None):
         # an untimed "peer gone or network error" line cannot be placed before a stamped death
         # of a process, which explains it
         window = [f for f in window if not (f.time is None and peer_gone(f))] or window
@@ -164,14 +170,16 @@ def _pick_primary(initiators: Sequence[Finding]) -> Finding:
 
 # a process's own death (its exception, its GPU's OOM or fault, its crash) and the network errors
 # that name a peer gone ("remote process exited or there was a network error")
-_DEATHS_BEFORE_LOSSES = frozenset({Cause.CUDA_OOM, Cause.ILLEGAL_MEMORY_ACCESS, Cause.PYTHON_EXCEPTION, Cause.CRASH_SIGNAL})
+_DEATHS_BEFORE_LOSSES = PROCESS_DEATHS
 
 
-def _without_peer_losses_after_a_death(close: Sequence[Finding]) -> list[Finding]:
+def _without_peer_losses_after_a_death(close: Sequence[Finding], *, own_only: bool = False) -> list[Finding]:
     """``close`` (initiators within seconds of each other) without the network errors that a
     peer's loss explains, where the same file printed a process's own death before them: one
-    file's line order is exact where a tie of stamps, or skewed clocks, are not."""
-    deaths = [f for f in close if f.cause in _DEATHS_BEFORE_LOSSES and f.file is not None and f.line is not None]
+    file's line order is exact where a tie of stamps, or skewed clocks, are not. ``own_only``:
+    a death a rank printed itself, not a launcher's report of its exit."""
+    deaths = [f for f in close if f.cause in _DEATHS_BEFORE_LOSSES and f.file is not None and f.line is not None
+              and not (own_only and f.rule == RULE_EXIT_CODE)]
     if not deaths:
         return list(close)
 
@@ -181,6 +189,23 @@ def _without_peer_losses_after_a_death(close: Sequence[Finding]) -> list[Finding
 
     kept = [f for f in close if not after_a_death(f)]
     return kept or list(close)
+
+
+def _without_peer_losses_after_first_death(timed: Sequence[Finding], until: datetime) -> list[Finding]:
+    """``timed`` without the network errors that name a peer gone ("got completion from peer ...
+    with error", "remote process exited", a reset connection) stamped after the first death of a
+    located process stamped by ``until`` (its own exception, OOM, fault or crash, or its data
+    loader's worker killed), on whatever node: a process that dies tears its connections down,
+    and its peers report exactly these errors a moment later. Skewed clocks could reverse a real
+    network failure and the exception it caused, but a network failure's own exception is a
+    network error, not one of these deaths."""
+    deaths = [f.time for f in timed if f.time is not None and f.time <= until and f.cause in DEATHS_OF_PEERS
+              and (f.rank is not None or f.node is not None)]
+    if not deaths:
+        return list(timed)
+    first = min(deaths)
+    kept = [f for f in timed if not (f.time is not None and f.time > first and peer_gone(f))]
+    return kept or list(timed)
 
 
 SLOWDOWN_LEAD = timedelta(minutes=30)  # a GPU deviation may be seen up to this long before the slowdown is

@@ -38,7 +38,7 @@ from detector.rules.engine import RuleSet
 from detector.sources.runs import FileKind, LogFile
 from detector.sources.timestamps import nccl_header
 from detector.support.numbers import MAX_RANKS
-from detector.types import Finding, RankInfo, RunFacts, peer_gone
+from detector.types import DEATHS_OF_PEERS, Finding, RankInfo, Role, RunFacts, peer_gone
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,6 +140,7 @@ def run_findings(scans: Sequence[FileScan], idx: RunIndex, rules: RuleSet,
 
 
 QUIET = timedelta(minutes=10)
+DEATH_AFTER_BORROWED = timedelta(minutes=1)
 
 
 def _unpin_stale_inherited_times(findings: list[Finding], scans: Sequence[FileScan]) -> list[Finding]:
@@ -147,7 +148,10 @@ def _unpin_stale_inherited_times(findings: list[Finding], scans: Sequence[FileSc
     from a stamped line before it where that stamp is its file's last and the run's other logs go on for more than
     :data:`QUIET` after it: a rank that prints its start-up lines, then nothing until NCCL's
     error hours later, does not fail at its start-up time (the error came at some time after
-    it, untold)."""
+    it, untold). So too where a process died within :data:`DEATH_AFTER_BORROWED` after the
+    borrowed stamp, or, the stamp being its file's last, at any time after it: a peer's "got
+    completion with error" or "remote process exited" may have been printed after that death,
+    which explains it (attribution does not place an untimed peer loss before a death)."""
     inherited = {(h.event.file, h.event.line) for scan in scans for h in scan.hits if h.event.time_inferred}
     if not inherited:
         return findings
@@ -156,6 +160,10 @@ def _unpin_stale_inherited_times(findings: list[Finding], scans: Sequence[FileSc
     if not ends:
         return findings
     latest = max(ends)
+    # the deaths of located processes (their own exception, OOM, fault or crash, a data loader's
+    # worker killed), as timed as their lines are
+    deaths = [f.time for f in findings if f.time is not None and f.role is Role.INITIATOR and f.cause in DEATHS_OF_PEERS
+              and (f.rank is not None or f.node is not None)]
 
     def stale(f: Finding) -> bool:
         # (NCCL's own lines, never stamped, come from its threads whenever they fail: a line
@@ -163,8 +171,16 @@ def _unpin_stale_inherited_times(findings: list[Finding], scans: Sequence[FileSc
         if (f.time is None or (f.file, f.line) not in inherited or nccl_header(f.text) is None
                 or not peer_gone(f)):
             return False
+        # a process died within a minute after the stamp it borrowed: the line, stamped no
+        # earlier than that, may as well have come after the death it reports
+        if any(timedelta(0) <= d - f.time <= DEATH_AFTER_BORROWED for d in deaths):
+            return True
         file_last = last.get(f.file or "")
-        return file_last is not None and f.time >= file_last and latest - f.time > QUIET
+        if file_last is None or f.time < file_last:
+            return False
+        # the run went on long after the stamp it borrowed (its file's last), or a process died
+        # later: the line may as well have come after that death
+        return latest - f.time > QUIET or any(d >= f.time for d in deaths)
 
     # and the lines after such an NCCL line that took the same time (the error's later lines)
     first: dict[tuple[str | None, datetime], int] = {}
