@@ -836,7 +836,7 @@ REPEATED_LAST_WORDS = {"nccl.connect_retry_refused": 2, "torch.store_bind6_in_us
 # an abort or a driver fault that other evidence usually explains (the C++ abort after a watchdog
 # error, a fault handler's SIGABRT), connection retries that may yet succeed: context while anything
 # else says what failed, the incident's cause when nothing does
-LAST_RESORT_RULES = frozenset({"python.fatal_abort", "torch.cpp_terminate", "generic.caught_signal_abort",
+LAST_RESORT_RULES = frozenset({"python.fatal_abort", "torch.c10_fatal_abort", "torch.cpp_terminate", "generic.caught_signal_abort",
                                "generic.mpi_signal_abort", "generic.mpi_error_message_end", "generic.mpi_signal_received",
                                "python.hydra_job_error",
                                "xid.uvm_fatal",
