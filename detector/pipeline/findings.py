@@ -18,7 +18,7 @@ from detector.pipeline.index import RunIndex, _field, _num, _rank, global_of_loc
 from detector.rules.engine import RuleSet
 from detector.sources.pci import normalize_pci
 from detector.sources.runs import LogFile
-from detector.sources.timestamps import nccl_header
+from detector.sources.timestamps import nccl_header, parse_timestamp
 from detector.support.hosts import same_host
 from detector.support.numbers import field_float, small_int
 from detector.types import (
@@ -100,13 +100,26 @@ def findings_from_hit(hit: Hit, f: LogFile, idx: RunIndex) -> list[Finding]:
         if host and (node is None or m.rule.cause is Cause.PREEMPTION or (m.rule.role is Role.INITIATOR and rank is None)):
             node = idx.node(host)
         local = ev.local_rank if ev.local_rank is not None else (idx.rank_local.get(rank) if rank is not None else None)
+        when = ev.time
+        if when is None or ev.time_inferred:
+            # a line that names its own time inside it (Slurm's "CANCELLED AT 2024-04-28T14:52:23")
+            when = _own_time(fields) or when
         out.append(Finding(
             rule=m.rule.id, role=m.rule.role, cause=m.rule.cause, severity=m.rule.severity,
-            text=ev.text, file=ev.file, line=ev.line, time=ev.time, rank=rank, local_rank=local,
+            text=ev.text, file=ev.file, line=ev.line, time=when, rank=rank, local_rank=local,
             node=node, pid=pid if pid is not None else (idx.rank_pid.get(rank) if rank is not None and not kernel else None),
             gpu=gpu, fields=fields, context=hit.context, attempt=f.attempt, confidence=m.rule.confidence,
         ))
     return out
+
+
+def _own_time(fields: Sequence[tuple[str, str]]) -> datetime | None:
+    """The time a rule read from its line's text (its ``time`` field, a full date and time)."""
+    value = _field(fields, "time")
+    if not value or not value[:1].isdigit():
+        return None
+    stamp = parse_timestamp(value)
+    return stamp.time if stamp is not None and stamp.end == len(value) else None
 
 
 def expand_ranks(text: str) -> list[int]:

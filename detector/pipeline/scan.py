@@ -13,6 +13,8 @@ last-activity walk visits; it is done once per file (:attr:`FileScan.activity`).
 
 from __future__ import annotations
 
+import itertools
+import re
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import BinaryIO
@@ -22,8 +24,9 @@ from detector.pipeline.filescan import LOOKBACK_LINES, MAX_LINE, FileScan
 from detector.pipeline.tail import _read_tail, last_activity, last_progress_line
 from detector.rules.engine import RuleMatch, RuleSet, Verified
 from detector.sources.lines import LineParser
-from detector.sources.prefixes import Prefixed, detect_style, quick_prefix, strip_prefix
+from detector.sources.prefixes import Prefixed, PrefixStyle, detect_style, quick_prefix, strip_prefix
 from detector.sources.runs import FileKind, LogFile
+from detector.sources.timestamps import date_output
 from detector.sources.torchelastic import parse_summary
 from detector.support.compressed import open_log
 from detector.support.text import decode_line, is_binary, plain_text
@@ -66,6 +69,20 @@ def _following(buf: bytes, line_end: int, count: int) -> list[str]:
 
 
 FIRST_STAMP_LINES = 4000  # lines of a small file searched for its first stamp
+STYLE_PROBE_BYTES = 64 << 10  # of a file whose first lines show no prefix, looked at again for one
+STYLE_PROBE_LINES = 1000
+
+
+def _style_past_preamble(fh: BinaryIO, style: PrefixStyle) -> PrefixStyle:
+    """The prefix style of the first :data:`STYLE_PROBE_LINES` lines where that is srun's or a
+    host's labels (else ``style``, what the first lines showed)."""
+    try:
+        fh.seek(0)
+        probe = fh.read(STYLE_PROBE_BYTES)
+    except OSError:
+        return style
+    found = detect_style([decode_line(x) for x in probe.split(b"\n")[:STYLE_PROBE_LINES]])
+    return found if found in (PrefixStyle.SRUN_LABEL, PrefixStyle.HOST_LABEL) else style
 
 
 def scan_file(
@@ -101,12 +118,20 @@ def scan_file(
             return scan
         head_lines = [decode_line(x) for x in head.split(b"\n")[:50]]
         style = detect_style(head_lines)
+        if style is PrefixStyle.NONE and len(head) >= 8192:
+            # a batch script's preamble (its environment, its "set -x" trace) fills the first
+            # lines; srun's labelled output of hundreds of tasks follows, each label seen once
+            # before any comes back: a longer look
+            style = _style_past_preamble(fh, style)
         parser = LineParser(f, style, year)
         for raw in head_lines:
             stamp = parser.stamp(strip_prefix(raw, style).message)
             if stamp is not None and stamp.time is not None:
                 scan.first_time = stamp.time
                 break
+        if scan.first_time is None:
+            # a batch script's "+ date" before anything stamped: when the job started
+            scan.first_time = next((t for raw in head_lines if (t := date_output(raw)) is not None), None)
         fh.seek(0)
         _scan_body(fh, scan, parser, rules, progress)
         _read_tail(fh, scan, parser, tail_bytes)
@@ -118,6 +143,8 @@ def scan_file(
                 if stamp is not None and stamp.time is not None:
                     scan.first_time = stamp.time
                     break
+        elif scan.first_time is None and f.kind is FileKind.RANK_LOG:
+            scan.first_time = _first_dated_line(fh, parser)
     scan.parser = parser
     scan.activity = last_activity(scan)
     if f.kind is FileKind.RANK_LOG and (scan.hits or scan.failures):  # (only a file's findings ask for it)
@@ -126,6 +153,34 @@ def scan_file(
         if scan.last_time is None or time > scan.last_time:
             scan.last_time = time
     return scan
+
+FIRST_STAMP_BYTES = 8 << 20  # of a large file without a stamp in its first lines, searched for its first date
+_DATE = re.compile(rb"(?<![0-9])(?:19|20)[0-9]{2}-[01][0-9]-[0-3][0-9][T ][0-2][0-9]:[0-5][0-9]:[0-5][0-9]")
+FIRST_DATE_TRIES = 32
+
+
+def _first_dated_line(fh: BinaryIO, parser: LineParser) -> datetime | None:
+    """The time of the first line stamped with a full date in the first :data:`FIRST_STAMP_BYTES`
+    of a file whose first lines hold none and whose tail is not the whole file (thousands of
+    NCCL start-up lines before the program's first stamped line): one regex search over the
+    bytes for a date, then that line's stamp read as any line's is (a date inside a message is
+    no stamp: the next one is tried)."""
+    try:
+        fh.seek(0)
+        data = fh.read(FIRST_STAMP_BYTES)
+    except OSError:
+        return None
+    for m in itertools.islice(_DATE.finditer(data), FIRST_DATE_TRIES):
+        start = data.rfind(b"\n", 0, m.start()) + 1
+        if m.start() - start > 512:
+            continue  # a date deep inside a line (a message, a path): no stamp
+        end = data.find(b"\n", m.end(), start + 4096)
+        raw = decode_line(data[start : end if end >= 0 else min(len(data), start + 4096)])
+        stamp = parser.stamp(strip_prefix(raw, parser.style).message)
+        if stamp is not None and stamp.time is not None:
+            return stamp.time
+    return None
+
 
 def _scan_body(fh: BinaryIO, scan: FileScan, parser: LineParser, rules: RuleSet,
                progress: Callable[[int], None] | None) -> None:

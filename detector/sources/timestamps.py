@@ -288,6 +288,26 @@ def _parse_time(text: str, *, year: int | None, pos: int) -> Stamp | None:
     return None
 
 
+# date(1)'s own output, a line of its own (a batch script's "+ date" at its start):
+# "Tue Jul  8 05:17:21 UTC 2025"
+_DATE_OUTPUT = re.compile(
+    r" {0,4}(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (?P<mon>[A-Z][a-z]{2}) {1,2}(?P<d>\d{1,2}) (?P<h>\d{2}):(?P<mi>\d{2}):(?P<s>\d{2})"
+    r" [A-Z]{2,5} (?P<y>\d{4}) {0,4}"
+)
+
+
+def date_output(text: str) -> datetime | None:
+    """The time a line of date(1)'s output names, read as local time as the run's other
+    unzoned stamps are (the zone's name is not trusted: a container's may differ from the
+    program's). Not a stamp of the lines after it: only a file's start (see
+    pipeline.scan.scan_file)."""
+    m = _DATE_OUTPUT.fullmatch(text)
+    if m is None:
+        return None
+    month = _MONTHS.get(m["mon"].lower())
+    return _safe(int(m["y"]), month, int(m["d"]), int(m["h"]), int(m["mi"]), int(m["s"]), 0, UTC) if month else None
+
+
 _ANY_YEAR = re.compile(r"\b(20\d{2})-\d{2}-\d{2}[T _]\d{2}:\d{2}")
 
 

@@ -1,7 +1,9 @@
 """The twenty-first session's cases: a process's death on one node and its peers' "got completion from
 peer with error" on others a moment later (the death is the failure, whatever node printed first);
 ROCm's allocator and runtime errors, PyTorch's own fatal-signal handler and a Ray task that raised
-a torch.distributed communication error."""
+a torch.distributed communication error; a job's start read where its first lines hold no stamp
+(date(1)'s output, thousands of NCCL lines before the first stamp) and srun's labels past a batch
+script's preamble."""
 
 from __future__ import annotations
 
@@ -96,3 +98,87 @@ def test_a_ray_task_s_distributed_error_is_no_exception_of_its_own(tmp_path: Pat
     other = ("ray.exceptions.RayTaskError(ValueError): ray::TrainTrainable.train() (pid=1042, ip=10.0.0.7, "
              "actor_id=37d8, repr=TorchTrainer)\n")
     assert causes_of(tmp_path / "b", {"driver.log": other}, ruleset)[:1] == [Cause.PYTHON_EXCEPTION]
+
+
+def test_date_s_output_is_a_start_not_a_stamp() -> None:
+    from detector.sources.timestamps import date_output, parse_timestamp
+
+    start = date_output("Tue Jul  8 05:17:21 UTC 2025")
+    assert start is not None and (start.day, start.hour) == (8, 5)
+    assert date_output("Tue Jul  8 05:17:21 UTC") is None
+    assert date_output("Tue Jul  8 05:17:21 UTC 2025 and then some") is None
+    # (its zone's name is not trusted: the lines after it do not take its time)
+    assert parse_timestamp("Tue Jul  8 05:17:21 UTC 2025") is None
+
+
+def test_a_batch_script_s_date_is_the_job_s_start(tmp_path: Path, ruleset: RuleSet) -> None:
+    # a GPU that fell off the bus 13 hours before the script printed its start: an earlier job's
+    out = ("+ date\nTue Jul  8 05:17:21 UTC 2025\nSLURM_JOB_ID=3210347\n"
+           + "".join(f" {r}: nid005048:8979{r}:8979{r} [{r}] NCCL INFO Bootstrap : Using eth0:10.145.20.49<0>\n"
+                     for r in range(8))
+           + " 3: [rank3]: RuntimeError: DataLoader worker (pid(s) 40112) exited unexpectedly\n")
+    kern = "[Mon Jul  7 16:03:01 2025] NVRM: Xid (PCI:0000:18:00): 79, pid=29829, name=python, GPU has fallen off the bus.\n"
+    got = causes_of(tmp_path, {"slurm-3210347.out": out, "node-logs/nid005048/dmesg-T.txt": kern}, ruleset)
+    assert Cause.GPU_HARDWARE not in got
+
+
+def test_a_job_s_start_is_read_past_thousands_of_unstamped_lines(tmp_path: Path, ruleset: RuleSet) -> None:
+    # an NVLink fault a day before the job's first stamped line, which comes after 9,000 lines of
+    # NCCL's untimed start-up output: an earlier job's, not this one's failure
+    init = "".join(f"[1,{r % 64}]<stdout>:gpu-h100-045:4215{r % 64:02d}:4239{r % 64:02d} [{r % 8}] NCCL INFO Channel "
+                   f"{r % 32:02d}/0 : {r % 64}[{r % 8}] -> {(r + 1) % 64}[{(r + 1) % 8}] via P2P/IPC/read\n"
+                   for r in range(9000))
+    log = (init + "[1,61]<stderr>:2025-09-06 08:32:23,796 INFO [rank 61] data: opened shard 00198-of-04096\n"
+           + "".join(f"[1,{r}]<stderr>:2025-09-06 09:{10 + r % 40}:00,000 INFO [rank {r}] step {r} loss 2.1\n"
+                     for r in range(8)))
+    kern = ("2025-09-05T04:18:44,347714+00:00 NVRM: Xid (PCI:0000:5d:00): 74, pid=56189, name=pt_main_thread, "
+            "NVLink: fatal error detected on link 7(0x0, 0x0, 0x0, 0x0, 0x10000, 0x0, 0x0)\n")
+    got = causes_of(tmp_path, {"upernet.o3570512": log, "dmesg/gpu-h100-058/dmesg-iso.txt": kern}, ruleset)
+    assert Cause.NVLINK not in got
+
+
+def test_srun_labels_are_read_past_a_batch_script_s_preamble(tmp_path: Path, ruleset: RuleSet) -> None:
+    # 60 lines of the script's environment, then the labelled output of 256 tasks (each label
+    # seen once before any comes back), then rank 97's exception and its peers' IB errors
+    preamble = "".join(f"export VAR_{i}=value_{i}\n" for i in range(60))
+    start = "".join(f"{t:3d}: [2024-04-06 08:52:14,911] [INFO] [real_accelerator.py:203:get_accelerator] cuda\n"
+                    for t in range(256))
+    tail = (" 97: Traceback (most recent call last):\n"
+            ' 97:   File "/work/train.py", line 402, in train_step\n'
+            " 97: FloatingPointError: Loss is nan at step 37146, stopping\n"
+            "srun: error: hgx285: task 97: Exited with exit code 1\n"
+            "100: hgx285:407360:408148 [4] transport/net_ib.cc:1295 NCCL WARN NET/IB : Got completion from peer "
+            "172.19.1.49<38816> with error 12, opcode 0, len 0, vendor err 129 (Recv)\n")
+    got = incidents_of(tmp_path, {"slurm-2342973.out": preamble + start + tail}, ruleset)
+    assert [(i.cause, i.rank) for i in got][:1] == [(Cause.PYTHON_EXCEPTION, 97)]
+
+
+def test_slurm_s_cancelled_at_places_an_unstamped_failure_before_later_stamped_ones(tmp_path: Path, ruleset: RuleSet) -> None:
+    # rank 10's OOM has no stamp; Slurm's line after it says when the step was cancelled, before
+    # rank 19's stamped watchdog error (its peer gone) and its abort
+    out = ("".join(f"{t:3d}: 04/28 14:{40 + t % 10}:00 - mmengine - INFO - Iter(train) [12250/16000]  lr: 2.2e-05\n"
+                   for t in range(24))
+           + " 10: [rank10]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 12.00 GiB. GPU 2 has a total "
+             "capacity of 39.39 GiB of which 8.51 GiB is free.\n"
+           + "srun: error: gpu-a100-175: task 10: Exited with exit code 1\n"
+           + "slurmstepd: error: *** STEP 7268286.0 ON gpu-a100-174 CANCELLED AT 2024-04-28T14:52:23 ***\n"
+           + " 19: [rank19]:[E0428 14:52:26.681873798 ProcessGroupNCCL.cpp:1595] [PG ID 0 PG GUID 0(default_pg) Rank 19] "
+             "Process group watchdog thread terminated with exception: NCCL error: unhandled system error, NCCL version "
+             "2.21.5\n"
+           + " 19: socketProgress: Connection closed by remote peer gpu-a100-175<41036>\n"
+           + " 19: terminate called after throwing an instance of 'c10::DistBackendError'\n"
+           + "srun: error: gpu-a100-178: tasks 16-23: Aborted (core dumped)\n")
+    got = incidents_of(tmp_path, {"slurm-7268286.out": out}, ruleset)
+    assert [(i.cause, i.rank) for i in got][:1] == [(Cause.CUDA_OOM, 10)]
+
+
+def test_a_slurm_line_s_own_time_is_its_time(tmp_path: Path, ruleset: RuleSet) -> None:
+    from datetime import UTC, datetime
+
+    from detector.replay import replay_path
+
+    out = ("+ srun --ntasks-per-node=8 python -u train.py\n"
+           "slurmstepd: error: *** STEP 7268286.0 ON gpu-a100-174 CANCELLED AT 2024-04-28T14:52:23 ***\n")
+    (tmp_path / "slurm-7268286.out").write_text(out)
+    report = replay_path(tmp_path, ruleset)
+    assert report.incidents and report.incidents[0].first_evidence_time == datetime(2024, 4, 28, 14, 52, 23, tzinfo=UTC)
