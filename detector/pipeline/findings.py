@@ -685,14 +685,17 @@ FLAP_SKEW = timedelta(minutes=1)
 LINK_IDLE = timedelta(hours=1)  # a job's failure this long after a link went down did not wait on that link
 
 
-def demote_recovered_flaps(findings: Sequence[Finding]) -> list[Finding]:
+def demote_recovered_flaps(findings: Sequence[Finding], ranks_until: datetime | None = None) -> list[Finding]:
     """``findings`` with each link that went down and came back up within a minute (a flap that
     recovered) made context, cause none, when it explains nothing the job shows: another failure
     of the job's is not within minutes after it (an exception, an OOM, another node's fault, or
     timed evidence of the job's end hours later), or nothing of the job's is timed and some other
     failure says what happened. A flap just before the job's errors stays its cause. A link that
     went down and stayed down is made context too when the job's own failure, of another cause,
-    came more than :data:`FLAP_LEAD` after it and no rank saw a network error (an unused port)."""
+    came more than :data:`FLAP_LEAD` after it and no rank saw a network error (an unused port).
+    ``ranks_until``: the time of the ranks' last line; a flap that recovered with nothing of the
+    job's failing anywhere, the ranks writing on for more than :data:`FLAP_LEAD` after it, did
+    the job no harm either."""
     downs = [f for f in findings if f.rule in LINK_DOWN and f.role is Role.INITIATOR and f.file and f.line is not None]
     if not downs:
         return list(findings)
@@ -746,6 +749,8 @@ def demote_recovered_flaps(findings: Sequence[Finding]) -> list[Finding]:
     def unrelated(d: Finding) -> bool:
         if d.time is not None and timed:
             return not any(after(d, t) for t in timed)
+        if not timed and not others and d.time is not None and ranks_until is not None:
+            return ranks_until - d.time > FLAP_LEAD
         return bool(others)
 
     demoted = {id(d) for d in flaps if unrelated(d)} | idle

@@ -133,7 +133,8 @@ def run_findings(scans: Sequence[FileScan], idx: RunIndex, rules: RuleSet,
         findings = demote_earlier_launches(scans, findings, idx.file_rank)
     findings = demote_orphaned_spawn_children(demote_feeder_thread_errors(demote_exit_handler_errors(demote_launcher_reply_race(refine_generic_nccl(findings)))))
     findings = place_ray_tracebacks(demote_caught_oom(demote_abort_after_cpp_exception(findings)))
-    findings = oom_killed_loader_workers(demote_bystander_ooms(demote_recovered_flaps(findings)))
+    ends = [t for s in scans if s.file.kind is FileKind.RANK_LOG and (t := s.last_time) is not None]
+    findings = oom_killed_loader_workers(demote_bystander_ooms(demote_recovered_flaps(findings, max(ends) if ends else None)))
     findings = demote_after_success(demote_secondary_xids(demote_kill_after_watchdog(findings)))
     findings = megatron_stragglers(findings, idx)
     return demote_foreign_app_faults(findings, idx, min(starts) if starts else None), warnings

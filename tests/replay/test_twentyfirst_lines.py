@@ -3,7 +3,8 @@ peer with error" on others a moment later (the death is the failure, whatever no
 ROCm's allocator and runtime errors, PyTorch's own fatal-signal handler and a Ray task that raised
 a torch.distributed communication error; a job's start read where its first lines hold no stamp
 (date(1)'s output, thousands of NCCL lines before the first stamp) and srun's labels past a batch
-script's preamble."""
+script's preamble; a host NIC's or a bond's link going down, and a link flap in a run that trained
+on after it."""
 
 from __future__ import annotations
 
@@ -151,6 +152,34 @@ def test_srun_labels_are_read_past_a_batch_script_s_preamble(tmp_path: Path, rul
             "172.19.1.49<38816> with error 12, opcode 0, len 0, vendor err 129 (Recv)\n")
     got = incidents_of(tmp_path, {"slurm-2342973.out": preamble + start + tail}, ruleset)
     assert [(i.cause, i.rank) for i in got][:1] == [(Cause.PYTHON_EXCEPTION, 97)]
+
+
+def test_an_onboard_nic_s_link_down_is_the_network(tmp_path: Path, ruleset: RuleSet) -> None:
+    kern = ("Mar 30 10:20:01 cn-g062 kernel: [4443352.100000] perf: interrupt took too long (2504 > 2500)\n"
+            "Mar 30 10:35:46 cn-g062 kernel: [4444237.111599] eno1: Link is Down\n")
+    log = ("[1,12]<stderr>:[rank12]:[E330 10:45:47.227531 1220 ProcessGroupNCCL.cpp:632] [Rank 12] Watchdog caught "
+           "collective operation timeout: WorkNCCL(SeqNum=88121, OpType=ALLREDUCE, NumelIn=262144, NumelOut=262144, "
+           "Timeout(ms)=600000) ran for 600031 milliseconds before timing out.\n")
+    got = incidents_of(tmp_path, {"dmesg/cn-g062/kern.log": kern, "job.o5331475": log}, ruleset)
+    assert [(i.cause, i.node) for i in got][:1] == [(Cause.NETWORK, "cn-g062")]
+
+
+def test_a_bond_without_any_active_interface_is_the_network(tmp_path: Path, ruleset: RuleSet) -> None:
+    kern = ("[Tue Jun 18 01:05:58 2024] bond0: (slave enp1s0f0): link status definitely down, disabling slave\n"
+            "[Tue Jun 18 01:05:58 2024] bond0: now running without any active interface!\n")
+    assert causes_of(tmp_path, {"node-logs/node7/dmesg-T.txt": kern}, ruleset)[:1] == [Cause.NETWORK]
+
+
+def test_a_link_flap_in_a_run_that_trained_on_for_hours_is_no_incident(tmp_path: Path, ruleset: RuleSet) -> None:
+    kern = ("[Mon Jul  7 16:27:20 2025] mlx5_core 0000:ca:00.0 ibp75s0: Link down\n"
+            "[Mon Jul  7 16:27:21 2025] mlx5_core 0000:ca:00.0 ibp75s0: Link up\n")
+    steps = "".join(f"2025-07-07 {16 + m // 60}:{m % 60:02d}:00,000 INFO [rank 0] step {m} | loss 2.0 | step_ms 900.0\n"
+                    for m in range(0, 120, 2))
+    files = {"node-logs/ip-10-201-30-114/dmesg-T.txt": kern, "logs/train-0.out": steps}
+    assert causes_of(tmp_path, files, ruleset) == []
+    # the same flap with the ranks' last lines a minute after it: the job may have hung on it
+    short = "".join(f"2025-07-07 16:{m:02d}:00,000 INFO [rank 0] step {m} | loss 2.0 | step_ms 900.0\n" for m in range(28))
+    assert causes_of(tmp_path / "b", {**files, "logs/train-0.out": short}, ruleset)[:1] == [Cause.NETWORK]
 
 
 def test_slurm_s_cancelled_at_places_an_unstamped_failure_before_later_stamped_ones(tmp_path: Path, ruleset: RuleSet) -> None:
