@@ -11,6 +11,7 @@ the report is the one a single process gives. ``RANKDOCTOR_JOBS`` sets the numbe
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -20,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from detector.attribution.attribute import attribute
 from detector.errors import InputError, RankdoctorError
+from detector.pipeline.clocks import shift_findings, shift_ranks
 from detector.pipeline.evidence import EvidenceCap
 from detector.pipeline.filescan import FileScan
 from detector.pipeline.index import RunIndex, resolve_rank
@@ -400,7 +402,11 @@ def replay_path(
     findings.extend(found)
     warnings.extend(warns)
     metric_files = [f for f in files if f.kind is FileKind.METRICS]
-    extra, median_step, warns = stats_findings(scans, model.index, metric_files, parsed_cap=step_cap)
+    extra, median_step, warns, offsets = stats_findings(scans, model.index, metric_files, parsed_cap=step_cap)
+    if offsets:  # nodes whose clocks the step lines show to be off: their lines' times on the run's clock
+        findings = shift_findings(findings, offsets)
+        warnings.append("clocks off by more than a few seconds, corrected from the step lines (seconds ahead): "
+                        + ", ".join(f"{node} {off:+.0f}" for node, off in sorted(offsets.items())))
     findings.extend(extra)
     warnings.extend(warns)
     # every rank the run is known to hold: its index and activity, every finding's rank and every
@@ -410,6 +416,8 @@ def replay_path(
     facts = model.facts(findings, median_step, seen_ranks=matched - set(ranks),
                         file_lines={s.file.display: s.lines for s in scans}, ended=True,
                         last_progress={s.file.display: s.last_progress for s in scans if s.last_progress is not None})
+    if offsets:
+        facts = dataclasses.replace(facts, ranks=shift_ranks(facts.ranks, offsets))
     incidents = attribute(facts)
     times = [t for s in scans for t in (s.first_time, s.last_time) if t is not None]
     sources = node_sources([s.file for s in scans], {r.node for r in ranks.values() if r.node})

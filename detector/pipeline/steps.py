@@ -13,15 +13,18 @@ The statistics (``detector.stats``: numpy) and the metrics reader are imported w
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import statistics
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
+from detector.pipeline.clocks import node_clock_offsets, shift_samples
 from detector.pipeline.filescan import FileScan
 from detector.pipeline.index import RunIndex, resolve_rank
 from detector.pipeline.tail import tail_event, tail_message, tail_of
 from detector.sources.runs import FileKind, LogFile
+from detector.support.hosts import host_key
 from detector.types import RULE_SLOWDOWN, Event, Finding
 
 if TYPE_CHECKING:
@@ -214,8 +217,10 @@ def stats_findings(
     *,
     config: StatsConfig | None = None,
     parsed_cap: int = MAX_STEP_LINES,
-) -> tuple[list[Finding], float | None, list[str]]:
-    """Findings of the statistical detectors, the median step time (s) and warnings."""
+) -> tuple[list[Finding], float | None, list[str], dict[str, float]]:
+    """Findings of the statistical detectors, the median step time (s), warnings, and the clock
+    offsets of the nodes whose clocks the step lines show to be off (host key -> seconds ahead:
+    :func:`detector.pipeline.clocks.node_clock_offsets`; the samples are read on one clock)."""
     warnings: list[str] = []
     metrics: list[MetricSeries] = []
     if metric_files:
@@ -229,20 +234,33 @@ def stats_findings(
                 warnings.append(f"{f.display}: metrics not used ({exc})")
     unranked: list[StepSample] = []
     samples, notes = step_samples(scans, idx, parsed_cap=parsed_cap, unranked=unranked)
+    offsets = node_clock_offsets(samples)
+    if offsets:
+        samples = shift_samples(samples, offsets)
+        notes = _shift_notes(notes, idx, offsets)
     ends = [s.last_time.timestamp() for s in scans if s.last_time is not None and s.file.kind is FileKind.RANK_LOG]
     end_time = max(ends) if ends else None
     if not metrics and _no_intervals(samples):  # nothing a detector could judge: numpy's import spared
         if _no_intervals(unranked):
-            return [], _median_step(samples), warnings
+            return [], _median_step(samples), warnings, offsets
         # step lines no rank can be told for (one rank's progress in the job's log): they say
         # whether the job slowed down, not which rank stalled or lagged
         from detector.stats import StatsConfig, analyze
 
         slowed = [f for f in analyze(unranked, [], end_time=end_time, config=config or StatsConfig())
                   if f.rule == RULE_SLOWDOWN]
-        return slowed, _median_step(samples), warnings
+        return slowed, _median_step(samples), warnings, offsets
     from detector.stats import StatsConfig, analyze
 
     found = analyze(samples, metrics, end_time=end_time, config=config or StatsConfig(), notes=notes,
                     rank_gpus=dict(idx.rank_gpu) or None)
-    return found, _median_step(samples), warnings
+    return found, _median_step(samples), warnings, offsets
+
+
+def _shift_notes(notes: Sequence[LogNote], idx: RunIndex, offsets: Mapping[str, float]) -> list[LogNote]:
+    out = []
+    for note in notes:
+        node = idx.rank_node.get(note.rank) if note.rank is not None else None
+        off = offsets.get(host_key(node)) if node else None
+        out.append(dataclasses.replace(note, time=note.time - off) if off is not None else note)
+    return out

@@ -4,7 +4,7 @@ ROCm's allocator and runtime errors, PyTorch's own fatal-signal handler and a Ra
 a torch.distributed communication error; a job's start read where its first lines hold no stamp
 (date(1)'s output, thousands of NCCL lines before the first stamp) and srun's labels past a batch
 script's preamble; a host NIC's or a bond's link going down, and a link flap in a run that trained
-on after it."""
+on after it; a node whose clock is off, read from the step lines."""
 
 from __future__ import annotations
 
@@ -180,6 +180,47 @@ def test_a_link_flap_in_a_run_that_trained_on_for_hours_is_no_incident(tmp_path:
     # the same flap with the ranks' last lines a minute after it: the job may have hung on it
     short = "".join(f"2025-07-07 16:{m:02d}:00,000 INFO [rank 0] step {m} | loss 2.0 | step_ms 900.0\n" for m in range(28))
     assert causes_of(tmp_path / "b", {**files, "logs/train-0.out": short}, ruleset)[:1] == [Cause.NETWORK]
+
+
+def _node_steps(node: str, ranks: range, ahead_s: int, last: int) -> str:
+    out = []
+    for step in range(100, last + 1):
+        t = 1000 + step * 2 + ahead_s  # every rank finishes a step at the same moment, on the true clock
+        out.extend(f"[rank{r}]:2026-03-01 10:{t // 60 % 60:02d}:{t % 60:02d},000 INFO step {step} | loss 2.0 | "
+                   f"step_ms 2000.0\n" for r in ranks)
+    return "".join(out)
+
+
+def test_a_node_s_clock_ahead_is_read_from_the_step_lines(tmp_path: Path, ruleset: RuleSet) -> None:
+    # node c's clock is 200 s ahead: its rank's exception (true 10:20:53) reads 10:24:13, after
+    # node b's IB error (10:21:00); on one clock the exception came first
+    files = {
+        "node01/train.log": _node_steps("a", range(0, 2), 0, 120),
+        "node02/train.log": _node_steps("b", range(2, 4), 0, 120)
+        + "node02:4497:4520 [2] transport/net_ib.cc:1696 NCCL WARN NET/IB : Got completion from peer 10.0.0.3<35133> "
+          "with status=12 opcode=1 len=0 vendor err 129\n".replace("node02:", "[rank2]:2026-03-01 10:21:00,000 node02:"),
+        "node03/train.log": _node_steps("c", range(4, 6), 200, 120)
+        + "[rank4]:2026-03-01 10:24:13,000 Traceback (most recent call last):\n"
+        + "[rank4]:2026-03-01 10:24:13,000 KeyError: 'attention_mask'\n",
+    }
+    got = incidents_of(tmp_path, files, ruleset)
+    assert [(i.cause, i.rank) for i in got][:1] == [(Cause.PYTHON_EXCEPTION, 4)]
+
+
+def test_clock_offsets_need_agreeing_steps() -> None:
+    from detector.pipeline.clocks import node_clock_offsets
+    from detector.stats.model import StepSample
+
+    def samples(node: str, offset: float, drift: float = 0.0) -> list[StepSample]:
+        return [StepSample(rank=hash(node) % 100, node=node, time=1000.0 + 2 * s + offset + drift * s, step=s)
+                for s in range(20)]
+
+    ahead = node_clock_offsets(samples("a", 0) + samples("b", 0) + samples("c", 0) + samples("d", 120.0))
+    assert set(ahead) == {"d"} and abs(ahead["d"] - 120.0) < 1e-6
+    # a node that slows step by step drifts away: no one offset fits it
+    assert node_clock_offsets(samples("a", 0) + samples("b", 0) + samples("c", 0) + samples("d", 0, drift=3.0)) == {}
+    # two nodes: which one is off cannot be told
+    assert node_clock_offsets(samples("a", 0) + samples("d", 120.0)) == {}
 
 
 def test_slurm_s_cancelled_at_places_an_unstamped_failure_before_later_stamped_ones(tmp_path: Path, ruleset: RuleSet) -> None:
