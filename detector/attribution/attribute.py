@@ -141,12 +141,12 @@ def _pick_primary(initiators: Sequence[Finding]) -> Finding:
     """The earliest initiator-grade evidence; within the clock-skew window hardware-class
     evidence (and OOM kills, preemption) wins over software errors, whose time order may be an
     artefact of skewed clocks."""
+    # (one file's line order is its events' order, stamped or not: a peer gone after a death a
+    # rank printed first; a launcher's report of exits comes whenever the launcher gets to it)
+    initiators = _without_peer_losses_after_a_death(initiators, own_only=True)
     timed = [f for f in initiators if f.time is not None]
     untimed = [f for f in initiators if f.time is None]
     if not timed:
-        # (one file's line order is its events' order: a peer gone after a death a rank printed
-        # first; a launcher's report of exits comes whenever the launcher gets to it)
-        untimed = _without_peer_losses_after_a_death(untimed, own_only=True)
         return max(untimed, key=lambda f: (f.rank is not None or f.node is not None or f.gpu is not None, _strength(f),
                                            f.confidence, -(f.line or 0)))
     earliest = min(f.time for f in timed if f.time is not None)

@@ -5,9 +5,11 @@ their clock; the model is built by the same functions, so their diagnoses agree 
 
 from __future__ import annotations
 
+import bisect
+from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from detector.pipeline.filescan import FileScan
 from detector.pipeline.findings import (
@@ -38,7 +40,7 @@ from detector.rules.engine import RuleSet
 from detector.sources.runs import FileKind, LogFile
 from detector.sources.timestamps import nccl_header
 from detector.support.numbers import MAX_RANKS
-from detector.types import DEATHS_OF_PEERS, Finding, RankInfo, Role, RunFacts, peer_gone
+from detector.types import DEATHS_OF_PEERS, Cause, Finding, RankInfo, Role, RunFacts, peer_gone
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,6 +143,9 @@ def run_findings(scans: Sequence[FileScan], idx: RunIndex, rules: RuleSet,
 
 
 QUIET = timedelta(minutes=10)
+# what takes a process down, and its peers' connections to it with it: its own failure, or its
+# GPU's, or the OOM killer
+_LOST_PEERS = DEATHS_OF_PEERS | {Cause.GPU_HARDWARE, Cause.ECC_MEMORY, Cause.HOST_OOM_KILL}
 DEATH_AFTER_BORROWED = timedelta(minutes=1)
 
 
@@ -152,7 +157,8 @@ def _unpin_stale_inherited_times(findings: list[Finding], scans: Sequence[FileSc
     it, untold). So too where a process died within :data:`DEATH_AFTER_BORROWED` after the
     borrowed stamp, or, the stamp being its file's last, at any time after it: a peer's "got
     completion with error" or "remote process exited" may have been printed after that death,
-    which explains it (attribution does not place an untimed peer loss before a death)."""
+    which explains it (attribution does not place an untimed peer loss before a death); and so
+    where the death came between that stamp and the next line its file stamped itself."""
     inherited = {(h.event.file, h.event.line) for scan in scans for h in scan.hits if h.event.time_inferred}
     if not inherited:
         return findings
@@ -162,9 +168,22 @@ def _unpin_stale_inherited_times(findings: list[Finding], scans: Sequence[FileSc
         return findings
     latest = max(ends)
     # the deaths of located processes (their own exception, OOM, fault or crash, a data loader's
-    # worker killed), as timed as their lines are
-    deaths = [f.time for f in findings if f.time is not None and f.role is Role.INITIATOR and f.cause in DEATHS_OF_PEERS
+    # worker killed, their GPU failing, the OOM killer), as timed as their lines are
+    deaths = [f.time for f in findings if f.time is not None and f.role is Role.INITIATOR and f.cause in _LOST_PEERS
               and (f.rank is not None or f.node is not None)]
+    # each file's lines that carry their own stamp (matched lines): what bounds an unstamped one
+    stamped: dict[str | None, list[tuple[int, datetime]]] = defaultdict(list)
+    for f in findings:
+        if f.time is not None and f.line is not None and (f.file, f.line) not in inherited:
+            stamped[f.file].append((f.line, f.time))
+    for marks in stamped.values():
+        marks.sort()
+
+    def printed_by(f: Finding) -> datetime | None:
+        """The time of its file's next stamped line: the line was printed before it."""
+        marks = stamped.get(f.file, [])
+        i = bisect.bisect_right(marks, (f.line or 0, datetime.max.replace(tzinfo=UTC)))
+        return marks[i][1] if i < len(marks) else None
 
     def stale(f: Finding) -> bool:
         # (NCCL's own lines, never stamped, come from its threads whenever they fail: a line
@@ -175,6 +194,10 @@ def _unpin_stale_inherited_times(findings: list[Finding], scans: Sequence[FileSc
         # a process died within a minute after the stamp it borrowed: the line, stamped no
         # earlier than that, may as well have come after the death it reports
         if any(timedelta(0) <= d - f.time <= DEATH_AFTER_BORROWED for d in deaths):
+            return True
+        # or a process died between that stamp and the next line its file stamped itself
+        by = printed_by(f)
+        if by is not None and any(f.time <= d <= by for d in deaths):
             return True
         file_last = last.get(f.file or "")
         if file_last is None or f.time < file_last:

@@ -62,6 +62,35 @@ def test_unstamped_peer_errors_after_a_borrowed_stamp_do_not_outrun_a_death(tmp_
     got = incidents_of(tmp_path, {"worker-21.log": dead, "worker-2.log": peer}, ruleset)
     assert [i.cause for i in got][:1] == [Cause.CRASH_SIGNAL]
 
+def test_an_unstamped_peer_error_is_placed_by_the_next_line_its_file_stamped(tmp_path: Path, ruleset: RuleSet) -> None:
+    # rank 12's NCCL line borrows a stamp from 11:33:19 but its file stamps nothing else until
+    # 11:34:41: rank 6's illegal access at 11:34:35 on another node may have come first, and did
+    peer = ("2024-03-23 11:33:19,510 INFO [rank 12] data: opened shard 00651-of-04096\n"
+            + _IB.format(host="vm000001", pid=71444, tid=73187, dev=4, d=5)
+            + "[rank12]:[E323 11:34:41.540296 ProcessGroupNCCL.cpp:1595] [PG ID 0 PG GUID 0(default_pg) Rank 12] "
+              "Process group watchdog thread terminated with exception: NCCL error: remote process exited or there "
+              "was a network error, NCCL version 2.21.5\n")
+    dead = ("2024-03-23 11:34:30,000 INFO [rank 6] data: opened shard 00652-of-04096\n"
+            "[rank6]:2024-03-23 11:34:35,721 RuntimeError: CUDA error: an illegal memory access was encountered\n")
+    got = incidents_of(tmp_path, {"user_logs/std_log_process_12.txt": peer, "user_logs/std_log_process_6.txt": dead},
+                       ruleset)
+    assert [(i.cause, i.rank) for i in got][:1] == [(Cause.ILLEGAL_MEMORY_ACCESS, 6)]
+
+
+def test_a_crash_printed_before_its_peers_errors_in_one_file_is_the_failure(tmp_path: Path, ruleset: RuleSet) -> None:
+    # a combined log: glibc aborts a process (no rank, no stamp), then every node's NCCL reports
+    # the peer gone, with the stamps those lines borrow from the step lines before them
+    # (the crash's lines come after 70 unstamped ones: no stamp to borrow; the peers' errors
+    # come after stamped lines of other ranks, whose stamps they borrow)
+    steps = "".join(f"2024-09-10 06:14:{30 + r % 3:02d},004 INFO [rank {r}] step 1630 | loss 2.0 | step_ms 900.0\n"
+                    for r in range(16))
+    memory = "".join(f"[rank {r % 16}] step 1630: cuda max_allocated=67.89GiB reserved=72.26GiB\n" for r in range(70))
+    later = "".join(f"2024-09-10 06:14:40,004 INFO [rank {r}] saving metrics\n" for r in (3, 7, 11))
+    out = (steps + memory + "corrupted size vs. prev_size\nFatal Python error: Aborted\n\n"
+           "srun: error: nid002371: task 14: Aborted (core dumped)\n" + later
+           + "".join(_IB.format(host=f"nid00237{n}", pid=65402 + n, tid=65673 + n, dev=n, d=n) for n in range(4)))
+    assert causes_of(tmp_path, {"slurm-2774065.out": out}, ruleset)[:1] == [Cause.CRASH_SIGNAL]
+
 
 def test_rocm_s_allocator_running_out_is_the_device_s_memory(tmp_path: Path, ruleset: RuleSet) -> None:
     log = ("c05r2n11: [2023-05-04 16:21:36,538] [INFO] [launch.py:123:main] dist_world_size=32\n"
