@@ -25,7 +25,11 @@ generator (bench/blind), in one table beside the naive "first error-looking line
 - blind7 runs (bench/blind7/gen_blind7.py, a seventh, twentieth session, by someone who read neither the
   tool nor the six earlier generators; whole job folders of long runs as a cluster leaves them - the
   failure thousands of lines in, 16-512 ranks, rotated logs, requeued attempts, faults seen in timing or
-  a node's kernel log, decoys from earlier jobs): seeds 1-3 looked at, 4 and 5 never.
+  a node's kernel log, decoys from earlier jobs): seeds 1-3 looked at, 4 and 5 never;
+- blind8 runs (bench/blind8/gen_blind8.py, an eighth, twenty-first session, by two helpers who read neither
+  the tool nor the seven earlier generators; multi-process jobs that are not plain data-parallel
+  training - vLLM, SGLang, TGI and TensorRT-LLM serving, RL post-training under Ray - and stacks beyond
+  CUDA and NCCL: Intel XPU, Ascend, Neuron, Gaudi, Horovod): no seed looked at (the session ended first).
 
 Writes bench/out/diagnosis.json and prints a Markdown table.
 """
@@ -68,8 +72,11 @@ BLIND6_SEEDS = {1: "looked at", 2: "looked at", 3: "looked at", 4: "set aside", 
 # the seventh (bench/blind7, twentieth session: written by someone who read neither the tool nor the
 # six earlier generators): seeds 1-3 looked at, 4 and 5 set aside
 BLIND7_SEEDS = {1: "looked at", 2: "looked at", 3: "looked at", 4: "set aside", 5: "set aside"}
+# the eighth (bench/blind8, twenty-first session: written by two helpers who read neither the tool nor
+# the seven earlier generators): none looked at
+BLIND8_SEEDS = {1: "set aside", 2: "set aside", 3: "set aside", 4: "set aside", 5: "set aside"}
 GENERATORS = {"blind": "gen_blind.py", "blind2": "gen_blind2.py", "blind3": "gen_blind3.py", "blind4": "gen_blind4.py",
-              "blind5": "gen_blind5.py", "blind6": "gen_blind6.py", "blind7": "gen_blind7.py"}
+              "blind5": "gen_blind5.py", "blind6": "gen_blind6.py", "blind7": "gen_blind7.py", "blind8": "gen_blind8.py"}
 
 
 def _blind(seed: int, runs: int, work: Path, generator: str = "blind") -> dict[str, object]:
@@ -122,6 +129,8 @@ def main(argv: list[str] | None = None) -> int:
             table[f"blind6 seed {seed}, {how} ({args.runs})"] = _blind(seed, args.runs, Path(tmp), "blind6")
         for seed, how in BLIND7_SEEDS.items():
             table[f"blind7 seed {seed}, {how} ({args.runs})"] = _blind(seed, args.runs, Path(tmp), "blind7")
+        for seed, how in BLIND8_SEEDS.items():
+            table[f"blind8 seed {seed}, {how} ({args.runs})"] = _blind(seed, args.runs, Path(tmp), "blind8")
     print("| inputs | cause | initiator | healthy: no incident | false drains | naive reader's cause |")
     print("|---|---|---|---|---|---|")
     for name, f in table.items():
