@@ -825,8 +825,11 @@ def at_the_end(f: Finding, facts: RunFacts, lines: int = LAST_LINES) -> bool:
 
 # last-resort rules that count only near the very end of their file (a report a healthy run also
 # prints: a host at 95% memory is normal for ZeRO-inference; a log that stops soon after is not)
+# rules/python.yaml: a frame a paste that began and stopped inside a traceback ends on (its last or
+# next-to-last line: the frame and its code line)
+TRACEBACK_FRAME = "python.traceback_frame"
 NEAR_THE_END = {SETUP_LAST_WORDS: LAST_LINES, NCCL_TESTS_HEADER: 1, STORE_BARRIER_WAITING: 30, "launcher.deepspeed_host_memory_full": 10,
-               "nccl.connect_retry_refused": 5}
+               "nccl.connect_retry_refused": 5, TRACEBACK_FRAME: 2}
 # last-resort rules that count only repeated among a file's last words: a peer refusing one
 # connection is start-up; refusing it again and again to the end, the job never formed
 REPEATED_LAST_WORDS = {"nccl.connect_retry_refused": 2, "torch.store_bind6_in_use": 2,
@@ -840,7 +843,7 @@ LAST_RESORT_RULES = frozenset({"python.fatal_abort", "torch.c10_fatal_abort", "t
                                "generic.mpi_signal_abort", "generic.mpi_error_message_end", "generic.mpi_signal_received",
                                "python.hydra_job_error",
                                "xid.uvm_fatal",
-                               "python.traceback",
+                               "python.traceback", TRACEBACK_FRAME,
                                "nccl.connect_retry_unreachable", "nccl.connect_retry_refused",
                                "torch.store_connect_unreachable", "torch.store_socket_timeout_retry",
                                "python.stack_dump_main_thread", RULE_STACK_LOADER, SETUP_LAST_WORDS,
@@ -851,7 +854,8 @@ LAST_RESORT_RULES = frozenset({"python.fatal_abort", "torch.c10_fatal_abort", "t
                                "launcher.tpu_init_waiting", SLURM_STEP_ENDED})
 # a last-resort rule that names no cause of its own: the cause it stands for (a traceback whose
 # exception line the paste cut)
-LAST_RESORT_CAUSE = {"python.traceback": Cause.PYTHON_EXCEPTION, "python.stack_dump_main_thread": Cause.HANG}
+LAST_RESORT_CAUSE = {"python.traceback": Cause.PYTHON_EXCEPTION, TRACEBACK_FRAME: Cause.PYTHON_EXCEPTION,
+                     "python.stack_dump_main_thread": Cause.HANG}
 
 
 # frames of the launchers' own code (torch.distributed.launch / torchrun, DeepSpeed's and
@@ -920,10 +924,16 @@ def last_resort(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
                                   "(every node computed the same ranks: the node rank or the launcher's settings): "
                                   "the group cannot form, the job waits at its start")
     repeats = Counter((f.rule, f.file) for f in group if f.rule in REPEATED_LAST_WORDS and terminal(f, facts))
+    # a file whose traceback frames follow other evidence (a traceback's header, a launcher's
+    # error it belongs to): those readings decide, not the frames; the frames count where the
+    # paste began and ended inside one traceback
+    headed = {f.file for f in group if f.rule != TRACEBACK_FRAME and f.file is not None and f.line is not None
+              and any(g.rule == TRACEBACK_FRAME and g.file == f.file and (g.line or 0) > f.line for g in group)}
     seen = sorted((f for f in group if f.role is Role.CONTEXT and f.rule in LAST_RESORT_RULES
                    and ((f.cause or LAST_RESORT_CAUSE.get(f.rule)) is not None or _cancelled_step(f))
                    and terminal(f, facts)
                    and (f.rule not in NEAR_THE_END or at_the_end(f, facts, NEAR_THE_END[f.rule]))
+                   and not (f.rule == TRACEBACK_FRAME and f.file in headed)
                    and repeats[(f.rule, f.file)] >= REPEATED_LAST_WORDS.get(f.rule, 0)),
                   key=lambda f: (f.time is None, f.time.timestamp() if f.time else 0.0, f.rule in LAST_RESORT_CAUSE,
                                  f.file or "", f.line or 0))

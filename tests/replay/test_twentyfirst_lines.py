@@ -281,3 +281,22 @@ def test_a_slurm_line_s_own_time_is_its_time(tmp_path: Path, ruleset: RuleSet) -
     (tmp_path / "slurm-7268286.out").write_text(out)
     report = replay_path(tmp_path, ruleset)
     assert report.incidents and report.incidents[0].first_evidence_time == datetime(2024, 4, 28, 14, 52, 23, tzinfo=UTC)
+
+
+def test_a_log_that_ends_inside_a_traceback_is_an_exception_at_low_confidence(tmp_path: Path, ruleset: RuleSet) -> None:
+    # a paste that starts and stops mid-traceback: no header, no exception line
+    log = ("[rank14]:   File \"/opt/axolotl/accelerate/accelerator.py\", line 1598, in _prepare_deepspeed\n"
+           "[rank14]:     optimizer = DeepSpeedCPUAdam(optimizer.param_groups, **defaults)\n"
+           "[rank14]:   File \"/opt/deepspeed/ops/op_builder/builder.py\", line 511, in jit_load\n"
+           "[rank14]:     cxx_args = self.strip_empty\n")
+    got = incidents_of(tmp_path, {"train.log": log}, ruleset)
+    assert [(i.cause, i.rank) for i in got] == [(Cause.PYTHON_EXCEPTION, 14)] and got[0].confidence < 0.5
+    # a data loader's worker being joined at exit (the machinery that waits) is no failure
+    teardown = ("  File \"/usr/lib/python3.8/multiprocessing/process.py\", line 149, in join\n"
+                "    res = self._popen.wait(timeout)\n"
+                "  File \"/usr/lib/python3.8/multiprocessing/popen_fork.py\", line 44, in wait\n"
+                "    if not wait([self.sentinel], timeout):\n")
+    assert causes_of(tmp_path / "b", {"train.log": teardown}, ruleset) == []
+    # a traceback training went on after is no failure either
+    went_on = log + "".join(f"[rank14]: step {s} | loss 2.0 | step_ms 900.0\n" for s in range(5))
+    assert causes_of(tmp_path / "c", {"train.log": went_on}, ruleset) == []
