@@ -168,9 +168,6 @@ def _pick_primary(initiators: Sequence[Finding]) -> Finding:
     return max(close, key=lambda f: (f.rank is not None or f.node is not None, _strength(f), f.confidence, -_ts(f)))
 
 
-# a process's own death (its exception, its GPU's OOM or fault, its crash) and the network errors
-# that name a peer gone ("remote process exited or there was a network error")
-_DEATHS_BEFORE_LOSSES = PROCESS_DEATHS
 
 
 def _without_peer_losses_after_a_death(close: Sequence[Finding], *, own_only: bool = False) -> list[Finding]:
@@ -178,7 +175,7 @@ def _without_peer_losses_after_a_death(close: Sequence[Finding], *, own_only: bo
     peer's loss explains, where the same file printed a process's own death before them: one
     file's line order is exact where a tie of stamps, or skewed clocks, are not. ``own_only``:
     a death a rank printed itself, not a launcher's report of its exit."""
-    deaths = [f for f in close if f.cause in _DEATHS_BEFORE_LOSSES and f.file is not None and f.line is not None
+    deaths = [f for f in close if f.cause in PROCESS_DEATHS and f.file is not None and f.line is not None
               and not (own_only and f.rule == RULE_EXIT_CODE)]
     if not deaths:
         return list(close)
@@ -509,7 +506,7 @@ def attribute(facts: RunFacts) -> list[Incident]:
             rest = [f for f in initiators if id(f) not in used and f.cause in HARDWARE and f.node is not None
                     and f.node != incident.initiator.node
                     # (its peers' "remote process exited or network error" after a process died)
-                    and not (incident.cause in _DEATHS_BEFORE_LOSSES and peer_gone(f))]
+                    and not (incident.cause in PROCESS_DEATHS and peer_gone(f))]
             if rest:
                 second, _ = _failure_incident([f for f in group if f.node != incident.initiator.node], rest, facts)
                 incidents.append(second)

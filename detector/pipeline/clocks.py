@@ -23,7 +23,7 @@ from detector.support.hosts import host_key
 from detector.types import Finding, RankInfo
 
 if TYPE_CHECKING:  # (the statistics package imports numpy: not for a paste's replay)
-    from detector.stats.model import StepSample
+    from detector.stats.model import LogNote, StepSample
 
 MIN_OFFSET_S = 5.0  # smaller offsets are within what the attribution's skew window allows for
 MIN_COMMON_STEPS = 5  # steps a node shares with the others, at least
@@ -73,6 +73,17 @@ def shift_samples(samples: Sequence[StepSample], offsets: Mapping[str, float]) -
         return list(samples)
     return [dataclasses.replace(s, time=s.time - off) if (off := _offset(s.node, offsets)) is not None else s
             for s in samples]
+
+
+def shift_notes(notes: Sequence[LogNote], rank_node: Mapping[int, str],
+                offsets: Mapping[str, float]) -> list[LogNote]:
+    """``notes`` (checkpoint and eval lines) of the ranks of a node whose clock is off put back
+    on the run's clock."""
+    if not offsets:
+        return list(notes)
+    return [dataclasses.replace(n, time=n.time - off)
+            if n.rank is not None and (off := _offset(rank_node.get(n.rank), offsets)) is not None else n
+            for n in notes]
 
 
 def shift_findings(findings: Sequence[Finding], offsets: Mapping[str, float]) -> list[Finding]:

@@ -13,18 +13,16 @@ The statistics (``detector.stats``: numpy) and the metrics reader are imported w
 
 from __future__ import annotations
 
-import dataclasses
 import re
 import statistics
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from detector.pipeline.clocks import node_clock_offsets, shift_samples
+from detector.pipeline.clocks import node_clock_offsets, shift_notes, shift_samples
 from detector.pipeline.filescan import FileScan
 from detector.pipeline.index import RunIndex, resolve_rank
 from detector.pipeline.tail import tail_event, tail_message, tail_of
 from detector.sources.runs import FileKind, LogFile
-from detector.support.hosts import host_key
 from detector.types import RULE_SLOWDOWN, Event, Finding
 
 if TYPE_CHECKING:
@@ -237,7 +235,7 @@ def stats_findings(
     offsets = node_clock_offsets(samples)
     if offsets:
         samples = shift_samples(samples, offsets)
-        notes = _shift_notes(notes, idx, offsets)
+        notes = shift_notes(notes, idx.rank_node, offsets)
     ends = [s.last_time.timestamp() for s in scans if s.last_time is not None and s.file.kind is FileKind.RANK_LOG]
     end_time = max(ends) if ends else None
     if not metrics and _no_intervals(samples):  # nothing a detector could judge: numpy's import spared
@@ -256,11 +254,3 @@ def stats_findings(
                     rank_gpus=dict(idx.rank_gpu) or None)
     return found, _median_step(samples), warnings, offsets
 
-
-def _shift_notes(notes: Sequence[LogNote], idx: RunIndex, offsets: Mapping[str, float]) -> list[LogNote]:
-    out = []
-    for note in notes:
-        node = idx.rank_node.get(note.rank) if note.rank is not None else None
-        off = offsets.get(host_key(node)) if node else None
-        out.append(dataclasses.replace(note, time=note.time - off) if off is not None else note)
-    return out

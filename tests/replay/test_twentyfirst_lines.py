@@ -211,7 +211,7 @@ def test_a_link_flap_in_a_run_that_trained_on_for_hours_is_no_incident(tmp_path:
     assert causes_of(tmp_path / "b", {**files, "logs/train-0.out": short}, ruleset)[:1] == [Cause.NETWORK]
 
 
-def _node_steps(node: str, ranks: range, ahead_s: int, last: int) -> str:
+def _node_steps(ranks: range, ahead_s: int, last: int) -> str:
     out = []
     for step in range(100, last + 1):
         t = 1000 + step * 2 + ahead_s  # every rank finishes a step at the same moment, on the true clock
@@ -224,11 +224,11 @@ def test_a_node_s_clock_ahead_is_read_from_the_step_lines(tmp_path: Path, rulese
     # node c's clock is 200 s ahead: its rank's exception (true 10:20:53) reads 10:24:13, after
     # node b's IB error (10:21:00); on one clock the exception came first
     files = {
-        "node01/train.log": _node_steps("a", range(0, 2), 0, 120),
-        "node02/train.log": _node_steps("b", range(2, 4), 0, 120)
+        "node01/train.log": _node_steps(range(0, 2), 0, 120),
+        "node02/train.log": _node_steps(range(2, 4), 0, 120)
         + "node02:4497:4520 [2] transport/net_ib.cc:1696 NCCL WARN NET/IB : Got completion from peer 10.0.0.3<35133> "
           "with status=12 opcode=1 len=0 vendor err 129\n".replace("node02:", "[rank2]:2026-03-01 10:21:00,000 node02:"),
-        "node03/train.log": _node_steps("c", range(4, 6), 200, 120)
+        "node03/train.log": _node_steps(range(4, 6), 200, 120)
         + "[rank4]:2026-03-01 10:24:13,000 Traceback (most recent call last):\n"
         + "[rank4]:2026-03-01 10:24:13,000 KeyError: 'attention_mask'\n",
     }
