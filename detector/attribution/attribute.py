@@ -31,6 +31,7 @@ from detector.attribution.incident import (
     _ts,
 )
 from detector.attribution.infer import (
+    LAST_RESORT_CAUSE,
     _infer,
     _mismatch_culprit,
     _peer_votes,
@@ -137,6 +138,9 @@ def _printed_before(initiators: Sequence[Finding], group: Sequence[Finding]) -> 
     return [replace(f, time=bounded[id(f)]) if id(f) in bounded else f for f in initiators]
 
 
+_GPU_CLASS = frozenset({Cause.GPU_HARDWARE, Cause.ECC_MEMORY, Cause.NVLINK})
+
+
 def _pick_primary(initiators: Sequence[Finding]) -> Finding:
     """The earliest initiator-grade evidence; within the clock-skew window hardware-class
     evidence (and OOM kills, preemption) wins over software errors, whose time order may be an
@@ -159,6 +163,12 @@ def _pick_primary(initiators: Sequence[Finding]) -> Finding:
     strong = [f for f in window if f.cause in STRONG and (f.rank is not None or f.node is not None or f.gpu is not None)]
     if strong:
         return max(strong, key=lambda f: (_strength(f), f.rank is not None, f.confidence, -_ts(f)))
+    # a GPU's own fault that no prefix places (the ROCm runtime's "HW Exception by GPU node-4"),
+    # stamped, or placed by its file's order, before the processes died: the deaths are its
+    # consequence, and the rank is found from them
+    gpu_faults = [f for f in window if f.cause in _GPU_CLASS and f.time is not None]
+    if gpu_faults:
+        return max(gpu_faults, key=lambda f: (_strength(f), f.confidence, -_ts(f)))
     close = [f for f in timed if f.time is not None and f.time <= earliest + TIE]
     located = [f for f in timed if f.rank is not None or f.node is not None or f.gpu is not None]
     if not any(f.rank is not None or f.node is not None or f.gpu is not None for f in close) and located:
@@ -513,7 +523,14 @@ def attribute(facts: RunFacts) -> list[Incident]:
         else:
             # ranks that finished and a rank that did not (a teardown hang, a rank that ran out of
             # data) before what the collateral evidence alone points at
-            inferred = finish_incident(group, facts) or _infer(group, facts) or last_resort(group, facts)
+            inferred = finish_incident(group, facts) or _infer(group, facts)
+            if inferred is None or (inferred.cause is Cause.UNKNOWN and inferred.initiator.rank is None
+                                    and inferred.initiator.node is None):
+                # (collateral that says only that something failed, an NCCL "internal error": the
+                # last words that name a cause say more - a peer refusing every connection)
+                fallback = last_resort(group, facts)
+                if fallback is not None and (inferred is None or _names_its_cause(fallback)):
+                    inferred = fallback
             if inferred is not None:
                 incidents.append(inferred)
     incidents = [data_prep_straggler(i, facts) or main_first_straggler(i, facts) or checkpoint_save_straggler(i, facts)
@@ -525,6 +542,14 @@ def attribute(facts: RunFacts) -> list[Incident]:
     if last_attempt is not None:
         incidents.sort(key=lambda i: not any(f.attempt == last_attempt for f in i.evidence))
     return _straggler_before_a_stop(incidents)
+
+
+def _names_its_cause(incident: Incident) -> bool:
+    """A last-resort incident whose lines name a cause of their own (a peer refusing every
+    connection, a port in use), not one read into them (a traceback cut before its exception: the
+    collateral error's own, likely; a cancelled step: what ended the job, not what failed)."""
+    return incident.cause is not Cause.UNKNOWN and all(
+        f.rule not in LAST_RESORT_CAUSE and f.cause is incident.cause for f in incident.evidence if f.role is Role.CONTEXT)
 
 
 def _straggler_before_a_stop(incidents: list[Incident]) -> list[Incident]:

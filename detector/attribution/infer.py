@@ -843,7 +843,7 @@ LAST_RESORT_RULES = frozenset({"python.fatal_abort", "torch.c10_fatal_abort", "t
                                "generic.mpi_signal_abort", "generic.mpi_error_message_end", "generic.mpi_signal_received",
                                "python.hydra_job_error",
                                "xid.uvm_fatal",
-                               "python.traceback", TRACEBACK_FRAME,
+                               "python.traceback", TRACEBACK_FRAME, "launcher.sglang_process_exception",
                                "nccl.connect_retry_unreachable", "nccl.connect_retry_refused",
                                "torch.store_connect_unreachable", "torch.store_socket_timeout_retry",
                                "python.stack_dump_main_thread", RULE_STACK_LOADER, SETUP_LAST_WORDS,
@@ -855,6 +855,7 @@ LAST_RESORT_RULES = frozenset({"python.fatal_abort", "torch.c10_fatal_abort", "t
 # a last-resort rule that names no cause of its own: the cause it stands for (a traceback whose
 # exception line the paste cut)
 LAST_RESORT_CAUSE = {"python.traceback": Cause.PYTHON_EXCEPTION, TRACEBACK_FRAME: Cause.PYTHON_EXCEPTION,
+                     "launcher.sglang_process_exception": Cause.PYTHON_EXCEPTION,
                      "python.stack_dump_main_thread": Cause.HANG}
 
 

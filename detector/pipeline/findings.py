@@ -610,6 +610,36 @@ def demote_after_success(findings: Sequence[Finding]) -> list[Finding]:
             for f in findings if not (f.rule in _LAST_WORDS_ONLY and covered(f))]
 
 
+EXITING = "python.run_exiting"
+WORKER_SUCCEEDED = "launcher.deepspeed_process_success"
+_WORKER_FAILED = frozenset({"launcher.deepspeed_exit", "launcher.deepspeed_exit_wrapped", "launcher.deepspeed_exit_unplaced"})
+_WAITS = ("timeout", "timed_out", "watchdog")
+
+
+def demote_after_exit(findings: Sequence[Finding]) -> list[Finding]:
+    """``findings`` with the collateral errors that came after the trainer said it was exiting as
+    planned (:data:`EXITING`: Megatron's exit at an iteration, after a time budget or after its
+    data ran out), or after a worker exited well where the launcher saw none fail
+    (:data:`WORKER_SUCCEEDED`), made context (cause none): the other ranks losing the store or a peer as the
+    processes leave is the shutdown, not a failure. After it in its file, or at or after its time
+    in another file of the same attempt. A wait that ran out (a rank hung on the way out) and a
+    GPU, its memory or its links failing are kept."""
+    marks = [f for f in findings if f.rule == EXITING]
+    if not any(f.rule in _WORKER_FAILED for f in findings):  # (every worker the launcher saw end ended well)
+        marks.extend(f for f in findings if f.rule == WORKER_SUCCEEDED)
+    if not marks:
+        return list(findings)
+
+    def after(f: Finding) -> bool:
+        if f.role is not Role.COLLATERAL or f.cause in _HARDWARE or any(w in f.rule for w in _WAITS):
+            return False
+        return any((m.file == f.file and m.line is not None and f.line is not None and m.line < f.line)
+                   or (m.time is not None and f.time is not None and m.attempt == f.attempt and m.time <= f.time)
+                   for m in marks)
+
+    return [dataclasses.replace(f, role=Role.CONTEXT, cause=None) if after(f) else f for f in findings]
+
+
 CPP_TERMINATE = "torch.cpp_terminate"
 CPP_TERMINATE = "torch.cpp_terminate"
 WHAT_WITHIN = 3  # lines from "terminate called after throwing ..." to its "what():" line
@@ -839,6 +869,65 @@ def place_ray_tracebacks(findings: Sequence[Finding]) -> list[Finding]:
         header = owner(f)
         out.append(dataclasses.replace(f, node=header.node, pid=f.pid if f.pid is not None else header.pid)
                    if header else f)
+    return out
+
+
+NCCL_TESTS_FAILURE = "launcher.nccl_tests_failure"  # rules/launchers.yaml
+NCCL_TESTS_WITHIN = 3  # lines from an error to nccl-tests' "host pid N: Test failure" after it
+
+
+def place_nccl_tests_failures(findings: Sequence[Finding]) -> list[Finding]:
+    """``findings`` with each error nccl-tests printed ("node0: Test CUDA failure common.cu:389
+    'an illegal memory access was encountered'") placed on the host and process its failure
+    report names on the same line or the next few ("node0 pid 62767: Test failure ..."), when
+    nothing else places it; the rank table the tests print places the process."""
+    reports = [f for f in findings if f.rule == NCCL_TESTS_FAILURE and f.file is not None and f.line is not None
+               and f.field("host")]
+    if not reports:
+        return list(findings)
+
+    def report_of(f: Finding) -> Finding | None:
+        if f.role is not Role.INITIATOR or f.cause is None or f.line is None or f.rank is not None or f.pid is not None:
+            return None
+        near = [r for r in reports if r.file == f.file and 0 <= (r.line or 0) - f.line <= NCCL_TESTS_WITHIN
+                and (f.node is None or f.node == (r.node or r.field("host")))]
+        return min(near, key=lambda r: (r.field("pid") is None, r.line or 0), default=None)
+
+    out = []
+    for f in findings:
+        r = report_of(f)
+        out.append(dataclasses.replace(f, node=f.node or r.node or r.field("host"), pid=small_int(r.field("pid") or ""))
+                   if r is not None else f)
+    return out
+
+
+SGLANG_EXCEPTION = "launcher.sglang_process_exception"  # rules/launchers.yaml
+
+
+def place_sglang_tracebacks(findings: Sequence[Finding]) -> list[Finding]:
+    """``findings`` with each failure line of a traceback SGLang printed under its header
+    ("[time TP3] Scheduler hit an exception: Traceback ...", the frames and the exception line
+    unprefixed after it) given the header's rank, when nothing else places it."""
+    headers = sorted((f for f in findings if f.rule == SGLANG_EXCEPTION and f.file is not None and f.line is not None
+                      and f.rank is not None), key=lambda f: (f.file or "", f.line or 0))
+    if not headers:
+        return list(findings)
+    by_file: dict[str, list[Finding]] = defaultdict(list)
+    for h in headers:
+        by_file[h.file or ""].append(h)
+
+    def owner(f: Finding) -> Finding | None:
+        if (f.role is not Role.INITIATOR or f.cause is None or f.line is None or f.rank is not None
+                or f.node is not None or f.file not in by_file):
+            return None
+        before = [h for h in by_file[f.file] if h.line is not None and 0 <= f.line - h.line <= RAY_TRACE_WITHIN]
+        return before[-1] if before else None
+
+    out = []
+    for f in findings:
+        header = owner(f)
+        out.append(dataclasses.replace(f, rank=header.rank, local_rank=f.local_rank if f.local_rank is not None
+                                       else header.local_rank) if header else f)
     return out
 
 

@@ -14,6 +14,7 @@ from datetime import UTC, datetime, timedelta
 from detector.pipeline.filescan import FileScan
 from detector.pipeline.findings import (
     demote_abort_after_cpp_exception,
+    demote_after_exit,
     demote_after_success,
     demote_bystander_ooms,
     demote_caught_oom,
@@ -30,7 +31,9 @@ from detector.pipeline.findings import (
     findings_from_hit,
     megatron_stragglers,
     oom_killed_loader_workers,
+    place_nccl_tests_failures,
     place_ray_tracebacks,
+    place_sglang_tracebacks,
     refine_generic_nccl,
 )
 from detector.pipeline.index import LiveFacts, RunIndex, apply_live, build_index, resolve_rank
@@ -134,10 +137,10 @@ def run_findings(scans: Sequence[FileScan], idx: RunIndex, rules: RuleSet,
     if relaunches:
         findings = demote_earlier_launches(scans, findings, idx.file_rank)
     findings = demote_orphaned_spawn_children(demote_feeder_thread_errors(demote_exit_handler_errors(demote_launcher_reply_race(refine_generic_nccl(findings)))))
-    findings = place_ray_tracebacks(demote_caught_oom(demote_abort_after_cpp_exception(findings)))
+    findings = place_nccl_tests_failures(place_sglang_tracebacks(place_ray_tracebacks(demote_caught_oom(demote_abort_after_cpp_exception(findings)))))
     ends = [t for s in scans if s.file.kind is FileKind.RANK_LOG and (t := s.last_time) is not None]
     findings = oom_killed_loader_workers(demote_bystander_ooms(demote_recovered_flaps(findings, max(ends) if ends else None)))
-    findings = demote_after_success(demote_secondary_xids(demote_kill_after_watchdog(findings)))
+    findings = demote_after_exit(demote_after_success(demote_secondary_xids(demote_kill_after_watchdog(findings))))
     findings = megatron_stragglers(findings, idx)
     return demote_foreign_app_faults(findings, idx, min(starts) if starts else None), warnings
 

@@ -30,7 +30,8 @@ class FailureRecord:
 
 _SUMMARY_FIELD = re.compile(r"^\s*(time|host|rank|exitcode|error_file|traceback)\s*:\s*(.*)$")
 _RANK_LOCAL = re.compile(r"(-?\d+)\s*\(local_rank:\s*(\d+)\)")
-_EXIT_PID = re.compile(r"(-?\d+)\s*\(pid:\s*(\d+)\)")
+# the pid is missing where a paste was cut right after the exit code
+_EXIT_PID = re.compile(r"^(-?\d+)(?:\s*\(pid:\s*(\d+)\)|\s*$)")
 _ENTRY = re.compile(r"^\s*\[\d+\]:\s*$")
 
 
@@ -51,7 +52,7 @@ def parse_summary(lines: list[str], style: PrefixStyle, file: str, first_line: i
             rank, local = small_int(m.group(1)), small_int(m.group(2))
         m = _EXIT_PID.search(current.get("exitcode", ""))
         if m:
-            exitcode, pid = small_int(m.group(1), signed=True), small_int(m.group(2))
+            exitcode, pid = small_int(m.group(1), signed=True), small_int(m.group(2) or "")
         stamp = parse_timestamp(current.get("time", ""))
         host = current.get("host") or None
         text = "; ".join(f"{k}: {v}" for k, v in current.items())

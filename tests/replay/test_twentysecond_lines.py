@@ -1,0 +1,207 @@
+"""The twenty-second session's cases: a torchrun summary cut after its exit code; srun failing to
+launch a step's tasks; a GPU whose kernel driver timed a job out (Intel xe, i915, amdgpu); AWS
+Neuron's runtime failure record; a peer refusing every connection behind NCCL's bare "internal
+error"; SkyPilot's controller seeing its cluster preempted; the teardown after Megatron said it
+was exiting, or after DeepSpeed's workers exited well; NCCL finding no network plugin on a node;
+the tail of Ray's memory monitor report; the ROCm runtime's unplaced "HW Exception ... GPU Hang"
+before a rank's abort; a native crash handler's segfault banner; SGLang's traceback headers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from detector.rules.engine import RuleSet
+from detector.types import Cause
+from tests.support.replaying import causes_of, incidents_of
+
+
+def test_a_summary_cut_after_the_exit_code_still_names_the_rank(tmp_path: Path, ruleset: RuleSet) -> None:
+    log = ("torch.distributed.elastic.multiprocessing.errors.ChildFailedError: \n"
+           "============================================================\n"
+           "./train_gpt_demo.py FAILED\n"
+           "------------------------------------------------------------\n"
+           "Failures:\n  <NO_OTHER_FAILURES>\n"
+           "------------------------------------------------------------\n"
+           "Root Cause (first observed failure):\n[0]:\n"
+           "  time      : 2023-03-07_06:11:16\n  host      : zztf-gpu02\n"
+           "  rank      : 0 (local_rank: 0)\n  exitcode  : 1")
+    got = incidents_of(tmp_path, {"train.log": log}, ruleset)
+    assert [(i.cause, i.rank, i.node) for i in got][:1] == [(Cause.PYTHON_EXCEPTION, 0, "zztf-gpu02")]
+
+
+def test_srun_failing_to_launch_the_tasks_is_a_failure_of_unknown_cause(tmp_path: Path, ruleset: RuleSet) -> None:
+    log = ("pyxis: imported docker image: docker://hpcreid/openmpi:230130\n"
+           "srun: error: slurm_receive_msgs: [[n1.cluster]:6818] failed: Socket timed out on send/recv operation\n"
+           "srun: error: Task launch for StepId=96.0 failed on node n2: No such process\n"
+           "srun: error: Application launch failed: Socket timed out on send/recv operation\n"
+           "srun: Job step aborted\n")
+    got = incidents_of(tmp_path, {"96.e": log}, ruleset)
+    assert [(i.cause, i.node, i.drain) for i in got][:1] == [(Cause.UNKNOWN, "n2", False)]
+
+
+def test_a_gpu_job_the_driver_timed_out_and_reset_is_the_gpu(tmp_path: Path, ruleset: RuleSet) -> None:
+    for line in ("[Tue Aug  4 20:51:21 2026] xe 0000:2b:00.0: [drm] Tile0: GT0: Timedout job: seqno=1484958, "
+                 "lrc_seqno=1484958, guc_id=0, flags=0x73 in no process [-1]\n",
+                 "[ 3012.445566] amdgpu 0000:03:00.0: amdgpu: ring gfx_0.0.0 timeout, signaled seq=881, emitted seq=883\n"):
+        run = tmp_path / line[:12].strip("[ ]").replace(" ", "_").replace(":", "")
+        log = line + line.split("] ", 1)[0] + "] " + line.split("] ", 1)[1].split(":", 1)[0] + ": reset done\n"
+        assert causes_of(run, {"dmesg.txt": log}, ruleset)[:1] == [Cause.GPU_HARDWARE]
+
+
+def test_neuron_s_runtime_failure_is_a_failure_of_unknown_cause(tmp_path: Path, ruleset: RuleSet) -> None:
+    log = ("2025-Jun-28 22:19:15.504560  8652:8728  ERROR   NRT:nrt_infodump                            "
+           "Driver version: 2.19.64.0\n"
+           "2025-Jun-28 22:19:15.506590  8652:8728  ERROR   NRT:nrt_infodump                            "
+           "Failure: NRT_INVALID in nrt_load()\n")
+    assert causes_of(tmp_path, {"train.log": log}, ruleset)[:1] == [Cause.UNKNOWN]
+
+
+def test_a_peer_refusing_every_connection_explains_nccl_s_internal_error(tmp_path: Path, ruleset: RuleSet) -> None:
+    retry = "lrdn1629:236813:236852 [1] NCCL INFO Call to connect returned Connection refused, retrying\n"
+    log = ("RuntimeError: NCCL error in: /src/torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1269, internal error, "
+           "NCCL version 2.14.3\n"
+           "lrdn1629:236813:236813 [1] NCCL INFO Bootstrap : Using ib0:10.128.31.149<0>\n"
+           "lrdn1629:236813:236852 [1] NCCL INFO Using network IB\n" + retry * 3 + "....\n")
+    assert causes_of(tmp_path, {"train.log": log}, ruleset)[:1] == [Cause.NETWORK]
+
+
+def test_a_bare_internal_error_with_a_cut_traceback_stays_unknown(tmp_path: Path, ruleset: RuleSet) -> None:
+    # a traceback cut before its exception line is the internal error's own, not another exception
+    log = ("Traceback (most recent call last):\n"
+           '  File "/work/train.py", line 12, in <module>\n'
+           "    dist.barrier()\n"
+           "RuntimeError: NCCL error in: /src/torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1269, internal error, "
+           "NCCL version 2.14.3\n"
+           "Traceback (most recent call last):\n"
+           '  File "/work/train.py", line 12, in <module>\n')
+    assert causes_of(tmp_path, {"train.log": log}, ruleset)[:1] == [Cause.UNKNOWN]
+
+
+def test_skypilot_s_controller_seeing_its_cluster_preempted_is_a_preemption(tmp_path: Path, ruleset: RuleSet) -> None:
+    log = ("(bert-qa pid=920210) I 05-04 00:52:46 controller.py:100] The cluster is preempted.\n"
+           "(bert-qa pid=920210) I 05-04 00:52:46 spot_state.py:99] === Recovering... ===\n"
+           "(bert-qa pid=920210) E 05-04 00:53:16 backend_utils.py:999] Failed to cancel jobs on cluster bert-qa-39.\n")
+    assert causes_of(tmp_path, {"controller.log": log}, ruleset)[:1] == [Cause.PREEMPTION]
+
+
+_STORE_GONE = ('{r}: [rank{r}]:[W618 16:59:36.27{r}899873 ProcessGroupNCCL.cpp:1815] [PG ID 0 PG GUID 0(default_pg) '
+               'Rank {r}] Failed to check the "should dump" flag on TCPStore, (maybe TCPStore server has shut down '
+               "too early), with error: Failed to recv, got 0 bytes. Connection was likely closed.\n")
+
+
+def _megatron(last: str) -> str:
+    steps = "".join(f"3:  [2026-06-18 16:59:24.{100 + i:06d}] iteration {i:>8}/     200 | consumed samples: {4 * i:>12} | "
+                    f"elapsed time per iteration (ms): 16.5 | lm loss: 1.0E+01 |\n" for i in range(1, 20))
+    return steps + last
+
+
+def test_store_errors_after_megatron_said_it_is_exiting_are_its_shutdown(tmp_path: Path, ruleset: RuleSet) -> None:
+    out = _megatron("0: [exiting program after consuming all available data at iteration 19] datetime: "
+                    "2026-06-18 16:59:24.372064 \nEND TIME: Thu Jun 18 16:59:38 CEST 2026\n")
+    err = "".join(_STORE_GONE.format(r=r) for r in (1, 2))
+    assert causes_of(tmp_path, {"2561509.out": out, "2561509.err": err}, ruleset) == []
+
+
+def test_store_errors_without_a_word_of_exiting_are_still_read(tmp_path: Path, ruleset: RuleSet) -> None:
+    out = _megatron("0: [2026-06-18 16:59:24.372064] saving checkpoint at iteration 19\n")
+    err = "".join(_STORE_GONE.format(r=r) for r in (1, 2))
+    assert causes_of(tmp_path, {"2561509.out": out, "2561509.err": err}, ruleset) != []
+
+
+_DS_OK = "v100x16-{n}: [2026-04-11 11:24:0{s},202] [INFO] [launch.py:367:main] Process 1438{s}7 exits successfully.\n"
+_DS_RESET = ("v100x16-{n}: [rank{r}]:[W411 11:24:0{s}.688070690 TCPStore.cpp:125] [c10d] recvValue failed on "
+             "SocketImpl(fd=114, addr=[v100x16-{n}]:45678, remote=[v100x16-1]:29500): Connection reset by peer\n"
+             "v100x16-{n}: [rank{r}]:[W411 11:24:0{s}.692755094 ProcessGroupNCCL.cpp:1771] [PG ID 0 PG GUID 0(default_pg) "
+             'Rank {r}] Failed to check the "should dump" flag on TCPStore, (maybe TCPStore server has shut down too '
+             "early), with error: Connection reset by peer\n")
+
+
+def test_store_resets_after_deepspeed_s_workers_exited_well_are_the_shutdown(tmp_path: Path, ruleset: RuleSet) -> None:
+    log = (_DS_OK.format(n=2, s=1) + _DS_RESET.format(n=1, r=3, s=2) + _DS_OK.format(n=1, s=3)
+           + _DS_RESET.format(n=2, r=11, s=4))
+    assert causes_of(tmp_path, {"train.log": log}, ruleset) == []
+
+
+def test_a_worker_that_failed_keeps_the_store_resets_in_play(tmp_path: Path, ruleset: RuleSet) -> None:
+    failed = ("v100x16-1: [2026-04-11 11:24:05,999] [ERROR] [launch.py:324:sigkill_handler] ['/usr/bin/python3', "
+              "'-u', 'pretrain_gpt.py', '--local_rank=3'] exits with return code = 1\n")
+    log = (_DS_OK.format(n=2, s=1) + _DS_RESET.format(n=1, r=3, s=2) + failed + _DS_RESET.format(n=2, r=11, s=6))
+    assert causes_of(tmp_path, {"train.log": log}, ruleset) != []
+
+
+def test_no_network_plugin_on_a_node_is_the_network(tmp_path: Path, ruleset: RuleSet) -> None:
+    log = "".join(f"{r}: torch.distributed.DistBackendError: NCCL error in: /opt/pytorch/torch/csrc/distributed/c10d/"
+                  f"NCCLUtils.cpp:93, invalid usage (run with NCCL_DEBUG=WARN for details), NCCL version 2.29.3\n"
+                  f"{r}: ncclInvalidUsage: This usually reflects invalid usage of NCCL library.\n"
+                  f"{r}: Last error:\n{r}: Failed to initialize any NET plugin\n" for r in (34, 35))
+    log += "srun: error: nid006742: tasks 32-35: Exited with exit code 1\n"
+    got = incidents_of(tmp_path, {"2611382.err": log}, ruleset)
+    assert [(i.cause, i.node) for i in got][:1] == [(Cause.NETWORK, "nid006742")]
+
+
+def test_the_tail_of_ray_s_memory_monitor_report_is_the_host_s_memory(tmp_path: Path, ruleset: RuleSet) -> None:
+    log = ("2025-04-24 18:57:03,337 INFO cli.py:86 -- Status message: Job entrypoint command failed with exit code 1\n"
+           "95412   14.05   ray::LLMRayActor\n95410   13.86   ray::LLMRayActor\n"
+           "Refer to the documentation on how to address the out of memory issue: https://docs.ray.io/en/latest/"
+           "ray-core/scheduling/ray-oom-prevention.html. Consider provisioning more memory on this node.\n")
+    assert causes_of(tmp_path, {"driver.log": log}, ruleset)[:1] == [Cause.HOST_OOM_KILL]
+
+
+def test_an_unplaced_gpu_hang_before_a_rank_s_abort_is_the_gpu(tmp_path: Path, ruleset: RuleSet) -> None:
+    log = ("HW Exception by GPU node-4 (Agent handle: 0x1ebc04e0) reason :GPU Hang\n"
+           "HW Exception by GPU node-4 (Agent handle: 0x2df30600) reason :GPU Hang\n"
+           "W0902 15:10:48.626000 819010 torch/distributed/elastic/multiprocessing/api.py:900] Sending process 819027 "
+           "closing signal SIGTERM\n"
+           "E0902 15:10:49.013000 819010 torch/distributed/elastic/multiprocessing/api.py:874] failed (exitcode: -6) "
+           "local_rank: 0 (pid: 819025) of binary: /usr/bin/python3\n")
+    got = incidents_of(tmp_path, {"train.log": log}, ruleset)
+    assert [(i.cause, i.rank) for i in got][:1] == [(Cause.GPU_HARDWARE, 0)]
+
+
+def test_a_crash_handler_s_segfault_banner_is_a_crash(tmp_path: Path, ruleset: RuleSet) -> None:
+    log = ("> !!!!!!! Segfault encountered !!!!!!!\n"
+           '>   File "./nptl/pthread_kill.c", line 44, in __pthread_kill_implementation\n'
+           '>   File "<unknown>", line 0, in cuMemCreate\n'
+           '>   File "misc/cudawrap.cc", line 92, in ncclCuMemHostEnable()\n')
+    assert causes_of(tmp_path, {"train.log": log}, ruleset)[:1] == [Cause.CRASH_SIGNAL]
+
+
+def test_sglang_s_header_gives_its_traceback_s_exception_the_rank(tmp_path: Path, ruleset: RuleSet) -> None:
+    log = ("[2025-01-20 19:10:07] Received sigquit from a child proces. It usually means the child failed.\n"
+           "[2025-01-20 19:10:07 TP1] Scheduler hit an exception: Traceback (most recent call last):\n"
+           '  File "/env/sglang/srt/managers/scheduler.py", line 1652, in run_scheduler_process\n'
+           "    scheduler = Scheduler(server_args, port_args, gpu_id, tp_rank, dp_rank)\n"
+           '  File "/env/sglang/srt/models/qwen2.py", line 353, in load_weights\n'
+           "    param = params_dict[name]\n"
+           "KeyError: 'layers.0.self_attn.qkv_proj.weight'\n")
+    got = incidents_of(tmp_path, {"server.log": log}, ruleset)
+    assert [(i.cause, i.rank) for i in got][:1] == [(Cause.PYTHON_EXCEPTION, 1)]
+
+
+def test_sglang_s_header_past_the_first_pipeline_stage_names_no_rank(tmp_path: Path, ruleset: RuleSet) -> None:
+    log = ("[2025-06-30 08:49:10 PP1 TP2] Scheduler hit an exception: Traceback (most recent call last):\n"
+           '  File "/env/sglang/srt/managers/scheduler.py", line 1652, in run_scheduler_process\n'
+           "ValueError: bad shape\n")
+    got = incidents_of(tmp_path, {"server.log": log}, ruleset)
+    assert [(i.cause, i.rank) for i in got][:1] == [(Cause.PYTHON_EXCEPTION, None)]
+
+
+def test_sglang_s_header_alone_at_a_paste_s_end_is_an_exception_at_low_confidence(tmp_path: Path,
+                                                                                  ruleset: RuleSet) -> None:
+    log = ('[TP0] Scheduler hit an exception:\n  File "sglang/srt/managers/scheduler.py", line 1431, in event_loop_overla')
+    got = incidents_of(tmp_path, {"node0.log": log}, ruleset)
+    assert [(i.cause, i.rank) for i in got] == [(Cause.PYTHON_EXCEPTION, 0)]
+    assert got[0].confidence < 0.5
+
+
+def test_nccl_tests_failure_is_placed_by_its_host_pid_and_rank_table(tmp_path: Path, ruleset: RuleSet) -> None:
+    table = "".join(f"#  Rank {r:>2} Group  0 Pid  {62767 + r} on {'node0' if r < 2 else 'node1'} device  {r % 2} "
+                    f"[0000:{19 + r}:00] NVIDIA H800\n" for r in range(4))
+    log = ("# nccl-tests version 2.17.6 nccl-headers=22807 nccl-library=22807\n# Using devices\n" + table
+           + "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)  #wrong\n"
+           "     2097152         32768     float    none      -1 node1: Test CUDA failure common.cu:389 "
+           "'an illegal memory access was encountered'\n"
+           " .. node1 pid 62770: Test failure common.cu:519\n"
+           " .. node1 pid 62770: Test failure common.cu:532\n")
+    got = incidents_of(tmp_path, {"train.log": log}, ruleset)
+    assert [(i.cause, i.rank, i.node) for i in got][:1] == [(Cause.ILLEGAL_MEMORY_ACCESS, 3, "node1")]
