@@ -556,7 +556,8 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
     if (not stalls and all(f.rule in STALL_WARNING_RULES or f.rule == HOROVOD_MISSING_RANK for f in collateral)
             and not any((f.field("tensor") or "").startswith(("HorovodBroadcast", "broadcast.")) for f in collateral)
             and _one_stall_report(collateral)
-            and (all(f.rule in STALL_WARNING_RULES for f in collateral) or _trained_after(collateral, facts))):
+            and (all(f.rule in STALL_WARNING_RULES for f in collateral) or _trained_after(collateral, facts))
+            and not all(at_the_end(f, facts) for f in collateral)):
         # only one report of Horovod's stall inspector, in the middle of training: ranks waited a
         # minute for others (one rank checkpointing or evaluating), and nothing failed. Reports
         # repeated over minutes (the inspector warns again while the stall lasts) are a hang; so

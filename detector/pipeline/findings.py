@@ -901,13 +901,37 @@ def place_nccl_tests_failures(findings: Sequence[Finding]) -> list[Finding]:
     return out
 
 
+TGI_SPAN_RANK = "launcher.tgi_span_rank"  # rules/launchers.yaml: " rank=0" ending a shard's error
+TGI_SPAN_WITHIN = 2  # lines from the error to the span's rank line after it
+
+
+def place_tgi_span_errors(findings: Sequence[Finding]) -> list[Finding]:
+    """``findings`` with each unplaced error of a Text Generation Inference shard given the rank
+    its shard manager prints on a line of its own just after the error (" rank=0")."""
+    marks = [f for f in findings if f.rule == TGI_SPAN_RANK and f.rank is not None and f.line is not None]
+    if not marks:
+        return list(findings)
+
+    def mark_of(f: Finding) -> Finding | None:
+        if f.role is not Role.INITIATOR or f.cause is None or f.line is None or f.rank is not None:
+            return None
+        return next((m for m in marks if m.file == f.file and 0 < (m.line or 0) - f.line <= TGI_SPAN_WITHIN), None)
+
+    out = []
+    for f in findings:
+        m = mark_of(f)
+        out.append(dataclasses.replace(f, rank=m.rank) if m is not None else f)
+    return out
+
+
 SGLANG_EXCEPTION = "launcher.sglang_process_exception"  # rules/launchers.yaml
 
 
 def place_sglang_tracebacks(findings: Sequence[Finding]) -> list[Finding]:
     """``findings`` with each failure line of a traceback SGLang printed under its header
     ("[time TP3] Scheduler hit an exception: Traceback ...", the frames and the exception line
-    unprefixed after it) given the header's rank, when nothing else places it."""
+    unprefixed after it, or an unstamped line right before it) given the header's rank, when
+    nothing else places it."""
     headers = sorted((f for f in findings if f.rule == SGLANG_EXCEPTION and f.file is not None and f.line is not None
                       and f.rank is not None), key=lambda f: (f.file or "", f.line or 0))
     if not headers:
@@ -921,7 +945,11 @@ def place_sglang_tracebacks(findings: Sequence[Finding]) -> list[Finding]:
                 or f.node is not None or f.file not in by_file):
             return None
         before = [h for h in by_file[f.file] if h.line is not None and 0 <= f.line - h.line <= RAY_TRACE_WITHIN]
-        return before[-1] if before else None
+        if before:
+            return before[-1]
+        # (an unprefixed line right before the header: the same process's, "Starting GPU coredump
+        # generation" as the CUDA error kills it)
+        return next((h for h in by_file[f.file] if f.time is None and h.line == f.line + 1), None)
 
     out = []
     for f in findings:

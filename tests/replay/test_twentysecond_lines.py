@@ -205,3 +205,94 @@ def test_nccl_tests_failure_is_placed_by_its_host_pid_and_rank_table(tmp_path: P
            " .. node1 pid 62770: Test failure common.cu:532\n")
     got = incidents_of(tmp_path, {"train.log": log}, ruleset)
     assert [(i.cause, i.rank, i.node) for i in got][:1] == [(Cause.ILLEGAL_MEMORY_ACCESS, 3, "node1")]
+
+
+def test_network_failures_of_other_transports_are_the_network(tmp_path: Path, ruleset: RuleSet) -> None:
+    lines = (
+        "[1,13]<stdout>:nccl-tests-worker-1:35:89 [5] ofi_process_cq:1039 NCCL WARN NET/OFI Request 0x7fbb944701b8 "
+        "completed with error. RC: 20. Error: unknown error.\n",
+        "(VllmWorker rank=3 pid=50935) ERROR 09-10 03:36:31 [multiproc_executor.py:527]         Transport init error. "
+        "Reason: [Create][DestLink]Create Dest error! creakLink para:rank[7]-localUserrank[7]-localIpAddr[192.168.1.3]\n",
+        "E1210 03:24:54.778028 2548307 ascend_direct_transport.cpp:820] Failed to connect to target: 172.16.100.99:25389, "
+        "status: 103900\n",
+        "[Wed Jul 29 14:40:27 2026] mlx5_bond_0/1: QP 51291 error: local length error (0x8e 0x0 0x0)\n",
+    )
+    for n, line in enumerate(lines):
+        assert causes_of(tmp_path / str(n), {"train.log": line}, ruleset)[:1] == [Cause.NETWORK], line
+
+
+_STALL = ("[2021-04-10 21:28:20.658706: W horovod/common/stall_inspector.cc:105] One or more tensors were submitted to "
+          "be reduced, gathered or broadcasted by subset of ranks and are waiting for remainder of ranks for more than "
+          "60 seconds. This may indicate that different ranks are trying to submit different tensors or that only "
+          "subset of ranks is submitting tensors, which will cause deadlock.\n")
+
+
+def test_a_log_that_ends_on_horovod_s_stall_report_is_a_hang(tmp_path: Path, ruleset: RuleSet) -> None:
+    log = "Epoch 1/10\n" + _STALL
+    got = incidents_of(tmp_path, {"train.log": log}, ruleset)
+    assert [i.cause for i in got] == [Cause.HANG]
+    assert got[0].confidence < 0.5
+
+
+def test_a_stall_report_that_training_went_on_after_is_no_incident(tmp_path: Path, ruleset: RuleSet) -> None:
+    steps = "".join(f"34/34 [==============================] - 75s 2s/step - loss: 9.{n} - acc: 0.39\n" for n in range(8))
+    log = "Epoch 1/10\n" + _STALL + "Epoch 2/10\n" + steps
+    assert causes_of(tmp_path, {"train.log": log}, ruleset) == []
+
+
+def test_glog_s_fatal_check_is_the_program_s_assertion_or_its_socket(tmp_path: Path, ruleset: RuleSet) -> None:
+    check = ("F1122 13:50:47.079037 63929 user_op.cpp:299] Check failed: it != arg2tensor_desc_.end() Cannot find "
+             "input_arg_name : out input_arg_index : 0\n*** Check failure stack trace: ***\n")
+    sock = ("F0911 14:31:16.057638  5678 SocketChannel.cpp:54] Check failed: len >= 0  peer=10.75.60.42: "
+            "Connection timed out [110]\n*** Check failure stack trace: ***\n")
+    oom = ("F0903 14:31:26.106397 92421 syncedmem.cpp:56] Check failed: error == cudaSuccess (2 vs. 0)  out of memory\n"
+           "*** Check failure stack trace: ***\n")
+    assert causes_of(tmp_path / "a", {"train.log": check}, ruleset)[:1] == [Cause.PYTHON_EXCEPTION]
+    assert causes_of(tmp_path / "b", {"train.log": sock}, ruleset)[:1] == [Cause.NETWORK]
+    assert causes_of(tmp_path / "c", {"train.log": oom}, ruleset)[:1] == [Cause.CUDA_OOM]
+
+
+_CLONE_OOM = ("/opt/conda/lib/python3.9/site-packages/torch/distributed/fsdp/fully_sharded_data_parallel.py:2224: "
+              "UserWarning: Failed to clone() tensor with name gpt_neox.layers.9.attention.query_key_value.weight. "
+              "Error: CUDA out of memory. Tried to allocate 432.00 MiB (GPU 4; 39.56 GiB total capacity; 36.19 GiB "
+              "already allocated; 326.56 MiB free; 37.90 GiB reserved in total by PyTorch)\n")
+
+
+def test_an_oom_inside_a_python_warning_was_caught(tmp_path: Path, ruleset: RuleSet) -> None:
+    log = "[1,mpirank:4,algo-1]<stderr>:" + _CLONE_OOM + "[1,mpirank:4,algo-1]<stdout>:{'loss': 1.93, 'epoch': 1.0}\n"
+    assert causes_of(tmp_path, {"train.log": log}, ruleset) == []
+
+
+def test_errors_before_sagemaker_reported_success_did_not_stop_the_run(tmp_path: Path, ruleset: RuleSet) -> None:
+    log = ("[1,mpirank:3,algo-1]<stderr>:RuntimeError: CUDA error: out of memory\n"
+           "[1,mpirank:3,algo-1]<stdout>:{'train_runtime': 812.4, 'epoch': 1.0}\n"
+           "2023-04-28 20:40:35,874 sagemaker-training-toolkit INFO     Reporting training SUCCESS\n")
+    assert causes_of(tmp_path, {"train.log": log}, ruleset) == []
+
+
+def test_an_unstamped_line_right_before_sglang_s_header_is_that_rank_s(tmp_path: Path, ruleset: RuleSet) -> None:
+    log = ("Starting GPU coredump generation, set the CUDA_COREDUMP_SHOW_PROGRESS environment variable to 1 to enable "
+           "more verbose output\n"
+           "[2025-05-27 04:36:06 DP1 TP4] Scheduler hit an exception: Traceback (most recent call last):\n"
+           '  File "/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py", line 2385, in run_scheduler_process\n')
+    got = incidents_of(tmp_path, {"decode.log": log}, ruleset)
+    assert [(i.cause, i.rank) for i in got][:1] == [(Cause.ILLEGAL_MEMORY_ACCESS, 4)]
+
+
+def test_sglang_s_launcher_names_the_rank_whose_scheduler_died(tmp_path: Path, ruleset: RuleSet) -> None:
+    log = ('  File "/sgl-workspace/sglang/python/sglang/srt/entrypoints/engine.py", line 1277, in _wait_for_scheduler_ready\n'
+           "    raise _scheduler_died_error(i, scheduler_procs[i])\n"
+           "RuntimeError: Rank 2 scheduler died during initialization (exit code: -3). If exit code is -9 (SIGKILL), a "
+           "common cause is the OS OOM killer. Run `dmesg -T | grep -i oom` to check.\n")
+    got = incidents_of(tmp_path, {"server.log": log}, ruleset)
+    assert [(i.cause, i.rank) for i in got][:1] == [(Cause.PYTHON_EXCEPTION, 2)]
+
+
+def test_tgi_s_span_rank_after_a_shard_s_error_names_the_shard(tmp_path: Path, ruleset: RuleSet) -> None:
+    log = ("    raise ValueError(\n\n"
+           "ValueError: `num_heads` must be divisible by `num_shards` (got `num_heads`: 71 and `num_shards`: 2\n"
+           " rank=1\n"
+           "2023-12-16T09:36:24.632149Z ERROR text_generation_launcher: Shard 1 failed to start\n"
+           "2023-12-16T09:36:24.632181Z  INFO text_generation_launcher: Shutting down shards\n")
+    got = incidents_of(tmp_path, {"launcher.log": log}, ruleset)
+    assert [(i.cause, i.rank) for i in got][:1] == [(Cause.PYTHON_EXCEPTION, 1)]
