@@ -296,3 +296,34 @@ def test_tgi_s_span_rank_after_a_shard_s_error_names_the_shard(tmp_path: Path, r
            "2023-12-16T09:36:24.632181Z  INFO text_generation_launcher: Shutting down shards\n")
     got = incidents_of(tmp_path, {"launcher.log": log}, ruleset)
     assert [(i.cause, i.rank) for i in got][:1] == [(Cause.PYTHON_EXCEPTION, 1)]
+
+
+def test_torch_2_s_store_port_in_use_without_the_port_is_the_port_in_use(tmp_path: Path, ruleset: RuleSet) -> None:
+    log = ("[W1201 10:00:00.000000 123 socket.cpp:464] [c10d] The server socket has failed to bind to [::]:29500 "
+           "(errno: 98 - Address already in use).\n"
+           "RuntimeError: The server socket has failed to listen on any local network address. useIpv6: 0, code: -98, "
+           "name: EADDRINUSE, message: address already in use\n")
+    got = incidents_of(tmp_path, {"train.log": log}, ruleset)
+    assert [(i.cause, i.drain) for i in got][:1] == [(Cause.NETWORK, False)]
+
+
+def test_start_up_and_runtime_failures_of_other_stacks_are_failures_of_their_own(tmp_path: Path,
+                                                                                   ruleset: RuleSet) -> None:
+    cases = (
+        ("2024-04-12 23:39:41.656900: E external/xla/xla/pjrt/distributed/client.cc:96] Coordination service agent "
+         "in error status: DEADLINE_EXCEEDED: Deadline Exceeded\n", Cause.UNKNOWN),
+        ("(train_lm_task pid=39298, ip=10.130.0.55) E0827 23:43:41.200122   39475 synchronous_driver.cc:820] "
+         "[/dev/accel0 tpu1013:pe1:0] !!!! FATAL ERROR !!!! for [/dev/accel0 tpu1013:pe1:0] , fatal_error: true\n",
+         Cause.UNKNOWN),
+        ("slurmstepd: error:  mpi/pmix_v3: pmixp_coll_ring_reset_if_to: adas-ml [0]: pmixp_coll_ring.c:742: "
+         "0x14ce0c02cb20: collective timeout seq=0\n", Cause.UNKNOWN),
+        ("launch failed on x4201c0s4b0n0: Couldn't forward RPC launch(...) to child\n", Cause.UNKNOWN),
+        ("[2025-05-13 02:25:58.64217] [error] [36815] [hccl_runner.cpp:132] AllGatherHcclRunner:0 "
+         "HcclCommInitRootInfo fail, error:2, rank:1, rankSize:4\n", Cause.UNKNOWN),
+        ('{"name": "torchelastic.worker.status.FAILED", "source": "WORKER", "timestamp": 0, "metadata": '
+         '{"run_id": "none", "global_rank": 1, "group_rank": 0}}\n', Cause.UNKNOWN),
+        ("INFO:tensorflow:loss = 9.76, step = 0\nERROR:tensorflow:Model diverged with loss = NaN.\n",
+         Cause.PYTHON_EXCEPTION),
+    )
+    for n, (log, cause) in enumerate(cases):
+        assert causes_of(tmp_path / str(n), {"train.log": log}, ruleset)[:1] == [cause], log
