@@ -15,7 +15,7 @@ RULE_STRAGGLER = "stats.straggler"
 RULE_SLOWDOWN = "stats.slowdown"
 # rule-id hints of a network error that a peer's going away explains as well as a network fault
 # ("remote process exited or there was a network error", a closed or reset connection)
-PEER_GONE_HINTS = ("ib_completion", "remote", "closed", "reset", "peer_lost", "connection_lost")
+PEER_GONE_HINTS = ("ib_completion", "ofi_completion", "remote", "closed", "reset", "peer_lost", "connection_lost")
 RULE_MEGATRON_STRAGGLER = "launcher.megatron_straggler"  # Megatron's own straggler reports (pipeline.findings)
 RULE_GPU_OUTLIER = "stats.gpu_outlier"
 RULE_EXIT_CODE = "torchelastic.exitcode"

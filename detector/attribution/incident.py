@@ -49,7 +49,7 @@ STRENGTH: Mapping[Cause, int] = {
 TIMEOUT_HINTS = ("timeout", "timed_out", "watchdog", "heartbeat")
 # collateral evidence that a peer died or its link broke (not a hang): remote errors, closed or
 # reset connections, a lost socket peer, a killed subprocess
-PEER_LOST_HINTS = ("remote", "closed", "reset", "peer_lost", "connection_lost", "killing", "proxy", "ib_completion", "system_error")
+PEER_LOST_HINTS = ("remote", "closed", "reset", "peer_lost", "connection_lost", "killing", "proxy", "ib_completion", "ofi_completion", "system_error")
 
 
 def _strength(f: Finding) -> int:

@@ -327,3 +327,20 @@ def test_start_up_and_runtime_failures_of_other_stacks_are_failures_of_their_own
     )
     for n, (log, cause) in enumerate(cases):
         assert causes_of(tmp_path / str(n), {"train.log": log}, ruleset)[:1] == [cause], log
+
+
+def test_ofi_s_completion_error_echoed_by_a_remote_error_does_not_outrun_a_death(tmp_path: Path,
+                                                                                 ruleset: RuleSet) -> None:
+    oom = ("2024-04-26 01:45:08,100 INFO [rank 2] step 89963\n"
+           "[rank2]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 4.00 GiB. GPU 2 has a total "
+           "capacity of 79.15 GiB of which 2.71 GiB is free.\n")
+    # the peer's lines borrow a stamp 45 s early (its node's clock is behind)
+    peer = ("2024-04-26 01:44:25,284 INFO [rank 19] data: opened shard 00315-of-00512\n"
+            "[rank19]:[E ProcessGroupNCCL.cpp:1595] [PG 0 Rank 19] Process group watchdog thread terminated with "
+            "exception: NCCL error: remote process exited or there was a network error, NCCL version 2.20.5\n"
+            "ncclRemoteError: A call failed possibly due to a network error or a remote process exiting prematurely.\n"
+            "Last error:\n"
+            "NET/OFI Request 0x7fc6255398f1 completed with error. RC: 21. Error: 4 (Interrupted system call). "
+            "Completed length: 0, Request: { dev: 3, size: 0, state: CREATED, direction: RECV }\n")
+    got = incidents_of(tmp_path, {"node1/rank2.log": oom, "node12/rank19.log": peer}, ruleset)
+    assert [(i.cause, i.rank) for i in got][:1] == [(Cause.CUDA_OOM, 2)]
