@@ -944,7 +944,10 @@ def place_sglang_tracebacks(findings: Sequence[Finding]) -> list[Finding]:
         if (f.role is not Role.INITIATOR or f.cause is None or f.line is None or f.rank is not None
                 or f.node is not None or f.file not in by_file):
             return None
-        before = [h for h in by_file[f.file] if h.line is not None and 0 <= f.line - h.line <= RAY_TRACE_WITHIN]
+        # (the traceback's lines borrow the header's stamp: a line stamped later, "[time] Killed" as
+        # the server tears itself down, is no longer the traceback's)
+        before = [h for h in by_file[f.file] if h.line is not None and 0 <= f.line - h.line <= RAY_TRACE_WITHIN
+                  and (f.time is None or f.time == h.time)]
         if before:
             return before[-1]
         # (an unprefixed line right before the header: the same process's, "Starting GPU coredump

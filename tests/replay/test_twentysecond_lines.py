@@ -344,3 +344,15 @@ def test_ofi_s_completion_error_echoed_by_a_remote_error_does_not_outrun_a_death
             "Completed length: 0, Request: { dev: 3, size: 0, state: CREATED, direction: RECV }\n")
     got = incidents_of(tmp_path, {"node1/rank2.log": oom, "node12/rank19.log": peer}, ruleset)
     assert [(i.cause, i.rank) for i in got][:1] == [(Cause.CUDA_OOM, 2)]
+
+
+def test_a_later_stamped_line_after_sglang_s_traceback_is_not_its_rank_s(tmp_path: Path, ruleset: RuleSet) -> None:
+    log = ("[2025-05-12 22:56:59 TP0 EP0] Decode batch. #running-req: 19, #token: 244499, token usage: 0.23\n"
+           "[2025-05-12 22:57:45 TP3 EP3] Scheduler hit an exception: Traceback (most recent call last):\n"
+           '  File "/usr/local/lib/python3.12/dist-packages/sglang/srt/managers/scheduler.py", line 2651, in run_scheduler_process\n'
+           "    scheduler.event_loop_overlap()\n"
+           "KeyError: 'reasoning_content'\n\n"
+           "[2025-05-12 22:57:45] Received sigquit from a child process. It usually means the child failed.\n"
+           "[2025-05-12 22:57:56] Killed\n")
+    got = incidents_of(tmp_path, {"sglang_server.log": log}, ruleset)
+    assert [(i.cause, i.rank) for i in got][:1] == [(Cause.PYTHON_EXCEPTION, 3)]
