@@ -231,6 +231,10 @@ def peer_gone(f: Finding) -> bool:
     return f.cause is Cause.NETWORK and any(h in f.rule for h in PEER_GONE_HINTS)
 
 
+# a fault of a GPU, its memory or its links: the node's hardware, wherever it is reported
+GPU_FAULTS = frozenset({Cause.GPU_HARDWARE, Cause.ECC_MEMORY, Cause.NVLINK})
+
+
 # a process's own death (its exception, its GPU's OOM or fault, its crash): its peers' network
 # errors that name a peer gone follow from it
 PROCESS_DEATHS = frozenset({Cause.CUDA_OOM, Cause.ILLEGAL_MEMORY_ACCESS, Cause.PYTHON_EXCEPTION, Cause.CRASH_SIGNAL})

@@ -49,6 +49,7 @@ from detector.support.hosts import host_key, same_host
 from detector.support.numbers import field_float, small_int
 from detector.types import (
     DEATHS_OF_PEERS,
+    GPU_FAULTS,
     PROCESS_DEATHS,
     RULE_EXIT_CODE,
     RULE_GPU_OUTLIER,
@@ -138,7 +139,6 @@ def _printed_before(initiators: Sequence[Finding], group: Sequence[Finding]) -> 
     return [replace(f, time=bounded[id(f)]) if id(f) in bounded else f for f in initiators]
 
 
-_GPU_CLASS = frozenset({Cause.GPU_HARDWARE, Cause.ECC_MEMORY, Cause.NVLINK})
 
 
 def _pick_primary(initiators: Sequence[Finding]) -> Finding:
@@ -166,7 +166,7 @@ def _pick_primary(initiators: Sequence[Finding]) -> Finding:
     # a GPU's own fault that no prefix places (the ROCm runtime's "HW Exception by GPU node-4"),
     # stamped, or placed by its file's order, before the processes died: the deaths are its
     # consequence, and the rank is found from them
-    gpu_faults = [f for f in window if f.cause in _GPU_CLASS and f.time is not None]
+    gpu_faults = [f for f in window if f.cause in GPU_FAULTS and f.time is not None]
     if gpu_faults:
         return max(gpu_faults, key=lambda f: (_strength(f), f.confidence, -_ts(f)))
     close = [f for f in timed if f.time is not None and f.time <= earliest + TIE]

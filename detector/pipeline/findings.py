@@ -22,6 +22,7 @@ from detector.sources.timestamps import nccl_header, parse_timestamp
 from detector.support.hosts import same_host
 from detector.support.numbers import field_float, small_int
 from detector.types import (
+    GPU_FAULTS,
     RULE_EXIT_CODE,
     RULE_MEGATRON_STRAGGLER,
     RULE_NCCL_TEARDOWN,
@@ -560,7 +561,6 @@ _SUCCESS = frozenset({SUCCEEDED, GROUP_SUCCEEDED})
 # what a run that ended well may still print on its way out, read as its failure only when nothing
 # else is (the attribution's last resort): dropped after the run said it succeeded
 _LAST_WORDS_ONLY = frozenset({TRACEBACK, "python.stack_dump_main_thread", "scheduler.slurm_step_ended"})
-_HARDWARE = frozenset({Cause.GPU_HARDWARE, Cause.ECC_MEMORY, Cause.NVLINK})
 
 
 BOUNDARY = "python.run_boundary"
@@ -602,7 +602,7 @@ def demote_after_success(findings: Sequence[Finding]) -> list[Finding]:
         return list(findings)
 
     def covered(f: Finding) -> bool:
-        if f.line is None or f.rule in _SUCCESS or f.rule == BOUNDARY or f.cause in _HARDWARE:
+        if f.line is None or f.rule in _SUCCESS or f.rule == BOUNDARY or f.cause in GPU_FAULTS:
             return False
         return any(begin < f.line < after for begin, after in spans.get(f.file, ()))
 
@@ -631,7 +631,7 @@ def demote_after_exit(findings: Sequence[Finding]) -> list[Finding]:
         return list(findings)
 
     def after(f: Finding) -> bool:
-        if f.role is not Role.COLLATERAL or f.cause in _HARDWARE or any(w in f.rule for w in _WAITS):
+        if f.role is not Role.COLLATERAL or f.cause in GPU_FAULTS or any(w in f.rule for w in _WAITS):
             return False
         return any((m.file == f.file and m.line is not None and f.line is not None and m.line < f.line)
                    or (m.time is not None and f.time is not None and m.attempt == f.attempt and m.time <= f.time)
@@ -843,33 +843,37 @@ RAY_TASK_ERRORS = frozenset({"launcher.ray_task_error", "launcher.ray_task_gpu_e
 RAY_TRACE_WITHIN = 400  # lines from Ray's error header to the end of the traceback it introduces
 
 
+def _headers_by_file(findings: Sequence[Finding], keep: Callable[[Finding], bool]) -> dict[str, list[Finding]]:
+    """The findings ``keep`` accepts that have a file and a line, by file, in line order: the
+    headers whose traceback lines the placements below look up."""
+    by_file: dict[str, list[Finding]] = defaultdict(list)
+    for h in sorted((f for f in findings if f.file is not None and f.line is not None and keep(f)),
+                    key=lambda f: f.line or 0):
+        by_file[h.file or ""].append(h)
+    return by_file
+
+
 def place_ray_tracebacks(findings: Sequence[Finding]) -> list[Finding]:
     """``findings`` with each failure line of a traceback Ray printed under its error header
     ("ray.exceptions.RayTaskError(ValueError): ray::Worker.init_model() (pid=239450,
     ip=192.168.100.8, ...)") placed on the header's node and process, when nothing else places
     it: the exception at the traceback's end (a CUDA or a KV-cache out-of-memory error, an
     illegal address) is that worker's, and says more than the header's class."""
-    headers = sorted((f for f in findings if f.rule in RAY_TASK_ERRORS and f.file is not None and f.line is not None
-                      and f.node is not None), key=lambda f: (f.file or "", f.line or 0))
-    if not headers:
+    by_file = _headers_by_file(findings, lambda f: f.rule in RAY_TASK_ERRORS and f.node is not None)
+    if not by_file:
         return list(findings)
-    by_file: dict[str, list[Finding]] = defaultdict(list)
-    for h in headers:
-        by_file[h.file or ""].append(h)
 
-    def owner(f: Finding) -> Finding | None:
+    def placed(f: Finding) -> Finding | None:
         if (f.rule in RAY_TASK_ERRORS or f.role is not Role.INITIATOR or f.cause is None or f.line is None
                 or f.rank is not None or f.node is not None or f.file not in by_file):
             return None
         before = [h for h in by_file[f.file] if h.line is not None and 0 < f.line - h.line <= RAY_TRACE_WITHIN]
-        return before[-1] if before else None
+        if not before:
+            return None
+        header = before[-1]
+        return dataclasses.replace(f, node=header.node, pid=f.pid if f.pid is not None else header.pid)
 
-    out = []
-    for f in findings:
-        header = owner(f)
-        out.append(dataclasses.replace(f, node=header.node, pid=f.pid if f.pid is not None else header.pid)
-                   if header else f)
-    return out
+    return [placed(f) or f for f in findings]
 
 
 NCCL_TESTS_FAILURE = "launcher.nccl_tests_failure"  # rules/launchers.yaml
@@ -886,19 +890,17 @@ def place_nccl_tests_failures(findings: Sequence[Finding]) -> list[Finding]:
     if not reports:
         return list(findings)
 
-    def report_of(f: Finding) -> Finding | None:
+    def placed(f: Finding) -> Finding | None:
         if f.role is not Role.INITIATOR or f.cause is None or f.line is None or f.rank is not None or f.pid is not None:
             return None
         near = [r for r in reports if r.file == f.file and 0 <= (r.line or 0) - f.line <= NCCL_TESTS_WITHIN
                 and (f.node is None or f.node == (r.node or r.field("host")))]
-        return min(near, key=lambda r: (r.field("pid") is None, r.line or 0), default=None)
+        r = min(near, key=lambda r: (r.field("pid") is None, r.line or 0), default=None)
+        if r is None:
+            return None
+        return dataclasses.replace(f, node=f.node or r.node or r.field("host"), pid=small_int(r.field("pid") or ""))
 
-    out = []
-    for f in findings:
-        r = report_of(f)
-        out.append(dataclasses.replace(f, node=f.node or r.node or r.field("host"), pid=small_int(r.field("pid") or ""))
-                   if r is not None else f)
-    return out
+    return [placed(f) or f for f in findings]
 
 
 TGI_SPAN_RANK = "launcher.tgi_span_rank"  # rules/launchers.yaml: " rank=0" ending a shard's error
@@ -912,16 +914,13 @@ def place_tgi_span_errors(findings: Sequence[Finding]) -> list[Finding]:
     if not marks:
         return list(findings)
 
-    def mark_of(f: Finding) -> Finding | None:
+    def placed(f: Finding) -> Finding | None:
         if f.role is not Role.INITIATOR or f.cause is None or f.line is None or f.rank is not None:
             return None
-        return next((m for m in marks if m.file == f.file and 0 < (m.line or 0) - f.line <= TGI_SPAN_WITHIN), None)
+        m = next((m for m in marks if m.file == f.file and 0 < (m.line or 0) - f.line <= TGI_SPAN_WITHIN), None)
+        return dataclasses.replace(f, rank=m.rank) if m is not None else None
 
-    out = []
-    for f in findings:
-        m = mark_of(f)
-        out.append(dataclasses.replace(f, rank=m.rank) if m is not None else f)
-    return out
+    return [placed(f) or f for f in findings]
 
 
 SGLANG_EXCEPTION = "launcher.sglang_process_exception"  # rules/launchers.yaml
@@ -932,13 +931,9 @@ def place_sglang_tracebacks(findings: Sequence[Finding]) -> list[Finding]:
     ("[time TP3] Scheduler hit an exception: Traceback ...", the frames and the exception line
     unprefixed after it, or an unstamped line right before it) given the header's rank, when
     nothing else places it."""
-    headers = sorted((f for f in findings if f.rule == SGLANG_EXCEPTION and f.file is not None and f.line is not None
-                      and f.rank is not None), key=lambda f: (f.file or "", f.line or 0))
-    if not headers:
+    by_file = _headers_by_file(findings, lambda f: f.rule == SGLANG_EXCEPTION and f.rank is not None)
+    if not by_file:
         return list(findings)
-    by_file: dict[str, list[Finding]] = defaultdict(list)
-    for h in headers:
-        by_file[h.file or ""].append(h)
 
     def owner(f: Finding) -> Finding | None:
         if (f.role is not Role.INITIATOR or f.cause is None or f.line is None or f.rank is not None
@@ -983,7 +978,6 @@ def demote_secondary_xids(findings: Sequence[Finding]) -> list[Finding]:
 
 BEFORE_JOB = timedelta(minutes=10)
 HARDWARE_BEFORE_JOB = timedelta(hours=1)  # a hardware Xid this long before the job's first line is an earlier job's
-_HARDWARE_XID_CAUSES = frozenset({Cause.GPU_HARDWARE, Cause.ECC_MEMORY, Cause.NVLINK})
 ALIVE_AFTER = timedelta(minutes=1)
 
 
@@ -1068,7 +1062,7 @@ def demote_foreign_app_faults(findings: Sequence[Finding], idx: RunIndex, start:
               and f.time < start - BEFORE_JOB):
             # the OOM killer took a process before the ranks' first line: not one of this job's
             f = dataclasses.replace(f, role=Role.CONTEXT, cause=None)
-        elif (f.role is Role.INITIATOR and f.field("xid") is not None and f.cause in _HARDWARE_XID_CAUSES
+        elif (f.role is Role.INITIATOR and f.field("xid") is not None and f.cause in GPU_FAULTS
               and start is not None and f.time is not None and f.time < start - HARDWARE_BEFORE_JOB):
             # a GPU, memory or NVLink fault the kernel logged hours before the ranks' first line: an
             # earlier job's (the node was reset since, or the job would not have started on it)

@@ -27,7 +27,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from detector.pipeline.filescan import FileScan
 from detector.support.compressed import open_log
-from detector.types import Cause, Finding, Role
+from detector.types import GPU_FAULTS, Finding, Role
 
 MAX_BYTES = 32 << 20  # files larger than this are not read again
 MAX_TOTAL_BYTES = 128 << 20  # and all the files read again in one replay at most this much
@@ -37,7 +37,6 @@ MATCH = 3  # distinct start-up lines seen again, in their order, make a new laun
 TOP = 3  # a new launch starts again with one of its first start-up lines
 GOES_ON = MATCH + 2  # a file must go on this many lines after a failure to be looked at
 RECHECK = 20_000  # lines after a launch's head in which a start-up line must not come again
-_HARDWARE = frozenset({Cause.GPU_HARDWARE, Cause.ECC_MEMORY, Cause.NVLINK})
 # context that attribution's last resort reads as a failure when nothing else is: an earlier
 # launch's are dropped (as after a run that said it succeeded: pipeline.findings)
 _LAST_WORDS = frozenset({"python.traceback", "python.stack_dump_main_thread", "scheduler.slurm_step_ended"})
@@ -171,7 +170,7 @@ def demote_earlier_launches(scans: Sequence[FileScan], findings: Sequence[Findin
 
     def before(f: Finding) -> bool:
         start = starts.get(f.file or "")
-        return start is not None and f.line is not None and f.line < start and f.cause not in _HARDWARE
+        return start is not None and f.line is not None and f.line < start and f.cause not in GPU_FAULTS
 
     return [dataclasses.replace(f, role=Role.CONTEXT, cause=None) if before(f) and f.role is not Role.CONTEXT else f
             for f in findings if not (before(f) and f.role is Role.CONTEXT and f.rule in _LAST_WORDS)]
