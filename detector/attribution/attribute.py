@@ -421,18 +421,20 @@ def _failure_incident(group: Sequence[Finding], initiators: Sequence[Finding], f
     return incident, used
 
 
-RULE_GROUP_RESTART = "torch.elastic_group_restart"  # rules/torch.yaml
+# torchrun's agent restarting its worker group (rules/torch.yaml), Ray Train's controller retrying
+# (rules/launchers.yaml)
+RULES_GROUP_RESTART = frozenset({"torch.elastic_group_restart", "launcher.ray_train_retry"})
 RESTART_PROGRESS_LINES = 20  # lines of training progress after a restart that say the job recovered
 RESTART_TEARDOWN = timedelta(seconds=60)
 
 
 def _recovered(facts: RunFacts) -> RunFacts:
-    """``facts`` with the failures of an attempt that torchrun's agent restarted from, where the
-    training went on after the restart in that agent's output (its last progress line well after
+    """``facts`` with the failures of an attempt that torchrun's agent (or Ray Train's controller)
+    restarted from, where the training went on after the restart in that agent's output (its last progress line well after
     it), made context: the job recovered (a transient error, a worker the restart replaced). A
     GPU, memory or link fault is kept (the node is still suspect); failures after the restart
     are the next attempt's and stay."""
-    restarts = [f for f in facts.findings if f.rule == RULE_GROUP_RESTART and f.line is not None
+    restarts = [f for f in facts.findings if f.rule in RULES_GROUP_RESTART and f.line is not None
                 and facts.last_progress.get(f.file or "", 0) > f.line + RESTART_PROGRESS_LINES]
     if not restarts:
         return facts

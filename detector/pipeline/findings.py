@@ -467,6 +467,7 @@ EXIT_BARRIER = "torch.elastic_exit_barrier_error"  # the agent's error at the ex
 IGNORED = "python.exception_ignored"  # "Exception ignored in: <function ...__del__>": printed and dropped
 IGNORED_WITHIN = 30  # lines from it to its exception's line (a finaliser's traceback is short)
 TRACEBACK = "python.traceback"
+FRAME = "python.traceback_frame"
 ATEXIT_WITHIN = 60  # lines from "Error in atexit._run_exitfuncs:" to its exception's line
 
 
@@ -551,6 +552,40 @@ def demote_orphaned_spawn_children(findings: Sequence[Finding]) -> list[Finding]
     demoted = {id(first) for tb in spawned
                if (first := _exception_of(tb, findings, SPAWN_WITHIN)) is not None and _PARENT_GONE.search(first.text)}
     return [dataclasses.replace(f, role=Role.COLLATERAL, cause=None) if id(f) in demoted else f for f in findings]
+
+
+# the frames of a process group being torn down: the program's work is over when it destroys its
+# process groups (vLLM's workers at engine shutdown, a trainer's last line)
+_TEARDOWN_FUNCS = frozenset({"destroy_process_group", "_shutdown_backend"})
+_FRAMES = frozenset({FRAME, "python.frame_in_collective"})  # (the second: a frame of torch.distributed, its prefix kept)
+TEARDOWN_WITHIN = 6  # lines from a teardown frame to the error its traceback ends in
+TEARDOWN_HEADER_WITHIN = 40  # lines from a traceback's header to its teardown frame (two processes' interleaved)
+
+
+def demote_teardown_errors(findings: Sequence[Finding]) -> list[Finding]:
+    """``findings`` with an error raised while a process group was being destroyed (a
+    traceback whose last frames are ``destroy_process_group`` or ``_shutdown_backend``, the error
+    within :data:`TEARDOWN_WITHIN` lines after that frame in its file, on its rank) made context,
+    cause none: NCCL failing to free a communicator on the way out ("unhandled cuda error ...
+    Cuda failure 'out of memory'" as vLLM's workers shut down after the batch finished) is the
+    shutdown's, not what stopped the work, and the traceback's header is dropped. A GPU, its memory
+    or its links failing is kept."""
+    frames = [f for f in findings if f.rule in _FRAMES and f.line is not None and f.field("func") in _TEARDOWN_FUNCS]
+    if not frames:
+        return list(findings)
+
+    def raised_there(f: Finding) -> bool:
+        if f.role is Role.CONTEXT or f.line is None or f.cause in GPU_FAULTS:
+            return False
+        return any(t.file == f.file and t.rank == f.rank and 0 < f.line - (t.line or 0) <= TEARDOWN_WITHIN
+                   for t in frames)
+
+    def its_header(f: Finding) -> bool:  # (the traceback a teardown frame belongs to: dropped)
+        return f.rule == TRACEBACK and f.line is not None and any(
+            t.file == f.file and t.rank == f.rank and 0 < (t.line or 0) - f.line <= TEARDOWN_HEADER_WITHIN for t in frames)
+
+    return [dataclasses.replace(f, role=Role.CONTEXT, cause=None) if raised_there(f) else f
+            for f in findings if not its_header(f)]
 
 
 SUCCEEDED = "python.run_succeeded"
