@@ -343,6 +343,28 @@ def _abort_waves(aborts: Mapping[int | None, Sequence[datetime | None]],
     return waves
 
 
+def place_summary_tracebacks(findings: Sequence[Finding], scans: Sequence[FileScan], idx: RunIndex) -> list[Finding]:
+    """``findings`` with those of a traceback that torchelastic's summary prints inside a failed
+    rank's entry (its ``traceback :`` field, the error file's traceback, the exception last) given
+    that entry's rank, node and (when they have none) time: the error is that rank's, whose own
+    log may never have printed it."""
+    entries = [(scan.file.display, fr) for scan in scans for fr in scan.failures
+               if fr.rank is not None and fr.end > fr.line and "traceback: Traceback" in fr.text]
+    if not entries:
+        return list(findings)
+    out = []
+    for f in findings:
+        if f.rank is None and f.line is not None:
+            for file, fr in entries:
+                if file == f.file and fr.line < f.line <= fr.end:
+                    node = idx.node(fr.host if fr.host and fr.host != "localhost" else None) or idx.rank_node.get(fr.rank or 0)
+                    f = dataclasses.replace(f, rank=fr.rank, local_rank=fr.local_rank, node=node or f.node,
+                                            time=f.time or fr.time)
+                    break
+        out.append(f)
+    return out
+
+
 def elastic_error_findings(f: LogFile, rules: RuleSet, idx: RunIndex) -> tuple[list[Finding], list[str]]:
     """A torchelastic ``error.json``: the child's exception message, matched by the rules."""
     try:

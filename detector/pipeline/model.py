@@ -35,6 +35,7 @@ from detector.pipeline.findings import (
     place_nccl_tests_failures,
     place_ray_tracebacks,
     place_sglang_tracebacks,
+    place_summary_tracebacks,
     place_tgi_span_errors,
     refine_generic_nccl,
 )
@@ -128,6 +129,7 @@ def run_findings(scans: Sequence[FileScan], idx: RunIndex, rules: RuleSet,
     for scan in scans:
         for hit in scan.hits:
             findings.extend(findings_from_hit(hit, scan.file, idx))
+    findings = place_summary_tracebacks(findings, scans, idx)
     for f in elastic_files:
         found, warns = elastic_error_findings(f, rules, idx)
         findings.extend(found)

@@ -56,6 +56,11 @@ def _lookback_time(buf: bytes, start: int, floor: int, parser: LineParser) -> da
     return None
 
 
+# lines read after "ChildFailedError" for torchelastic's summary: eight entries and a root cause
+# whose traceback field holds the error file's whole traceback (a hundred frames and more)
+SUMMARY_LINES = 600
+
+
 def _following(buf: bytes, line_end: int, count: int) -> list[str]:
     out: list[str] = []
     pos = line_end + 1
@@ -295,7 +300,7 @@ def process_buffer(buf: bytes, start: int, end: int, base_line: int, scan: FileS
         if rank is not None and not hinted:  # a rank named inside a message is no prefix
             scan.prefix_ranks.add(rank)
         if "ChildFailedError" in message:
-            follow = _following(buf, line_end, 120)
+            follow = _following(buf, line_end, SUMMARY_LINES)
             scan.failures.extend(parse_summary(follow, style, parser.f.display, line_no + 1))
         if ids is not None and (line_end - off != len(raw) or not raw.endswith(message)):
             ids = None  # the prefilter saw other bytes than the message: the selector looks itself

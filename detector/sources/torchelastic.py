@@ -26,6 +26,7 @@ class FailureRecord:
     file: str
     line: int
     text: str
+    end: int = 0  # the entry's last line (its traceback's, where the entry holds one); 0: not known
 
 
 _SUMMARY_FIELD = re.compile(r"^\s*(time|host|rank|exitcode|error_file|traceback)\s*:\s*(.*)$")
@@ -43,7 +44,7 @@ def parse_summary(lines: list[str], style: PrefixStyle, file: str, first_line: i
     start = first_line
     rules_seen = 0
 
-    def flush(line_no: int) -> None:
+    def flush(line_no: int, end: int) -> None:
         if not current:
             return
         rank = local = exitcode = pid = None
@@ -56,10 +57,11 @@ def parse_summary(lines: list[str], style: PrefixStyle, file: str, first_line: i
         stamp = parse_timestamp(current.get("time", ""))
         host = current.get("host") or None
         text = "; ".join(f"{k}: {v}" for k, v in current.items())
-        out.append(FailureRecord(rank, local, host, exitcode, pid, stamp.time if stamp else None, root, file, line_no, text))
+        out.append(FailureRecord(rank, local, host, exitcode, pid, stamp.time if stamp else None, root, file, line_no, text, end))
         current.clear()
 
     for offset, raw in enumerate(lines):
+        here = first_line + offset - 1  # (the line before this one: the end of an entry it closes)
         msg = strip_prefix(raw, style).message
         if msg[:1].isdigit() or msg[:1] == "[":  # a collector's stamp before the table's text
             lead = parse_timestamp(msg, year=2000)
@@ -68,24 +70,24 @@ def parse_summary(lines: list[str], style: PrefixStyle, file: str, first_line: i
         if msg.strip().startswith("====="):
             rules_seen += 1
             if rules_seen >= 2:
-                flush(start)
+                flush(start, here)
                 break
             continue
         if "Root Cause (first observed failure)" in msg:
-            flush(start)
+            flush(start, here)
             root = True
             continue
         if msg.strip() == "Failures:":
-            flush(start)
+            flush(start, here)
             root = False
             continue
         if _ENTRY.match(msg):
-            flush(start)
+            flush(start, here)
             start = first_line + offset + 1
             continue
         m = _SUMMARY_FIELD.match(msg)
         if m:
             current[m.group(1)] = m.group(2).strip()
     else:
-        flush(start)
+        flush(start, first_line + len(lines) - 1)
     return out

@@ -1,6 +1,9 @@
 """The twenty-third session's cases: Ray Train's controller retrying a worker group that could not
 start and then training on; NCCL failing to free a communicator as vLLM's workers destroy their
-process groups after the work finished."""
+process groups after the work finished; a device-side assert in the traceback torchelastic's
+summary prints for the rank that failed; SkyPilot's "Cluster is preempted or failed"; NCCL's
+InfiniBand transport warning of a DOCA failure; a collector's stamp and pod name before
+"[rankN]:"."""
 
 from __future__ import annotations
 
@@ -8,7 +11,7 @@ from pathlib import Path
 
 from detector.rules.engine import RuleSet
 from detector.types import Cause
-from tests.support.replaying import causes_of
+from tests.support.replaying import causes_of, incidents_of
 
 RAY = "\x1b[36m(TrainController pid=152042)\x1b[0m "
 WORKER = "\x1b[36m(RayTrainWorker pid=3684, ip=10.0.103.116)\x1b[0m "
@@ -72,3 +75,62 @@ def test_nccl_failing_as_the_process_groups_are_destroyed_is_the_shutdown_s(tmp_
                "    work = group.allreduce([tensor], opts)"]
     log = "\n".join(done[:1] + _teardown(3, working)) + "\n"
     assert causes_of(tmp_path / "working", {"train.log": log}, ruleset)[:1] == [Cause.CUDA_OOM]
+
+
+def _summary(traceback: list[str]) -> str:
+    lines = ["E0529 09:14:54.123000 162307 torch/distributed/elastic/multiprocessing/api.py:882] failed (exitcode: -6) "
+             "local_rank: 1 (pid: 162380) of binary: /usr/bin/python3",
+             "torch.distributed.elastic.multiprocessing.errors.ChildFailedError: ",
+             "============================================================",
+             "train.py FAILED",
+             "------------------------------------------------------------",
+             "Failures:",
+             "[1]:",
+             "  time      : 2026-05-29_09:14:54", "  host      : f59652d27037", "  rank      : 0 (local_rank: 0)",
+             "  exitcode  : -15 (pid: 162379)", "  error_file: <N/A>", "  traceback : Signal 15 (SIGTERM) received by PID 162379",
+             "------------------------------------------------------------",
+             "Root Cause (first observed failure):",
+             "[0]:",
+             "  time      : 2026-05-29_09:14:51", "  host      : f59652d27037", "  rank      : 1 (local_rank: 1)",
+             "  exitcode  : -6 (pid: 162380)", "  error_file: /tmp/torchelastic_9n/attempt_0/1/error.json",
+             "  traceback : Traceback (most recent call last):",
+             *traceback,
+             "============================================================"]
+    return "\n".join(lines) + "\n"
+
+
+def test_the_error_in_a_failed_rank_s_summary_entry_is_that_rank_s(tmp_path: Path, ruleset: RuleSet) -> None:
+    frames = [f'    File "/opt/model/layer{i}.py", line {100 + i}, in forward\n      x = self.inner(x)' for i in range(80)]
+    frames = "\n".join(frames).split("\n")
+    log = _summary([*frames, "  RuntimeError: Triton Error [CUDA]: device-side assert triggered", "  "])
+    got = incidents_of(tmp_path / "assert", {"train.log": log}, ruleset)
+    assert [(i.cause, i.rank, i.node) for i in got][:1] == [(Cause.ILLEGAL_MEMORY_ACCESS, 1, "f59652d27037")]
+    # (an entry without an error of its own: the abort is what the summary says)
+    got = incidents_of(tmp_path / "abort", {"train.log": _summary(['    File "/opt/train.py", line 9, in main', "      step()"])}, ruleset)
+    assert [(i.cause, i.rank) for i in got][:1] == [(Cause.CRASH_SIGNAL, 1)]
+
+
+def test_skypilot_s_cluster_preempted_or_failed_is_a_preemption(tmp_path: Path, ruleset: RuleSet) -> None:
+    log = ("I 09-12 22:49:49 controller.py:545] Cluster is preempted or failed. Recovering...\n"
+           "I 09-12 22:49:49 recovery_strategy.py:501]   Traceback: Traceback (most recent call last):\n"
+           'I 09-12 22:49:49 recovery_strategy.py:501]   File "/opt/sky/jobs/recovery_strategy.py", line 421, in _launch\n')
+    assert causes_of(tmp_path, {"controller.log": log}, ruleset)[:1] == [Cause.PREEMPTION]
+
+
+def test_a_warning_of_nccl_s_infiniband_transport_is_the_network(tmp_path: Path, ruleset: RuleSet) -> None:
+    log = "".join(f"worker-0:862519:86255{g} [{g}] transport/net_ib/gdaki/gin_host_gdaki.cc:431 (gdakiConnectQp) NCCL WARN DOCA failure 21\n"
+                  f"worker-0:862519:86255{g} [{g}] NCCL INFO transport/net_ib/gdaki/gin_host_gdaki.cc:683 (ncclGinGdakiCreateContext) -> 2\n"
+                  for g in (0, 1))
+    got = incidents_of(tmp_path, {"nccl-tests.log": log}, ruleset)
+    assert [(i.cause, i.node) for i in got][:1] == [(Cause.NETWORK, "worker-0")]
+
+
+def test_a_collector_s_stamp_and_pod_before_the_rank_prefix(tmp_path: Path, ruleset: RuleSet) -> None:
+    lead = "2026-01-09 17:40:31.1692{} master-0 >> "
+    log = "\n".join([lead.format(10) + " validation loss at iteration 10000 | lm loss value: 3.893978E-01",
+                     lead.format(13) + "[rank7]: Traceback (most recent call last):",
+                     lead.format(45) + '[rank7]:   File "/opt/swift/cli/_megatron/sft.py", line 7, in <module>',
+                     lead.format(49) + "[rank7]:     megatron_sft_main()",
+                     lead.format(55) + "[rank7]: OSError: [Errno 28] No space left on device"]) + "\n"
+    got = incidents_of(tmp_path, {"train.log": log}, ruleset)
+    assert [(i.cause, i.rank, i.node) for i in got][:1] == [(Cause.PYTHON_EXCEPTION, 7, "master-0")]
