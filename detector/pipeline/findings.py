@@ -610,6 +610,66 @@ def demote_teardown_errors(findings: Sequence[Finding]) -> list[Finding]:
             for f in findings if not its_header(f)]
 
 
+# a Ray actor's or worker's prefix, and the exception class its line raises
+_ACTOR_PID = re.compile(r"\((?:[A-Za-z_][\w.()]{0,80} )?pid=(?P<pid>[0-9]{1,10})(?:, ip=[0-9A-Fa-f.:]{3,45})?\)")
+_EXC_CLASS = re.compile(r"\b(?P<cls>[A-Za-z_][\w.]{0,80}(?:Error|Exception)):")
+REPEATS_SURVIVED = 3  # the same exception this many times from one live process: it was caught and logged
+
+
+def demote_repeated_actor_exceptions(findings: Sequence[Finding], scans: Sequence[FileScan]) -> list[Finding]:
+    """``findings`` with the exceptions one Ray actor raised again and again (the same class
+    :data:`REPEATS_SURVIVED` times or more from one pid, the training's progress going on after
+    the third of them in that file) made context, cause none: a process that raises the same
+    error a third time has survived the first two - the program caught and logged them (a reward
+    function that could not parse a sample), and they stopped nothing. Their tracebacks' headers
+    are dropped."""
+    progress = {s.file.display: s.last_progress for s in scans if s.last_progress is not None}
+    seen: dict[tuple[str | None, str, str], list[Finding]] = defaultdict(list)
+    for f in findings:
+        if f.rule != UNCAUGHT or f.line is None or f.role is Role.CONTEXT or f.file not in progress:
+            continue
+        actor = _ACTOR_PID.search(f.text, 0, 200)
+        cls = _EXC_CLASS.search(f.text, actor.end() if actor else 0) if actor else None
+        if actor is not None and cls is not None:
+            seen[(f.file, actor["pid"], cls["cls"])].append(f)
+    caught = {id(f) for (file, _pid, _cls), found in seen.items()
+              if len(found) >= REPEATS_SURVIVED and (progress.get(file or "") or 0) > (found[REPEATS_SURVIVED - 1].line or 0)
+              for f in found}
+    if not caught:
+        return list(findings)
+    by_pid: dict[tuple[str | None, str], list[Finding]] = defaultdict(list)
+    for (file, pid, _cls), found in seen.items():
+        by_pid[(file, pid)].extend(found)
+
+    def its_traceback(f: Finding) -> bool:  # (a header whose exception was one of those: dropped)
+        if f.rule != TRACEBACK or f.line is None or (actor := _ACTOR_PID.search(f.text, 0, 200)) is None:
+            return False
+        raised = by_pid.get((f.file, actor["pid"]), [])
+        after = [e for e in raised if (e.line or 0) > (f.line or 0)]
+        if not after:  # (the file cut inside one more of them)
+            return any(id(e) in caught for e in raised)
+        return id(min(after, key=lambda e: e.line or 0)) in caught
+
+    return [dataclasses.replace(f, role=Role.CONTEXT, cause=None) if id(f) in caught else f
+            for f in findings if not its_traceback(f)]
+
+
+COMM_DESTROYED = "nccl.comm_destroyed"
+STORE_GONE = "torch.store_dump_flag_failed"
+
+
+def demote_store_loss_before_destroy(findings: Sequence[Finding]) -> list[Finding]:
+    """``findings`` with a rank's heartbeat failing to reach the store ("Failed to check the
+    'should dump' flag on TCPStore") made context where that rank's communicator was then
+    destroyed as the program asked (NCCL's "Destroy COMPLETE", not an abort): the store's host
+    finished first and left, the others were on their way out."""
+    destroyed = {_rank(f.field("rank")) for f in findings if f.rule == COMM_DESTROYED}
+    if not destroyed:
+        return list(findings)
+    return [dataclasses.replace(f, role=Role.CONTEXT, cause=None)
+            if f.rule == STORE_GONE and f.rank is not None and f.rank in destroyed else f for f in findings]
+
+
 SUCCEEDED = "python.run_succeeded"
 # torchrun's agent: its worker group finished well (after a restart, the earlier attempt's failures
 # were recovered from); a span like the harness's success

@@ -25,7 +25,9 @@ from detector.pipeline.findings import (
     demote_launcher_reply_race,
     demote_orphaned_spawn_children,
     demote_recovered_flaps,
+    demote_repeated_actor_exceptions,
     demote_secondary_xids,
+    demote_store_loss_before_destroy,
     demote_teardown_errors,
     elastic_error_findings,
     exit_findings,
@@ -140,12 +142,12 @@ def run_findings(scans: Sequence[FileScan], idx: RunIndex, rules: RuleSet,
     starts = [s.first_time for s in scans if s.first_time is not None and s.file.kind.value == "rank_log"]
     if relaunches:
         findings = demote_earlier_launches(scans, findings, idx.file_rank)
-    findings = demote_teardown_errors(demote_orphaned_spawn_children(demote_feeder_thread_errors(demote_exit_handler_errors(demote_launcher_reply_race(refine_generic_nccl(findings))))))
+    findings = demote_store_loss_before_destroy(demote_teardown_errors(demote_orphaned_spawn_children(demote_feeder_thread_errors(demote_exit_handler_errors(demote_launcher_reply_race(refine_generic_nccl(findings)))))))
     findings = place_tgi_span_errors(place_nccl_tests_failures(place_sglang_tracebacks(place_ray_tracebacks(demote_caught_oom(demote_abort_after_cpp_exception(findings))))))
     ends = [t for s in scans if s.file.kind is FileKind.RANK_LOG and (t := s.last_time) is not None]
     findings = oom_killed_loader_workers(demote_bystander_ooms(demote_recovered_flaps(findings, max(ends) if ends else None)))
     findings = demote_after_exit(demote_after_success(demote_secondary_xids(demote_kill_after_watchdog(findings))))
-    findings = megatron_stragglers(findings, idx)
+    findings = megatron_stragglers(demote_repeated_actor_exceptions(findings, scans), idx)
     return demote_foreign_app_faults(findings, idx, min(starts) if starts else None), warnings
 
 

@@ -98,6 +98,37 @@ def _relaunch_after(raw: Sequence[str], order: Mapping[str, int], line: int, ski
     return None
 
 
+def _head_order(raw: Sequence[str], begin: int, end: int, skip: set[int]) -> dict[str, int]:
+    """The start-up lines among a launch's first ``HEAD`` lines (from ``begin``, 0-based, to
+    ``end`` at most) that it printed once there, each with its place among them."""
+    head = [k for i in range(begin, min(end, begin + HEAD)) if i + 1 not in skip and (k := _key(raw[i]))]
+    counts: dict[str, int] = {}
+    for k in head:
+        counts[k] = counts.get(k, 0) + 1
+    order: dict[str, int] = {}
+    for k in head:
+        if counts[k] == 1:
+            order[k] = len(order)
+    return order
+
+
+def _latest_launch(raw: Sequence[str], begin: int, end: int, skip: set[int]) -> int:
+    """The first line (0-based) of the last launch that starts between ``begin`` and ``end``:
+    launches appended one after another without a failure the rules read between them (one
+    stopped by hand, one killed without a word) start again with the same start-up lines."""
+    while True:
+        order = _head_order(raw, begin, end, skip)
+        if len(order) < MATCH:
+            return begin
+        tops = {k for k, place in order.items() if place < TOP}
+        for i in range(begin + HEAD, end):
+            if raw[i] and _key(raw[i]) in tops and (again := _relaunch_after(raw, order, i, skip)) is not None:
+                begin = again - 1
+                break
+        else:
+            return begin
+
+
 def _last_start(raw: Sequence[str], failures: Sequence[int]) -> int | None:
     """The line where the last launch of a file (its lines ``raw``) starts, given its failures'
     lines (sorted), or None when no failure is followed by a new launch."""
@@ -106,7 +137,7 @@ def _last_start(raw: Sequence[str], failures: Sequence[int]) -> int | None:
     for line in failures:
         if start is not None and line < start:
             continue  # this launch is already known to have ended
-        begin = (start or 1) - 1  # the launch's first line, 0-based
+        begin = _latest_launch(raw, (start or 1) - 1, line - 1, skip)  # the launch's first line, 0-based
         head = [k for i in range(begin, min(line - 1, begin + HEAD)) if i + 1 not in skip and (k := _key(raw[i]))]
         counts: dict[str, int] = {}
         for k in head:

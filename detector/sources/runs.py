@@ -363,10 +363,14 @@ def classify(path: Path, root: Path) -> LogFile | None:
             return _text_log(path, name, parts, display, size)
         node = _node_from_dirs(parts)
         return LogFile(path, display, FileKind.METRICS, None, None, node, None, size, node_from="folder" if node else None)
-    if (suffix not in _TEXT_SUFFIXES and not _NUMBERED_SUFFIX.match(suffix)
+    if (suffix not in _TEXT_SUFFIXES and not _NUMBERED_SUFFIX.match(suffix) and not _RANK_SUFFIX.search(name)
             and not (_KERNEL_FILE.match(name) and suffix not in _NOT_LOG_SUFFIXES)):
         return None
     return _text_log(path, name, parts, display, size)
+
+
+# detectron2's and fvcore's per-rank files beside rank 0's log.txt: log.txt.rank1, log.txt.rank2 ...
+_RANK_SUFFIX = re.compile(r"\.(?:log|txt|out|err)\.rank[0-9]{1,6}$", re.IGNORECASE)
 
 
 _KERNEL_WORDS = r"(?:dmesg|kern(?:el)?(?:\.log)?|journal(?:ctl)?|syslog|messages|kmsg)"
@@ -556,6 +560,20 @@ def _pytorchjob_ranks(found: list[LogFile]) -> list[LogFile]:
     return out
 
 
+def _first_of_ranked_siblings(found: list[LogFile]) -> list[LogFile]:
+    """``found`` with a file whose siblings are its name with ".rankN" after it (detectron2's
+    and fvcore's log.txt beside log.txt.rank1 ... for the other ranks) given rank 0, the rank
+    whose output the bare name holds, where its lines did not say otherwise."""
+    names = {(f.path.parent, f.path.name) for f in found}
+    out = []
+    for f in found:
+        if (f.kind is FileKind.RANK_LOG and f.rank is None and f.local_rank is None
+                and (f.path.parent, f.path.name + ".rank1") in names):
+            f = replace(f, rank=0)
+        out.append(f)
+    return out
+
+
 _MAX_NOTES = 64
 # text that is no log even when nothing else is there (a job's configuration, a notebook, a lock file)
 _NOT_TEXT_LOGS = {".json", ".ipynb", ".cfg", ".ini", ".conf", ".js", ".css", ".xml", ".lock", ".csv", ".tsv", ".env"}
@@ -682,7 +700,7 @@ def discover(target: Path, *, follow_symlinks: bool = False) -> tuple[list[LogFi
         shown = ", ".join(str(p.relative_to(target)) for p in notes[:3]) + (", ..." if len(notes) > 3 else "")
         warnings.append(f"no file has a log's name: read {shown} as log text"
                         + (f" (the first {_MAX_NOTES} of {len(notes)})" if len(notes) > _MAX_NOTES else ""))
-    found = _pytorchjob_ranks(found)
+    found = _first_of_ranked_siblings(_pytorchjob_ranks(found))
     if not found:
         skipped = f"; left out: {'; '.join(warnings[:5])}" + (" ..." if len(warnings) > 5 else "") if warnings else ""
         raise InputError(str(target), "no log files found (looked for *.log, *.out, *.err, *.txt, *.jsonl, PBS's *.o<job>, kernel logs, torchrun log dirs, and those gzip-compressed; *.md, then any text file, when nothing else)" + skipped)

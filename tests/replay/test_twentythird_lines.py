@@ -3,7 +3,10 @@ start and then training on; NCCL failing to free a communicator as vLLM's worker
 process groups after the work finished; a device-side assert in the traceback torchelastic's
 summary prints for the rank that failed; SkyPilot's "Cluster is preempted or failed"; NCCL's
 InfiniBand transport warning of a DOCA failure; a collector's stamp and pod name before
-"[rankN]:"."""
+"[rankN]:"; UCX failing to create an InfiniBand address handle; every rank destroying its
+communicator after the store's host left; a JAX barrier that timed out; a Ray actor raising the
+same caught error again and again; detectron2's log.txt.rankN files and its launches appended to
+one log.txt, some ended by hand without an error between them."""
 
 from __future__ import annotations
 
@@ -134,3 +137,92 @@ def test_a_collector_s_stamp_and_pod_before_the_rank_prefix(tmp_path: Path, rule
                      lead.format(55) + "[rank7]: OSError: [Errno 28] No space left on device"]) + "\n"
     got = incidents_of(tmp_path, {"train.log": log}, ruleset)
     assert [(i.cause, i.rank, i.node) for i in got][:1] == [(Cause.PYTHON_EXCEPTION, 7, "master-0")]
+
+
+def test_ucx_failing_to_create_an_infiniband_address_handle_is_the_network(tmp_path: Path, ruleset: RuleSet) -> None:
+    log = ("ib_device.c:1171 UCX  ERROR   ibv_create_ah(dlid=49152 sl=0 port=1 src_path_bits=0 dgid=::ffff:10.0.0.40 "
+           "flow_label=0xffffffff sgid_index=3 traffic_class=106) for RC DEVX QP connect on mlx5_bond_0 failed: Connection timed out\n"
+           "srun: Job step aborted: Waiting up to 32 seconds for job step to finish.\n"
+           "slurmstepd: error: *** JOB 150 ON hgx CANCELLED AT 2024-10-02T03:03:04 ***\n")
+    assert causes_of(tmp_path, {"slurm-150.out": log}, ruleset)[:1] == [Cause.NETWORK]
+
+
+def _store_left(rank: int, host: str, *, destroyed: bool) -> list[str]:
+    lines = [f'[rank{rank}]:[W819 19:26:57.159800401 ProcessGroupNCCL.cpp:1783] [PG ID 0 PG GUID 0(default_pg) Rank {rank}] '
+             'Failed to check the "should dump" flag on TCPStore, (maybe TCPStore server has shut down too early), '
+             "with error: Failed to recv, got 0 bytes. Connection was likely closed."]
+    if destroyed:
+        lines.append(f"{host}:5652{rank}:5652{rank} [{rank % 4}] NCCL INFO comm 0xa62f43{rank} rank {rank} nranks 8 "
+                     f"cudaDev {rank % 4} busId e4000 - Destroy COMPLETE")
+    return lines
+
+
+def test_the_store_gone_before_each_rank_destroyed_its_communicator_is_the_shutdown(tmp_path: Path, ruleset: RuleSet) -> None:
+    log = "\n".join(_store_left(3, "x3115c0s29b0n0", destroyed=True) + _store_left(7, "x3115c0s33b0n0", destroyed=True)) + "\n"
+    assert causes_of(tmp_path / "destroyed", {"test.log": log}, ruleset) == []
+    log = "\n".join(_store_left(3, "x3115c0s29b0n0", destroyed=True) + _store_left(7, "x3115c0s33b0n0", destroyed=False)) + "\n"
+    assert causes_of(tmp_path / "one_not", {"test.log": log}, ruleset) != []
+
+
+def test_a_jax_barrier_that_timed_out_is_a_hang(tmp_path: Path, ruleset: RuleSet) -> None:
+    log = ("Traceback (most recent call last):\n"
+           '  File "/opt/levanter/src/levanter/utils/jax_utils.py", line 104, in multihost_broadcast_sync\n'
+           '    client.wait_at_barrier(f"multihost_broadcast_sync{_sync_counter}", timeout_in_ms=int(timeout * 1000.0))\n'
+           "jaxlib._jax.XlaRuntimeError: DEADLINE_EXCEEDED: Barrier timed out. Id: multihost_broadcast_sync1\n")
+    assert causes_of(tmp_path, {"tpu_worker.log": log}, ruleset)[:1] == [Cause.HANG]
+
+
+def _actor_errors(pids: list[int], steps: int) -> str:
+    lines = []
+    for n, pid in enumerate(pids):
+        me = f"\x1b[36m(CursorLoopWorker pid={pid})\x1b[0m "
+        lines += [me + "ERROR:2025-11-19 19:07:43,953:Traceback (most recent call last):",
+                  me + '  File "/opt/cursor/env_and_state.py", line 266, in _extract_action',
+                  me + '    raise ValueError(f"step {self.step_idx} - extract action failed from: {output_text}")',
+                  me + f"ValueError: step 0 - extract action failed from: Thought: sample {n}",
+                  me + f"ERROR:2025-11-19 19:07:43,953:Error extracting action for item {n}"]
+    lines += [f"\x1b[36m(TaskRunner pid=99)\x1b[0m step:{i} - actor/loss:0.01 - timing_s/step:520.3" for i in range(1, steps)]
+    return "\n".join(lines) + "\n"
+
+
+def test_an_actor_raising_the_same_error_again_and_again_survived_it(tmp_path: Path, ruleset: RuleSet) -> None:
+    caught = _actor_errors([2036800, 2036796, 2036800, 2036796, 2036800, 2036796], steps=40)
+    assert causes_of(tmp_path / "caught", {"verl_demo.log": caught}, ruleset) == []
+    # (twice from a pid is no proof it lived on: the error stays)
+    once = _actor_errors([2036800, 2036796, 2036800], steps=40)
+    assert causes_of(tmp_path / "twice", {"verl_demo.log": once}, ruleset)[:1] == [Cause.PYTHON_EXCEPTION]
+
+
+def _detectron_launch(world: int, *, oom: bool, iters: int) -> list[str]:
+    lines = [f"[12/30 03:33:42] detectron2 INFO: Rank of current process: 0. World size: {world}",
+             "[12/30 03:33:44] detectron2 INFO: Environment info:",
+             "sys.platform            linux",
+             "Python                  3.8.10 (default, Mar 15 2022, 12:22:08) [GCC 9.4.0]",
+             "numpy                   1.24.1",
+             "detectron2              0.6 @/tmp/detection/detectron2",
+             "[12/30 03:33:45] detectron2 INFO: Command line arguments: Namespace(config_file='configs/coco.yaml', num_gpus=6)",
+             "[12/30 03:33:46] d2.engine.defaults INFO: Model: GeneralizedRCNN(",
+             "[12/30 03:33:50] d2.data.build INFO: Using training sampler TrainingSampler",
+             "[12/30 03:33:52] d2.engine.train_loop INFO: Starting training from iteration 0"]
+    lines += [f"[12/30 03:{34 + i // 60:02d}:{i % 60:02d}] d2.utils.events INFO:  eta: 1:10:00  iter: {i * 20}  total_loss: 1.2  "
+              "lr: 0.02  max_mem: 1646M" for i in range(iters)]
+    if oom:
+        lines += ["Traceback (most recent call last):",
+                  '  File "/opt/torch/nn/modules/_functions.py", line 101, in forward',
+                  "    return torch.batch_norm_elemt(input, weight, bias, mean, invstd, eps)",
+                  "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 110.00 MiB (GPU 0; 23.70 GiB total capacity)",
+                  "[12/30 03:32:51] d2.engine.hooks INFO: Total training time: 0:00:08 (0:00:00 on hooks)"]
+    return lines
+
+
+def test_detectron2_s_rank_files_and_launches_appended_to_its_log(tmp_path: Path, ruleset: RuleSet) -> None:
+    # launches: one stopped by hand (no error), one out of memory, one stopped by hand, then the last, training
+    launches = (_detectron_launch(2, oom=False, iters=300) + _detectron_launch(3, oom=True, iters=5)
+                + _detectron_launch(2, oom=False, iters=300) + _detectron_launch(6, oom=False, iters=400))
+    rank1 = "\n".join(line.replace("process: 0.", "process: 1.") for line in _detectron_launch(6, oom=False, iters=400)) + "\n"
+    files = {"log.txt": "\n".join(launches) + "\n", "log.txt.rank1": rank1}
+    assert causes_of(tmp_path / "recovered", files, ruleset) == []
+    # (the out-of-memory error in the last launch is its failure, on rank 0: log.txt is rank 0's)
+    files["log.txt"] = "\n".join(launches + _detectron_launch(6, oom=True, iters=5)) + "\n"
+    got = incidents_of(tmp_path / "failed", files, ruleset)
+    assert [(i.cause, i.rank) for i in got][:1] == [(Cause.CUDA_OOM, 0)]
