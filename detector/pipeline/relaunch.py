@@ -98,60 +98,79 @@ def _relaunch_after(raw: Sequence[str], order: Mapping[str, int], line: int, ski
     return None
 
 
-def _head_order(raw: Sequence[str], begin: int, end: int, skip: set[int]) -> dict[str, int]:
-    """The start-up lines among a launch's first ``HEAD`` lines (from ``begin``, 0-based, to
-    ``end`` at most) that it printed once there, each with its place among them."""
-    head = [k for i in range(begin, min(end, begin + HEAD)) if i + 1 not in skip and (k := _key(raw[i]))]
-    counts: dict[str, int] = {}
-    for k in head:
-        counts[k] = counts.get(k, 0) + 1
-    order: dict[str, int] = {}
-    for k in head:
-        if counts[k] == 1:
-            order[k] = len(order)
-    return order
+class _Heads:
+    """A file's launches' start-up lines, each launch's read once (a file of thousands of
+    failures asks the same launch again and again): per launch start and head end, the head's
+    keys, how often each is in it, and where each printed once there is printed again after it
+    (within ``RECHECK`` lines)."""
 
+    def __init__(self, raw: Sequence[str], skip: set[int]) -> None:
+        self.raw, self.skip = raw, skip
+        self._heads: dict[tuple[int, int], tuple[list[str], dict[str, int], dict[str, int]]] = {}
+        self.scan_begin, self.scanned = -1, 0  # the launch searched for a relaunch, and how far
 
-def _latest_launch(raw: Sequence[str], begin: int, end: int, skip: set[int]) -> int:
-    """The first line (0-based) of the last launch that starts between ``begin`` and ``end``:
-    launches appended one after another without a failure the rules read between them (one
-    stopped by hand, one killed without a word) start again with the same start-up lines."""
-    while True:
-        order = _head_order(raw, begin, end, skip)
-        if len(order) < MATCH:
-            return begin
-        tops = {k for k, place in order.items() if place < TOP}
-        for i in range(begin + HEAD, end):
-            if raw[i] and _key(raw[i]) in tops and (again := _relaunch_after(raw, order, i, skip)) is not None:
-                begin = again - 1
-                break
-        else:
-            return begin
+    def head(self, begin: int, end: int) -> tuple[list[str], dict[str, int], dict[str, int]]:
+        key = (begin, min(end, begin + HEAD))
+        found = self._heads.get(key)
+        if found is None:
+            raw, skip = self.raw, self.skip
+            head = [k for i in range(begin, key[1]) if i + 1 not in skip and (k := _key(raw[i]))]
+            counts: dict[str, int] = {}
+            for k in head:
+                counts[k] = counts.get(k, 0) + 1
+            once = {k for k, n in counts.items() if n == 1}
+            again: dict[str, int] = {}
+            for i in range(begin + HEAD, min(len(raw), begin + HEAD + RECHECK)):
+                if raw[i] and (k := _key(raw[i])) in once and k not in again:
+                    again[k] = i
+            found = self._heads[key] = (head, counts, again)
+        return found
+
+    def order(self, begin: int, end: int, until: int | None = None) -> dict[str, int]:
+        """The head's start-up lines printed once in it (and, with ``until``, not again before
+        that line, within ``RECHECK`` lines of the head), each with its place among them."""
+        head, counts, again = self.head(begin, end)
+        limit = min(until, begin + HEAD + RECHECK) if until is not None else None
+        order: dict[str, int] = {}
+        for k in head:
+            if counts[k] == 1 and (limit is None or again.get(k, limit) >= limit):
+                order[k] = len(order)
+        return order
+
+    def latest_launch(self, begin: int, end: int) -> int:
+        """The first line (0-based) of the last launch that starts between ``begin`` and
+        ``end``: launches appended one after another without a failure the rules read between
+        them (one stopped by hand, one killed without a word) start again with the same start-up
+        lines. Each line is searched once over the file's failures (they come in order)."""
+        raw = self.raw
+        while True:
+            order = self.order(begin, end)
+            if len(order) < MATCH:
+                return begin
+            if self.scan_begin != begin:
+                self.scan_begin, self.scanned = begin, begin + HEAD
+            tops = {k for k, place in order.items() if place < TOP}
+            for i in range(self.scanned, end):
+                if raw[i] and _key(raw[i]) in tops and (again := _relaunch_after(raw, order, i, self.skip)) is not None:
+                    begin = again - 1
+                    break
+            else:
+                self.scanned = max(self.scanned, end)
+                return begin
 
 
 def _last_start(raw: Sequence[str], failures: Sequence[int]) -> int | None:
     """The line where the last launch of a file (its lines ``raw``) starts, given its failures'
     lines (sorted), or None when no failure is followed by a new launch."""
     skip = set(failures)
+    heads = _Heads(raw, skip)
     start: int | None = None
     for line in failures:
         if start is not None and line < start:
             continue  # this launch is already known to have ended
-        begin = _latest_launch(raw, (start or 1) - 1, line - 1, skip)  # the launch's first line, 0-based
-        head = [k for i in range(begin, min(line - 1, begin + HEAD)) if i + 1 not in skip and (k := _key(raw[i]))]
-        counts: dict[str, int] = {}
-        for k in head:
-            counts[k] = counts.get(k, 0) + 1
-        once = {k for k, n in counts.items() if n == 1}
-        if len(once) < MATCH:
-            continue
-        for i in range(begin + HEAD, min(line - 1, begin + HEAD + RECHECK)):  # printed again: no start-up line
-            if raw[i] and (k := _key(raw[i])) in once:
-                once.discard(k)
-        order: dict[str, int] = {}
-        for k in head:
-            if k in once:  # (each once: printed once only)
-                order[k] = len(order)
+        begin = heads.latest_launch((start or 1) - 1, line - 1)  # the launch's first line, 0-based
+        # (its start-up lines: printed once in its head, and not again before the failure)
+        order = heads.order(begin, line - 1, until=line - 1)
         if len(order) < MATCH:
             continue
         found = _relaunch_after(raw, order, line, skip)
