@@ -124,8 +124,17 @@ def test_a_warning_of_nccl_s_infiniband_transport_is_the_network(tmp_path: Path,
     log = "".join(f"worker-0:862519:86255{g} [{g}] transport/net_ib/gdaki/gin_host_gdaki.cc:431 (gdakiConnectQp) NCCL WARN DOCA failure 21\n"
                   f"worker-0:862519:86255{g} [{g}] NCCL INFO transport/net_ib/gdaki/gin_host_gdaki.cc:683 (ncclGinGdakiCreateContext) -> 2\n"
                   for g in (0, 1))
-    got = incidents_of(tmp_path, {"nccl-tests.log": log}, ruleset)
+    got = incidents_of(tmp_path / "doca", {"nccl-tests.log": log}, ruleset)
     assert [(i.cause, i.node) for i in got][:1] == [(Cause.NETWORK, "worker-0")]
+    # (the subnet manager's news, and a device NCCL could not open and went on without, are not)
+    log = ("gpu1:5021:5386 [0] transport/net_ib.cc:93 NCCL WARN NET/IB : Got async event : client reregistration\n"
+           "gpu1:5021:5386 [0] transport/net_ib.cc:301 NCCL WARN NET/IB : Unable to open device mlx5_3\n")
+    assert causes_of(tmp_path / "news", {"train.log": log}, ruleset) == []
+    # (a completion error its own rule could not read, garbled, after a rank died: not claimed)
+    log = ("2025-07-08 01:41:39,100 [default0]:torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 768.00 MiB.\n"
+           "2025-07-08 01:41:40,282 [default2]:dgx-a100-27:812298:812561 [2] transport/net_ib.cc:2264 NCCL WARN NET/IB : "
+           "Got completion from peer 10.42.30.6<51550> with status=12 opcode=1 len=65536 vendor crr 129 (Recv)\n")
+    assert causes_of(tmp_path / "garbled", {"train.log": log}, ruleset)[:1] == [Cause.CUDA_OOM]
 
 
 def test_a_collector_s_stamp_and_pod_before_the_rank_prefix(tmp_path: Path, ruleset: RuleSet) -> None:
