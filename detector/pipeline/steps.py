@@ -126,7 +126,7 @@ def step_items(scan: FileScan, preset: Preset, cap: int = MAX_STEP_LINES) -> Ste
         ev = tail_event(scan, i)
         if ev.time is None and (i in step_set or parse_note(ev.message) is not NoteKind.END):
             continue  # an untimed "training finished" line is kept: the rank finished after its steps
-        items.append((ev, preset.parse(ev.message)))
+        items.append((ev, preset.parse_found(ev.message) if i in step_set else preset.parse(ev.message)))
     return items
 
 

@@ -128,11 +128,19 @@ def split_times(text: str) -> tuple[float | None, tuple[tuple[str, float], ...]]
     total: float | None = None
     local: list[tuple[str, float]] = []
     seen: set[str] = set()
-    for match in _KV.finditer(text):
-        pair = time_value(match["key"], match["kunit"], match["vunit"], match["val"])
-        if pair is None:
+    # (time_value inlined: this runs on every step line parsed; findall's tuples are key, kunit,
+    # val, vunit, an absent group as "")
+    for key, kunit, val, vunit in _KV.findall(text):
+        info = _key_info(key, kunit or None, vunit or None)
+        if info is None:
             continue
-        name, seconds = pair
+        try:
+            number = float(val)
+        except ValueError:
+            continue
+        if not math.isfinite(number) or number < 0:
+            continue
+        name, seconds = info[0], number * info[1]
         if name in TOTAL_NAMES:
             if total is None:
                 total = seconds

