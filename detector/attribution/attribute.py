@@ -414,7 +414,9 @@ def _failure_incident(group: Sequence[Finding], initiators: Sequence[Finding], f
     if initiator.gpu is None and gpu is not None:
         initiator = replace(initiator, gpu=gpu)
     if cause is Cause.NETWORK:  # the node's own NIC/IB lines corroborate (and decide the drain)
-        own += [f for f in group if f not in own and _near(f, primary) and local_adapter_evidence(f, node)]
+        mine = {(f.rule, f.file, f.line, f.text, f.rank) for f in own}  # (a set: a run of thousands of findings)
+        own += [f for f in group if (f.rule, f.file, f.line, f.text, f.rank) not in mine
+                and _near(f, primary) and local_adapter_evidence(f, node)]
     evidence = list(own) + [f for f in group if f.role is Role.COLLATERAL]
     incident = _build(cause, initiator, evidence, collateral, confidence, facts)
     used = {id(f) for f in own}

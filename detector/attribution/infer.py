@@ -929,8 +929,12 @@ def last_resort(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
     # a file whose traceback frames follow other evidence (a traceback's header, a launcher's
     # error it belongs to): those readings decide, not the frames; the frames count where the
     # paste began and ended inside one traceback
+    last_frame: dict[str, int] = {}
+    for g in group:
+        if g.rule == TRACEBACK_FRAME and g.file is not None:
+            last_frame[g.file] = max(last_frame.get(g.file, 0), g.line or 0)
     headed = {f.file for f in group if f.rule != TRACEBACK_FRAME and f.file is not None and f.line is not None
-              and any(g.rule == TRACEBACK_FRAME and g.file == f.file and (g.line or 0) > f.line for g in group)}
+              and last_frame.get(f.file, 0) > f.line}
     seen = sorted((f for f in group if f.role is Role.CONTEXT and f.rule in LAST_RESORT_RULES
                    and ((f.cause or LAST_RESORT_CAUSE.get(f.rule)) is not None or _cancelled_step(f))
                    and terminal(f, facts)

@@ -107,6 +107,7 @@ class _Heads:
     def __init__(self, raw: Sequence[str], skip: set[int]) -> None:
         self.raw, self.skip = raw, skip
         self._heads: dict[tuple[int, int], tuple[list[str], dict[str, int], dict[str, int]]] = {}
+        self._agains: dict[int, dict[str, int]] = {}
         self.scan_begin, self.scanned = -1, 0  # the launch searched for a relaunch, and how far
 
     def head(self, begin: int, end: int) -> tuple[list[str], dict[str, int], dict[str, int]]:
@@ -118,12 +119,23 @@ class _Heads:
             counts: dict[str, int] = {}
             for k in head:
                 counts[k] = counts.get(k, 0) + 1
-            once = {k for k, n in counts.items() if n == 1}
-            again: dict[str, int] = {}
+            once = sum(1 for n in counts.values() if n == 1)
+            found = self._heads[key] = (head, counts, self._again(begin) if once >= MATCH else {})
+        return found
+
+    def _again(self, begin: int) -> dict[str, int]:
+        """Where each line of the launch's whole head is printed again after the head (within
+        ``RECHECK`` lines), worked out once per launch (a failure inside the head reads a shorter
+        head, whose lines are among these)."""
+        found = self._agains.get(begin)
+        if found is None:
+            raw, skip = self.raw, self.skip
+            keys = {k for i in range(begin, min(len(raw), begin + HEAD)) if i + 1 not in skip and (k := _key(raw[i]))}
+            found = {}
             for i in range(begin + HEAD, min(len(raw), begin + HEAD + RECHECK)):
-                if raw[i] and (k := _key(raw[i])) in once and k not in again:
-                    again[k] = i
-            found = self._heads[key] = (head, counts, again)
+                if raw[i] and (k := _key(raw[i])) in keys and k not in found:
+                    found[k] = i
+            self._agains[begin] = found
         return found
 
     def order(self, begin: int, end: int, until: int | None = None) -> dict[str, int]:

@@ -27,7 +27,7 @@ from detector.sources.lines import LineParser
 from detector.sources.prefixes import Prefixed, PrefixStyle, detect_style, quick_prefix, strip_prefix
 from detector.sources.runs import FileKind, LogFile
 from detector.sources.timestamps import date_output
-from detector.sources.torchelastic import parse_summary
+from detector.sources.torchelastic import NO_ENTRY_WITHIN, parse_summary
 from detector.support.compressed import open_log
 from detector.support.text import decode_line, is_binary, plain_text
 from detector.types import Event
@@ -41,17 +41,33 @@ LOOKAHEAD = 256 << 10  # following lines kept available for multi-line rules
 TAIL_BYTES = 256 << 10
 
 
-def _lookback_time(buf: bytes, start: int, floor: int, parser: LineParser) -> datetime | None:
+LOOKBACK_MEMO = 100_000  # lines whose stamp a buffer's look-backs remember (then forgotten, and read again)
+
+
+def _lookback_time(buf: bytes, start: int, floor: int, parser: LineParser,
+                   memo: dict[int, datetime | None] | None = None) -> datetime | None:
+    """The time of the nearest stamped line among the :data:`LOOKBACK_LINES` before the line
+    at ``start`` (not before ``floor``). ``memo``: each line's stamp by its offset, kept by the
+    caller over one buffer (untimed lines close together look back over the same lines: each
+    is parsed once)."""
     pos = start
     for _ in range(LOOKBACK_LINES):
         if pos <= floor:
             return None
         prev = buf.rfind(b"\n", floor, pos - 1)
         lstart = floor if prev < 0 else prev + 1
-        raw = decode_line(buf[lstart : pos - 1])
-        stamp = parser.stamp(strip_prefix(raw, parser.style).message)
-        if stamp is not None and stamp.time is not None:
-            return stamp.time
+        if memo is not None and lstart in memo:
+            time = memo[lstart]
+        else:
+            raw = decode_line(buf[lstart : pos - 1])
+            stamp = parser.stamp(strip_prefix(raw, parser.style).message)
+            time = stamp.time if stamp is not None else None
+            if memo is not None:
+                if len(memo) >= LOOKBACK_MEMO:
+                    memo.clear()
+                memo[lstart] = time
+        if time is not None:
+            return time
         pos = lstart
     return None
 
@@ -59,6 +75,41 @@ def _lookback_time(buf: bytes, start: int, floor: int, parser: LineParser) -> da
 # lines read after "ChildFailedError" for torchelastic's summary: eight entries and a root cause
 # whose traceback field holds the error file's whole traceback (a hundred frames and more)
 SUMMARY_LINES = 600
+
+
+SUMMARY_RULE_WITHIN = 4  # lines from "ChildFailedError" to the summary's first "=====" rule
+# what begins the summary's table: its rule (a paste may shorten it), the script's "FAILED", the
+# failures' heading, the root cause's
+_SUMMARY_MARKS = (b"====", b" FAILED", b"Failures:", b"Root Cause")
+
+
+def _summary_follows(buf: bytes, line_end: int) -> bool:
+    """torchelastic's summary table begins right after the line (its "=====" rule or its first
+    lines within :data:`SUMMARY_RULE_WITHIN` lines, an entry's exit code within
+    ``NO_ENTRY_WITHIN``): only then are its lines read (a file of thousands of
+    lines naming ChildFailedError, a traceback's "raise ChildFailedError(" among them, costs
+    a few lines each, not :data:`SUMMARY_LINES`)."""
+    pos = line_end + 1
+    for _ in range(SUMMARY_RULE_WITHIN):
+        if pos >= len(buf):
+            return False
+        nl = buf.find(b"\n", pos)
+        if nl < 0:
+            nl = len(buf)
+        if any(buf.find(mark, pos, nl) >= 0 for mark in _SUMMARY_MARKS):
+            break
+        pos = nl + 1
+    else:
+        return False
+    # (and an entry's exit code comes within its first lines)
+    end = line_end
+    for _ in range(NO_ENTRY_WITHIN):
+        nl = buf.find(b"\n", end + 1)
+        if nl < 0:
+            end = len(buf)
+            break
+        end = nl
+    return buf.find(b"exitcode", line_end, end) >= 0
 
 
 def _following(buf: bytes, line_end: int, count: int) -> list[str]:
@@ -276,6 +327,8 @@ def process_buffer(buf: bytes, start: int, end: int, base_line: int, scan: FileS
     count = buf.count
     find = buf.find
     own_rank = f.rank is not None
+    summary_until = 0  # the last line of the last torchelastic summary read
+    lookback_memo: dict[int, datetime | None] = {}
     for off, ids in rules.candidate_lines(buf, start, end):
         if newlines is not None and off - last_off > end - off:
             line_no = base_line + newlines - count(b"\n", off, end)
@@ -299,9 +352,10 @@ def process_buffer(buf: bytes, start: int, end: int, base_line: int, scan: FileS
             message = raw[quick[2]:] if quick[2] else raw
         if rank is not None and not hinted:  # a rank named inside a message is no prefix
             scan.prefix_ranks.add(rank)
-        if "ChildFailedError" in message:
-            follow = _following(buf, line_end, SUMMARY_LINES)
-            scan.failures.extend(parse_summary(follow, style, parser.f.display, line_no + 1))
+        if "ChildFailedError" in message and line_no > summary_until and _summary_follows(buf, line_end):
+            summary = parse_summary(_following(buf, line_end, SUMMARY_LINES), style, parser.f.display, line_no + 1)
+            scan.failures.extend(summary)
+            summary_until = max((r.end for r in summary), default=line_no)  # (a line in it is not read again)
         if ids is not None and (line_end - off != len(raw) or not raw.endswith(message)):
             ids = None  # the prefilter saw other bytes than the message: the selector looks itself
         matches = rules.verify(message, kind, ids)
@@ -357,7 +411,7 @@ def process_buffer(buf: bytes, start: int, end: int, base_line: int, scan: FileS
         if stamp is not None and stamp.host:
             scan.hosts.add(stamp.host)
         if ev.time is None and (stamp is None or stamp.since_boot is None):
-            inherited = _lookback_time(buf, off, start, parser)
+            inherited = _lookback_time(buf, off, start, parser, lookback_memo)
             if inherited is not None:
                 ev = Event(ev.file, ev.line, ev.kind, ev.text, ev.message, inherited, True,
                            ev.rank, ev.local_rank, ev.node, ev.pid)

@@ -39,6 +39,7 @@ VERBOSE_TEXT_LIMIT = 4000
 # Rows beyond the initiator ones that the default view lists in tables and timelines.
 OTHER_ROWS = 10
 PER_RULE_ROWS = 2  # and at most this many of each (rule, role)
+INITIATOR_ROWS = 12  # the initiator rows shown at most (the rest counted per rule, like the others)
 WARNINGS_SHOWN = 20
 CONTEXT_LINES = 20
 WIDE = 120  # consoles at least this wide get the one-column-per-field evidence table
@@ -182,20 +183,22 @@ def _file_line(f: Finding, verbose: bool) -> str:
 
 
 def _select_rows(incident: Incident, verbose: bool) -> tuple[list[Finding], dict[tuple[str, Role], list[Finding]]]:
-    """All rows when verbose; else every initiator row and a few of each other (rule, role),
-    returning what was left out per (rule, role)."""
+    """All rows when verbose; else the initiator rows (up to :data:`INITIATOR_ROWS`: a line
+    repeated thousands of times is not a report a person reads) and a few of each other (rule,
+    role), returning what was left out per (rule, role)."""
     ordered = evidence_order(incident.evidence)
     hidden: dict[tuple[str, Role], list[Finding]] = defaultdict(list)
     if verbose:
         return ordered, hidden
     shown: list[Finding] = []
     per_group: dict[tuple[str, Role], int] = defaultdict(int)
-    others = 0
+    others = initiators = 0
     for f in ordered:
         group = (f.rule, f.role)
-        if f.role is Role.INITIATOR:
+        if f.role is Role.INITIATOR and initiators < INITIATOR_ROWS:
             shown.append(f)
-        elif others < OTHER_ROWS and per_group[group] < PER_RULE_ROWS:
+            initiators += 1
+        elif f.role is not Role.INITIATOR and others < OTHER_ROWS and per_group[group] < PER_RULE_ROWS:
             shown.append(f)
             per_group[group] += 1
             others += 1

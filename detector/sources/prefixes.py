@@ -68,7 +68,7 @@ _TASK = re.compile(r"[A-Za-z][\w.-]{0,40}/\d{1,6} ")  # i.pretrain/0 before [def
 _ANSI = r"(?:(?:\x1b|\^\[)?\[[0-9;]{1,8}m){0,4}"  # ESC, a paste's "^[" for it, or lost
 _RAY = re.compile(
     _ANSI + r"\((?P<actor>[A-Za-z_][\w.:-]{0,80})(?: (?:TP|DP|PP|EP)\d{1,5}){0,4}(?: rank=(?P<worker_rank>\d{1,6}))?"
-    r" pid=(?P<pid>\d{1,10})"
+    r",? pid=(?P<pid>\d{1,10})"  # (SkyPilot's older task prefix: "(my-task, pid=16959) ")
     r"(?:, ip=(?P<ip>[0-9A-Fa-f.:]{3,45}))?"
     r"(?:, [^()]{0,120})?\)" + _ANSI + " ?"
 )

@@ -36,6 +36,9 @@ _EXIT_PID = re.compile(r"^(-?\d+)(?:\s*\(pid:\s*(\d+)\)|\s*$)")
 _ENTRY = re.compile(r"^\s*\[\d+\]:\s*$")
 
 
+NO_ENTRY_WITHIN = 30  # lines after ChildFailedError in which the table's first entry or field must come
+
+
 def parse_summary(lines: list[str], style: PrefixStyle, file: str, first_line: int) -> list[FailureRecord]:
     """Parse the lines after ``ChildFailedError:`` into failure records."""
     out: list[FailureRecord] = []
@@ -60,7 +63,10 @@ def parse_summary(lines: list[str], style: PrefixStyle, file: str, first_line: i
         out.append(FailureRecord(rank, local, host, exitcode, pid, stamp.time if stamp else None, root, file, line_no, text, end))
         current.clear()
 
+    entries = 0  # entries begun ("[0]:")
     for offset, raw in enumerate(lines):
+        if offset >= NO_ENTRY_WITHIN and not entries and not current:
+            break  # (no table here: a line that names ChildFailedError in another sense)
         here = first_line + offset - 1  # (the line before this one: the end of an entry it closes)
         msg = strip_prefix(raw, style).message
         if msg[:1].isdigit() or msg[:1] == "[":  # a collector's stamp before the table's text
@@ -84,6 +90,7 @@ def parse_summary(lines: list[str], style: PrefixStyle, file: str, first_line: i
         if _ENTRY.match(msg):
             flush(start, here)
             start = first_line + offset + 1
+            entries += 1
             continue
         m = _SUMMARY_FIELD.match(msg)
         if m:

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import io
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 from rich.console import Console
 
+from detector.replay import replay_path
 from detector.report.safe_text import clean_line
 from detector.report.text import render_text
 from detector.report.text_timeline import timeline_entries
 from detector.report.wording import rank_ranges
+from detector.rules.engine import RuleSet
 from detector.types import (
     Cause,
     Finding,
@@ -358,3 +361,16 @@ def test_naive_and_aware_times_mix() -> None:
 def test_empty_report_renders() -> None:
     out = render(Report(source="", summary=Summary()))
     assert nonblank(out)[0].startswith("VERDICT: no incident")
+
+
+def test_thousands_of_initiator_rows_are_counted_not_listed(tmp_path: Path, ruleset: RuleSet) -> None:
+    # one rank's NET/IB completion error repeated 500 times: a dozen rows, the rest counted
+    line = ("node07:2231:2301 [3] NCCL WARN NET/IB : Got completion from peer 10.0.0.9<4000> with error 12, "
+            "opcode 0, len 0, vendor err 129 ({})\n")
+    (tmp_path / "rank0.log").write_text("".join(line.format(i) for i in range(500)))
+    report = replay_path(tmp_path, ruleset)
+    text = render(report, width=120)
+    assert "Evidence (12 of 500)" in text
+    assert "+488 more nccl.ib_completion_error (initiator)" in text
+    assert len(text.splitlines()) < 150
+    assert "Evidence (500 of 500)" in render(report, width=120, verbose=True)

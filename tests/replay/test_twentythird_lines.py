@@ -235,3 +235,15 @@ def test_detectron2_s_rank_files_and_launches_appended_to_its_log(tmp_path: Path
     files["log.txt"] = "\n".join(launches + _detectron_launch(6, oom=True, iters=5)) + "\n"
     got = incidents_of(tmp_path / "failed", files, ruleset)
     assert [(i.cause, i.rank) for i in got][:1] == [(Cause.CUDA_OOM, 0)]
+
+
+def test_skypilot_s_older_task_prefix_is_taken_off(tmp_path: Path, ruleset: RuleSet) -> None:
+    me = "(axolotl-hi-2-spot, pid=16959) "
+    log = "\n".join([me + "Traceback (most recent call last):",
+                     me + '  File "/workspace/axolotl/src/axolotl/train.py", line 126, in train',
+                     me + "    trainer.train(resume_from_checkpoint=resume_from_checkpoint)",
+                     me + "ValueError: Output directory (./lora-out) already exists and is not empty."]) + "\n"
+    got = incidents_of(tmp_path, {"train.log": log}, ruleset)
+    assert [i.cause for i in got][:1] == [Cause.PYTHON_EXCEPTION]
+    from detector.sources.prefixes import strip_prefix
+    assert strip_prefix(me + '  File "/x.py", line 1, in f').message == '  File "/x.py", line 1, in f'
