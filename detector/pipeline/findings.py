@@ -19,6 +19,7 @@ from detector.rules.engine import RuleSet
 from detector.sources.pci import normalize_pci
 from detector.sources.runs import LogFile
 from detector.sources.timestamps import nccl_header, parse_timestamp
+from detector.sources.torchelastic import FailureRecord
 from detector.support.hosts import same_host
 from detector.support.numbers import field_float, small_int
 from detector.types import (
@@ -175,6 +176,13 @@ MPIRUN_SIGNAL = "launcher.mpirun_signal"  # "mpirun noticed that process rank N 
 TEARDOWN_CODES = frozenset({-15, -2, -1})
 
 
+def _summary_node(idx: RunIndex, fr: FailureRecord, fallback: str | None) -> str | None:
+    """The node of a torchelastic summary entry: the host it names ("localhost" names none),
+    else ``fallback`` (its file's node), else the node the run knows for its rank."""
+    named = fr.host if fr.host and fr.host != "localhost" else fallback
+    return idx.node(named) or (idx.rank_node.get(fr.rank) if fr.rank is not None else None)
+
+
 def exit_findings(scans: Sequence[FileScan], idx: RunIndex, rank_findings: Sequence[Finding]) -> list[Finding]:
     """Turn exit codes (torchelastic summaries, agent lines) into evidence: death by a signal is
     initiator-grade (unless the rank was aborting on a watchdog timeout), SIGTERM is collateral."""
@@ -200,7 +208,7 @@ def exit_findings(scans: Sequence[FileScan], idx: RunIndex, rank_findings: Seque
         for fr in scan.failures:
             if fr.rank is None or fr.exitcode is None:
                 continue
-            node = idx.node(fr.host if fr.host and fr.host != "localhost" else f.node) or idx.rank_node.get(fr.rank)
+            node = _summary_node(idx, fr, f.node)
             records.setdefault((f.attempt, fr.rank), (fr.exitcode, fr.pid, node, fr.time, fr.file, fr.line, fr.text, f.attempt))
     for fnd in rank_findings:
         tasks = fnd.field("task")
@@ -357,8 +365,7 @@ def place_summary_tracebacks(findings: Sequence[Finding], scans: Sequence[FileSc
         if f.rank is None and f.line is not None:
             for file, fr in entries:
                 if file == f.file and fr.line < f.line <= fr.end:
-                    node = idx.node(fr.host if fr.host and fr.host != "localhost" else None) or idx.rank_node.get(fr.rank or 0)
-                    f = dataclasses.replace(f, rank=fr.rank, local_rank=fr.local_rank, node=node or f.node,
+                    f = dataclasses.replace(f, rank=fr.rank, local_rank=fr.local_rank, node=_summary_node(idx, fr, None) or f.node,
                                             time=f.time or fr.time)
                     break
         out.append(f)

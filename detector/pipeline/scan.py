@@ -75,8 +75,6 @@ def _lookback_time(buf: bytes, start: int, floor: int, parser: LineParser,
 # lines read after "ChildFailedError" for torchelastic's summary: eight entries and a root cause
 # whose traceback field holds the error file's whole traceback (a hundred frames and more)
 SUMMARY_LINES = 600
-
-
 SUMMARY_RULE_WITHIN = 4  # lines from "ChildFailedError" to the summary's first "=====" rule
 # what begins the summary's table: its rule (a paste may shorten it), the script's "FAILED", the
 # failures' heading, the root cause's
