@@ -21,7 +21,8 @@ truth.json, side by side with a naive reader that takes the first error-looking 
     python bench/diagnosis.py --split fresh19 # the twentieth set-aside (twentieth session; scored, then promoted)
     python bench/diagnosis.py --split fresh20 # the twenty-first set-aside (twenty-first session; scored, then promoted)
     python bench/diagnosis.py --split fresh21 # the twenty-second set-aside (twenty-second session; scored, then promoted)
-    python bench/diagnosis.py --split fresh22 # the twenty-third set-aside (twenty-third session; once, at the end)
+    python bench/diagnosis.py --split fresh22 # the twenty-third set-aside (twenty-third session; scored, then promoted)
+    python bench/diagnosis.py --split fresh23 # the twenty-fourth set-aside (twenty-fourth session; once, at the end)
     (fresh5, fresh6 and fresh7, set aside in the eighth to tenth sessions, were scored once and
     then moved to development: split.json's "promoted")
     python bench/diagnosis.py --split all --misses
@@ -108,7 +109,8 @@ ASIDES: tuple[tuple[str, str], ...] = (
     ("fresh11", "fresh11"), ("fresh12", "fresh12"), ("fresh13", "fresh13"),
     ("fresh14", "fresh14"), ("fresh15", "fresh15"), ("fresh16", "fresh16"),
     ("fresh17", "fresh17"), ("fresh18", "fresh18"), ("fresh19", "fresh19"),
-    ("fresh20", "fresh20"), ("fresh21", "fresh21"), ("fresh22", "fresh22"))
+    ("fresh20", "fresh20"), ("fresh21", "fresh21"), ("fresh22", "fresh22"),
+    ("fresh23", "fresh23"))
 SPLITS: tuple[str, ...] = ("dev", *(label for _, label in ASIDES))
 
 
