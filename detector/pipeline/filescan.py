@@ -51,3 +51,6 @@ class FileScan:
     # the line number of the file's last line of training progress (a step, a progress bar, the end
     # of training), from its tail; None: none in the tail
     last_progress: int | None = None
+    # the line number where notes pasted after the log begin (a closing markdown fence, an issue
+    # template's versions, collect_env's output), from the tail; None: the file ends in log
+    notes_start: int | None = None

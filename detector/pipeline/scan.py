@@ -21,7 +21,7 @@ from typing import BinaryIO
 
 from detector.pipeline.evidence import EvidenceCap, Hit
 from detector.pipeline.filescan import LOOKBACK_LINES, MAX_LINE, FileScan
-from detector.pipeline.tail import _read_tail, last_activity, last_progress_line
+from detector.pipeline.tail import _read_tail, last_activity, last_progress_line, notes_start
 from detector.rules.engine import RuleMatch, RuleSet, Verified
 from detector.sources.lines import LineParser
 from detector.sources.prefixes import Prefixed, PrefixStyle, detect_style, quick_prefix, strip_prefix
@@ -203,6 +203,7 @@ def scan_file(
     scan.activity = last_activity(scan)
     if f.kind is FileKind.RANK_LOG and (scan.hits or scan.failures):  # (only a file's findings ask for it)
         scan.last_progress = last_progress_line(scan)
+        scan.notes_start = notes_start(scan)
     for _rank, time in scan.activity.items():
         if scan.last_time is None or time > scan.last_time:
             scan.last_time = time

@@ -224,3 +224,43 @@ def last_progress_line(scan: FileScan) -> int | None:
                 or "job " in low or "tuning" in low or "'loss'" in low) and search(low):
             return scan.tail_first + i
     return None
+
+
+# where a paste's log ends and the notes pasted after it begin: a markdown fence closing the
+# log's block, an issue template's heading for the versions, PyTorch's collect_env banner
+_NOTES_MARK = re.compile(
+    r"\s{0,3}(?:```|~~~)|#{1,6}\s{1,3}(?:Versions?|Environment|System [Ii]nfo|Expected behaviou?r|Additional)"
+    r"|Collecting environment information")
+# a line of log after such a mark: a time of day near the line's start, a traceback, NCCL's lines
+_LOG_AFTER = re.compile(r"^.{0,40}\b[0-9]{1,2}:[0-9]{2}:[0-9]{2}\b|Traceback \(most recent|^\s{0,8}File \"|NCCL (?:INFO|WARN)")
+NOTES_LINES = 400  # at most this many lines of notes after the log
+
+
+def notes_start(scan: FileScan) -> int | None:
+    """The line number of the first line of notes a paste ends on (the fence that closes the
+    log's block, an issue template's "Versions" heading, collect_env's output), where nothing
+    after it reads as log; None when the file ends in log. A file's "last lines" are its log's."""
+    lines = tail_of(scan)
+    if not lines:
+        return None
+    first = max(0, len(lines) - NOTES_LINES)
+    # fences counted from the file's start, where the tail holds it (an opening fence: log follows)
+    fences = sum(1 for line in lines[:first] if line.lstrip().startswith(("```", "~~~"))) if scan.tail_first == 1 else None
+    mark: int | None = None
+    for i in range(first, len(lines)):
+        line = lines[i]
+        if mark is None:
+            if ("`" not in line and "~" not in line and "#" not in line and "Collecting" not in line) or not _NOTES_MARK.match(line):
+                continue
+            if line.lstrip().startswith(("```", "~~~")):
+                if fences is None:
+                    continue
+                fences += 1
+                if fences % 2:
+                    continue
+            if not any(x.strip() for x in lines[:i]):
+                continue
+            mark = i
+        elif _LOG_AFTER.search(line) and not line.startswith("Python version:"):
+            return None  # log again after the mark: the notes were the log's own
+    return None if mark is None else scan.tail_first + mark

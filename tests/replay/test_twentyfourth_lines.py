@@ -1,0 +1,81 @@
+"""The twenty-fourth session's cases: a log pasted into an issue's template, the notes after it
+(the fence that closes the log's block, the template's "Versions" heading, PyTorch's collect_env
+output) read as no part of the log, so that what the log's last lines say stays its last words."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from detector.rules.engine import RuleSet
+from detector.types import Cause
+from tests.support.replaying import causes_of
+
+ENV = """### Versions
+
+Collecting environment information...
+PyTorch version: 2.1.0+cu121
+Is debug build: False
+CUDA used to build PyTorch: 12.1
+OS: Ubuntu 22.04.3 LTS (x86_64)
+Python version: 3.10.12 (main, Nov 20 2023, 15:14:05) [GCC 11.4.0] (64-bit runtime)
+Is CUDA available: True
+GPU models and configuration:
+GPU 0: NVIDIA A100-SXM4-80GB
+GPU 1: NVIDIA A100-SXM4-80GB
+GPU 2: NVIDIA A100-SXM4-80GB
+GPU 3: NVIDIA A100-SXM4-80GB
+Nvidia driver version: 535.104.05
+cuDNN version: Could not collect
+HIP runtime version: N/A
+MIOpen runtime version: N/A
+Is XNNPACK available: True
+
+CPU:
+Architecture:                       x86_64
+CPU op-mode(s):                     32-bit, 64-bit
+Byte Order:                         Little Endian
+CPU(s):                             256
+On-line CPU(s) list:                0-255
+Vendor ID:                          AuthenticAMD
+Model name:                         AMD EPYC 7742 64-Core Processor
+NUMA node(s):                       8
+L3 cache:                           512 MiB (32 instances)
+Vulnerability Itlb multihit:        Not affected
+Vulnerability L1tf:                 Not affected
+Vulnerability Mds:                  Not affected
+Vulnerability Meltdown:             Not affected
+Vulnerability Retbleed:             Mitigation; untrained return thunk; SMT enabled with STIBP protection
+Vulnerability Spec store bypass:    Mitigation; Speculative Store Bypass disabled via prctl and seccomp
+Vulnerability Spectre v1:           Mitigation; usercopy/swapgs barriers and __user pointer sanitization
+Vulnerability Srbds:                Not affected
+
+Versions of relevant libraries:
+[pip3] nvidia-nccl-cu12==2.18.1
+[pip3] torch==2.1.0
+"""
+
+STALL = ("WARNING: One or more tensors were submitted to be reduced, gathered or broadcasted by subset of ranks "
+         "and are waiting for remainder of ranks for more than 60 seconds. This may indicate that different ranks "
+         "are trying to submit different tensors or that only subset of ranks is submitting tensors, which will "
+         "cause deadlock. Stalled ops: allreduce.model.fc1.weight [ready ranks: 2, 0, 1], "
+         "allreduce.model.fc1.bias [ready ranks: 0, 2, 1]\n")
+
+
+def _issue(log: str, tail: str = ENV) -> str:
+    return ("### Describe the bug\n\nTraining with Horovod on 4 GPUs stops after the first batch; no error, it just "
+            "sits there. Any idea what's going on?\n\n```\n" + log + "```\n\n" + tail)
+
+
+def test_a_stall_report_that_ends_the_log_stays_a_hang_with_the_issue_notes_after_it(tmp_path: Path, ruleset: RuleSet) -> None:
+    assert causes_of(tmp_path / "bare", {"train.log": STALL}, ruleset)[:1] == [Cause.HANG]
+    assert causes_of(tmp_path / "issue", {"log.txt": _issue(STALL)}, ruleset)[:1] == [Cause.HANG]
+    assert causes_of(tmp_path / "md", {"issue.md": _issue(STALL)}, ruleset)[:1] == [Cause.HANG]
+
+
+def test_log_after_the_notes_keeps_the_file_going(tmp_path: Path, ruleset: RuleSet) -> None:
+    # the stall report, then a second block of the same log in which training went on: the
+    # report was one in the middle of training (nothing failed), whatever sits between the blocks
+    steps = "".join(f"[2021-06-01 10:{14 + i // 60:02d}:{i % 60:02d}.000000: I train.py:88] step {100 + i} loss 2.31\n"
+                    for i in range(40))
+    text = _issue(STALL, "and a few minutes later it continued:\n\n```\n" + steps + "```\n")
+    assert causes_of(tmp_path / "went-on", {"log.txt": text}, ruleset) == []
