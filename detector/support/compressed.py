@@ -153,7 +153,21 @@ def open_log(path: Path | str, compressed: bool) -> tuple[BinaryIO, os.stat_resu
                 if st.st_size <= HTML_PASTE_BYTES and _html_escaped(fh):
                     decoded = _converted("html", st, lambda: _unescape(fh.read())) or b""
                     fh.close()
+                    margin = _margin(decoded[:_HTML_HEAD])
+                    if margin:
+                        decoded = _unmargined(decoded, margin)
                     return io.BytesIO(decoded), st, "HTML entities (text copied from a rendered page) decoded"
+                if st.st_size <= HTML_PASTE_BYTES:
+                    head = fh.read(_HTML_HEAD)
+                    fh.seek(0)
+                    crlf = _crlf(head)
+                    margin = _margin(head.replace(b"\r\n", b"\n") if crlf else head)
+                    if margin or crlf:
+                        plain = _converted(f"paste{margin!r}{crlf}", st, lambda: _plain_paste(fh.read(), margin, crlf)) or b""
+                        fh.close()
+                        said = (f"the {_MARGIN_NAMES.get(margin, 'indent')} every line begins with removed (a quoted or indented paste)"
+                                if margin else None)
+                        return io.BytesIO(plain), st, said
                 return fh, st, None
             data = fh.read(MAX_INFLATED)
             note = (f"only its first {MAX_INFLATED >> 20} MiB read (UTF-16 is converted in memory)"
@@ -193,6 +207,66 @@ def _unescape(data: bytes) -> bytes:
     text = data.decode("utf-8", "surrogateescape")
     lines = [html.unescape(line).replace("\n", " ") if "&" in line else line for line in text.split("\n")]
     return "\n".join(lines).encode("utf-8", "surrogateescape")
+
+
+_MARGIN_NAMES = {b"> ": "'> '", b">": "'>'", b"\t": "tab"}
+_MARGIN_LINES = 5  # a margin counts on this many lines of text or more
+
+
+def _margin(head: bytes) -> bytes | None:
+    """The margin every non-blank line of ``head`` (a file's first bytes, its last line perhaps
+    cut) begins with: a reply's quote (``"> "`` or ``">"``) or an indent of two or more spaces or
+    tabs (a code block indented in Markdown, a forum's or a mail's copy); None where a line
+    begins without it or fewer than :data:`_MARGIN_LINES` lines have text."""
+    if not head or head[:1] not in b" \t>\n\r":
+        return None
+    lines = [x.rstrip(b"\r") for x in head.split(b"\n")[:-1] or [head]]
+    text = [x for x in lines if x.strip()]
+    if len(text) < _MARGIN_LINES:
+        return None
+    if all(x.startswith(b">") for x in text):
+        spaced = all(x.startswith(b"> ") or x.strip() == b">" for x in text)
+        return b"> " if spaced else b">"
+    common: bytes | None = None
+    for x in text:
+        lead = x[: len(x) - len(x.lstrip(b" \t"))]
+        if not lead:
+            return None
+        if common is None or lead.startswith(common):
+            common = common if common is not None else lead
+            continue
+        n = 0
+        while n < min(len(common), len(lead)) and common[n] == lead[n]:
+            n += 1
+        common = common[:n]
+        if not common:
+            return None
+    if common is not None and common.endswith(b"  ") and any(x[len(common):].startswith(b'File "') for x in text):
+        common = common[:-2]  # a traceback's frames: their own indent is no margin (a paste cut inside one)
+    if not common or (len(common) < 2 and common != b"\t"):
+        return None
+    return common
+
+
+def _crlf(head: bytes) -> bool:
+    """Most of ``head``'s lines end in CR LF (a paste saved on Windows, a log copied from a
+    browser there): rules read a line without its CR."""
+    return b"\r\n" in head and head.count(b"\r\n") * 2 >= head.count(b"\n")
+
+
+def _plain_paste(data: bytes, margin: bytes | None, crlf: bool) -> bytes:
+    if crlf:
+        data = data.replace(b"\r\n", b"\n")
+    return _unmargined(data, margin) if margin else data
+
+
+def _unmargined(data: bytes, margin: bytes) -> bytes:
+    """``data`` with ``margin`` taken from the start of every line that begins with it (a quote's
+    bare ``">"`` lines made blank); the count of lines is kept."""
+    lines = data.split(b"\n")
+    bare = margin.rstrip()
+    cut = len(margin)
+    return b"\n".join(x[cut:] if x.startswith(margin) else (b"" if bare and x.rstrip(b"\r") == bare else x) for x in lines)
 
 
 # a file's text converted (an export's records, a page's decoded entities), by what was done and the

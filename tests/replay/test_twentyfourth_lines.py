@@ -79,3 +79,45 @@ def test_log_after_the_notes_keeps_the_file_going(tmp_path: Path, ruleset: RuleS
                     for i in range(40))
     text = _issue(STALL, "and a few minutes later it continued:\n\n```\n" + steps + "```\n")
     assert causes_of(tmp_path / "went-on", {"log.txt": text}, ruleset) == []
+
+
+TRACEBACK = """Traceback (most recent call last):
+  File "/workspace/train.py", line 212, in <module>
+    main(args)
+  File "/workspace/train.py", line 174, in main
+    batch = next(loader)
+  File "/workspace/data.py", line 61, in __next__
+    raise ValueError(f"sample {idx} has no labels")
+ValueError: sample 88213 has no labels
+[2024-03-05 11:02:14,120] torch.distributed.elastic.multiprocessing.api: [ERROR] failed (exitcode: 1) local_rank: 0 (pid: 4112) of binary: /usr/bin/python
+"""
+
+
+def test_a_paste_quoted_in_a_reply_or_indented_as_a_code_block_reads_as_the_log(tmp_path: Path, ruleset: RuleSet) -> None:
+    # the traceback's last frames and its exception, as a reply quotes them or a post indents them
+    cut = TRACEBACK.splitlines()[3:8]
+    assert causes_of(tmp_path / "bare", {"train.log": "\n".join(cut) + "\n"}, ruleset)[:1] == [Cause.PYTHON_EXCEPTION]
+    quoted = "".join("> " + line + "\n" for line in cut)
+    indented = "".join("    " + line + "\n" for line in cut)
+    tabbed = "".join("\t" + line + "\n" for line in cut)
+    for name, text in (("quoted", quoted), ("indented", indented), ("tabbed", tabbed)):
+        assert causes_of(tmp_path / name, {"train.log": text}, ruleset)[:1] == [Cause.PYTHON_EXCEPTION], name
+
+
+def test_a_paste_cut_inside_a_traceback_keeps_its_frames_indent(tmp_path: Path, ruleset: RuleSet) -> None:
+    # frames only, no header and no exception line: two spaces before each "File" are the
+    # traceback's own, not a margin; the paste still reads as a cut traceback
+    frames = "".join(line + "\n" for line in TRACEBACK.splitlines()[1:7])
+    assert causes_of(tmp_path / "frames", {"train.log": frames}, ruleset)[:1] == [Cause.PYTHON_EXCEPTION]
+
+
+def test_a_paste_saved_with_windows_line_ends_reads_as_the_same_log(tmp_path: Path, ruleset: RuleSet) -> None:
+    log = ("terminate called after throwing an instance of 'std::system_error'\n"
+           "  what():  Transport endpoint is not connected\n"
+           "Traceback (most recent call last):\n"
+           '  File "main_moco.py", line 403, in <module>\n'
+           "    main()\n"
+           "torch.multiprocessing.spawn.ProcessExitedException: process 3 terminated with signal SIGABRT\n")
+    bare = causes_of(tmp_path / "lf", {"train.log": log}, ruleset)[:1]
+    assert bare == [Cause.NETWORK]
+    assert causes_of(tmp_path / "crlf", {"train.log": log.replace("\n", "\r\n")}, ruleset)[:1] == bare
