@@ -13,6 +13,7 @@ import html
 import io
 import json
 import os
+import re
 import stat
 import zlib
 from collections.abc import Callable
@@ -161,9 +162,12 @@ def open_log(path: Path | str, compressed: bool) -> tuple[BinaryIO, os.stat_resu
                     head = fh.read(_HTML_HEAD)
                     fh.seek(0)
                     crlf = _crlf(head)
+                    ansi = b"\x1b[" in head
+                    if ansi:
+                        head = _ANSI_CSI.sub(b"", head)
                     margin = _margin(head.replace(b"\r\n", b"\n") if crlf else head)
-                    if margin or crlf:
-                        plain = _converted(f"paste{margin!r}{crlf}", st, lambda: _plain_paste(fh.read(), margin, crlf)) or b""
+                    if margin or crlf or ansi:
+                        plain = _converted(f"paste{margin!r}{crlf}{ansi}", st, lambda: _plain_paste(fh.read(), margin, crlf, ansi)) or b""
                         fh.close()
                         said = (f"the {_MARGIN_NAMES.get(margin, 'indent')} every line begins with removed (a quoted or indented paste)"
                                 if margin else None)
@@ -254,7 +258,17 @@ def _crlf(head: bytes) -> bool:
     return b"\r\n" in head and head.count(b"\r\n") * 2 >= head.count(b"\n")
 
 
-def _plain_paste(data: bytes, margin: bytes | None, crlf: bool) -> bytes:
+# a terminal's colour and style codes (SGR) and cursor moves, as a console captured with colours
+# holds them: no rule reads them, and one before a line's first word hides it from the rules
+# anchored there
+_ANSI_CSI = re.compile(rb"\x1b\[[0-9;?]{0,24}[A-Za-z]")
+
+
+def _plain_paste(data: bytes, margin: bytes | None, crlf: bool, ansi: bool = False) -> bytes:
+    """``data`` as plain lines: its colour codes, its CRs before line feeds and its margin taken
+    off (each line's count and order kept)."""
+    if ansi:
+        data = _ANSI_CSI.sub(b"", data)
     if crlf:
         data = data.replace(b"\r\n", b"\n")
     return _unmargined(data, margin) if margin else data

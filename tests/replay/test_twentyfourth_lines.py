@@ -121,3 +121,23 @@ def test_a_paste_saved_with_windows_line_ends_reads_as_the_same_log(tmp_path: Pa
     bare = causes_of(tmp_path / "lf", {"train.log": log}, ruleset)[:1]
     assert bare == [Cause.NETWORK]
     assert causes_of(tmp_path / "crlf", {"train.log": log.replace("\n", "\r\n")}, ruleset)[:1] == bare
+
+
+def test_a_console_captured_with_colours_reads_as_the_same_log(tmp_path: Path, ruleset: RuleSet) -> None:
+    log = ("terminate called after throwing an instance of 'std::system_error'\n"
+           "  what():  Transport endpoint is not connected\n")
+    coloured = "".join("\x1b[31m" + line + "\x1b[0m\n" for line in log.splitlines())
+    assert causes_of(tmp_path / "plain", {"train.log": log}, ruleset)[:1] == [Cause.NETWORK]
+    assert causes_of(tmp_path / "coloured", {"train.log": coloured}, ruleset)[:1] == [Cause.NETWORK]
+
+
+def test_a_ray_task_that_failed_because_an_actor_died_is_no_exception_of_its_own(tmp_path: Path, ruleset: RuleSet) -> None:
+    died = ("ray.exceptions.RayTaskError(ActorDiedError): \x1b[36mray::TaskRunner.run()\x1b[39m (pid=15334, "
+            "ip=10.80.8.181, actor_id=fd3e78044484d6f1fdf0392301000000, repr=<main_ppo.TaskRunner object at 0x7f6f9cff1a10>)\n"
+            "ray.exceptions.ActorDiedError: The actor died unexpectedly before finishing this task.\n")
+    assert Cause.PYTHON_EXCEPTION not in causes_of(tmp_path / "died", {"train.log": died}, ruleset)
+    plain = died.replace("\x1b[36m", "").replace("\x1b[39m", "")
+    assert Cause.PYTHON_EXCEPTION not in causes_of(tmp_path / "plain", {"train.log": plain}, ruleset)
+    raised = died.replace("RayTaskError(ActorDiedError)", "RayTaskError(ValueError)").replace(
+        "ray.exceptions.ActorDiedError: The actor died unexpectedly before finishing this task.", "ValueError: bad reward")
+    assert causes_of(tmp_path / "raised", {"train.log": raised}, ruleset)[:1] == [Cause.PYTHON_EXCEPTION]
