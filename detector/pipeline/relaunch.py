@@ -191,6 +191,31 @@ def _last_start(raw: Sequence[str], failures: Sequence[int]) -> int | None:
     return start
 
 
+LAUNCHER_BANNER = "torch.launcher_start_banner"  # rules/torch.yaml: torchrun's banner as it starts
+BANNER_LINES = 2  # the banner's blank and starred lines before it
+
+
+def _banner_starts(findings: Sequence[Finding], failing: Mapping[str, set[int]], lines_of: Mapping[str, int]) -> dict[str, int]:
+    """Per file, where the last torchrun launch that began after a failure in the file starts:
+    the launcher prints its banner once as it starts, so a banner after a failure, with the
+    launch's lines after it, is a new launch, in a file of any number of ranks (a console kept
+    across retries). (A banner the file ends on is the launcher's own, printed out of order: an
+    old launcher's buffered stdout.)"""
+    banners: dict[str, list[int]] = {}
+    for f in findings:
+        if f.rule == LAUNCHER_BANNER and f.file is not None and f.file in failing and f.line is not None:
+            banners.setdefault(f.file, []).append(f.line)
+    out: dict[str, int] = {}
+    for file, lines in banners.items():
+        first_failure = min(failing[file])
+        after = [b for b in lines if b > first_failure and lines_of.get(file, 0) - b >= GOES_ON]
+        if after:
+            last = max(after)
+            before = max((x for x in failing[file] if x < last), default=0)
+            out[file] = max(before + 1, last - BANNER_LINES)
+    return out
+
+
 def last_launch_starts(scans: Iterable[FileScan], findings: Sequence[Finding],
                        file_rank: Mapping[str, int]) -> dict[str, int]:
     """Per file (its display name), the line where its last launch starts, for the files in
@@ -200,7 +225,8 @@ def last_launch_starts(scans: Iterable[FileScan], findings: Sequence[Finding],
     for f in findings:
         if f.file is not None and f.line is not None and f.role is not Role.CONTEXT:
             failing.setdefault(f.file, set()).add(f.line)
-    out: dict[str, int] = {}
+    scans = list(scans)
+    out: dict[str, int] = _banner_starts(findings, failing, {s.file.display: s.lines for s in scans})
     budget = MAX_TOTAL_BYTES
     for scan in scans:
         lines = failing.get(scan.file.display)
@@ -218,7 +244,7 @@ def last_launch_starts(scans: Iterable[FileScan], findings: Sequence[Finding],
         budget -= scan.file.size
         start = _last_start(raw, sorted(lines))
         if start is not None:
-            out[scan.file.display] = start
+            out[scan.file.display] = max(start, out.get(scan.file.display, 0))
     return out
 
 

@@ -141,3 +141,45 @@ def test_a_ray_task_that_failed_because_an_actor_died_is_no_exception_of_its_own
     raised = died.replace("RayTaskError(ActorDiedError)", "RayTaskError(ValueError)").replace(
         "ray.exceptions.ActorDiedError: The actor died unexpectedly before finishing this task.", "ValueError: bad reward")
     assert causes_of(tmp_path / "raised", {"train.log": raised}, ruleset)[:1] == [Cause.PYTHON_EXCEPTION]
+
+
+def _banner(pid: int, t: str) -> str:
+    head = f"W0422 19:{t}.364000 {pid} torch/distributed/run.py:803] "
+    return (head + "\n" + head + "*****************************************\n" + head
+            + "Setting OMP_NUM_THREADS environment variable for each process to be 1 in default, to avoid your system "
+            "being overloaded, please further tune the variable for optimal performance in your application as needed.\n"
+            + head + "*****************************************\n")
+
+
+FAILED_LAUNCH = ("".join("/usr/local/bin/python: can't open file '/root/train_gpt.py': [Errno 2] No such file or directory\n"
+                         for _ in range(4))
+                 + "E0422 19:41:11.722000 128722 torch/distributed/elastic/multiprocessing/api.py:882] failed (exitcode: 2) "
+                 "local_rank: 0 (pid: 128804) of binary: /usr/local/bin/python\n"
+                 "Traceback (most recent call last):\n"
+                 '  File "/usr/local/bin/torchrun", line 8, in <module>\n'
+                 "    sys.exit(main())\n"
+                 "torch.distributed.elastic.multiprocessing.errors.ChildFailedError: \n"
+                 "============================================================\n"
+                 "train_gpt.py FAILED\n"
+                 "------------------------------------------------------------\n"
+                 "Failures:\n"
+                 "  <NO_OTHER_FAILURES>\n"
+                 "------------------------------------------------------------\n"
+                 "Root Cause (first observed failure):\n"
+                 "[0]:\n"
+                 "  time      : 2026-04-22_19:41:11\n"
+                 "  host      : 2cb1b82dcb5e\n"
+                 "  rank      : 0 (local_rank: 0)\n"
+                 "  exitcode  : 2 (pid: 128804)\n"
+                 "  error_file: <N/A>\n"
+                 "  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html\n"
+                 "============================================================\n")
+
+
+def test_a_torchrun_launch_that_failed_then_a_new_launch_that_trained_to_its_end_is_no_failure(tmp_path: Path, ruleset: RuleSet) -> None:
+    steps = "".join(f"step:{i}/2000 train_loss:{3.0 - i / 1000:.4f} train_time:{i * 120}ms\n" for i in range(0, 2001, 100))
+    console = _banner(128722, "41:08") + FAILED_LAUNCH + _banner(128851, "41:35") + steps + "final val_loss:2.3290 val_bpb:1.0642\n"
+    assert causes_of(tmp_path / "relaunched", {"train.log": console}, ruleset) == []
+    # the failed launch alone, and an old launcher's banner that its buffered stdout printed last
+    assert causes_of(tmp_path / "failed", {"train.log": _banner(128722, "41:08") + FAILED_LAUNCH}, ruleset)[:1] == [Cause.PYTHON_EXCEPTION]
+    assert causes_of(tmp_path / "late-banner", {"train.log": FAILED_LAUNCH + _banner(128722, "41:08")}, ruleset)[:1] == [Cause.PYTHON_EXCEPTION]
