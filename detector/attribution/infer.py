@@ -913,6 +913,13 @@ def _spawned_traceback(seen: Sequence[Finding], facts: RunFacts) -> Finding | No
     return None
 
 
+# a traceback a logger wrote at warning or info level (glog's "W0412 22:16:09.399000 91330
+# codecache.py:1021] Traceback", logging's "WARNING ... Traceback"): an exception the program
+# caught and went on after (a cache entry it could not load), no last word of a failure
+_LOGGED_WARNING = re.compile(r"(?:^|[\]:\s])[WI][01][0-9][0-3][0-9] [0-9:.]{8,15} +[0-9]{1,10} [^\s\]]{1,200}\] (?:\[[0-9/]{1,20}\] )?Traceback"
+                             r"|\bWARNING\b.{0,200}Traceback")
+
+
 def last_resort(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
     """An incident from the context lines that name a failure (a process aborted on an uncaught
     C++ exception, a fault handler's abort) when no rank left other evidence: what was seen, at
@@ -937,6 +944,7 @@ def last_resort(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
               and last_frame.get(f.file, 0) > f.line}
     seen = sorted((f for f in group if f.role is Role.CONTEXT and f.rule in LAST_RESORT_RULES
                    and ((f.cause or LAST_RESORT_CAUSE.get(f.rule)) is not None or _cancelled_step(f))
+                   and not (f.rule == "python.traceback" and _LOGGED_WARNING.search(f.text, 0, 400))
                    and terminal(f, facts)
                    and (f.rule not in NEAR_THE_END or at_the_end(f, facts, NEAR_THE_END[f.rule]))
                    and not (f.rule == TRACEBACK_FRAME and f.file in headed)

@@ -183,3 +183,19 @@ def test_a_torchrun_launch_that_failed_then_a_new_launch_that_trained_to_its_end
     # the failed launch alone, and an old launcher's banner that its buffered stdout printed last
     assert causes_of(tmp_path / "failed", {"train.log": _banner(128722, "41:08") + FAILED_LAUNCH}, ruleset)[:1] == [Cause.PYTHON_EXCEPTION]
     assert causes_of(tmp_path / "late-banner", {"train.log": FAILED_LAUNCH + _banner(128722, "41:08")}, ruleset)[:1] == [Cause.PYTHON_EXCEPTION]
+
+
+def test_a_traceback_a_logger_wrote_as_a_warning_is_no_last_word_of_a_failure(tmp_path: Path, ruleset: RuleSet) -> None:
+    head = "[rank4]:W0412 22:19:10.969000 91330 torch/_inductor/codecache.py:1021] [0/4] "
+    warned = (head + "fx graph cache unable to load compiled graph\n"
+              + head + "Traceback (most recent call last):\n"
+              + head + '  File "/usr/local/lib/python3.12/dist-packages/torch/_inductor/codecache.py", line 1019, in iterate_over_candidates\n'
+              + head + "    yield pickle.loads(content), content\n"
+              + head + "EOFError: Ran out of input\n"
+              + "Serialized model quantized+brotli: 15973873 bytes\n"
+              + "final_int6_roundtrip val_loss:2.3290 val_bpb:1.0642 eval_time:6349ms\n")
+    assert causes_of(tmp_path / "warned", {"train.log": warned}, ruleset) == []
+    # the same traceback printed as the process died is its last word
+    died = warned.replace(head, "[rank4]: ").replace("fx graph cache unable to load compiled graph\n", "")
+    died = died.split("Serialized")[0]
+    assert causes_of(tmp_path / "died", {"train.log": died}, ruleset)[:1] == [Cause.PYTHON_EXCEPTION]
