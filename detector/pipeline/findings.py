@@ -447,7 +447,8 @@ def refine_generic_nccl(findings: Sequence[Finding]) -> list[Finding]:
 SHELL_KILLED = "generic.shell_killed"
 # watchdogs that kill the stuck server's processes themselves (rules/launchers.yaml), and how many
 # lines after their report its shell's "Killed" follows
-KILLING_WATCHDOGS = frozenset({"launcher.sglang_watchdog_timeout"})
+# (and SGLang's launcher ending its process tree after a child failed)
+KILLING_WATCHDOGS = frozenset({"launcher.sglang_watchdog_timeout", "launcher.sglang_child_sigquit"})
 KILL_WITHIN = 20
 
 
@@ -470,8 +471,9 @@ def _demote_after(findings: Sequence[Finding], marks: frozenset[str], within: in
 
 def demote_kill_after_watchdog(findings: Sequence[Finding]) -> list[Finding]:
     """``findings`` with a shell's ``Killed`` a few lines after the report of a watchdog that kills
-    the stuck server itself (SGLang's scheduler watchdog) made collateral (cause none): the
-    watchdog tore the job down; no OOM killer is needed to explain it."""
+    the stuck server itself (SGLang's scheduler watchdog), or of SGLang's launcher hearing that a
+    child failed (it then kills its process tree), made collateral (cause none): the server tore
+    itself down; no OOM killer is needed to explain it."""
     return _demote_after(findings, KILLING_WATCHDOGS, KILL_WITHIN, lambda f: f.rule == SHELL_KILLED, Role.COLLATERAL)
 
 

@@ -199,3 +199,21 @@ def test_a_traceback_a_logger_wrote_as_a_warning_is_no_last_word_of_a_failure(tm
     died = warned.replace(head, "[rank4]: ").replace("fx graph cache unable to load compiled graph\n", "")
     died = died.split("Serialized")[0]
     assert causes_of(tmp_path / "died", {"train.log": died}, ruleset)[:1] == [Cause.PYTHON_EXCEPTION]
+
+
+def test_the_shells_killed_after_sglang_heard_a_child_fail_is_no_oom_kill(tmp_path: Path, ruleset: RuleSet) -> None:
+    log = ("[2026-02-27 11:31:26 TP9] Scheduler hit an exception: Traceback (most recent call last):\n"
+           '  File "/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py", line 2412, in run_scheduler_process\n'
+           "    scheduler = Scheduler(server_args, port_args, gpu_id, tp_rank, moe_ep_rank, pp_rank, dp_rank)\n"
+           '  File "/sgl-workspace/sglang/python/sglang/srt/disaggregation/mooncake/conn.py", line 140, in __init__\n'
+           "    self.engine.initialize(hostname, 'P2PHANDSHAKE', 'tcp', device_name)\n"
+           "RuntimeError: open: Address family not supported by protocol\n"
+           "\n"
+           "[2026-02-27 11:31:26] Received sigquit from a child process. It usually means the child failed.\n"
+           "tpgds-aihub0006:2617:3311 [1] NCCL INFO [Service thread] Connection closed by localRank 1\n"
+           "Killed\n")
+    got = causes_of(tmp_path / "sglang", {"log.txt": log}, ruleset)
+    assert got[:1] == [Cause.PYTHON_EXCEPTION] and Cause.HOST_OOM_KILL not in got
+    # "Killed" alone after the same error, no launcher tearing down: still read as the OOM killer's
+    alone = log.replace("[2026-02-27 11:31:26] Received sigquit from a child process. It usually means the child failed.\n", "")
+    assert Cause.HOST_OOM_KILL in causes_of(tmp_path / "alone", {"log.txt": alone}, ruleset)
