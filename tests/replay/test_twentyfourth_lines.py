@@ -217,3 +217,18 @@ def test_the_shells_killed_after_sglang_heard_a_child_fail_is_no_oom_kill(tmp_pa
     # "Killed" alone after the same error, no launcher tearing down: still read as the OOM killer's
     alone = log.replace("[2026-02-27 11:31:26] Received sigquit from a child process. It usually means the child failed.\n", "")
     assert Cause.HOST_OOM_KILL in causes_of(tmp_path / "alone", {"log.txt": alone}, ruleset)
+
+
+def test_an_ascend_vector_core_exception_and_a_tpu_device_buffer_exhausted(tmp_path: Path, ruleset: RuleSet) -> None:
+    npu = ("[2026-01-15 13:43:21 DP2 TP10 EP10] Scheduler hit an exception: Traceback (most recent call last):\n"
+           '  File "/sglang/python/sglang/srt/layers/moe/token_dispatcher/deepep.py", line 612, in combine\n'
+           "    combined_hidden_states, event, hook = buffer.low_latency_combine(\n"
+           "RuntimeError: Sync:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:325 NPU function error: "
+           "c10_npu::acl::AclrtSynchronizeStreamWithTimeout(stream), error code is 507035\n"
+           "[ERROR] 2026-01-15-13:43:21 (PID:337412, Device:10, RankID:-1) ERR00100 PTA call acl api failed\n"
+           "[Error]: The vector core execution is abnormal. \n")
+    assert causes_of(tmp_path / "npu", {"server.log": npu}, ruleset)[:1] == [Cause.ILLEGAL_MEMORY_ACCESS]
+    tpu = ("RuntimeError: Bad StatusOr access: RESOURCE_EXHAUSTED: Error allocating device buffer: Attempting to "
+           "allocate 196.00M. That was not possible. There are 134.44M free.; (1x0x0_HBM0): while running replica 0 "
+           "and partition 0 of a replicated computation (other replicas may have failed as well).\n")
+    assert causes_of(tmp_path / "tpu", {"worker-3.log": tpu}, ruleset)[:1] == [Cause.CUDA_OOM]
