@@ -232,3 +232,21 @@ def test_an_ascend_vector_core_exception_and_a_tpu_device_buffer_exhausted(tmp_p
            "allocate 196.00M. That was not possible. There are 134.44M free.; (1x0x0_HBM0): while running replica 0 "
            "and partition 0 of a replicated computation (other replicas may have failed as well).\n")
     assert causes_of(tmp_path / "tpu", {"worker-3.log": tpu}, ruleset)[:1] == [Cause.CUDA_OOM]
+
+
+def test_a_bare_eoferror_from_a_closed_pipe_is_collateral_of_the_timeouts(tmp_path: Path, ruleset: RuleSet) -> None:
+    log = ("[rank1]:[E324 13:00:25.428029 ProcessGroupHCCL.cpp:600] [Rank 1] Watchdog caught collective operation timeout: "
+           "WorkHCCL(SeqNum=196, OpType=ALLREDUCE, Timeout(ms)=3600000) ran for 3600185 milliseconds before timing out.\n"
+           "[rank0]:[E324 13:00:25.236600 ProcessGroupHCCL.cpp:600] [Rank 0] Watchdog caught collective operation timeout: "
+           "WorkHCCL(SeqNum=196, OpType=ALLREDUCE, Timeout(ms)=3600000) ran for 3600993 milliseconds before timing out.\n"
+           "Process ForkServerProcess-2:\n"
+           "Traceback (most recent call last):\n"
+           '  File "/usr/local/Ascend/ascend-toolkit/latest/python/site-packages/tbe/common/repository_manager/route.py", line 262, in task_distribute\n'
+           "    key, func_name, detail = resource_proxy[TASK_QUEUE].get()\n"
+           '  File "/home/ma-user/python3.10/lib/python3.10/multiprocessing/connection.py", line 388, in _recv\n'
+           "    raise EOFError\n"
+           "EOFError\n")
+    assert Cause.PYTHON_EXCEPTION not in causes_of(tmp_path / "hang", {"log.txt": log}, ruleset)
+    # an EOFError with a message (a truncated file read) is the program's own failure
+    read = log.split("Process ForkServerProcess-2:\n")[1].replace("EOFError\n", "EOFError: Ran out of input\n")
+    assert causes_of(tmp_path / "read", {"log.txt": read}, ruleset)[:1] == [Cause.PYTHON_EXCEPTION]
