@@ -250,3 +250,15 @@ def test_a_bare_eoferror_from_a_closed_pipe_is_collateral_of_the_timeouts(tmp_pa
     # an EOFError with a message (a truncated file read) is the program's own failure
     read = log.split("Process ForkServerProcess-2:\n")[1].replace("EOFError\n", "EOFError: Ran out of input\n")
     assert causes_of(tmp_path / "read", {"log.txt": read}, ruleset)[:1] == [Cause.PYTHON_EXCEPTION]
+
+
+def test_nccl_tests_whose_every_process_reports_a_remote_error_read_as_the_network(tmp_path: Path, ruleset: RuleSet) -> None:
+    ranks = "".join(f"#  Rank {r:2d} Group  0 Pid {297570 + r} on {'cnode2-005' if r < 8 else 'cnode2-016'} device  {r % 8} "
+                    f"[0x{0x18 + r:02x}] NVIDIA A100-SXM4-80GB\n" for r in range(16))
+    fails = "".join(f"{host}: Test NCCL failure common.cu:1279 'remote process exited or there was a network error / '\n"
+                    f" .. {host} pid {pid}: Test failure common.cu:1100\n"
+                    for host, pid in (("cnode2-016", 297579), ("cnode2-016", 297578), ("cnode2-005", 297571)))
+    log = ("# nThread 1 nGpus 1 minBytes 8 maxBytes 8589934592 step: 2(factor) warmup iters: 5 iters: 20 agg iters: 1 "
+           "validation: 1 graph: 0\n#\n# Using devices\n" + ranks + "#\n#       size         count      type   redop    root     "
+           "time   algbw   busbw #wrong     time   algbw   busbw #wrong\n" + fails)
+    assert causes_of(tmp_path / "tests", {"nccl_N2_G8.log": log}, ruleset)[:1] == [Cause.NETWORK]
