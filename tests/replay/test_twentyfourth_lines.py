@@ -262,3 +262,19 @@ def test_nccl_tests_whose_every_process_reports_a_remote_error_read_as_the_netwo
            "validation: 1 graph: 0\n#\n# Using devices\n" + ranks + "#\n#       size         count      type   redop    root     "
            "time   algbw   busbw #wrong     time   algbw   busbw #wrong\n" + fails)
     assert causes_of(tmp_path / "tests", {"nccl_N2_G8.log": log}, ruleset)[:1] == [Cause.NETWORK]
+
+
+def test_modal_stopping_a_function_at_its_timeout_or_on_preemption_is_a_preemption(tmp_path: Path, ruleset: RuleSet) -> None:
+    timeout = ("step:10400/20000 train_loss:2.0412 train_time:594871ms step_avg:57.20ms\n"
+               "Task's current input(s) [\"in-01KM8ZC4QTPN9XQP9KHETJXTFZ:1774122832637-0\"] cancelled because: Task's current "
+               "input in-01KM8ZC4QTPN9XQP9KHETJXTFZ:1774122832637-0 hit its timeout of 1500s\n"
+               "[modal-client] 2026-03-21T20:18:59+0000 Received a cancellation signal while processing input "
+               "('in-01KM8ZC4QTPN9XQP9KHETJXTFZ:1774122832637-0',)\n"
+               "Runner terminated.\n"
+               "FunctionTimeoutError: Task's current input \n"
+               "in-01KM8ZC4QTPN9XQP9KHETJXTFZ:1774122832637-0 hit its timeout of 1500s\n")
+    assert causes_of(tmp_path / "timeout", {"train.log": timeout}, ruleset)[:1] == [Cause.PREEMPTION]
+    preempted = ("step:1000/20000 train_loss:3.1 train_time:60000ms\n"
+                 "Runner interrupted due to worker preemption. Your Function will be restarted with the same input. "
+                 "For more details, see https://modal.com/docs/guide/preemption\n")
+    assert causes_of(tmp_path / "preempted", {"train.log": preempted}, ruleset)[:1] == [Cause.PREEMPTION]
