@@ -223,7 +223,7 @@ def exit_findings(scans: Sequence[FileScan], idx: RunIndex, rank_findings: Seque
                 records.setdefault((fnd.attempt, task_rank), (scode, None, node, fnd.time, fnd.file or "", fnd.line or 0, fnd.text, fnd.attempt))
                 if fnd.rule == MPIRUN_SIGNAL:
                     noticed.add((fnd.attempt, task_rank))
-            if scode > 0:
+            if 0 < scode < 128:  # (128 + N: the shell's word for a death by signal N, no error of the task's own)
                 srun_failed[fnd.attempt].update(task_ranks)
             continue
         if fnd.cause is Cause.DATA_LOADER_STALL:  # the signal killed a loader worker, not the rank
@@ -246,10 +246,12 @@ def exit_findings(scans: Sequence[FileScan], idx: RunIndex, rank_findings: Seque
         records.setdefault((fnd.attempt, rank), (code, _num(fnd.field("pid")), fnd.node or idx.rank_node.get(rank), fnd.time, fnd.file or "", fnd.line or 0, fnd.text, fnd.attempt))
         if fnd.rule in FIRST_EXIT_RULES:
             first_exit.add((fnd.attempt, rank))
+    # attempts where a collective timed out (not only torn down: a peer's loss tears it down too)
+    timed_out = {tf.attempt for tf in rank_findings if tf.role is Role.COLLATERAL and "timeout" in tf.rule}
     for att, failed in srun_failed.items():
         # the one task that exited with an error code, srun terminating the others; not after a
         # collective timed out (the first watchdog to fire ends its task first)
-        if len(failed) == 1 and att not in first_timeout and att not in untimed_timeout:
+        if len(failed) == 1 and att not in timed_out:
             first_exit.add((att, next(iter(failed))))
     if not records and unplaced:
         first = unplaced[0]

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from detector.rules.engine import RuleSet
 from detector.types import Cause
-from tests.support.replaying import causes_of
+from tests.support.replaying import causes_of, incidents_of
 
 ENV = """### Versions
 
@@ -278,3 +278,19 @@ def test_modal_stopping_a_function_at_its_timeout_or_on_preemption_is_a_preempti
                  "Runner interrupted due to worker preemption. Your Function will be restarted with the same input. "
                  "For more details, see https://modal.com/docs/guide/preemption\n")
     assert causes_of(tmp_path / "preempted", {"train.log": preempted}, ruleset)[:1] == [Cause.PREEMPTION]
+
+
+def test_the_one_srun_task_that_exited_with_code_1_before_a_peers_abort_is_the_initiator(tmp_path: Path, ruleset: RuleSet) -> None:
+    err = ("srun: error: gpu-node1: task 0: Exited with exit code 1\n"
+           '/app/slurm/run.sh: line 197: 2985003 Aborted                 (core dumped) "${BASE_CMD[@]}" 2>&1\n'
+           "srun: error: gpu-node2: task 1: Exited with exit code 134\n")
+    out = ("gpu-node2:2985003:2985024 [0] misc/socket.cc:50 NCCL WARN socketProgress: Connection closed by remote peer "
+           "gpu-node1.cluster<45074>\n"
+           "gpu-node2:2985003:2985024 [0] NCCL INFO misc/socket.cc:752 -> 6\n"
+           "gpu-node2:2985003:2985016 [0] NCCL INFO comm 0x8e01d00 rank 1 nranks 2 cudaDev 0 busId 100000 - Abort COMPLETE\n"
+           "[rank1]:[E ProcessGroupNCCL.cpp:577] [Rank 1] Some NCCL operations have failed or timed out. Due to the "
+           "asynchronous nature of CUDA kernels, subsequent GPU operations might run on corrupted/incomplete data.\n"
+           "[rank1]:[E ProcessGroupNCCL.cpp:1414] [PG 0 Rank 1] Process group watchdog thread terminated with exception: "
+           "NCCL error: remote process exited or there was a network error, NCCL version 2.20.5\n")
+    got = incidents_of(tmp_path / "srun", {"job.err": err, "job.out": out}, ruleset)
+    assert got and got[0].cause is Cause.PYTHON_EXCEPTION and got[0].rank == 0
