@@ -830,7 +830,7 @@ def at_the_end(f: Finding, facts: RunFacts, lines: int = LAST_LINES) -> bool:
 # next-to-last line: the frame and its code line)
 TRACEBACK_FRAME = "python.traceback_frame"
 NEAR_THE_END = {SETUP_LAST_WORDS: LAST_LINES, NCCL_TESTS_HEADER: 1, STORE_BARRIER_WAITING: 30, "launcher.deepspeed_host_memory_full": 10,
-               "nccl.connect_retry_refused": 5, TRACEBACK_FRAME: 2}
+               "nccl.connect_retry_refused": 5, TRACEBACK_FRAME: 2, "torch.store_wait_poll_timeout": 10}
 # last-resort rules that count only repeated among a file's last words: a peer refusing one
 # connection is start-up; refusing it again and again to the end, the job never formed
 REPEATED_LAST_WORDS = {"nccl.connect_retry_refused": 2, "torch.store_bind6_in_use": 2,
@@ -846,7 +846,7 @@ LAST_RESORT_RULES = frozenset({"python.fatal_abort", "torch.c10_fatal_abort", "t
                                "xid.uvm_fatal",
                                "python.traceback", TRACEBACK_FRAME, "launcher.sglang_process_exception",
                                "nccl.connect_retry_unreachable", "nccl.connect_retry_refused",
-                               "torch.store_connect_unreachable", "torch.store_socket_timeout_retry",
+                               "torch.store_connect_unreachable", "torch.store_socket_timeout_retry", "torch.store_wait_poll_timeout",
                                "python.stack_dump_main_thread", RULE_STACK_LOADER, SETUP_LAST_WORDS,
                                "launcher.deepspeed_host_memory_full", "launcher.pals_rank_abort",
                                "torch.store_bind_in_use", "torch.store_bind6_in_use", "generic.address_in_use",

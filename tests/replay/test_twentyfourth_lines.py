@@ -294,3 +294,14 @@ def test_the_one_srun_task_that_exited_with_code_1_before_a_peers_abort_is_the_i
            "NCCL error: remote process exited or there was a network error, NCCL version 2.20.5\n")
     got = incidents_of(tmp_path / "srun", {"job.err": err, "job.out": out}, ruleset)
     assert got and got[0].cause is Cause.PYTHON_EXCEPTION and got[0].rank == 0
+
+
+def test_a_log_that_ends_on_a_store_wait_timing_out_is_a_hang(tmp_path: Path, ruleset: RuleSet) -> None:
+    wait = ("[rank4]:[W731 01:01:29.544034999 socket.cpp:460] [c10d] waitForInput: poll for socket SocketImpl(fd=49, "
+            "addr=jrc0913.jureca:46374, remote=jrc0912.jureca:38293) returned 0, likely a timeout\n")
+    head = ("[rank4]:V0731 00:56:28.929000 3080918 */torch/distributed/pipelining/stage.py:1354] Shape inference: stage 2 "
+            "receiving from stage 1\n")
+    assert causes_of(tmp_path / "ends", {"log.txt": head + wait}, ruleset)[:1] == [Cause.HANG]
+    steps = "".join(f"[rank4]:[titan] 2025-07-31 01:0{2 + i // 60}:{i % 60:02d},000 - root - INFO - step: {i + 1}  loss: 9.1  "
+                    "memory: 30.1GiB  tps: 1,234\n" for i in range(30))
+    assert causes_of(tmp_path / "went-on", {"log.txt": head + wait + steps}, ruleset) == []
