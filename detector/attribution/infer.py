@@ -116,14 +116,33 @@ def _timeouts_in_different_collectives(collateral: Sequence[Finding], facts: Run
     (rank 0 in ALLGATHER #532341, ranks 1-2 in BROADCAST #532339) issued different collectives:
     a collective mismatch; the rank(s) of the minority operation are the culprit."""
     last: dict[int, tuple[str, int, Finding]] = {}
-    for f in collateral:
-        op, seq = f.field("op"), small_int(f.field("seq"), digits=18)
-        if f.rank is None or op is None or seq is None or not any(h in f.rule for h in TIMEOUT_HINTS):
-            continue
-        if _point_to_point(op):  # one rank's send is its peer's receive
-            continue
-        if f.rank not in last or seq < last[f.rank][1]:
+    timed = [f for f in collateral if f.rank is not None and f.field("op") is not None
+             and small_int(f.field("seq"), digits=18) is not None and any(h in f.rule for h in TIMEOUT_HINTS)
+             and not _point_to_point(f.field("op") or "")]  # (one rank's send is its peer's receive)
+    timeouts = Counter(f.field("timeout_ms") for f in timed)
+    if len(timeouts) > 1:
+        # watchdogs of process groups with different timeouts: each group numbers its own
+        # collectives; compare the ranks within the group most of them timed out in
+        common = timeouts.most_common(1)[0][0]
+        timed = [f for f in timed if f.field("timeout_ms") == common]
+    for f in timed:
+        op, seq = f.field("op") or "", small_int(f.field("seq"), digits=18) or 0
+        if f.rank is not None and (f.rank not in last or seq < last[f.rank][1]):
             last[f.rank] = (op.upper(), seq, f)
+    uneven = _uneven_sizes(last)
+    if uneven is not None:
+        seq, sizes = uneven
+        evidence = [f for _op, _s, f in last.values()]
+        sizes_text = ", ".join(f"rank {r}: {n}" for r, n in sorted(sizes.items()) if list(sizes.values()).count(n) == 1) or "all different"
+        counts = Counter(sizes.values())
+        (major, n_major), = counts.most_common(1)
+        odd = [r for r, n in sizes.items() if n != major]
+        rank = odd[0] if n_major >= 2 and len(odd) == 1 else None  # the one rank whose size no other has
+        initiator = _initiator_for(rank, None, facts, evidence) if rank is not None else Initiator()
+        return _build(Cause.COLLECTIVE_MISMATCH, initiator, evidence, _collateral(collateral, rank, facts),
+                      0.6 if rank is not None else 0.45, facts,
+                      inferred_by=f"the ranks timed out in the same collective #{seq} with different sizes ({sizes_text}): "
+                                  "they passed tensors of different sizes to it")
     if len({seq for _op, seq, _f in last.values()}) == 1:
         # all at one sequence number: the same collective with another size is another collective
         last = {r: (op if f.field("numel_in") is None else f"{op}({f.field('numel_in')})", seq, f)
@@ -146,6 +165,26 @@ def _timeouts_in_different_collectives(collateral: Sequence[Finding], facts: Run
     return _build(Cause.COLLECTIVE_MISMATCH, initiator, evidence, _collateral(collateral, rank, facts),
                   0.6 if rank is not None else 0.4, facts,
                   inferred_by=f"the ranks timed out in different collectives at the same point ({ops_text})")
+
+
+# collectives whose input is the same size on every rank (an all-to-all's splits may differ)
+_SAME_SIZE_OPS = frozenset({"ALLGATHER", "_ALLGATHER_BASE", "ALLGATHER_COALESCED", "ALLREDUCE", "ALLREDUCE_COALESCED",
+                            "REDUCE_SCATTER", "_REDUCE_SCATTER_BASE", "BROADCAST", "REDUCE"})
+
+
+def _uneven_sizes(last: Mapping[int, tuple[str, int, Finding]]) -> tuple[int, dict[int, str]] | None:
+    """Two or more ranks that timed out in the same collective (sequence number and operation)
+    with different input sizes, in a collective whose input is the same size on every rank:
+    (its sequence number, each such rank's size), else None."""
+    at: dict[tuple[int, str], dict[int, str]] = defaultdict(dict)
+    for rank, (op, seq, f) in last.items():
+        numel = f.field("numel_in")
+        if numel is not None and op in _SAME_SIZE_OPS:
+            at[(seq, op)][rank] = numel
+    for (seq, _op), sizes in sorted(at.items()):
+        if len(sizes) >= 2 and len(set(sizes.values())) >= 2:
+            return seq, sizes
+    return None
 
 
 _PG_ID = re.compile(r"\[PG (?:ID )?(?P<pg>[0-9]{1,6})\b[^\]]{0,80}\]")

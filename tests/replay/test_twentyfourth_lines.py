@@ -305,3 +305,16 @@ def test_a_log_that_ends_on_a_store_wait_timing_out_is_a_hang(tmp_path: Path, ru
     steps = "".join(f"[rank4]:[titan] 2025-07-31 01:0{2 + i // 60}:{i % 60:02d},000 - root - INFO - step: {i + 1}  loss: 9.1  "
                     "memory: 30.1GiB  tps: 1,234\n" for i in range(30))
     assert causes_of(tmp_path / "went-on", {"log.txt": head + wait + steps}, ruleset) == []
+
+
+def test_ranks_timing_out_in_the_same_allgather_with_different_sizes_issued_mismatched_collectives(tmp_path: Path, ruleset: RuleSet) -> None:
+    def wd(rank: int, seq: int, op: str, numel: int, timeout: int) -> str:
+        return (f"[rank{rank}]:[E ProcessGroupNCCL.cpp:523] [Rank {rank}] Watchdog caught collective operation timeout: "
+                f"WorkNCCL(SeqNum={seq}, OpType={op}, NumelIn={numel}, NumelOut={numel * 4}, Timeout(ms)={timeout}) "
+                f"ran for {timeout + 644} milliseconds before timing out.\n")
+    uneven = (wd(2, 6207, "ALLGATHER", 48128, 1800000) + wd(0, 6207, "ALLGATHER", 49152, 1800000)
+              + wd(0, 6029, "ALLREDUCE", 65084417, 600000) + wd(1, 6206, "ALLGATHER", 8192, 1800000))
+    assert causes_of(tmp_path / "uneven", {"train.log": uneven}, ruleset)[:1] == [Cause.COLLECTIVE_MISMATCH]
+    # the same sizes: the usual hang (one rank behind)
+    even = uneven.replace("NumelIn=48128", "NumelIn=49152")
+    assert causes_of(tmp_path / "even", {"train.log": even}, ruleset)[:1] == [Cause.HANG]
