@@ -119,12 +119,13 @@ def _timeouts_in_different_collectives(collateral: Sequence[Finding], facts: Run
     timed = [f for f in collateral if f.rank is not None and f.field("op") is not None
              and small_int(f.field("seq"), digits=18) is not None and any(h in f.rule for h in TIMEOUT_HINTS)
              and not _point_to_point(f.field("op") or "")]  # (one rank's send is its peer's receive)
-    timeouts = Counter(f.field("timeout_ms") for f in timed)
+    timeouts = Counter(t for f in timed if (t := f.field("timeout_ms")) is not None)
     if len(timeouts) > 1:
         # watchdogs of process groups with different timeouts: each group numbers its own
-        # collectives; compare the ranks within the group most of them timed out in
+        # collectives; compare the ranks within the group most of them timed out in (a line cut
+        # before its timeout is kept)
         common = timeouts.most_common(1)[0][0]
-        timed = [f for f in timed if f.field("timeout_ms") == common]
+        timed = [f for f in timed if f.field("timeout_ms") in (common, None)]
     for f in timed:
         op, seq = f.field("op") or "", small_int(f.field("seq"), digits=18) or 0
         if f.rank is not None and (f.rank not in last or seq < last[f.rank][1]):
@@ -133,7 +134,7 @@ def _timeouts_in_different_collectives(collateral: Sequence[Finding], facts: Run
     if uneven is not None:
         seq, sizes = uneven
         evidence = [f for _op, _s, f in last.values()]
-        sizes_text = ", ".join(f"rank {r}: {n}" for r, n in sorted(sizes.items()) if list(sizes.values()).count(n) == 1) or "all different"
+        sizes_text = ", ".join(f"rank {r}: {n}" for r, n in sorted(sizes.items()))
         counts = Counter(sizes.values())
         (major, n_major), = counts.most_common(1)
         odd = [r for r, n in sizes.items() if n != major]
@@ -167,8 +168,9 @@ def _timeouts_in_different_collectives(collateral: Sequence[Finding], facts: Run
                   inferred_by=f"the ranks timed out in different collectives at the same point ({ops_text})")
 
 
-# collectives whose input is the same size on every rank (an all-to-all's splits may differ)
-_SAME_SIZE_OPS = frozenset({"ALLGATHER", "_ALLGATHER_BASE", "ALLGATHER_COALESCED", "ALLREDUCE", "ALLREDUCE_COALESCED",
+# collectives whose input is the same size on every rank (an all-to-all's splits may differ, and
+# all_gather into a list of tensors of different sizes is legal: it runs as broadcasts)
+_SAME_SIZE_OPS = frozenset({"_ALLGATHER_BASE", "ALLREDUCE", "ALLREDUCE_COALESCED",
                             "REDUCE_SCATTER", "_REDUCE_SCATTER_BASE", "BROADCAST", "REDUCE"})
 
 
@@ -176,12 +178,13 @@ def _uneven_sizes(last: Mapping[int, tuple[str, int, Finding]]) -> tuple[int, di
     """Two or more ranks that timed out in the same collective (sequence number and operation)
     with different input sizes, in a collective whose input is the same size on every rank:
     (its sequence number, each such rank's size), else None."""
-    at: dict[tuple[int, str], dict[int, str]] = defaultdict(dict)
+    at: dict[tuple[str, int, str], dict[int, str]] = defaultdict(dict)
     for rank, (op, seq, f) in last.items():
         numel = f.field("numel_in")
         if numel is not None and op in _SAME_SIZE_OPS:
-            at[(seq, op)][rank] = numel
-    for (seq, _op), sizes in sorted(at.items()):
+            pg = _PG_ID.search(f.text)  # (each process group numbers its own collectives)
+            at[(pg["pg"] if pg else "", seq, op)][rank] = numel
+    for (_pg, seq, _op), sizes in sorted(at.items()):
         if len(sizes) >= 2 and len(set(sizes.values())) >= 2:
             return seq, sizes
     return None
@@ -847,7 +850,7 @@ def terminal(f: Finding, facts: RunFacts) -> bool:
         return False
     total = facts.file_lines.get(f.file)
     progress = facts.last_progress.get(f.file)
-    return total is not None and total - f.line < TERMINAL_LINES and (progress is None or f.line >= progress)
+    return total is not None and 0 <= total - f.line < TERMINAL_LINES and (progress is None or f.line >= progress)
 
 
 # a line printed just before the first collective: a failure only as a log's very last line
@@ -860,7 +863,7 @@ LAST_LINES = 3
 def at_the_end(f: Finding, facts: RunFacts, lines: int = LAST_LINES) -> bool:
     """``f`` is one of the last ``lines`` lines of its file, in logs read to their end."""
     total = facts.file_lines.get(f.file or "") if facts.ended else None
-    return total is not None and f.line is not None and total - f.line < lines
+    return total is not None and f.line is not None and 0 <= total - f.line < lines
 
 
 # last-resort rules that count only near the very end of their file (a report a healthy run also

@@ -174,6 +174,7 @@ FIRST_EXIT_RULES = frozenset({"launcher.mpirun_first_nonzero"})
 MPIRUN_SIGNAL = "launcher.mpirun_signal"  # "mpirun noticed that process rank N ... exited on signal S": the first to end
 # exit codes of a teardown (SIGTERM, SIGINT, SIGHUP), not of a failure
 TEARDOWN_CODES = frozenset({-15, -2, -1})
+OWN_CRASH_SIGNALS = frozenset({4, 7, 8, 11})  # SIGILL, SIGBUS, SIGFPE, SIGSEGV: a process's own crash
 
 
 def _summary_node(idx: RunIndex, fr: FailureRecord, fallback: str | None) -> str | None:
@@ -223,7 +224,10 @@ def exit_findings(scans: Sequence[FileScan], idx: RunIndex, rank_findings: Seque
                 records.setdefault((fnd.attempt, task_rank), (scode, None, node, fnd.time, fnd.file or "", fnd.line or 0, fnd.text, fnd.attempt))
                 if fnd.rule == MPIRUN_SIGNAL:
                     noticed.add((fnd.attempt, task_rank))
-            if 0 < scode < 128:  # (128 + N: the shell's word for a death by signal N, no error of the task's own)
+            if 0 < scode < 128 or scode - 128 in OWN_CRASH_SIGNALS:
+                # (128 + N: the shell's word for a death by signal N - the task's own error for a
+                # crash (SIGSEGV, SIGBUS, SIGILL, SIGFPE), not for a kill or an abort, which the
+                # teardown after another's failure sends or makes)
                 srun_failed[fnd.attempt].update(task_ranks)
             continue
         if fnd.cause is Cause.DATA_LOADER_STALL:  # the signal killed a loader worker, not the rank

@@ -193,6 +193,8 @@ def _last_start(raw: Sequence[str], failures: Sequence[int]) -> int | None:
 
 LAUNCHER_BANNER = "torch.launcher_start_banner"  # rules/torch.yaml: torchrun's banner as it starts
 BANNER_LINES = 2  # the banner's blank and starred lines before it
+# torchelastic's exit summary of a launch (pipeline.findings reads its entries as exit codes)
+LAUNCH_ENDED = frozenset({"torchelastic.exitcode", "torch.elastic_child_failed", "torch.elastic_child_failed_bare"})
 
 
 def _banner_starts(findings: Sequence[Finding], failing: Mapping[str, set[int]], lines_of: Mapping[str, int]) -> dict[str, int]:
@@ -202,17 +204,28 @@ def _banner_starts(findings: Sequence[Finding], failing: Mapping[str, set[int]],
     across retries). (A banner the file ends on is the launcher's own, printed out of order: an
     old launcher's buffered stdout.)"""
     banners: dict[str, list[int]] = {}
+    ended: dict[str, list[int]] = {}  # the launcher's own word that a launch ended (its exit summary)
+    found: dict[str, set[int]] = {}  # every line a rule read, any role
     for f in findings:
-        if f.rule == LAUNCHER_BANNER and f.file is not None and f.file in failing and f.line is not None:
+        if f.file is None or f.line is None or f.file not in failing:
+            continue
+        found.setdefault(f.file, set()).add(f.line)
+        if f.rule == LAUNCHER_BANNER:
             banners.setdefault(f.file, []).append(f.line)
+        elif f.rule in LAUNCH_ENDED:
+            ended.setdefault(f.file, []).append(f.line)
     out: dict[str, int] = {}
     for file, lines in banners.items():
-        first_failure = min(failing[file])
-        after = [b for b in lines if b > first_failure and lines_of.get(file, 0) - b >= GOES_ON]
+        total = lines_of.get(file, 0)
+        # a banner after the launcher said its launch ended, followed by lines of the new launch
+        # that no rule reads (not only a scheduler's or launcher's teardown report)
+        after = [b for b in sorted(lines) if any(e < b for e in ended.get(file, ()))
+                 and (total - b) - sum(1 for x in found[file] if x > b) >= GOES_ON]
         if after:
-            last = max(after)
+            last = after[-1]
             before = max((x for x in failing[file] if x < last), default=0)
-            out[file] = max(before + 1, last - BANNER_LINES)
+            first = min(b for b in lines if before < b <= last)  # the new launch's first banner
+            out[file] = max(before + 1, first - BANNER_LINES)
     return out
 
 

@@ -226,41 +226,51 @@ def last_progress_line(scan: FileScan) -> int | None:
     return None
 
 
-# where a paste's log ends and the notes pasted after it begin: a markdown fence closing the
-# log's block, an issue template's heading for the versions, PyTorch's collect_env banner
-_NOTES_MARK = re.compile(
-    r"\s{0,3}(?:```|~~~)|#{1,6}\s{1,3}(?:Versions?|Environment|System [Ii]nfo|Expected behaviou?r|Additional)"
-    r"|Collecting environment information")
-# a line of log after such a mark: a time of day near the line's start, a traceback, NCCL's lines
-_LOG_AFTER = re.compile(r"^.{0,40}\b[0-9]{1,2}:[0-9]{2}:[0-9]{2}\b|Traceback \(most recent|^\s{0,8}File \"|NCCL (?:INFO|WARN)")
+# where a paste's log ends and the notes pasted after it begin: a markdown fence (alone on its
+# line, a language's name after it at most) closing the log's block, PyTorch's collect_env banner
+_FENCE = re.compile(r"\s{0,3}(?:```|~~~)[\w+.-]{0,20}\s*$")
+_ENV_BANNER = "Collecting environment information"
+# a line of log after such a mark: a time of day near the line's start (ISO's "T10:00:00" too), a
+# traceback, NCCL's lines; training's progress (_PROGRESS) counts as log too
+_LOG_AFTER = re.compile(r"^.{0,40}(?:\b|T)[0-9]{1,2}:[0-9]{2}:[0-9]{2}\b|Traceback \(most recent|^\s{0,8}File \"|NCCL (?:INFO|WARN)")
 NOTES_LINES = 400  # at most this many lines of notes after the log
 
 
 def notes_start(scan: FileScan) -> int | None:
     """The line number of the first line of notes a paste ends on (the fence that closes the
-    log's block, an issue template's "Versions" heading, collect_env's output), where nothing
-    after it reads as log; None when the file ends in log. A file's "last lines" are its log's."""
+    log's block, collect_env's output), where nothing after it reads as log (a time of day, a
+    traceback, NCCL's lines, training's progress); None when the file ends in log. A file's
+    "last lines" are its log's. Fences are counted from the file's start (the tail must hold it):
+    only a closing one marks."""
     lines = tail_of(scan)
-    if not lines:
+    if not lines or scan.tail_first != 1:
         return None
     first = max(0, len(lines) - NOTES_LINES)
-    # fences counted from the file's start, where the tail holds it (an opening fence: log follows)
-    fences = sum(1 for line in lines[:first] if line.lstrip().startswith(("```", "~~~"))) if scan.tail_first == 1 else None
+    fences = sum(1 for line in lines[:first] if ("`" in line or "~" in line) and _FENCE.match(line))
     mark: int | None = None
     for i in range(first, len(lines)):
         line = lines[i]
+        fence = ("`" in line or "~" in line) and _FENCE.match(line) is not None
+        if fence:
+            fences += 1
         if mark is None:
-            if ("`" not in line and "~" not in line and "#" not in line and "Collecting" not in line) or not _NOTES_MARK.match(line):
-                continue
-            if line.lstrip().startswith(("```", "~~~")):
-                if fences is None:
-                    continue
-                fences += 1
-                if fences % 2:
-                    continue
-            if not any(x.strip() for x in lines[:i]):
-                continue
-            mark = i
-        elif _LOG_AFTER.search(line) and not line.startswith("Python version:"):
-            return None  # log again after the mark: the notes were the log's own
+            if fence and fences % 2 == 0 and any(x.strip() for x in lines[:i]):
+                mark = i  # a block closes: what follows may be notes
+            elif _ENV_BANNER in line and line.lstrip().startswith(_ENV_BANNER):
+                mark = i
+            continue
+        if fence and fences % 2:
+            # another block opens after the mark: more log pasted (a second rank's, a second
+            # comment's), unless it holds collect_env's output
+            following = next((x for x in lines[i + 1:] if x.strip()), "")
+            if not following.lstrip().startswith(_ENV_BANNER):
+                mark = None
+        elif (_LOG_AFTER.search(line) and not line.startswith("Python version:")) or _progress(line):
+            mark = None  # log again after the mark: the block was the log's own; look further
     return None if mark is None else scan.tail_first + mark
+
+
+def _progress(line: str) -> bool:
+    low = line.lower()
+    return ("step" in low or "iter" in low or "epoch" in low or "%|" in low or "train" in low or "'loss'" in low) \
+        and _PROGRESS.search(low) is not None

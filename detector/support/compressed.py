@@ -154,24 +154,17 @@ def open_log(path: Path | str, compressed: bool) -> tuple[BinaryIO, os.stat_resu
                 if st.st_size <= HTML_PASTE_BYTES and _html_escaped(fh):
                     decoded = _converted("html", st, lambda: _unescape(fh.read())) or b""
                     fh.close()
-                    margin = _margin(decoded[:_HTML_HEAD])
-                    if margin:
-                        decoded = _unmargined(decoded, margin)
-                    return io.BytesIO(decoded), st, "HTML entities (text copied from a rendered page) decoded"
+                    decoded, said = plain_paste(decoded)
+                    told = "; ".join(x for x in ("HTML entities (text copied from a rendered page) decoded", said) if x)
+                    return io.BytesIO(decoded), st, told
                 if st.st_size <= HTML_PASTE_BYTES:
                     head = fh.read(_HTML_HEAD)
                     fh.seek(0)
-                    crlf = _crlf(head)
-                    ansi = b"\x1b[" in head
-                    if ansi:
-                        head = _ANSI_CSI.sub(b"", head)
-                    margin = _margin(head.replace(b"\r\n", b"\n") if crlf else head)
-                    if margin or crlf or ansi:
-                        plain = _converted(f"paste{margin!r}{crlf}{ansi}", st, lambda: _plain_paste(fh.read(), margin, crlf, ansi)) or b""
+                    form = _paste_form(head)
+                    if form is not None or b"\x1b[" in head:
+                        plain = _converted("paste", st, lambda: plain_paste(fh.read())[0]) or b""
                         fh.close()
-                        said = (f"the {_MARGIN_NAMES.get(margin, 'indent')} every line begins with removed (a quoted or indented paste)"
-                                if margin else None)
-                        return io.BytesIO(plain), st, said
+                        return io.BytesIO(plain), st, _margin_said(form[0] if form is not None else None)
                 return fh, st, None
             data = fh.read(MAX_INFLATED)
             note = (f"only its first {MAX_INFLATED >> 20} MiB read (UTF-16 is converted in memory)"
@@ -188,6 +181,9 @@ def open_log(path: Path | str, compressed: bool) -> tuple[BinaryIO, os.stat_resu
     if utf16:
         data = _from_utf16(data)
         note = "; ".join(x for x in ("UTF-16 text (a Windows PowerShell redirect?), converted to UTF-8", note) if x)
+    if len(data) <= HTML_PASTE_BYTES:  # (a converted or inflated text is read whole: its paste's form too)
+        data, said = plain_paste(data)
+        note = "; ".join(x for x in (note, said) if x) or None
     return io.BytesIO(data), st, note
 
 
@@ -252,6 +248,35 @@ def _margin(head: bytes) -> bytes | None:
     return common
 
 
+def _paste_form(head: bytes) -> tuple[bytes | None, bool, bool] | None:
+    """What a paste's first bytes show of its form: (the margin every line begins with, CR LF
+    line ends, terminal codes), or None when it has none of them."""
+    crlf = _crlf(head)
+    ansi = b"\x1b[" in head
+    if ansi:
+        head = _ANSI_CSI.sub(b"", head)
+    margin = _margin(head.replace(b"\r\n", b"\n") if crlf else head)
+    return (margin, crlf, ansi) if margin or crlf or ansi else None
+
+
+def plain_paste(data: bytes) -> tuple[bytes, str | None]:
+    """``data`` (a paste read whole, up to :data:`HTML_PASTE_BYTES`) as plain log lines, its form
+    as its first 32 KiB show it taken off (terminal codes anywhere), and a note of a margin
+    removed (None where none was)."""
+    form = _paste_form(data[:_HTML_HEAD])
+    if b"\x1b[" in data and (form is None or not form[2]):
+        form = (form[0], form[1], True) if form is not None else (None, False, True)  # codes only further on
+    if form is None:
+        return data, None
+    margin, crlf, ansi = form
+    return _plain_paste(data, margin, crlf, ansi), _margin_said(margin)
+
+
+def _margin_said(margin: bytes | None) -> str | None:
+    return (f"the {_MARGIN_NAMES.get(margin, 'indent')} every line begins with removed (a quoted or indented paste)"
+            if margin else None)
+
+
 def _crlf(head: bytes) -> bool:
     """Most of ``head``'s lines end in CR LF (a paste saved on Windows, a log copied from a
     browser there): rules read a line without its CR."""
@@ -261,7 +286,7 @@ def _crlf(head: bytes) -> bool:
 # a terminal's colour and style codes (SGR) and cursor moves, as a console captured with colours
 # holds them: no rule reads them, and one before a line's first word hides it from the rules
 # anchored there
-_ANSI_CSI = re.compile(rb"\x1b\[[0-9;?]{0,24}[A-Za-z]")
+_ANSI_CSI = re.compile(rb"\x1b\[[0-9;:?]{0,40}[A-Za-z]|\x1b\][0-9]{1,4};[^\x07\x1b\n]{0,2000}(?:\x07|\x1b\\)")
 
 
 def _plain_paste(data: bytes, margin: bytes | None, crlf: bool, ansi: bool = False) -> bytes:
@@ -275,12 +300,14 @@ def _plain_paste(data: bytes, margin: bytes | None, crlf: bool, ansi: bool = Fal
 
 
 def _unmargined(data: bytes, margin: bytes) -> bytes:
-    """``data`` with ``margin`` taken from the start of every line that begins with it (a quote's
-    bare ``">"`` lines made blank); the count of lines is kept."""
+    """``data`` with ``margin`` taken from the start of every line that begins with it; a quote's
+    margin (``">"``, ``"> "``) is one ``">"`` and the space after it where there is one, line by
+    line (a nested ``">> "`` keeps one level); the count of lines is kept."""
     lines = data.split(b"\n")
-    bare = margin.rstrip()
+    if margin.startswith(b">"):
+        return b"\n".join(x[2:] if x.startswith(b"> ") else x[1:] if x.startswith(b">") else x for x in lines)
     cut = len(margin)
-    return b"\n".join(x[cut:] if x.startswith(margin) else (b"" if bare and x.rstrip(b"\r") == bare else x) for x in lines)
+    return b"\n".join(x[cut:] if x.startswith(margin) else x for x in lines)
 
 
 # a file's text converted (an export's records, a page's decoded entities), by what was done and the

@@ -307,14 +307,66 @@ def test_a_log_that_ends_on_a_store_wait_timing_out_is_a_hang(tmp_path: Path, ru
     assert causes_of(tmp_path / "went-on", {"log.txt": head + wait + steps}, ruleset) == []
 
 
-def test_ranks_timing_out_in_the_same_allgather_with_different_sizes_issued_mismatched_collectives(tmp_path: Path, ruleset: RuleSet) -> None:
+def test_ranks_timing_out_in_the_same_allreduce_with_different_sizes_issued_mismatched_collectives(tmp_path: Path, ruleset: RuleSet) -> None:
     def wd(rank: int, seq: int, op: str, numel: int, timeout: int) -> str:
         return (f"[rank{rank}]:[E ProcessGroupNCCL.cpp:523] [Rank {rank}] Watchdog caught collective operation timeout: "
                 f"WorkNCCL(SeqNum={seq}, OpType={op}, NumelIn={numel}, NumelOut={numel * 4}, Timeout(ms)={timeout}) "
                 f"ran for {timeout + 644} milliseconds before timing out.\n")
-    uneven = (wd(2, 6207, "ALLGATHER", 48128, 1800000) + wd(0, 6207, "ALLGATHER", 49152, 1800000)
-              + wd(0, 6029, "ALLREDUCE", 65084417, 600000) + wd(1, 6206, "ALLGATHER", 8192, 1800000))
+    uneven = (wd(2, 6207, "ALLREDUCE", 48128, 1800000) + wd(0, 6207, "ALLREDUCE", 49152, 1800000)
+              + wd(0, 6029, "BROADCAST", 65084417, 600000) + wd(1, 6206, "ALLREDUCE", 8192, 1800000))
     assert causes_of(tmp_path / "uneven", {"train.log": uneven}, ruleset)[:1] == [Cause.COLLECTIVE_MISMATCH]
     # the same sizes: the usual hang (one rank behind)
     even = uneven.replace("NumelIn=48128", "NumelIn=49152")
     assert causes_of(tmp_path / "even", {"train.log": even}, ruleset)[:1] == [Cause.HANG]
+    # all_gather into tensors of different sizes is legal (it runs as broadcasts): no mismatch by sizes
+    gather = uneven.replace("ALLREDUCE", "ALLGATHER")
+    assert causes_of(tmp_path / "gather", {"train.log": gather}, ruleset)[:1] == [Cause.HANG]
+
+
+# --- found in review: the notes, the banner, the exit codes and the paste forms' edges ---
+
+def test_a_fenced_sample_in_the_middle_of_training_is_no_note(tmp_path: Path, ruleset: RuleSet) -> None:
+    steps = lambda a, b: "".join(f"epoch 0 step {i} loss {3 - i / 100:.3f}\n" for i in range(a, b, 10))  # noqa: E731
+    log = ("Horovod size 4, starting training\n" + steps(0, 50) + "eval sample 0:\n```python\ndef add(a, b):\n"
+           "    return a + b\n```\n" + steps(50, 100) + STALL + steps(100, 400) + "Training finished.\n")
+    assert causes_of(tmp_path / "sample", {"train.log": log}, ruleset) == []
+
+
+def test_a_banner_followed_only_by_the_schedulers_teardown_is_no_new_launch(tmp_path: Path, ruleset: RuleSet) -> None:
+    teardown = ("srun: error: node07: task 0: Exited with exit code 1\n"
+                "slurmstepd: error: *** STEP 12.0 ON node07 CANCELLED AT 2026-04-22T19:42:00 ***\n"
+                "srun: Job step aborted: Waiting up to 32 seconds for job step to finish.\n"
+                "srun: error: node07: task 1: Terminated\n"
+                "srun: Force Terminated StepId=12.0\n")
+    got = causes_of(tmp_path / "late", {"train.log": FAILED_LAUNCH + _banner(128722, "41:08") + teardown}, ruleset)
+    assert got[:1] == causes_of(tmp_path / "none", {"train.log": FAILED_LAUNCH + teardown}, ruleset)[:1]
+
+
+def test_a_task_that_segfaulted_under_a_wrapper_shell_keeps_the_exit_1_task_from_being_named(tmp_path: Path, ruleset: RuleSet) -> None:
+    err = ("srun: error: gpu-node2: task 1: Exited with exit code 139\n"
+           "srun: error: gpu-node1: task 0: Exited with exit code 1\n")
+    out = ("[rank0]:[E ProcessGroupNCCL.cpp:1414] [PG 0 Rank 0] Process group watchdog thread terminated with exception: "
+           "NCCL error: remote process exited or there was a network error, NCCL version 2.20.5\n")
+    got = incidents_of(tmp_path / "segv", {"job.err": err, "job.out": out}, ruleset)
+    assert not (got and got[0].cause is Cause.PYTHON_EXCEPTION and got[0].rank == 0)
+
+
+def test_a_nested_quote_and_a_compressed_windows_paste_read_as_their_log(tmp_path: Path, ruleset: RuleSet) -> None:
+    import gzip
+    log = "F1008 17:00:17.361272  7286 LightNetwork.cpp:395] connection refused by pserver, maybe pserver failed!\n"
+    filler = "".join(f"I1008 17:00:{i:02d}.000000  7286 Trainer.cpp:120] pass {i}\n" for i in range(8))
+    nested = ">> On Tue, someone wrote:\n" + "".join("> " + line + "\n" for line in (filler + log).splitlines())
+    assert causes_of(tmp_path / "nested", {"train.log": nested}, ruleset)[:1] == [Cause.NETWORK]
+    run = tmp_path / "gz"
+    run.mkdir()
+    (run / "train.log.gz").write_bytes(gzip.compress((filler + log).replace("\n", "\r\n").encode()))
+    from detector.replay import replay_path
+    assert [i.cause for i in replay_path(run, ruleset).incidents][:1] == [Cause.NETWORK]
+
+
+def test_the_versions_in_a_block_of_their_own_are_notes_and_a_second_block_of_log_is_log(tmp_path: Path, ruleset: RuleSet) -> None:
+    fenced_env = "### Versions\n\n```\n" + ENV.split("\n\n", 1)[1] + "```\n"
+    assert causes_of(tmp_path / "env", {"log.txt": _issue(STALL, fenced_env)}, ruleset)[:1] == [Cause.HANG]
+    # two blocks of log (two ranks' stacks pasted one after the other): the second is no note
+    two = "rank 0:\n```\n" + STALL + "```\nrank 1:\n```\n" + STALL + "```\n"
+    assert causes_of(tmp_path / "two", {"log.txt": two}, ruleset)[:1] == [Cause.HANG]
