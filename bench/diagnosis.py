@@ -140,9 +140,13 @@ def load_truths(split: str, corpus: Path = CORPUS) -> list[Truth]:
 # --- rankdoctor ---
 
 def rankdoctor_verdict(case_dir: Path, rules: object) -> Verdict:
+    from detector.errors import RankdoctorError
     from detector.replay import replay_path
 
-    report = replay_path(case_dir, rules)  # type: ignore[arg-type]
+    try:
+        report = replay_path(case_dir, rules)  # type: ignore[arg-type]
+    except RankdoctorError:  # (the command's clear error, no verdict: "no log files found")
+        return Verdict(None)
     if not report.incidents:
         return Verdict(None)
     inc = report.incidents[0]
