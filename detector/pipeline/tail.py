@@ -215,15 +215,19 @@ def last_progress_line(scan: FileScan) -> int | None:
     """The line number of the last of the file's last :data:`TERMINAL_LINES` lines that shows
     training progress, or None (a few substring tests first: the regex runs on few lines)."""
     lines = tail_of(scan)
-    search = _PROGRESS.search
     for i in range(len(lines) - 1, max(-1, len(lines) - 1 - TERMINAL_LINES), -1):
-        low = lines[i].lower()
-        if "*** step " in low or "*** job " in low:
-            continue  # Slurm's "*** STEP 4165.0 ON node CANCELLED AT ..." is no training step
-        if ("step" in low or "iter" in low or "it=" in low or "epoch" in low or "%|" in low or "train" in low or "run " in low
-                or "job " in low or "tuning" in low or "'loss'" in low) and search(low):
+        if is_progress(lines[i]):
             return scan.tail_first + i
     return None
+
+
+def is_progress(line: str) -> bool:
+    """``line`` shows training progress (:data:`_PROGRESS`; a few substring tests first)."""
+    low = line.lower()
+    if "*** step " in low or "*** job " in low:
+        return False  # Slurm's "*** STEP 4165.0 ON node CANCELLED AT ..." is no training step
+    return ("step" in low or "iter" in low or "it=" in low or "epoch" in low or "%|" in low or "train" in low or "run " in low
+            or "job " in low or "tuning" in low or "'loss'" in low) and _PROGRESS.search(low) is not None
 
 
 # where a paste's log ends and the notes pasted after it begin: a markdown fence (alone on its
@@ -256,7 +260,7 @@ def notes_start(scan: FileScan) -> int | None:
         if mark is None:
             if fence and fences % 2 == 0 and any(x.strip() for x in lines[:i]):
                 mark = i  # a block closes: what follows may be notes
-            elif _ENV_BANNER in line and line.lstrip().startswith(_ENV_BANNER):
+            elif line.lstrip().startswith(_ENV_BANNER):
                 mark = i
             continue
         if fence and fences % 2:
@@ -265,12 +269,7 @@ def notes_start(scan: FileScan) -> int | None:
             following = next((x for x in lines[i + 1:] if x.strip()), "")
             if not following.lstrip().startswith(_ENV_BANNER):
                 mark = None
-        elif (_LOG_AFTER.search(line) and not line.startswith("Python version:")) or _progress(line):
+        elif (_LOG_AFTER.search(line) and not line.startswith("Python version:")) or is_progress(line):
             mark = None  # log again after the mark: the block was the log's own; look further
     return None if mark is None else scan.tail_first + mark
 
-
-def _progress(line: str) -> bool:
-    low = line.lower()
-    return ("step" in low or "iter" in low or "epoch" in low or "%|" in low or "train" in low or "'loss'" in low) \
-        and _PROGRESS.search(low) is not None

@@ -161,10 +161,10 @@ def open_log(path: Path | str, compressed: bool) -> tuple[BinaryIO, os.stat_resu
                     head = fh.read(_HTML_HEAD)
                     fh.seek(0)
                     form = _paste_form(head)
-                    if form is not None or b"\x1b[" in head:
+                    if form is not None:
                         plain = _converted("paste", st, lambda: plain_paste(fh.read())[0]) or b""
                         fh.close()
-                        return io.BytesIO(plain), st, _margin_said(form[0] if form is not None else None)
+                        return io.BytesIO(plain), st, _margin_said(form[0])
                 return fh, st, None
             data = fh.read(MAX_INFLATED)
             note = (f"only its first {MAX_INFLATED >> 20} MiB read (UTF-16 is converted in memory)"
@@ -209,7 +209,7 @@ def _unescape(data: bytes) -> bytes:
     return "\n".join(lines).encode("utf-8", "surrogateescape")
 
 
-_MARGIN_NAMES = {b"> ": "'> '", b">": "'>'", b"\t": "tab"}
+_MARGIN_NAMES = {b">": "reply's '>'", b"\t": "tab"}
 _MARGIN_LINES = 5  # a margin counts on this many lines of text or more
 
 
@@ -225,23 +225,10 @@ def _margin(head: bytes) -> bytes | None:
     if len(text) < _MARGIN_LINES:
         return None
     if all(x.startswith(b">") for x in text):
-        spaced = all(x.startswith(b"> ") or x.strip() == b">" for x in text)
-        return b"> " if spaced else b">"
-    common: bytes | None = None
-    for x in text:
-        lead = x[: len(x) - len(x.lstrip(b" \t"))]
-        if not lead:
-            return None
-        if common is None or lead.startswith(common):
-            common = common if common is not None else lead
-            continue
-        n = 0
-        while n < min(len(common), len(lead)) and common[n] == lead[n]:
-            n += 1
-        common = common[:n]
-        if not common:
-            return None
-    if common is not None and common.endswith(b"  ") and any(x[len(common):].startswith(b'File "') for x in text):
+        return b">"  # (taken off line by line: _unmargined)
+    leads = [x[: len(x) - len(x.lstrip(b" \t"))] for x in text]
+    common = bytes(os.path.commonprefix(leads) or b"")  # noqa: RUF071 (byte by byte, as meant)
+    if common.endswith(b"  ") and any(x[len(common):].startswith(b'File "') for x in text):
         common = common[:-2]  # a traceback's frames: their own indent is no margin (a paste cut inside one)
     if not common or (len(common) < 2 and common != b"\t"):
         return None
@@ -304,7 +291,7 @@ def _unmargined(data: bytes, margin: bytes) -> bytes:
     margin (``">"``, ``"> "``) is one ``">"`` and the space after it where there is one, line by
     line (a nested ``">> "`` keeps one level); the count of lines is kept."""
     lines = data.split(b"\n")
-    if margin.startswith(b">"):
+    if margin == b">":
         return b"\n".join(x[2:] if x.startswith(b"> ") else x[1:] if x.startswith(b">") else x for x in lines)
     cut = len(margin)
     return b"\n".join(x[cut:] if x.startswith(margin) else x for x in lines)
