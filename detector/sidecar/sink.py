@@ -51,6 +51,9 @@ class IncidentSink:
     def emit(self, incident: Incident, detected_at: float) -> dict[str, Any]:
         data = incident_line(incident, detected_at)
         text = json.dumps(data, ensure_ascii=False)
+        # Counted before it is written, so that whoever sees the incident in the file also sees
+        # it in rankdoctor_incidents_total (a scrape right after the append found it missing).
+        self._count(incident.cause.value)
         if self._path is not None:
             try:
                 with open(self._path, "a", encoding="utf-8") as fh:
@@ -61,7 +64,6 @@ class IncidentSink:
                 self._warn(f"cannot append to {self._path}: {exc.strerror or exc}")
         if self._out is not None:
             print(summary(incident), file=self._out, flush=True)
-        self._count(incident.cause.value)
         if self._handler is not None and not self._handler.submit(incident):
             self._warn(f"remediation queue full: incident {incident.id} not handed over")
         return data
