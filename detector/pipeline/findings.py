@@ -669,6 +669,52 @@ def demote_repeated_actor_exceptions(findings: Sequence[Finding], scans: Sequenc
             for f in findings if not its_traceback(f)]
 
 
+CAUGHT_PROGRESS = 100  # lines of training progress after an exception that say the program went on
+
+
+def _exception_key(f: Finding) -> str:
+    """An exception line without its prefix (a rank's, a time's): class and message."""
+    cls = _EXC_CLASS.search(f.text)
+    return f.text[cls.start():].strip() if cls is not None else f.text.strip()
+
+
+def demote_caught_exceptions(findings: Sequence[Finding], scans: Sequence[FileScan]) -> list[Finding]:
+    """``findings`` with a Python exception that its file's training progress went on well after
+    (the file's last line of progress more than :data:`CAUGHT_PROGRESS` lines later) made context,
+    cause none: the program caught and logged it (a monitoring client that lost its server, a
+    sample it could not parse) and trained on; a program that printed an error and went on for
+    hundreds of lines of steps did not stop there. So too a later one of the same class and message
+    in that file, on that rank, after it went on past two of them (as a Ray actor's third, above):
+    the program logs that error each time. (After only one, the same error again is more likely
+    a second launch failing as the first did.) The tracebacks' headers are dropped."""
+    progress = {s.file.display: s.last_progress for s in scans if s.last_progress is not None}
+    exceptions = sorted((f for f in findings if f.rule == UNCAUGHT and f.line is not None and f.file in progress
+                         and f.role is Role.INITIATOR and f.cause is Cause.PYTHON_EXCEPTION),
+                        key=lambda f: (f.file or "", f.line or 0))
+    survived: dict[tuple[str | None, int | None, str], int] = defaultdict(int)
+    caught: set[int] = set()
+    for f in exceptions:
+        key = (f.file, f.rank, _exception_key(f))
+        if ((progress.get(f.file or "") or 0) - (f.line or 0) > CAUGHT_PROGRESS
+                or survived[key] >= REPEATS_SURVIVED - 1):
+            caught.add(id(f))
+            survived[key] += 1
+    if not caught:
+        return list(findings)
+    by_where: dict[tuple[str | None, int | None], list[Finding]] = defaultdict(list)
+    for f in exceptions:
+        by_where[(f.file, f.rank)].append(f)
+
+    def its_traceback(f: Finding) -> bool:  # (the header of a caught one's traceback: dropped)
+        if f.rule != TRACEBACK or f.line is None:
+            return False
+        after = [e for e in by_where.get((f.file, f.rank), []) if (e.line or 0) > (f.line or 0)]
+        return bool(after) and id(after[0]) in caught
+
+    return [dataclasses.replace(f, role=Role.CONTEXT, cause=None) if id(f) in caught else f
+            for f in findings if not its_traceback(f)]
+
+
 COMM_DESTROYED = "nccl.comm_destroyed"
 STORE_GONE = "torch.store_dump_flag_failed"
 

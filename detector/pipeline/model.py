@@ -17,6 +17,7 @@ from detector.pipeline.findings import (
     demote_after_exit,
     demote_after_success,
     demote_bystander_ooms,
+    demote_caught_exceptions,
     demote_caught_oom,
     demote_exit_handler_errors,
     demote_feeder_thread_errors,
@@ -147,7 +148,7 @@ def run_findings(scans: Sequence[FileScan], idx: RunIndex, rules: RuleSet,
     ends = [t for s in scans if s.file.kind is FileKind.RANK_LOG and (t := s.last_time) is not None]
     findings = oom_killed_loader_workers(demote_bystander_ooms(demote_recovered_flaps(findings, max(ends) if ends else None)))
     findings = demote_after_exit(demote_after_success(demote_secondary_xids(demote_kill_after_watchdog(findings))))
-    findings = megatron_stragglers(demote_repeated_actor_exceptions(findings, scans), idx)
+    findings = megatron_stragglers(demote_caught_exceptions(demote_repeated_actor_exceptions(findings, scans), scans), idx)
     return demote_foreign_app_faults(findings, idx, min(starts) if starts else None), warnings
 
 
