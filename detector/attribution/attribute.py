@@ -141,7 +141,27 @@ def _printed_before(initiators: Sequence[Finding], group: Sequence[Finding]) -> 
 
 
 
-def _pick_primary(initiators: Sequence[Finding]) -> Finding:
+def _first_to_exit(group: Sequence[Finding]) -> int | None:
+    """The rank the launcher saw exit first, by itself (an exit status of its own, not a signal),
+    before any other rank's exit (in the order of the launcher's lines, one file's, or else of
+    their stamps); None when no such rank."""
+    exits = [f for f in group if f.rule == RULE_EXIT_CODE and f.rank is not None]
+    if len(exits) < 2:
+        return None
+    if len({f.file for f in exits}) == 1 and all(f.line is not None for f in exits):
+        order = sorted(exits, key=lambda f: f.line or 0)
+    elif all(f.time is not None for f in exits):
+        order = sorted(exits, key=lambda f: f.time or datetime.min)
+        if order[0].time == order[1].time:
+            return None
+    else:
+        return None
+    first = order[0]
+    own = (small_int(first.field("exitcode") or "") or 0) > 0 and first.field("signal") is None
+    return first.rank if own else None
+
+
+def _pick_primary(initiators: Sequence[Finding], group: Sequence[Finding] = ()) -> Finding:
     """The earliest initiator-grade evidence; within the clock-skew window hardware-class
     evidence (and OOM kills, preemption) wins over software errors, whose time order may be an
     artefact of skewed clocks."""
@@ -151,8 +171,12 @@ def _pick_primary(initiators: Sequence[Finding]) -> Finding:
     timed = [f for f in initiators if f.time is not None]
     untimed = [f for f in initiators if f.time is None]
     if not timed:
+        # among equals, the rank that exited first by itself (srun's "task 1: Exited with exit
+        # code 1" before "task 0: Terminated"): the others were stopped after it, whatever order
+        # their untimed lines came in
+        first = _first_to_exit(group)
         return max(untimed, key=lambda f: (f.rank is not None or f.node is not None or f.gpu is not None, _strength(f),
-                                           f.confidence, -(f.line or 0)))
+                                           f.confidence, first is not None and f.rank == first, -(f.line or 0)))
     earliest = min(f.time for f in timed if f.time is not None)
     timed = _without_peer_losses_after_first_death(timed, earliest + SKEW)
     window = _without_peer_losses_after_a_death([f for f in timed if f.time is not None and f.time <= earliest + SKEW]) + untimed
@@ -277,7 +301,7 @@ def _failure_incident(group: Sequence[Finding], initiators: Sequence[Finding], f
     kept = _without_time_limits_after_failures(initiators, facts)
     ended = {id(f) for f in initiators} - {id(f) for f in kept}  # time limits a failure came before
     placed = _printed_before(kept, group)
-    primary = _pick_primary(placed)
+    primary = _pick_primary(placed, group)
     if primary not in kept:  # (an untimed line its file printed first: itself, not its placed copy)
         primary = kept[placed.index(primary)]
     seen_by = primary

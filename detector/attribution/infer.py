@@ -1231,7 +1231,14 @@ def interrupted(incident: Incident, facts: RunFacts) -> Incident | None:
     if incident.cause is not Cause.PYTHON_EXCEPTION:
         return None
     raised = [f for f in incident.evidence if f.role is Role.INITIATOR]
-    if not raised or any(f.field("exc_type") != "KeyboardInterrupt" for f in raised):
+    keys = [f for f in raised if f.field("exc_type") == "KeyboardInterrupt"]
+
+    def after_the_interrupt(f: Finding) -> bool:
+        # (what the interrupted process raised on its way out, after its KeyboardInterrupt: a
+        # framework's abort on "terminate called without an active exception")
+        return f.line is not None and any(k.file == f.file and k.rank == f.rank and (k.line or 0) < f.line for k in keys)
+
+    if not keys or any(f not in keys and not after_the_interrupt(f) for f in raised):
         return None
     if any(any(h in f.rule for h in TIMEOUT_HINTS) for f in incident.evidence):
         return None

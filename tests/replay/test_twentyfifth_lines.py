@@ -8,7 +8,7 @@ from pathlib import Path
 
 from detector.rules.engine import RuleSet
 from detector.types import Cause
-from tests.support.replaying import causes_of
+from tests.support.replaying import causes_of, incidents_of
 
 CLIENT_ERROR = """Monitoring call failed: rpc process closed
 Traceback (most recent call last):
@@ -60,3 +60,61 @@ def test_nccl_skipping_a_device_it_cannot_open_is_no_network_failure(tmp_path: P
     # another verbs call failing is still the network's failure
     failed = IB_OPEN.replace("ibv_open_device failed", "ibv_modify_qp failed with 110 Connection timed out")
     assert causes_of(tmp_path / "modify", {"train.log": failed}, ruleset)[:1] == [Cause.NETWORK]
+
+
+def _rank_traceback(rank: int, exc: str) -> str:
+    return (f"{rank}: [rank{rank}]: Traceback (most recent call last):\n"
+            f'{rank}: [rank{rank}]:   File "/work/pretrain_gpt.py", line 43, in <module>\n'
+            f"{rank}: [rank{rank}]:     pretrain(\n"
+            f'{rank}: [rank{rank}]:   File "/work/megatron/training/training.py", line 1077, in train_step\n'
+            f"{rank}: [rank{rank}]:     if grad or other:\n"
+            f"{rank}: [rank{rank}]: {exc}\n")
+
+
+def test_the_same_exception_on_two_ranks_is_the_one_srun_saw_exit_first(tmp_path: Path, ruleset: RuleSet) -> None:
+    exc = "RuntimeError: Boolean value of Tensor with more than one value is ambiguous"
+    text = (_rank_traceback(0, exc) + _rank_traceback(1, exc)
+            + "srun: error: nid006997: task 1: Exited with exit code 1\n"
+            + "0: [2026-05-26T22:33:49.044] error: *** STEP 2400413.1 ON nid006975 CANCELLED AT 2026-05-26T22:33:49 "
+              "DUE TO TASK FAILURE ***\n"
+            + "srun: error: nid006975: task 0: Terminated\n")
+    (seen,) = incidents_of(tmp_path / "srun", {"2400413.err": text}, ruleset)
+    assert seen.cause is Cause.PYTHON_EXCEPTION and seen.rank == 1, seen
+    # the other way round, rank 0 is the one
+    swapped = (text.replace("task 1: Exited with exit code 1", "task 9: placeholder")
+               .replace("task 0: Terminated", "task 1: Terminated")
+               .replace("task 9: placeholder", "task 0: Exited with exit code 1"))
+    (seen,) = incidents_of(tmp_path / "swapped", {"2400413.err": swapped}, ruleset)
+    assert seen.cause is Cause.PYTHON_EXCEPTION and seen.rank == 0, seen
+
+
+PADDLE_INTERRUPT = """Traceback (most recent call last):
+  File "train_paddle.py", line 91, in train_epoch
+    output = self.model(clip_q, clip_k)
+  File "/usr/local/lib/python3.7/site-packages/paddle/fluid/dygraph/varbase_patch_methods.py", line 119, in set_value
+    value_np = value.numpy()
+KeyboardInterrupt
+terminate called without an active exception
+
+
+--------------------------------------
+C++ Traceback (most recent call last):
+--------------------------------------
+0   paddle::framework::SignalHandle(char const*, int)
+1   paddle::platform::GetCurrentTraceBackString()
+
+----------------------
+Error Message Summary:
+----------------------
+FatalError: `Process abort signal` is detected by the operating system.
+  [TimeInfo: *** Aborted at 1614912721 (unix time) try "date -d @1614912721" if you are using GNU date ***]
+  [SignalInfo: *** SIGABRT (@0x6e57) received by PID 28247 (TID 0x7fdb84d13700) from PID 28247 ***]
+"""
+
+
+def test_an_abort_on_the_way_out_after_ctrl_c_is_still_a_stop_from_outside(tmp_path: Path, ruleset: RuleSet) -> None:
+    files = {f"workerlog.{r}": _steps(0, 10) + PADDLE_INTERRUPT for r in range(2)}
+    assert causes_of(tmp_path / "interrupted", files, ruleset)[:1] == [Cause.PREEMPTION]
+    # an abort of its own, with no interrupt before it, stays the rank's failure
+    own = {f"workerlog.{r}": _steps(0, 10) + PADDLE_INTERRUPT.split("terminate called")[1] for r in range(2)}
+    assert causes_of(tmp_path / "own", own, ruleset)[:1] != [Cause.PREEMPTION]
