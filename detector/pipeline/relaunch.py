@@ -186,9 +186,29 @@ def _last_start(raw: Sequence[str], failures: Sequence[int]) -> int | None:
         if len(order) < MATCH:
             continue
         found = _relaunch_after(raw, order, line, skip)
-        if found is not None:
+        if found is not None and not _another_program(raw, begin, line, found):
             start = found
     return start
+
+
+# the line that names what a launch runs where one script runs several programs one after another
+# into one file, with the same start-up lines (an nccl-tests sweep: alltoall_perf, then sendrecv_perf)
+_PROGRAM = re.compile(r"^# Collective test starting: (?P<program>\S{1,80})")
+
+
+def _another_program(raw: Sequence[str], begin: int, line: int, found: int) -> bool:
+    """Whether the launch found after the failure at ``line`` names another program than the
+    launch that failed (from ``begin``, 0-based): a sweep's next test, not a relaunch."""
+    def program(lo: int, hi: int) -> str | None:
+        for i in range(max(lo, 0), min(hi, len(raw))):
+            m = _PROGRAM.match(raw[i])
+            if m is not None:
+                return m["program"]
+        return None
+
+    before = program(begin, line)
+    after = program(found - 1 - MATCH, found - 1 + AFTER)
+    return before is not None and after is not None and before != after
 
 
 LAUNCHER_BANNER = "torch.launcher_start_banner"  # rules/torch.yaml: torchrun's banner as it starts

@@ -118,3 +118,35 @@ def test_an_abort_on_the_way_out_after_ctrl_c_is_still_a_stop_from_outside(tmp_p
     # an abort of its own, with no interrupt before it, stays the rank's failure
     own = {f"workerlog.{r}": _steps(0, 10) + PADDLE_INTERRUPT.split("terminate called")[1] for r in range(2)}
     assert causes_of(tmp_path / "own", own, ruleset)[:1] != [Cause.PREEMPTION]
+
+
+def test_argparse_error_under_a_parser_description_with_spaces(tmp_path: Path, ruleset: RuleSet) -> None:
+    text = ("usage: MAE linear probing for image classification [--batch_size BATCH_SIZE]\n"
+            "                                                   [--epochs EPOCHS]\n"
+            "MAE linear probing for image classification: error: unrecognized arguments: --finetune /ckpt.pth\n"
+            "srun: error: ga005: task 0: Exited with exit code 2\n")
+    (seen,) = incidents_of(tmp_path / "argparse", {"probe.out": text}, ruleset)
+    assert seen.cause is Cause.PYTHON_EXCEPTION and "unrecognized arguments" in " ".join(seen.evidence), seen
+
+
+def _nccl_test(name: str, body: str) -> str:
+    ranks = "".join(f"#  Rank  {r} Group  0 Pid {39733 + r} on node{r // 4} device  {r % 4} [0000:{r + 10}:00] "
+                    "NVIDIA H100 80GB HBM3\n" for r in range(8))
+    return ("# nccl-tests version 2.17.6 nccl-headers=22807 nccl-library=22807\n"
+            f"# Collective test starting: {name}\n"
+            "# nThread 1 nGpus 1 minBytes 33554432 maxBytes 17179869184 step: 2(factor) warmup iters: 5 iters: 20\n"
+            "#\n# Using devices\n" + ranks + "#\n"
+            "#       size         count      type   redop    root     time   algbw   busbw  #wrong\n"
+            "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)\n" + body)
+
+
+FAILED = ("node0: Test NCCL failure common.cu:401 'remote process exited or there was a network error / '\n"
+          " .. node0 pid 39733: Test failure common.cu:519\n .. node0 pid 39733: Test failure alltoall.cu:348\n")
+PASSED = "".join(f"    {33554432 << i:>10}   {8388608 << i:>10}     float    none      -1   5123.4    6.55    6.55       0\n"
+                 for i in range(8)) + "# Out of bounds values : 0 OK\n# Avg bus bandwidth    : 6.61\n#\n"
+
+
+def test_a_failed_test_of_an_nccl_tests_sweep_stays_failed_when_the_next_test_passes(tmp_path: Path,
+                                                                                     ruleset: RuleSet) -> None:
+    sweep = _nccl_test("alltoall_perf", FAILED) + _nccl_test("sendrecv_perf", PASSED)
+    assert causes_of(tmp_path / "sweep", {"nccl_N2_G4_cnode2-003_cnode2-012.log": sweep}, ruleset)[:1] == [Cause.NETWORK]
