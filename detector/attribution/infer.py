@@ -820,7 +820,11 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
     # preparation that training went on after is not)
     preparing = any(f.rule == RULE_DATA_PREP and (f.line or 0) >= facts.last_progress.get(f.file or "", 0)
                     for f in group)
-    if (cancelled and not timeouts and not preparing
+    # (a last word that says what failed before the cancel, a store's host that never resolved
+    # to its end, is the last resort's to read: the job was cancelled because it was stuck there)
+    said = any(f.role is Role.CONTEXT and f.rule in LAST_RESORT_RULES and f.rule != SLURM_STEP_ENDED
+               and (f.cause or LAST_RESORT_CAUSE.get(f.rule)) is not None and terminal(f, facts) for f in group)
+    if (cancelled and not timeouts and not preparing and not said
             and all(f.rule.startswith("scheduler.") or f.rule in SIGNAL_SENT or f.rule in RECEIVED_SIGNAL
                     or (f.rule == RULE_EXIT_CODE and _teardown_exit(f)) for f in collateral)):
         # the only other lines are the step's own teardown: someone cancelled the job (scancel),

@@ -150,3 +150,17 @@ def test_a_failed_test_of_an_nccl_tests_sweep_stays_failed_when_the_next_test_pa
                                                                                      ruleset: RuleSet) -> None:
     sweep = _nccl_test("alltoall_perf", FAILED) + _nccl_test("sendrecv_perf", PASSED)
     assert causes_of(tmp_path / "sweep", {"nccl_N2_G4_cnode2-003_cnode2-012.log": sweep}, ruleset)[:1] == [Cause.NETWORK]
+
+
+def test_a_job_cancelled_while_its_store_host_never_resolved_is_the_network(tmp_path: Path, ruleset: RuleSet) -> None:
+    unresolved = "".join(f"{r}: [W socket.cpp:653] [c10d] The IPv6 network addresses of (nodeai[01,05], 53394) cannot be "
+                         "retrieved (gai error: -2 - Name or service not known).\n" for _ in range(30) for r in (1, 0))
+    text = (":::MLLOG {\"namespace\": \"\", \"time_ms\": 1720626290000, \"event_type\": \"INTERVAL_START\", "
+            "\"key\": \"init_start\", \"value\": null}\n" + unresolved
+            + "srun: Job step aborted: Waiting up to 32 seconds for job step to finish.\n"
+            "slurmstepd: error: *** JOB 272162 ON nodeai01 CANCELLED AT 2024-07-10T15:46:57 ***\n"
+            "0: slurmstepd: error: *** STEP 272162.0 ON nodeai01 CANCELLED AT 2024-07-10T15:46:57 ***\n")
+    assert causes_of(tmp_path / "unresolved", {"output.txt": text}, ruleset)[:1] == [Cause.NETWORK]
+    # cancelled with nothing said before it: someone cancelled the job
+    quiet = text.replace(unresolved, "")
+    assert causes_of(tmp_path / "quiet", {"output.txt": quiet}, ruleset)[:1] == [Cause.PREEMPTION]
