@@ -164,3 +164,15 @@ def test_a_job_cancelled_while_its_store_host_never_resolved_is_the_network(tmp_
     # cancelled with nothing said before it: someone cancelled the job
     quiet = text.replace(unresolved, "")
     assert causes_of(tmp_path / "quiet", {"output.txt": quiet}, ruleset)[:1] == [Cause.PREEMPTION]
+
+
+def test_the_ascend_runtime_failing_to_allocate_memory_is_the_out_of_memory(tmp_path: Path, ruleset: RuleSet) -> None:
+    text = ("Traceback (most recent call last):\n"
+            '  File "/usr/local/lib/python3.11/site-packages/triton/backends/ascend/driver.py", line 358, in get_current_stream\n'
+            "    return _npu_getCurrentRawStream(device)\n"
+            "RuntimeError: The Inner error is reported as above. The process exits for this inner error, and the current "
+            "working operator name is SelfAttentionOperation.\n"
+            "[ERROR] 2025-12-27-01:06:16 (PID:2334, Device:2, RankID:-1) ERR00100 PTA call acl api failed.\n"
+            "[PID: 2334] 2025-12-27-01:06:16.338.761 Memory_Allocation_Failure(EL0004): Failed to allocate memory.\n"
+            "        Possible Cause: Available memory is insufficient.\n")
+    assert causes_of(tmp_path / "npu", {"rank2.log": text}, ruleset)[:1] == [Cause.CUDA_OOM]
