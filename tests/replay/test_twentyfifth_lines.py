@@ -176,3 +176,17 @@ def test_the_ascend_runtime_failing_to_allocate_memory_is_the_out_of_memory(tmp_
             "[PID: 2334] 2025-12-27-01:06:16.338.761 Memory_Allocation_Failure(EL0004): Failed to allocate memory.\n"
             "        Possible Cause: Available memory is insufficient.\n")
     assert causes_of(tmp_path / "npu", {"rank2.log": text}, ruleset)[:1] == [Cause.CUDA_OOM]
+
+
+def test_an_npu_kernel_fault_then_the_stream_sync_failing_is_the_fault(tmp_path: Path, ruleset: RuleSet) -> None:
+    fault = ("        The error from device(chipId:0, dieId:0), serial number is 5, there is an exception of fftsplus "
+             "aivector error, core id is 14, error code = 0x800000, dump info: pc start: 0x12c0c3b31ca4\n"
+             "        The extend info: errcode:(0x800000, 0, 0) errorStr: The DDR address of the MTE instruction is out "
+             "of range. fixp_error0 info: 0x6000064\n")
+    sync = ("[2026-01-14 12:10:44 DP16 TP16 EP16] Scheduler hit an exception: Traceback (most recent call last):\n"
+            '  File "/usr/local/lib/python3.11/site-packages/sglang/srt/managers/scheduler.py", line 2650, in run\n'
+            "    self.event_loop_overlap()\n"
+            "RuntimeError: ACL stream synchronize failed, error code:507011\n")
+    assert causes_of(tmp_path / "fault", {"d1.log": fault + sync}, ruleset)[:1] == [Cause.ILLEGAL_MEMORY_ACCESS]
+    # the sync failure alone says only that something on the device failed, not a bug of the program
+    assert causes_of(tmp_path / "sync", {"d1.log": sync}, ruleset)[:1] != [Cause.PYTHON_EXCEPTION]
