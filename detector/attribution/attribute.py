@@ -141,10 +141,10 @@ def _printed_before(initiators: Sequence[Finding], group: Sequence[Finding]) -> 
 
 
 
-def _first_to_exit(group: Sequence[Finding]) -> int | None:
-    """The rank the launcher saw exit first, by itself (an exit status of its own, not a signal),
-    before any other rank's exit (in the order of the launcher's lines, one file's, or else of
-    their stamps); None when no such rank."""
+def _first_to_exit(group: Sequence[Finding]) -> Finding | None:
+    """The launcher's report of the process that exited first, by itself (an exit status of its
+    own, not a signal), before any other process's exit (in the order of the launcher's lines, one
+    file's, or else of their stamps); None when no such report."""
     exits = [f for f in group if f.rule == RULE_EXIT_CODE and f.rank is not None]
     if len(exits) < 2:
         return None
@@ -158,7 +158,24 @@ def _first_to_exit(group: Sequence[Finding]) -> int | None:
         return None
     first = order[0]
     own = (small_int(first.field("exitcode") or "") or 0) > 0 and first.field("signal") is None
-    return first.rank if own else None
+    return first if own else None
+
+
+def _exited_first(best: Finding, untimed: Sequence[Finding], group: Sequence[Finding]) -> Finding:
+    """``best``, or the same exception (rule and text after the rank's prefix) of the rank the
+    launcher saw exit first by itself, where the launcher's processes are the ranks (every rank
+    that raised it is below the number of exits it reports, and the nodes agree where known: under
+    one torchrun a node, srun's task is a node, not a rank)."""
+    first = _first_to_exit(group)
+    if first is None or first.rank == best.rank:
+        return best
+    text = best.text[best.text.find(best.field("exc_type") or best.text):]
+    alike = [f for f in untimed if f.rule == best.rule and f.text.endswith(text)]
+    exits = sum(1 for f in group if f.rule == RULE_EXIT_CODE and f.rank is not None)
+    if any(f.rank is None or f.rank >= exits for f in alike):
+        return best  # (ranks beyond the processes the launcher reports: its tasks are nodes, not ranks)
+    same = [f for f in alike if f.rank == first.rank and (f.node is None or first.node is None or same_host(f.node, first.node))]
+    return min(same, key=lambda f: f.line or 0) if same else best
 
 
 def _pick_primary(initiators: Sequence[Finding], group: Sequence[Finding] = ()) -> Finding:
@@ -171,12 +188,12 @@ def _pick_primary(initiators: Sequence[Finding], group: Sequence[Finding] = ()) 
     timed = [f for f in initiators if f.time is not None]
     untimed = [f for f in initiators if f.time is None]
     if not timed:
-        # among equals, the rank that exited first by itself (srun's "task 1: Exited with exit
-        # code 1" before "task 0: Terminated"): the others were stopped after it, whatever order
-        # their untimed lines came in
-        first = _first_to_exit(group)
-        return max(untimed, key=lambda f: (f.rank is not None or f.node is not None or f.gpu is not None, _strength(f),
-                                           f.confidence, first is not None and f.rank == first, -(f.line or 0)))
+        # among the same exception on several ranks, the rank that exited first by itself (srun's
+        # "task 1: Exited with exit code 1" before "task 0: Terminated"): the others were stopped
+        # after it, whatever order their untimed lines came in
+        best = max(untimed, key=lambda f: (f.rank is not None or f.node is not None or f.gpu is not None, _strength(f),
+                                           f.confidence, -(f.line or 0)))
+        return _exited_first(best, untimed, group) if best.rule == UNCAUGHT_EXCEPTION else best
     earliest = min(f.time for f in timed if f.time is not None)
     timed = _without_peer_losses_after_first_death(timed, earliest + SKEW)
     window = _without_peer_losses_after_a_death([f for f in timed if f.time is not None and f.time <= earliest + SKEW]) + untimed
@@ -247,6 +264,7 @@ def _near(f: Finding, primary: Finding) -> bool:
     return f.time is None or primary.time is None or abs(f.time - primary.time) <= CORROBORATION
 
 
+UNCAUGHT_EXCEPTION = "python.uncaught_exception"  # rules/python.yaml
 RULE_MPIRUN_SIGNAL = "launcher.mpirun_signal"  # rules/launchers.yaml
 RULE_PALS_EXIT = "launcher.pals_rank_exit"  # rules/launchers.yaml
 # the causes a process's own exit code follows from (not a kill: a signal's exit is negative)

@@ -19,6 +19,7 @@ from detector.attribution.incident import (
     _collateral,
     _initiator_for,
 )
+from detector.support.hosts import host_key
 from detector.support.numbers import field_float, small_int
 from detector.types import (
     RULE_DATA_PREP,
@@ -822,8 +823,9 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
                     for f in group)
     # (a last word that says what failed before the cancel, a store's host that never resolved
     # to its end, is the last resort's to read: the job was cancelled because it was stuck there)
-    said = any(f.role is Role.CONTEXT and f.rule in LAST_RESORT_RULES and f.rule != SLURM_STEP_ENDED
-               and (f.cause or LAST_RESORT_CAUSE.get(f.rule)) is not None and terminal(f, facts) for f in group)
+    said = (cancelled and any(f.role is Role.CONTEXT and f.rule in LAST_RESORT_RULES and f.rule != SLURM_STEP_ENDED
+                              for f in group)
+            and (words := last_resort(group, facts)) is not None and words.cause is not Cause.PREEMPTION)
     if (cancelled and not timeouts and not preparing and not said
             and all(f.rule.startswith("scheduler.") or f.rule in SIGNAL_SENT or f.rule in RECEIVED_SIGNAL
                     or (f.rule == RULE_EXIT_CODE and _teardown_exit(f)) for f in collateral)):
@@ -841,8 +843,33 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
         # a rank's traceback whose exception line the paste cut: that traceback, printed before any of
         # it, says more (the last resort); one printed during the teardown is the teardown's
         return None
+    lost_to = _the_one_peer_lost(collateral, facts)
+    if lost_to is not None:
+        # the ranks lost their connection to one host (gloo's "Connection closed by peer
+        # [10.0.1.17]:22780") and no line of that host's own is here: what ended there, its
+        # process or its link, is not said, but that is where to look
+        return _build(Cause.UNKNOWN, _initiator_for(None, lost_to, facts, []), collateral,
+                      _collateral(group, None, facts), 0.3, facts,
+                      inferred_by=f"every rank that failed lost its connection to {lost_to} and no line from there "
+                                  "says why (its process died or its link failed)")
     return _build(Cause.UNKNOWN, Initiator(), collateral, _collateral(group, None, facts), 0.3, facts,
                   inferred_by="no rank left initiator-grade evidence and none stands out")
+
+
+def _the_one_peer_lost(collateral: Sequence[Finding], facts: RunFacts) -> str | None:
+    """The one peer host (an address or a name) that every collateral line naming a lost peer
+    names, where each such line names one and no rank of the logs runs on it; else None."""
+    lost = [f for f in collateral if any(h in f.rule for h in PEER_LOST_HINTS)]
+    named = [f for f in lost if f.field("peer")]
+    if not named or len(named) != len(lost):
+        return None
+    hosts = {host_key((f.field("peer") or "").split("<", 1)[0].strip("[]")) for f in named}
+    if len(hosts) != 1:
+        return None
+    peer = (named[0].field("peer") or "").split("<", 1)[0].strip("[]")
+    if not peer or any(r.node is not None and host_key(r.node) == host_key(peer) for r in facts.ranks.values()):
+        return None
+    return peer
 
 
 def terminal(f: Finding, facts: RunFacts) -> bool:

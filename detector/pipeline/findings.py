@@ -672,33 +672,35 @@ def demote_repeated_actor_exceptions(findings: Sequence[Finding], scans: Sequenc
 CAUGHT_PROGRESS = 100  # lines of training progress after an exception that say the program went on
 
 
-def _exception_key(f: Finding) -> str:
-    """An exception line without its prefix (a rank's, a time's): class and message."""
-    cls = _EXC_CLASS.search(f.text)
-    return f.text[cls.start():].strip() if cls is not None else f.text.strip()
-
-
 def demote_caught_exceptions(findings: Sequence[Finding], scans: Sequence[FileScan]) -> list[Finding]:
     """``findings`` with a Python exception that its file's training progress went on well after
     (the file's last line of progress more than :data:`CAUGHT_PROGRESS` lines later) made context,
     cause none: the program caught and logged it (a monitoring client that lost its server, a
     sample it could not parse) and trained on; a program that printed an error and went on for
-    hundreds of lines of steps did not stop there. So too a later one of the same class and message
-    in that file, on that rank, after it went on past two of them (as a Ray actor's third, above):
-    the program logs that error each time. (After only one, the same error again is more likely
-    a second launch failing as the first did.) The tracebacks' headers are dropped."""
+    hundreds of lines of steps did not stop there. Not where anything else that failed follows it
+    in its file (a launcher's report that a process exited with an error: the progress after it was
+    a buffered stdout flushed at exit), nor an exception of one rank in a file of several ranks (the
+    progress may be another rank's). The tracebacks' headers are dropped."""
     progress = {s.file.display: s.last_progress for s in scans if s.last_progress is not None}
+    shared = {s.file.display for s in scans if len(s.prefix_ranks) >= 2}
     exceptions = sorted((f for f in findings if f.rule == UNCAUGHT and f.line is not None and f.file in progress
                          and f.role is Role.INITIATOR and f.cause is Cause.PYTHON_EXCEPTION),
                         key=lambda f: (f.file or "", f.line or 0))
-    survived: dict[tuple[str | None, int | None, str], int] = defaultdict(int)
-    caught: set[int] = set()
-    for f in exceptions:
-        key = (f.file, f.rank, _exception_key(f))
-        if ((progress.get(f.file or "") or 0) - (f.line or 0) > CAUGHT_PROGRESS
-                or survived[key] >= REPEATS_SURVIVED - 1):
-            caught.add(id(f))
-            survived[key] += 1
+    went_on = [f for f in exceptions if (progress.get(f.file or "") or 0) - (f.line or 0) > CAUGHT_PROGRESS
+               and not (f.rank is not None and f.file in shared)]
+    if not went_on:
+        return list(findings)
+    # the last line of each file that says something failed, other than an exception and its traceback
+    failing: dict[str | None, int] = {}
+    for f in findings:
+        if f.line is None or f.rule in (UNCAUGHT, TRACEBACK, FRAME):
+            continue
+        # (a process's exit with an error, which the exit's reading may have made context: a
+        # launcher's report, srun's "task 0: Exited with exit code 1")
+        exited = f.rule == "torchelastic.exitcode" and f.field("exitcode") not in (None, "0")
+        if f.role is not Role.CONTEXT or exited:
+            failing[f.file] = max(failing.get(f.file, 0), f.line)
+    caught = {id(f) for f in went_on if failing.get(f.file, 0) < (f.line or 0)}
     if not caught:
         return list(findings)
     by_where: dict[tuple[str | None, int | None], list[Finding]] = defaultdict(list)

@@ -29,6 +29,10 @@ CAUSE_FLOOR = 0.68
 # healthy development cases that still raise an incident, each with why it is left so (a new noisy
 # healthy case fails the test)
 KNOWN_NOISY = {
+    # a monitoring client's exceptions logged again and again while training went on, the last of
+    # them after training completed: read as caught only where progress follows them (the same
+    # error ending a log after runs that went on is as likely a job failing the same way again)
+    "IF-pgolf-pr517-8xh100-healthy-sidecar-rpc-connectionreset-noise",
     # elastic Horovod went on after a worker was killed on purpose; the excerpt holds only the two
     # survivors' "Connection reset" lines and nothing says the job recovered
     "AQ-horovod-2484-healthy-elastic-kill-recovered-gloo",

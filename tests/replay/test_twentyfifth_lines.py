@@ -36,17 +36,27 @@ def test_an_exception_that_ends_the_training_stays_the_failure(tmp_path: Path, r
     assert causes_of(tmp_path / "stopped", {"train.log": text}, ruleset)[:1] == [Cause.PYTHON_EXCEPTION]
 
 
-def test_an_error_logged_again_after_the_program_went_on_past_it_twice_is_no_failure(tmp_path: Path,
+def test_the_same_error_ending_the_log_after_runs_that_went_on_stays_the_failure(tmp_path: Path,
                                                                                  ruleset: RuleSet) -> None:
-    text = CLIENT_ERROR + _steps(0, 120) + CLIENT_ERROR + _steps(120, 120) + CLIENT_ERROR + "Stage completed\n"
-    assert causes_of(tmp_path / "third", {"train.log": text}, ruleset) == []
+    # a job resumed twice that fails the same way each time: the last one ends the log
+    text = CLIENT_ERROR + _steps(0, 120) + CLIENT_ERROR + _steps(120, 120) + CLIENT_ERROR
+    assert causes_of(tmp_path / "third", {"train.log": text}, ruleset)[:1] == [Cause.PYTHON_EXCEPTION]
 
 
-def test_the_same_error_again_after_one_run_it_survived_stays_the_failure(tmp_path: Path, ruleset: RuleSet) -> None:
-    # once gone on past, then the same error ends the log: as likely a second launch failing as
-    # the first did, so it stays the failure
-    text = CLIENT_ERROR + _steps(0, 120) + CLIENT_ERROR
-    assert causes_of(tmp_path / "second", {"train.log": text}, ruleset)[:1] == [Cause.PYTHON_EXCEPTION]
+def test_steps_a_buffered_stdout_flushed_after_the_crash_do_not_hide_it(tmp_path: Path, ruleset: RuleSet) -> None:
+    short = "".join(f"step {i} loss 2.31\n" for i in range(150))
+    text = short + CLIENT_ERROR + short + "srun: error: node07: task 0: Exited with exit code 1\n"
+    assert causes_of(tmp_path / "flushed", {"slurm-1.out": text}, ruleset)[:1] == [Cause.PYTHON_EXCEPTION]
+
+
+def test_one_ranks_crash_in_a_file_of_several_ranks_is_not_hidden_by_the_others_steps(tmp_path: Path,
+                                                                                   ruleset: RuleSet) -> None:
+    def steps(rank: int, first: int, count: int) -> str:
+        return "".join(f"{rank}: step {first + i} loss 2.31 lr 0.0003 tokens/s 51234\n" for i in range(count))
+    crash = "".join(f"1: {line}\n" for line in CLIENT_ERROR.splitlines())
+    text = steps(0, 0, 20) + steps(1, 0, 20) + crash + steps(0, 20, 150)
+    seen = incidents_of(tmp_path / "srun-l", {"slurm-2.out": text}, ruleset)
+    assert seen and seen[0].cause is Cause.PYTHON_EXCEPTION and seen[0].rank == 1, seen
 
 
 IB_OPEN = """[2026-03-18 14:38:12] pgut1-0:871784:871848 [5] ibvwrap.c:94 NCCL WARN Call to ibv_open_device failed
@@ -80,12 +90,29 @@ def test_the_same_exception_on_two_ranks_is_the_one_srun_saw_exit_first(tmp_path
             + "srun: error: nid006975: task 0: Terminated\n")
     (seen,) = incidents_of(tmp_path / "srun", {"2400413.err": text}, ruleset)
     assert seen.cause is Cause.PYTHON_EXCEPTION and seen.rank == 1, seen
-    # the other way round, rank 0 is the one
-    swapped = (text.replace("task 1: Exited with exit code 1", "task 9: placeholder")
-               .replace("task 0: Terminated", "task 1: Terminated")
-               .replace("task 9: placeholder", "task 0: Exited with exit code 1"))
+    # the other way round (rank 1's traceback printed first, task 0 exiting first): rank 0 is the one
+    swapped = (_rank_traceback(1, exc) + _rank_traceback(0, exc)
+               + "srun: error: nid006975: task 0: Exited with exit code 1\n"
+               + "1: [2026-05-26T22:33:49.044] error: *** STEP 2400413.1 ON nid006997 CANCELLED AT 2026-05-26T22:33:49 "
+                 "DUE TO TASK FAILURE ***\n"
+               + "srun: error: nid006997: task 1: Terminated\n")
     (seen,) = incidents_of(tmp_path / "swapped", {"2400413.err": swapped}, ruleset)
     assert seen.cause is Cause.PYTHON_EXCEPTION and seen.rank == 0, seen
+
+
+def test_srun_tasks_that_are_nodes_do_not_name_the_rank(tmp_path: Path, ruleset: RuleSet) -> None:
+    # one torchrun a node: srun's task 1 is the second node (ranks 8-15), not global rank 1
+    exc = "RuntimeError: Boolean value of Tensor with more than one value is ambiguous"
+    text = ("1: [rank9]: Traceback (most recent call last):\n"
+            '1: [rank9]:   File "/work/pretrain_gpt.py", line 43, in <module>\n'
+            f"1: [rank9]: {exc}\n"
+            "0: [rank1]: Traceback (most recent call last):\n"
+            '0: [rank1]:   File "/work/pretrain_gpt.py", line 43, in <module>\n'
+            f"0: [rank1]: {exc}\n"
+            "srun: error: nid2: task 1: Exited with exit code 1\n"
+            "srun: error: nid1: task 0: Terminated\n")
+    (seen,) = incidents_of(tmp_path / "nodes", {"slurm-3.err": text}, ruleset)
+    assert seen.cause is Cause.PYTHON_EXCEPTION and seen.rank == 9, seen
 
 
 PADDLE_INTERRUPT = """Traceback (most recent call last):
@@ -189,4 +216,27 @@ def test_an_npu_kernel_fault_then_the_stream_sync_failing_is_the_fault(tmp_path:
             "RuntimeError: ACL stream synchronize failed, error code:507011\n")
     assert causes_of(tmp_path / "fault", {"d1.log": fault + sync}, ruleset)[:1] == [Cause.ILLEGAL_MEMORY_ACCESS]
     # the sync failure alone says only that something on the device failed, not a bug of the program
-    assert causes_of(tmp_path / "sync", {"d1.log": sync}, ruleset)[:1] != [Cause.PYTHON_EXCEPTION]
+    alone = causes_of(tmp_path / "sync", {"d1.log": sync}, ruleset)
+    assert alone and alone[0] is not Cause.PYTHON_EXCEPTION, alone
+
+
+def test_a_retry_that_went_on_before_a_scancel_leaves_it_a_cancel(tmp_path: Path, ruleset: RuleSet) -> None:
+    text = ("NCCL version 2.21.5+cuda12.4\n"
+            "node01:1234:1300 [0] NCCL INFO Call to connect returned Connection refused, retrying\n"
+            + "".join(f"processing shard {i}\n" for i in range(40))
+            + "srun: Job step aborted: Waiting up to 32 seconds for job step to finish.\n"
+            "slurmstepd: error: *** JOB 272163 ON node01 CANCELLED AT 2024-07-10T15:46:57 ***\n"
+            "0: slurmstepd: error: *** STEP 272163.0 ON node01 CANCELLED AT 2024-07-10T15:46:57 ***\n")
+    assert causes_of(tmp_path / "retry", {"output.txt": text}, ruleset)[:1] == [Cause.PREEMPTION]
+
+
+def test_ranks_that_lost_their_connection_to_one_host_name_it(tmp_path: Path, ruleset: RuleSet) -> None:
+    text = ("Traceback (most recent call last):\n"
+            '  File "/home/user/pid_diffusion/cm/dist_util.py", line 88, in sync_params\n'
+            "    dist.broadcast(p, 0)\n"
+            '  File "/usr/lib/python3.9/site-packages/torch/distributed/distributed_c10d.py", line 1408, in broadcast\n'
+            "    work.wait()\n"
+            "RuntimeError: [/opt/conda/conda-bld/pytorch_1670525551200/work/third_party/gloo/gloo/transport/tcp/pair.cc:598] "
+            "Connection closed by peer [10.0.1.17]:22780\n")
+    (seen,) = incidents_of(tmp_path / "gloo", {"issue.log": text}, ruleset)
+    assert seen.node == "10.0.1.17" and not seen.drain, seen
