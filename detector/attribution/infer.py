@@ -821,11 +821,13 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
     # preparation that training went on after is not)
     preparing = any(f.rule == RULE_DATA_PREP and (f.line or 0) >= facts.last_progress.get(f.file or "", 0)
                     for f in group)
-    # (a last word that says what failed before the cancel, a store's host that never resolved
-    # to its end, is the last resort's to read: the job was cancelled because it was stuck there)
+    # (a last word that names what failed before the cancel, a store's host that never resolved
+    # to its end, is the last resort's to read: the job was cancelled because it was stuck there;
+    # a launcher's own traceback as it was stopped names nothing)
     said = (cancelled and any(f.role is Role.CONTEXT and f.rule in LAST_RESORT_RULES and f.rule != SLURM_STEP_ENDED
                               for f in group)
-            and (words := last_resort(group, facts)) is not None and words.cause is not Cause.PREEMPTION)
+            and (words := last_resort(group, facts)) is not None
+            and words.cause not in (Cause.PREEMPTION, Cause.UNKNOWN))
     if (cancelled and not timeouts and not preparing and not said
             and all(f.rule.startswith("scheduler.") or f.rule in SIGNAL_SENT or f.rule in RECEIVED_SIGNAL
                     or (f.rule == RULE_EXIT_CODE and _teardown_exit(f)) for f in collateral)):
