@@ -141,11 +141,10 @@ def _printed_before(initiators: Sequence[Finding], group: Sequence[Finding]) -> 
 
 
 
-def _first_to_exit(group: Sequence[Finding]) -> Finding | None:
-    """The launcher's report of the process that exited first, by itself (an exit status of its
-    own, not a signal), before any other process's exit (in the order of the launcher's lines, one
-    file's, or else of their stamps); None when no such report."""
-    exits = [f for f in group if f.rule == RULE_EXIT_CODE and f.rank is not None]
+def _first_to_exit(exits: Sequence[Finding]) -> Finding | None:
+    """Of a launcher's reports of its processes' exits, the one of the process that exited first,
+    by itself (an exit status of its own, not a signal), before any other (in the order of the
+    launcher's lines, one file's, or else of their stamps); None when no such report."""
     if len(exits) < 2:
         return None
     if len({f.file for f in exits}) == 1 and all(f.line is not None for f in exits):
@@ -166,13 +165,13 @@ def _exited_first(best: Finding, untimed: Sequence[Finding], group: Sequence[Fin
     launcher saw exit first by itself, where the launcher's processes are the ranks (every rank
     that raised it is below the number of exits it reports, and the nodes agree where known: under
     one torchrun a node, srun's task is a node, not a rank)."""
-    first = _first_to_exit(group)
+    exits = [f for f in group if f.rule == RULE_EXIT_CODE and f.rank is not None]
+    first = _first_to_exit(exits)
     if first is None or first.rank == best.rank:
         return best
     text = best.text[best.text.find(best.field("exc_type") or best.text):]
     alike = [f for f in untimed if f.rule == best.rule and f.text.endswith(text)]
-    exits = sum(1 for f in group if f.rule == RULE_EXIT_CODE and f.rank is not None)
-    if any(f.rank is None or f.rank >= exits for f in alike):
+    if any(f.rank is None or f.rank >= len(exits) for f in alike):
         return best  # (ranks beyond the processes the launcher reports: its tasks are nodes, not ranks)
     same = [f for f in alike if f.rank == first.rank and (f.node is None or first.node is None or same_host(f.node, first.node))]
     return min(same, key=lambda f: f.line or 0) if same else best

@@ -862,16 +862,13 @@ def _the_one_peer_lost(collateral: Sequence[Finding], facts: RunFacts) -> str | 
     """The one peer host (an address or a name) that every collateral line naming a lost peer
     names, where each such line names one and no rank of the logs runs on it; else None."""
     lost = [f for f in collateral if any(h in f.rule for h in PEER_LOST_HINTS)]
-    named = [f for f in lost if f.field("peer")]
-    if not named or len(named) != len(lost):
+    # (the host as a line names it: "10.0.14.110<37564>", "[10.0.1.17]")
+    peers = [(f.field("peer") or "").split("<", 1)[0].strip("[]") for f in lost]
+    if not lost or not all(peers) or len({host_key(p) for p in peers}) != 1:
         return None
-    hosts = {host_key((f.field("peer") or "").split("<", 1)[0].strip("[]")) for f in named}
-    if len(hosts) != 1:
+    if any(r.node is not None and host_key(r.node) == host_key(peers[0]) for r in facts.ranks.values()):
         return None
-    peer = (named[0].field("peer") or "").split("<", 1)[0].strip("[]")
-    if not peer or any(r.node is not None and host_key(r.node) == host_key(peer) for r in facts.ranks.values()):
-        return None
-    return peer
+    return peers[0]
 
 
 def terminal(f: Finding, facts: RunFacts) -> bool:
@@ -1271,7 +1268,8 @@ def interrupted(incident: Incident, facts: RunFacts) -> Incident | None:
         # framework's abort on "terminate called without an active exception")
         return f.line is not None and any(k.file == f.file and k.rank == f.rank and (k.line or 0) < f.line for k in keys)
 
-    if not keys or any(f not in keys and not after_the_interrupt(f) for f in raised):
+    interrupts = {id(k) for k in keys}
+    if not keys or any(id(f) not in interrupts and not after_the_interrupt(f) for f in raised):
         return None
     if any(any(h in f.rule for h in TIMEOUT_HINTS) for f in incident.evidence):
         return None

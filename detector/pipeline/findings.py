@@ -697,7 +697,7 @@ def demote_caught_exceptions(findings: Sequence[Finding], scans: Sequence[FileSc
             continue
         # (a process's exit with an error, which the exit's reading may have made context: a
         # launcher's report, srun's "task 0: Exited with exit code 1")
-        exited = f.rule == "torchelastic.exitcode" and f.field("exitcode") not in (None, "0")
+        exited = f.rule == RULE_EXIT_CODE and f.field("exitcode") not in (None, "0")
         if f.role is not Role.CONTEXT or exited:
             failing[f.file] = max(failing.get(f.file, 0), f.line)
     caught = {id(f) for f in went_on if failing.get(f.file, 0) < (f.line or 0)}

@@ -179,14 +179,18 @@ def test_a_failed_test_of_an_nccl_tests_sweep_stays_failed_when_the_next_test_pa
     assert causes_of(tmp_path / "sweep", {"nccl_N2_G4_cnode2-003_cnode2-012.log": sweep}, ruleset)[:1] == [Cause.NETWORK]
 
 
+# how a Slurm job's output ends when someone cancels it (scancel)
+SCANCEL = ("srun: Job step aborted: Waiting up to 32 seconds for job step to finish.\n"
+           "slurmstepd: error: *** JOB 272162 ON node01 CANCELLED AT 2024-07-10T15:46:57 ***\n"
+           "0: slurmstepd: error: *** STEP 272162.0 ON node01 CANCELLED AT 2024-07-10T15:46:57 ***\n")
+
+
 def test_a_job_cancelled_while_its_store_host_never_resolved_is_the_network(tmp_path: Path, ruleset: RuleSet) -> None:
     unresolved = "".join(f"{r}: [W socket.cpp:653] [c10d] The IPv6 network addresses of (nodeai[01,05], 53394) cannot be "
                          "retrieved (gai error: -2 - Name or service not known).\n" for _ in range(30) for r in (1, 0))
     text = (":::MLLOG {\"namespace\": \"\", \"time_ms\": 1720626290000, \"event_type\": \"INTERVAL_START\", "
             "\"key\": \"init_start\", \"value\": null}\n" + unresolved
-            + "srun: Job step aborted: Waiting up to 32 seconds for job step to finish.\n"
-            "slurmstepd: error: *** JOB 272162 ON nodeai01 CANCELLED AT 2024-07-10T15:46:57 ***\n"
-            "0: slurmstepd: error: *** STEP 272162.0 ON nodeai01 CANCELLED AT 2024-07-10T15:46:57 ***\n")
+            + SCANCEL)
     assert causes_of(tmp_path / "unresolved", {"output.txt": text}, ruleset)[:1] == [Cause.NETWORK]
     # cancelled with nothing said before it: someone cancelled the job
     quiet = text.replace(unresolved, "")
@@ -224,9 +228,7 @@ def test_a_retry_that_went_on_before_a_scancel_leaves_it_a_cancel(tmp_path: Path
     text = ("NCCL version 2.21.5+cuda12.4\n"
             "node01:1234:1300 [0] NCCL INFO Call to connect returned Connection refused, retrying\n"
             + "".join(f"processing shard {i}\n" for i in range(40))
-            + "srun: Job step aborted: Waiting up to 32 seconds for job step to finish.\n"
-            "slurmstepd: error: *** JOB 272163 ON node01 CANCELLED AT 2024-07-10T15:46:57 ***\n"
-            "0: slurmstepd: error: *** STEP 272163.0 ON node01 CANCELLED AT 2024-07-10T15:46:57 ***\n")
+            + SCANCEL)
     assert causes_of(tmp_path / "retry", {"output.txt": text}, ruleset)[:1] == [Cause.PREEMPTION]
 
 
