@@ -780,14 +780,57 @@ def demote_after_success(findings: Sequence[Finding]) -> list[Finding]:
     spans = _succeeded_runs(findings)
     if not spans:
         return list(findings)
+    held = _held_at_exit(findings, spans)
 
     def covered(f: Finding) -> bool:
         if f.line is None or f.rule in _SUCCESS or f.rule == BOUNDARY or f.cause in GPU_FAULTS:
             return False
         return any(begin < f.line < after for begin, after in spans.get(f.file, ()))
 
-    return [dataclasses.replace(f, role=Role.CONTEXT, cause=None) if covered(f) else f
+    return [dataclasses.replace(f, role=Role.INITIATOR, cause=Cause.HANG, confidence=0.5, text=(
+                f"rank {f.rank} held the run open after it reported success (no other rank's exit is"
+                f" reported) until the scheduler stopped it: {f.text}")) if f is held
+            else dataclasses.replace(f, role=Role.CONTEXT, cause=None) if covered(f) else f
             for f in findings if not (f.rule in _LAST_WORDS_ONLY and covered(f))]
+
+
+# the scheduler ending a step (its time limit, a cancel): after a run said it succeeded, the end of
+# a process that did not exit by itself
+_STEP_STOPS = frozenset({"scheduler.slurm_time_limit", "scheduler.slurm_preempted", "scheduler.slurm_step_ended"})
+_HELD_GAP = timedelta(seconds=60)
+
+
+def _held_at_exit(findings: Sequence[Finding], spans: Mapping[str | None, list[tuple[int, float]]]) -> Finding | None:
+    """The one rank's exit that shows it held its run open after the harness said the run had
+    succeeded: after the success, every other rank had left (no other exit is reported) and this
+    one was stopped by a signal, the scheduler's cancel (its time limit, a user's scancel) coming
+    a minute or more after the file's last timed line (a time limit right at the end is the
+    allocation running out, not a hang). MLPerf's exit-time barrier held by rank 0 for minutes:
+    hang, on that rank. ``None`` when the file shows no such rank."""
+    for file, ranges in spans.items():
+        in_file = [(f.line, f) for f in findings if f.file == file and f.line is not None]
+        for at, f in in_file:
+            if f.rule not in _SUCCESS:
+                continue
+            after = min((end for begin, end in ranges if begin < at < end), default=float("inf"))
+            tail = [(line, g) for line, g in in_file if at < line < after]
+            if any(g.cause in GPU_FAULTS or g.rule in _SUCCESS for _, g in tail):
+                continue
+            exits = [(line, g) for line, g in tail if g.rule == RULE_EXIT_CODE and g.rank is not None]
+            if len({g.rank for _, g in exits}) != 1:
+                continue
+            exit_at, held = exits[0]
+            if held.field("signal") not in ("SIGTERM", "SIGKILL"):
+                continue
+            stop_at, stop = next(((line, s) for line, s in tail if s.rule in _STEP_STOPS and line < exit_at), (0, None))
+            if stop is None or stop.time is None:
+                continue
+            # the exit's own time is the file's last timestamp before it (an untimed srun line)
+            before = [s.time for line, s in (*tail, (0, held)) if s.time is not None and (s is held or line < stop_at)]
+            if before and stop.time - max(before) < _HELD_GAP:
+                continue
+            return held
+    return None
 
 
 EXITING = "python.run_exiting"

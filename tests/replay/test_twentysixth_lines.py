@@ -1,0 +1,56 @@
+"""The twenty-sixth session's cases: a benchmark that said it succeeded and then kept one rank
+alive at its exit until the scheduler stopped it (a hang at exit, on that rank, while the same
+ending without the wait, or with every rank still running, stays no failure), and NVIDIA Fabric
+Manager's own report of an NVSwitch error."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from detector.rules.engine import RuleSet
+from detector.types import Cause
+from tests.support.replaying import causes_of, incidents_of
+
+SUCCESS = ('0: :::MLLOG {"namespace": "", "time_ms": 1745977418094, "event_type": "INTERVAL_END", '
+           '"key": "run_stop", "value": null, "metadata": {"file": "/workspace/ssd/engine.py", "lineno": 315, '
+           '"status": "success"}}\n')
+
+
+def _run(cancelled_at: str, tasks: str = "task 0") -> str:
+    body = "".join(f"0: :::MLLOG {{\"namespace\": \"\", \"time_ms\": {1745976000000 + i * 60000}, "
+                   f"\"event_type\": \"POINT_IN_TIME\", \"key\": \"eval_accuracy\", \"value\": 0.{30 + i}, "
+                   f"\"metadata\": {{\"epoch_num\": {i}}}}}\n" for i in range(20))
+    return (body + SUCCESS
+            + "0: [rank0]:[W430 01:43:43.006177095 ProcessGroupNCCL.cpp:1477] Warning: WARNING: destroy_process_group()"
+              " was not called before program exit, which can leak resources. (function operator())\n"
+            + f"0: slurmstepd: error: *** STEP 152.13 ON gpu-153 CANCELLED AT 2025-04-30T{cancelled_at} DUE TO TIME LIMIT ***\n"
+            + f"srun: error: gpu-153: {tasks}: Terminated\n"
+            + "srun: Force Terminated StepId=152.13\n")
+
+
+def test_one_rank_held_open_for_minutes_after_success_is_a_hang_on_it(tmp_path: Path, ruleset: RuleSet) -> None:
+    seen = incidents_of(tmp_path / "held", {"result_0.txt": _run("01:52:49")}, ruleset)
+    assert seen and seen[0].cause is Cause.HANG and seen[0].rank == 0 and seen[0].node == "gpu-153", seen
+
+
+def test_the_time_limit_right_after_the_success_stays_no_failure(tmp_path: Path, ruleset: RuleSet) -> None:
+    # the allocation ran out seconds after the run ended: not a rank holding its exit
+    assert causes_of(tmp_path / "end", {"result_0.txt": _run("01:43:50")}, ruleset) == []
+
+
+def test_every_rank_stopped_after_the_success_stays_no_failure(tmp_path: Path, ruleset: RuleSet) -> None:
+    # the whole step was still running: no one rank held it
+    assert causes_of(tmp_path / "all", {"result_0.txt": _run("01:52:49", "tasks 0-7")}, ruleset) == []
+
+
+def test_fabric_managers_fatal_nvswitch_error_is_an_nvlink_failure(tmp_path: Path, ruleset: RuleSet) -> None:
+    text = ("[Jul 23 2024 07:53:00] [INFO] [tid 841] multicast group 0 is allocated.\n"
+            "[Jul 23 2024 07:53:55] [ERROR] [tid 841] detected NVSwitch fatal error 20034 on fid 0 on NVSwitch "
+            "pci bus id 00000000:86:00.0 physical id 3 port 33\n")
+    assert causes_of(tmp_path / "fm", {"fabricmanager.log": text}, ruleset)[:1] == [Cause.NVLINK]
+
+
+def test_fabric_managers_non_fatal_nvswitch_error_alone_is_no_failure(tmp_path: Path, ruleset: RuleSet) -> None:
+    text = ("[Feb 27 2025 15:10:02] [ERROR] [tid 12727] detected NVSwitch non-fatal error 12028 on fid 0 on "
+            "NVSwitch pci bus id 00000000:86:00.0 physical id 3 port 61\n")
+    assert causes_of(tmp_path / "fm", {"fabricmanager.log": text}, ruleset) == []
