@@ -19,6 +19,7 @@ PEER_GONE_HINTS = ("ib_completion", "ofi_completion", "remote", "closed", "reset
 RULE_MEGATRON_STRAGGLER = "launcher.megatron_straggler"  # Megatron's own straggler reports (pipeline.findings)
 RULE_GPU_OUTLIER = "stats.gpu_outlier"
 RULE_EXIT_CODE = "torchelastic.exitcode"
+RULE_RUN_UNFINISHED = "python.run_unfinished"  # a benchmark run that started and never said it stopped (pipeline.findings)
 RULE_PROCESS_EXITED = "process.exited"
 # YAML rules whose meaning code relies on (rules/torch.yaml, rules/nccl.yaml)
 RULE_NCCL_TEARDOWN = "torch.nccl_teardown"  # "Some NCCL operations have failed or timed out": a rank stopping

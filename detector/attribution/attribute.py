@@ -54,6 +54,7 @@ from detector.types import (
     RULE_EXIT_CODE,
     RULE_GPU_OUTLIER,
     RULE_MEGATRON_STRAGGLER,
+    RULE_RUN_UNFINISHED,
     RULE_SLOWDOWN,
     RULE_STALL,
     Cause,
@@ -582,11 +583,25 @@ def attribute(facts: RunFacts) -> list[Incident]:
                  or interrupted(i, facts) or storage_stall(i, facts) or loader_dump_behind(i, facts) or oom_victim_task(i, facts)
                  or slowed_then_stopped(i, facts) or i for i in incidents]
     incidents.extend(_stragglers(facts))
+    if not incidents:
+        incidents.extend(_unfinished(facts))
     incidents.sort(key=lambda i: (not i.remediation.drain_node, i.cause is Cause.STRAGGLER,
                                   i.first_evidence_time.timestamp() if i.first_evidence_time else float("inf")))
     if last_attempt is not None:
         incidents.sort(key=lambda i: not any(f.attempt == last_attempt for f in i.evidence))
     return _straggler_before_a_stop(incidents)
+
+
+def _unfinished(facts: RunFacts) -> list[Incident]:
+    """Where nothing in the run is a failure, a benchmark run its harness started and never said
+    it stopped (:data:`RULE_RUN_UNFINISHED`): a failure of unknown cause, on no rank (a stop from
+    outside where the capture ends on a terminal's ^C)."""
+    ended = next((f for f in facts.findings if f.rule == RULE_RUN_UNFINISHED), None)
+    if ended is None:
+        return []
+    lead = replace(ended, role=Role.INITIATOR, cause=Cause.PREEMPTION if ended.field("interrupted") else Cause.UNKNOWN)
+    incident, _ = _failure_incident([lead], [lead], facts)
+    return [incident]
 
 
 def _names_its_cause(incident: Incident) -> bool:

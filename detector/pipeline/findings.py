@@ -27,6 +27,7 @@ from detector.types import (
     RULE_EXIT_CODE,
     RULE_MEGATRON_STRAGGLER,
     RULE_NCCL_TEARDOWN,
+    RULE_RUN_UNFINISHED,
     SIGNAL_SENT,
     Cause,
     Finding,
@@ -831,6 +832,38 @@ def _held_at_exit(findings: Sequence[Finding], spans: Mapping[str | None, list[t
                 continue
             return held
     return None
+
+
+def unfinished_benchmark(findings: Sequence[Finding], scans: Sequence[FileScan]) -> list[Finding]:
+    """``findings`` and, where a file's benchmark harness started its timed run (MLPerf's
+    run_start) and the file ends without the run_stop that harness always prints, on success and
+    on abort alike, a context line at the file's end saying so: the run did not finish. Where
+    nothing else in the run is a failure, attribution reads it as one of unknown cause (a process
+    killed without a word, a hang, a capture cut short). Replay only: a live run's log has not
+    ended."""
+    marks: dict[str | None, list[tuple[int, str]]] = defaultdict(list)
+    for f in findings:
+        if f.line is not None and f.rule == BOUNDARY:
+            marks[f.file].append((f.line, f.field("mark") or f.field("mll_mark") or ""))
+        elif f.line is not None and f.rule in _SUCCESS:
+            marks[f.file].append((f.line, "run_stop"))
+    out = list(findings)
+    for scan in scans:
+        found = sorted(marks.get(scan.file.display, ()))
+        if not found or found[-1][1] != "run_start":
+            continue
+        started = found[-1][0]
+        last = next((line.strip() for line in reversed(scan.tail_lines) if line.strip()), "")
+        # a terminal's echo of Ctrl-C ending the capture: a person stopped the run
+        interrupted = last.startswith("^C")
+        out.append(Finding(
+            rule=RULE_RUN_UNFINISHED, role=Role.CONTEXT, cause=None, severity=Severity.WARNING,
+            text=(f"the benchmark started its timed run (run_start, line {started}) and the log ends at line "
+                  f"{scan.lines} without its run_stop: the run did not finish, "
+                  + ("and its last line is a terminal's ^C: it was interrupted" if interrupted else "and the logs do not say why")),
+            file=scan.file.display, line=scan.lines, time=scan.last_time, confidence=0.2,
+            fields=(("interrupted", "1"),) if interrupted else ()))
+    return out
 
 
 EXITING = "python.run_exiting"

@@ -41,6 +41,7 @@ from detector.pipeline.findings import (
     place_summary_tracebacks,
     place_tgi_span_errors,
     refine_generic_nccl,
+    unfinished_benchmark,
 )
 from detector.pipeline.index import LiveFacts, RunIndex, apply_live, build_index, resolve_rank
 from detector.pipeline.relaunch import demote_earlier_launches
@@ -149,7 +150,10 @@ def run_findings(scans: Sequence[FileScan], idx: RunIndex, rules: RuleSet,
     findings = oom_killed_loader_workers(demote_bystander_ooms(demote_recovered_flaps(findings, max(ends) if ends else None)))
     findings = demote_after_exit(demote_after_success(demote_secondary_xids(demote_kill_after_watchdog(findings))))
     findings = megatron_stragglers(demote_caught_exceptions(demote_repeated_actor_exceptions(findings, scans), scans), idx)
-    return demote_foreign_app_faults(findings, idx, min(starts) if starts else None), warnings
+    findings = demote_foreign_app_faults(findings, idx, min(starts) if starts else None)
+    if relaunches:  # (replay: the files are whole)
+        findings = unfinished_benchmark(findings, scans)
+    return findings, warnings
 
 
 QUIET = timedelta(minutes=10)

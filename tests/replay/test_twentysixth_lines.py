@@ -54,3 +54,36 @@ def test_fabric_managers_non_fatal_nvswitch_error_alone_is_no_failure(tmp_path: 
     text = ("[Feb 27 2025 15:10:02] [ERROR] [tid 12727] detected NVSwitch non-fatal error 12028 on fid 0 on "
             "NVSwitch pci bus id 00000000:86:00.0 physical id 3 port 61\n")
     assert causes_of(tmp_path / "fm", {"fabricmanager.log": text}, ruleset) == []
+
+
+def _mllog(key: str, ms: int, value: str = "null", extra: str = "") -> str:
+    return (f':::MLLOG {{"namespace": "", "time_ms": {ms}, "event_type": "POINT_IN_TIME", "key": "{key}", '
+            f'"value": {value}, "metadata": {{"file": "/workspace/unet3d/runtime/training.py", "lineno": 80{extra}}}}}\n')
+
+
+def _started(evals: int) -> str:
+    return (_mllog("init_start", 1621350000000) + _mllog("run_start", 1621350100000)
+            + "".join(_mllog("eval_accuracy", 1621350200000 + i * 60000, f"0.{80 + i}", f', "epoch_num": {20 * i}')
+                      for i in range(evals)))
+
+
+def test_a_benchmark_run_that_started_and_never_stopped_is_an_unknown_failure(tmp_path: Path, ruleset: RuleSet) -> None:
+    seen = incidents_of(tmp_path / "cut", {"result_40.txt": _started(12)}, ruleset)
+    assert [i.cause for i in seen] == [Cause.UNKNOWN] and seen[0].rank is None, seen
+
+
+def test_the_same_run_with_its_run_stop_is_no_failure(tmp_path: Path, ruleset: RuleSet) -> None:
+    text = _started(12) + _mllog("run_stop", 1621351000000, "null", ', "status": "success"')
+    assert causes_of(tmp_path / "done", {"result_40.txt": text}, ruleset) == []
+    aborted = _started(12) + _mllog("run_stop", 1621351000000, "null", ', "status": "aborted"')
+    assert causes_of(tmp_path / "aborted", {"result_40.txt": aborted}, ruleset) == []
+
+
+def test_a_run_cut_by_a_terminals_ctrl_c_is_stopped_from_outside(tmp_path: Path, ruleset: RuleSet) -> None:
+    assert causes_of(tmp_path / "ctrl-c", {"result_0.txt": _started(12) + "^C^Z\n"}, ruleset) == [Cause.PREEMPTION]
+
+
+def test_an_unfinished_run_that_failed_is_told_by_its_failure(tmp_path: Path, ruleset: RuleSet) -> None:
+    text = _started(12) + ("Traceback (most recent call last):\n  File \"/workspace/unet3d/main.py\", line 40, in <module>\n"
+                           "    main()\nKeyError: 'packed_input_len'\n")
+    assert causes_of(tmp_path / "raised", {"result_0.txt": text}, ruleset)[:1] == [Cause.PYTHON_EXCEPTION]
