@@ -782,9 +782,10 @@ def demote_after_success(findings: Sequence[Finding]) -> list[Finding]:
     if not spans:
         return list(findings)
     held = _held_at_exit(findings, spans)
+    cut = _stopped_before_success(findings)
 
     def covered(f: Finding) -> bool:
-        if f.line is None or f.rule in _SUCCESS or f.rule == BOUNDARY or f.cause in GPU_FAULTS:
+        if f.line is None or f.rule in _SUCCESS or f.rule == BOUNDARY or f.cause in GPU_FAULTS or id(f) in cut:
             return False
         return any(begin < f.line < after for begin, after in spans.get(f.file, ()))
 
@@ -793,6 +794,34 @@ def demote_after_success(findings: Sequence[Finding]) -> list[Finding]:
                 f" reported) until the scheduler stopped it: {f.text}")) if f is held
             else dataclasses.replace(f, role=Role.CONTEXT, cause=None) if covered(f) else f
             for f in findings if not (f.rule in _LAST_WORDS_ONLY and covered(f))]
+
+
+# the scheduler stopping a job from outside: before the run's success, the job did not end by itself
+_OUTSIDE_STOPS = frozenset({"scheduler.slurm_time_limit", "scheduler.slurm_preempted"})
+
+
+def _stopped_before_success(findings: Sequence[Finding]) -> set[int]:
+    """The ids of the scheduler's stops (its time limit, a preemption) printed before the run's
+    success in the same file, with no run boundary between: the job was being ended while it still
+    ran, and the harness's word came in the kill's grace period. Kept as what ended the job."""
+    by_file: dict[str | None, list[Finding]] = defaultdict(list)
+    for f in findings:
+        if f.line is not None:
+            by_file[f.file].append(f)
+    out: set[int] = set()
+    for found in by_file.values():
+        found.sort(key=lambda f: f.line or 0)
+        succeeded = {f.line for f in found if f.rule in _SUCCESS}
+        for i, f in enumerate(found):
+            if f.rule not in _OUTSIDE_STOPS:
+                continue
+            for g in found[i + 1:]:
+                if g.line in succeeded:
+                    out.add(id(f))
+                    break
+                if g.rule == BOUNDARY:
+                    break
+    return out
 
 
 # the scheduler ending a step (its time limit, a cancel): after a run said it succeeded, the end of

@@ -87,3 +87,15 @@ def test_an_unfinished_run_that_failed_is_told_by_its_failure(tmp_path: Path, ru
     text = _started(12) + ("Traceback (most recent call last):\n  File \"/workspace/unet3d/main.py\", line 40, in <module>\n"
                            "    main()\nKeyError: 'packed_input_len'\n")
     assert causes_of(tmp_path / "raised", {"result_0.txt": text}, ruleset)[:1] == [Cause.PYTHON_EXCEPTION]
+
+
+def test_a_time_limit_that_came_before_the_success_is_what_ended_the_job(tmp_path: Path, ruleset: RuleSet) -> None:
+    # the scheduler was ending the step while the run still ran; its success came in the grace period
+    text = (_started(12)
+            + " 0: slurmstepd: error: *** STEP 364.20 ON worker-3 CANCELLED AT 2025-09-30T10:11:26 DUE TO TIME LIMIT ***\n"
+            + _mllog("run_stop", 1621351000000, "null", ', "status": "success"')
+            + "srun: error: worker-3: tasks 0-7: Terminated\nsrun: error: worker-1: tasks 8-15: Terminated\n")
+    assert causes_of(tmp_path / "grace", {"result_2.txt": text}, ruleset)[:1] == [Cause.PREEMPTION]
+    after = (_started(12) + _mllog("run_stop", 1621351000000, "null", ', "status": "success"')
+             + "slurmstepd: error: *** STEP 364.20 ON worker-3 CANCELLED AT 2025-09-30T10:11:26 DUE TO TIME LIMIT ***\n")
+    assert causes_of(tmp_path / "after", {"result_2.txt": after}, ruleset) == []
