@@ -142,13 +142,21 @@ def _printed_before(initiators: Sequence[Finding], group: Sequence[Finding]) -> 
 
 
 
-def _first_to_exit(exits: Sequence[Finding]) -> Finding | None:
+ROOT_CAUSE = "torch.elastic_root_cause"  # torchelastic's "Root Cause (first observed failure):" header
+
+
+def _first_to_exit(exits: Sequence[Finding], roots: Sequence[Finding] = ()) -> Finding | None:
     """Of a launcher's reports of its processes' exits, the one of the process that exited first,
     by itself (an exit status of its own, not a signal), before any other (in the order of the
-    launcher's lines, one file's, or else of their stamps); None when no such report."""
-    if len(exits) < 2:
+    launcher's lines, one file's, or else of their stamps; in torchelastic's failure table, the
+    entry under its "Root Cause (first observed failure)" header, which it prints after the
+    others); None when no such report."""
+    under = _under_root_cause(exits, roots)
+    if under is not None:
+        order = [under]
+    elif len(exits) < 2:
         return None
-    if len({f.file for f in exits}) == 1 and all(f.line is not None for f in exits):
+    elif len({f.file for f in exits}) == 1 and all(f.line is not None for f in exits):
         order = sorted(exits, key=lambda f: f.line or 0)
     elif all(f.time is not None for f in exits):
         order = sorted(exits, key=lambda f: f.time or datetime.min)
@@ -161,21 +169,54 @@ def _first_to_exit(exits: Sequence[Finding]) -> Finding | None:
     return first if own else None
 
 
+def _under_root_cause(exits: Sequence[Finding], roots: Sequence[Finding]) -> Finding | None:
+    """The exit listed under torchelastic's root-cause header (the process it saw fail first: the
+    first exit after the header in the same file), or None."""
+    for root in sorted((r for r in roots if r.line is not None), key=lambda r: r.line or 0, reverse=True):
+        after = [f for f in exits if f.file == root.file and f.line is not None and f.line > (root.line or 0)]
+        if after:
+            return min(after, key=lambda f: f.line or 0)
+    return None
+
+
 def _exited_first(best: Finding, untimed: Sequence[Finding], group: Sequence[Finding]) -> Finding:
     """``best``, or the same exception (rule and text after the rank's prefix) of the rank the
     launcher saw exit first by itself, where the launcher's processes are the ranks (every rank
     that raised it is below the number of exits it reports, and the nodes agree where known: under
     one torchrun a node, srun's task is a node, not a rank)."""
     exits = [f for f in group if f.rule == RULE_EXIT_CODE and f.rank is not None]
-    first = _first_to_exit(exits)
+    roots = [f for f in group if f.rule == ROOT_CAUSE]
+    first = _first_to_exit(exits, roots)
     if first is None or first.rank == best.rank:
         return best
     text = best.text[best.text.find(best.field("exc_type") or best.text):]
     alike = [f for f in untimed if f.rule == best.rule and f.text.endswith(text)]
-    if any(f.rank is None or f.rank >= len(exits) for f in alike):
+    # (torchelastic's table lists its own workers, the ranks; another launcher's tasks may be nodes)
+    tabled = first is _under_root_cause(exits, roots)
+    if any(f.rank is None or (f.rank >= len(exits) and not tabled) for f in alike):
         return best  # (ranks beyond the processes the launcher reports: its tasks are nodes, not ranks)
     same = [f for f in alike if f.rank == first.rank and (f.node is None or first.node is None or same_host(f.node, first.node))]
     return min(same, key=lambda f: f.line or 0) if same else best
+
+
+def _rank_exited_first(best: Finding, group: Sequence[Finding]) -> int | None:
+    """For an exception whose lines name no rank, printed alike by several of one launcher's
+    processes on one node, untimed: the rank the launcher saw exit first by itself (its failure
+    table's root cause), else None."""
+    if best.rank is not None or best.time is not None or best.rule != UNCAUGHT_EXCEPTION or best.node is None:
+        return None
+    exits = [f for f in group if f.rule == RULE_EXIT_CODE and f.rank is not None]
+    roots = [f for f in group if f.rule == ROOT_CAUSE]
+    first = _first_to_exit(exits, roots)
+    if first is None or first.node is None or not same_host(best.node, first.node):
+        return None
+    text = best.text[best.text.find(best.field("exc_type") or best.text):]
+    alike = [f for f in group if f.rule == best.rule and f.role is Role.INITIATOR and f.time is None and f.text.endswith(text)]
+    most = len(exits) if first is not _under_root_cause(exits, roots) else len(alike)
+    if not 2 <= len(alike) <= most or any(f.rank is not None or f.node is None or not same_host(f.node, first.node)
+                                                for f in alike):
+        return None
+    return first.rank
 
 
 def _pick_primary(initiators: Sequence[Finding], group: Sequence[Finding] = ()) -> Finding:
@@ -341,9 +382,12 @@ def _failure_incident(group: Sequence[Finding], initiators: Sequence[Finding], f
             rank = next((small_int(f.field("task") or "") for f in group if f.rule == RULE_MPIRUN_SIGNAL
                          and f.field("pid") == str(primary.pid) and f.field("task")
                          and (node is None or f.node is None or f.node == node)), None)
-    if node is not None:
+    if rank is None and primary is seen_by:
+        rank = _rank_exited_first(primary, group)
+    if node is not None and not (rank is not None and primary.rule == UNCAUGHT_EXCEPTION):
         # several ranks of the node report the same failure (a NIC link down): the one the
-        # others point at, else the first
+        # others point at, else the first (an exception placed on its rank is that rank's: the
+        # launcher's first exit chose among copies)
         same = [f for f in initiators if f.rank is not None and f.node == node and f.cause == primary.cause
                 and (f.time is None or primary.time is None or abs(f.time - primary.time) <= SKEW)]
         if len({f.rank for f in same}) > 1 or (rank is None and same):

@@ -99,3 +99,42 @@ def test_a_time_limit_that_came_before_the_success_is_what_ended_the_job(tmp_pat
     after = (_started(12) + _mllog("run_stop", 1621351000000, "null", ', "status": "success"')
              + "slurmstepd: error: *** STEP 364.20 ON worker-3 CANCELLED AT 2025-09-30T10:11:26 DUE TO TIME LIMIT ***\n")
     assert causes_of(tmp_path / "after", {"result_2.txt": after}, ruleset) == []
+
+
+def _exception(prefix: str = "") -> str:
+    return (f"{prefix}Traceback (most recent call last):\n{prefix}  File \"/workspace/bert/run_pretraining.py\", line 40, in <module>\n"
+            f"{prefix}    files = os.listdir(args.input_dir)\n"
+            f"{prefix}FileNotFoundError: [Errno 2] No such file or directory: '/workspace/data_phase2'\n")
+
+
+def _table(failures: list[int], root: int, host: str = "node049.cm.cluster") -> str:
+    def entry(i: int, rank: int) -> str:
+        return (f"[{i}]:\n  time      : 2023-04-19_22:12:36\n  host      : {host}\n  rank      : {rank} (local_rank: {rank})\n"
+                f"  exitcode  : 1 (pid: {250 + rank})\n  error_file: <N/A>\n"
+                "  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html\n")
+    return ("torch.distributed.elastic.multiprocessing.errors.ChildFailedError: \n" + "=" * 60 + "\n"
+            "./run_and_time.sh FAILED\n" + "-" * 60 + "\nFailures:\n"
+            + "".join(entry(i + 1, r) for i, r in enumerate(failures)) + "-" * 60 + "\n"
+            "Root Cause (first observed failure):\n" + entry(0, root) + "=" * 60 + "\n")
+
+
+def test_the_same_exception_on_every_rank_is_the_root_cause_ranks(tmp_path: Path, ruleset: RuleSet) -> None:
+    # every rank printed it, the lines name none; torchelastic's table lists its root cause last
+    text = _exception() * 4 + _table([1, 2, 3], root=0)
+    seen = incidents_of(tmp_path / "table", {"output.txt": text}, ruleset)
+    assert seen and seen[0].cause is Cause.PYTHON_EXCEPTION and seen[0].rank == 0, seen
+
+
+def test_ranked_copies_of_one_exception_go_to_the_root_cause_rank_even_alone_in_the_table(tmp_path: Path,
+                                                                                        ruleset: RuleSet) -> None:
+    # ranks 1, 3 and 2 printed it in that order; the table's only entry (the others were stopped) is rank 2
+    text = "".join(_exception(f"[rank{r}]: ") for r in (1, 3, 2, 0)) + _table([], root=2, host="7ef2312ba661")
+    seen = incidents_of(tmp_path / "alone", {"train.log": text}, ruleset)
+    assert seen and seen[0].rank == 2, seen
+
+
+def test_srun_refusing_a_step_the_allocation_cannot_hold_is_a_configuration_error(tmp_path: Path,
+                                                                                 ruleset: RuleSet) -> None:
+    text = ("+ srun --mpi=pmix --ntasks=8 --ntasks-per-node=8 all_reduce_perf_mpi -b 51.2M -e 51.2M -d half -G 1\n"
+            "srun: error: Unable to create step for job 551: More processors requested than permitted\n")
+    assert causes_of(tmp_path / "step", {"nccl.log": text}, ruleset) == [Cause.PYTHON_EXCEPTION]
