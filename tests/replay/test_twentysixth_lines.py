@@ -138,3 +138,12 @@ def test_srun_refusing_a_step_the_allocation_cannot_hold_is_a_configuration_erro
     text = ("+ srun --mpi=pmix --ntasks=8 --ntasks-per-node=8 all_reduce_perf_mpi -b 51.2M -e 51.2M -d half -G 1\n"
             "srun: error: Unable to create step for job 551: More processors requested than permitted\n")
     assert causes_of(tmp_path / "step", {"nccl.log": text}, ruleset) == [Cause.PYTHON_EXCEPTION]
+
+
+def test_condas_activate_error_in_a_batch_script_is_not_the_jobs_failure(tmp_path: Path, ruleset: RuleSet) -> None:
+    bars = "".join(f"{i * 2}%|▏         | {i}/50 [{i * 10}:31<8:35:20, 631.04s/it]" for i in range(1, 12))
+    text = ("\nCommandNotFoundError: Your shell has not been properly configured to use 'conda activate'.\n"
+            "To initialize your shell, run\n\n    $ conda init <SHELL_NAME>\n\n"
+            + bars + "slurmstepd: error: *** JOB 42221 ON clr1247 CANCELLED AT 2022-04-14T16:20:46 DUE TO TIME LIMIT ***\n")
+    seen = incidents_of(tmp_path / "conda", {"SOAP_42.e": text}, ruleset)
+    assert [i.cause for i in seen] == [Cause.PREEMPTION] and seen[0].node == "clr1247", seen
