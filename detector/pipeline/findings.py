@@ -1124,7 +1124,7 @@ def oom_killed_loader_workers(findings: Sequence[Finding]) -> list[Finding]:
     return [dataclasses.replace(f, role=Role.CONTEXT) if id(f) in placed else f for f in out]
 
 
-RAY_TASK_ERRORS = frozenset({"launcher.ray_task_error", "launcher.ray_task_gpu_error"})  # rules/launchers.yaml
+RAY_TASK_ERRORS = frozenset({"launcher.ray_task_error", "launcher.ray_task_gpu_error", "launcher.ray_unhandled_error"})  # rules/launchers.yaml
 RAY_TRACE_WITHIN = 400  # lines from Ray's error header to the end of the traceback it introduces
 
 

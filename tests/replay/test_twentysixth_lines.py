@@ -147,3 +147,15 @@ def test_condas_activate_error_in_a_batch_script_is_not_the_jobs_failure(tmp_pat
             + bars + "slurmstepd: error: *** JOB 42221 ON clr1247 CANCELLED AT 2022-04-14T16:20:46 DUE TO TIME LIMIT ***\n")
     seen = incidents_of(tmp_path / "conda", {"SOAP_42.e": text}, ruleset)
     assert [i.cause for i in seen] == [Cause.PREEMPTION] and seen[0].node == "clr1247", seen
+
+
+def test_rays_unhandled_error_header_places_the_traceback_under_it_on_its_node(tmp_path: Path,
+                                                                             ruleset: RuleSet) -> None:
+    text = ("(pid=9454, ip=10.164.0.9) jax runtime initialization starting\n"
+            "2021-07-09 12:11:59,794 ERROR worker.py:78 -- Unhandled error (suppress with RAY_IGNORE_UNHANDLED_ERRORS=1): "
+            "ray::NetworkRunner.run() (pid=9454, ip=10.164.0.9)\n"
+            '  File "python/ray/_raylet.pyx", line 501, in ray._raylet.execute_task\n'
+            '  File "/home/user/mesh-transformer-jax/mesh_transformer/train_actor.py", line 24, in run\n'
+            "TypeError: __new__() missing 1 required positional argument: 'loops'\n")
+    seen = incidents_of(tmp_path / "ray", {"issue-log.txt": text}, ruleset)
+    assert seen and seen[0].cause is Cause.PYTHON_EXCEPTION and seen[0].node == "10.164.0.9", seen
