@@ -143,40 +143,54 @@ def _printed_before(initiators: Sequence[Finding], group: Sequence[Finding]) -> 
 
 
 ROOT_CAUSE = "torch.elastic_root_cause"  # torchelastic's "Root Cause (first observed failure):" header
+SUMMARY_ENTRY = "torch.elastic_summary_entry"  # a rank's entry in that table ("rank : 2 (local_rank: 2)")
+ROOT_ENTRY_WITHIN = 12  # lines from the header to the end of the entry under it
 
 
-def _first_to_exit(exits: Sequence[Finding], roots: Sequence[Finding] = ()) -> Finding | None:
+def _first_to_exit(exits: Sequence[Finding], group: Sequence[Finding] = ()) -> tuple[Finding | None, bool]:
     """Of a launcher's reports of its processes' exits, the one of the process that exited first,
     by itself (an exit status of its own, not a signal), before any other (in the order of the
     launcher's lines, one file's, or else of their stamps; in torchelastic's failure table, the
     entry under its "Root Cause (first observed failure)" header, which it prints after the
-    others); None when no such report."""
-    under = _under_root_cause(exits, roots)
+    others), and whether it came from that table (whose processes are ranks); None when no such
+    report."""
+    under = _under_root_cause(exits, group)
     if under is not None:
         order = [under]
     elif len(exits) < 2:
-        return None
+        return None, False
     elif len({f.file for f in exits}) == 1 and all(f.line is not None for f in exits):
         order = sorted(exits, key=lambda f: f.line or 0)
     elif all(f.time is not None for f in exits):
         order = sorted(exits, key=lambda f: f.time or datetime.min)
         if order[0].time == order[1].time:
-            return None
+            return None, False
     else:
-        return None
+        return None, False
     first = order[0]
     own = (small_int(first.field("exitcode") or "") or 0) > 0 and first.field("signal") is None
-    return first if own else None
+    return (first, under is not None) if own else (None, False)
 
 
-def _under_root_cause(exits: Sequence[Finding], roots: Sequence[Finding]) -> Finding | None:
-    """The exit listed under torchelastic's root-cause header (the process it saw fail first: the
-    first exit after the header in the same file), or None."""
-    for root in sorted((r for r in roots if r.line is not None), key=lambda r: r.line or 0, reverse=True):
-        after = [f for f in exits if f.file == root.file and f.line is not None and f.line > (root.line or 0)]
-        if after:
-            return min(after, key=lambda f: f.line or 0)
-    return None
+def _under_root_cause(exits: Sequence[Finding], group: Sequence[Finding]) -> Finding | None:
+    """The exit torchelastic's failure table lists under its root-cause header (the process it saw
+    fail first): an exit within a few lines after the header whose rank the table's entry there
+    names. Where several tables (several nodes' agents) name one, the earliest failure's."""
+    roots = [f for f in group if f.rule == ROOT_CAUSE and f.line is not None]
+    if not roots:
+        return None
+    entries = {(f.file, f.rank, f.line) for f in group if f.rule == SUMMARY_ENTRY and f.line is not None}
+    found = []
+    for root in roots:
+        top = root.line or 0
+        for f in exits:
+            if f.file != root.file or f.line is None or not 0 < f.line - top <= ROOT_ENTRY_WITHIN:
+                continue
+            if any((f.file, f.rank, top + k) in entries for k in range(1, ROOT_ENTRY_WITHIN + 1)):
+                found.append(f)
+    if not found:
+        return None
+    return min(found, key=lambda f: (f.time is None, f.time or datetime.min, f.line or 0))
 
 
 def _exited_first(best: Finding, untimed: Sequence[Finding], group: Sequence[Finding]) -> Finding:
@@ -185,18 +199,22 @@ def _exited_first(best: Finding, untimed: Sequence[Finding], group: Sequence[Fin
     that raised it is below the number of exits it reports, and the nodes agree where known: under
     one torchrun a node, srun's task is a node, not a rank)."""
     exits = [f for f in group if f.rule == RULE_EXIT_CODE and f.rank is not None]
-    roots = [f for f in group if f.rule == ROOT_CAUSE]
-    first = _first_to_exit(exits, roots)
+    first, tabled = _first_to_exit(exits, group)
     if first is None or first.rank == best.rank:
         return best
     text = best.text[best.text.find(best.field("exc_type") or best.text):]
     alike = [f for f in untimed if f.rule == best.rule and f.text.endswith(text)]
     # (torchelastic's table lists its own workers, the ranks; another launcher's tasks may be nodes)
-    tabled = first is _under_root_cause(exits, roots)
     if any(f.rank is None or (f.rank >= len(exits) and not tabled) for f in alike):
         return best  # (ranks beyond the processes the launcher reports: its tasks are nodes, not ranks)
     same = [f for f in alike if f.rank == first.rank and (f.node is None or first.node is None or same_host(f.node, first.node))]
     return min(same, key=lambda f: f.line or 0) if same else best
+
+
+def _launcher_first_rank(group: Sequence[Finding]) -> int | None:
+    """The rank the launcher saw exit first by itself (:func:`_first_to_exit`), or None."""
+    first, _ = _first_to_exit([f for f in group if f.rule == RULE_EXIT_CODE and f.rank is not None], group)
+    return first.rank if first is not None else None
 
 
 def _rank_exited_first(best: Finding, group: Sequence[Finding]) -> int | None:
@@ -206,15 +224,14 @@ def _rank_exited_first(best: Finding, group: Sequence[Finding]) -> int | None:
     if best.rank is not None or best.time is not None or best.rule != UNCAUGHT_EXCEPTION or best.node is None:
         return None
     exits = [f for f in group if f.rule == RULE_EXIT_CODE and f.rank is not None]
-    roots = [f for f in group if f.rule == ROOT_CAUSE]
-    first = _first_to_exit(exits, roots)
+    first, tabled = _first_to_exit(exits, group)
     if first is None or first.node is None or not same_host(best.node, first.node):
         return None
     text = best.text[best.text.find(best.field("exc_type") or best.text):]
     alike = [f for f in group if f.rule == best.rule and f.role is Role.INITIATOR and f.time is None and f.text.endswith(text)]
-    most = len(exits) if first is not _under_root_cause(exits, roots) else len(alike)
+    most = len(alike) if tabled else len(exits)
     if not 2 <= len(alike) <= most or any(f.rank is not None or f.node is None or not same_host(f.node, first.node)
-                                                for f in alike):
+                                          for f in alike):
         return None
     return first.rank
 
@@ -384,7 +401,7 @@ def _failure_incident(group: Sequence[Finding], initiators: Sequence[Finding], f
                          and (node is None or f.node is None or f.node == node)), None)
     if rank is None and primary is seen_by:
         rank = _rank_exited_first(primary, group)
-    if node is not None and not (rank is not None and primary.rule == UNCAUGHT_EXCEPTION):
+    if node is not None and not (rank is not None and primary.rule == UNCAUGHT_EXCEPTION and rank == _launcher_first_rank(group)):
         # several ranks of the node report the same failure (a NIC link down): the one the
         # others point at, else the first (an exception placed on its rank is that rank's: the
         # launcher's first exit chose among copies)

@@ -15,6 +15,7 @@ from pathlib import Path
 from detector.pipeline.evidence import Hit
 from detector.pipeline.filescan import FileScan
 from detector.pipeline.index import RunIndex, _field, _num, _rank, global_of_local, resolve_rank
+from detector.pipeline.tail import tail_of
 from detector.rules.engine import RuleSet
 from detector.sources.pci import normalize_pci
 from detector.sources.runs import LogFile
@@ -806,21 +807,19 @@ def _stopped_before_success(findings: Sequence[Finding]) -> set[int]:
     ran, and the harness's word came in the kill's grace period. Kept as what ended the job."""
     by_file: dict[str | None, list[Finding]] = defaultdict(list)
     for f in findings:
-        if f.line is not None:
+        if f.line is not None and (f.rule in _OUTSIDE_STOPS or f.rule in _SUCCESS or f.rule == BOUNDARY):
             by_file[f.file].append(f)
     out: set[int] = set()
     for found in by_file.values():
-        found.sort(key=lambda f: f.line or 0)
         succeeded = {f.line for f in found if f.rule in _SUCCESS}
-        for i, f in enumerate(found):
-            if f.rule not in _OUTSIDE_STOPS:
-                continue
-            for g in found[i + 1:]:
-                if g.line in succeeded:
-                    out.add(id(f))
-                    break
-                if g.rule == BOUNDARY:
-                    break
+        ahead = False  # (walking back from the file's end: a success comes before any boundary)
+        for f in sorted(found, key=lambda f: f.line or 0, reverse=True):
+            if f.line in succeeded:  # (the success's own run_stop line is no boundary before it)
+                ahead = True
+            elif f.rule == BOUNDARY:
+                ahead = False
+            elif ahead:
+                out.add(id(f))
     return out
 
 
@@ -834,11 +833,16 @@ def _held_at_exit(findings: Sequence[Finding], spans: Mapping[str | None, list[t
     """The one rank's exit that shows it held its run open after the harness said the run had
     succeeded: after the success, every other rank had left (no other exit is reported) and this
     one was stopped by a signal, the scheduler's cancel (its time limit, a user's scancel) coming
-    a minute or more after the file's last timed line (a time limit right at the end is the
-    allocation running out, not a hang). MLPerf's exit-time barrier held by rank 0 for minutes:
-    hang, on that rank. ``None`` when the file shows no such rank."""
+    a minute or more after the file's last timed line or the success's own stamp (a time limit
+    right at the end is the allocation running out, not a hang; with no time to compare, nothing
+    is read). MLPerf's exit-time barrier held by rank 0 for minutes: hang, on that rank. ``None``
+    when the file shows no such rank."""
+    by_file: dict[str | None, list[tuple[int, Finding]]] = defaultdict(list)
+    for f in findings:
+        if f.line is not None and f.file in spans:
+            by_file[f.file].append((f.line, f))
     for file, ranges in spans.items():
-        in_file = [(f.line, f) for f in findings if f.file == file and f.line is not None]
+        in_file = sorted(by_file.get(file, ()), key=lambda p: p[0])
         for at, f in in_file:
             if f.rule not in _SUCCESS:
                 continue
@@ -857,10 +861,21 @@ def _held_at_exit(findings: Sequence[Finding], spans: Mapping[str | None, list[t
                 continue
             # the exit's own time is the file's last timestamp before it (an untimed srun line)
             before = [s.time for line, s in (*tail, (0, held)) if s.time is not None and (s is held or line < stop_at)]
-            if before and stop.time - max(before) < _HELD_GAP:
+            if (said := f.time or _mllog_time(f.text)) is not None:
+                before.append(said)
+            if not before or stop.time - max(before) < _HELD_GAP:
                 continue
             return held
     return None
+
+
+_MLLOG_MS = re.compile(r'"time_ms": ([0-9]{12,14})')
+
+
+def _mllog_time(text: str) -> datetime | None:
+    """The stamp of an MLPerf :::MLLOG line (milliseconds since the epoch, UTC), or None."""
+    m = _MLLOG_MS.search(text)
+    return datetime.fromtimestamp(int(m.group(1)) / 1000, UTC) if m else None
 
 
 def unfinished_benchmark(findings: Sequence[Finding], scans: Sequence[FileScan]) -> list[Finding]:
@@ -877,12 +892,14 @@ def unfinished_benchmark(findings: Sequence[Finding], scans: Sequence[FileScan])
         elif f.line is not None and f.rule in _SUCCESS:
             marks[f.file].append((f.line, "run_stop"))
     out = list(findings)
+    if any(kind == "run_stop" for found in marks.values() for _, kind in found) and len(marks) > 1:
+        return out  # (another file of the run holds its end: the harness's rank wrote it there)
     for scan in scans:
         found = sorted(marks.get(scan.file.display, ()))
         if not found or found[-1][1] != "run_start":
             continue
         started = found[-1][0]
-        last = next((line.strip() for line in reversed(scan.tail_lines) if line.strip()), "")
+        last = next((line.strip() for line in reversed(tail_of(scan)) if line.strip()), "")
         # a terminal's echo of Ctrl-C ending the capture: a person stopped the run
         interrupted = last.startswith("^C")
         out.append(Finding(

@@ -159,3 +159,48 @@ def test_rays_unhandled_error_header_places_the_traceback_under_it_on_its_node(t
             "TypeError: __new__() missing 1 required positional argument: 'loops'\n")
     seen = incidents_of(tmp_path / "ray", {"issue-log.txt": text}, ruleset)
     assert seen and seen[0].cause is Cause.PYTHON_EXCEPTION and seen[0].node == "10.164.0.9", seen
+
+
+def test_without_a_table_the_ranks_pointed_at_still_decide_among_copies(tmp_path: Path, ruleset: RuleSet) -> None:
+    init = "".join(f"[rank{r}]:node07:{100 + r}:{100 + r} [{r}] NCCL INFO comm 0x55d0c8a{r} rank {r} nranks 4 cudaDev {r} "
+                   f"busId {r + 1}8000 - Init COMPLETE\n" for r in range(4))
+    closed = "".join(f"[rank{r}]:node07:{100 + r}:{200 + r} [{r}] NCCL INFO [Service thread] Connection closed by localRank 2\n"
+                     for r in (0, 1, 3))
+    copies = "".join(f"[rank{r}]: Traceback (most recent call last):\n[rank{r}]:   File \"train.py\", line 10, in <module>\n"
+                     f"[rank{r}]:     step()\n[rank{r}]: ValueError: expected a tensor of shape 4 but got 5\n" for r in (1, 3, 2, 0))
+    seen = incidents_of(tmp_path / "vote", {"train.log": init + closed + copies}, ruleset)
+    assert seen and seen[0].rank == 2, seen
+
+
+def test_a_table_cut_after_its_header_does_not_read_an_srun_task_as_its_root(tmp_path: Path, ruleset: RuleSet) -> None:
+    text = ("".join(_exception(f"[rank{r}]: ") for r in (5, 1, 6, 0, 2, 3, 4, 7))
+            + "torch.distributed.elastic.multiprocessing.errors.ChildFailedError: \n" + "=" * 60 + "\n"
+            + "./run_and_time.sh FAILED\n" + "-" * 60 + "\nFailures:\n  <NO_OTHER_FAILURES>\n" + "-" * 60 + "\n"
+            + "Root Cause (first observed failure):\n"
+            + "srun: error: nodeB: task 1: Exited with exit code 1\nsrun: error: nodeA: task 0: Terminated\n")
+    seen = incidents_of(tmp_path / "cut", {"train.log": text}, ruleset)
+    assert seen and seen[0].cause is Cause.PYTHON_EXCEPTION and seen[0].node != "nodeB", seen
+
+
+def test_two_agents_tables_the_first_printed_root_cause_wins_a_tie(tmp_path: Path, ruleset: RuleSet) -> None:
+    text = ("".join(_exception(f"[rank{r}]: ") for r in (0, 2, 1, 3))
+            + _table([0], root=1, host="nodeA") + _table([2], root=3, host="nodeB"))
+    seen = incidents_of(tmp_path / "two", {"train.log": text}, ruleset)
+    assert seen and seen[0].rank == 1, seen
+
+
+def test_a_time_limit_seconds_after_the_success_stamp_stays_no_failure_without_other_stamps(tmp_path: Path,
+                                                                                          ruleset: RuleSet) -> None:
+    # nothing after the success carries a stamp but the success itself (time_ms, 01:43:38 UTC)
+    text = _run("01:43:43").replace(
+        "0: [rank0]:[W430 01:43:43.006177095 ProcessGroupNCCL.cpp:1477] Warning: WARNING: destroy_process_group()"
+        " was not called before program exit, which can leak resources. (function operator())\n", "")
+    assert "destroy_process_group" not in text
+    assert causes_of(tmp_path / "soon", {"result_0.txt": text}, ruleset) == []
+    later = text.replace("CANCELLED AT 2025-04-30T01:43:43", "CANCELLED AT 2025-04-30T01:52:49")
+    assert causes_of(tmp_path / "later", {"result_0.txt": later}, ruleset) == [Cause.HANG]
+
+
+def test_a_file_without_run_stop_beside_one_that_holds_it_is_no_failure(tmp_path: Path, ruleset: RuleSet) -> None:
+    done = _started(12) + _mllog("run_stop", 1621351000000, "null", ', "status": "success"')
+    assert causes_of(tmp_path / "two", {"result_0.txt": done, "result_1.txt": _started(3)}, ruleset) == []
