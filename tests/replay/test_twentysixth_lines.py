@@ -204,3 +204,21 @@ def test_a_time_limit_seconds_after_the_success_stamp_stays_no_failure_without_o
 def test_a_file_without_run_stop_beside_one_that_holds_it_is_no_failure(tmp_path: Path, ruleset: RuleSet) -> None:
     done = _started(12) + _mllog("run_stop", 1621351000000, "null", ', "status": "success"')
     assert causes_of(tmp_path / "two", {"result_0.txt": done, "result_1.txt": _started(3)}, ruleset) == []
+
+
+def test_dcgm_diags_failed_memory_test_is_a_memory_fault_and_a_pass_is_not(tmp_path: Path, ruleset: RuleSet) -> None:
+    row = "| {:<25} | {:<46} |\n"
+    failed = (row.format("GPU Memory", "Pass - GPUs: 1, 2, 3, 4, 5, 6, 7") + row.format("", "Fail - GPU: 0")
+              + row.format("Warning", "GPU 0 Thermal violations totaling 13.3 second"))
+    assert causes_of(tmp_path / "fail", {"dcgmi-diag.txt": failed}, ruleset) == [Cause.ECC_MEMORY]
+    passed = row.format("GPU Memory", "Pass - All") + row.format("PCIe", "Pass - All")
+    assert causes_of(tmp_path / "pass", {"dcgmi-diag.txt": passed}, ruleset) == []
+
+
+def test_dcgm_nvlink_status_with_links_down_is_an_nvlink_fault(tmp_path: Path, ruleset: RuleSet) -> None:
+    head = "dcgmi nvlink --link-status\n+----------------------+\n|  NvLink Link Status  |\n+----------------------+\nGPUs:\n"
+    tail = "NvSwitches:\n    No NvSwitches found.\n\nKey: Up=U, Down=D, Disabled=X, Not Supported=_\n"
+    down = head + "    gpuId 0:\n        U U U U D U U U U U U U U U U U U U\n    gpuId 1:\n        " + "U " * 17 + "U\n" + tail
+    assert causes_of(tmp_path / "down", {"links.txt": down}, ruleset) == [Cause.NVLINK]
+    up = head + "".join(f"    gpuId {g}:\n        " + "U " * 17 + "U\n" for g in range(2)) + tail
+    assert causes_of(tmp_path / "up", {"links.txt": up}, ruleset) == []
