@@ -433,8 +433,8 @@ CUDA_DETAIL_WITHIN = 10  # a CUDA error line (not NCCL's own) counts only this c
 def refine_generic_nccl(findings: Sequence[Finding]) -> list[Finding]:
     """``findings`` with each NCCL error class taking the cause of the nearest specific NCCL or
     CUDA line of the same file and rank (a duplicate GPU, an NVLS bind failure, a verbs call, the
-    CUDA error under an unhandled cuda error): the class
-    alone is a guess; the detail is what NCCL saw."""
+    CUDA error under an unhandled cuda error; a line of no rank, a program's own report of the
+    class, takes any rank's detail there): the class alone is a guess; the detail is what NCCL saw."""
     details = [f for f in findings if f.role is Role.INITIATOR and f.rule.startswith(("nccl.", "cuda."))
                and f.rule not in GENERIC_NCCL and f.cause is not None and f.line is not None]
     if not details:
@@ -442,7 +442,7 @@ def refine_generic_nccl(findings: Sequence[Finding]) -> list[Finding]:
     out = []
     for f in findings:
         if f.rule in GENERIC_NCCL and f.role is Role.INITIATOR and f.line is not None:
-            near = [d for d in details if d.file == f.file and d.rank == f.rank
+            near = [d for d in details if d.file == f.file and (d.rank == f.rank or f.rank is None)
                     and abs((d.line or 0) - f.line) <= (CUDA_DETAIL_WITHIN if d.rule.startswith("cuda.") else DETAIL_WITHIN)]
             if near:
                 best = min(near, key=lambda d: abs((d.line or 0) - (f.line or 0)))

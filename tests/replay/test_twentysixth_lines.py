@@ -222,3 +222,20 @@ def test_dcgm_nvlink_status_with_links_down_is_an_nvlink_fault(tmp_path: Path, r
     assert causes_of(tmp_path / "down", {"links.txt": down}, ruleset) == [Cause.NVLINK]
     up = head + "".join(f"    gpuId {g}:\n        " + "U " * 17 + "U\n" for g in range(2)) + tail
     assert causes_of(tmp_path / "up", {"links.txt": up}, ruleset) == []
+
+
+def test_a_software_rdma_devices_missing_sysfs_path_is_not_a_network_failure(tmp_path: Path, ruleset: RuleSet) -> None:
+    pre = "[2025-11-04 14:03:26] DESKTOP-M211L3D:{pid}:{pid} [0] "
+    text = "".join((pre + "transport/net_ib.cc:472 NCCL WARN Could not find real path of bluerdma{d} "
+                    "(/sys/class/infiniband/bluerdma{d}/device)\n").format(pid=47227 + r, d=d) for r in (0, 1) for d in (0, 1))
+    text += "".join((pre + "init.cc:737 NCCL WARN Duplicate GPU detected : rank {r} and rank {p} both on CUDA device 1000\n")
+                    .format(pid=47227 + r, r=r, p=1 - r) for r in (1, 0))
+    text += "Failed, NCCL error example.cpp:62 'invalid usage (run with NCCL_DEBUG=WARN for details)'\n"
+    assert causes_of(tmp_path / "dup", {"test_two.log": text}, ruleset)[:1] == [Cause.PYTHON_EXCEPTION]
+
+
+def test_pals_refused_by_a_nodes_slingshot_nic_is_that_nodes_network(tmp_path: Path, ruleset: RuleSet) -> None:
+    text = ("start failed on x3006c0s1b1n0: CXI alloc failed on cxi0: request exceeds ACs limits\n"
+            "CXI alloc failed on cxi1: request exceeds ACs limits\n")
+    seen = incidents_of(tmp_path / "cxi", {"allgather.out": text}, ruleset)
+    assert seen and seen[0].cause is Cause.NETWORK and seen[0].node == "x3006c0s1b1n0", seen
