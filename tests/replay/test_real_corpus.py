@@ -82,6 +82,10 @@ KNOWN_NOISY = {
     # that ends after run_start and the first eval with no run_stop: a partial copy, the gatherer
     # found; five other such files in development are runs that did not finish, read as unknown
     "KB-mlperf-v11-azure-nd96amsr-maskrcnn-truncated-partial-copy-ends-at-first-eval",
+    # (twenty-sixth session) a serving benchmark's unittest fails its throughput assertion after an
+    # hour of healthy serving: read as the harness's exception; the gatherer read a performance
+    # miss as healthy, as a convergence miss is
+    "LG-ascend-sglang-deepseek-v32-1p1d-32npu-slow-throughput-miss-healthy",
 }
 INITIATOR_FLOOR = 0.65
 
