@@ -193,16 +193,26 @@ def _under_root_cause(exits: Sequence[Finding], group: Sequence[Finding]) -> Fin
     return min(found, key=lambda f: (f.time is None, f.time or datetime.min, f.line or 0))
 
 
+def _launcher_exits(group: Sequence[Finding]) -> list[Finding]:
+    """A launcher's reports of its ranks' exits (:data:`RULE_EXIT_CODE`, the rank known)."""
+    return [f for f in group if f.rule == RULE_EXIT_CODE and f.rank is not None]
+
+
+def _exception_text(f: Finding) -> str:
+    """An exception line's text from its class on (without the rank's prefix), to find its copies."""
+    return f.text[f.text.find(f.field("exc_type") or f.text):]
+
+
 def _exited_first(best: Finding, untimed: Sequence[Finding], group: Sequence[Finding]) -> Finding:
     """``best``, or the same exception (rule and text after the rank's prefix) of the rank the
     launcher saw exit first by itself, where the launcher's processes are the ranks (every rank
     that raised it is below the number of exits it reports, and the nodes agree where known: under
     one torchrun a node, srun's task is a node, not a rank)."""
-    exits = [f for f in group if f.rule == RULE_EXIT_CODE and f.rank is not None]
+    exits = _launcher_exits(group)
     first, tabled = _first_to_exit(exits, group)
     if first is None or first.rank == best.rank:
         return best
-    text = best.text[best.text.find(best.field("exc_type") or best.text):]
+    text = _exception_text(best)
     alike = [f for f in untimed if f.rule == best.rule and f.text.endswith(text)]
     # (torchelastic's table lists its own workers, the ranks; another launcher's tasks may be nodes)
     if any(f.rank is None or (f.rank >= len(exits) and not tabled) for f in alike):
@@ -213,7 +223,7 @@ def _exited_first(best: Finding, untimed: Sequence[Finding], group: Sequence[Fin
 
 def _launcher_first_rank(group: Sequence[Finding]) -> int | None:
     """The rank the launcher saw exit first by itself (:func:`_first_to_exit`), or None."""
-    first, _ = _first_to_exit([f for f in group if f.rule == RULE_EXIT_CODE and f.rank is not None], group)
+    first, _ = _first_to_exit(_launcher_exits(group), group)
     return first.rank if first is not None else None
 
 
@@ -223,11 +233,11 @@ def _rank_exited_first(best: Finding, group: Sequence[Finding]) -> int | None:
     table's root cause), else None."""
     if best.rank is not None or best.time is not None or best.rule != UNCAUGHT_EXCEPTION or best.node is None:
         return None
-    exits = [f for f in group if f.rule == RULE_EXIT_CODE and f.rank is not None]
+    exits = _launcher_exits(group)
     first, tabled = _first_to_exit(exits, group)
     if first is None or first.node is None or not same_host(best.node, first.node):
         return None
-    text = best.text[best.text.find(best.field("exc_type") or best.text):]
+    text = _exception_text(best)
     alike = [f for f in group if f.rule == best.rule and f.role is Role.INITIATOR and f.time is None and f.text.endswith(text)]
     most = len(alike) if tabled else len(exits)
     if not 2 <= len(alike) <= most or any(f.rank is not None or f.node is None or not same_host(f.node, first.node)

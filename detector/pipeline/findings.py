@@ -748,9 +748,9 @@ _LAST_WORDS_ONLY = frozenset({TRACEBACK, "python.stack_dump_main_thread", "sched
 BOUNDARY = "python.run_boundary"
 
 
-def _succeeded_runs(findings: Sequence[Finding]) -> dict[str | None, list[tuple[int, float]]]:
-    """Per file, the line spans of the runs its harness said succeeded: from the previous run's
-    end (or the file's start) to the next run's start after the success (or the file's end)."""
+def _run_marks(findings: Sequence[Finding]) -> dict[str | None, list[tuple[int, str]]]:
+    """Per file, where its harness marked a run (:data:`BOUNDARY`: init_start, run_start,
+    run_stop) and said one succeeded ("success"), by line."""
     marks: dict[str | None, list[tuple[int, str]]] = defaultdict(list)
     for f in findings:
         if f.line is None:
@@ -759,6 +759,13 @@ def _succeeded_runs(findings: Sequence[Finding]) -> dict[str | None, list[tuple[
             marks[f.file].append((f.line, "success"))
         elif f.rule == BOUNDARY:
             marks[f.file].append((f.line, f.field("mark") or f.field("mll_mark") or ""))
+    return marks
+
+
+def _succeeded_runs(findings: Sequence[Finding]) -> dict[str | None, list[tuple[int, float]]]:
+    """Per file, the line spans of the runs its harness said succeeded: from the previous run's
+    end (or the file's start) to the next run's start after the success (or the file's end)."""
+    marks = _run_marks(findings)
     spans: dict[str | None, list[tuple[int, float]]] = {}
     for file, found in marks.items():
         for line, kind in found:
@@ -885,14 +892,9 @@ def unfinished_benchmark(findings: Sequence[Finding], scans: Sequence[FileScan])
     nothing else in the run is a failure, attribution reads it as one of unknown cause (a process
     killed without a word, a hang, a capture cut short). Replay only: a live run's log has not
     ended."""
-    marks: dict[str | None, list[tuple[int, str]]] = defaultdict(list)
-    for f in findings:
-        if f.line is not None and f.rule == BOUNDARY:
-            marks[f.file].append((f.line, f.field("mark") or f.field("mll_mark") or ""))
-        elif f.line is not None and f.rule in _SUCCESS:
-            marks[f.file].append((f.line, "run_stop"))
+    marks = _run_marks(findings)
     out = list(findings)
-    if any(kind == "run_stop" for found in marks.values() for _, kind in found) and len(marks) > 1:
+    if any(kind in ("run_stop", "success") for found in marks.values() for _, kind in found) and len(marks) > 1:
         return out  # (another file of the run holds its end: the harness's rank wrote it there)
     for scan in scans:
         found = sorted(marks.get(scan.file.display, ()))
