@@ -618,8 +618,8 @@ def attribute(facts: RunFacts) -> list[Incident]:
     attempted, last_attempt = _with_folder_attempts(facts.findings)
     if last_attempt is not None:
         facts = replace(facts, findings=tuple(attempted))
-    failure_findings = _peer_died_first(_deaths_after_timeouts(_crashes_after_a_lost_peer(
-        [f for f in facts.findings if f.cause is not Cause.STRAGGLER and not f.rule.startswith(RULE_GPU_OUTLIER)])), facts)
+    failure_findings = _peer_died_first(_aborts_by_the_watchdog(_deaths_after_timeouts(_crashes_after_a_lost_peer(
+        [f for f in facts.findings if f.cause is not Cause.STRAGGLER and not f.rule.startswith(RULE_GPU_OUTLIER)]))), facts)
     for group in _group_by_attempt(failure_findings):
         initiators = [f for f in group if f.role is Role.INITIATOR and f.cause is not None and f.rule != RULE_STALL]
         hung = finish_incident(group, facts, stopped_by=initiators) if initiators else None
@@ -743,6 +743,29 @@ def _deaths_after_timeouts(findings: Sequence[Finding]) -> list[Finding]:
         return list(findings)
     return [replace(f, role=Role.COLLATERAL) if f.rule in DEATH_AFTER_TIMEOUT and f.role is Role.INITIATOR
             and f.time is not None and f.attempt in first and f.time >= first[f.attempt] else f for f in findings]
+
+
+RULE_HEARTBEAT_ABORT = "torch.heartbeat_monitor_abort"  # rules/torch.yaml: the NCCL watchdog aborts its process
+RULE_LIGHTNING_CRASH = "launcher.lightning_child_crashed"  # rules/launchers.yaml
+
+
+def _aborts_by_the_watchdog(findings: Sequence[Finding]) -> list[Finding]:
+    """``findings`` with Lightning's report that a child died of SIGABRT (code -6) made
+    collateral (cause none) when that rank's own NCCL watchdog said, earlier in the same file,
+    that it was terminating the process: the abort is the watchdog's, after a timeout or a stuck
+    collective, as torchrun's -6 exits after a timeout are read."""
+    aborting = {(f.file, f.rank, f.attempt): f.line for f in findings
+                if f.rule == RULE_HEARTBEAT_ABORT and f.rank is not None and f.line is not None}
+    if not aborting:
+        return list(findings)
+
+    def the_watchdogs(f: Finding) -> bool:
+        if f.rule != RULE_LIGHTNING_CRASH or f.field("exitcode") != "-6" or f.rank is None or f.line is None:
+            return False
+        line = aborting.get((f.file, f.rank, f.attempt))
+        return line is not None and line < f.line
+
+    return [replace(f, role=Role.COLLATERAL, cause=None) if the_watchdogs(f) else f for f in findings]
 
 
 def _crashes_after_a_lost_peer(findings: Sequence[Finding]) -> list[Finding]:

@@ -45,6 +45,13 @@ from detector.types import (
     RunFacts,
 )
 
+_RANK_TAG = re.compile(r"\bRank ([0-9]{1,6})\]")  # ProcessGroupNCCL's "[Rank 15]", "[PG ID 0 PG GUID 0 Rank 2]"
+
+
+def _tagged_rank(text: str) -> int | None:
+    m = _RANK_TAG.search(text)
+    return small_int(m[1]) if m else None
+
 
 def _peer_votes(group: Sequence[Finding], facts: RunFacts) -> Counter[int]:
     """Ranks that collateral evidence points at ("Connection closed by localRank 3")."""
@@ -617,6 +624,10 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
     local_to_global = {(r.node, r.local_rank): r.rank for r in facts.ranks.values() if r.local_rank is not None}
     hang_signal = False
     absent: set[int] = set()  # ranks a report lists as missing from a collective the others wait in
+    # ranks whose own watchdog timed out or tore their communicators down: their closed
+    # connections are that teardown's, no sign they failed first
+    torn_down = {r for f in collateral if _collective_timeout(f) or f.rule == RULE_NCCL_TEARDOWN
+                 for r in (f.rank, _tagged_rank(f.text)) if r is not None}
     for f in collateral:
         peer = small_int(f.field("peer_rank"))
         if peer is not None:
@@ -630,7 +641,7 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
             g = local_to_global.get((f.node, peer_local))
             if g is None and len({r.node for r in facts.ranks.values()}) <= 1:
                 g = local_to_global.get((None, peer_local))
-            if g is not None and g != f.rank:
+            if g is not None and g != f.rank and g not in torn_down:
                 votes[g] += 2
                 reasons[g].append(f"its connection closed first (named by rank {f.rank})" if f.rank is not None
                                   else "its connection closed first (named by another rank)")
@@ -912,6 +923,7 @@ REPEATED_LAST_WORDS = {"nccl.connect_retry_refused": 2, "torch.store_bind6_in_us
 # an abort or a driver fault that other evidence usually explains (the C++ abort after a watchdog
 # error, a fault handler's SIGABRT), connection retries that may yet succeed: context while anything
 # else says what failed, the incident's cause when nothing does
+GDB_THREAD_STACK = "generic.gdb_thread_stack"  # rules/generic.yaml: gdb's "Thread 16 (Thread 0x... (LWP n) "name"):"
 LAST_RESORT_RULES = frozenset({"python.fatal_abort", "torch.c10_fatal_abort", "torch.cpp_terminate", "generic.caught_signal_abort",
                                "generic.mpi_signal_abort", "generic.mpi_error_message_end", "generic.mpi_signal_received",
                                "python.hydra_job_error",
@@ -919,7 +931,7 @@ LAST_RESORT_RULES = frozenset({"python.fatal_abort", "torch.c10_fatal_abort", "t
                                "python.traceback", TRACEBACK_FRAME, "launcher.sglang_process_exception",
                                "nccl.connect_retry_unreachable", "nccl.connect_retry_refused",
                                "torch.store_connect_unreachable", "torch.store_socket_timeout_retry", "torch.store_wait_poll_timeout",
-                               "python.stack_dump_main_thread", RULE_STACK_LOADER, SETUP_LAST_WORDS,
+                               "python.stack_dump_main_thread", GDB_THREAD_STACK, RULE_STACK_LOADER, SETUP_LAST_WORDS,
                                "launcher.deepspeed_host_memory_full", "launcher.pals_rank_abort",
                                "torch.store_bind_in_use", "torch.store_bind6_in_use", "generic.address_in_use",
                                "torch.store_addr_unresolved", "generic.storage_errno_logged",
@@ -929,7 +941,7 @@ LAST_RESORT_RULES = frozenset({"python.fatal_abort", "torch.c10_fatal_abort", "t
 # exception line the paste cut)
 LAST_RESORT_CAUSE = {"python.traceback": Cause.PYTHON_EXCEPTION, TRACEBACK_FRAME: Cause.PYTHON_EXCEPTION,
                      "launcher.sglang_process_exception": Cause.PYTHON_EXCEPTION,
-                     "python.stack_dump_main_thread": Cause.HANG}
+                     "python.stack_dump_main_thread": Cause.HANG, GDB_THREAD_STACK: Cause.HANG}
 
 
 # frames of the launchers' own code (torch.distributed.launch / torchrun, DeepSpeed's and
@@ -1055,6 +1067,8 @@ def last_resort(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
                "slice that have not started the program (it must run on every host)")
     elif first.rule == "python.stack_dump_main_thread":
         why = "a stack dump of the stopped job (py-spy) and no line says what failed"
+    elif first.rule == GDB_THREAD_STACK:
+        why = "a native stack dump of the stopped job (gdb's backtrace of its threads) and no line says what failed"
     elif first.rule == RULE_STACK_LOADER:
         why = "a stack dump of the stopped job waits for its data loader's next batch and no line says what failed"
     elif launcher_own:

@@ -742,7 +742,7 @@ GROUP_SUCCEEDED = "torch.elastic_group_succeeded"
 _SUCCESS = frozenset({SUCCEEDED, GROUP_SUCCEEDED})
 # what a run that ended well may still print on its way out, read as its failure only when nothing
 # else is (the attribution's last resort): dropped after the run said it succeeded
-_LAST_WORDS_ONLY = frozenset({TRACEBACK, "python.stack_dump_main_thread", "scheduler.slurm_step_ended"})
+_LAST_WORDS_ONLY = frozenset({TRACEBACK, "python.stack_dump_main_thread", "generic.gdb_thread_stack", "scheduler.slurm_step_ended"})
 
 
 BOUNDARY = "python.run_boundary"
@@ -1176,6 +1176,33 @@ def place_ray_tracebacks(findings: Sequence[Finding]) -> list[Finding]:
             return None
         header = before[-1]
         return dataclasses.replace(f, node=header.node, pid=f.pid if f.pid is not None else header.pid)
+
+    return [placed(f) or f for f in findings]
+
+
+SPAWN_RAISED = "launcher.mp_spawn_raised"  # rules/launchers.yaml: "-- Process 3 terminated with the following error:"
+SPAWN_TRACE_WITHIN = 60  # lines from that header to the exception its traceback ends in
+
+
+def place_spawn_tracebacks(findings: Sequence[Finding]) -> list[Finding]:
+    """``findings`` with each failure line of the traceback torch.multiprocessing.spawn re-raised
+    under its "-- Process N terminated with the following error:" header (the nearest header
+    before it, within :data:`SPAWN_TRACE_WITHIN` lines) given that process's rank, when nothing
+    else places it: the spawn index is the process's local rank, and the exception is its own."""
+    by_file = _headers_by_file(findings, lambda f: f.rule == SPAWN_RAISED and (f.rank is not None or f.local_rank is not None))
+    if not by_file:
+        return list(findings)
+
+    def placed(f: Finding) -> Finding | None:
+        if (f.rule == SPAWN_RAISED or f.role is not Role.INITIATOR or f.cause is None or f.line is None
+                or f.rank is not None or f.local_rank is not None or f.file not in by_file):
+            return None
+        before = [h for h in by_file[f.file] if h.line is not None and 0 < f.line - h.line <= SPAWN_TRACE_WITHIN]
+        if not before:
+            return None
+        header = before[-1]
+        return dataclasses.replace(f, rank=header.rank, local_rank=header.local_rank,
+                                   node=f.node if f.node is not None else header.node)
 
     return [placed(f) or f for f in findings]
 

@@ -72,6 +72,9 @@ def _field(fields: Iterable[tuple[str, str]], name: str) -> str | None:
     return None
 
 
+_NCCL_PROCESS = re.compile(r"(?:^|[\s\]])[A-Za-z0-9][-A-Za-z0-9_.]{0,62}:(?P<pid>[0-9]{1,10}):[0-9]{1,10} \[[0-9]{1,3}\] NCCL ")
+
+
 def build_index(scans: Sequence[FileScan]) -> RunIndex:
     idx = RunIndex()
     init_hosts: dict[str, Counter[str]] = defaultdict(Counter)  # folder node -> NCCL hosts
@@ -82,7 +85,10 @@ def build_index(scans: Sequence[FileScan]) -> RunIndex:
         if f.kind.value != "rank_log":
             continue
         own: set[int] = set()
+        nccl_pids: set[int] = set()  # processes whose NCCL lines ("host:pid:tid [dev] NCCL ...") the file holds
         for hit in scan.hits:
+            if len(nccl_pids) < 2 and (nccl := _NCCL_PROCESS.search(hit.event.message)) is not None:
+                nccl_pids.add(int(nccl["pid"]))
             for m in hit.matches:
                 mapping = _field(m.fields, "rank_mapping")
                 if mapping is not None:
@@ -118,9 +124,10 @@ def build_index(scans: Sequence[FileScan]) -> RunIndex:
                     if f.node:
                         init_hosts[f.node][host] += 1
                     idx.rank_node.setdefault(rank, f.node or host)
-        # (a file of several ranks: their prefixes, or NCCL's init lines of several ranks, as in a
-        # Kubernetes pod's log named "...-worker-4", the node's and not rank 4's)
-        combined = len(scan.prefix_ranks) >= 2 or len(own) >= 2
+        # (a file of several ranks: their prefixes, NCCL's init lines of several ranks or NCCL lines of
+        # several processes, as in a Kubernetes pod's log named "...-worker-4", the node's and not
+        # rank 4's)
+        combined = len(scan.prefix_ranks) >= 2 or len(own) >= 2 or len(nccl_pids) >= 2
         if f.rank is not None and not combined:
             idx.file_rank[f.display] = f.rank
         elif len(scan.prefix_ranks) == 1 and f.rank is None and f.local_rank is not None:

@@ -38,6 +38,7 @@ from detector.pipeline.findings import (
     place_nccl_tests_failures,
     place_ray_tracebacks,
     place_sglang_tracebacks,
+    place_spawn_tracebacks,
     place_summary_tracebacks,
     place_tgi_span_errors,
     refine_generic_nccl,
@@ -145,7 +146,8 @@ def run_findings(scans: Sequence[FileScan], idx: RunIndex, rules: RuleSet,
     if relaunches:
         findings = demote_earlier_launches(scans, findings, idx.file_rank)
     findings = demote_store_loss_before_destroy(demote_teardown_errors(demote_orphaned_spawn_children(demote_feeder_thread_errors(demote_exit_handler_errors(demote_launcher_reply_race(refine_generic_nccl(findings)))))))
-    findings = place_tgi_span_errors(place_nccl_tests_failures(place_sglang_tracebacks(place_ray_tracebacks(demote_caught_oom(demote_abort_after_cpp_exception(findings))))))
+    findings = place_tgi_span_errors(place_nccl_tests_failures(place_sglang_tracebacks(place_ray_tracebacks(place_spawn_tracebacks(
+        demote_caught_oom(demote_abort_after_cpp_exception(findings)))))))
     ends = [t for s in scans if s.file.kind is FileKind.RANK_LOG and (t := s.last_time) is not None]
     findings = oom_killed_loader_workers(demote_bystander_ooms(demote_recovered_flaps(findings, max(ends) if ends else None)))
     findings = demote_after_exit(demote_after_success(demote_secondary_xids(demote_kill_after_watchdog(findings))))

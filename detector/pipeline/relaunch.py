@@ -39,7 +39,8 @@ GOES_ON = MATCH + 2  # a file must go on this many lines after a failure to be l
 RECHECK = 20_000  # lines after a launch's head in which a start-up line must not come again
 # context that attribution's last resort reads as a failure when nothing else is: an earlier
 # launch's are dropped (as after a run that said it succeeded: pipeline.findings)
-_LAST_WORDS = frozenset({"python.traceback", "python.stack_dump_main_thread", "scheduler.slurm_step_ended"})
+_LAST_WORDS = frozenset({"python.traceback", "python.stack_dump_main_thread", "generic.gdb_thread_stack",
+                         "scheduler.slurm_step_ended"})
 _DIGITS = re.compile(r"[0-9]+")
 _LETTERS = re.compile(r"[A-Za-z]")
 _PREFIX = re.compile(r"^(?:\[(?:rank|default)[0-9]{1,6}\]: ?)+")  # torchrun's per-rank prefixes

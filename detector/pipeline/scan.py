@@ -35,6 +35,9 @@ from detector.types import Event
 # the bytes support.text.is_binary counts as control characters: a head that is ASCII and holds
 # none of them is text (is_binary's count is 0), which one C call tells
 _CONTROL_BYTES = bytes([*range(0, 9), *range(14, 27), *range(28, 32)])
+# a kernel log's line in a file that holds the job's too (a logging service's export of the node,
+# dmesg pasted above the trainer's output): not when the job began
+_KERNELISH = re.compile(r" kernel: |\bNVRM: |nvidia-nvswitch[0-9]{0,3}: |\bSXid \(")
 
 CHUNK = 8 << 20
 LOOKAHEAD = 256 << 10  # following lines kept available for multi-line rules
@@ -178,11 +181,16 @@ def scan_file(
             # before any comes back: a longer look
             style = _style_past_preamble(fh, style)
         parser = LineParser(f, style, year)
+        kernel_time = None  # (a kernel line's: a combined export keeps the node's earlier days)
         for raw in head_lines:
             stamp = parser.stamp(strip_prefix(raw, style).message)
             if stamp is not None and stamp.time is not None:
-                scan.first_time = stamp.time
-                break
+                if _KERNELISH.search(raw) is None:
+                    scan.first_time = stamp.time
+                    break
+                kernel_time = kernel_time or stamp.time
+        else:
+            scan.first_time = kernel_time
         if scan.first_time is None:
             # a batch script's "+ date" before anything stamped: when the job started
             scan.first_time = next((t for raw in head_lines if (t := date_output(raw)) is not None), None)

@@ -308,10 +308,14 @@ def date_output(text: str) -> datetime | None:
     return _safe(int(m["y"]), month, int(m["d"]), int(m["h"]), int(m["mi"]), int(m["s"]), 0, UTC) if month else None
 
 
-_ANY_YEAR = re.compile(r"\b(20\d{2})-\d{2}-\d{2}[T _]\d{2}:\d{2}")
+_ANY_YEAR = re.compile(r"\b(20\d{2})-\d{2}-\d{2}[T _]\d{2}:\d{2}"
+                       # C's ctime (nvidia-smi's header, date(1), dmesg -T): "Sun Dec 29 17:58:42 2024"
+                       r"|\b(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)"
+                       r" [ 0-3]?\d \d{2}:\d{2}:\d{2}(?: [A-Z]{3,4})? (20\d{2})\b")
 
 
 def find_year(text: str) -> int | None:
-    """The year of the first full date in ``text`` (to complete glog and syslog stamps)."""
+    """The year of the first full date in ``text`` (to complete glog and syslog stamps): an ISO
+    date with its time, or C's ``ctime`` form."""
     m = _ANY_YEAR.search(text)
-    return int(m.group(1)) if m else None
+    return int(m.group(1) or m.group(2)) if m else None
