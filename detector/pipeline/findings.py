@@ -18,6 +18,7 @@ from detector.pipeline.index import RunIndex, _field, _num, _rank, global_of_loc
 from detector.pipeline.tail import tail_of
 from detector.rules.engine import RuleSet
 from detector.sources.pci import normalize_pci
+from detector.sources.prefixes import WORKER_PID, WORKER_PID_SPAN
 from detector.sources.runs import LogFile
 from detector.sources.timestamps import nccl_header, parse_timestamp
 from detector.sources.torchelastic import FailureRecord
@@ -108,6 +109,12 @@ def findings_from_hit(hit: Hit, f: LogFile, idx: RunIndex) -> list[Finding]:
         if when is None or ev.time_inferred:
             # a line that names its own time inside it (Slurm's "CANCELLED AT 2024-04-28T14:52:23")
             when = _own_time(fields) or when
+        if pid is None and not kernel and (ev.rank is not None or rank is None) and "pid=" in ev.text[:WORKER_PID_SPAN]:
+            # a Ray actor's or vLLM worker's prefix names the process ("(VllmWorker rank=7 pid=9493) "):
+            # a kernel line about that pid (a segfault, the OOM killer's victim) is this rank's (not
+            # where the line names another rank: the engine's "Worker proc VllmWorker-7 died")
+            actor = WORKER_PID.search(ev.text, 0, WORKER_PID_SPAN)
+            pid = int(actor["pid"]) if actor else None
         out.append(Finding(
             rule=m.rule.id, role=m.rule.role, cause=m.rule.cause, severity=m.rule.severity,
             text=ev.text, file=ev.file, line=ev.line, time=when, rank=rank, local_rank=local,

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from detector.pipeline.filescan import FileScan
 from detector.sources.pci import normalize_pci
+from detector.sources.prefixes import WORKER_PID, WORKER_PID_SPAN
 from detector.sources.runs import LogFile
 from detector.sources.torchelastic import FailureRecord
 from detector.support.hosts import names_a_host, placeholder_host
@@ -90,6 +91,9 @@ def build_index(scans: Sequence[FileScan]) -> RunIndex:
             if len(nccl_pids) < 2 and (nccl := _NCCL_PROCESS.search(hit.event.message)) is not None:
                 nccl_pids.add(int(nccl["pid"]))
             for m in hit.matches:
+                if m.rule.id == RULE_VLLM_RANK:
+                    _add_vllm_rank(idx, m.fields, hit.event.text, hit.event.node or f.node)
+                    continue
                 mapping = _field(m.fields, "rank_mapping")
                 if mapping is not None:
                     _add_rank_mapping(idx, mapping)
@@ -192,6 +196,19 @@ def build_index(scans: Sequence[FileScan]) -> RunIndex:
 
 
 RULE_COMM_RANK = "nccl.comm_rank"  # rules/nccl.yaml: NCCL < 2.4's one communicator line
+RULE_VLLM_RANK = "launcher.vllm_rank_assigned"  # rules/launchers.yaml: "rank 10 in world size 24 is assigned as ..."
+
+
+def _add_vllm_rank(idx: RunIndex, fields: Iterable[tuple[str, str]], text: str, host: str | None) -> None:
+    """vLLM's "rank 10 in world size 24 is assigned as DP rank 0, PP rank 1, TP rank 2": the process
+    its line's prefix names is global rank 10 (where the prefix names one), on the prefix's node."""
+    rank = _rank(_field(fields, "global_rank"))
+    m = WORKER_PID.search(text, 0, WORKER_PID_SPAN)
+    if rank is None or m is None:
+        return
+    idx.rank_pid.setdefault(rank, int(m["pid"]))
+    if host:
+        idx.rank_node.setdefault(rank, host)
 
 
 def _add_comm_rank(idx: RunIndex, rank: int, pid: int | None, host: str | None, folder_node: str | None) -> None:

@@ -174,3 +174,42 @@ def test_a_nodes_log_named_like_a_rank_holds_several_ranks(tmp_path: Path, rules
               "nature of CUDA kernels, subsequent GPU operations might run on corrupted/incomplete data.\n")
     seen = incidents_of(tmp_path / "pod", {"worker-1.log": text}, ruleset)
     assert seen and seen[0].cause is Cause.HANG and seen[0].rank not in (1, 15), seen
+
+
+def test_a_kernel_segfault_of_a_vllm_workers_pid_is_that_workers_rank(tmp_path: Path, ruleset: RuleSet) -> None:
+    pod = ("(VllmWorker rank=6 pid=9490) INFO 05-17 10:05:49 [parallel_state.py:1076] rank 6 in world size 8 is "
+           "assigned as DP rank 0, PP rank 0, TP rank 6, EP rank 6\n"
+           "(VllmWorker rank=7 pid=9493) INFO 05-17 10:05:49 [parallel_state.py:1076] rank 7 in world size 8 is "
+           "assigned as DP rank 0, PP rank 0, TP rank 7, EP rank 7\n"
+           "(VllmWorker rank=7 pid=9493) *** SIGSEGV received at time=1747482632 on cpu 87 ***\n"
+           "(VllmWorker rank=7 pid=9493) PC: @     0x7ffc921e34c2  (unknown)  vllm::cross_device_reduce_1stage<>()\n"
+           "(EngineCore_0 pid=9425) ERROR 05-17 11:50:32 [multiproc_executor.py:140] Worker proc VllmWorker-7 died "
+           "unexpectedly, shutting down executor.\n")
+    kernel = ("May 17 11:50:32 gpu-168 kernel: VLLM::Worker[9493]: segfault at 4608b6 ip 00007ff6ec7365aa sp "
+              "00007ff24081d443 error 4 in libcuda.so.570.124.06[7ff6ec200000+5e2000]\n")
+    seen = incidents_of(tmp_path / "vllm", {"pod-logs/inference.log": pod, "node/gpu-168/journalctl-k.txt": kernel},
+                        ruleset)
+    assert seen and (seen[0].cause, seen[0].rank) == (Cause.CRASH_SIGNAL, 7), seen
+
+
+def test_vllms_rank_assignment_places_a_ray_workers_error_on_its_global_rank(tmp_path: Path, ruleset: RuleSet) -> None:
+    lines = [f"(RayWorkerWrapper pid={66400 + r}, ip=10.34.211.{124 + r // 8}) INFO 09-02 10:05:26 "
+             f"[parallel_state.py:1076] rank {r} in world size 16 is assigned as DP rank 0, PP rank {r // 8}, "
+             f"TP rank {r % 8}, EP rank {r % 8}" for r in range(16)]
+    lines += ["ray.exceptions.RayTaskError(OutOfMemoryError): ray::RayWorkerWrapper.execute_model_spmd() "
+              "(pid=66410, ip=10.34.211.125, actor_id=4fa3d3ce330fd4563035007c228d6546, repr=<vllm.executor.ray_utils."
+              "RayWorkerWrapper object at 0x7fee5c106d30>)",
+              '  File "/usr/local/lib/python3.12/dist-packages/vllm/worker/model_runner.py", line 1420, in execute_model',
+              "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.50 GiB. GPU 2 has a total capacity of "
+              "79.11 GiB of which 1007.48 MiB is free."]
+    seen = incidents_of(tmp_path / "ray", {"serve_driver.log": "\n".join(lines) + "\n"}, ruleset)
+    assert seen and (seen[0].cause, seen[0].rank) == (Cause.CUDA_OOM, 10), seen
+
+
+def test_kueues_eviction_of_the_workload_is_a_preemption(tmp_path: Path, ruleset: RuleSet) -> None:
+    text = ("Status:\n  Conditions:\n"
+            "    Last Transition Time:  2025-02-04T19:06:25Z\n"
+            "    Message:               Preempted to accommodate a workload (UID: d34468c2-1ce5-47cd-a61d-689be78b6121) "
+            "due to prioritization in the ClusterQueue\n"
+            "    Reason:                Preempted\n    Status:                True\n    Type:                  Evicted\n")
+    assert causes_of(tmp_path / "kueue", {"describe-workload.txt": text}, ruleset)[:1] == [Cause.PREEMPTION]
