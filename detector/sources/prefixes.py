@@ -120,6 +120,9 @@ _PG_RANK = re.compile(
 # DeepSpeed / Megatron "[Rank 0] …" at a message's start; also the C++ runtime's "  what():  [Rank 7] …"
 # (the watchdog's exception, rethrown when the process terminates)
 _RANK_START = re.compile(r"(?:\s{0,4}what\(\): {1,4})?\[Rank (?P<rank>\d{1,6})\] ")
+# Intel Gaudi's PyTorch bridge: "[Rank:39] Habana exception raised from ...", also behind the
+# exception's class ("RuntimeError: [Rank:0] FATAL ERROR :: MODULE:PT_HCCL ...")
+_HABANA_RANK = re.compile(r"(?:[A-Za-z_][\w.]{0,80}(?:Error|Exception): )?\[Rank:(?P<rank>\d{1,6})\] ")
 # a logger's header that carries the rank ("[olmo.train:816, rank=0]", "[trainer.py:42 rank=3]")
 _LOGGER_RANK = re.compile(r"\[[\w./-]{1,80}:\d{1,6},? rank=(?P<rank>\d{1,6})\]")
 # icefall / k2's logger: "INFO [train.py:1069] (5/8) Sanity check ..." (rank / world size)
@@ -244,7 +247,8 @@ def quick_prefix(line: str, style: PrefixStyle = PrefixStyle.BRACKETS) -> tuple[
         if ts is not None and (_MAYBE_PREFIX.match(line, ts.end()) is not None
                                or _CRI_STREAM.match(line, ts.end()) is not None):
             return None
-    if line.find("Rank ", 0, _HINT_SPAN) >= 0 or "local" in line or line.find("] (", 0, _HINT_SPAN) >= 0:
+    if (line.find("Rank ", 0, _HINT_SPAN) >= 0 or "local" in line or line.find("] (", 0, _HINT_SPAN) >= 0
+            or line.find("[Rank:", 0, _HINT_SPAN) >= 0):
         return None
     if ctime_lead(line):  # perhaps mpirun's tag behind its --timestamp-output stamp
         return None
@@ -416,6 +420,10 @@ def _strip_prefix_at(line: str, style: PrefixStyle) -> Prefixed:
     if rank is None and local is None:
         if message.find("Rank ", 0, _HINT_SPAN) >= 0:
             m = _RANK_START.match(message) or _PG_RANK.search(message, 0, _HINT_SPAN)
+            if m:
+                rank, hinted = int(m["rank"]), True
+        if rank is None and message.find("[Rank:", 0, _HINT_SPAN) >= 0:
+            m = _HABANA_RANK.match(message)
             if m:
                 rank, hinted = int(m["rank"]), True
         if rank is None and "rank=" in message:

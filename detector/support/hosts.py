@@ -10,6 +10,8 @@ _PLACEHOLDERS = frozenset({
     "host", "hostname", "host-name", "host_name", "node", "nodename", "node-name", "node_name",
     "your-host", "yourhost", "your_host", "myhost", "redacted", "removed", "hidden", "masked",
     "(none)", "none", "unknown", "n/a", "-",
+    # words a bracketed "[Word:N]" header puts where a host goes: Gaudi's "[Rank:39]", a process's
+    "rank", "process", "proc", "pid", "tid", "thread", "task", "device",
 })
 _MASK = re.compile(r"[x*#?._-]{2,}", re.IGNORECASE)  # "xxx", "XXXX", "***", "x.x.x.x"
 # a piece of the name that is a mask: "gpu-xxx-01", "node.***" (not "trainer-worker-xxx2q", a

@@ -213,3 +213,48 @@ def test_kueues_eviction_of_the_workload_is_a_preemption(tmp_path: Path, ruleset
             "due to prioritization in the ClusterQueue\n"
             "    Reason:                Preempted\n    Status:                True\n    Type:                  Evicted\n")
     assert causes_of(tmp_path / "kueue", {"describe-workload.txt": text}, ruleset)[:1] == [Cause.PREEMPTION]
+
+
+def _tf_worker(index: int, tail: str) -> str:
+    return (f"===== trainer-worker-{index} =====\n"
+            f"2025-01-26 07:56:2{index}.000844: I tensorflow/core/distributed_runtime/rpc/grpc_server_lib.cc:457] "
+            f"Started server with target: grpc://trainer-worker-{index}:2222\n" + tail)
+
+
+TF_LOST = ("Traceback (most recent call last):\n"
+           '  File "/app/train_mwms.py", line 118, in <module>\n'
+           "    model.fit(dist_ds, epochs=args.epochs, steps_per_epoch=steps, callbacks=callbacks)\n"
+           "tensorflow.python.framework.errors_impl.UnavailableError: Collective ops is aborted by: Task "
+           "/job:worker/replica:0/task:2 heartbeat timeout. This indicates that the remote task has failed, got "
+           "preempted, or crashed unexpectedly.\n")
+
+
+def test_tensorflows_termination_notice_is_the_preemption_its_peers_lost(tmp_path: Path, ruleset: RuleSet) -> None:
+    text = (_tf_worker(0, TF_LOST) + _tf_worker(1, TF_LOST)
+            + _tf_worker(2, "INFO:tensorflow:Received termination notice. Checkpointing and exiting... "
+                            "(PreemptionCheckpointHandler)\n"))
+    assert causes_of(tmp_path / "tf", {"job.log": text}, ruleset)[:1] == [Cause.PREEMPTION]
+
+
+def test_a_tensorflow_worker_that_lost_its_peer_did_not_fail_first(tmp_path: Path, ruleset: RuleSet) -> None:
+    # only the peers' reports: no exception of their own is the cause
+    text = _tf_worker(0, TF_LOST) + _tf_worker(1, TF_LOST)
+    assert Cause.PYTHON_EXCEPTION not in causes_of(tmp_path / "tf", {"job.log": text}, ruleset)
+
+
+def test_gaudis_lost_accelerator_is_a_hardware_fault_on_its_rank(tmp_path: Path, ruleset: RuleSet) -> None:
+    files = {
+        "logs/job-0.out": ("[2024-10-24 04:10:50,779] [INFO] [logging.py:128:log_dist] [Rank 0] step=3856, skipped=0\n"
+                           "RuntimeError: [Rank:0] FATAL ERROR :: MODULE:PT_HCCL Collective call failed: hcclAllReduce "
+                           "returned hcclInternalError (status 5)\n"
+                           "[Rank:0] Habana exception raised from wait at process_group_hccl_base.cpp:522\n"),
+        "logs/job-39.out": ("RuntimeError: [Rank:39] FATAL ERROR :: MODULE:PT_DEVICE Device acquire failed. "
+                            "synStatus=synStatus 8 [Device reset].\n"
+                            "[Rank:39] Habana exception raised from wait at hpu_stream.cpp:105\n"),
+        "nodes/compute128/dmesg-T.txt": ("[Thu Oct 24 04:12:56 2024] habanalabs hl3: Device heartbeat failed! PCI link is "
+                                         "broken\n[Thu Oct 24 04:12:56 2024] habanalabs hl3: Going to reset device\n"
+                                         "[Thu Oct 24 04:13:02 2024] habanalabs hl3: Failed to reset device, error -110\n"),
+    }
+    seen = incidents_of(tmp_path / "gaudi", files, ruleset)
+    assert seen and seen[0].cause is Cause.GPU_HARDWARE and seen[0].node == "compute128", seen
+    assert all(s.node != "Rank" for s in seen), seen  # (Gaudi's "[Rank:0]" is no host)
