@@ -258,3 +258,27 @@ def test_gaudis_lost_accelerator_is_a_hardware_fault_on_its_rank(tmp_path: Path,
     seen = incidents_of(tmp_path / "gaudi", files, ruleset)
     assert seen and seen[0].cause is Cause.GPU_HARDWARE and seen[0].node == "compute128", seen
     assert all(s.node != "Rank" for s in seen), seen  # (Gaudi's "[Rank:0]" is no host)
+
+
+def test_cray_mpichs_failed_ofi_init_is_a_network_failure_of_that_rank(tmp_path: Path, ruleset: RuleSet) -> None:
+    text = ("MPICH ERROR [Rank 4] [job id 2853270.0] [Fri Dec 13 13:41:36 2024] [frontier05084] - Abort(2665871) "
+            "(rank 4 in comm 0): Fatal error in PMPI_Init_thread: Other MPI error, error stack:\n"
+            "MPIR_Init_thread(170).................:\n"
+            "MPID_Init(501)........................:\n"
+            "MPIDI_OFI_mpi_init_hook(580)..........:\n"
+            "open_fabric(1519).....................:\n"
+            "MPIDI_CRAY_ofi_get_nic_index(1801)....: OFI invalid value for environment variable\n")
+    seen = incidents_of(tmp_path / "mpich", {"console.log": text}, ruleset)
+    assert seen and (seen[0].cause, seen[0].rank, seen[0].node) == (Cause.NETWORK, 4, "frontier05084"), seen
+    # an abort the program asked for is no network failure
+    asked = ("MPICH ERROR [Rank 4] [job id 2853270.0] [Fri Dec 13 13:41:36 2024] [frontier05084] - Abort(1) "
+             "(rank 4 in comm 0): application called MPI_Abort(MPI_COMM_WORLD, 1) - process 4\n")
+    assert Cause.NETWORK not in causes_of(tmp_path / "abort", {"console.log": asked}, ruleset)
+
+
+def test_an_ibstat_port_down_and_polling_is_a_network_failure(tmp_path: Path, ruleset: RuleSet) -> None:
+    def ibstat(state: str, physical: str) -> str:
+        return ("$ ibstat mlx5_7\nCA 'mlx5_7'\n\tCA type: MT4129\n\tNumber of ports: 1\n\tPort 1:\n"
+                f"\t\tState: {state}\n\t\tPhysical state: {physical}\n\t\tRate: 10\n\t\tLink layer: InfiniBand\n")
+    assert causes_of(tmp_path / "down", {"ibstat.txt": ibstat("Down", "Polling")}, ruleset)[:1] == [Cause.NETWORK]
+    assert causes_of(tmp_path / "up", {"ibstat.txt": ibstat("Active", "LinkUp")}, ruleset) == []
