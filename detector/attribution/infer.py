@@ -45,7 +45,9 @@ from detector.types import (
     RunFacts,
 )
 
-_RANK_TAG = re.compile(r"\bRank ([0-9]{1,6})\]")  # ProcessGroupNCCL's "[Rank 15]", "[PG ID 0 PG GUID 0 Rank 2]"
+# ProcessGroupNCCL's "[Rank 15]" (torch < 2.2) and the default group's "[PG 0 Rank 2]" / "[PG ID 0 PG
+# GUID 0(default_pg) Rank 2]" (a subgroup's rank is no global rank)
+_RANK_TAG = re.compile(r"\[(?:PG (?:ID )?0 (?:PG GUID 0(?:\([A-Za-z_]{0,40}\))? )?)?Rank ([0-9]{1,6})\]")
 
 
 def _tagged_rank(text: str) -> int | None:
@@ -627,7 +629,7 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
     # ranks whose own watchdog timed out or tore their communicators down: their closed
     # connections are that teardown's, no sign they failed first
     torn_down = {r for f in collateral if _collective_timeout(f) or f.rule == RULE_NCCL_TEARDOWN
-                 for r in (f.rank, _tagged_rank(f.text)) if r is not None}
+                 for r in (f.rank if f.rank is not None else _tagged_rank(f.text),) if r is not None}
     for f in collateral:
         peer = small_int(f.field("peer_rank"))
         if peer is not None:

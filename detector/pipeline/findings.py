@@ -113,7 +113,7 @@ def findings_from_hit(hit: Hit, f: LogFile, idx: RunIndex) -> list[Finding]:
             # a Ray actor's or vLLM worker's prefix names the process ("(VllmWorker rank=7 pid=9493) "):
             # a kernel line about that pid (a segfault, the OOM killer's victim) is this rank's (not
             # where the line names another rank: the engine's "Worker proc VllmWorker-7 died")
-            actor = WORKER_PID.search(ev.text, 0, WORKER_PID_SPAN)
+            actor = WORKER_PID.match(ev.text, 0, WORKER_PID_SPAN)
             pid = int(actor["pid"]) if actor else None
         out.append(Finding(
             rule=m.rule.id, role=m.rule.role, cause=m.rule.cause, severity=m.rule.severity,
@@ -1200,14 +1200,21 @@ def place_spawn_tracebacks(findings: Sequence[Finding]) -> list[Finding]:
     if not by_file:
         return list(findings)
 
+    # each header's own exception: the first failure line after it (its traceback's last line),
+    # not a later error of the same file
+    first: dict[int, Finding] = {}
+    for f in sorted((f for f in findings if f.rule != SPAWN_RAISED and f.role is Role.INITIATOR and f.cause is not None
+                     and f.line is not None and f.file in by_file), key=lambda f: f.line or 0):
+        before = [h for h in by_file[f.file or ""] if h.line is not None and 0 < (f.line or 0) - h.line <= SPAWN_TRACE_WITHIN]
+        if before:
+            first.setdefault(id(before[-1]), f)
+    headers = {id(h): h for hs in by_file.values() for h in hs}
+    owner = {id(f): headers[h] for h, f in first.items()}
+
     def placed(f: Finding) -> Finding | None:
-        if (f.rule == SPAWN_RAISED or f.role is not Role.INITIATOR or f.cause is None or f.line is None
-                or f.rank is not None or f.local_rank is not None or f.file not in by_file):
+        header = owner.get(id(f))
+        if header is None or f.rank is not None or f.local_rank is not None:
             return None
-        before = [h for h in by_file[f.file] if h.line is not None and 0 < f.line - h.line <= SPAWN_TRACE_WITHIN]
-        if not before:
-            return None
-        header = before[-1]
         return dataclasses.replace(f, rank=header.rank, local_rank=header.local_rank,
                                    node=f.node if f.node is not None else header.node)
 

@@ -73,7 +73,8 @@ def _field(fields: Iterable[tuple[str, str]], name: str) -> str | None:
     return None
 
 
-_NCCL_PROCESS = re.compile(r"(?:^|[\s\]])[A-Za-z0-9][-A-Za-z0-9_.]{0,62}:(?P<pid>[0-9]{1,10}):[0-9]{1,10} \[[0-9]{1,3}\] NCCL ")
+_NCCL_PROCESS = re.compile(r"(?:^|[\s\]])[A-Za-z0-9][-A-Za-z0-9_.]{0,62}:[0-9]{1,10}:[0-9]{1,10} \[(?P<dev>[0-9]{1,6})\] NCCL ")
+MAX_LOCAL_DEVS = 64  # a device tag above it is a service thread's unset one ("[32626]")
 
 
 def build_index(scans: Sequence[FileScan]) -> RunIndex:
@@ -86,10 +87,11 @@ def build_index(scans: Sequence[FileScan]) -> RunIndex:
         if f.kind.value != "rank_log":
             continue
         own: set[int] = set()
-        nccl_pids: set[int] = set()  # processes whose NCCL lines ("host:pid:tid [dev] NCCL ...") the file holds
+        nccl_devs: set[int] = set()  # devices whose NCCL lines ("host:pid:tid [dev] NCCL ...") the file holds
         for hit in scan.hits:
-            if len(nccl_pids) < 2 and (nccl := _NCCL_PROCESS.search(hit.event.message)) is not None:
-                nccl_pids.add(int(nccl["pid"]))
+            if (len(nccl_devs) < 2 and "NCCL " in hit.event.message
+                    and (nccl := _NCCL_PROCESS.search(hit.event.message)) is not None and int(nccl["dev"]) < MAX_LOCAL_DEVS):
+                nccl_devs.add(int(nccl["dev"]))
             for m in hit.matches:
                 if m.rule.id == RULE_VLLM_RANK:
                     _add_vllm_rank(idx, m.fields, hit.event.text, hit.event.node or f.node)
@@ -129,9 +131,9 @@ def build_index(scans: Sequence[FileScan]) -> RunIndex:
                         init_hosts[f.node][host] += 1
                     idx.rank_node.setdefault(rank, f.node or host)
         # (a file of several ranks: their prefixes, NCCL's init lines of several ranks or NCCL lines of
-        # several processes, as in a Kubernetes pod's log named "...-worker-4", the node's and not
-        # rank 4's)
-        combined = len(scan.prefix_ranks) >= 2 or len(own) >= 2 or len(nccl_pids) >= 2
+        # several devices, as in a Kubernetes pod's log named "...-worker-4", the node's and not rank
+        # 4's; one rank restarted in the same file prints one device under two pids)
+        combined = len(scan.prefix_ranks) >= 2 or len(own) >= 2 or len(nccl_devs) >= 2
         if f.rank is not None and not combined:
             idx.file_rank[f.display] = f.rank
         elif len(scan.prefix_ranks) == 1 and f.rank is None and f.local_rank is not None:
@@ -203,7 +205,7 @@ def _add_vllm_rank(idx: RunIndex, fields: Iterable[tuple[str, str]], text: str, 
     """vLLM's "rank 10 in world size 24 is assigned as DP rank 0, PP rank 1, TP rank 2": the process
     its line's prefix names is global rank 10 (where the prefix names one), on the prefix's node."""
     rank = _rank(_field(fields, "global_rank"))
-    m = WORKER_PID.search(text, 0, WORKER_PID_SPAN)
+    m = WORKER_PID.match(text, 0, WORKER_PID_SPAN)
     if rank is None or m is None:
         return
     idx.rank_pid.setdefault(rank, int(m["pid"]))

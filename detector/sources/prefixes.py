@@ -72,10 +72,12 @@ _RAY = re.compile(
     r"(?:, ip=(?P<ip>[0-9A-Fa-f.:]{3,45}))?"
     r"(?:, [^()]{0,120})?\)" + _ANSI + " ?"
 )
-# a Ray actor's or vLLM worker's prefix and the process it names: "(VllmWorker rank=7 pid=9493) ",
-# "(RayWorkerWrapper pid=219463, ip=10.12.1.160) ", "(Worker_TP2 pid=371746) " (search a line's start)
-WORKER_PID = re.compile(r"\((?:[A-Za-z_][\w.:-]{0,80})(?: (?:TP|DP|PP|EP)[0-9]{1,5}){0,4}(?: rank=[0-9]{1,6})?,? pid=(?P<pid>[0-9]{1,10})\b")
-WORKER_PID_SPAN = 160  # the prefix lies within a line's first characters
+# a Ray actor's or vLLM worker's prefix and the process it names, at a line's start (behind Ray's
+# colour codes, torchx's or docker compose's label): "(VllmWorker rank=7 pid=9493) ",
+# "(RayWorkerWrapper pid=219463, ip=10.12.1.160) ", "(Worker_TP2 pid=371746) " (match, not search)
+WORKER_PID = re.compile(r"(?:[A-Za-z0-9][\w.-]{0,120} {1,40}\| |[A-Za-z][\w.-]{0,40}/\d{1,6} )?" + _ANSI
+                        + r"\((?:[A-Za-z_][\w.:-]{0,80})(?: (?:TP|DP|PP|EP)[0-9]{1,5}){0,4}(?: rank=[0-9]{1,6})?,? pid=(?P<pid>[0-9]{1,10})\b")
+WORKER_PID_SPAN = 200  # the prefix lies within a line's first characters
 # vLLM V1's worker names: "Worker_TP2", "Worker_TP1_EP1", "Worker_DP0_TP0_EP0", "Worker_PP0_TP3" -
 # the TP index is the process's rank only in the first data-parallel replica and pipeline stage
 _VLLM_TP_WORKER = re.compile(r"Worker_(?:DP0_)?(?:PP0_)?TP(?P<tp>\d{1,5})(?:_EP\d{1,5})?")

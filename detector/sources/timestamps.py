@@ -308,14 +308,23 @@ def date_output(text: str) -> datetime | None:
     return _safe(int(m["y"]), month, int(m["d"]), int(m["h"]), int(m["mi"]), int(m["s"]), 0, UTC) if month else None
 
 
-_ANY_YEAR = re.compile(r"\b(20\d{2})-\d{2}-\d{2}[T _]\d{2}:\d{2}"
-                       # C's ctime (nvidia-smi's header, date(1), dmesg -T): "Sun Dec 29 17:58:42 2024"
-                       r"|\b(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)"
-                       r" [ 0-3]?\d \d{2}:\d{2}:\d{2}(?: [A-Z]{3,4})? (20\d{2})\b")
+_ISO_YEAR = re.compile(r"\b(20\d{2})-\d{2}-\d{2}[T _]\d{2}:\d{2}")
+# C's ctime (nvidia-smi's header, date(1), dmesg -T): "Sun Dec 29 17:58:42 2024"
+_CTIME_YEAR = re.compile(r"\b(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)"
+                         r" [ 0-3]?\d \d{2}:\d{2}:\d{2}(?: [A-Z]{3,4})? (20\d{2})\b")
+# a kernel's build date in "uname -a" or a boot banner ("#101-Ubuntu SMP Tue Nov 14 13:30:08 UTC
+# 2023"): not when the log was written
+_BUILD_DATE = re.compile(r"(?:\bSMP|\bPREEMPT(?:_DYNAMIC)?|#\d{1,6}(?:-[\w.]{1,40})?) {1,4}$")
 
 
 def find_year(text: str) -> int | None:
     """The year of the first full date in ``text`` (to complete glog and syslog stamps): an ISO
-    date with its time, or C's ``ctime`` form."""
-    m = _ANY_YEAR.search(text)
-    return int(m.group(1) or m.group(2)) if m else None
+    date with its time; else C's ``ctime`` form, not a kernel's build date."""
+    m = _ISO_YEAR.search(text)
+    if m:
+        return int(m.group(1))
+    for c in _CTIME_YEAR.finditer(text):
+        start = text.rfind("\n", 0, c.start()) + 1
+        if not _BUILD_DATE.search(text, start, c.start()):
+            return int(c.group(1))
+    return None
