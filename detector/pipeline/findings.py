@@ -49,6 +49,11 @@ def findings_from_hit(hit: Hit, f: LogFile, idx: RunIndex) -> list[Finding]:
     context = [m for m in hit.matches if m.rule.role is Role.CONTEXT]
     line_host = next((h for m in context if (h := _field(m.fields, "host"))), None)
     line_rank = next((r for m in context if (r := _rank(_field(m.fields, "rank"))) is not None), None)
+    # the process a Ray actor's or vLLM worker's prefix names ("(VllmWorker rank=7 pid=9493) "): a
+    # kernel line about that pid (a segfault, the OOM killer's victim) is this line's rank's
+    actor = (WORKER_PID.match(ev.text, 0, WORKER_PID_SPAN)
+             if not kernel_file and "pid=" in ev.text[:WORKER_PID_SPAN] else None)
+    actor_pid = int(actor["pid"]) if actor else None
     for m in hit.matches:
         fields = m.fields
         pci = _field(fields, "pci")
@@ -109,12 +114,9 @@ def findings_from_hit(hit: Hit, f: LogFile, idx: RunIndex) -> list[Finding]:
         if when is None or ev.time_inferred:
             # a line that names its own time inside it (Slurm's "CANCELLED AT 2024-04-28T14:52:23")
             when = _own_time(fields) or when
-        if pid is None and not kernel and (ev.rank is not None or rank is None) and "pid=" in ev.text[:WORKER_PID_SPAN]:
-            # a Ray actor's or vLLM worker's prefix names the process ("(VllmWorker rank=7 pid=9493) "):
-            # a kernel line about that pid (a segfault, the OOM killer's victim) is this rank's (not
-            # where the line names another rank: the engine's "Worker proc VllmWorker-7 died")
-            actor = WORKER_PID.match(ev.text, 0, WORKER_PID_SPAN)
-            pid = int(actor["pid"]) if actor else None
+        if pid is None and not kernel and (ev.rank is not None or rank is None):
+            # (not where the line names another rank: the engine's "Worker proc VllmWorker-7 died")
+            pid = actor_pid
         out.append(Finding(
             rule=m.rule.id, role=m.rule.role, cause=m.rule.cause, severity=m.rule.severity,
             text=ev.text, file=ev.file, line=ev.line, time=when, rank=rank, local_rank=local,
