@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from detector.sources.flight_recorder.collectives import FrSignature, comparable, mismatch_kind, signature
@@ -37,6 +37,7 @@ class FrHang:
     since_ns: int | None  # when the first waiting rank entered it
     confidence: float
     note: str = ""
+    alone: bool = False  # the job's only rank waits: nothing but its own work can hold it
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,6 +253,11 @@ def analyse(dumps: Sequence[FrDump], *, world_size: int | None = None) -> FrAnal
         no_dump = tuple(r for r in members if r not in dump_of)
         prog_map = {p.rank: p for p in progress}
         hang, lagging = _analyse_hang(name, progress, no_dump, by_rank, inferred)
+        if hang is not None and not hang.missing and not hang.no_dump and len(world) == 1 \
+                and tuple(members) == world == hang.waiting:
+            # a job of one rank has no peer to wait for: what it waits in, its own stream holds
+            hang = replace(hang, alone=True, confidence=0.7,
+                           note="no peer can hold it: its own GPU work did not finish")
         mismatch = _analyse_mismatch(by_rank, prog_map)
         progress += [FrRankProgress(r, 0, None, False, None, has_dump=False) for r in no_dump]
         out.append(FrGroupAnalysis(

@@ -54,7 +54,8 @@ def findings(analysis: FrAnalysis, dumps: Sequence[FrDump] = ()) -> list[Finding
     - ``flight_recorder.missing_rank`` (initiator, hang): a rank that never entered the collective
       the others wait in (or, with lower confidence, a member that left no dump while every other
       rank waits);
-    - ``flight_recorder.waiting`` (collateral, hang): each rank waiting in it, with
+    - ``flight_recorder.waiting`` (collateral, hang): each rank waiting in it (the initiator when it is
+      the job's only rank: nothing but its own work can hold it), with
       ``missing_ranks`` / ``last_completed`` / ``peer_rank`` fields for attribution;
     - ``flight_recorder.mismatch`` (initiator, collective_mismatch): the minority rank of the
       first collective the ranks disagree about (op, sizes or dtypes), with ``culprit_rank``;
@@ -118,14 +119,21 @@ def findings(analysis: FrAnalysis, dumps: Sequence[FrDump] = ()) -> list[Finding
                 p = prog[w]
                 entry = by_rank.get(w, {}).get(h.seq)
                 own = f"{op_type(entry.op)} #{h.seq} of {label}" if entry is not None else what
+                # with several collectives enqueued, the rank waits in the first it did not complete
+                first = by_rank.get(w, {}).get(p.completed + 1) if p.completed is not None and p.completed + 1 < h.seq else None
+                if first is not None:
+                    own = f"{op_type(first.op)} #{first.collective_seq_id} of {label}"
                 if h.missing:
                     tail = f"; {_ranks_phrase(h.missing)} never entered it"
                 elif h.no_dump:
                     tail = f"; {_ranks_phrase(h.no_dump)} left no dump"
+                elif h.alone:
+                    tail = f"; it is the job's only rank: {h.note}"
                 else:
                     tail = "; every rank entered it"
+                upto = f", entered up to #{h.seq}" if first is not None else ""
                 text = (f"rank {w} waits in {own} (entered, not completed; last completed "
-                        f"#{p.completed if p.completed is not None else '?'}){tail}")
+                        f"#{p.completed if p.completed is not None else '?'}{upto}){tail}")
                 fields = [*base, ("missing_ranks", rank_list(suspects)),
                           ("last_completed", str(p.completed) if p.completed is not None else ""),
                           ("last_entered", str(p.entered))]
@@ -133,7 +141,8 @@ def findings(analysis: FrAnalysis, dumps: Sequence[FrDump] = ()) -> list[Finding
                     fields.append(("peer_rank", str(suspects[0])))
                 where = _user_frame(entry)
                 out.append(Finding(
-                    rule=RULE_WAITING, role=Role.COLLATERAL, cause=Cause.HANG, severity=Severity.WARNING,
+                    rule=RULE_WAITING, role=Role.INITIATOR if h.alone else Role.COLLATERAL, cause=Cause.HANG,
+                    severity=Severity.ERROR if h.alone else Severity.WARNING,
                     text=text, file=paths.get(w), time=_entry_time(by_rank, w, h.seq) or when, rank=w,
                     fields=tuple(fields), context=(f"called at {where}",) if where else (),
                     confidence=h.confidence,
