@@ -19,7 +19,7 @@ from detector.attribution.incident import (
     _collateral,
     _initiator_for,
 )
-from detector.support.hosts import host_key
+from detector.support.hosts import host_key, same_host
 from detector.support.numbers import field_float, small_int
 from detector.types import (
     RULE_DATA_PREP,
@@ -1413,21 +1413,25 @@ def loader_dump_behind(incident: Incident, facts: RunFacts) -> Incident | None:
 
 
 RULE_SRUN_SIGNAL = "scheduler.srun_task_signal"  # rules/scheduler.yaml
+RULE_MPIRUN_SIGNAL = "launcher.mpirun_signal"  # rules/launchers.yaml: mpirun's ranks are the job's
 OOM_TASK_WITHIN = timedelta(minutes=5)
 
 
 def oom_victim_task(incident: Incident, facts: RunFacts) -> Incident | None:
-    """A host OOM kill that names its node but no rank, read with srun's report of the node's
-    tasks: the one task srun saw ``Killed`` (SIGKILL) there, while the others were terminated
-    after it, is the rank the killer took (srun's task ids are the ranks when it launched one task
-    per rank, which the run's ranks on that node confirm)."""
+    """A host OOM kill that names its node but no rank, read with srun's (or mpirun's) report of
+    the node's tasks: the one task srun saw ``Killed`` (SIGKILL) there, while the others were
+    terminated after it, is the rank the killer took (srun's task ids are the ranks when it
+    launched one task per rank, which the run's ranks on that node confirm; mpirun's are the MPI
+    ranks)."""
     ini = incident.initiator
     if incident.cause is not Cause.HOST_OOM_KILL or ini.rank is not None or ini.node is None:
         return None
     anchor = next((f for f in incident.evidence if f.role is Role.INITIATOR), None)
     killed: set[int] = set()
     for f in facts.findings:
-        if f.rule != RULE_SRUN_SIGNAL or f.field("signal") != "Killed" or f.field("host") != ini.node:
+        host = f.field("host")
+        if f.rule not in (RULE_SRUN_SIGNAL, RULE_MPIRUN_SIGNAL) or f.field("signal") != "Killed" or not host \
+                or not (host == ini.node or same_host(host, ini.node)):
             continue
         if anchor is not None and anchor.time is not None and f.time is not None and abs(f.time - anchor.time) > OOM_TASK_WITHIN:
             continue
@@ -1447,4 +1451,4 @@ def oom_victim_task(incident: Incident, facts: RunFacts) -> Incident | None:
     local = info.local_rank if info is not None else None
     return _build(incident.cause, dataclasses.replace(ini, rank=rank, local_rank=local),
                   incident.evidence, collateral, incident.confidence, facts,
-                  inferred_by=f"srun saw task {rank} on {ini.node} killed (SIGKILL) when the OOM killer struck there")
+                  inferred_by=f"the launcher saw task {rank} on {ini.node} killed (SIGKILL) when the OOM killer struck there")

@@ -1,0 +1,61 @@
+"""The twenty-eighth session's cases: the AWS OFI plugin's error completion with no request,
+TensorFlow's collectives finding mismatched shapes or a closed socket, amdgpu's MES firmware no
+longer answering, and PBS killing a job for its memory."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from detector.rules.engine import RuleSet
+from detector.types import Cause
+from tests.support.replaying import causes_of, incidents_of
+
+
+def test_ofi_operation_with_null_context_completed_with_error_is_the_network(tmp_path: Path, ruleset: RuleSet) -> None:
+    text = ("8h200-2:14630:14695 [1] NCCL INFO Channel 07/0 : 1[1] -> 0[0] [send] via NET/AWS Libfabric/1/GDRDMA\n"
+            "8h200-2:14630:14692 [0] process_err_completion:1723 NCCL WARN NET/OFI Operation with NULL context "
+            "completed with error\n")
+    assert causes_of(tmp_path / "ofi", {"log.txt": text}, ruleset)[:1] == [Cause.NETWORK]
+
+
+def test_tensorflow_collective_shape_mismatch(tmp_path: Path, ruleset: RuleSet) -> None:
+    text = ("2019-11-11 11:45:07.182013: W tensorflow/core/common_runtime/base_collective_executor.cc:217] "
+            "BaseCollectiveExecutor::StartAbort Cancelled: [_Derived_]Cancelled\n"
+            "2019-11-11 11:45:07.182077: W tensorflow/core/framework/op_kernel.cc:1655] OP_REQUIRES failed at "
+            "collective_ops.cc:253 : Invalid argument: Shape mismatch in the collective instance 106. Op at device "
+            "/job:worker/replica:0/task:1/device:CPU:0 expected shape [49] but another member in the group expected "
+            "shape [64].\n")
+    seen = incidents_of(tmp_path / "tf", {"worker1.log": text}, ruleset)
+    assert seen and seen[0].cause is Cause.COLLECTIVE_MISMATCH and not seen[0].drain, seen
+
+
+def test_tensorflow_collective_aborted_by_a_closed_socket_is_a_lost_peer(tmp_path: Path, ruleset: RuleSet) -> None:
+    text = ('tensorflow.python.framework.errors_impl.UnavailableError: Collective ops is aborted by: Collective ops is '
+            'aborted by: Socket closed\n')
+    seen = incidents_of(tmp_path / "tf", {"log.txt": text}, ruleset)
+    # a worker that lost a peer: something failed, this worker does not say what
+    assert seen and seen[0].cause is Cause.UNKNOWN and not seen[0].drain, seen
+
+
+def test_amdgpu_mes_firmware_not_answering_is_a_hung_gpu(tmp_path: Path, ruleset: RuleSet) -> None:
+    text = ("[  950.818166] amdgpu 0000:c5:00.0: amdgpu: MES failed to respond to msg=REMOVE_QUEUE\n"
+            "[  950.818174] amdgpu 0000:c5:00.0: amdgpu: MES might be in unrecoverable state, issue a GPU reset\n"
+            "[  950.818199] amdgpu 0000:c5:00.0: amdgpu: GPU reset begin!. Source:  3\n")
+    assert causes_of(tmp_path / "mes", {"dmesg.txt": text}, ruleset)[:1] == [Cause.GPU_HARDWARE]
+
+
+def test_pbs_memory_kill_names_the_rank_mpirun_saw_killed(tmp_path: Path, ruleset: RuleSet) -> None:
+    text = ("Training time: 421.66s\n"
+            "------------------------------------------------------------------------\n"
+            "Job 124452549 has exceeded memory allocation on node gadi-gpu-v100-0109.gadi.nci.org.au\n"
+            'Process "pt_main_thread", pid 2528901, rss 12930043904, vmem 64778096640\n'
+            "------------------------------------------------------------------------\n"
+            "mpirun noticed that process rank 0 with PID 0 on node gadi-gpu-v100-0109 exited on signal 9 (Killed).\n")
+    seen = incidents_of(tmp_path / "pbs", {"job.o124452549": text}, ruleset)
+    assert seen and seen[0].cause is Cause.HOST_OOM_KILL and seen[0].rank == 0, seen
+    assert seen[0].node is not None and seen[0].node.startswith("gadi-gpu-v100-0109"), seen
+
+
+def test_pbs_torque_memory_kill(tmp_path: Path, ruleset: RuleSet) -> None:
+    text = "=>> PBS: job killed: mem 270532kb exceeded limit 262144kb\n"
+    assert causes_of(tmp_path / "torque", {"job.o77": text}, ruleset)[:1] == [Cause.HOST_OOM_KILL]
