@@ -248,7 +248,7 @@ def proc_rss_mb(pid: int) -> float:
     return 0.0
 
 
-def cost(seconds: float, ranks: int = 8, rate: int = 1000) -> dict[str, float]:
+def cost(seconds: float, ranks: int = 8, rate: int = 1000, real_nvml: bool = False) -> dict[str, float]:
     server = ThreadingHTTPServer(("127.0.0.1", 0), _PromStandIn)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     with tempfile.TemporaryDirectory(prefix="rd-bench-cost-") as d:
@@ -264,7 +264,7 @@ def cost(seconds: float, ranks: int = 8, rate: int = 1000) -> dict[str, float]:
         kern.write_text("[ 0.0] boot\n")
         args = ["--logs", str(logs), "--kmsg", str(kern), "--no-metrics", "--node", "bench", "--no-remediate",
                 "--prometheus", f"http://127.0.0.1:{server.server_address[1]}", "--incidents", str(tmp / "inc.jsonl")]
-        sidecar = start_sidecar(tmp, args, child_main=True)
+        sidecar = start_sidecar(tmp, [*args, "--real-nvml"] if real_nvml else args, child_main=True)
         writer = subprocess.Popen([PYTHON, "-c", WRITER, str(rate), *map(str, files)], start_new_session=True)
         try:
             time.sleep(5.0)  # warm up
@@ -351,9 +351,11 @@ def child_main(argv: list[str]) -> int:
     from detector.cli.watch import build_parser, config_from_args
     from detector.sidecar import service as runner
 
-    args = build_parser().parse_args(argv)
+    real = "--real-nvml" in argv  # the machine's own NVML (a GPU machine), not the fake
+    args = build_parser().parse_args([a for a in argv if a != "--real-nvml"])
     config = config_from_args(args, dict(os.environ))
-    sidecar = runner.Sidecar(config, runner.Outside(nvml_loader=_FakeNvml, out=None))
+    outside = runner.Outside(out=None) if real else runner.Outside(nvml_loader=_FakeNvml, out=None)
+    sidecar = runner.Sidecar(config, outside)
     signal.signal(signal.SIGTERM, lambda *_: sidecar.request_stop())
     return sidecar.run()
 
@@ -365,9 +367,19 @@ def main() -> int:
     p.add_argument("--trials", type=int, default=15)
     p.add_argument("--cost-seconds", type=float, default=60.0)
     p.add_argument("--quick", action="store_true", help="5 trials, 20 s of cost")
+    p.add_argument("--cost-only", action="store_true", help="only the cost: the fake NVML, then (with --real-nvml) the machine's")
+    p.add_argument("--real-nvml", action="store_true", help="also measure the cost with this machine's NVML (needs a GPU)")
     args = p.parse_args()
     trials = 5 if args.quick else args.trials
     seconds = 20.0 if args.quick else args.cost_seconds
+    if args.cost_only:
+        print("| NVML | measured over | lines/s followed | CPU (% of one core) | peak RSS (MB) | incidents |")
+        print("|---|---|---|---|---|---|")
+        for real in (False, True) if args.real_nvml else (False,):
+            c = cost(seconds, real_nvml=real)
+            print(f"| {'this machine' if real else 'fake, 8 GPUs'} | {seconds:.0f} s | {c['lines_per_s']:.0f} | "
+                  f"{c['cpu_pct_of_one_core']:.2f} | {c['rss_mb_peak']:.0f} | {c['incidents']:.0f} |", flush=True)
+        return 0
     print("### Detection latency (first initiator-grade line written -> incident line written)\n")
     print("| failure | trials | right rank | p50 (s) | p95 (s) | max (s) | note |")
     print("|---|---|---|---|---|---|---|")
