@@ -1443,7 +1443,7 @@ def oom_victim_task(incident: Incident, facts: RunFacts) -> Incident | None:
         return None
     rank = next(iter(killed))
     info = facts.ranks.get(rank)
-    if info is not None and info.node is not None and info.node != ini.node:
+    if info is not None and info.node is not None and not same_host(info.node, ini.node):
         return None  # srun's task ids are not this run's ranks (one task per node, a torchrun each)
     if info is None and rank not in incident.collateral_ranks and rank not in facts.seen_ranks:
         return None  # no rank of the run has that number

@@ -68,3 +68,43 @@ def test_xid31_from_the_kernel_names_the_rank_by_pid_and_never_drains(ruleset: R
     assert incident["remediation"]["drain_node"] is False
     rules = {e["rule"] for e in incident["evidence"]}
     assert "xid.app_fault" in rules, rules
+
+
+def test_a_lone_dump_is_a_job_of_one_rank_only_where_something_says_so() -> None:
+    """Without its default group's config, or from a rank other than 0, one dump says nothing of
+    the ranks that left none: rank 0 waiting is not proof that the job had no other rank."""
+    dump = read_dump(STUCK / "fr" / "nccl_trace_rank_0")
+    bare = replace(dump, configs=())
+    assert not analyse([bare]).groups[0].hang.alone  # type: ignore[union-attr]
+    assert analyse([bare], world_size=1).groups[0].hang.alone  # type: ignore[union-attr]
+    assert not analyse([dump], world_size=2).groups[0].hang.alone  # type: ignore[union-attr]
+    third = replace(dump, rank=3, path="nccl_trace_rank_3")
+    hang = analyse([third]).groups[0].hang
+    assert hang is not None and not hang.alone
+    roles = {f.role for f in findings(analyse([third]), [third]) if f.rule == RULE_WAITING}
+    assert Role.INITIATOR not in roles
+
+
+def test_the_wait_names_the_first_pending_collective_the_buffer_holds() -> None:
+    dump = read_dump(STUCK / "fr" / "nccl_trace_rank_0")
+    # #38 rotated out of the ring: the first pending one it still holds is #39
+    rotated = replace(dump, entries=tuple(e for e in dump.entries if e.collective_seq_id != 38))
+    [w] = [f for f in findings(analyse([rotated]), [rotated]) if f.rule == RULE_WAITING]
+    assert "ALLREDUCE #39 " in w.text and "entered up to #40" in w.text
+    # the status lags the entries: #38 already completed, so the rank waits in #39
+    lagging = replace(dump, entries=tuple(replace(e, state="completed") if e.collective_seq_id == 38 else e
+                                          for e in dump.entries))
+    [w] = [f for f in findings(analyse([lagging]), [lagging]) if f.rule == RULE_WAITING]
+    assert "ALLREDUCE #39 " in w.text
+
+
+def test_a_rank_behind_is_said_to_miss_the_last_collective_not_the_one_waited_in() -> None:
+    dump = read_dump(STUCK / "fr" / "nccl_trace_rank_0")
+    two = (FrGroupConfig(name="0", desc="default_pg", ranks=(0, 1)),)
+    rank0 = replace(dump, configs=two)
+    rank1 = replace(dump, rank=1, path="nccl_trace_rank_1", configs=two,
+                    status=(FrGroupStatus(pg_id="0", last_enqueued=38, last_started=-1, last_completed=37),),
+                    entries=tuple(e for e in dump.entries if e.collective_seq_id <= 38))
+    out = findings(analyse([rank0, rank1]), [rank0, rank1])
+    [w] = [f for f in out if f.rule == RULE_WAITING]
+    assert w.rank == 0 and "ALLREDUCE #38 " in w.text and "rank 1 never entered #40" in w.text, w.text

@@ -35,6 +35,14 @@ def test_tensorflow_collective_aborted_by_a_closed_socket_is_a_lost_peer(tmp_pat
     seen = incidents_of(tmp_path / "tf", {"log.txt": text}, ruleset)
     # a worker that lost a peer: something failed, this worker does not say what
     assert seen and seen[0].cause is Cause.UNKNOWN and not seen[0].drain, seen
+    assert any("Socket closed" in e for e in seen[0].evidence), seen
+
+
+def test_tensorflows_own_abort_warning_at_shutdown_is_no_failure(tmp_path: Path, ruleset: RuleSet) -> None:
+    text = ("Training finished.\n"
+            "2023-09-23 13:45:45.546039: W tensorflow/core/common_runtime/base_collective_executor.cc:217] "
+            "BaseCollectiveExecutor::StartAbort Unavailable: Collective ops is aborted by: Socket closed\n")
+    assert causes_of(tmp_path / "tf", {"log.txt": text}, ruleset) == []
 
 
 def test_amdgpu_mes_firmware_not_answering_is_a_hung_gpu(tmp_path: Path, ruleset: RuleSet) -> None:
@@ -57,5 +65,16 @@ def test_pbs_memory_kill_names_the_rank_mpirun_saw_killed(tmp_path: Path, rulese
 
 
 def test_pbs_torque_memory_kill(tmp_path: Path, ruleset: RuleSet) -> None:
-    text = "=>> PBS: job killed: mem 270532kb exceeded limit 262144kb\n"
-    assert causes_of(tmp_path / "torque", {"job.o77": text}, ruleset)[:1] == [Cause.HOST_OOM_KILL]
+    for n, line in enumerate(("=>> PBS: job killed: mem 270532kb exceeded limit 262144kb",
+                              "=>> PBS: job killed: vmem 2210586624 exceeded limit 2147483648",
+                              "=>> PBS: job killed: mem job total 8591548 kb exceeded limit 8388608 kb")):
+        assert causes_of(tmp_path / f"torque{n}", {"job.o77": line + "\n"}, ruleset)[:1] == [Cause.HOST_OOM_KILL], line
+
+
+def test_pbs_memory_kill_on_a_short_named_rank_log(tmp_path: Path, ruleset: RuleSet) -> None:
+    """PBS names the node by its full name, NCCL's lines of the rank by its short one: one host."""
+    files = {"job.o1": ("Job 1 has exceeded memory allocation on node gpu-0109.cluster.example.org\n"
+                        "mpirun noticed that process rank 0 with PID 0 on node gpu-0109 exited on signal 9 (Killed).\n"),
+             "rank.0/stdout": "gpu-0109:2528901:2528901 [0] NCCL INFO cudaDriverVersion 12020\n"}
+    seen = incidents_of(tmp_path / "short", files, ruleset)
+    assert seen and seen[0].cause is Cause.HOST_OOM_KILL and seen[0].rank == 0, seen

@@ -135,6 +135,15 @@ def _progress(dump: FrDump, name: str, entries: Sequence[FrEntry], pg_ids: set[s
     return FrRankProgress(dump.rank, entered, completed, waiting, last[0].op if last else None)
 
 
+def _one_rank_job(name: str, dumps: Sequence[FrDump], world_size: int | None) -> bool:
+    """Whether the job is known to have one rank: the logs say so, or the dump's own default
+    group lists that rank alone (rank 0). A lone dump says nothing of the ranks that left none."""
+    if world_size is not None:
+        return world_size == 1
+    return any(cfg.name == name and cfg.desc == "default_pg" and cfg.ranks == (0,) and d.rank == 0
+               for d in dumps for cfg in d.configs)
+
+
 def _members(name: str, desc: str, dumps: Sequence[FrDump], using: set[int], world: tuple[int, ...]
              ) -> tuple[tuple[int, ...], bool]:
     for d in dumps:
@@ -254,7 +263,7 @@ def analyse(dumps: Sequence[FrDump], *, world_size: int | None = None) -> FrAnal
         prog_map = {p.rank: p for p in progress}
         hang, lagging = _analyse_hang(name, progress, no_dump, by_rank, inferred)
         if hang is not None and not hang.missing and not hang.no_dump and len(world) == 1 \
-                and tuple(members) == world == hang.waiting:
+                and tuple(members) == world == hang.waiting and _one_rank_job(name, kept, world_size):
             # a job of one rank has no peer to wait for: what it waits in, its own stream holds
             hang = replace(hang, alone=True, confidence=0.7,
                            note="no peer can hold it: its own GPU work did not finish")

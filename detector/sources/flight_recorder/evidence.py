@@ -48,6 +48,16 @@ def _user_frame(entry: FrEntry | None) -> str | None:
     return f"{fr.filename}:{fr.line} in {fr.name}"
 
 
+def _first_pending(entries: Mapping[int, FrEntry], completed: int | None, top: int) -> FrEntry | None:
+    """The first collective after ``completed`` that the rank's buffer holds and did not see
+    complete, when it is before ``top`` (the last one entered); None when that is ``top`` itself
+    or the buffer no longer holds it."""
+    if completed is None:
+        return None
+    pending = [e for seq, e in entries.items() if completed < seq < top and e.state != "completed" and not e.retired]
+    return min(pending, key=lambda e: e.collective_seq_id) if pending else None
+
+
 def findings(analysis: FrAnalysis, dumps: Sequence[FrDump] = ()) -> list[Finding]:
     """Evidence from an analysis, in words:
 
@@ -120,11 +130,11 @@ def findings(analysis: FrAnalysis, dumps: Sequence[FrDump] = ()) -> list[Finding
                 entry = by_rank.get(w, {}).get(h.seq)
                 own = f"{op_type(entry.op)} #{h.seq} of {label}" if entry is not None else what
                 # with several collectives enqueued, the rank waits in the first it did not complete
-                first = by_rank.get(w, {}).get(p.completed + 1) if p.completed is not None and p.completed + 1 < h.seq else None
+                first = _first_pending(by_rank.get(w, {}), p.completed, h.seq)
                 if first is not None:
                     own = f"{op_type(first.op)} #{first.collective_seq_id} of {label}"
                 if h.missing:
-                    tail = f"; {_ranks_phrase(h.missing)} never entered it"
+                    tail = f"; {_ranks_phrase(h.missing)} never entered #{h.seq}"
                 elif h.no_dump:
                     tail = f"; {_ranks_phrase(h.no_dump)} left no dump"
                 elif h.alone:
