@@ -1431,7 +1431,7 @@ def oom_victim_task(incident: Incident, facts: RunFacts) -> Incident | None:
     for f in facts.findings:
         host = f.field("host")
         if f.rule not in (RULE_SRUN_SIGNAL, RULE_MPIRUN_SIGNAL) or f.field("signal") != "Killed" or not host \
-                or not (host == ini.node or same_host(host, ini.node)):
+                or not same_host(host, ini.node):
             continue
         if anchor is not None and anchor.time is not None and f.time is not None and abs(f.time - anchor.time) > OOM_TASK_WITHIN:
             continue
