@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+import statistics
 import subprocess
 import sys
 from datetime import UTC, datetime
@@ -20,6 +21,7 @@ from detector.stats import (
     choose_preset,
     make_note,
 )
+from detector.types import Role
 
 JOB = Path(__file__).parents[1] / "jobs" / "train_ddp.py"
 STEPS = 60
@@ -126,7 +128,17 @@ def test_slowed_rank_is_flagged(job_logs: dict[str, Path]) -> None:
 
 
 def test_same_job_without_the_fault_gives_nothing(job_logs: dict[str, Path]) -> None:
+    """No rank is blamed and nothing could make an incident. The job's step time (about 7 ms of
+    CPU work a step here) can truly rise when other work shares the machine, as the suite's own
+    services do: a job slowdown, a context finding, is allowed only where the steps after its
+    change point really are slower by the detector's smallest change (10 %)."""
     samples, notes, end = _load(job_logs["healthy"])
     assert len(samples) == 4 * STEPS
     findings = analyze(samples, [], end_time=end, notes=notes)
-    assert findings == [], [f.text for f in findings]
+    blamed = [f for f in findings if f.rule != "stats.slowdown" or f.role is not Role.CONTEXT or f.rank is not None]
+    assert blamed == [], [f.text for f in findings]
+    for f in findings:
+        start = int(f.field("step") or 0)
+        before = [s.duration_s for s in samples if s.duration_s is not None and 5 < s.step < start]
+        after = [s.duration_s for s in samples if s.duration_s is not None and s.step >= start]
+        assert before and after and statistics.median(after) >= 1.1 * statistics.median(before), f.text
