@@ -78,3 +78,22 @@ def test_pbs_memory_kill_on_a_short_named_rank_log(tmp_path: Path, ruleset: Rule
              "rank.0/stdout": "gpu-0109:2528901:2528901 [0] NCCL INFO cudaDriverVersion 12020\n"}
     seen = incidents_of(tmp_path / "short", files, ruleset)
     assert seen and seen[0].cause is Cause.HOST_OOM_KILL and seen[0].rank == 0, seen
+
+
+def test_nccl_keeping_an_ib_and_a_roce_port_apart_is_no_failure(tmp_path: Path, ruleset: RuleSet) -> None:
+    text = ("[1,1]<stdout>:[2025-09-23 18:31:18] a2ap-dgx011:122213:122213 [7] transport/net_ib.cc:587 NCCL WARN "
+            "NET/IB : Attempted to merge incompatible devices: [1]mlx5_1:1/IB and [2]mlx5_2:1/RoCE. Try selecting "
+            "NICs of only one link type using NCCL_IB_HCA\n")
+    assert causes_of(tmp_path / "merge", {"log.txt": text}, ruleset) == []
+
+
+def test_an_older_amdgpu_ring_timeout_without_the_drivers_tag(tmp_path: Path, ruleset: RuleSet) -> None:
+    text = ("kvě 25 19:29:48 bc250 kernel: amdgpu 0000:01:00.0: ring sdma0 timeout, signaled seq=309, emitted seq=313\n"
+            "kvě 25 19:29:48 bc250 kernel: amdgpu 0000:01:00.0: Starting sdma0 ring reset\n")
+    assert causes_of(tmp_path / "sdma", {"journal.txt": text}, ruleset)[:1] == [Cause.GPU_HARDWARE]
+
+
+def test_tensorflow_ring_with_inconsistent_output_shapes(tmp_path: Path, ruleset: RuleSet) -> None:
+    text = ("2019-10-14 22:36:01.352450: E tensorflow/core/common_runtime/ring_alg.cc:279] Aborting RingReduce with "
+            "Internal: Inconsistent output shapes, got [4], but expected is [2].\n")
+    assert causes_of(tmp_path / "tf", {"worker0.log": text}, ruleset)[:1] == [Cause.COLLECTIVE_MISMATCH]
