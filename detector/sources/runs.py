@@ -25,6 +25,7 @@ from detector.sources.prefixes import strip_prefix
 from detector.sources.timestamps import parse_timestamp
 from detector.support.compressed import (
     GZIP_MAGIC,
+    UTF16_BOMS,
     inner_name,
     is_compressed_log_name,
     open_log,
@@ -409,7 +410,7 @@ def _host_of_kernel_name(name: str) -> str | None:
 # a kernel log saved under its node's name: "kern.log.node89", "dmesg.gpu-node-07", "syslog.ip-10-0-0-1"
 _KERNEL_FILE = re.compile(r"^(?:kern\.log|dmesg|syslog|messages|kmsg|journal|journalctl)\.", re.IGNORECASE)
 _NOT_LOG_SUFFIXES = {".py", ".sh", ".c", ".h", ".cc", ".cpp", ".cu", ".yaml", ".yml", ".toml", ".md", ".html",
-                     ".png", ".jpg", ".pdf", ".so", ".o", ".pyc", ".tar", ".zip", ".xz", ".bz2", ".zst"}
+                     ".png", ".jpg", ".pdf", ".so", ".pyc", ".tar", ".zip", ".xz", ".bz2", ".zst"}
 
 
 # a rotation number (".1"), or PBS / Grid Engine's job output and error files ("train.o123456",
@@ -595,15 +596,21 @@ def _quotes_a_log(path: Path) -> bool:
 
 def _looks_like_text(path: Path) -> bool:
     """The file's first 4 KiB hold text: no NUL byte, and (as UTF-8, or any 8-bit text) mostly
-    printable characters and line breaks."""
+    printable characters and line breaks; or UTF-16 with its byte-order mark (what Windows
+    PowerShell's ``>`` writes), mostly printable once decoded."""
     try:
         with open_regular(path) as fh:
             head = fh.read(4096)
     except OSError:
         return False
-    if not head or b"\0" in head:
+    if head.startswith(UTF16_BOMS):
+        text = head[:len(head) & ~1].decode("utf-16", "replace")
+    elif not head or b"\0" in head:
         return False
-    text = head.decode("utf-8", "replace")
+    else:
+        text = head.decode("utf-8", "replace")
+    if not text:
+        return False
     printable = sum(1 for c in text if c.isprintable() or c in "\n\r\t")
     return printable >= 0.95 * len(text)
 

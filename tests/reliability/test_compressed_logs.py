@@ -103,3 +103,17 @@ def test_a_utf16_log_larger_than_the_limit_says_it_was_read_in_part(tmp_path: Pa
     small = tmp_path / "rank1.log"
     small.write_bytes("step 1\r\n".encode("utf-16"))
     assert compressed.open_log(small, False)[2] == "UTF-16 text (a Windows PowerShell redirect?), converted to UTF-8"
+
+
+def test_a_utf16_log_of_no_log_name_is_read_when_nothing_else_is(tmp_path: Path, ruleset: RuleSet) -> None:
+    """A folder whose only files have names of no log (a job's ``train.e`` and ``train.o``) has
+    them read when they hold text; UTF-16 with its byte-order mark is text too (found by fuzzing
+    the corpus: the folder was "no log files found"). An object file (.o) is still left out."""
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "train.e").write_bytes(_ERROR.replace("\n", "\r\n").encode("utf-16"))
+    (run / "train.o").write_bytes(b"step 1 loss 2.0\rstep 2 loss 1.9\r")
+    (run / "kernel.o").write_bytes(b"\x7fELF\x02\x01\x01" + b"\0" * 64)
+    report = replay_path(run, ruleset)
+    assert report.summary.files == 2
+    assert (report.incidents[0].cause, report.incidents[0].initiator.rank) == (Cause.ILLEGAL_MEMORY_ACCESS, 3)
