@@ -20,7 +20,7 @@ from pathlib import Path
 from detector.pipeline.scan import scan_file
 from detector.rules.engine import MAX_MATCH_CHARS, RuleSet
 from detector.rules.loader import PATTERN_FLAGS, CompiledRule
-from detector.sources.prefixes import PrefixStyle, strip_prefix
+from detector.sources.prefixes import LEAD_STAMP, PrefixStyle, strip_prefix
 from detector.sources.runs import FileKind, LogFile, classify
 from detector.types import StreamKind
 
@@ -296,8 +296,13 @@ def explain_line(line: str, rules: Sequence[CompiledRule], *, kind: StreamKind |
     read_as = kind if kind is not None else guess_kind(message)
     hits: list[RuleHit] = []
     misses: list[tuple[int, NearMiss]] = []
+    # as the engine reads it: a rule anchored at the start ('^') also after a collector's stamp
+    stamp = LEAD_STAMP.match(message)
+    body = message[stamp.end():] if stamp is not None else message
     for rule in rules:
         m = rule.regex.search(message)
+        if m is None and body is not message and rule.pattern.startswith("^"):
+            m = rule.regex.search(body)
         if m is None:
             near = _near_miss(rule, message)
             if near is not None:

@@ -309,7 +309,8 @@ class RuleSet:
         self._extra_twins: dict[str, Any] = {}
         # per stream kind, by rule index: the rule where it applies, else None
         self._by_kind = {kind: tuple(r if r.applies_to(kind) else None for r in rules) for kind in StreamKind}
-        # rules anchored at the message's start ('^'): also tried after a collector's leading stamp
+        # rules anchored at the message's start ('^'): tried after a collector's leading stamp, then
+        # on the whole message (a pattern may begin with the program's own stamp)
         self._anchored = frozenset(i for i, r in enumerate(rules) if r.pattern.startswith("^"))
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -363,6 +364,9 @@ class RuleSet:
                 continue
             subject = body if i in anchored else text
             m = rule.regex.search(subject) if short else linear_search(rule.regex, self._twin(i), subject)
+            if m is None and subject is not text:  # an anchored rule whose pattern starts with the stamp itself
+                subject = text
+                m = rule.regex.search(subject) if short else linear_search(rule.regex, self._twin(i), subject)
             if m is None or (rule.unless is not None and self._excluded(rule, subject, short)):
                 continue
             (fallbacks if rule.fallback else found).append(Verified(rule, m))

@@ -1,0 +1,93 @@
+"""The twenty-ninth session's cases: a Ray actor named with parentheses ("ActorWorker(reference-0)"),
+a Ray process's own fatal check, memory registration refused by Mooncake's NIC or by libfabric's
+EFA provider, llama.cpp's RPC client losing its remote worker, and a rule anchored at a line that
+begins with its program's own time stamp."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from detector.authoring.explain import explain_line
+from detector.rules.compile import load_ruleset
+from detector.rules.engine import RuleSet
+from detector.types import Cause
+from tests.support.replaying import causes_of, incidents_of
+
+
+def test_a_named_ray_actor_s_prefix_places_its_traceback_on_its_node(tmp_path: Path, ruleset: RuleSet) -> None:
+    prefix = "(ActorWorker(reference-0) pid=7034, ip=22.1.34.130) "
+    text = "".join(prefix + line + "\n" for line in (
+        "ERROR:log_rank_reference-0_0_16:Traceback (most recent call last):",
+        '  File "/roll/distributed/scheduler/decorator.py", line 295, in inner',
+        "    result = func(*args, **kwargs)",
+        "ValueError: bad batch"))
+    seen = incidents_of(tmp_path / "roll", {"console.log": text}, ruleset)
+    assert seen and seen[0].cause is Cause.PYTHON_EXCEPTION and seen[0].node == "22.1.34.130", seen
+
+
+def test_a_ray_fatal_check_is_a_crash(tmp_path: Path, ruleset: RuleSet) -> None:
+    text = ("[2026-05-06 23:35:23,306 C 129 129] (raylet) experimental_mutable_object_provider.cc:154:\n"
+            "  An unexpected system state has occurred. You have likely discovered a bug in Ray.\n"
+            "  Status not OK: ChannelError: Channel closed.\n"
+            "ray::operator<<()\n")
+    assert causes_of(tmp_path / "ray", {"raylet.log": text}, ruleset)[:1] == [Cause.CRASH_SIGNAL]
+
+
+def test_memory_the_nic_would_not_register_is_the_network(tmp_path: Path, ruleset: RuleSet) -> None:
+    mooncake = ("I0605 10:48:27.542429 10134 rdma_context.cpp:125] RDMA device: mlx5_0, LID: 1698\n"
+                "E0605 10:48:27.885119 10136 rdma_context.cpp:203] Failed to register memory 0x7b375b400000: "
+                "Invalid argument [22]\n"
+                "[2025-06-05 10:48:27 TP7] Mooncake memory registration failed.\n")
+    assert causes_of(tmp_path / "mc", {"console.log": mooncake}, ruleset)[:1] == [Cause.NETWORK]
+    efa = ("libfabric:718890:1658904526::efa:mr:efa_mr_reg_impl():517<warn> Unable to register MR: Cannot allocate "
+           "memory\n"
+           "libfabric:718890:1658904526::efa:cq:rxr_ep_grow_rx_pkt_pools():1585<warn> cannot allocate memory for "
+           "EFA's RX packet pool. error: Cannot allocate memory\n")
+    assert causes_of(tmp_path / "efa", {"console.log": efa}, ruleset)[:1] == [Cause.NETWORK]
+
+
+def test_llama_cpp_s_rpc_client_losing_its_worker_is_the_worker_s_crash(tmp_path: Path, ruleset: RuleSet) -> None:
+    text = ("/ggml-rpc.cpp:540: Remote RPC server crashed or returned malformed response\n"
+            "WARNING: Using native backtrace. Set GGML_BACKTRACE_LLDB for more info.\n"
+            "0   libggml-base.0.18.0.dylib           0x00000001046953d0 ggml_print_backtrace + 276\n")
+    seen = incidents_of(tmp_path / "rpc", {"cli.log": text}, ruleset)
+    assert seen and seen[0].cause is Cause.CRASH_SIGNAL and not seen[0].drain, seen
+
+
+def test_an_anchored_rule_reads_a_line_that_begins_with_a_stamp_as_its_pattern_does(tmp_path: Path) -> None:
+    """A rule anchored at the line's start is tried after a log collector's stamp and, failing
+    that, on the whole line: a pattern may begin with the program's own stamp (before, the engine
+    tried only what followed the stamp, so such a rule never matched a file while `rules test
+    --explain` said it matched the line)."""
+    pack = tmp_path / "pack.yaml"
+    pack.write_text("""
+rules:
+  - id: t.stamped
+    description: a test rule anchored at its program's own stamp
+    source: any
+    role: initiator
+    cause: crash_signal
+    severity: error
+    pattern: '^\\[[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9:,]{12} C [0-9]{1,6}\\] boom'
+    examples:
+      - line: '[2026-05-06 23:35:23,306 C 129] boom'
+        fields: {}
+  - id: t.after_stamp
+    description: a test rule anchored after a collector's stamp
+    source: any
+    role: initiator
+    cause: python_exception
+    severity: error
+    pattern: '^ValueError: (?P<what>.+)'
+    examples:
+      - line: 'ValueError: bad'
+        fields: {what: bad}
+""")
+    for engine in ("auto", "re"):
+        rules = load_ruleset(shipped=[pack], engine=engine)
+        stamped = incidents_of(tmp_path / engine / "a", {"a.log": "[2026-05-06 23:35:23,306 C 129] boom\n"}, rules)
+        assert [i.cause for i in stamped] == [Cause.CRASH_SIGNAL], engine
+        after = incidents_of(tmp_path / engine / "b", {"b.log": "2026-05-06T23:35:23Z ValueError: bad\n"}, rules)
+        assert [i.cause for i in after] == [Cause.PYTHON_EXCEPTION], engine
+        hits = explain_line("2026-05-06T23:35:23Z ValueError: bad", rules.rules)
+        assert [h.rule.id for h in hits.hits] == ["t.after_stamp"], engine
