@@ -91,3 +91,19 @@ rules:
         assert [i.cause for i in after] == [Cause.PYTHON_EXCEPTION], engine
         hits = explain_line("2026-05-06T23:35:23Z ValueError: bad", rules.rules)
         assert [h.rule.id for h in hits.hits] == ["t.after_stamp"], engine
+
+
+def test_a_timeout_line_cut_before_its_size_is_no_other_collective(tmp_path: Path, ruleset: RuleSet) -> None:
+    """Two ranks time out in ALLREDUCE #50; rank 2's line was cut before its NumelIn (a paste's
+    excerpt): no rank says another size, so the ranks hung in one collective (before: 'ALLREDUCE
+    #50' and 'ALLREDUCE(1) #50' read as different collectives, a collective mismatch)."""
+    text = ("[rank3]:[E1016 03:33:45.317536384 ProcessGroupNCCL.cpp:568] [Rank 3] Watchdog caught collective operation "
+            "timeout: WorkNCCL(SeqNum=50, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for "
+            "600011 milliseconds before timing out.\n"
+            "[rank2]:[E1016 03:33:45.380539738 ProcessGroupNCCL.cpp:568] [Rank 2] Watchdog caught collective operation "
+            "timeout: WorkNCCL(SeqNum=50, OpType=ALLREDUCE, NumelIn=1, Nume\n")
+    assert causes_of(tmp_path / "cut", {"console.log": text}, ruleset)[:1] == [Cause.HANG]
+    # with both sizes given and different, the same collective of two sizes is still a mismatch
+    uneven = text.replace("NumelIn=1, Nume\n", "NumelIn=2, NumelOut=2, Timeout(ms)=600000) ran for 600011 "
+                          "milliseconds before timing out.\n")
+    assert causes_of(tmp_path / "uneven", {"console.log": uneven}, ruleset)[:1] == [Cause.COLLECTIVE_MISMATCH]
