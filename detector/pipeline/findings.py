@@ -460,6 +460,25 @@ def refine_generic_nccl(findings: Sequence[Finding]) -> list[Finding]:
     return out
 
 
+INVALID_USAGE = "nccl.invalid_usage"
+
+
+def shared_gpu_invalid_usage(findings: Sequence[Finding], idx: RunIndex) -> list[Finding]:
+    """``findings`` with NCCL's "invalid usage" taken as a launch error (python_exception: no rank's
+    code and no node at fault) where NCCL's own set-up lines show two ranks of the job on one GPU
+    of one node (the same ``busId``): an NCCL too old to say "Duplicate GPU detected" rejects that
+    communicator with the bare class, which otherwise reads as ranks issuing different collectives."""
+    if not any(f.rule == INVALID_USAGE and f.cause is Cause.COLLECTIVE_MISMATCH for f in findings):
+        return list(findings)
+    on: dict[tuple[str | None, str], set[int]] = defaultdict(set)
+    for rank, gpu in idx.rank_gpu.items():
+        on[(idx.rank_node.get(rank), gpu)].add(rank)
+    if not any(len(ranks) >= 2 for ranks in on.values()):
+        return list(findings)
+    return [dataclasses.replace(f, cause=Cause.PYTHON_EXCEPTION)
+            if f.rule == INVALID_USAGE and f.cause is Cause.COLLECTIVE_MISMATCH else f for f in findings]
+
+
 # the shell's "Killed" (rules/generic.yaml)
 SHELL_KILLED = "generic.shell_killed"
 # watchdogs that kill the stuck server's processes themselves (rules/launchers.yaml), and how many

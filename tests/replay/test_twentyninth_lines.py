@@ -109,3 +109,20 @@ def test_a_timeout_line_cut_before_its_size_is_no_other_collective(tmp_path: Pat
     uneven = text.replace("NumelIn=1, Nume\n", "NumelIn=2, NumelOut=2, Timeout(ms)=600000) ran for 600011 "
                           "milliseconds before timing out.\n")
     assert causes_of(tmp_path / "uneven", {"console.log": uneven}, ruleset)[:1] == [Cause.COLLECTIVE_MISMATCH]
+
+
+def test_invalid_usage_with_two_ranks_on_one_gpu_is_a_launch_error(tmp_path: Path, ruleset: RuleSet) -> None:
+    """NCCL's set-up lines put ranks 0 and 1 on one GPU (busId 100000) of one pod, then the
+    communicator fails with the bare 'invalid usage' (no 'Duplicate GPU detected' line): a launch
+    error, not ranks issuing different collectives (PA-trtllm-9263)."""
+    init = ("pod-0:{pid}:{pid} [0] NCCL INFO ncclCommInitRank comm 0x397e3800 rank {rank} nranks 2 cudaDev 0 nvmlDev 0 "
+            "busId 100000 commId 0xaa9becea043c4e6c - Init START\n")
+    error = ("[11/18/2025-09:33:30] [TRT-LLM] [RANK 0] [E] Failed to initialize executor on rank 0: [TensorRT-LLM][ERROR] "
+             "Assertion failed: Failed, NCCL error ../tensorrt_llm/runtime/ncclCommunicator.cpp:90 'invalid usage (run "
+             "with NCCL_DEBUG=WARN for details)'\n")
+    shared = init.format(pid=42, rank=0) + init.format(pid=43, rank=1) + error
+    seen = incidents_of(tmp_path / "shared", {"console.log": shared}, ruleset)
+    assert seen and seen[0].cause is Cause.PYTHON_EXCEPTION and not seen[0].drain, seen
+    # each rank on its own GPU: the bare class still reads as mismatched collectives
+    apart = init.format(pid=42, rank=0) + init.format(pid=43, rank=1).replace("busId 100000", "busId 200000") + error
+    assert causes_of(tmp_path / "apart", {"console.log": apart}, ruleset)[:1] == [Cause.COLLECTIVE_MISMATCH]
