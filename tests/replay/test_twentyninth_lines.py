@@ -10,7 +10,7 @@ from pathlib import Path
 from detector.authoring.explain import explain_line
 from detector.rules.compile import load_ruleset
 from detector.rules.engine import RuleSet
-from detector.types import Cause
+from detector.types import Cause, StreamKind
 from tests.support.replaying import causes_of, incidents_of
 
 
@@ -126,3 +126,22 @@ def test_invalid_usage_with_two_ranks_on_one_gpu_is_a_launch_error(tmp_path: Pat
     # each rank on its own GPU: the bare class still reads as mismatched collectives
     apart = init.format(pid=42, rank=0) + init.format(pid=43, rank=1).replace("busId 100000", "busId 200000") + error
     assert causes_of(tmp_path / "apart", {"console.log": apart}, ruleset)[:1] == [Cause.COLLECTIVE_MISMATCH]
+
+
+def test_an_hccl_port_already_bound_is_the_network_of_that_rank(tmp_path: Path, ruleset: RuleSet) -> None:
+    text = ("(VllmWorker rank=2 pid=10233) ERROR 06-17 06:11:34 [multiproc_executor.py:492] EJ0003: [PID: 10233] "
+            "2025-06-17-06:11:32.832.492 Failed to bind the IP port. Reason: The IP address and port have been bound "
+            "already.\n"
+            "(VllmWorker rank=2 pid=10233) ERROR 06-17 06:11:34 [multiproc_executor.py:492] RuntimeError: "
+            "createHCCLComm:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:6 HCCL function error\n")
+    seen = incidents_of(tmp_path / "hccl", {"console.log": text}, ruleset)
+    assert seen and (seen[0].cause, seen[0].rank) == (Cause.NETWORK, 2), seen
+
+
+def test_nccl_2_26_s_refused_connect_without_a_peer_is_read(ruleset: RuleSet) -> None:
+    line = ("[2025-10-20 20:38:36] g15:2039491:2039656 [0] misc/socket.cc:544 NCCL WARN socketPollConnect: connect "
+            "returned Connection refused, exceeded error retry count (35)")
+    assert [m.rule.id for m in ruleset.match(line, StreamKind.RANK_LOG)] == ["nccl.socket_connect_refused"]
+    retrying = ("g15:2039491:2039656 [0] NCCL INFO socketPollConnect: connect returned Connection refused, retrying "
+                "(1/34) after sleep for 100 msec")
+    assert "nccl.socket_connect_refused" not in [m.rule.id for m in ruleset.match(retrying, StreamKind.RANK_LOG)]
