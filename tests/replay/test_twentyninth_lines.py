@@ -145,3 +145,11 @@ def test_nccl_2_26_s_refused_connect_without_a_peer_is_read(ruleset: RuleSet) ->
     retrying = ("g15:2039491:2039656 [0] NCCL INFO socketPollConnect: connect returned Connection refused, retrying "
                 "(1/34) after sleep for 100 msec")
     assert "nccl.socket_connect_refused" not in [m.rule.id for m in ruleset.match(retrying, StreamKind.RANK_LOG)]
+
+
+def test_tensorflow_collective_group_size_mismatch(tmp_path: Path, ruleset: RuleSet) -> None:
+    text = ("2019-11-04 16:59:38.489335: W tensorflow/core/common_runtime/base_collective_executor.cc:216] "
+            "BaseCollectiveExecutor::StartAbort Internal: Collective Op  has group_size 8 and group_key2 but that group "
+            "has size 4\n")
+    seen = incidents_of(tmp_path / "tf", {"worker0.log": text}, ruleset)
+    assert seen and seen[0].cause is Cause.COLLECTIVE_MISMATCH and not seen[0].drain, seen
