@@ -300,9 +300,11 @@ def explain_line(line: str, rules: Sequence[CompiledRule], *, kind: StreamKind |
     stamp = LEAD_STAMP.match(message)
     body = message[stamp.end():] if stamp is not None else message
     for rule in rules:
-        m = rule.regex.search(message)
-        if m is None and body is not message and rule.pattern.startswith("^"):
-            m = rule.regex.search(body)
+        subject = body if rule.pattern.startswith("^") else message
+        m = rule.regex.search(subject)
+        if m is None and subject is not message:
+            subject = message
+            m = rule.regex.search(subject)
         if m is None:
             near = _near_miss(rule, message)
             if near is not None:
@@ -314,7 +316,7 @@ def explain_line(line: str, rules: Sequence[CompiledRule], *, kind: StreamKind |
         if not rule.applies_to(read_as):
             counts = False
             notes.append(f"only for {rule.source} lines; this line was read as {read_as.value} (use --kind)")
-        if rule.unless is not None and rule.unless.search(message) is not None:
+        if rule.unless is not None and rule.unless.search(subject) is not None:
             counts = False
             notes.append(f"not counted: the line matches the rule's 'unless' ({rule.unless.pattern!r})")
         if rule.window_next is not None:

@@ -365,7 +365,7 @@ def classify(path: Path, root: Path) -> LogFile | None:
         node = _node_from_dirs(parts)
         return LogFile(path, display, FileKind.METRICS, None, None, node, None, size, node_from="folder" if node else None)
     if (suffix not in _TEXT_SUFFIXES and not _NUMBERED_SUFFIX.match(suffix) and not _RANK_SUFFIX.search(name)
-            and not (_KERNEL_FILE.match(name) and suffix not in _NOT_LOG_SUFFIXES)):
+            and not (_KERNEL_FILE.match(name) and suffix not in _NOT_LOG_SUFFIXES | _OBJECT_SUFFIXES)):
         return None
     return _text_log(path, name, parts, display, size)
 
@@ -409,6 +409,9 @@ def _host_of_kernel_name(name: str) -> str | None:
 
 # a kernel log saved under its node's name: "kern.log.node89", "dmesg.gpu-node-07", "syslog.ip-10-0-0-1"
 _KERNEL_FILE = re.compile(r"^(?:kern\.log|dmesg|syslog|messages|kmsg|journal|journalctl)\.", re.IGNORECASE)
+# an object file ("messages.o" in a build tree) is no kernel log; a text job file may end so (it is
+# read, when nothing else is, once its bytes say it is text)
+_OBJECT_SUFFIXES = {".o"}
 _NOT_LOG_SUFFIXES = {".py", ".sh", ".c", ".h", ".cc", ".cpp", ".cu", ".yaml", ".yml", ".toml", ".md", ".html",
                      ".png", ".jpg", ".pdf", ".so", ".pyc", ".tar", ".zip", ".xz", ".bz2", ".zst"}
 

@@ -113,7 +113,7 @@ def test_a_utf16_log_of_no_log_name_is_read_when_nothing_else_is(tmp_path: Path,
     run.mkdir()
     (run / "train.e").write_bytes(_ERROR.replace("\n", "\r\n").encode("utf-16"))
     (run / "train.o").write_bytes(b"step 1 loss 2.0\rstep 2 loss 1.9\r")
-    (run / "kernel.o").write_bytes(b"\x7fELF\x02\x01\x01" + b"\0" * 64)
+    (run / "messages.o").write_bytes(b"\x7fELF\x02\x01\x01" + b"\0" * 64)  # (no kernel log for its name)
     report = replay_path(run, ruleset)
     assert report.summary.files == 2
     assert (report.incidents[0].cause, report.incidents[0].initiator.rank) == (Cause.ILLEGAL_MEMORY_ACCESS, 3)

@@ -31,6 +31,11 @@ def test_a_ray_fatal_check_is_a_crash(tmp_path: Path, ruleset: RuleSet) -> None:
             "  Status not OK: ChannelError: Channel closed.\n"
             "ray::operator<<()\n")
     assert causes_of(tmp_path / "ray", {"raylet.log": text}, ruleset)[:1] == [Cause.CRASH_SIGNAL]
+    # as the driver's console forwards it, behind the raylet's own tag
+    forwarded = ("(raylet, ip=10.0.0.7) [2025-05-19 09:49:02,102 C 594234 594234] (raylet) "
+                 "experimental_mutable_object_provider.cc:153: Check failed: _s.ok() Status not OK: ChannelError: "
+                 "Channel closed.\n")
+    assert causes_of(tmp_path / "driver", {"driver.log": forwarded}, ruleset)[:1] == [Cause.CRASH_SIGNAL]
 
 
 def test_memory_the_nic_would_not_register_is_the_network(tmp_path: Path, ruleset: RuleSet) -> None:
@@ -126,6 +131,16 @@ def test_invalid_usage_with_two_ranks_on_one_gpu_is_a_launch_error(tmp_path: Pat
     # each rank on its own GPU: the bare class still reads as mismatched collectives
     apart = init.format(pid=42, rank=0) + init.format(pid=43, rank=1).replace("busId 100000", "busId 200000") + error
     assert causes_of(tmp_path / "apart", {"console.log": apart}, ruleset)[:1] == [Cause.COLLECTIVE_MISMATCH]
+    # a GPU is rank 0 of its tensor-parallel group and rank 2 of the world (two communicators,
+    # the group's set-up line first): no two ranks of one communicator share it
+    groups = ("n1:10:10 [2] NCCL INFO comm 0x1 rank 0 nranks 2 cudaDev 2 busId 3a000 commId 0xaaa - Init START\n"
+              "n1:10:10 [2] NCCL INFO comm 0x2 rank 2 nranks 4 cudaDev 2 busId 3a000 commId 0xbbb - Init START\n"
+              "n1:8:8 [0] NCCL INFO comm 0x3 rank 0 nranks 4 cudaDev 0 busId 18000 commId 0xbbb - Init START\n" + error)
+    assert causes_of(tmp_path / "groups", {"console.log": groups}, ruleset)[:1] == [Cause.COLLECTIVE_MISMATCH]
+    # the same bus id on two nodes whose lines name no host: nothing says they share a GPU
+    bare = "NCCL INFO comm 0x1 rank {rank} nranks 2 cudaDev 0 busId 18000 commId 0xccc - Init START\n"
+    nodes = {"node0.log": bare.format(rank=0) + error, "node1.log": bare.format(rank=1)}
+    assert causes_of(tmp_path / "nodes", nodes, ruleset)[:1] == [Cause.COLLECTIVE_MISMATCH]
 
 
 def test_an_hccl_port_already_bound_is_the_network_of_that_rank(tmp_path: Path, ruleset: RuleSet) -> None:
@@ -153,3 +168,6 @@ def test_tensorflow_collective_group_size_mismatch(tmp_path: Path, ruleset: Rule
             "has size 4\n")
     seen = incidents_of(tmp_path / "tf", {"worker0.log": text}, ruleset)
     assert seen and seen[0].cause is Cause.COLLECTIVE_MISMATCH and not seen[0].drain, seen
+    named = ("tensorflow.python.framework.errors_impl.InternalError: Collective Op CollectiveReduce: Reduce(Add,Id) "
+             "has group_size 6 and group_key 1 but that group has size 4\n")
+    assert causes_of(tmp_path / "named", {"worker0.log": named}, ruleset)[:1] == [Cause.COLLECTIVE_MISMATCH]
