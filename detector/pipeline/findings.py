@@ -578,7 +578,9 @@ def demote_exit_handler_errors(findings: Sequence[Finding]) -> list[Finding]:
             for f in findings if id(f) not in dropped]
 
 
-_FEEDER_FRAME = re.compile(r'multiprocessing/queues\.py", line [0-9]{1,6}, in _feed\b')
+# (and multiprocessing's resource tracker, a helper process of its own: "KeyError: '/psm_...'" when
+# a shared-memory segment it was told of is unregistered twice, printed and dropped)
+_FEEDER_FRAME = re.compile(r'multiprocessing/(?:queues\.py", line [0-9]{1,6}, in _feed|resource_tracker\.py", line [0-9]{1,6}, in main)\b')
 FEEDER_WITHIN = 20  # lines from a queue feeder thread's traceback header to its exception's line
 
 
@@ -596,7 +598,8 @@ def demote_feeder_thread_errors(findings: Sequence[Finding]) -> list[Finding]:
     whose first frame is ``multiprocessing/queues.py ... in _feed``: Python prints it from the
     background thread that writes to a pipe, most often a broken pipe once the reader - a data
     loader worker, a peer process - has gone) made context, and its traceback dropped: the
-    thread's error, printed and dropped; the process goes on."""
+    thread's error, printed and dropped; the process goes on. So too multiprocessing's resource
+    tracker's (``resource_tracker.py ... in main``), a helper process whose errors end nothing."""
     feeders = [f for f in findings if f.rule == TRACEBACK and f.line is not None
                and f.context and _FEEDER_FRAME.search(f.context[0])]
     if not feeders:

@@ -171,3 +171,18 @@ def test_tensorflow_collective_group_size_mismatch(tmp_path: Path, ruleset: Rule
     named = ("tensorflow.python.framework.errors_impl.InternalError: Collective Op CollectiveReduce: Reduce(Add,Id) "
              "has group_size 6 and group_key 1 but that group has size 4\n")
     assert causes_of(tmp_path / "named", {"worker0.log": named}, ruleset)[:1] == [Cause.COLLECTIVE_MISMATCH]
+
+
+def test_the_multiprocessing_resource_tracker_s_keyerror_is_no_failure(tmp_path: Path, ruleset: RuleSet) -> None:
+    """multiprocessing's resource tracker (a helper process) prints "KeyError: '/psm_...'" when a
+    shared-memory segment is unregistered twice; vLLM runs on (fresh28's ON-vllm-5468, healthy)."""
+    tracker = ("Traceback (most recent call last):\n"
+               '  File "/usr/lib/python3.10/multiprocessing/resource_tracker.py", line 209, in main\n'
+               "    cache[rtype].remove(name)\n"
+               "KeyError: '/psm_10b3d52e'\n")
+    assert causes_of(tmp_path / "ok", {"console.log": tracker * 3}, ruleset) == []
+    failing = tracker + ("Traceback (most recent call last):\n"
+                         '  File "/app/serve.py", line 3, in <module>\n'
+                         "    main()\n"
+                         "ValueError: bad config\n")
+    assert causes_of(tmp_path / "bad", {"console.log": failing}, ruleset)[:1] == [Cause.PYTHON_EXCEPTION]
