@@ -186,3 +186,13 @@ def test_the_multiprocessing_resource_tracker_s_keyerror_is_no_failure(tmp_path:
                          "    main()\n"
                          "ValueError: bad config\n")
     assert causes_of(tmp_path / "bad", {"console.log": failing}, ruleset)[:1] == [Cause.PYTHON_EXCEPTION]
+
+
+def test_a_ray_compiled_graph_timeout_is_a_hang(tmp_path: Path, ruleset: RuleSet) -> None:
+    text = ("ERROR 04-16 10:35:25 [core.py:387] EngineCore hit an exception: Traceback (most recent call last):\n"
+            "ERROR 04-16 10:35:25 [core.py:387]     raise RayChannelTimeoutError(\n"
+            "ERROR 04-16 10:35:25 [core.py:387] ray.exceptions.RayChannelTimeoutError: System error: If the execution is "
+            "expected to take a long time, increase RAY_CGRAPH_get_timeout which is currently 10 seconds. Otherwise, "
+            "this may indicate that the execution is hanging.\n")
+    seen = incidents_of(tmp_path / "cgraph", {"engine.log": text}, ruleset)
+    assert seen and seen[0].cause is Cause.HANG and not seen[0].drain, seen
