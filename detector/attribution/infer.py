@@ -154,12 +154,13 @@ def _timeouts_in_different_collectives(collateral: Sequence[Finding], facts: Run
                       0.6 if rank is not None else 0.45, facts,
                       inferred_by=f"the ranks timed out in the same collective #{seq} with different sizes ({sizes_text}): "
                                   "they passed tensors of different sizes to it")
-    if len({seq for _op, seq, _f in last.values()}) == 1 and all(f.field("numel_in") is not None
-                                                                  for _op, _seq, f in last.values()):
-        # all at one sequence number: the same collective with another size is another collective
-        # (where every rank's line says its size: a line cut before it, an older torch's, tells none)
-        last = {r: (op if f.field("numel_in") is None else f"{op}({f.field('numel_in')})", seq, f)
-                for r, (op, seq, f) in last.items()}
+    sized = {r: (f"{op}({f.field('numel_in')})", seq, f) for r, (op, seq, f) in last.items()
+             if f.field("numel_in") is not None}
+    if len({seq for _op, seq, _f in last.values()}) == 1 and len(sized) >= 2:
+        # all at one sequence number: the same collective with another size is another collective,
+        # among the ranks whose lines say their size (a line cut before it, an older torch's, tells
+        # none: such a rank is left out of the comparison, not taken for another collective)
+        last = sized
     ops = Counter(op for op, _seq, _f in last.values())
     seqs = [seq for _op, seq, _f in last.values()]
     if len(last) < 2 or len(ops) < 2 or max(seqs) - min(seqs) > MISMATCH_SEQ_SPAN:

@@ -114,6 +114,16 @@ def test_a_timeout_line_cut_before_its_size_is_no_other_collective(tmp_path: Pat
     uneven = text.replace("NumelIn=1, Nume\n", "NumelIn=2, NumelOut=2, Timeout(ms)=600000) ran for 600011 "
                           "milliseconds before timing out.\n")
     assert causes_of(tmp_path / "uneven", {"console.log": uneven}, ruleset)[:1] == [Cause.COLLECTIVE_MISMATCH]
+    # three ranks: two give their sizes, which differ, and one's line is cut: the two are compared
+    three = uneven + text.splitlines(keepends=True)[1].replace("[rank2]", "[rank1]").replace("[Rank 2]", "[Rank 1]")
+    assert causes_of(tmp_path / "three", {"console.log": three}, ruleset)[:1] == [Cause.COLLECTIVE_MISMATCH]
+    # a size printed negative (a corrupt tensor's) is still a size, and another than its peers'
+    line = ("[rank{r}]:[E0705 07:48:18.449702024 ProcessGroupNCCL.cpp:632] [Rank {r}] Watchdog caught collective "
+            "operation timeout: WorkNCCL(SeqNum=52958, OpType=ALLGATHER, NumelIn={n}, NumelOut={n}, "
+            "Timeout(ms)=600000) ran for 600443 milliseconds before timing out.\n")
+    odd = line.format(r=0, n=1) + line.format(r=1, n=1) + line.format(r=2, n=-2047)
+    seen = incidents_of(tmp_path / "odd", {"console.log": odd}, ruleset)
+    assert seen and (seen[0].cause, seen[0].rank) == (Cause.COLLECTIVE_MISMATCH, 2), seen
 
 
 def test_invalid_usage_with_two_ranks_on_one_gpu_is_a_launch_error(tmp_path: Path, ruleset: RuleSet) -> None:
