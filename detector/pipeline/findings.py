@@ -461,6 +461,7 @@ def refine_generic_nccl(findings: Sequence[Finding]) -> list[Finding]:
 
 
 INVALID_USAGE = "nccl.invalid_usage"
+NCCL_INIT_RULES = frozenset({"nccl.init_start", "nccl.init_complete"})  # NCCL's set-up lines (rules/nccl.yaml)
 
 
 def shared_gpu_invalid_usage(findings: Sequence[Finding]) -> list[Finding]:
@@ -484,9 +485,6 @@ def shared_gpu_invalid_usage(findings: Sequence[Finding]) -> list[Finding]:
         return list(findings)
     return [dataclasses.replace(f, cause=Cause.PYTHON_EXCEPTION)
             if f.rule == INVALID_USAGE and f.cause is Cause.COLLECTIVE_MISMATCH else f for f in findings]
-
-
-NCCL_INIT_RULES = frozenset({"nccl.init_start", "nccl.init_complete"})
 
 
 # the shell's "Killed" (rules/generic.yaml)
@@ -1367,7 +1365,7 @@ def _alive_at(f: Finding) -> datetime | None:
     of the rank's exit is no such sign.)"""
     if f.time is None:
         return None
-    if f.rule in ("nccl.init_start", "nccl.init_complete") or f.rule in SIGNAL_SENT:
+    if f.rule in NCCL_INIT_RULES or f.rule in SIGNAL_SENT:
         return f.time
     if f.role is not Role.COLLATERAL:
         return None
