@@ -127,6 +127,8 @@ _RANK_START = re.compile(r"(?:\s{0,4}what\(\): {1,4})?\[Rank (?P<rank>\d{1,6})\]
 # exception's class ("RuntimeError: [Rank:0] FATAL ERROR :: MODULE:PT_HCCL ...")
 _HABANA_RANK = re.compile(r"(?:[A-Za-z_][\w.]{0,80}(?:Error|Exception): )?\[Rank:(?P<rank>\d{1,6})\] ")
 # a logger's header that carries the rank ("[olmo.train:816, rank=0]", "[trainer.py:42 rank=3]")
+# TensorRT-LLM's logger: "[07/23/2025-06:37:06] [TRT-LLM] [RANK 1] [E] ..." (the MPI rank of the process)
+_TRTLLM_RANK = re.compile(r"\[TRT-LLM\] ?\[RANK (?P<rank>\d{1,6})\]")
 _LOGGER_RANK = re.compile(r"\[[\w./-]{1,80}:\d{1,6},? rank=(?P<rank>\d{1,6})\]")
 # icefall / k2's logger: "INFO [train.py:1069] (5/8) Sanity check ..." (rank / world size)
 _LOGGER_RANK_OF = re.compile(r"\[[\w./-]{1,80}:\d{1,6}\] \((?P<rank>\d{1,6})/(?P<world>\d{1,6})\) ")
@@ -251,7 +253,7 @@ def quick_prefix(line: str, style: PrefixStyle = PrefixStyle.BRACKETS) -> tuple[
                                or _CRI_STREAM.match(line, ts.end()) is not None):
             return None
     if (line.find("Rank ", 0, _HINT_SPAN) >= 0 or "local" in line or line.find("] (", 0, _HINT_SPAN) >= 0
-            or line.find("[Rank:", 0, _HINT_SPAN) >= 0):
+            or line.find("[Rank:", 0, _HINT_SPAN) >= 0 or line.find("[RANK ", 0, _HINT_SPAN) >= 0):
         return None
     if ctime_lead(line):  # perhaps mpirun's tag behind its --timestamp-output stamp
         return None
@@ -427,6 +429,10 @@ def _strip_prefix_at(line: str, style: PrefixStyle) -> Prefixed:
                 rank, hinted = int(m["rank"]), True
         if rank is None and message.find("[Rank:", 0, _HINT_SPAN) >= 0:
             m = _HABANA_RANK.match(message)
+            if m:
+                rank, hinted = int(m["rank"]), True
+        if rank is None and message.find("[RANK ", 0, _HINT_SPAN) >= 0:
+            m = _TRTLLM_RANK.search(message, 0, _HINT_SPAN)
             if m:
                 rank, hinted = int(m["rank"]), True
         if rank is None and "rank=" in message:

@@ -206,3 +206,14 @@ def test_a_ray_compiled_graph_timeout_is_a_hang(tmp_path: Path, ruleset: RuleSet
             "this may indicate that the execution is hanging.\n")
     seen = incidents_of(tmp_path / "cgraph", {"engine.log": text}, ruleset)
     assert seen and seen[0].cause is Cause.HANG and not seen[0].drain, seen
+
+
+def test_tensorrt_llm_s_rank_tag_names_the_rank(tmp_path: Path, ruleset: RuleSet) -> None:
+    """TensorRT-LLM tags its lines with the process's MPI rank ("[TRT-LLM] [RANK 1]"): the rank that
+    ran out of memory is that one, not the rank of the GPU its message names (PB-trtllm-6281: rank 1
+    ran out on GPU 0, where it had wrongly allocated)."""
+    text = ("[07/23/2025-06:37:06] [TRT-LLM] [RANK 1] [E] Error executing load_single_module with args "
+            "('model.layers.29.mlp.gate_up_proj', Linear()): CUDA out of memory. Tried to allocate 50.00 MiB. GPU 0 "
+            "has a total capacity of 23.53 GiB of which 12.44 MiB is free.\n")
+    seen = incidents_of(tmp_path / "trt", {"console.log": text}, ruleset)
+    assert seen and (seen[0].cause, seen[0].rank) == (Cause.CUDA_OOM, 1), seen
