@@ -672,6 +672,28 @@ _EXC_CLASS = re.compile(r"\b(?P<cls>[A-Za-z_][\w.]{0,80}(?:Error|Exception)):")
 REPEATS_SURVIVED = 3  # the same exception this many times from one live process: it was caught and logged
 
 
+# verl's colocated workers are Ray actors named "<prefix>WorkerDict_<placement group>:<local rank>";
+# in the first placement group the local rank is the worker group's rank
+_VERL_WORKER = re.compile(r"(?:^|[\s=])[A-Za-z0-9]{0,16}WorkerDict_0:(?P<rank>[0-9]{1,5})(?=$|[\s:,)])")
+VERL_ACTOR_RULES = frozenset({"launcher.ray_worker_died", "launcher.ray_memory_monitor"})
+
+
+def verl_worker_ranks(findings: Sequence[Finding]) -> list[Finding]:
+    """``findings`` with the rank of a verl worker that Ray reports dead or killed for memory, read
+    from the actor's name (``...WorkerDict_0:3``: rank 3 of the worker group) on the line or in the
+    actor's description after it, where no prefix gave the line a rank. Only the first placement
+    group's names are read: a later group's ranks start after the earlier groups' sizes, which
+    these lines do not give."""
+    out = []
+    for f in findings:
+        if f.rule in VERL_ACTOR_RULES and f.rank is None:
+            m = next((m for text in (f.text, *f.context) if (m := _VERL_WORKER.search(text)) is not None), None)
+            if m is not None:
+                f = dataclasses.replace(f, rank=int(m["rank"]))
+        out.append(f)
+    return out
+
+
 def demote_repeated_actor_exceptions(findings: Sequence[Finding], scans: Sequence[FileScan]) -> list[Finding]:
     """``findings`` with the exceptions one Ray actor raised again and again (the same class
     :data:`REPEATS_SURVIVED` times or more from one pid, the training's progress going on after

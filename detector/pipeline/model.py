@@ -44,6 +44,7 @@ from detector.pipeline.findings import (
     refine_generic_nccl,
     shared_gpu_invalid_usage,
     unfinished_benchmark,
+    verl_worker_ranks,
 )
 from detector.pipeline.index import LiveFacts, RunIndex, apply_live, build_index, resolve_rank
 from detector.pipeline.relaunch import demote_earlier_launches
@@ -152,7 +153,7 @@ def run_findings(scans: Sequence[FileScan], idx: RunIndex, rules: RuleSet,
     ends = [t for s in scans if s.file.kind is FileKind.RANK_LOG and (t := s.last_time) is not None]
     findings = oom_killed_loader_workers(demote_bystander_ooms(demote_recovered_flaps(findings, max(ends) if ends else None)))
     findings = demote_after_exit(demote_after_success(demote_secondary_xids(demote_kill_after_watchdog(findings))))
-    findings = megatron_stragglers(demote_caught_exceptions(demote_repeated_actor_exceptions(findings, scans), scans), idx)
+    findings = megatron_stragglers(demote_caught_exceptions(demote_repeated_actor_exceptions(verl_worker_ranks(findings), scans), scans), idx)
     findings = demote_foreign_app_faults(findings, idx, min(starts) if starts else None)
     if relaunches:  # (replay: the files are whole)
         findings = unfinished_benchmark(findings, scans)

@@ -217,3 +217,20 @@ def test_tensorrt_llm_s_rank_tag_names_the_rank(tmp_path: Path, ruleset: RuleSet
             "has a total capacity of 23.53 GiB of which 12.44 MiB is free.\n")
     seen = incidents_of(tmp_path / "trt", {"console.log": text}, ruleset)
     assert seen and (seen[0].cause, seen[0].rank) == (Cause.CUDA_OOM, 1), seen
+
+
+def test_a_dead_verl_worker_s_actor_name_tells_its_rank(tmp_path: Path, ruleset: RuleSet) -> None:
+    """verl names its colocated workers "<prefix>WorkerDict_<placement group>:<local rank>"; Ray's
+    report of the dead actor lists that name a few lines after the error: rank 3 of the worker
+    group. A later placement group's name tells no rank (its ranks start after the earlier groups')."""
+    text = ("ray.exceptions.ActorDiedError: The actor died unexpectedly before finishing this task.\n"
+            "        class_name: create_colocated_worker_cls.<locals>.WorkerDict\n"
+            "        actor_id: 5d1d2b3ab2ff1bbfa6b6d3f701000000\n"
+            "        pid: 2396579\n"
+            "        name: {name}\n"
+            "        namespace: 6e7b2a5d-2b2f-4c1e-9d2c-1f3f7f0a2c11\n"
+            "        ip: 10.242.3.193\n")
+    seen = incidents_of(tmp_path / "g0", {"driver.log": text.format(name="07GxnAWorkerDict_0:3")}, ruleset)
+    assert seen and (seen[0].cause, seen[0].rank) == (Cause.UNKNOWN, 3), seen
+    later = incidents_of(tmp_path / "g2", {"driver.log": text.format(name="OvenE5WorkerDict_2:5")}, ruleset)
+    assert later and later[0].rank is None, later
