@@ -466,7 +466,11 @@ PROGRESSED_WHY = "a progress bar was still advancing after the watchdogs fired: 
 
 RULE_RECEIVED_SIGNAL = "torch.elastic_received_signal"  # rules/torch.yaml
 RULE_PADDLE_SIGTERM = "launcher.paddle_termination_signal"  # rules/launchers.yaml: a trainer got SIGTERM
-RECEIVED_SIGNAL = frozenset({RULE_RECEIVED_SIGNAL, RULE_PADDLE_SIGTERM})
+RULE_GLOG_SIGTERM = "generic.glog_terminated_by_signal"  # rules/generic.yaml: glog's handler, the signal's sender named
+# the trainer's own signal handler said it was sent SIGTERM (Paddle's, older Paddle's glog one): these
+# go to every trainer the launcher tears down, not only on a stop from outside
+_TRAINER_SIGTERM = frozenset({RULE_PADDLE_SIGTERM, RULE_GLOG_SIGTERM})
+RECEIVED_SIGNAL = frozenset({RULE_RECEIVED_SIGNAL}) | _TRAINER_SIGTERM
 # what a rank's own teardown prints after it got the signal (its data loader's workers ended with it)
 _SIGNAL_TEARDOWN = frozenset({"launcher.paddle_loader_terminated"})
 STOP_TOLERANCE = timedelta(seconds=2)  # teardown lines stamped this much before the SIGTERM line
@@ -480,9 +484,10 @@ def _stopped_from_outside(collateral: Sequence[Finding], timeouts: Sequence[Find
     received = [f for f in collateral if f.rule in RECEIVED_SIGNAL and _sigterm(f)]
     if not received or timeouts or not any(terminal(f, facts) for f in received):
         return None
-    if all(f.rule == RULE_PADDLE_SIGTERM for f in received) and set(facts.ranks) - {f.rank for f in received}:
+    if all(f.rule in _TRAINER_SIGTERM for f in received) and (not facts.ranks or set(facts.ranks) - {f.rank for f in received}):
         # Paddle's launcher also sends SIGTERM to the other trainers when one dies: a rank that
-        # did not get it had already gone (a kill that left no line), not a stop from outside
+        # did not get it had already gone (a kill that left no line), not a stop from outside;
+        # where no line names the ranks, nothing says that every trainer got it
         return None
     first = min((f.time for f in received if f.time is not None), default=None)
     for f in collateral:

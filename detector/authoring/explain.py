@@ -20,7 +20,7 @@ from pathlib import Path
 from detector.pipeline.scan import scan_file
 from detector.rules.engine import MAX_MATCH_CHARS, RuleSet
 from detector.rules.loader import PATTERN_FLAGS, CompiledRule
-from detector.sources.prefixes import LEAD_STAMP, PrefixStyle, strip_prefix
+from detector.sources.prefixes import PrefixStyle, anchored_start, strip_prefix
 from detector.sources.runs import FileKind, LogFile, classify
 from detector.types import StreamKind
 
@@ -297,8 +297,9 @@ def explain_line(line: str, rules: Sequence[CompiledRule], *, kind: StreamKind |
     hits: list[RuleHit] = []
     misses: list[tuple[int, NearMiss]] = []
     # as the engine reads it: a rule anchored at the start ('^') also after a collector's stamp
-    stamp = LEAD_STAMP.match(message)
-    body = message[stamp.end():] if stamp is not None else message
+    # or a progress bar
+    start = anchored_start(message)
+    body = message[start:] if start else message
     for rule in rules:
         subject = body if rule.pattern.startswith("^") else message
         m = rule.regex.search(subject)

@@ -39,7 +39,7 @@ from detector.rules.scanners import (
     linear_twin,
     make_prefilter,
 )
-from detector.sources.prefixes import LEAD_STAMP
+from detector.sources.prefixes import anchored_start
 from detector.types import StreamKind
 
 MAX_MATCH_CHARS = 64 * 1024  # longer lines are matched on their first 64 KiB
@@ -282,7 +282,6 @@ class _RulesOnly:
 
 
 _UNSET: Any = object()
-_STAMP_STARTS = frozenset("0123456789[MTWFS")  # (MTWFS: mpirun's ctime, LEAD_STAMP)
 
 
 class RuleSet:
@@ -355,8 +354,9 @@ class RuleSet:
         by_index = self._by_kind[kind]
         # a log collector's stamp before the program's text (Kubernetes, fluentd, `ts`): the
         # rules anchored at the start of the message read what follows it
-        stamp = LEAD_STAMP.match(text) if self._anchored and text[:1] in _STAMP_STARTS else None
-        body = text[stamp.end():] if stamp is not None else text
+        # (or a console progress bar the line was written right after: tqdm ends its bar with no newline)
+        start = anchored_start(text) if self._anchored else 0
+        body = text[start:] if start else text
         anchored = self._anchored
         for i in selected:
             rule = by_index[i]

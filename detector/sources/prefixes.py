@@ -12,7 +12,9 @@ timestamp such as ``2024-11-20 14:37:16 [rank3]:``):
 - Ray actor prefixes ``(RayTrainWorker pid=1942, ip=10.0.0.7) `` (host: the ip), with the colour
   codes Ray adds (also when a paste lost their ESC byte: ``[2m[36m(…)[0m``);
 - pdsh / DeepSpeed multi-node ``10.0.0.7: `` (an IPv4 address; a host name when the file uses it
-  throughout, :class:`PrefixStyle.HOST_LABEL`).
+  throughout, :class:`PrefixStyle.HOST_LABEL`);
+- PyTorch/XLA's pod launcher ``10.164.0.29 [3] `` after its stamp (host: the address; the index
+  is the VM's, not a rank).
 
 Rank hints left in the message (``Prefixed.hinted``): a launcher's line about one worker
 (``'--local_rank=1'`` in the command line DeepSpeed's launcher or ``torch.distributed.launch``
@@ -88,6 +90,9 @@ _SKYPILOT = re.compile(r"\((?P<node>head|worker\d{1,5}), rank=\d{1,6}, pid=\d{1,
 _IPV4 = r"(?:\d{1,3}\.){3}\d{1,3}"
 _SYSLOG_FACILITY = re.compile(r"(?:kern|user|daemon|auth|authpriv|syslog|local[0-7]): ")
 _PDSH_IP = re.compile(r"(?P<host>" + _IPV4 + r"): (?=\S)")
+# PyTorch/XLA's pod launcher (torch_xla.distributed.xla_dist) after its stamp: "10.164.0.29 [3] " -
+# the client VM's address and its index among the pod's VMs (each runs several processes: not a rank)
+_XLA_DIST = re.compile(r"(?P<host>" + _IPV4 + r") \[\d{1,4}\] ")
 _HOST_TOKEN = re.compile(r"(?P<host>[A-Za-z0-9][A-Za-z0-9._-]{0,62}): (?=\S| {1,40}\S)")  # pdsh keeps the line's own indent
 
 
@@ -210,6 +215,11 @@ def _strip_at(line: str, pos: int, style: PrefixStyle) -> tuple[int, int | None,
             host = host or m["host"]
             pos = m.end()
             continue
+        m = _XLA_DIST.match(line, pos)
+        if m:
+            host = host or m["host"]
+            pos = m.end()
+            continue
         break
     return pos, rank, local, host or sky
 
@@ -309,6 +319,26 @@ _STAMP_HOST_LEAD = re.compile(r"(?P<stamp>\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}
                               r"(?P<host>[A-Za-z][\w.-]{0,62})(?: {1,4}(?:>>|\||-)) {1,4}(?=\[rank\d{1,6}\]:)")
 TOOL_LEAD_SPAN = 400  # a tool's lead and torchrun's "[rankN]:" after it lie within a line's first characters
 _RAISED_LEAD = re.compile(r"(?:Error|Exception|Warning|Interrupt|Failure)\W*$")  # "RuntimeError: [rank3]: ..."
+# a console progress bar that the next line was written right after (tqdm ends its bar with no
+# newline; the error printed next joins it): "  0%|   | 1/7800 [00:01<2:37:37,  1.21s/it]F0000 ..."
+PROGRESS_BAR_END = re.compile(r"[0-9?](?:it/s|s/it)(?:, [^\]\r\n]{0,200})?\](?=\S)")
+PROGRESS_BAR_SPAN = 400  # the bar ends within a line's first characters
+_LEAD_STARTS = frozenset("0123456789[MTWFS")  # what LEAD_STAMP can begin with (MTWFS: mpirun's ctime)
+
+
+def anchored_start(message: str) -> int:
+    """Where a rule anchored at a message's start ('^') reads it from, besides its start: after a
+    log collector's leading stamp (Kubernetes, fluentd, ``ts``), or after a console progress bar
+    the message was written right behind; 0 when there is neither."""
+    if message[:1] in _LEAD_STARTS:
+        stamp = LEAD_STAMP.match(message)
+        if stamp is not None:
+            return stamp.end()
+    if message.find("it/s", 1, PROGRESS_BAR_SPAN) > 0 or message.find("s/it", 1, PROGRESS_BAR_SPAN) > 0:
+        bar = PROGRESS_BAR_END.search(message, 0, PROGRESS_BAR_SPAN)
+        if bar is not None:
+            return bar.end()
+    return 0
 
 
 _JSON_TEXT = ("log", "msg", "message", "text", "line", "MESSAGE")  # (MESSAGE: journalctl -o json)
@@ -383,6 +413,12 @@ def _strip_prefix(line: str, style: PrefixStyle) -> Prefixed:
         if lead is not None and lead.end() > 0 and not _RAISED_LEAD.search(line, 0, lead.end()):
             inner = _strip_prefix_at(line[lead.end():], style)
             if inner.rank is not None and not inner.hinted:
+                return inner
+    if unplaced and (line.find("it/s", 1, PROGRESS_BAR_SPAN) > 0 or line.find("s/it", 1, PROGRESS_BAR_SPAN) > 0):
+        bar = PROGRESS_BAR_END.search(line, 0, PROGRESS_BAR_SPAN)
+        if bar is not None:
+            inner = _strip_prefix_at(line[bar.end():], style)
+            if (inner.rank is not None or inner.local_rank is not None or inner.host is not None) and not inner.hinted:
                 return inner
     if unplaced and line.find(" | (", 1, TOOL_LEAD_SPAN) > 0:
         lead = _COMPOSE_LEAD.match(line)

@@ -1,0 +1,95 @@
+"""The thirtieth session's cases: glog's own report of a termination signal another process
+sent, PyTorch/XLA's pod launcher prefix and its per-core exception line, a fatal "F" line with
+no CHECK in it, and a line written right behind a console progress bar."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from detector.authoring.explain import explain_line
+from detector.rules.engine import RuleSet
+from detector.sources.prefixes import anchored_start, strip_prefix
+from detector.types import Cause
+from tests.support.replaying import causes_of, incidents_of
+
+GLOG_SIGTERM = (
+    "W0529 18:27:06.378338 40642 init.cc:217] *** Aborted at 1590748026 (unix time) try \"date -d @1590748026\" "
+    "if you are using GNU date ***\n"
+    "W0529 18:27:06.380812 40642 init.cc:217] PC: @                0x0 (unknown)\n"
+    "W0529 18:27:06.381332 40642 init.cc:217] *** SIGTERM (@0x1f4000075c3) received by PID 40642 "
+    "(TID 0x7f2cd11ed700) from PID 30147; stack trace: ***\n"
+    "W0529 18:27:06.385305 40642 init.cc:217]     @     0x7f2d4665f580 sem_wait\n")
+
+
+def test_a_trainer_terminated_by_another_process_is_a_failure_of_unknown_cause(tmp_path: Path, ruleset: RuleSet) -> None:
+    """glog's handler saying the trainer was sent SIGTERM: the job was torn down, so it failed
+    (before, nothing matched: "no incident"); with no rank known nothing says that every
+    trainer got it, so it is not read as a stop from outside."""
+    assert causes_of(tmp_path / "one", {"console.log": GLOG_SIGTERM}, ruleset) == [Cause.UNKNOWN]
+
+
+def test_every_named_trainer_sent_sigterm_with_nothing_before_is_a_stop_from_outside(tmp_path: Path, ruleset: RuleSet) -> None:
+    files = {}
+    for rank in (0, 1):
+        pid = 1136639 + rank
+        files[f"workerlog.{rank}"] = (
+            f"[2023-08-04 12:48:01] ppdet.engine INFO: Epoch: [0] [ 20/100] loss: 1.2{rank}\n"
+            f"*** SIGTERM (@0x1157b0) received by PID {pid} (TID 0x7f90747ef700) from PID 1136560; stack trace: ***\n")
+    assert causes_of(tmp_path / "both", files, ruleset) == [Cause.PREEMPTION]
+    # one of them went first with an error of its own: that is the failure
+    files["workerlog.1"] = "[2023-08-04 12:48:01] ppdet.engine INFO: Epoch: [0] [ 20/100]\nValueError: bad box\n"
+    seen = incidents_of(tmp_path / "first", files, ruleset)
+    assert seen and (seen[0].cause, seen[0].rank) == (Cause.PYTHON_EXCEPTION, 1), seen
+
+
+def test_the_xla_pod_launcher_s_prefix_names_the_host_not_a_rank(tmp_path: Path, ruleset: RuleSet) -> None:
+    line = ("2021-04-23 18:14:43 10.164.0.29 [3] pytorch_lightning.utilities.exceptions.MisconfigurationException: "
+            "No TPU devices were found.")
+    pre = strip_prefix(line)
+    assert (pre.rank, pre.local_rank, pre.host) == (None, None, "10.164.0.29"), pre
+    assert pre.message.startswith("2021-04-23 18:14:43 pytorch_lightning"), pre.message
+    text = line + "\n2021-04-23 18:14:46 10.164.0.27 [0] TPU available: True, using: 8 TPU cores\n"
+    seen = incidents_of(tmp_path / "pod", {"console.log": text}, ruleset)
+    assert seen and (seen[0].cause, seen[0].node) == (Cause.PYTHON_EXCEPTION, "10.164.0.29"), seen
+    # its own lines (no address) keep their text
+    own = '2020-07-12 03:12:40  [] Command to distribute: "python" "train.py"'
+    assert strip_prefix(own).message == own
+
+
+def test_the_exception_one_tpu_core_raised_is_the_failure_unless_it_says_more(tmp_path: Path, ruleset: RuleSet) -> None:
+    text = ("Exception in device=TPU:0: tensorflow/compiler/xla/xla_client/xrt_computation_client.cc:1291 : Check "
+            "failed: session.Run({tensorflow::Output(result, 0)}, &outputs) == ::tensorflow::Status::OK() (Internal: "
+            "From /job:tpu_worker/replica:0/task:0:\n"
+            "2 root error(s) found.\n"
+            "  (0) Internal: Invalid system configuration: 2x4 host topology with 0 missing hosts, but 1 hosts in total.\n")
+    assert causes_of(tmp_path / "cfg", {"console.log": text}, ruleset) == [Cause.PYTHON_EXCEPTION]
+    oom = ("Exception in device=TPU:6: RESOURCE_EXHAUSTED: From /job:localservice/replica:0/task:0:\n"
+           "  (0) RESOURCE_EXHAUSTED: Attempting to reserve 6.48G at the bottom of memory. That was not possible. "
+           "There are 5.92G free, 0B reserved, and 5.92G reservable.\n")
+    assert causes_of(tmp_path / "oom", {"console.log": oom}, ruleset)[:1] == [Cause.CUDA_OOM]
+
+
+def test_a_fatal_line_behind_a_progress_bar_is_read(tmp_path: Path, ruleset: RuleSet) -> None:
+    """tqdm ends its bar with no newline, so the fatal line the runtime wrote next joins it:
+    rules anchored at a line's start read what follows the bar (before: "no incident")."""
+    fatal = ("F0000 00:00:1717141650.890307    9276 pjrt_computation_client.cc:487] Non-OK-status: status status: "
+             "INTERNAL: Core halted unexpectedly: INTERNAL: Accelerator device halted prematurely")
+    bar = "  0%|          | 1/7800 [00:01<2:37:37,  1.21s/it]"
+    assert anchored_start(bar + fatal) == len(bar)
+    assert anchored_start(bar) == 0  # a bar alone: nothing behind it
+    assert causes_of(tmp_path / "tpu", {"console.log": bar + fatal + "\n"}, ruleset) == [Cause.UNKNOWN]
+    # a CHECK is the program's assertion, as before; an "F" line a more specific rule knows is that
+    check = "F1122 13:50:47.079037 63929 user_op.cpp:299] Check failed: it != end() Cannot find input\n"
+    assert causes_of(tmp_path / "check", {"console.log": check}, ruleset) == [Cause.PYTHON_EXCEPTION]
+
+
+def test_an_exception_and_a_rank_prefix_behind_a_progress_bar_are_read(tmp_path: Path, ruleset: RuleSet) -> None:
+    bar = "Epoch 3:  45%|████▌     | 450/1000 [00:30<00:36, 15.00it/s, v_num=0, loss=0.123]"
+    pre = strip_prefix(bar + "[rank5]: RuntimeError: shape mismatch")
+    assert (pre.rank, pre.message) == (5, "RuntimeError: shape mismatch"), pre
+    seen = incidents_of(tmp_path / "bar", {"console.log": bar + "[rank5]: RuntimeError: shape mismatch\n"}, ruleset)
+    assert seen and (seen[0].cause, seen[0].rank) == (Cause.PYTHON_EXCEPTION, 5), seen
+    # and `rules test --explain` reads it as the engine does
+    hits = explain_line(bar + "ValueError: bad batch", ruleset.rules).hits
+    assert any(h.rule.id == "python.uncaught_exception" for h in hits), hits
+
