@@ -598,6 +598,31 @@ def _different_collectives(dumped: Sequence[Finding]) -> list[str]:
     return []
 
 
+MAIN_THREAD_DUMP = "python.stack_dump_main_thread"  # rules/python.yaml: py-spy's "Thread N (active): "MainThread""
+DUMPS_APART = 2  # dumps of other processes waiting in a collective, at least, for one not waiting to stand out
+
+
+def _dump_apart(group: Sequence[Finding], dumped: Sequence[Finding], facts: RunFacts) -> tuple[Finding, str] | None:
+    """The one process whose stack dump (py-spy's, one file a process) is not waiting in a
+    collective while the dumps of :data:`DUMPS_APART` or more other processes are: the others wait
+    for it. Its rank is the dump's own, or that of the pid the dump names (the main thread's id),
+    and where it is, its dump's first frame. None unless exactly one dump stands apart."""
+    mains = [f for f in group if f.rule == MAIN_THREAD_DUMP and f.file is not None and terminal(f, facts)]
+    waiting = {f.file for f in dumped}
+    if len(waiting) < DUMPS_APART or len({f.file for f in mains}) != len(mains):  # (one dump a file)
+        return None
+    apart = [f for f in mains if f.file not in waiting]
+    if len(apart) != 1:
+        return None
+    odd = apart[0]
+    if odd.rank is None and odd.pid is not None:
+        rank = next((r.rank for r in facts.ranks.values() if r.pid == odd.pid and (odd.node is None or r.node == odd.node)), None)
+        if rank is not None:
+            odd = dataclasses.replace(odd, rank=rank, node=odd.node or facts.ranks[rank].node)
+    frame = next((line.strip() for line in odd.context if line.strip()), "")
+    return odd, f"in {frame[:120]}" if frame else "elsewhere"
+
+
 def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
     """No rank left initiator-grade evidence: let the collateral evidence point at one."""
     # (a stack dump that training went on after is no evidence: someone looked at a running job)
@@ -780,6 +805,14 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
                           [loader, *collateral], _collateral(group, loader.rank, facts), 0.45, facts,
                           inferred_by="its stack dump waits for the data loader's next batch while the other "
                                       "ranks' dumps wait in a collective")
+        dump_apart = _dump_apart(group, dumped, facts)
+        if dump_apart is not None:
+            odd, where = dump_apart
+            return _build(Cause.HANG, _initiator_for(odd.rank, odd.node, facts, [odd]), [odd, *collateral],
+                          _collateral(group, odd.rank, facts), 0.45, facts,
+                          inferred_by=f"its stack dump is the only one not waiting in a collective ({where}) while "
+                                      f"the other {len({f.file for f in dumped})} dumps wait in one: the others "
+                                      "wait for it")
         waits = _different_collectives(dumped)
         if waits:
             # the dumps wait in different collectives: the ranks issued different ones (a rank
@@ -1014,6 +1047,25 @@ _LOGGED_WARNING = re.compile(r"(?:^|[\]:\s])[WI][01][0-9][0-3][0-9] [0-9:.]{8,15
                              r"|\bWARNING\b.{0,200}Traceback")
 
 
+STORE_WAIT_TIMEOUT = "torch.store_wait_poll_timeout"
+RAISED_WITHIN = 3  # lines from a store's wait running out to the traceback it raised
+
+
+def _raised_from_the_wait(f: Finding, group: Sequence[Finding], facts: RunFacts) -> bool:
+    """A store wait that ran out (``f``), then at once the traceback of the wait's exception on the
+    same rank, whose lines end the file with its exception line cut: the wait is the failure's
+    last word as much as if the log had ended on it (the traceback says only where it waited). Not
+    the launcher's own wait (its frames all the launcher's: the rendezvous of a job that never
+    formed, not a rank waiting for a peer)."""
+    if f.rule != STORE_WAIT_TIMEOUT or f.line is None:
+        return False
+    tb = next((g for g in group if g.rule == "python.traceback" and g.file == f.file and g.rank == f.rank
+               and g.line is not None and 0 < g.line - f.line <= RAISED_WITHIN), None)
+    if tb is None or tb.line is None or not terminal(tb, facts) or _launcher_traceback(tb):
+        return False  # (the launcher's own wait: its rendezvous, the job never formed)
+    return not any(g.file == f.file and g.line is not None and g.line > tb.line and g.rule != TRACEBACK_FRAME for g in group)
+
+
 def last_resort(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
     """An incident from the context lines that name a failure (a process aborted on an uncaught
     C++ exception, a fault handler's abort) when no rank left other evidence: what was seen, at
@@ -1040,7 +1092,8 @@ def last_resort(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
                    and ((f.cause or LAST_RESORT_CAUSE.get(f.rule)) is not None or _cancelled_step(f))
                    and not (f.rule == "python.traceback" and _LOGGED_WARNING.search(f.text, 0, 400))
                    and terminal(f, facts)
-                   and (f.rule not in NEAR_THE_END or at_the_end(f, facts, NEAR_THE_END[f.rule]))
+                   and (f.rule not in NEAR_THE_END or at_the_end(f, facts, NEAR_THE_END[f.rule])
+                        or _raised_from_the_wait(f, group, facts))
                    and not (f.rule == TRACEBACK_FRAME and f.file in headed)
                    and repeats[(f.rule, f.file)] >= REPEATED_LAST_WORDS.get(f.rule, 0)),
                   key=lambda f: (f.time is None, f.time.timestamp() if f.time else 0.0, f.rule in LAST_RESORT_CAUSE,
@@ -1066,6 +1119,11 @@ def last_resort(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
     if first.rule == SLURM_STEP_ENDED:  # (the node the step ran on did nothing wrong)
         initiator = _initiator_for(None, None, facts, [])
         why = "Slurm cancelled the job (a user's scancel, a time limit or a preemption) and no line before it says anything failed"
+    elif first.rule == STORE_WAIT_TIMEOUT:  # (the rank that waited is not the one that stopped)
+        initiator = _initiator_for(None, None, facts, [])
+        who = f"rank {first.rank}" if first.rank is not None else "a rank"
+        why = (f"{who} waited in the store for a peer past its timeout and the log ends there (or in the traceback "
+               "of that wait): a peer stopped before it reached the same point; no line says which one or why")
     elif first.rule in (SETUP_LAST_WORDS, NCCL_TESTS_HEADER):
         why = "the log ends on the line the job prints just before its first collective: it never got past it"
     elif first.rule == STORE_BARRIER_WAITING:

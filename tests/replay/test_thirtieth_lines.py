@@ -93,3 +93,56 @@ def test_an_exception_and_a_rank_prefix_behind_a_progress_bar_are_read(tmp_path:
     hits = explain_line(bar + "ValueError: bad batch", ruleset.rules).hits
     assert any(h.rule.id == "python.uncaught_exception" for h in hits), hits
 
+
+def test_a_store_wait_that_ran_out_then_its_cut_traceback_is_a_hang_of_no_named_rank(tmp_path: Path, ruleset: RuleSet) -> None:
+    """A rank's store wait runs out, then its traceback (the paste cut before the exception's
+    line): the wait is the failure's last word (before: an uncaught exception on the waiting rank,
+    whose traceback only says where it waited)."""
+    frames = "".join(f'[rank2]:   File "/src/train.py", line {n}, in step{n}\n[rank2]:     x = step{n + 1}()\n'
+                     for n in range(6))
+    text = ("[rank2]:[W303 08:23:41.024955281 socket.cpp:462] [c10d] waitForInput: poll for socket SocketImpl(fd=71, "
+            "addr=[localhost]:43246, remote=[localhost]:29500) returned 0, likely a timeout\n"
+            "[rank2]:[W303 08:23:41.025328690 socket.cpp:487] [c10d] waitForInput: socket SocketImpl(fd=71, "
+            "addr=[localhost]:43246, remote=[localhost]:29500) timed out after 600000ms\n"
+            "[rank2]: Traceback (most recent call last):\n" + frames)
+    seen = incidents_of(tmp_path / "wait", {"console.log": text}, ruleset)
+    assert seen and (seen[0].cause, seen[0].rank) == (Cause.HANG, None), seen
+    assert "waited in the store" in seen[0].explanation, seen[0].explanation
+    # the traceback says what it raised: that is the failure, as before
+    said = text + "[rank2]: ValueError: bad shapes\n"
+    seen = incidents_of(tmp_path / "said", {"console.log": said}, ruleset)
+    assert seen and (seen[0].cause, seen[0].rank) == (Cause.PYTHON_EXCEPTION, 2), seen
+
+
+def _dump(pid: int, frames: list[str]) -> str:
+    return (f"Process {pid}: /usr/bin/python3 -u train.py\nPython v3.10.12 (/usr/bin/python3)\n\n"
+            f'Thread {pid} (idle): "MainThread"\n' + "".join(f"    {fr}\n" for fr in frames)
+            + 'Thread 999 (idle): "pt_autograd_0"\n')
+
+
+WAITING = ["synchronize (torch/cuda/__init__.py:954)", "all_reduce (torch/distributed/distributed_c10d.py:2501)",
+           "wrapper (torch/distributed/c10d_logger.py:83)", "train_step (train.py:309)"]
+
+
+def test_the_one_stack_dump_not_waiting_in_a_collective_names_the_rank_that_stopped(tmp_path: Path, ruleset: RuleSet) -> None:
+    """py-spy dumps named for the tool, the host and the pid (py-spy-node07-241990.txt): their
+    number is a pid, not a rank (before, it was read as rank 241990); the one process whose main
+    thread is elsewhere while the others wait in all_reduce is the one they wait for, its rank the
+    one NCCL's lines give its pid."""
+    pids = {0: 5100, 1: 5101, 2: 5102, 3: 5103}
+    log = "".join(f"node07:{pid}:{pid + 7} [{rank}] NCCL INFO ncclCommInitRank comm 0x55d5c655409{rank} rank {rank} "
+                  f"nranks 4 cudaDev {rank} nvmlDev {rank} busId {rank + 1}8000 commId 0x89dadf4a81bc3b16 - Init COMPLETE\n"
+                  for rank, pid in pids.items())
+    log += "".join(f"[rank{r}]:step 12 loss 2.31\n" for r in pids)
+    files = {"train.log": log}
+    for rank, pid in pids.items():
+        frames = WAITING if rank != 2 else ["acquire (logging/__init__.py:917)", "handle (logging/__init__.py:1630)",
+                                            "log_metrics (utils/metrics.py:61)", "train_step (train.py:331)"]
+        files[f"debug/py-spy-node07-{pid}.txt"] = _dump(pid, frames)
+    seen = incidents_of(tmp_path / "dumps", files, ruleset)
+    assert seen and (seen[0].cause, seen[0].rank) == (Cause.HANG, 2), seen
+    assert "only one not waiting in a collective (in acquire (logging" in seen[0].explanation, seen[0].explanation
+    # every dump waits in the collective: none stands out, as before
+    files["debug/py-spy-node07-5102.txt"] = _dump(5102, WAITING)
+    seen = incidents_of(tmp_path / "all", files, ruleset)
+    assert seen and (seen[0].cause, seen[0].rank) == (Cause.HANG, None), seen
