@@ -1356,6 +1356,51 @@ def place_sglang_tracebacks(findings: Sequence[Finding]) -> list[Finding]:
     return out
 
 
+# what a rank's own log says when its GPU failed under it: a CUDA error of the device or its memory
+_OWN_GPU_FAILED = frozenset({Cause.GPU_HARDWARE, Cause.ECC_MEMORY, Cause.NVLINK, Cause.ILLEGAL_MEMORY_ACCESS})
+GPU_FAILED_WITHIN = timedelta(minutes=10)  # the kernel's report and the rank's CUDA error, apart at most
+_SRUN_TASK_LINES = frozenset({"scheduler.srun_task_exit", "scheduler.srun_task_signal"})  # "srun: error: node07: task 7: ..."
+
+
+def place_gpu_faults(findings: Sequence[Finding], idx: RunIndex) -> list[Finding]:
+    """``findings`` with a GPU fault the kernel reported on a node, whose GPU no line maps to a
+    rank, given the one rank of that node whose own log shows a CUDA error of its device at about
+    that time ("unspecified launch failure", an uncorrectable ECC error): its GPU is the one that
+    failed. Unchanged where no rank of the node, or more than one, shows one."""
+    faults = [f for f in findings if f.rank is None and f.node is not None and f.field("xid") is not None
+              and f.role is Role.INITIATOR and f.cause in GPU_FAULTS]
+    if not faults:
+        return list(findings)
+    # where srun says which node ran a task (a rank), when no other line placed it
+    task_host: dict[int, str] = {}
+    for f in findings:
+        if f.rule in _SRUN_TASK_LINES and (host := f.field("host")) and (tasks := f.field("task")):
+            for task in expand_ranks(tasks):
+                task_host.setdefault(task, host)
+    own: dict[str, list[Finding]] = defaultdict(list)
+    unplaced: list[Finding] = []
+    for f in findings:
+        if f.rank is not None and f.field("xid") is None and f.role is Role.INITIATOR and f.cause in _OWN_GPU_FAILED:
+            node = f.node or idx.rank_node.get(f.rank) or task_host.get(f.rank)
+            if node is not None:
+                own[idx.node(node) or node].append(f)
+            else:
+                unplaced.append(f)
+    # ranks no line places, where the run names one node only: that node's
+    named = {idx.node(n) or n for n in [*(f.node for f in findings if f.node), *idx.rank_node.values(), *task_host.values()]}
+    if len(named) == 1:
+        own[next(iter(named))].extend(unplaced)
+    out = []
+    for f in findings:
+        if f.rank is None and f.node is not None and f.field("xid") is not None and f.role is Role.INITIATOR and f.cause in GPU_FAULTS:
+            near = {g.rank for g in own.get(idx.node(f.node) or f.node, ())
+                    if f.time is None or g.time is None or abs(g.time - f.time) <= GPU_FAILED_WITHIN}
+            if len(near) == 1:
+                f = dataclasses.replace(f, rank=near.pop())
+        out.append(f)
+    return out
+
+
 def demote_secondary_xids(findings: Sequence[Finding]) -> list[Finding]:
     """``findings`` with each secondary Xid that follows an application fault on the same GPU
     made context (cause none): it no longer reads as, or drains for, a hardware fault."""

@@ -146,3 +146,28 @@ def test_the_one_stack_dump_not_waiting_in_a_collective_names_the_rank_that_stop
     files["debug/py-spy-node07-5102.txt"] = _dump(5102, WAITING)
     seen = incidents_of(tmp_path / "all", files, ruleset)
     assert seen and (seen[0].cause, seen[0].rank) == (Cause.HANG, None), seen
+
+
+def test_a_gpu_the_kernel_lost_is_the_rank_whose_own_cuda_call_failed_on_that_node(tmp_path: Path, ruleset: RuleSet) -> None:
+    """The kernel names the node and the GPU's bus, no line maps the bus to a rank; srun says
+    which node ran task 7, whose own log shows the launch failure a GPU falling off the bus
+    gives its process: that rank is the initiator (before: the node only)."""
+    out = "".join(f" {r}: node07:{2000 + r}:{2000 + r} [{r}] NCCL INFO Bootstrap : Using ib0:10.0.0.7<0>\n" for r in range(7))
+    out += "".join(f"{r}: [rank{r}]: step 4760 loss 3.35\n" for r in range(16))
+    out += (" 7: [rank7]: Traceback (most recent call last):\n"
+            ' 7: [rank7]:   File "/src/train.py", line 217, in train\n'
+            " 7: [rank7]:     metrics = reduce_metrics(loss, step)\n"
+            " 7: [rank7]: RuntimeError: CUDA error: unspecified launch failure\n"
+            "srun: error: node07: task 7: Exited with exit code 1\n"
+            "srun: error: node07: tasks 0-6: Aborted (core dumped)\n")
+    dmesg = ("[Tue Apr  1 07:12:29 2025] NVRM: Xid (PCI:0000:bd:00): 79, GPU has fallen off the bus.\n")
+    seen = incidents_of(tmp_path / "lost", {"slurm-9311845.out": out, "kernel/dmesg-node07.txt": dmesg}, ruleset)
+    assert seen and (seen[0].cause, seen[0].rank, seen[0].node) == (Cause.GPU_HARDWARE, 7, "node07"), seen
+    # a run on that one node (no srun lines): the rank whose own CUDA call failed, as well
+    alone = out.split("srun: error:")[0]
+    seen = incidents_of(tmp_path / "alone", {"slurm-9311845.out": alone, "kernel/dmesg-node07.txt": dmesg}, ruleset)
+    assert seen and (seen[0].cause, seen[0].rank, seen[0].node) == (Cause.GPU_HARDWARE, 7, "node07"), seen
+    # two ranks of the node failed on their own: which GPU was theirs, nothing says
+    two = alone + " 6: [rank6]: RuntimeError: CUDA error: unspecified launch failure\n"
+    seen = incidents_of(tmp_path / "two", {"slurm-9311845.out": two, "kernel/dmesg-node07.txt": dmesg}, ruleset)
+    assert seen and (seen[0].cause, seen[0].rank, seen[0].node) == (Cause.GPU_HARDWARE, None, "node07"), seen
