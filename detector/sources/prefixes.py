@@ -135,6 +135,8 @@ _HABANA_RANK = re.compile(r"(?:[A-Za-z_][\w.]{0,80}(?:Error|Exception): )?\[Rank
 # TensorRT-LLM's logger: "[07/23/2025-06:37:06] [TRT-LLM] [RANK 1] [E] ..." (the MPI rank of the process)
 _TRTLLM_RANK = re.compile(r"\[TRT-LLM\] ?\[RANK (?P<rank>\d{1,6})\]")
 _LOGGER_RANK = re.compile(r"\[[\w./-]{1,80}:\d{1,6},? rank=(?P<rank>\d{1,6})\]")
+# a logger's rank field between its other fields: "... | INFO | rank  3 | step 12 | ...", "[rank 3] step 50"
+_RANK_FIELD = re.compile(r"(?:\| rank {1,4}(?P<a>\d{1,6}) {1,4}\||\[rank (?P<b>\d{1,6})\] )")
 # icefall / k2's logger: "INFO [train.py:1069] (5/8) Sanity check ..." (rank / world size)
 _LOGGER_RANK_OF = re.compile(r"\[[\w./-]{1,80}:\d{1,6}\] \((?P<rank>\d{1,6})/(?P<world>\d{1,6})\) ")
 _HINT_SPAN = 400  # the rank hint is looked for in the first characters of a message
@@ -263,6 +265,7 @@ def quick_prefix(line: str, style: PrefixStyle = PrefixStyle.BRACKETS) -> tuple[
                                or _CRI_STREAM.match(line, ts.end()) is not None):
             return None
     if (line.find("Rank ", 0, _HINT_SPAN) >= 0 or "local" in line or line.find("] (", 0, _HINT_SPAN) >= 0
+            or line.find("rank ", 0, _HINT_SPAN) >= 0
             or line.find("[Rank:", 0, _HINT_SPAN) >= 0 or line.find("[RANK ", 0, _HINT_SPAN) >= 0):
         return None
     if ctime_lead(line):  # perhaps mpirun's tag behind its --timestamp-output stamp
@@ -475,6 +478,10 @@ def _strip_prefix_at(line: str, style: PrefixStyle) -> Prefixed:
             m = _LOGGER_RANK.search(message, 0, _HINT_SPAN)
             if m:
                 rank, hinted = int(m["rank"]), True
+        if rank is None and message.find("rank ", 0, _HINT_SPAN) >= 0:
+            m = _RANK_FIELD.search(message, 0, _HINT_SPAN)
+            if m:
+                rank, hinted = int(m["a"] if m["a"] is not None else m["b"]), True
         if rank is None and message.find("] (", 0, _HINT_SPAN) >= 0:
             m = _LOGGER_RANK_OF.search(message, 0, _HINT_SPAN)
             if m and int(m["rank"]) < int(m["world"]):

@@ -49,16 +49,38 @@ class StragglerHit:
     baseline_s: float | None  # the rank's own early median
     ongoing: bool  # still beyond the thresholds in the last window
     node: str | None = None
+    window_steps: int = 0  # step lines per window it was judged in (fewer in a short log)
+
+
+# what a backward time may hold of the collectives (DDP's gradient all-reduce overlaps it) unless
+# the trainer times its communication apart: then the backward is the rank's own computation
+_BACKWARD_WORDS = frozenset({"bwd", "backward"})
+_COMM_APART = ("allreduce", "all_reduce", "comm", "wait")
+MIN_WINDOW = 5  # step lines a window holds at the least (a short log's windows are shorter)
 
 
 def eligible_keys(keys: tuple[str, ...], config: StatsConfig) -> list[int]:
-    """Indices of the local timings that are rank-local (do not include a collective)."""
+    """Indices of the local timings that are rank-local (do not include a collective): none of
+    the collective words in the name, or only a backward's where the same lines time the
+    communication apart ("fwd_bwd 8.1 s | allreduce 0.1 s")."""
+    apart = any(any(word in key.lower() for word in _COMM_APART) for key in keys)
     out = []
     for i, key in enumerate(keys):
         name = key.lower()
-        if not any(word in name for word in config.collective_keys):
+        words = {word for word in config.collective_keys if word in name}
+        if not words or (apart and words <= _BACKWARD_WORDS):
             out.append(i)
     return out
+
+
+def window_for(n_cols: int, config: StatsConfig) -> int | None:
+    """Step lines per window: the configured number, or in a log too short for
+    ``consecutive`` such windows, as many as make ``consecutive`` windows of it (at least
+    :data:`MIN_WINDOW`); None when even those do not fit."""
+    if n_cols >= config.window * config.consecutive:
+        return config.window
+    win = n_cols // config.consecutive
+    return win if win >= MIN_WINDOW else None
 
 
 def _runs(beyond: np.ndarray) -> IntArray:
@@ -72,11 +94,12 @@ def _runs(beyond: np.ndarray) -> IntArray:
 def detect_stragglers(
     grid: StepGrid, wall_per_step: FloatArray, config: StatsConfig
 ) -> list[StragglerHit]:
-    if grid.n_ranks < config.min_ranks or grid.n_cols < config.window * config.consecutive:
+    win = window_for(grid.n_cols, config)
+    if grid.n_ranks < config.min_ranks or win is None:
         return []
     best: dict[int, StragglerHit] = {}
     for k in eligible_keys(grid.local_keys, config):
-        for hit in _detect_key(grid, k, wall_per_step, config):
+        for hit in _detect_key(grid, k, wall_per_step, config, win):
             old = best.get(hit.rank)
             if old is None or (hit.detected_step, -hit.z) < (old.detected_step, -old.z):
                 best[hit.rank] = hit
@@ -102,9 +125,8 @@ def _onset(
 
 
 def _detect_key(
-    grid: StepGrid, k: int, job_step: FloatArray, config: StatsConfig
+    grid: StepGrid, k: int, job_step: FloatArray, config: StatsConfig, win: int
 ) -> list[StragglerHit]:
-    win = config.window
     n_win = grid.n_cols // win
     start = grid.n_cols - n_win * win
     values = grid.local[k][:, start:]
@@ -193,6 +215,7 @@ def _detect_key(
                 baseline_s=baseline,
                 ongoing=bool(beyond[row, -1]),
                 node=grid.nodes[row],
+                window_steps=win,
             )
         )
     return hits

@@ -171,3 +171,30 @@ def test_a_gpu_the_kernel_lost_is_the_rank_whose_own_cuda_call_failed_on_that_no
     two = alone + " 6: [rank6]: RuntimeError: CUDA error: unspecified launch failure\n"
     seen = incidents_of(tmp_path / "two", {"slurm-9311845.out": two, "kernel/dmesg-node07.txt": dmesg}, ruleset)
     assert seen and (seen[0].cause, seen[0].rank, seen[0].node) == (Cause.GPU_HARDWARE, None, "node07"), seen
+
+
+def _timed_steps(slow: int | None, steps: int, comm_apart: bool = True) -> str:
+    lines = []
+    for step in range(1, steps + 1):
+        for rank in range(4):
+            fwd = (8100.0 if rank == slow else 3700.0) + (step * 7 + rank * 13) % 50
+            wait = (40.0 if rank == slow or slow is None else 4400.0) + (step * 3 + rank) % 20
+            comm = f" | allreduce {wait:7.1f} ms" if comm_apart else ""
+            lines.append(f"2024-06-30 08:{step // 60:02d}:{step % 60:02d},664 | INFO | rank {rank:2d} | step {step:6d} | "
+                         f"loss 2.43 | fwd_bwd {fwd:7.1f} ms{comm} | data 0.005 s")
+    return "\n".join(lines) + "\n"
+
+
+def test_a_rank_computing_slower_in_a_short_log_is_a_straggler(tmp_path: Path, ruleset: RuleSet) -> None:
+    """30 steps of 4 ranks, rank 2's forward-backward twice the others' while they wait in the
+    all-reduce they time apart: a straggler (before: too few steps for three windows of 20, the
+    backward's time never read as the rank's own, and the logger's "| rank 2 |" field no rank)."""
+    seen = incidents_of(tmp_path / "slow", {"train.log": _timed_steps(2, 30)}, ruleset)
+    assert seen and (seen[0].cause, seen[0].rank) == (Cause.STRAGGLER, 2), seen
+    assert "windows of 10 steps" in " ".join(seen[0].evidence), seen[0].evidence
+    # every rank alike: nothing
+    assert incidents_of(tmp_path / "even", {"train.log": _timed_steps(None, 30)}, ruleset) == []
+    # a backward time with no communication timed apart may hold the all-reduce: not read alone
+    assert incidents_of(tmp_path / "folded", {"train.log": _timed_steps(2, 30, comm_apart=False)}, ruleset) == []
+    # too few steps for windows of five
+    assert incidents_of(tmp_path / "short", {"train.log": _timed_steps(2, 12)}, ruleset) == []
