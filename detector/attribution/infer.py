@@ -1461,14 +1461,20 @@ def storage_stall(incident: Incident, facts: RunFacts) -> Incident | None:
                               "it was starved of its input")
 
 
+# rules/python.yaml: faulthandler's frame of the data loader (only for a rank a hang was found on:
+# the same frames print when a process dies of a signal)
+FAULTHANDLER_LOADER = "python.faulthandler_in_data_loader"
+
+
 def loader_dump_behind(incident: Incident, facts: RunFacts) -> Incident | None:
     """A hang on a rank read again as a data-loading stall when a stack dump of that rank (its
-    rank, or the process id its lines gave) shows its main loop waiting for the data loader's next
-    batch: the rank the others waited for was starved of its input, not stuck in its own code."""
+    rank, or the process id its lines gave; py-spy's or faulthandler's) shows its main loop waiting
+    for the data loader's next batch: the rank the others waited for was starved of its input, not
+    stuck in its own code."""
     if incident.cause is not Cause.HANG or incident.initiator.rank is None:
         return None
     rank, pid = incident.initiator.rank, incident.initiator.pid
-    dumps = [f for f in facts.findings if f.rule == RULE_STACK_LOADER
+    dumps = [f for f in facts.findings if f.rule in (RULE_STACK_LOADER, FAULTHANDLER_LOADER)
              and (f.rank == rank or (pid is not None and f.pid == pid))]
     if not dumps:
         return None

@@ -198,3 +198,26 @@ def test_a_rank_computing_slower_in_a_short_log_is_a_straggler(tmp_path: Path, r
     assert incidents_of(tmp_path / "folded", {"train.log": _timed_steps(2, 30, comm_apart=False)}, ruleset) == []
     # too few steps for windows of five
     assert incidents_of(tmp_path / "short", {"train.log": _timed_steps(2, 12)}, ruleset) == []
+
+
+def test_a_hung_rank_whose_faulthandler_dump_waits_for_its_data_loader_is_starved(tmp_path: Path, ruleset: RuleSet) -> None:
+    """faulthandler's dump (a watchdog's dump_traceback_later) of the rank the others waited for
+    shows its main thread in the data loader: a data loader stall (before: only py-spy's form
+    counted, so a hang)."""
+    files = {}
+    for rank in range(4):
+        text = f"[rank{rank}]:step 2500 loss 5.93\n"
+        if rank == 2:
+            text += "".join(f"[rank2]:{line}\n" for line in (
+                "Timeout (0:05:00)!", "Thread 0x00007f2e10886640 (most recent call first):",
+                '  File "/usr/lib/python3.12/multiprocessing/queues.py", line 113 in get',
+                '  File "/opt/conda/lib/python3.12/site-packages/torch/utils/data/dataloader.py", line 1243 in _try_get_data',
+                '  File "/opt/conda/lib/python3.12/site-packages/torch/utils/data/dataloader.py", line 708 in __next__',
+                '  File "/app/run_clm.py", line 601 in main'))
+        else:
+            text += (f"[rank{rank}]:[E0927 22:53:13.101993960 ProcessGroupNCCL.cpp:759] [Rank {rank}] Watchdog caught "
+                     "collective operation timeout: WorkNCCL(SeqNum=2504, OpType=ALLREDUCE, NumelIn=1048576, "
+                     "NumelOut=1048576, Timeout(ms)=600000) ran for 600084 milliseconds before timing out.\n")
+        files[f"rank{rank}.log"] = text
+    seen = incidents_of(tmp_path / "starved", files, ruleset)
+    assert seen and (seen[0].cause, seen[0].rank) == (Cause.DATA_LOADER_STALL, 2), seen
