@@ -157,9 +157,15 @@ def step_samples(scans: Sequence[FileScan], idx: RunIndex, *, parsed_cap: int = 
             items = step_items(scan, preset, cap)
         resolvers: dict[int, StepResolver] = {}
         series: StepResolver | None = None
+        file_notes: list[LogNote] = []  # notes no rank printed ("training finished: 60 steps")
         for ev, record in items:
             rank = resolve_rank(idx, scan.file, ev.rank, ev.local_rank)
             if rank is None:
+                if record is None and ev.time is not None:
+                    note = make_note(ev.message, rank=None, time=ev.time.timestamp(), file=ev.file, line=ev.line)
+                    if note is not None:
+                        file_notes.append(note)
+                    continue
                 if unranked is not None and record is not None and ev.time is not None:
                     if series is None:
                         series, n_series = StepResolver(), n_series + 1
@@ -180,6 +186,10 @@ def step_samples(scans: Sequence[FileScan], idx: RunIndex, *, parsed_cap: int = 
                 record, rank=rank, node=idx.rank_node.get(rank) or scan.file.node, time=when,
                 file=ev.file, line=ev.line, text=ev.text, local_rank=idx.rank_local.get(rank),
             ))
+        # a note no rank printed (the job's end of training, a checkpoint) where the file's step
+        # lines name their ranks: the whole job's
+        if resolvers:
+            notes.extend(file_notes)
     if untimed_ends:  # such a rank finished after its last step line: the note goes just after it
         last: dict[int, float] = {}
         for sample in samples:

@@ -221,3 +221,13 @@ def test_a_hung_rank_whose_faulthandler_dump_waits_for_its_data_loader_is_starve
         files[f"rank{rank}.log"] = text
     seen = incidents_of(tmp_path / "starved", files, ruleset)
     assert seen and (seen[0].cause, seen[0].rank) == (Cause.DATA_LOADER_STALL, 2), seen
+
+
+def test_the_job_s_own_end_of_training_line_with_no_rank_ends_every_rank(tmp_path: Path, ruleset: RuleSet) -> None:
+    """Steps that name their ranks, then a minute later the job's "training finished" that no
+    rank printed (its main process's logger): the ranks finished (before: that line was dropped,
+    and the minute without steps read as a hang)."""
+    lines = [f"2024-11-08 11:{36 + s // 60:02d}:{s % 60:02d}.419 | INFO | trainer:train_step:212 - [rank {r}] step={s} "
+             f"loss=7.25 fwd_bwd_ms=2245.9 wait_ms=139.7" for s in range(1, 41) for r in range(4)]
+    text = "\n".join(lines) + "\n2024-11-08 11:37:45,879 | INFO | training finished: 40 steps in 00:40, final loss 7.17\n"
+    assert incidents_of(tmp_path / "done", {"train.log": text}, ruleset) == []
