@@ -484,10 +484,13 @@ def _stopped_from_outside(collateral: Sequence[Finding], timeouts: Sequence[Find
     received = [f for f in collateral if f.rule in RECEIVED_SIGNAL and _sigterm(f)]
     if not received or timeouts or not any(terminal(f, facts) for f in received):
         return None
-    if all(f.rule in _TRAINER_SIGTERM for f in received) and (not facts.ranks or set(facts.ranks) - {f.rank for f in received}):
+    if all(f.rule in _TRAINER_SIGTERM for f in received) and (
+            set(facts.ranks) - {f.rank for f in received}
+            or (not facts.ranks and all(f.rule == RULE_GLOG_SIGTERM for f in received))):
         # Paddle's launcher also sends SIGTERM to the other trainers when one dies: a rank that
         # did not get it had already gone (a kill that left no line), not a stop from outside;
-        # where no line names the ranks, nothing says that every trainer got it
+        # where glog's report alone says it and no line names the ranks, nothing says that every
+        # trainer got it
         return None
     first = min((f.time for f in received if f.time is not None), default=None)
     for f in collateral:
@@ -611,7 +614,8 @@ def _dump_apart(group: Sequence[Finding], dumped: Sequence[Finding], facts: RunF
     waiting = {f.file for f in dumped}
     if len(waiting) < DUMPS_APART or len({f.file for f in mains}) != len(mains):  # (one dump a file)
         return None
-    apart = [f for f in mains if f.file not in waiting]
+    # (a launcher's dump, the torchrun agent's own, waits in no collective and is no rank)
+    apart = [f for f in mains if f.file not in waiting and not _launcher_dump(f)]
     if len(apart) != 1:
         return None
     odd = apart[0]
@@ -619,8 +623,20 @@ def _dump_apart(group: Sequence[Finding], dumped: Sequence[Finding], facts: RunF
         rank = next((r.rank for r in facts.ranks.values() if r.pid == odd.pid and (odd.node is None or r.node == odd.node)), None)
         if rank is not None:
             odd = dataclasses.replace(odd, rank=rank, node=odd.node or facts.ranks[rank].node)
+    if odd.rank is None:  # (a process no line makes a rank: nothing says the others wait for it)
+        return None
     frame = next((line.strip() for line in odd.context if line.strip()), "")
     return odd, f"in {frame[:120]}" if frame else "elsewhere"
+
+
+_LAUNCHER_DUMP_FRAMES = ("torch/distributed/elastic/", "torch/distributed/run.py", "torch/distributed/launch.py",
+                         "deepspeed/launcher/", "accelerate/commands/")
+
+
+def _launcher_dump(f: Finding) -> bool:
+    """A main-thread dump whose first frames are a launcher's own (the torchrun agent's
+    ``_invoke_run``)."""
+    return any(p in line for line in f.context for p in _LAUNCHER_DUMP_FRAMES)
 
 
 def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
@@ -805,6 +821,13 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
                           [loader, *collateral], _collateral(group, loader.rank, facts), 0.45, facts,
                           inferred_by="its stack dump waits for the data loader's next batch while the other "
                                       "ranks' dumps wait in a collective")
+        waits = _different_collectives(dumped)
+        if waits:
+            # the dumps wait in different collectives: the ranks issued different ones (a rank
+            # in all_reduce while others are in reduce_scatter waits for a call that never comes)
+            return _build(Cause.COLLECTIVE_MISMATCH, Initiator(), collateral, _collateral(group, None, facts), 0.4,
+                          facts, inferred_by=f"stack dumps show ranks waiting in different collectives "
+                                             f"({', '.join(waits[:4])}): they issued different collectives")
         dump_apart = _dump_apart(group, dumped, facts)
         if dump_apart is not None:
             odd, where = dump_apart
@@ -813,13 +836,6 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
                           inferred_by=f"its stack dump is the only one not waiting in a collective ({where}) while "
                                       f"the other {len({f.file for f in dumped})} dumps wait in one: the others "
                                       "wait for it")
-        waits = _different_collectives(dumped)
-        if waits:
-            # the dumps wait in different collectives: the ranks issued different ones (a rank
-            # in all_reduce while others are in reduce_scatter waits for a call that never comes)
-            return _build(Cause.COLLECTIVE_MISMATCH, Initiator(), collateral, _collateral(group, None, facts), 0.4,
-                          facts, inferred_by=f"stack dumps show ranks waiting in different collectives "
-                                             f"({', '.join(waits[:4])}): they issued different collectives")
         return _build(Cause.HANG, Initiator(), collateral, _collateral(group, None, facts), 0.35, facts,
                       inferred_by="stack dumps show the ranks waiting in a collective "
                                   f"({', '.join(sorted({f.field('func') or f.field('ffunc') or '?' for f in dumped}))}) "
@@ -1474,7 +1490,9 @@ def loader_dump_behind(incident: Incident, facts: RunFacts) -> Incident | None:
     if incident.cause is not Cause.HANG or incident.initiator.rank is None:
         return None
     rank, pid = incident.initiator.rank, incident.initiator.pid
-    dumps = [f for f in facts.findings if f.rule in (RULE_STACK_LOADER, FAULTHANDLER_LOADER)
+    # (faulthandler's only among the rank's last words: a watchdog that dumps every few minutes
+    # also dumps a healthy rank waiting for a batch)
+    dumps = [f for f in facts.findings if (f.rule == RULE_STACK_LOADER or (f.rule == FAULTHANDLER_LOADER and terminal(f, facts)))
              and (f.rank == rank or (pid is not None and f.pid == pid))]
     if not dumps:
         return None

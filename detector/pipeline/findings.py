@@ -1359,6 +1359,7 @@ def place_sglang_tracebacks(findings: Sequence[Finding]) -> list[Finding]:
 # what a rank's own log says when its GPU failed under it: a CUDA error of the device or its memory
 _OWN_GPU_FAILED = frozenset({Cause.GPU_HARDWARE, Cause.ECC_MEMORY, Cause.NVLINK, Cause.ILLEGAL_MEMORY_ACCESS})
 GPU_FAILED_WITHIN = timedelta(minutes=10)  # the kernel's report and the rank's CUDA error, apart at most
+ONE_NODE_RANKS = 8  # ranks a run may have and still be one node's, where nothing names its hosts
 _SRUN_TASK_LINES = frozenset({"scheduler.srun_task_exit", "scheduler.srun_task_signal"})  # "srun: error: node07: task 7: ..."
 
 
@@ -1387,7 +1388,14 @@ def place_gpu_faults(findings: Sequence[Finding], idx: RunIndex) -> list[Finding
             else:
                 unplaced.append(f)
     # ranks no line places, where the run names one node only: that node's
-    named = {idx.node(n) or n for n in [*(f.node for f in findings if f.node), *idx.rank_node.values(), *task_host.values()]}
+    # (the kernel's own lines do not count: its file's name is where the fault's node came from)
+    named = {idx.node(n) or n for n in [*(f.node for f in findings if f.node and f.field("xid") is None
+                                          and f.rule.split(".")[0] not in ("xid", "system")),
+                                        *idx.rank_node.values(), *task_host.values()]}
+    world = idx.world_size or max([*idx.ranks(), *(f.rank for f in unplaced if f.rank is not None)], default=-1) + 1
+    if not named and 0 < world <= ONE_NODE_RANKS:
+        # no host named but the kernel log's: a run of a node's worth of ranks ran on that node
+        named = {idx.node(f.node) or f.node for f in faults if f.node}
     if len(named) == 1:
         own[next(iter(named))].extend(unplaced)
     out = []

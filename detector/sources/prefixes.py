@@ -136,7 +136,9 @@ _HABANA_RANK = re.compile(r"(?:[A-Za-z_][\w.]{0,80}(?:Error|Exception): )?\[Rank
 _TRTLLM_RANK = re.compile(r"\[TRT-LLM\] ?\[RANK (?P<rank>\d{1,6})\]")
 _LOGGER_RANK = re.compile(r"\[[\w./-]{1,80}:\d{1,6},? rank=(?P<rank>\d{1,6})\]")
 # a logger's rank field between its other fields: "... | INFO | rank  3 | step 12 | ...", "[rank 3] step 50"
-_RANK_FIELD = re.compile(r"(?:\| rank {1,4}(?P<a>\d{1,6}) {1,4}\||\[rank (?P<b>\d{1,6})\] )")
+# (the bracket at the message's start or after its stamp; the field right after a level's)
+_RANK_FIELD = re.compile(r"(?:\| (?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL) {0,8}\| rank {1,4}(?P<a>\d{1,6}) {1,4}\|"
+                         r"|^(?:[0-9TZ:.,+ -]{8,40}(?: \| [A-Z]{4,8} {0,8}\| [\w.:-]{1,120} - | ))?\[rank (?P<b>\d{1,6})\] )")
 # icefall / k2's logger: "INFO [train.py:1069] (5/8) Sanity check ..." (rank / world size)
 _LOGGER_RANK_OF = re.compile(r"\[[\w./-]{1,80}:\d{1,6}\] \((?P<rank>\d{1,6})/(?P<world>\d{1,6})\) ")
 _HINT_SPAN = 400  # the rank hint is looked for in the first characters of a message
@@ -272,6 +274,10 @@ def quick_prefix(line: str, style: PrefixStyle = PrefixStyle.BRACKETS) -> tuple[
         return None
     if line.find("[rank", 1, TOOL_LEAD_SPAN) > 0:  # perhaps torchrun's prefix behind a tool's (_TOOL_LEAD)
         return None
+    if (line.find("it/s]", 1, PROGRESS_BAR_SPAN) > 0 or line.find("s/it]", 1, PROGRESS_BAR_SPAN) > 0
+            or line.find("it/s,", 1, PROGRESS_BAR_SPAN) > 0 or line.find("s/it,", 1, PROGRESS_BAR_SPAN) > 0) \
+            and PROGRESS_BAR_END.search(line, 0, PROGRESS_BAR_SPAN) is not None:
+        return None  # a prefix behind a progress bar the line was written after
     if line.find(" | (", 1, TOOL_LEAD_SPAN) > 0:  # perhaps a worker's prefix behind docker compose's (_COMPOSE_LEAD)
         return None
     if line[:1] in "DIWEC" and _VLLM_HEADER.match(line) is not None:

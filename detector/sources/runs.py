@@ -117,12 +117,14 @@ _JOB_TASK_NAME = re.compile(r"(?:^|[._-])\d{3,12}[.-](\d{1,6})\.(?:out|err|log|t
 _HEX_ID = re.compile(r"[0-9a-f]{16,}", re.I)
 
 
-# a stack dump's file, named for the tool and the process (py-spy-node07-241990.txt): its number is a pid
+# a stack dump's file, named for the tool and the process (py-spy-node07-241990.txt): a number of
+# a pid's size in it is the pid (a small one may be a rank: stacks-7.txt)
 _DUMP_NAME = re.compile(r"(?:^|[._-])(?:py-?spy|pystack|stacks?|stackdump|dump|gdb|backtrace)(?:[._-]|$)", re.I)
+_PID_SIZED = re.compile(r"[._-][0-9]{4,10}\.[A-Za-z]{1,4}$")
 
 
 def _rank_from_name(name: str) -> int | None:
-    if (_HEX_ID.search(name) or _DUMP_NAME.search(name)) and not re.search(r"rank", name, re.I):
+    if (_HEX_ID.search(name) or (_DUMP_NAME.search(name) and _PID_SIZED.search(name))) and not re.search(r"rank", name, re.I):
         return None
     m = _JOB_TASK_NAME.search(name)
     if m:

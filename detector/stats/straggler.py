@@ -63,7 +63,7 @@ def eligible_keys(keys: tuple[str, ...], config: StatsConfig) -> list[int]:
     """Indices of the local timings that are rank-local (do not include a collective): none of
     the collective words in the name, or only a backward's where the same lines time the
     communication apart ("fwd_bwd 8.1 s | allreduce 0.1 s")."""
-    apart = any(any(word in key.lower() for word in _COMM_APART) for key in keys)
+    apart = any(any(word in key.lower() for word in _COMM_APART) and "data" not in key.lower() for key in keys)
     out = []
     for i, key in enumerate(keys):
         name = key.lower()

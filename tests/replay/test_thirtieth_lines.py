@@ -163,12 +163,14 @@ def test_a_gpu_the_kernel_lost_is_the_rank_whose_own_cuda_call_failed_on_that_no
     dmesg = ("[Tue Apr  1 07:12:29 2025] NVRM: Xid (PCI:0000:bd:00): 79, GPU has fallen off the bus.\n")
     seen = incidents_of(tmp_path / "lost", {"slurm-9311845.out": out, "kernel/dmesg-node07.txt": dmesg}, ruleset)
     assert seen and (seen[0].cause, seen[0].rank, seen[0].node) == (Cause.GPU_HARDWARE, 7, "node07"), seen
-    # a run on that one node (no srun lines): the rank whose own CUDA call failed, as well
-    alone = out.split("srun: error:")[0]
+    # a run of one node's worth of ranks, no host named but the kernel log's: the rank whose own
+    # CUDA call failed, as well
+    alone = "".join(f"[rank{r}]: step 4760 loss 3.35\n" for r in range(8))
+    alone += "[rank7]: RuntimeError: CUDA error: unspecified launch failure\n"
     seen = incidents_of(tmp_path / "alone", {"slurm-9311845.out": alone, "kernel/dmesg-node07.txt": dmesg}, ruleset)
     assert seen and (seen[0].cause, seen[0].rank, seen[0].node) == (Cause.GPU_HARDWARE, 7, "node07"), seen
     # two ranks of the node failed on their own: which GPU was theirs, nothing says
-    two = alone + " 6: [rank6]: RuntimeError: CUDA error: unspecified launch failure\n"
+    two = alone + "[rank6]: RuntimeError: CUDA error: unspecified launch failure\n"
     seen = incidents_of(tmp_path / "two", {"slurm-9311845.out": two, "kernel/dmesg-node07.txt": dmesg}, ruleset)
     assert seen and (seen[0].cause, seen[0].rank, seen[0].node) == (Cause.GPU_HARDWARE, None, "node07"), seen
 
@@ -221,6 +223,11 @@ def test_a_hung_rank_whose_faulthandler_dump_waits_for_its_data_loader_is_starve
         files[f"rank{rank}.log"] = text
     seen = incidents_of(tmp_path / "starved", files, ruleset)
     assert seen and (seen[0].cause, seen[0].rank) == (Cause.DATA_LOADER_STALL, 2), seen
+    # a dump the watchdog took earlier, training going on after it: no sign of the stall
+    dump = files["rank2.log"].split("\n", 1)[1]
+    files["rank2.log"] = dump + "".join(f"[rank2]:step {s} loss 5.93\n" for s in range(2400, 2504))
+    seen = incidents_of(tmp_path / "earlier", files, ruleset)
+    assert seen and (seen[0].cause, seen[0].rank) == (Cause.HANG, 2), seen
 
 
 def test_the_job_s_own_end_of_training_line_with_no_rank_ends_every_rank(tmp_path: Path, ruleset: RuleSet) -> None:
@@ -231,3 +238,31 @@ def test_the_job_s_own_end_of_training_line_with_no_rank_ends_every_rank(tmp_pat
              f"loss=7.25 fwd_bwd_ms=2245.9 wait_ms=139.7" for s in range(1, 41) for r in range(4)]
     text = "\n".join(lines) + "\n2024-11-08 11:37:45,879 | INFO | training finished: 40 steps in 00:40, final loss 7.17\n"
     assert incidents_of(tmp_path / "done", {"train.log": text}, ruleset) == []
+
+
+def test_the_review_s_cases_read_as_before(tmp_path: Path, ruleset: RuleSet) -> None:
+    """What the session's review found: a "[rank 3]" inside a message names no rank; an Abseil
+    CHECK with its epoch-second time is the program's assertion; dumps in different collectives
+    are still a mismatch, whatever one other dump shows; the kernel log's own node does not place
+    ranks no line places."""
+    pre = strip_prefix("RuntimeError: timed out waiting for [rank 3] to send its shard")
+    assert pre.rank is None, pre
+    check = "F0000 00:00:1717141650.890307    9276 tpu_client.cc:120] Check failed: status.ok() INTERNAL: boom\n"
+    assert causes_of(tmp_path / "absl", {"console.log": check}, ruleset) == [Cause.PYTHON_EXCEPTION]
+    pids = {0: 5100, 1: 5101, 2: 5102, 3: 5103}
+    log = "".join(f"node07:{pid}:{pid + 7} [{rank}] NCCL INFO ncclCommInitRank comm 0x55d5c655409{rank} rank {rank} "
+                  f"nranks 4 cudaDev {rank} nvmlDev {rank} busId {rank + 1}8000 commId 0x89dadf4a81bc3b16 - Init COMPLETE\n"
+                  for rank, pid in pids.items())
+    files = {"train.log": log}
+    for rank, pid in pids.items():
+        frames = WAITING if rank != 3 else ["all_gather_into_tensor (torch/distributed/distributed_c10d.py:2709)",
+                                            "train_step (train.py:309)"]
+        files[f"debug/py-spy-node07-{pid}.txt"] = _dump(pid, frames)
+    files["debug/py-spy-node07-5000.txt"] = _dump(5000, ["_invoke_run (torch/distributed/elastic/agent/server/api.py:835)",
+                                                         "run (torch/distributed/elastic/agent/server/api.py:680)"])
+    assert causes_of(tmp_path / "mismatch", files, ruleset)[:1] == [Cause.COLLECTIVE_MISMATCH]
+    out = "".join(f"[rank{r}]: step 4760 loss 3.35\n" for r in range(16))
+    out += "[rank12]: RuntimeError: CUDA error: unspecified launch failure\n"
+    dmesg = "[Tue Apr  1 07:12:29 2025] NVRM: Xid (PCI:0000:bd:00): 79, GPU has fallen off the bus.\n"
+    seen = incidents_of(tmp_path / "unplaced", {"train.log": out, "kernel/dmesg-node07.txt": dmesg}, ruleset)
+    assert seen and seen[0].cause is Cause.GPU_HARDWARE and seen[0].rank is None, seen
