@@ -972,7 +972,8 @@ def at_the_end(f: Finding, facts: RunFacts, lines: int = LAST_LINES) -> bool:
 # next-to-last line: the frame and its code line)
 TRACEBACK_FRAME = "python.traceback_frame"
 NEAR_THE_END = {SETUP_LAST_WORDS: LAST_LINES, NCCL_TESTS_HEADER: 1, STORE_BARRIER_WAITING: 30, "launcher.deepspeed_host_memory_full": 10,
-               "nccl.connect_retry_refused": 5, TRACEBACK_FRAME: 2, "torch.store_wait_poll_timeout": 10}
+               "nccl.connect_retry_refused": 5, TRACEBACK_FRAME: 2, "torch.store_wait_poll_timeout": 10,
+               "torch.store_key_wait_timeout": LAST_LINES}
 # last-resort rules that count only repeated among a file's last words: a peer refusing one
 # connection is start-up; refusing it again and again to the end, the job never formed
 REPEATED_LAST_WORDS = {"nccl.connect_retry_refused": 2, "torch.store_bind6_in_use": 2,
@@ -990,6 +991,7 @@ LAST_RESORT_RULES = frozenset({"python.fatal_abort", "torch.c10_fatal_abort", "t
                                "python.traceback", TRACEBACK_FRAME, "launcher.sglang_process_exception",
                                "nccl.connect_retry_unreachable", "nccl.connect_retry_refused",
                                "torch.store_connect_unreachable", "torch.store_socket_timeout_retry", "torch.store_wait_poll_timeout",
+                               "torch.store_key_wait_timeout",
                                "python.stack_dump_main_thread", GDB_THREAD_STACK, RULE_STACK_LOADER, SETUP_LAST_WORDS,
                                "launcher.deepspeed_host_memory_full", "launcher.pals_rank_abort",
                                "torch.store_bind_in_use", "torch.store_bind6_in_use", "generic.address_in_use",
@@ -1064,6 +1066,7 @@ _LOGGED_WARNING = re.compile(r"(?:^|[\]:\s])[WI][01][0-9][0-3][0-9] [0-9:.]{8,15
 
 
 STORE_WAIT_TIMEOUT = "torch.store_wait_poll_timeout"
+STORE_KEY_WAIT = "torch.store_key_wait_timeout"  # rules/torch.yaml: "DistStoreError: wait timeout after ..."
 RAISED_WITHIN = 3  # lines from a store's wait running out to the traceback it raised
 
 
@@ -1135,7 +1138,7 @@ def last_resort(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
     if first.rule == SLURM_STEP_ENDED:  # (the node the step ran on did nothing wrong)
         initiator = _initiator_for(None, None, facts, [])
         why = "Slurm cancelled the job (a user's scancel, a time limit or a preemption) and no line before it says anything failed"
-    elif first.rule == STORE_WAIT_TIMEOUT:  # (the rank that waited is not the one that stopped)
+    elif first.rule in (STORE_WAIT_TIMEOUT, STORE_KEY_WAIT):  # (the rank that waited is not the one that stopped)
         initiator = _initiator_for(None, None, facts, [])
         who = f"rank {first.rank}" if first.rank is not None else "a rank"
         why = (f"{who} waited in the store for a peer past its timeout and the log ends there (or in the traceback "

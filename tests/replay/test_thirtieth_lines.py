@@ -266,3 +266,28 @@ def test_the_review_s_cases_read_as_before(tmp_path: Path, ruleset: RuleSet) -> 
     dmesg = "[Tue Apr  1 07:12:29 2025] NVRM: Xid (PCI:0000:bd:00): 79, GPU has fallen off the bus.\n"
     seen = incidents_of(tmp_path / "unplaced", {"train.log": out, "kernel/dmesg-node07.txt": dmesg}, ruleset)
     assert seen and seen[0].cause is Cause.GPU_HARDWARE and seen[0].rank is None, seen
+
+
+def test_fresh29_s_lines_once_it_was_scored(tmp_path: Path, ruleset: RuleSet) -> None:
+    """After fresh29's one scoring (the session's set-aside, then development): TensorFlow aborting
+    a collective on an op's own error, TensorFlow with no kernel for an op on its device, the XLA
+    client's CHECK, oneCCL with no network provider, and a store wait for a key that ran out."""
+    tf = ("2020-08-05 20:21:04.420413: E tensorflow/core/common_runtime/ring_alg.cc:274] Aborting RingReduce with "
+          "Invalid argument: [_Derived_]indices[4] = 14 is not in [0, 14)\n\t [[{{node GatherV2}}]]\n")
+    assert causes_of(tmp_path / "tf", {"console.log": tf}, ruleset) == [Cause.PYTHON_EXCEPTION]
+    kernel = ("while/NcclAllReduce_271: unsupported op: No registered 'NcclAllReduce' OpKernel for XLA_GPU_JIT devices "
+              "compatible with node {{node while/NcclAllReduce_271}}\n")
+    assert causes_of(tmp_path / "xla", {"console.log": kernel}, ruleset) == [Cause.PYTHON_EXCEPTION]
+    check = (" 2020-05-04 19:20:43.062835: E    6735 tensorflow/compiler/xla/xla_client/tf_logging.cc:11] Check failed: "
+             "session.Run({tensorflow::Output(result, 0)}, &outputs) == ::tensorflow::Status::OK() (Invalid argument: No "
+             "matching devices found for '/job:c_tpu_worker/replica:0/task:0/device:TPU_SYSTEM:0'\n")
+    assert causes_of(tmp_path / "xrt", {"console.log": check}, ruleset) == [Cause.PYTHON_EXCEPTION]
+    ccl = ("2025:05:23-19:04:20:(168955) |CCL_ERROR| atl_ofi_helper.cpp:1635 atl_ofi_open_nw_provs: can not open network "
+           "providers\n2025:05:23-19:04:20:(168955) |CCL_ERROR| atl_ofi.cpp:237 init: can't find suitable provider\n"
+           "[hedp017:168955:0:168955] Caught signal 11 (Segmentation fault: address not mapped to object at address 0x8)\n")
+    assert causes_of(tmp_path / "ccl", {"console.log": ccl}, ruleset)[:1] == [Cause.NETWORK]
+    wait = ('[rank0]:   File "/vllm/distributed/utils.py", line 197, in broadcast_obj\n'
+            "[rank0]:     recv_obj = pickle.loads(self.store.get(key))\n"
+            "[rank0]: torch.distributed.DistStoreError: wait timeout after 300000ms, keys: /broadcast_from/0/75465\n")
+    seen = incidents_of(tmp_path / "wait", {"console.log": wait}, ruleset)
+    assert seen and (seen[0].cause, seen[0].rank) == (Cause.HANG, None), seen
