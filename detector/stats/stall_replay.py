@@ -197,11 +197,14 @@ def _end_event(
     ended = np.array(
         [ends.get(int(grid.ranks[r]), -np.inf) >= last_times[i] for i, r in enumerate(rows)]
     )
-    job_end = max((n.time for n in notes if n.kind is NoteKind.END and n.rank is None), default=None)
+    job_end = max((n for n in notes if n.kind is NoteKind.END and n.rank is None), key=lambda n: n.time, default=None)
     if job_end is not None:
         # the job's own end of training, printed by no rank ("training finished: 60 steps"): every
-        # rank whose last step came before it finished with it
-        ended = ended | (job_end >= last_times)
+        # rank whose last step came before it finished with it (that line its end note)
+        by_job = (job_end.time >= last_times) & ~ended
+        for i in np.flatnonzero(by_job):
+            end_notes.setdefault(int(grid.ranks[rows[i]]), job_end)
+        ended = ended | by_job
     times = np.where(np.isfinite(last_times), last_times, grid.last_time[rows])
     event = evaluate(
         now=end_time,

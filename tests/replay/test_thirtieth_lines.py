@@ -291,3 +291,16 @@ def test_fresh29_s_lines_once_it_was_scored(tmp_path: Path, ruleset: RuleSet) ->
             "[rank0]: torch.distributed.DistStoreError: wait timeout after 300000ms, keys: /broadcast_from/0/75465\n")
     seen = incidents_of(tmp_path / "wait", {"console.log": wait}, ruleset)
     assert seen and (seen[0].cause, seen[0].rank) == (Cause.HANG, None), seen
+
+
+def test_the_job_s_end_before_some_ranks_last_steps_does_not_break_the_split(tmp_path: Path, ruleset: RuleSet) -> None:
+    """The job's end line (no rank) after ranks 0 and 1 stopped but before ranks 2 and 3 did: those
+    two count as finished with it, and the split between finished and unfinished ranks reads it as
+    their end (before: a KeyError, the replay failed)."""
+    lines = [f"2024-11-08 11:{36 + s // 60:02d}:{s % 60:02d}.419 | INFO | trainer:train_step:212 - [rank {r}] step={s} "
+             f"loss=7.25 fwd_bwd_ms=2245.9 wait_ms=139.7" for s in range(1, 31) for r in range(4)]
+    lines.append("2024-11-08 11:36:31,000 | INFO | training finished: 30 steps")
+    lines += [f"2024-11-08 11:{36 + s // 60:02d}:{s % 60:02d}.419 | INFO | trainer:train_step:212 - [rank {r}] step={s} "
+              f"loss=7.25 fwd_bwd_ms=2245.9 wait_ms=139.7" for s in range(31, 45) for r in (2, 3)]
+    seen = incidents_of(tmp_path / "split", {"train.log": "\n".join(lines) + "\n"}, ruleset)
+    assert all(i.cause in (Cause.HANG, Cause.STRAGGLER) for i in seen), seen
