@@ -6,11 +6,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from detector.authoring.explain import explain_line
+from detector.replay import replay_path
 from detector.rules.engine import RuleSet
 from detector.sources.prefixes import anchored_start, strip_prefix
 from detector.types import Cause
-from tests.support.replaying import causes_of, incidents_of
+from tests.support.replaying import causes_of, incidents_of, write_run
 
 GLOG_SIGTERM = (
     "W0529 18:27:06.378338 40642 init.cc:217] *** Aborted at 1590748026 (unix time) try \"date -d @1590748026\" "
@@ -304,3 +307,19 @@ def test_the_job_s_end_before_some_ranks_last_steps_does_not_break_the_split(tmp
               f"loss=7.25 fwd_bwd_ms=2245.9 wait_ms=139.7" for s in range(31, 45) for r in (2, 3)]
     seen = incidents_of(tmp_path / "split", {"train.log": "\n".join(lines) + "\n"}, ruleset)
     assert all(i.cause in (Cause.HANG, Cause.STRAGGLER) for i in seen), seen
+
+
+def test_a_fault_of_the_step_statistics_costs_their_findings_not_the_diagnosis(tmp_path: Path, ruleset: RuleSet,
+                                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Should the statistics fail on a run (a bug of rankdoctor's), the replay still reports what the
+    rules found, and says the statistics were skipped (before: a traceback and no report)."""
+    import detector.stats as stats
+
+    def broken(*args: object, **kwargs: object) -> list[object]:
+        raise KeyError(0)
+
+    monkeypatch.setattr(stats, "analyze", broken)
+    text = _timed_steps(None, 30) + "[rank1]: RuntimeError: CUDA error: an illegal memory access was encountered\n"
+    report = replay_path(write_run(tmp_path / "run", {"train.log": text}), ruleset)
+    assert [i.cause for i in report.incidents][:1] == [Cause.ILLEGAL_MEMORY_ACCESS], report.incidents
+    assert any("step statistics skipped" in w for w in report.warnings), report.warnings
