@@ -274,10 +274,8 @@ def quick_prefix(line: str, style: PrefixStyle = PrefixStyle.BRACKETS) -> tuple[
         return None
     if line.find("[rank", 1, TOOL_LEAD_SPAN) > 0:  # perhaps torchrun's prefix behind a tool's (_TOOL_LEAD)
         return None
-    if (line.find("it/s]", 1, PROGRESS_BAR_SPAN) > 0 or line.find("s/it]", 1, PROGRESS_BAR_SPAN) > 0
-            or line.find("it/s,", 1, PROGRESS_BAR_SPAN) > 0 or line.find("s/it,", 1, PROGRESS_BAR_SPAN) > 0) \
-            and PROGRESS_BAR_END.search(line, 0, PROGRESS_BAR_SPAN) is not None:
-        return None  # a prefix behind a progress bar the line was written after
+    if progress_bar_end(line):  # a prefix behind a progress bar the line was written after
+        return None
     if line.find(" | (", 1, TOOL_LEAD_SPAN) > 0:  # perhaps a worker's prefix behind docker compose's (_COMPOSE_LEAD)
         return None
     if line[:1] in "DIWEC" and _VLLM_HEADER.match(line) is not None:
@@ -335,6 +333,16 @@ PROGRESS_BAR_SPAN = 400  # the bar ends within a line's first characters
 _LEAD_STARTS = frozenset("0123456789[MTWFS")  # what LEAD_STAMP can begin with (MTWFS: mpirun's ctime)
 
 
+def progress_bar_end(text: str) -> int:
+    """Where a console progress bar ends that ``text`` was written right behind (something follows
+    the bar's closing bracket), within its first :data:`PROGRESS_BAR_SPAN` characters; 0 when none
+    does (two cheap tests on most lines)."""
+    if text.find("it/s", 1, PROGRESS_BAR_SPAN) < 0 and text.find("s/it", 1, PROGRESS_BAR_SPAN) < 0:
+        return 0
+    bar = PROGRESS_BAR_END.search(text, 0, PROGRESS_BAR_SPAN)
+    return bar.end() if bar is not None else 0
+
+
 def anchored_start(message: str) -> int:
     """Where a rule anchored at a message's start ('^') reads it from, besides its start: after a
     log collector's leading stamp (Kubernetes, fluentd, ``ts``), or after a console progress bar
@@ -343,11 +351,7 @@ def anchored_start(message: str) -> int:
         stamp = LEAD_STAMP.match(message)
         if stamp is not None:
             return stamp.end()
-    if message.find("it/s", 1, PROGRESS_BAR_SPAN) > 0 or message.find("s/it", 1, PROGRESS_BAR_SPAN) > 0:
-        bar = PROGRESS_BAR_END.search(message, 0, PROGRESS_BAR_SPAN)
-        if bar is not None:
-            return bar.end()
-    return 0
+    return progress_bar_end(message)
 
 
 _JSON_TEXT = ("log", "msg", "message", "text", "line", "MESSAGE")  # (MESSAGE: journalctl -o json)
@@ -423,12 +427,11 @@ def _strip_prefix(line: str, style: PrefixStyle) -> Prefixed:
             inner = _strip_prefix_at(line[lead.end():], style)
             if inner.rank is not None and not inner.hinted:
                 return inner
-    if unplaced and (line.find("it/s", 1, PROGRESS_BAR_SPAN) > 0 or line.find("s/it", 1, PROGRESS_BAR_SPAN) > 0):
-        bar = PROGRESS_BAR_END.search(line, 0, PROGRESS_BAR_SPAN)
-        if bar is not None:
-            inner = _strip_prefix_at(line[bar.end():], style)
-            if (inner.rank is not None or inner.local_rank is not None or inner.host is not None) and not inner.hinted:
-                return inner
+    bar = progress_bar_end(line) if unplaced else 0
+    if bar:
+        inner = _strip_prefix_at(line[bar:], style)
+        if (inner.rank is not None or inner.local_rank is not None or inner.host is not None) and not inner.hinted:
+            return inner
     if unplaced and line.find(" | (", 1, TOOL_LEAD_SPAN) > 0:
         lead = _COMPOSE_LEAD.match(line)
         if lead is not None:
