@@ -1443,6 +1443,7 @@ INTERRUPT_FRAMES = 40  # lines from a frame in a collective to the interrupt tha
 
 
 RULE_NFS_STALL = "system.nfs_not_responding"  # rules/system.yaml
+RULE_LUSTRE_STALL = "system.lustre_connection_lost"  # rules/system.yaml
 RULE_HUNG_TASK = "system.hung_task"
 _LOADER_TASK = re.compile(r"^(?:pt_data_worker|pt_data_pin|dataloader|data_loader|DataLoader)", re.IGNORECASE)
 STORAGE_BEFORE = timedelta(hours=2)  # a storage stall this long before the hang may still be it
@@ -1452,12 +1453,14 @@ STORAGE_AFTER = timedelta(minutes=10)  # (the kernel says so only after its own 
 def storage_stall(incident: Incident, facts: RunFacts) -> Incident | None:
     """A hang read again as a data-loading stall when the kernel of the hung rank's node (or, where
     no rank was singled out, of the one node whose kernel says so) reports its NFS server not
-    answering or a data-loader worker blocked in the kernel, around the time the others gave up
+    answering, its Lustre client's connection to a target lost, or a data-loader worker blocked in
+    the kernel, around the time the others gave up
     waiting: the rank did not stop on its own, its input did."""
     if incident.cause is not Cause.HANG:
         return None
     stalls = [f for f in facts.findings
-              if f.rule == RULE_NFS_STALL or (f.rule == RULE_HUNG_TASK and _LOADER_TASK.match(f.field("comm") or ""))]
+              if f.rule in (RULE_NFS_STALL, RULE_LUSTRE_STALL)
+              or (f.rule == RULE_HUNG_TASK and _LOADER_TASK.match(f.field("comm") or ""))]
     end = max((f.time for f in incident.evidence if f.time is not None and f.role is not Role.CONTEXT), default=None)
     if end is not None:
         stalls = [f for f in stalls if f.time is None or end - STORAGE_BEFORE <= f.time <= end + STORAGE_AFTER]
@@ -1472,6 +1475,7 @@ def storage_stall(incident: Incident, facts: RunFacts) -> Incident | None:
     rank = incident.initiator.rank
     initiator = incident.initiator if node is not None else _initiator_for(rank, stall.node, facts, [stall])
     what = (f"its NFS server {stall.field('server')} stopped answering" if stall.rule == RULE_NFS_STALL
+            else f"its Lustre target {stall.field('server')} stopped answering" if stall.rule == RULE_LUSTRE_STALL
             else f"a data-loader worker ({stall.field('comm')}) was blocked in the kernel")
     who = f"rank {rank}'s node" if rank is not None else f"node {stall.node}"
     return _build(Cause.DATA_LOADER_STALL, initiator, [*incident.evidence, *stalls[:3]], incident.collateral_ranks,

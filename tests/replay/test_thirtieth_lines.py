@@ -323,3 +323,21 @@ def test_a_fault_of_the_step_statistics_costs_their_findings_not_the_diagnosis(t
     report = replay_path(write_run(tmp_path / "run", {"train.log": text}), ruleset)
     assert [i.cause for i in report.incidents][:1] == [Cause.ILLEGAL_MEMORY_ACCESS], report.incidents
     assert any("step statistics skipped" in w for w in report.warnings), report.warnings
+
+
+def test_a_hung_rank_whose_node_lost_its_lustre_target_is_starved(tmp_path: Path, ruleset: RuleSet) -> None:
+    """The kernel of the hung rank's node says its Lustre client lost a storage target, operations
+    waiting: a data loader stall, as with NFS (before: a hang)."""
+    files = {}
+    for rank in range(4):
+        text = f"[rank{rank}]:step 2500 loss 5.93\n"
+        if rank != 1:
+            text += (f"[rank{rank}]:[E0927 22:53:13.101993960 ProcessGroupNCCL.cpp:759] [Rank {rank}] Watchdog caught "
+                     "collective operation timeout: WorkNCCL(SeqNum=2504, OpType=ALLREDUCE, NumelIn=1048576, "
+                     "NumelOut=1048576, Timeout(ms)=600000) ran for 600084 milliseconds before timing out.\n")
+        files[f"node0{rank // 2 + 1}/rank{rank}.log"] = text
+    files["node01/dmesg.txt"] = ("[2961099.671345] Lustre: scratch-OST0004-osc-ffffc6b91281d5d9: Connection to "
+                                 "scratch-OST0004 (at 10.159.140.211@o2ib) was lost; in progress operations using this "
+                                 "service will wait for recovery to complete\n")
+    seen = incidents_of(tmp_path / "lustre", files, ruleset)
+    assert seen and (seen[0].cause, seen[0].rank) == (Cause.DATA_LOADER_STALL, 1), seen
