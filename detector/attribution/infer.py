@@ -629,14 +629,10 @@ def _dump_apart(group: Sequence[Finding], dumped: Sequence[Finding], facts: RunF
     return odd, f"in {frame[:120]}" if frame else "elsewhere"
 
 
-_LAUNCHER_DUMP_FRAMES = ("torch/distributed/elastic/", "torch/distributed/run.py", "torch/distributed/launch.py",
-                         "deepspeed/launcher/", "accelerate/commands/")
-
-
 def _launcher_dump(f: Finding) -> bool:
     """A main-thread dump whose first frames are a launcher's own (the torchrun agent's
-    ``_invoke_run``)."""
-    return any(p in line for line in f.context for p in _LAUNCHER_DUMP_FRAMES)
+    ``_invoke_run``: :data:`_LAUNCHER_FRAMES`, as for a launcher's traceback)."""
+    return any(p in line for line in f.context for p in _LAUNCHER_FRAMES)
 
 
 def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:

@@ -1363,13 +1363,18 @@ ONE_NODE_RANKS = 8  # ranks a run may have and still be one node's, where nothin
 _SRUN_TASK_LINES = frozenset({"scheduler.srun_task_exit", "scheduler.srun_task_signal"})  # "srun: error: node07: task 7: ..."
 
 
+def _unplaced_gpu_fault(f: Finding) -> bool:
+    """A GPU, memory or NVLink fault the kernel reported on a named node, on no rank."""
+    return (f.rank is None and f.node is not None and f.field("xid") is not None and f.role is Role.INITIATOR
+            and f.cause in GPU_FAULTS)
+
+
 def place_gpu_faults(findings: Sequence[Finding], idx: RunIndex) -> list[Finding]:
     """``findings`` with a GPU fault the kernel reported on a node, whose GPU no line maps to a
     rank, given the one rank of that node whose own log shows a CUDA error of its device at about
     that time ("unspecified launch failure", an uncorrectable ECC error): its GPU is the one that
     failed. Unchanged where no rank of the node, or more than one, shows one."""
-    faults = [f for f in findings if f.rank is None and f.node is not None and f.field("xid") is not None
-              and f.role is Role.INITIATOR and f.cause in GPU_FAULTS]
+    faults = [f for f in findings if _unplaced_gpu_fault(f)]
     if not faults:
         return list(findings)
     # where srun says which node ran a task (a rank), when no other line placed it
@@ -1400,7 +1405,7 @@ def place_gpu_faults(findings: Sequence[Finding], idx: RunIndex) -> list[Finding
         own[next(iter(named))].extend(unplaced)
     out = []
     for f in findings:
-        if f.rank is None and f.node is not None and f.field("xid") is not None and f.role is Role.INITIATOR and f.cause in GPU_FAULTS:
+        if _unplaced_gpu_fault(f) and f.node is not None:
             near = {g.rank for g in own.get(idx.node(f.node) or f.node, ())
                     if f.time is None or g.time is None or abs(g.time - f.time) <= GPU_FAILED_WITHIN}
             if len(near) == 1:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 import statistics
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from detector.pipeline.clocks import node_clock_offsets, shift_notes, shift_samples
@@ -255,27 +255,24 @@ def stats_findings(
         # whether the job slowed down, not which rank stalled or lagged
         from detector.stats import StatsConfig, analyze
 
-        try:
-            slowed = [f for f in analyze(unranked, [], end_time=end_time, config=config or StatsConfig())
-                      if f.rule == RULE_SLOWDOWN]
-        except Exception as exc:  # (a fault of the statistics costs their findings, not the diagnosis)
-            warnings.append(_stats_failed(exc))
-            slowed = []
+        slowed = [f for f in _guarded(warnings, lambda: analyze(unranked, [], end_time=end_time,
+                                                                config=config or StatsConfig()))
+                  if f.rule == RULE_SLOWDOWN]
         return slowed, _median_step(samples), warnings, offsets
     from detector.stats import StatsConfig, analyze
 
-    try:
-        found = analyze(samples, metrics, end_time=end_time, config=config or StatsConfig(), notes=notes,
-                        rank_gpus=dict(idx.rank_gpu) or None)
-    except Exception as exc:  # (as above: the rules' findings still make the diagnosis)
-        warnings.append(_stats_failed(exc))
-        found = []
+    found = _guarded(warnings, lambda: analyze(samples, metrics, end_time=end_time, config=config or StatsConfig(),
+                                               notes=notes, rank_gpus=dict(idx.rank_gpu) or None))
     return found, _median_step(samples), warnings, offsets
 
 
-def _stats_failed(exc: BaseException) -> str:
-    """The warning that the step statistics failed on this run (a fault of rankdoctor's, to report):
-    the diagnosis goes on from the rules' findings without them."""
-    return (f"step statistics skipped: they failed on this run ({type(exc).__name__}: {str(exc)[:200]}); "
-            "the diagnosis uses the rules' findings only - please report this with the run")
+def _guarded(warnings: list[str], run: Callable[[], list[Finding]]) -> list[Finding]:
+    """The statistics' findings, or none with a warning where they fail on this run (a fault of
+    rankdoctor's, to report): the diagnosis goes on from the rules' findings without them."""
+    try:
+        return run()
+    except Exception as exc:
+        warnings.append(f"step statistics skipped: they failed on this run ({type(exc).__name__}: {str(exc)[:200]}); "
+                        "the diagnosis uses the rules' findings only - please report this with the run")
+        return []
 

@@ -67,7 +67,7 @@ def straggler_findings(
         text = (
             f"rank {hit.rank} {hit.key}_{unit} median {hit.value_s * factor:.1f} vs peers "
             f"{hit.peers_s * factor:.1f} ({ev.pct(hit.rel)}, robust z {hit.z:.1f}) for "
-            f"{hit.windows} consecutive windows of {hit.window_steps or config.window} steps since step "
+            f"{hit.windows} consecutive windows of {hit.window_steps} steps since step "
             f"{hit.start_step}"
         )
         if hit.baseline_s is not None and hit.z_individual is not None:
@@ -117,7 +117,7 @@ def straggler_findings(
                     step=hit.start_step,
                     detected_step=hit.detected_step,
                     windows=hit.windows,
-                    window_steps=hit.window_steps or config.window,
+                    window_steps=hit.window_steps,
                     ongoing=hit.ongoing,
                     node=hit.node,
                     node_flagged=f"{flagged_node[hit.node]}/{per_node[hit.node]}"

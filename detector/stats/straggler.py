@@ -48,8 +48,8 @@ class StragglerHit:
     z_individual: float | None  # against the rank's own first windows
     baseline_s: float | None  # the rank's own early median
     ongoing: bool  # still beyond the thresholds in the last window
+    window_steps: int  # step lines per window it was judged in (fewer in a short log)
     node: str | None = None
-    window_steps: int = 0  # step lines per window it was judged in (fewer in a short log)
 
 
 # what a backward time may hold of the collectives (DDP's gradient all-reduce overlaps it) unless
@@ -214,8 +214,8 @@ def _detect_key(
                 z_individual=z_ind,
                 baseline_s=baseline,
                 ongoing=bool(beyond[row, -1]),
-                node=grid.nodes[row],
                 window_steps=win,
+                node=grid.nodes[row],
             )
         )
     return hits
