@@ -98,6 +98,15 @@ KNOWN_NOISY = {
     # still in a gloo broadcast, lost their peer and were killed, and mpirun reports exit 137 - a
     # failed job's shape, told from one only by the result printed before it
     "NZ-sglang-deepseek-r1-2node-mpirun-benchmark-done-teardown-gloo-closed",
+    # (thirty-first session) a terminal session of three commands: the first two exit at once on
+    # argparse errors, the third runs the benchmark to its result; nothing in the lines marks where
+    # one command ends and the next begins but the shell's prompt, which no reader splits on
+    "QG-augmxnt-mi300x-vllm-tp8-405b-bench-argparse-retries-ok",
+    # (thirty-first session, until the teardown's lines are read as such) gloo's CUDA destructor
+    # aborting at the interpreter's exit ("driver shutting down")
+    "QG-pytorch-2530-gloo-enforcenotmet-driver-shutting-down",
+    # NCCL's warnings while ProcessGroupNCCL destroys its communicators, then "Destroy complete."
+    "QQ-pytorch-pr155740-symm-mem-nccl-backend-teardown-commreclaim-warn-healthy",
 }
 INITIATOR_FLOOR = 0.65
 
