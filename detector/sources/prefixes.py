@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
 
+from detector.support.exports import platform_record
 from detector.support.hosts import names_a_host
 
 
@@ -135,10 +136,16 @@ _HABANA_RANK = re.compile(r"(?:[A-Za-z_][\w.]{0,80}(?:Error|Exception): )?\[Rank
 # TensorRT-LLM's logger: "[07/23/2025-06:37:06] [TRT-LLM] [RANK 1] [E] ..." (the MPI rank of the process)
 _TRTLLM_RANK = re.compile(r"\[TRT-LLM\] ?\[RANK (?P<rank>\d{1,6})\]")
 _LOGGER_RANK = re.compile(r"\[[\w./-]{1,80}:\d{1,6},? rank=(?P<rank>\d{1,6})\]")
-# a logger's rank field between its other fields: "... | INFO | rank  3 | step 12 | ...", "[rank 3] step 50"
-# (the bracket at the message's start or after its stamp; the field right after a level's)
+# a logger's rank field between its other fields: "... | INFO | rank  3 | step 12 | ...", "[rank 3] step 50",
+# "[2024-12-21 23:46:57][rank5] it=96 loss=7.11", "2025-07-23 11:40:15,400 rank=4 step=8600 fwd_bwd=10.586s"
+# (the bracket at the message's start or after its stamp, or after the stamp, level and logger of
+# Python logging's "%(asctime)s - %(levelname)s - %(name)s - " or a "|"-separated form; the field right
+# after a level's)
 _RANK_FIELD = re.compile(r"(?:\| (?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL) {0,8}\| rank {1,4}(?P<a>\d{1,6}) {1,4}\|"
-                         r"|^(?:[0-9TZ:.,+ -]{8,40}(?: \| [A-Z]{4,8} {0,8}\| [\w.:-]{1,120} - | ))?\[rank (?P<b>\d{1,6})\] )")
+                         r"|^(?:[0-9TZ:.,+ -]{8,64}(?: \| [A-Z]{4,8} {0,8}\| [\w.:-]{1,120} - | - [A-Z]{4,8} - [\w.:-]{1,120} - | ))?"
+                         r"\[rank (?P<b>\d{1,6})\] "
+                         r"|^\[[0-9TZ:.,+ -]{8,40}\] ?\[rank(?P<c>\d{1,6})\] "
+                         r"|^(?:[0-9TZ:.,+ -]{8,64} )?rank=(?P<d>\d{1,6}) )")
 # icefall / k2's logger: "INFO [train.py:1069] (5/8) Sanity check ..." (rank / world size)
 _LOGGER_RANK_OF = re.compile(r"\[[\w./-]{1,80}:\d{1,6}\] \((?P<rank>\d{1,6})/(?P<world>\d{1,6})\) ")
 _HINT_SPAN = 400  # the rank hint is looked for in the first characters of a message
@@ -250,7 +257,10 @@ def quick_prefix(line: str, style: PrefixStyle = PrefixStyle.BRACKETS) -> tuple[
             return None
         local = m["local"]
         if local is not None:
-            return None, int(local), m.end()
+            end = m.end()
+            if line.find("rank", end, end + _HINT_SPAN) >= 0:
+                return None  # perhaps a logger's rank field, the global rank (strip_prefix reads it)
+            return None, int(local), end
         if line.startswith(_LEVEL_WORDS, m.end()) and _VLLM_HEADER.match(line, m.end()) is not None:
             return None  # vLLM's header behind torchrun's prefix (its external launcher)
         rank = m["rank"]
@@ -267,7 +277,7 @@ def quick_prefix(line: str, style: PrefixStyle = PrefixStyle.BRACKETS) -> tuple[
                                or _CRI_STREAM.match(line, ts.end()) is not None):
             return None
     if (line.find("Rank ", 0, _HINT_SPAN) >= 0 or "local" in line or line.find("] (", 0, _HINT_SPAN) >= 0
-            or line.find("rank ", 0, _HINT_SPAN) >= 0
+            or line.find("rank ", 0, _HINT_SPAN) >= 0 or line.find("rank=", 0, 80) >= 0
             or line.find("[Rank:", 0, _HINT_SPAN) >= 0 or line.find("[RANK ", 0, _HINT_SPAN) >= 0):
         return None
     if ctime_lead(line):  # perhaps mpirun's tag behind its --timestamp-output stamp
@@ -372,7 +382,15 @@ def _json_record(line: str) -> tuple[str, int | None, str | None] | None:
         return None
     text = next((v for k in _JSON_TEXT if isinstance(v := record.get(k), str)), None)
     if text is None:
-        return None
+        # a log platform's record, one per line (Cloud Logging's sinks: textPayload or
+        # jsonPayload.message, the pod in resource.labels): read as its whole-document export is
+        platform = platform_record(record)
+        if platform is None:
+            return None
+        stamp, where, text = platform
+        when_text = stamp.strftime("%Y-%m-%dT%H:%M:%S.%fZ") if stamp is not None else None
+        text = text.rstrip("\n")
+        return (f"{when_text} {text}" if when_text else text), None, where
     text = text.rstrip("\n")
     when = next((v for k in _JSON_TIME if isinstance(v := record.get(k), str) and v[:1].isdigit()), None)
     if when is None and isinstance(micros := record.get(_JOURNAL_TIME), str) and micros.isdigit() and len(micros) <= 17:
@@ -470,6 +488,13 @@ def _strip_prefix_at(line: str, style: PrefixStyle) -> Prefixed:
                 stamp = line[: ts.end()]  # (mpirun's ctime runs into its tag: keep a space after it)
                 message = stamp + ("" if stamp.endswith(" ") else " ") + line[end:]
     hinted = False
+    if rank is None and (message.find("rank ", 0, _HINT_SPAN) >= 0 or message.find("][rank", 0, _HINT_SPAN) >= 0
+                         or message.find("] [rank", 0, _HINT_SPAN) >= 0 or message.find("rank=", 0, 70) >= 0):
+        # a logger's own rank field, at the message's start or right after its stamp and level: the
+        # global rank also where a launcher's prefix gave only the local one ("[default1]:")
+        m = _RANK_FIELD.search(message, 0, _HINT_SPAN)
+        if m:
+            rank, hinted = int(next(g for g in (m["a"], m["b"], m["c"], m["d"]) if g is not None)), True
     if rank is None and local is None:
         if message.find("Rank ", 0, _HINT_SPAN) >= 0:
             m = _RANK_START.match(message) or _PG_RANK.search(message, 0, _HINT_SPAN)
@@ -487,10 +512,6 @@ def _strip_prefix_at(line: str, style: PrefixStyle) -> Prefixed:
             m = _LOGGER_RANK.search(message, 0, _HINT_SPAN)
             if m:
                 rank, hinted = int(m["rank"]), True
-        if rank is None and message.find("rank ", 0, _HINT_SPAN) >= 0:
-            m = _RANK_FIELD.search(message, 0, _HINT_SPAN)
-            if m:
-                rank, hinted = int(m["a"] if m["a"] is not None else m["b"]), True
         if rank is None and message.find("] (", 0, _HINT_SPAN) >= 0:
             m = _LOGGER_RANK_OF.search(message, 0, _HINT_SPAN)
             if m and int(m["rank"]) < int(m["world"]):

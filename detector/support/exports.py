@@ -130,6 +130,12 @@ def _record(record: Mapping[str, object], labels: Mapping[str, object] | None = 
     return when, host if isinstance(host, str) and 0 < len(host) <= 253 else None, text
 
 
+def platform_record(record: Mapping[str, object]) -> tuple[datetime | None, str | None, str] | None:
+    """One record of a log platform (its time, the pod or host it names, its text), for a JSON
+    line that no plainer reader knows; None when it holds no text."""
+    return _record(record)
+
+
 def _records_of(doc: object) -> Iterator[tuple[datetime | None, str | None, str]]:
     """The log records of a JSON export, in the document's order."""
     if isinstance(doc, list):
