@@ -67,8 +67,9 @@ def straggler_findings(
         text = (
             f"rank {hit.rank} {hit.key}_{unit} median {hit.value_s * factor:.1f} vs peers "
             f"{hit.peers_s * factor:.1f} ({ev.pct(hit.rel)}, robust z {hit.z:.1f}) for "
-            f"{hit.windows} consecutive windows of {hit.window_steps} steps since step "
-            f"{hit.start_step}"
+            + (f"{hit.windows} consecutive windows of {hit.window_steps} steps" if hit.window_steps > 1
+               else f"{hit.windows} step lines in a row")
+            + f" since step {hit.start_step}"
         )
         if hit.baseline_s is not None and hit.z_individual is not None:
             text += (
@@ -135,7 +136,8 @@ def straggler_findings(
 def _straggler_confidence(hit: StragglerHit, config: StatsConfig, gpu_backed: bool) -> float:
     """0.6 at the first flag, more the longer the streak; less when it has passed; a deviating
     GPU behind the rank makes it near certain."""
-    value = 0.6 + 0.05 * (hit.windows - config.consecutive)
+    need = config.consecutive if hit.window_steps > 1 else straggler.SHORT_STREAK
+    value = 0.6 + 0.05 * (hit.windows - need)
     if not hit.ongoing:
         value -= 0.15
     if gpu_backed:

@@ -57,6 +57,11 @@ class StragglerHit:
 _BACKWARD_WORDS = frozenset({"bwd", "backward"})
 _COMM_APART = ("allreduce", "all_reduce", "comm", "wait")
 MIN_WINDOW = 5  # step lines a window holds at the least (a short log's windows are shorter)
+# a log with fewer step lines than MIN_WINDOW x consecutive: single lines are judged, the rank
+# beyond the thresholds in this many in a row, and slower than its peers by SHORT_REL at least
+# (a line's value is not a window's median: no jitter is smoothed away)
+SHORT_STREAK = 5
+SHORT_REL = 0.25
 
 
 def eligible_keys(keys: tuple[str, ...], config: StatsConfig) -> list[int]:
@@ -73,14 +78,18 @@ def eligible_keys(keys: tuple[str, ...], config: StatsConfig) -> list[int]:
     return out
 
 
-def window_for(n_cols: int, config: StatsConfig) -> int | None:
-    """Step lines per window: the configured number, or in a log too short for
-    ``consecutive`` such windows, as many as make ``consecutive`` windows of it (at least
-    :data:`MIN_WINDOW`); None when even those do not fit."""
+def window_for(n_cols: int, config: StatsConfig) -> tuple[int, int] | None:
+    """Step lines per window and windows in a row a straggler must hold: the configured ones, or
+    in a log too short for ``consecutive`` such windows, as many lines as make ``consecutive``
+    windows of them (at least :data:`MIN_WINDOW`); in a log shorter still (a run that prints its
+    timings every 50 steps), single lines, :data:`SHORT_STREAK` of them in a row; None when even
+    those do not fit."""
     if n_cols >= config.window * config.consecutive:
-        return config.window
+        return config.window, config.consecutive
     win = n_cols // config.consecutive
-    return win if win >= MIN_WINDOW else None
+    if win >= MIN_WINDOW:
+        return win, config.consecutive
+    return (1, SHORT_STREAK) if n_cols >= SHORT_STREAK else None
 
 
 def _runs(beyond: np.ndarray) -> IntArray:
@@ -94,12 +103,13 @@ def _runs(beyond: np.ndarray) -> IntArray:
 def detect_stragglers(
     grid: StepGrid, wall_per_step: FloatArray, config: StatsConfig
 ) -> list[StragglerHit]:
-    win = window_for(grid.n_cols, config)
-    if grid.n_ranks < config.min_ranks or win is None:
+    shape = window_for(grid.n_cols, config)
+    if grid.n_ranks < config.min_ranks or shape is None:
         return []
+    win, streak = shape
     best: dict[int, StragglerHit] = {}
     for k in eligible_keys(grid.local_keys, config):
-        for hit in _detect_key(grid, k, wall_per_step, config, win):
+        for hit in _detect_key(grid, k, wall_per_step, config, win, streak):
             old = best.get(hit.rank)
             if old is None or (hit.detected_step, -hit.z) < (old.detected_step, -old.z):
                 best[hit.rank] = hit
@@ -125,7 +135,7 @@ def _onset(
 
 
 def _detect_key(
-    grid: StepGrid, k: int, job_step: FloatArray, config: StatsConfig, win: int
+    grid: StepGrid, k: int, job_step: FloatArray, config: StatsConfig, win: int, streak: int
 ) -> list[StragglerHit]:
     n_win = grid.n_cols // win
     start = grid.n_cols - n_win * win
@@ -161,12 +171,12 @@ def _detect_key(
         )
         beyond = (
             (z >= config.z_threshold)
-            & (rel >= config.rel_threshold)
+            & (rel >= (config.rel_threshold if win > 1 else max(config.rel_threshold, SHORT_REL)))
             & impact_ok
             & (counts >= config.min_ranks)[None, :]
         )
     runs = _runs(beyond)
-    flagged = np.flatnonzero((runs >= config.consecutive).any(axis=1))
+    flagged = np.flatnonzero((runs >= streak).any(axis=1))
     if flagged.size == 0:
         return []
     b = min(config.baseline_windows, n_win)
@@ -177,8 +187,8 @@ def _detect_key(
     )
     hits = []
     for row in flagged.tolist():
-        detect = int(np.argmax(runs[row] >= config.consecutive))
-        first = detect - config.consecutive + 1
+        detect = int(np.argmax(runs[row] >= streak))
+        first = detect - streak + 1
         last = detect
         while last + 1 < n_win and beyond[row, last + 1]:
             last += 1

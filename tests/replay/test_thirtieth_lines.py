@@ -201,8 +201,12 @@ def test_a_rank_computing_slower_in_a_short_log_is_a_straggler(tmp_path: Path, r
     assert incidents_of(tmp_path / "even", {"train.log": _timed_steps(None, 30)}, ruleset) == []
     # a backward time with no communication timed apart may hold the all-reduce: not read alone
     assert incidents_of(tmp_path / "folded", {"train.log": _timed_steps(2, 30, comm_apart=False)}, ruleset) == []
-    # too few steps for windows of five
-    assert incidents_of(tmp_path / "short", {"train.log": _timed_steps(2, 12)}, ruleset) == []
+    # too few steps for three windows of five: single step lines, five in a row (thirty-first
+    # session); four are too few
+    short = incidents_of(tmp_path / "short", {"train.log": _timed_steps(2, 12)}, ruleset)
+    assert short and (short[0].cause, short[0].rank) == (Cause.STRAGGLER, 2), short
+    assert "step lines in a row" in " ".join(short[0].evidence), short[0].evidence
+    assert incidents_of(tmp_path / "shorter", {"train.log": _timed_steps(2, 4)}, ruleset) == []
 
 
 def test_a_hung_rank_whose_faulthandler_dump_waits_for_its_data_loader_is_starved(tmp_path: Path, ruleset: RuleSet) -> None:

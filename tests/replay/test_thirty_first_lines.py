@@ -58,6 +58,24 @@ def test_a_cloud_logging_record_per_line_is_read_as_its_text(tmp_path: Path, rul
     assert strip_prefix(plain).message == plain
 
 
+def _logging_steps(slow: int | None, steps: int, ranks: int = 8, every: int = 50, onset: int = 0,
+                   factor: float = 1.78) -> str:
+    """Python logging's "%(asctime)s - %(levelname)s - %(name)s - %(message)s" lines, one per
+    rank every ``every`` steps; the slow rank computes ``factor`` times longer from line
+    ``onset`` on and the others wait for it in the all-reduce."""
+    lines = []
+    for i in range(steps):
+        step = (i + 1) * every
+        for rank in range(ranks):
+            late = rank == slow and i >= onset
+            fwd = 1.90 * (factor if late else 1.0) + ((i * 7 + rank * 13) % 10) / 200
+            wait = (3.33 - fwd if late else 2.38) + ((i * 3 + rank) % 10) / 400
+            minute, second = divmod(i * 215 + rank, 60)
+            lines.append(f"2025-04-21 09:{minute % 60:02d}:{second:02d},571 - INFO - __main__ - [rank {rank}] step {step} | "
+                         f"loss 2.7671 | step_time 4.277s | fwd_bwd {fwd:.3f}s | allreduce_wait {wait:.3f}s")
+    return "\n".join(lines) + "\n"
+
+
 def test_python_logging_s_rank_field_names_the_rank(tmp_path: Path, ruleset: RuleSet) -> None:
     line = "2025-04-21 09:04:53,571 - INFO - __main__ - [rank 28] step 50 | loss 2.7671 | fwd_bwd 1.902s"
     pre = strip_prefix(line)
@@ -76,3 +94,25 @@ def test_python_logging_s_rank_field_names_the_rank(tmp_path: Path, ruleset: Rul
     pre = strip_prefix("[default2]:2024-06-30 08:17:52,334 | INFO | rank  10 | step 8010 | loss 2.4")
     assert (pre.rank, pre.local_rank) == (10, 2), pre
     assert strip_prefix("[default2]: waiting for rank 3").rank is None
+
+
+def test_a_straggler_in_a_log_printing_its_timings_every_fifty_steps(tmp_path: Path, ruleset: RuleSet) -> None:
+    """Seven timing lines per rank (every 50 steps): too few for three windows of five, so before
+    nothing was judged; single lines are judged now, five in a row beyond the thresholds."""
+    seen = incidents_of(tmp_path / "slow", {"train.log": _logging_steps(5, 7)}, ruleset)
+    assert seen and (seen[0].cause, seen[0].rank) == (Cause.STRAGGLER, 5), seen
+    assert "7 step lines in a row" in " ".join(seen[0].evidence), seen[0].evidence
+    # slower from the fourth line on: four lines in a row are too few
+    assert incidents_of(tmp_path / "late", {"train.log": _logging_steps(5, 7, onset=3)}, ruleset) == []
+    # and no rank slower: nothing
+    assert incidents_of(tmp_path / "even", {"train.log": _logging_steps(None, 7)}, ruleset) == []
+
+
+def test_a_short_log_s_single_lines_need_a_quarter_more_than_the_peers(tmp_path: Path, ruleset: RuleSet) -> None:
+    """A rank 15 % slower line after line is past the windows' 10 % but within a single line's
+    jitter allowance: in a log too short for windows it is not flagged."""
+    mild = _logging_steps(5, 7, factor=1.15)
+    assert incidents_of(tmp_path / "mild", {"train.log": mild}, ruleset) == []
+    # the same rank in a log long enough for windows of steps (three of five lines): flagged
+    assert [i.rank for i in incidents_of(tmp_path / "long", {"train.log": _logging_steps(5, 15, factor=1.15)},
+                                         ruleset)] == [5]
