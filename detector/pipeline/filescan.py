@@ -29,6 +29,8 @@ class FileScan:
     tail_first: int = 1  # line number of tail_lines[0]
     parser: LineParser | None = None
     prefix_ranks: set[int] = field(default_factory=set)
+    # (local rank, global rank) of lines whose prefixes name both (torchrun's "[default3]:[rank11]:")
+    prefix_pairs: set[tuple[int, int]] = field(default_factory=set)
     warnings: list[str] = field(default_factory=list)
     hosts: set[str] = field(default_factory=set)
     cap: Admission | None = None  # where set, the hits it turns down are counted, not kept

@@ -35,6 +35,10 @@ class RunIndex:
     # a torchrun rank folder (``attempt_N/<local rank>/``) -> the global rank one of its files names:
     # its stderr.log, stdout.log and error.json are the same process's
     folder_rank: dict[str, int] = field(default_factory=dict)
+    # a node's combined torchrun log (``--tee``: "[default3]:[rank11]:") -> global rank minus local
+    # rank, where its lines naming both agree on it: its lines that name only "[default5]:" (a
+    # rank's output before its process group, or an older torchrun's) are global rank 5 + that
+    file_offset: dict[str, int] = field(default_factory=dict)
     host_alias: dict[str, str] = field(default_factory=dict)
     world_size: int | None = None
     nodes: set[str] = field(default_factory=set)
@@ -150,6 +154,9 @@ def build_index(scans: Sequence[FileScan]) -> RunIndex:
                 idx.rank_local.setdefault(rank, f.local_rank)
         for fr in scan.failures:
             _add_failure(idx, fr, f)
+        offset = _node_offset(scan.prefix_pairs)
+        if offset is not None:
+            idx.file_offset[f.display] = offset
     for folder, hosts in init_hosts.items():
         host = hosts.most_common(1)[0][0]
         if host != folder:
@@ -256,6 +263,16 @@ def _add_failure(idx: RunIndex, fr: FailureRecord, f: LogFile) -> None:
         idx.rank_pid.setdefault(fr.rank, fr.pid)
 
 
+def _node_offset(pairs: set[tuple[int, int]]) -> int | None:
+    """Global minus local rank, where two local ranks or more pair with global ranks and every
+    pair agrees on it (one node's workers: torchrun numbers them from the node's first global
+    rank); None where they disagree (a paste of several nodes' lines) or too few say it."""
+    if len({local for local, _rank in pairs}) < 2:
+        return None
+    offsets = {rank - local for local, rank in pairs}
+    return offsets.pop() if len(offsets) == 1 else None
+
+
 def _note_folders(idx: RunIndex, files: Iterable[LogFile]) -> None:
     """A torchrun rank folder whose one file names its global rank names it for its siblings
     (the error file is written before the traceback that carries ``[rankN]:``)."""
@@ -289,6 +306,9 @@ def resolve_rank(idx: RunIndex, f: LogFile, event_rank: int | None, event_local:
         g = global_of_local(idx, f.node, event_local, f.attempt)
         if g is not None:
             return g
+        offset = idx.file_offset.get(f.display)
+        if offset is not None:
+            return event_local + offset if 0 <= event_local + offset < MAX_RANKS else None
         if len(idx.nodes) <= 1:
             return event_local
     return None

@@ -359,6 +359,8 @@ def process_buffer(buf: bytes, start: int, end: int, base_line: int, scan: FileS
             message = raw[quick[2]:] if quick[2] else raw
         if rank is not None and not hinted:  # a rank named inside a message is no prefix
             scan.prefix_ranks.add(rank)
+            if local is not None:
+                scan.prefix_pairs.add((local, rank))
         if "ChildFailedError" in message and line_no > summary_until and _summary_follows(buf, line_end):
             summary = parse_summary(_following(buf, line_end, SUMMARY_LINES), style, parser.f.display, line_no + 1)
             scan.failures.extend(summary)

@@ -190,6 +190,7 @@ class LineProcessor:
         result.new_failures = self._merge_failures(lf, tmp.failures)
         scan = lf.scan
         scan.prefix_ranks |= tmp.prefix_ranks
+        scan.prefix_pairs |= tmp.prefix_pairs
         scan.hosts |= tmp.hosts
         scan.lines += chunk.line_count()
         received = datetime.fromtimestamp(chunk.received, tz=UTC)

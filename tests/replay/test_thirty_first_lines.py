@@ -116,3 +116,34 @@ def test_a_short_log_s_single_lines_need_a_quarter_more_than_the_peers(tmp_path:
     # the same rank in a log long enough for windows of steps (three of five lines): flagged
     assert [i.rank for i in incidents_of(tmp_path / "long", {"train.log": _logging_steps(5, 15, factor=1.15)},
                                          ruleset)] == [5]
+
+
+def _node_log(base: int, failing_local: int | None) -> str:
+    lines = []
+    for local in range(4):
+        if local == failing_local:
+            lines += [f"[default{local}]:Traceback (most recent call last):",
+                      f'[default{local}]:  File "train.py", line 10, in <module>',
+                      f"[default{local}]:ValueError: bad shard index 17"]
+        else:
+            lines.append(f"[default{local}]:[rank{base + local}]:[E1205 10:30:0{local}.123 ProcessGroupNCCL.cpp:616] "
+                         f"[Rank {base + local}] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=5, "
+                         "OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for 1800085 milliseconds "
+                         "before timing out.")
+    return "\n".join(lines) + "\n"
+
+
+def test_a_node_log_s_local_rank_is_its_global_rank_past_the_node_s_first(tmp_path: Path, ruleset: RuleSet) -> None:
+    """Each node's torchrun --tee log: its ranks print "[default3]:[rank7]:", the one that failed
+    before its process group printed only "[default2]:". Before, that was read as global rank 2
+    (local = global, as in a one-node run) - another node's rank; now as 4 + 2."""
+    seen = incidents_of(tmp_path / "two", {"node-a.log": _node_log(0, None), "node-b.log": _node_log(4, 2)}, ruleset)
+    assert seen and (seen[0].cause, seen[0].rank) == (Cause.PYTHON_EXCEPTION, 6), seen
+    # a file whose prefixes disagree on the offset (two nodes' lines pasted together) tells none
+    mixed = _node_log(0, None).replace("[default3]:[rank3]", "[default3]:[rank11]")
+    seen = incidents_of(tmp_path / "mixed", {"node-a.log": mixed, "node-b.log": _node_log(4, 2)}, ruleset)
+    assert seen and seen[0].cause is Cause.PYTHON_EXCEPTION and seen[0].rank == 6, seen
+    pasted = _node_log(0, None).replace("[default3]:[rank3]", "[default3]:[rank11]") + _node_log(4, 2).replace(
+        "[default0]:[rank4]", "[default0]:[rank0]")
+    seen = incidents_of(tmp_path / "pasted", {"console.log": pasted}, ruleset)
+    assert seen and seen[0].cause is Cause.PYTHON_EXCEPTION and seen[0].rank != 6, seen
