@@ -7,6 +7,7 @@ import dataclasses
 import json
 import re
 import statistics
+import sys
 from collections import Counter, defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
@@ -666,6 +667,35 @@ def demote_teardown_errors(findings: Sequence[Finding]) -> list[Finding]:
             for f in findings if not its_header(f)]
 
 
+RULE_PG_DESTROYING = "torch.pg_destroying"
+
+
+def demote_destroy_warnings(findings: Sequence[Finding]) -> list[Finding]:
+    """``findings`` with what NCCL reported while ProcessGroupNCCL destroyed its communicators
+    made context, cause none, where a destroy then completed: in a file, the lines after the first
+    "destroying NCCL communicators" where a "Destroy complete." follows it ("NCCL WARN Cuda failure
+    1 'invalid argument'", "commReclaim: cleanup comm ... failed in destroy/abort" as registered
+    buffers are freed) are the shutdown's, after the work was done. A GPU, its memory or its
+    links failing is kept."""
+    marks = [f for f in findings if f.rule == RULE_PG_DESTROYING and f.line is not None]
+    if not marks:
+        return list(findings)
+    spans: dict[str | None, tuple[int, int]] = {}
+    for file in {f.file for f in marks}:
+        starts = [f.line for f in marks if f.file == file and "destroying" in (f.text or "") and f.line is not None]
+        ends = [f.line for f in marks if f.file == file and "Destroy complete" in (f.text or "") and f.line is not None]
+        if starts and ends and max(ends) > min(starts):
+            # (to the file's end: a paste cut while the last ranks were still destroying theirs)
+            spans[file] = (min(starts), sys.maxsize)
+
+    def during(f: Finding) -> bool:
+        span = spans.get(f.file)
+        return (span is not None and f.line is not None and span[0] < f.line < span[1] and f.rule.startswith("nccl.")
+                and f.role is not Role.CONTEXT and f.cause not in GPU_FAULTS)
+
+    return [dataclasses.replace(f, role=Role.CONTEXT, cause=None) if during(f) else f for f in findings]
+
+
 # a Ray actor's or worker's prefix, and the exception class its line raises
 _ACTOR_PID = re.compile(r"\((?:[A-Za-z_][\w.()]{0,80} )?pid=(?P<pid>[0-9]{1,10})(?:, ip=[0-9A-Fa-f.:]{3,45})?\)")
 _EXC_CLASS = re.compile(r"\b(?P<cls>[A-Za-z_][\w.]{0,80}(?:Error|Exception)):")
@@ -1006,7 +1036,7 @@ def demote_after_exit(findings: Sequence[Finding]) -> list[Finding]:
 
 
 CPP_TERMINATE = "torch.cpp_terminate"
-CPP_TERMINATE = "torch.cpp_terminate"
+RULE_CUDART_UNLOADING = "cuda.driver_shutting_down"
 WHAT_WITHIN = 3  # lines from "terminate called after throwing ..." to its "what():" line
 ABORT_WITHIN = 15  # lines from it to the abort's report (a signal handler's, a launcher's)
 _ABORT_WORDS = re.compile(r"SIGABRT|Abort(?:ed)?\b|[Ss]ignal:? 6\b|code -6\b")
@@ -1023,10 +1053,26 @@ def demote_abort_after_cpp_exception(findings: Sequence[Finding]) -> list[Findin
     throwing an instance of ...") made collateral (cause none) when the exception's ``what():``
     line names a failure of its own (an initiator finding of another cause just after it): the
     runtime aborted the process because of that exception, which is the cause (the abort, a
-    SIGABRT exit or a signal handler's report, says nothing more)."""
+    SIGABRT exit or a signal handler's report, says nothing more). Where the ``what():`` line says
+    the CUDA runtime was unloading ("driver shutting down"), the exception and its abort are the
+    process's exit, no failure: context."""
     terminates = [f for f in findings if f.rule == CPP_TERMINATE and f.line is not None]
     if not terminates:
         return list(findings)
+    # the exception was raised at the interpreter's exit, the CUDA runtime already unloading: the
+    # process's work was done, its abort is the teardown's (a destructor's CUDA call), no failure
+    at_exit = [t for t in terminates if any(
+        f.rule == RULE_CUDART_UNLOADING and f.file == t.file and _same_process(f, t) and f.line is not None
+        and 0 < f.line - (t.line or 0) <= WHAT_WITHIN for f in findings)]
+    if at_exit:
+        def after_exit(f: Finding) -> bool:
+            return f.line is not None and (f.rule == CPP_TERMINATE or (
+                f.cause is Cause.CRASH_SIGNAL and bool(_ABORT_WORDS.search(f.text or ""))
+            )) and any(t.file == f.file and _same_process(f, t) and 0 <= f.line - (t.line or 0) <= ABORT_WITHIN
+                       for t in at_exit)
+
+        findings = [dataclasses.replace(f, role=Role.CONTEXT, cause=None) if after_exit(f) else f for f in findings]
+        terminates = [t for t in terminates if t not in at_exit]
     explained = [t for t in terminates if any(
         f.role is Role.INITIATOR and f.cause not in (None, Cause.CRASH_SIGNAL) and f.file == t.file
         and _same_process(f, t) and f.line is not None and 0 < f.line - (t.line or 0) <= WHAT_WITHIN

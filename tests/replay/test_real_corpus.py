@@ -102,11 +102,6 @@ KNOWN_NOISY = {
     # argparse errors, the third runs the benchmark to its result; nothing in the lines marks where
     # one command ends and the next begins but the shell's prompt, which no reader splits on
     "QG-augmxnt-mi300x-vllm-tp8-405b-bench-argparse-retries-ok",
-    # (thirty-first session, until the teardown's lines are read as such) gloo's CUDA destructor
-    # aborting at the interpreter's exit ("driver shutting down")
-    "QG-pytorch-2530-gloo-enforcenotmet-driver-shutting-down",
-    # NCCL's warnings while ProcessGroupNCCL destroys its communicators, then "Destroy complete."
-    "QQ-pytorch-pr155740-symm-mem-nccl-backend-teardown-commreclaim-warn-healthy",
 }
 INITIATOR_FLOOR = 0.65
 

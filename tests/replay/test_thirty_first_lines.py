@@ -147,3 +147,58 @@ def test_a_node_log_s_local_rank_is_its_global_rank_past_the_node_s_first(tmp_pa
         "[default0]:[rank4]", "[default0]:[rank0]")
     seen = incidents_of(tmp_path / "pasted", {"console.log": pasted}, ruleset)
     assert seen and seen[0].cause is Cause.PYTHON_EXCEPTION and seen[0].rank != 6, seen
+
+
+def test_an_exception_at_exit_with_the_cuda_runtime_unloading_is_no_failure(tmp_path: Path, ruleset: RuleSet) -> None:
+    """gloo's or c10's destructor calling into CUDA after the interpreter finished: "driver
+    shutting down" (cudaErrorCudartUnloading) and the runtime's abort. Before, a crash_signal."""
+    gloo = ("terminate called after throwing an instance of 'gloo::EnforceNotMet'\n"
+            "  what():  [enforce fail at /tmp/pip-fj8uIV-build/torch/lib/gloo/gloo/cuda.cu:249] error == cudaSuccess. "
+            "29 vs 0. Error at: /tmp/pip-fj8uIV-build/torch/lib/gloo/gloo/cuda.cu:249: driver shutting down\n")
+    assert incidents_of(tmp_path / "gloo", {"console.log": gloo}, ruleset) == []
+    c10 = ("[exiting program at iteration 6] datetime: 2022-03-11 15:20:26\n"
+           "terminate called after throwing an instance of 'c10::CUDAError'\n"
+           "  what():  CUDA error: driver shutting down\n"
+           "Exception raised from query at ../aten/src/ATen/cuda/CUDAEvent.h:95 (most recent call first):\n"
+           "Fatal Python error: Aborted\n")
+    assert incidents_of(tmp_path / "c10", {"console.log": c10}, ruleset) == []
+    # the same abort on another failure is still that failure
+    other = c10.replace("CUDA error: driver shutting down", "CUDA error: an illegal memory access was encountered")
+    assert [i.cause for i in incidents_of(tmp_path / "ima", {"console.log": other}, ruleset)] == [
+        Cause.ILLEGAL_MEMORY_ACCESS]
+    # and an abort with no what() line at all is still a crash
+    bare = "terminate called after throwing an instance of 'c10::Error'\nAborted (core dumped)\n"
+    assert [i.cause for i in incidents_of(tmp_path / "bare", {"console.log": bare}, ruleset)] == [Cause.CRASH_SIGNAL]
+
+
+def test_hccl_s_socket_manager_failing_to_establish_links_is_the_network(tmp_path: Path, ruleset: RuleSet) -> None:
+    plog = ("[ERROR] HCCL(55694,):2026-06-03-06:04:59.040.451 [hccl_socket_manager.cc:860] [60446][Wait]"
+            "[LinksEstablishCompleted] is failed. ret[9].\n"
+            "[ERROR] HCCL(55694,):2026-06-03-06:04:59.040.458 [hccl_socket_manager.cc:399] [60446][Create][Sockets]"
+            "Wait links establish completed failed, local role is client. ret[9]\n")
+    assert [i.cause for i in incidents_of(tmp_path / "hccl", {"plog-55694.log": plog}, ruleset)] == [Cause.NETWORK]
+
+
+def test_nccl_s_warnings_while_communicators_are_destroyed_are_the_teardown_s(tmp_path: Path, ruleset: RuleSet) -> None:
+    """Freeing registered buffers at destroy_process_group: NCCL warns of a CUDA failure and a
+    comm it could not reclaim, then ProcessGroupNCCL says the destroy completed. Before: unknown."""
+    lines = []
+    for r in range(2):
+        lines.append(f"[rank{r}]:[I617 21:49:04.24095985{r} ProcessGroupNCCL.cpp:1479] [PG ID 0 PG GUID 0(default_pg) "
+                     f"Rank {r}] Watchdog joined, destroying NCCL communicators.")
+    for r in range(2):
+        pid = 3355146 + r
+        lines += [f"[2025-06-17 21:49:04] devvm5552:{pid}:{pid} [{r}] transport/p2p.cc:1128 NCCL WARN Cuda failure 1 "
+                  "'invalid argument'",
+                  f"[2025-06-17 21:49:04] devvm5552:{pid}:{pid} [{r}] init.cc:2143 NCCL WARN commReclaim: cleanup comm "
+                  f"0x9801e1{r} rank {r} failed in destroy/abort, error 1",
+                  f"[rank{r}]:[I617 21:49:04.73574042{r} ProcessGroupNCCL.cpp:1487] [PG ID 0 PG GUID 0(default_pg) "
+                  f"Rank {r}] Destroy complete."]
+    text = "\n".join(lines) + "\n"
+    assert incidents_of(tmp_path / "done", {"console.log": text}, ruleset) == []
+    # without a destroy that completed, the same warnings are what the run shows of its failure
+    unfinished = "\n".join(line for line in lines if "Destroy complete" not in line) + "\n"
+    assert incidents_of(tmp_path / "cut", {"console.log": unfinished}, ruleset) != []
+    # and a failure before the teardown is still the failure
+    failed = "[rank1]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\n" + text
+    assert [i.cause for i in incidents_of(tmp_path / "oom", {"console.log": failed}, ruleset)] == [Cause.CUDA_OOM]
