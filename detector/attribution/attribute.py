@@ -620,6 +620,13 @@ def attribute(facts: RunFacts) -> list[Incident]:
         facts = replace(facts, findings=tuple(attempted))
     failure_findings = _peer_died_first(_aborts_by_the_watchdog(_deaths_after_timeouts(_crashes_after_a_lost_peer(
         [f for f in facts.findings if f.cause is not Cause.STRAGGLER and not f.rule.startswith(RULE_GPU_OUTLIER)]))), facts)
+    late = _after_the_job(failure_findings, facts)
+    later_incidents: list[Incident] = []
+    if late:
+        # a machine fault after every worker had exited is no cause of this run's end: an incident
+        # of its own (its node is still bad), after the run's
+        later_incidents = [_failure_incident(late, late, facts)[0]]
+        failure_findings = [f for f in failure_findings if id(f) not in {id(x) for x in late}]
     for group in _group_by_attempt(failure_findings):
         initiators = [f for f in group if f.role is Role.INITIATOR and f.cause is not None and f.rule != RULE_STALL]
         hung = finish_incident(group, facts, stopped_by=initiators) if initiators else None
@@ -656,11 +663,37 @@ def attribute(facts: RunFacts) -> list[Incident]:
     incidents.extend(_stragglers(facts))
     if not incidents:
         incidents.extend(_unfinished(facts))
-    incidents.sort(key=lambda i: (not i.remediation.drain_node, i.cause is Cause.STRAGGLER,
+    incidents.extend(later_incidents)
+    incidents.sort(key=lambda i: (any(i is x for x in later_incidents), not i.remediation.drain_node,
+                                  i.cause is Cause.STRAGGLER,
                                   i.first_evidence_time.timestamp() if i.first_evidence_time else float("inf")))
     if last_attempt is not None:
         incidents.sort(key=lambda i: not any(f.attempt == last_attempt for f in i.evidence))
     return _straggler_before_a_stop(incidents)
+
+
+AFTER_THE_JOB = timedelta(minutes=2)  # a machine fault this long after the last worker's exit
+
+
+def _after_the_job(findings: Sequence[Finding], facts: RunFacts) -> list[Finding]:
+    """The machine faults (a GPU, its memory or links, a NIC) that came more than
+    :data:`AFTER_THE_JOB` after the launcher saw every worker of the run exit (its exit records name
+    every rank the run holds, each with its time): a GPU that fell off the bus a quarter of an hour
+    after the job's workers were gone did not end it. None where an exit has no time or a rank
+    none."""
+    exits = [f for f in findings if f.rule == RULE_EXIT_CODE]
+    if not exits or any(f.time is None or f.rank is None for f in exits) or not facts.ranks:
+        return []
+    if not set(facts.ranks) <= {f.rank for f in exits}:
+        return []
+    end = max(f.time for f in exits if f.time is not None)
+    late = [f for f in findings if f.role is Role.INITIATOR and f.cause in HARDWARE and f.time is not None
+            and f.time > end + AFTER_THE_JOB]
+    if not late:
+        return []
+    first_late = min(f.time for f in late if f.time is not None)
+    return [f for f in findings if f.cause in HARDWARE and f.time is not None and f.time >= first_late
+            and f.role is not Role.CONTEXT]
 
 
 def _unfinished(facts: RunFacts) -> list[Incident]:

@@ -15,6 +15,14 @@ from detector.support.hosts import names_a_host
 
 _MONTHS = {m: i for i, m in enumerate(
     ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1)}
+# the abbreviated month names journalctl and syslog print under other locales (LC_TIME): Spanish,
+# Portuguese, Italian, German (lower case there, "abr 27 22:39:53 host kernel: ..."); English's too
+_LOCAL_MONTHS = {**_MONTHS, **{m: i for names in (
+    ("ene", "feb", "mar", "abr", "may", "jun", "jul", "ago", "sep", "oct", "nov", "dic"),  # es
+    ("jan", "fev", "mar", "abr", "mai", "jun", "jul", "ago", "set", "out", "nov", "dez"),  # pt
+    ("gen", "feb", "mar", "apr", "mag", "giu", "lug", "ago", "set", "ott", "nov", "dic"),  # it
+    ("jan", "feb", "mär", "apr", "mai", "jun", "jul", "aug", "sep", "okt", "nov", "dez"),  # de
+) for i, m in enumerate(names, 1)}}
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +50,11 @@ _DMESG = re.compile(r"\[\s*(?P<sec>\d{1,10})\.(?P<us>\d{1,9})\](?:\s*\[\s*[TC]\d
 # dmesg -T: [Sun Feb 23 16:24:18 2025]
 _DMESG_T = re.compile(
     r"\[(?:[A-Z][a-z]{2} )?(?P<mon>[A-Z][a-z]{2})\s+(?P<d>\d{1,2}) (?P<h>\d{2}):(?P<mi>\d{2}):(?P<s>\d{2}) (?P<y>\d{4})\]"
+)
+# syslog under another locale: "abr 27 22:39:53 host kernel:" (a month of _LOCAL_MONTHS)
+_SYSLOG_LOCAL = re.compile(
+    r"(?P<mon>[A-Za-zä]{3})\.?\s+(?P<d>\d{1,2}) (?P<h>\d{2}):(?P<mi>\d{2}):(?P<s>\d{2})(?:\.(?P<frac>\d{1,9}))?"
+    r"(?:\s+(?P<host>[A-Za-z0-9][\w.-]*)\s+(?:kernel:|\S+?:))?"
 )
 # syslog: Nov 29 12:00:01 host kernel:
 _SYSLOG = re.compile(
@@ -282,6 +295,13 @@ def _parse_time(text: str, *, year: int | None, pos: int) -> Stamp | None:
         m = _SYSLOG.match(text, pos)
         if m:
             month = _MONTHS.get(m["mon"].lower())
+            if month and year is not None:
+                t = _safe(year, month, int(m["d"]), int(m["h"]), int(m["mi"]), int(m["s"]), _frac(m["frac"]), UTC)
+                return Stamp(t, None, m["host"], m.end()) if t else None
+    if (first.islower() or text[pos:pos + 3].lower() not in _MONTHS) and text[pos:pos + 3].lower() in _LOCAL_MONTHS:
+        m = _SYSLOG_LOCAL.match(text, pos)
+        if m and m["host"] is not None:  # (a month word and a time alone may be any sentence's)
+            month = _LOCAL_MONTHS.get(m["mon"].lower())
             if month and year is not None:
                 t = _safe(year, month, int(m["d"]), int(m["h"]), int(m["mi"]), int(m["s"]), _frac(m["frac"]), UTC)
                 return Stamp(t, None, m["host"], m.end()) if t else None

@@ -202,3 +202,51 @@ def test_nccl_s_warnings_while_communicators_are_destroyed_are_the_teardown_s(tm
     # and a failure before the teardown is still the failure
     failed = "[rank1]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\n" + text
     assert [i.cause for i in incidents_of(tmp_path / "oom", {"console.log": failed}, ruleset)] == [Cause.CUDA_OOM]
+
+
+def _node_run_with_a_late_xid(minutes_after: int) -> dict[str, str]:
+    summary = []
+    for rank in range(2):
+        summary += [f"[{rank}]:", f"  time      : 2024-05-04_04:34:0{5 + rank}", "  host      : gpu-a",
+                    f"  rank      : {rank} (local_rank: {rank})", f"  exitcode  : -6 (pid: 46591{rank})",
+                    "  error_file: <N/A>", f"  traceback : Signal 6 (SIGABRT) received by PID 46591{rank}"]
+    log = "\n".join([
+        "[rank0]:[E504 04:33:00.000000000 ProcessGroupNCCL.cpp:616] [Rank 0] Watchdog caught collective operation "
+        "timeout: WorkNCCL(SeqNum=4563, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for "
+        "1800339 milliseconds before timing out.",
+        "torch.distributed.elastic.multiprocessing.errors.ChildFailedError: ",
+        "============================================================",
+        "train.py FAILED",
+        "------------------------------------------------------------",
+        "Failures:",
+        *summary[7:],
+        "------------------------------------------------------------",
+        "Root Cause (first observed failure):",
+        *summary[:7],
+        "============================================================",
+    ]) + "\n"
+    minute = 34 + minutes_after
+    kern = (f"2024-05-04T04:{minute:02d}:39.988626+00:00 gpu-a kernel: NVRM: Xid (PCI:0000:4e:00): 79, pid='<unknown>', "
+            "name=<unknown>, GPU has fallen off the bus.\n")
+    return {"train.log": log, "kern.log.gpu-a": kern}
+
+
+def test_a_gpu_fault_after_every_worker_exited_did_not_end_the_run(tmp_path: Path, ruleset: RuleSet) -> None:
+    """The launcher saw both workers exit at 04:34; the GPU fell off the bus sixteen minutes later:
+    its own incident (the node is still bad), after the run's (before, the run's cause)."""
+    seen = incidents_of(tmp_path / "late", _node_run_with_a_late_xid(16), ruleset)
+    assert [i.cause for i in seen] == [Cause.HANG, Cause.GPU_HARDWARE], seen
+    # at the time the workers died, it is what killed them
+    seen = incidents_of(tmp_path / "same", _node_run_with_a_late_xid(0), ruleset)
+    assert seen and seen[0].cause is Cause.GPU_HARDWARE, seen
+
+
+def test_a_kernel_line_stamped_with_another_locale_s_month_is_timed(tmp_path: Path, ruleset: RuleSet) -> None:
+    from detector.sources.timestamps import parse_timestamp
+
+    stamp = parse_timestamp("abr 27 22:39:53 dgx-a100-37 kernel: NVRM: Xid (PCI:0000:3a:00): 79, pid=", year=2024)
+    assert stamp is not None and stamp.time is not None and (stamp.time.month, stamp.host) == (4, "dgx-a100-37")
+    german = parse_timestamp("Dez  5 10:00:01 node1 kernel: mlx5_core 0000:4c:00.0: Link down", year=2024)
+    assert german is not None and german.time is not None and german.time.month == 12
+    # a month-like word and a time in a sentence, no host and program: no stamp
+    assert parse_timestamp("may 27 22:39:53 was when it stopped", year=2024) is None
