@@ -137,14 +137,15 @@ _HABANA_RANK = re.compile(r"(?:[A-Za-z_][\w.]{0,80}(?:Error|Exception): )?\[Rank
 _TRTLLM_RANK = re.compile(r"\[TRT-LLM\] ?\[RANK (?P<rank>\d{1,6})\]")
 _LOGGER_RANK = re.compile(r"\[[\w./-]{1,80}:\d{1,6},? rank=(?P<rank>\d{1,6})\]")
 # a logger's rank field between its other fields: "... | INFO | rank  3 | step 12 | ...", "[rank 3] step 50",
-# "[2024-12-21 23:46:57][rank5] it=96 loss=7.11", "2025-07-23 11:40:15,400 rank=4 step=8600 fwd_bwd=10.586s"
+# "[2024-12-21 23:46:57][rank5] it=96 loss=7.11", "[2024-10-25 02:19:15,085][INFO][rank 6] ...",
+# "2025-07-23 11:40:15,400 rank=4 step=8600 fwd_bwd=10.586s"
 # (the bracket at the message's start or after its stamp, or after the stamp, level and logger of
 # Python logging's "%(asctime)s - %(levelname)s - %(name)s - " or a "|"-separated form; the field right
 # after a level's)
 _RANK_FIELD = re.compile(r"(?:\| (?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL) {0,8}\| rank {1,4}(?P<a>\d{1,6}) {1,4}\|"
                          r"|^(?:[0-9TZ:.,+ -]{8,64}(?: \| [A-Z]{4,8} {0,8}\| [\w.:-]{1,120} - | - [A-Z]{4,8} - [\w.:-]{1,120} - | ))?"
                          r"\[rank (?P<b>\d{1,6})\] "
-                         r"|^\[[0-9TZ:.,+ -]{8,40}\] ?\[rank(?P<c>\d{1,6})\] "
+                         r"|^\[[0-9TZ:.,+ -]{8,40}\] ?(?:\[(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\] ?)?\[rank ?(?P<c>\d{1,6})\] "
                          r"|^(?:[0-9TZ:.,+ -]{8,64} )?rank=(?P<d>\d{1,6}) )")
 # icefall / k2's logger: "INFO [train.py:1069] (5/8) Sanity check ..." (rank / world size)
 _LOGGER_RANK_OF = re.compile(r"\[[\w./-]{1,80}:\d{1,6}\] \((?P<rank>\d{1,6})/(?P<world>\d{1,6})\) ")

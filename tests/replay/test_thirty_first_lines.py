@@ -86,6 +86,7 @@ def test_python_logging_s_rank_field_names_the_rank(tmp_path: Path, ruleset: Rul
     assert strip_prefix("2025-04-21 09:04:53,571 - INFO - __main__ - waiting for [rank 28] to join").rank is None
     # a bracketed stamp and rank, and a key=value logger's first field
     assert strip_prefix("[2024-12-21 23:46:57][rank5] it=96 loss=7.1178 data_time=0.015s").rank == 5
+    assert strip_prefix("[2024-10-25 02:19:15,085][INFO][rank 6] rank 6/12 local_rank 0 on d31n10").rank == 6
     assert strip_prefix("2025-07-23 11:40:14,954 rank=4 step=8600 fwd_bwd=10.586s comm_wait=9.220s").rank == 4
     assert strip_prefix("2025-07-23 11:40:14,954 training done, rank=4 exits").rank is None
     # behind torchrun's local-rank prefix, the logger's field is the global rank
