@@ -668,6 +668,16 @@ def demote_teardown_errors(findings: Sequence[Finding]) -> list[Finding]:
 
 
 RULE_PG_DESTROYING = "torch.pg_destroying"
+RULE_COMM_RECLAIM = "nccl.comm_reclaim_failed"
+RECLAIM_WITHIN = 3  # lines from NCCL's warning to its "commReclaim ... failed in destroy/abort"
+_NCCL_PID = re.compile(r"[\w.-]{1,253}:(?P<pid>[0-9]{1,10}):[0-9]{1,10} \[[0-9]{1,3}\]")  # NCCL's "host:pid:tid [dev]"
+
+
+def _nccl_pid(f: Finding) -> int | None:
+    """The pid NCCL's own header on the finding's line names (``host:pid:tid [dev]``), else the
+    finding's."""
+    m = _NCCL_PID.search(f.text or "", 0, 400)
+    return int(m["pid"]) if m is not None else f.pid
 
 
 def demote_destroy_warnings(findings: Sequence[Finding]) -> list[Finding]:
@@ -675,8 +685,21 @@ def demote_destroy_warnings(findings: Sequence[Finding]) -> list[Finding]:
     made context, cause none, where a destroy then completed: in a file, the lines after the first
     "destroying NCCL communicators" where a "Destroy complete." follows it ("NCCL WARN Cuda failure
     1 'invalid argument'", "commReclaim: cleanup comm ... failed in destroy/abort" as registered
-    buffers are freed) are the shutdown's, after the work was done. A GPU, its memory or its
-    links failing is kept."""
+    buffers are freed) are the shutdown's, after the work was done; so are NCCL's warnings just
+    before its own "commReclaim ... failed in destroy/abort" in the same process. A GPU, its memory
+    or its links failing is kept."""
+    reclaims = [f for f in findings if f.rule == RULE_COMM_RECLAIM and f.line is not None]
+    if reclaims:
+        # the warnings a process printed just before NCCL said its cleanup failed in destroy/abort
+        # (an NVLS buffer's "Cuda failure 'invalid argument'" as the communicator is freed) are
+        # that cleanup's
+        def cleaning(f: Finding) -> bool:
+            return (f.line is not None and f.rule.startswith("nccl.") and f.role is not Role.CONTEXT
+                    and f.cause not in GPU_FAULTS - {Cause.NVLINK}
+                    and any(r.file == f.file and _same_process(f, r) and _nccl_pid(f) == _nccl_pid(r)
+                            and 0 < (r.line or 0) - f.line <= RECLAIM_WITHIN for r in reclaims))
+
+        findings = [dataclasses.replace(f, role=Role.CONTEXT, cause=None) if cleaning(f) else f for f in findings]
     marks = [f for f in findings if f.rule == RULE_PG_DESTROYING and f.line is not None]
     if not marks:
         return list(findings)

@@ -197,8 +197,9 @@ def test_nccl_s_warnings_while_communicators_are_destroyed_are_the_teardown_s(tm
                   f"Rank {r}] Destroy complete."]
     text = "\n".join(lines) + "\n"
     assert incidents_of(tmp_path / "done", {"console.log": text}, ruleset) == []
-    # without a destroy that completed, the same warnings are what the run shows of its failure
-    unfinished = "\n".join(line for line in lines if "Destroy complete" not in line) + "\n"
+    # without a destroy that completed (nor NCCL's word that it was cleaning up), the same CUDA
+    # failures are what the run shows of its failure
+    unfinished = "\n".join(line for line in lines if "Destroy complete" not in line and "commReclaim" not in line) + "\n"
     assert incidents_of(tmp_path / "cut", {"console.log": unfinished}, ruleset) != []
     # and a failure before the teardown is still the failure
     failed = "[rank1]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\n" + text
@@ -251,3 +252,18 @@ def test_a_kernel_line_stamped_with_another_locale_s_month_is_timed(tmp_path: Pa
     assert german is not None and german.time is not None and german.time.month == 12
     # a month-like word and a time in a sentence, no host and program: no stamp
     assert parse_timestamp("may 27 22:39:53 was when it stopped", year=2024) is None
+
+
+def test_nccl_s_warning_just_before_its_failed_comm_cleanup_is_that_cleanup_s(tmp_path: Path, ruleset: RuleSet) -> None:
+    """nccl-tests finishing: an NVLS buffer's "Cuda failure 'invalid argument'" as the communicator
+    is freed, then "commReclaim ... failed in destroy/abort". Before: an NVLink fault, drained."""
+    log = ("AMEM pid:438423 pause-resume loop:2\n"
+           "[2025-12-22 00:24:08] pool0-01824:438416:438416 [0] transport/nvls.cc:130 NCCL WARN Cuda failure 1 "
+           "'invalid argument'\n"
+           "[2025-12-22 00:24:08] pool0-01824:438416:438416 [0] init.cc:2149 NCCL WARN commReclaim: cleanup comm "
+           "0x555556fd69f0 rank 0 failed in destroy/abort, error 1\n"
+           "===========================>>>>>>> testing done: broadcast_perf\n")
+    assert incidents_of(tmp_path / "done", {"console.log": log}, ruleset) == []
+    # the same warning in another process is not that cleanup's
+    other = log.replace("438416:438416 [0] transport", "438417:438417 [1] transport")
+    assert incidents_of(tmp_path / "other", {"console.log": other}, ruleset) != []
