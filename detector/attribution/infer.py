@@ -503,6 +503,31 @@ def _stopped_from_outside(collateral: Sequence[Finding], timeouts: Sequence[Find
     return f"{who} received SIGTERM"
 
 
+EXITED_AHEAD = timedelta(minutes=1)  # an exit this long before the first collective timeout came first
+
+
+def _exited_before_the_timeouts(group: Sequence[Finding], timeouts: Sequence[Finding]) -> tuple[Finding, str] | None:
+    """The launcher's record of the one worker that exited with code 1 (Python's exit on an
+    uncaught exception) at least :data:`EXITED_AHEAD` before the first collective timeout of the
+    other ranks, and the time between; None where none did, several did at once, or it timed out
+    itself."""
+    times = [t.time for t in timeouts if t.time is not None]
+    if not times:
+        return None
+    first = min(times)
+    exits = [f for f in group if f.rule == RULE_EXIT_CODE and f.rank is not None and f.time is not None
+             and f.field("exitcode") == "1" and f.time <= first - EXITED_AHEAD]
+    if not exits:
+        return None
+    earliest = min(f.time for f in exits if f.time is not None)
+    ranks = {f.rank for f in exits if f.time == earliest}
+    if len(ranks) != 1 or ranks & {t.rank for t in timeouts}:
+        return None
+    found = next(f for f in exits if f.time == earliest)
+    minutes = (first - earliest).total_seconds() / 60
+    return found, (f"{minutes:.0f} minutes" if minutes >= 2 else f"{minutes * 60:.0f} s")
+
+
 def _sigterm(f: Finding) -> bool:
     return (f.rule == RULE_PADDLE_SIGTERM or (f.field("signal") or f.field("lightning_signal") or f.field("app_signal") or "") in ("SIGTERM", "15")
             or f.field("signum") == "15")
@@ -782,6 +807,12 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
             if cause is Cause.HANG and _progressed(group):
                 cause = Cause.STRAGGLER
                 reasons[rank].append(PROGRESSED_WHY)
+            exited = _exited_before_the_timeouts(group, [f for f in collateral if _collective_timeout(f)])
+            if cause in (Cause.HANG, Cause.UNKNOWN) and exited is not None and exited[0].rank == rank:
+                # it did not hang: it ended, on an error of its own, and the others waited for it
+                cause = Cause.PYTHON_EXCEPTION
+                reasons[rank].append(f"its worker exited with code 1 (an uncaught error, its traceback not in these "
+                                     f"logs) {exited[1]} before the other ranks timed out waiting in a collective")
             confidence = min(0.85, 0.45 + 0.1 * top[0][1])
             evidence = [f for f in group if f.rank == rank or f.role is Role.COLLATERAL or f in stalls]
             initiator = _initiator_for(rank, None, facts, evidence)
@@ -836,6 +867,13 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
                       inferred_by="stack dumps show the ranks waiting in a collective "
                                   f"({', '.join(sorted({f.field('func') or f.field('ffunc') or '?' for f in dumped}))}) "
                                   "and none left evidence of failing; none stands out as the one that stopped")
+    early = _exited_before_the_timeouts(group, timeouts)
+    if early is not None:
+        exit_f, ahead = early
+        return _build(Cause.PYTHON_EXCEPTION, _initiator_for(exit_f.rank, exit_f.node, facts, [exit_f]),
+                      [exit_f, *collateral], _collateral(group, exit_f.rank, facts), 0.5, facts,
+                      inferred_by=f"its worker exited with code 1 (an uncaught error, its traceback not in these logs) "
+                                  f"{ahead} before the other ranks timed out waiting in a collective: they waited for it")
     if stopping and not any(_peer_lost_first(f, stopping) for f in collateral):
         # ranks timed out waiting in a collective (the rest of the collateral is their own teardown)
         # and no line says a peer died or its connection broke: the collective hung (some rank

@@ -267,3 +267,38 @@ def test_nccl_s_warning_just_before_its_failed_comm_cleanup_is_that_cleanup_s(tm
     # the same warning in another process is not that cleanup's
     other = log.replace("438416:438416 [0] transport", "438417:438417 [1] transport")
     assert incidents_of(tmp_path / "other", {"console.log": other}, ruleset) != []
+
+
+def _exit_then_timeouts(exit_time: str, code: int = 1) -> str:
+    return "\n".join([
+        "torch.distributed.elastic.multiprocessing.errors.ChildFailedError: ",
+        "============================================================",
+        "train.py FAILED",
+        "------------------------------------------------------------",
+        "Failures:",
+        "  <NO_OTHER_FAILURES>",
+        "------------------------------------------------------------",
+        "Root Cause (first observed failure):",
+        "[0]:",
+        f"  time      : 2024-08-20_{exit_time}",
+        "  host      : workergpu008",
+        "  rank      : 4 (local_rank: 0)",
+        f"  exitcode  : {code} (pid: 793062)",
+        "  error_file: <N/A>",
+        "  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html",
+        "============================================================",
+        *(f"[rank{r}]:[E820 11:47:24.06986576{r} ProcessGroupNCCL.cpp:607] [Rank {r}] Watchdog caught collective "
+          "operation timeout: WorkNCCL(SeqNum=2, OpType=_ALLGATHER_BASE, NumelIn=1, NumelOut=2, Timeout(ms)=600000) "
+          "ran for 600001 milliseconds before timing out." for r in range(4)),
+    ]) + "\n"
+
+
+def test_the_worker_that_exited_with_code_1_before_the_others_timed_out_started_it(tmp_path: Path, ruleset: RuleSet) -> None:
+    """torchelastic saw rank 4 exit with code 1 (its traceback not recorded) ten minutes before
+    ranks 0-3 timed out in the collective it never joined. Before: a hang of no rank."""
+    seen = incidents_of(tmp_path / "early", {"console.log": _exit_then_timeouts("11:37:36")}, ruleset)
+    assert seen and (seen[0].cause, seen[0].rank) == (Cause.PYTHON_EXCEPTION, 4), seen
+    # an exit after the timeouts is their consequence; a signal's exit says nothing of an exception
+    assert incidents_of(tmp_path / "late", {"console.log": _exit_then_timeouts("11:47:30")}, ruleset)[0].cause is Cause.HANG
+    sig = incidents_of(tmp_path / "sig", {"console.log": _exit_then_timeouts("11:37:36", code=-6)}, ruleset)
+    assert sig and sig[0].cause is not Cause.PYTHON_EXCEPTION, sig
