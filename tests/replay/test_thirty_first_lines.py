@@ -302,3 +302,14 @@ def test_the_worker_that_exited_with_code_1_before_the_others_timed_out_started_
     assert incidents_of(tmp_path / "late", {"console.log": _exit_then_timeouts("11:47:30")}, ruleset)[0].cause is Cause.HANG
     sig = incidents_of(tmp_path / "sig", {"console.log": _exit_then_timeouts("11:37:36", code=-6)}, ruleset)
     assert sig and sig[0].cause is not Cause.PYTHON_EXCEPTION, sig
+
+
+def test_a_scheduler_s_exit_equals_field_is_an_exit_code(tmp_path: Path, ruleset: RuleSet) -> None:
+    """A gang scheduler's status block: task 0 failed with exit=139 (128 + SIGSEGV), its siblings
+    were stopped for it. Before: no rule read "exit=", no incident."""
+    status = ("State: worker_failed  exit=0  failures=1  preemptions=707\n"
+              "Tasks: 0/8 completed  failed=1  worker_failed=7\n"
+              "TASK 0: failed       exit=139  duration=59.39s\n"
+              "TASK 1-7: worker_failed exit=0  duration=~1d1h  (Coscheduled sibling /job/train_lm/0 failed)\n")
+    assert [i.cause for i in incidents_of(tmp_path / "gang", {"status.log": status}, ruleset)] == [Cause.CRASH_SIGNAL]
+    assert incidents_of(tmp_path / "ok", {"status.log": "TASK 0: succeeded exit=0 duration=1d\n"}, ruleset) == []
