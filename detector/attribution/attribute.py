@@ -626,7 +626,8 @@ def attribute(facts: RunFacts) -> list[Incident]:
         # a machine fault after every worker had exited is no cause of this run's end: an incident
         # of its own (its node is still bad), after the run's
         later_incidents = [_failure_incident(late, late, facts)[0]]
-        failure_findings = [f for f in failure_findings if id(f) not in {id(x) for x in late}]
+        gone = {id(f) for f in late}
+        failure_findings = [f for f in failure_findings if id(f) not in gone]
     for group in _group_by_attempt(failure_findings):
         initiators = [f for f in group if f.role is Role.INITIATOR and f.cause is not None and f.rule != RULE_STALL]
         hung = finish_incident(group, facts, stopped_by=initiators) if initiators else None

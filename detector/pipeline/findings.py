@@ -7,7 +7,6 @@ import dataclasses
 import json
 import re
 import statistics
-import sys
 from collections import Counter, defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
@@ -703,17 +702,18 @@ def demote_destroy_warnings(findings: Sequence[Finding]) -> list[Finding]:
     marks = [f for f in findings if f.rule == RULE_PG_DESTROYING and f.line is not None]
     if not marks:
         return list(findings)
-    spans: dict[str | None, tuple[int, int]] = {}
+    # each file's first "destroying" line where a "Destroy complete." follows it: the teardown runs
+    # from there to the file's end (a paste cut while the last ranks were still destroying theirs)
+    begins: dict[str | None, int] = {}
     for file in {f.file for f in marks}:
         starts = [f.line for f in marks if f.file == file and "destroying" in (f.text or "") and f.line is not None]
         ends = [f.line for f in marks if f.file == file and "Destroy complete" in (f.text or "") and f.line is not None]
         if starts and ends and max(ends) > min(starts):
-            # (to the file's end: a paste cut while the last ranks were still destroying theirs)
-            spans[file] = (min(starts), sys.maxsize)
+            begins[file] = min(starts)
 
     def during(f: Finding) -> bool:
-        span = spans.get(f.file)
-        return (span is not None and f.line is not None and span[0] < f.line < span[1] and f.rule.startswith("nccl.")
+        begin = begins.get(f.file)
+        return (begin is not None and f.line is not None and f.line > begin and f.rule.startswith("nccl.")
                 and f.role is not Role.CONTEXT and f.cause not in GPU_FAULTS)
 
     return [dataclasses.replace(f, role=Role.CONTEXT, cause=None) if during(f) else f for f in findings]
