@@ -673,7 +673,9 @@ def attribute(facts: RunFacts) -> list[Incident]:
     return _straggler_before_a_stop(incidents)
 
 
-AFTER_THE_JOB = timedelta(minutes=2)  # a machine fault this long after the last worker's exit
+AFTER_THE_JOB = timedelta(minutes=5)  # a machine fault this long after the last worker's exit
+ZONE_STEP_S = 1800  # clocks read in different zones differ by whole half hours
+ZONE_SLACK_S = 300
 
 
 def _after_the_job(findings: Sequence[Finding], facts: RunFacts) -> list[Finding]:
@@ -681,7 +683,7 @@ def _after_the_job(findings: Sequence[Finding], facts: RunFacts) -> list[Finding
     :data:`AFTER_THE_JOB` after the launcher saw every worker of the run exit (its exit records name
     every rank the run holds, each with its time): a GPU that fell off the bus a quarter of an hour
     after the job's workers were gone did not end it. None where an exit has no time or a rank
-    none."""
+    none, and for a gap that clocks in different zones would make (the fault may have come first)."""
     exits = [f for f in findings if f.rule == RULE_EXIT_CODE]
     if not exits or any(f.time is None or f.rank is None for f in exits) or not facts.ranks:
         return []
@@ -689,12 +691,22 @@ def _after_the_job(findings: Sequence[Finding], facts: RunFacts) -> list[Finding
         return []
     end = max(f.time for f in exits if f.time is not None)
     late = [f for f in findings if f.role is Role.INITIATOR and f.cause in HARDWARE and f.time is not None
-            and f.time > end + AFTER_THE_JOB]
+            and f.time > end + AFTER_THE_JOB and not _a_zone_apart(f.time - end)]
     if not late:
         return []
     first_late = min(f.time for f in late if f.time is not None)
     return [f for f in findings if f.cause in HARDWARE and f.time is not None and f.time >= first_late
             and f.role is not Role.CONTEXT]
+
+
+def _a_zone_apart(gap: timedelta) -> bool:
+    """A gap that two clocks read in different time zones would make (a kernel log stamped with its
+    zone, the launcher's times without one): within :data:`ZONE_SLACK_S` of a whole half hour."""
+    seconds = gap.total_seconds()
+    if seconds < ZONE_STEP_S - ZONE_SLACK_S:
+        return False
+    off = seconds % ZONE_STEP_S
+    return min(off, ZONE_STEP_S - off) <= ZONE_SLACK_S
 
 
 def _unfinished(facts: RunFacts) -> list[Incident]:

@@ -504,6 +504,7 @@ def _stopped_from_outside(collateral: Sequence[Finding], timeouts: Sequence[Find
 
 
 EXITED_AHEAD = timedelta(minutes=1)  # an exit this long before the first collective timeout came first
+EXIT_LOOKBACK_MS = 3 * 3600 * 1000  # and no more than the collective's timeout (or this) before it
 
 
 def _exited_before_the_timeouts(group: Sequence[Finding], timeouts: Sequence[Finding]) -> tuple[Finding, str] | None:
@@ -515,8 +516,13 @@ def _exited_before_the_timeouts(group: Sequence[Finding], timeouts: Sequence[Fin
     if not times:
         return None
     first = min(times)
+    # (no earlier than the collective's timeout before the first timeout, and some slack: an exit
+    # long before it is another launch's)
+    waited = max((ms for t in timeouts if (ms := small_int(t.field("timeout_ms"), digits=12)) is not None),
+                 default=EXIT_LOOKBACK_MS)
+    earliest_allowed = first - timedelta(milliseconds=min(waited, EXIT_LOOKBACK_MS)) - EXITED_AHEAD * 5
     exits = [f for f in group if f.rule == RULE_EXIT_CODE and f.rank is not None and f.time is not None
-             and f.field("exitcode") == "1" and f.time <= first - EXITED_AHEAD]
+             and f.field("exitcode") == "1" and earliest_allowed <= f.time <= first - EXITED_AHEAD]
     if not exits:
         return None
     earliest = min(f.time for f in exits if f.time is not None)

@@ -669,6 +669,7 @@ def demote_teardown_errors(findings: Sequence[Finding]) -> list[Finding]:
 RULE_PG_DESTROYING = "torch.pg_destroying"
 RULE_COMM_RECLAIM = "nccl.comm_reclaim_failed"
 RECLAIM_WITHIN = 3  # lines from NCCL's warning to its "commReclaim ... failed in destroy/abort"
+DESTROY_TAIL = 10  # lines after the last "Destroy complete." still the teardown's (ranks destroying last)
 _NCCL_PID = re.compile(r"[\w.-]{1,253}:(?P<pid>[0-9]{1,10}):[0-9]{1,10} \[[0-9]{1,3}\]")  # NCCL's "host:pid:tid [dev]"
 
 
@@ -679,22 +680,28 @@ def _nccl_pid(f: Finding) -> int | None:
     return int(m["pid"]) if m is not None else f.pid
 
 
+def _freeing_failed(f: Finding) -> bool:
+    """NCCL's report of a CUDA call that failed (not a network, GPU or memory fault's words): what
+    freeing a communicator's buffers prints when the handles are already gone."""
+    return (f.rule.startswith("nccl.") and "Cuda failure" in (f.text or "")
+            and f.cause not in (Cause.NETWORK, Cause.GPU_HARDWARE, Cause.ECC_MEMORY, Cause.CUDA_OOM))
+
+
 def demote_destroy_warnings(findings: Sequence[Finding]) -> list[Finding]:
     """``findings`` with what NCCL reported while ProcessGroupNCCL destroyed its communicators
-    made context, cause none, where a destroy then completed: in a file, the lines after the first
-    "destroying NCCL communicators" where a "Destroy complete." follows it ("NCCL WARN Cuda failure
-    1 'invalid argument'", "commReclaim: cleanup comm ... failed in destroy/abort" as registered
-    buffers are freed) are the shutdown's, after the work was done; so are NCCL's warnings just
-    before its own "commReclaim ... failed in destroy/abort" in the same process. A GPU, its memory
-    or its links failing is kept."""
+    made context, cause none, where a destroy then completed: in a file, NCCL's CUDA failures
+    between the first "destroying NCCL communicators" and a few lines after the last "Destroy
+    complete." ("NCCL WARN Cuda failure 1 'invalid argument'" as registered buffers are freed) are
+    the shutdown's, after the work was done; so are the CUDA failures a process reported just before
+    NCCL's own "commReclaim ... failed in destroy/abort" in the same process. A network, GPU or
+    memory fault is kept (an abort after a real failure prints commReclaim too)."""
     reclaims = [f for f in findings if f.rule == RULE_COMM_RECLAIM and f.line is not None]
     if reclaims:
         # the warnings a process printed just before NCCL said its cleanup failed in destroy/abort
         # (an NVLS buffer's "Cuda failure 'invalid argument'" as the communicator is freed) are
         # that cleanup's
         def cleaning(f: Finding) -> bool:
-            return (f.line is not None and f.rule.startswith("nccl.") and f.role is not Role.CONTEXT
-                    and f.cause not in GPU_FAULTS - {Cause.NVLINK}
+            return (f.line is not None and _freeing_failed(f) and f.role is not Role.CONTEXT
                     and any(r.file == f.file and _same_process(f, r) and _nccl_pid(f) == _nccl_pid(r)
                             and 0 < (r.line or 0) - f.line <= RECLAIM_WITHIN for r in reclaims))
 
@@ -702,19 +709,19 @@ def demote_destroy_warnings(findings: Sequence[Finding]) -> list[Finding]:
     marks = [f for f in findings if f.rule == RULE_PG_DESTROYING and f.line is not None]
     if not marks:
         return list(findings)
-    # each file's first "destroying" line where a "Destroy complete." follows it: the teardown runs
-    # from there to the file's end (a paste cut while the last ranks were still destroying theirs)
-    begins: dict[str | None, int] = {}
+    # each file's span from its first "destroying" line to its last "Destroy complete." and a few
+    # lines more (a paste cut while the last ranks were still destroying theirs)
+    spans: dict[str | None, tuple[int, int]] = {}
     for file in {f.file for f in marks}:
         starts = [f.line for f in marks if f.file == file and "destroying" in (f.text or "") and f.line is not None]
         ends = [f.line for f in marks if f.file == file and "Destroy complete" in (f.text or "") and f.line is not None]
         if starts and ends and max(ends) > min(starts):
-            begins[file] = min(starts)
+            spans[file] = (min(starts), max(ends) + DESTROY_TAIL)
 
     def during(f: Finding) -> bool:
-        begin = begins.get(f.file)
-        return (begin is not None and f.line is not None and f.line > begin and f.rule.startswith("nccl.")
-                and f.role is not Role.CONTEXT and f.cause not in GPU_FAULTS)
+        span = spans.get(f.file)
+        return (span is not None and f.line is not None and span[0] < f.line <= span[1] and _freeing_failed(f)
+                and f.role is not Role.CONTEXT)
 
     return [dataclasses.replace(f, role=Role.CONTEXT, cause=None) if during(f) else f for f in findings]
 

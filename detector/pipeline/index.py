@@ -86,6 +86,9 @@ def build_index(scans: Sequence[FileScan]) -> RunIndex:
     init_hosts: dict[str, Counter[str]] = defaultdict(Counter)  # folder node -> NCCL hosts
     nranks: Counter[int] = Counter()
     cuda_local: dict[int, int] = {}  # rank -> cudaDev (the local rank when each rank sees all GPUs)
+    # a file is one node's where it names its node or the run keeps its logs in several files (one
+    # paste of several nodes' lines holds "[default0]:" of each: no offset read from it)
+    per_node_files = sum(1 for s in scans if s.file.kind.value == "rank_log") >= 2
     for scan in scans:
         f = scan.file
         if f.kind.value != "rank_log":
@@ -154,7 +157,7 @@ def build_index(scans: Sequence[FileScan]) -> RunIndex:
                 idx.rank_local.setdefault(rank, f.local_rank)
         for fr in scan.failures:
             _add_failure(idx, fr, f)
-        offset = _node_offset(scan.prefix_pairs)
+        offset = _node_offset(scan.prefix_pairs) if (f.node is not None or per_node_files) else None
         if offset is not None:
             idx.file_offset[f.display] = offset
     for folder, hosts in init_hosts.items():

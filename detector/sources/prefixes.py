@@ -259,7 +259,8 @@ def quick_prefix(line: str, style: PrefixStyle = PrefixStyle.BRACKETS) -> tuple[
         local = m["local"]
         if local is not None:
             end = m.end()
-            if line.find("rank", end, end + _HINT_SPAN) >= 0:
+            if (line.find("[rank", end, end + _HINT_SPAN) >= 0 or line.find("| rank ", end, end + _HINT_SPAN) >= 0
+                    or line.find("rank=", end, end + 80) >= 0):
                 return None  # perhaps a logger's rank field, the global rank (strip_prefix reads it)
             return None, int(local), end
         if line.startswith(_LEVEL_WORDS, m.end()) and _VLLM_HEADER.match(line, m.end()) is not None:

@@ -58,8 +58,8 @@ _BACKWARD_WORDS = frozenset({"bwd", "backward"})
 _COMM_APART = ("allreduce", "all_reduce", "comm", "wait")
 MIN_WINDOW = 5  # step lines a window holds at the least (a short log's windows are shorter)
 # a log with fewer step lines than MIN_WINDOW x consecutive: single lines are judged, the rank
-# beyond the thresholds in this many in a row, and slower than its peers by SHORT_REL at least
-# (a line's value is not a window's median: no jitter is smoothed away)
+# beyond the thresholds in this many in a row up to the log's last, and slower than its peers by
+# SHORT_REL at least (a line's value is not a window's median: no jitter is smoothed away)
 SHORT_STREAK = 5
 SHORT_REL = 0.25
 
@@ -176,7 +176,9 @@ def _detect_key(
             & (counts >= config.min_ranks)[None, :]
         )
     runs = _runs(beyond)
-    flagged = np.flatnonzero((runs >= streak).any(axis=1))
+    # (single lines: still slower at the log's end; a slow start is a warm-up, not a straggler)
+    reached = (runs >= streak).any(axis=1) if win > 1 else runs[:, -1] >= streak
+    flagged = np.flatnonzero(reached)
     if flagged.size == 0:
         return []
     b = min(config.baseline_windows, n_win)

@@ -62,11 +62,14 @@ def parse_time(value: object) -> datetime | None:
     if isinstance(value, bool):
         return None
     if isinstance(value, int | float):
-        return _epoch(float(value))
+        try:
+            return _epoch(float(value))
+        except (OverflowError, ValueError):  # (an integer past a float's range, a NaN)
+            return None
     if not isinstance(value, str) or not value or len(value) > 64:
         return None
     text = value.strip()
-    if text.isdigit():
+    if text.isascii() and text.isdigit():
         return _epoch(float(text))
     m = _ISO.match(text)
     if m is not None:
@@ -75,7 +78,7 @@ def parse_time(value: object) -> datetime | None:
         zone = "+00:00" if zone == "Z" else (zone if ":" in zone else f"{zone[:3]}:{zone[3:]}")
         try:
             return datetime.fromisoformat(f"{m['date']}T{m['time']}.{frac}{zone}").astimezone(UTC)
-        except ValueError:
+        except (ValueError, OverflowError):  # (9999-12-31T23:59:59-01:00 is past the last UTC date)
             return None
     m = _KIBANA_TIME.match(text)
     if m is not None and m["mon"] in _MONTHS:

@@ -313,3 +313,41 @@ def test_a_scheduler_s_exit_equals_field_is_an_exit_code(tmp_path: Path, ruleset
               "TASK 1-7: worker_failed exit=0  duration=~1d1h  (Coscheduled sibling /job/train_lm/0 failed)\n")
     assert [i.cause for i in incidents_of(tmp_path / "gang", {"status.log": status}, ruleset)] == [Cause.CRASH_SIGNAL]
     assert incidents_of(tmp_path / "ok", {"status.log": "TASK 0: succeeded exit=0 duration=1d\n"}, ruleset) == []
+
+
+def test_the_review_s_cases_read_as_they_should(tmp_path: Path, ruleset: RuleSet) -> None:
+    """A review of this session's change found these; each failed before its fix."""
+    # a network failure after an earlier step's clean teardown in the same file is still the failure
+    destroy = ("[rank0]:[I617 21:49:04.240959850 ProcessGroupNCCL.cpp:1479] [PG ID 0 PG GUID 0(default_pg) Rank 0] "
+               "Watchdog joined, destroying NCCL communicators.\n"
+               "[rank0]:[I617 21:49:04.735740420 ProcessGroupNCCL.cpp:1487] [PG ID 0 PG GUID 0(default_pg) Rank 0] "
+               "Destroy complete.\n")
+    ib = ("[2025-06-17 23:10:00] node-07:4242:4300 [0] transport/net_ib.cc:1700 NCCL WARN NET/IB : Got completion from "
+          "peer 10.0.0.8<47590> with status=12 opcode=0 len=0 vendor err 129 (Recv) localGid ::ffff:10.0.0.7\n")
+    later = destroy + "".join(f"step {i} done\n" for i in range(20)) + ib
+    assert [i.cause for i in incidents_of(tmp_path / "two", {"slurm-1.out": later}, ruleset)] == [Cause.NETWORK]
+    # NCCL's commReclaim after a network error (an abort) leaves the network error the failure
+    reclaim = ib + ("[2025-06-17 23:10:01] node-07:4242:4242 [0] init.cc:2149 NCCL WARN commReclaim: cleanup comm "
+                    "0x5555 rank 0 failed in destroy/abort, error 6\n")
+    assert [i.cause for i in incidents_of(tmp_path / "abort", {"console.log": reclaim}, ruleset)] == [Cause.NETWORK]
+    # a JSON record whose time no calendar holds is read without its time, not a crash
+    bad = json.dumps({"textPayload": "[rank1]: RuntimeError: CUDA error: an illegal memory access was encountered",
+                      "timestamp": "9999-12-31T23:59:59-01:00"})
+    huge = json.dumps({"textPayload": "[rank2]: RuntimeError: boom", "timestamp": int("1" * 400)})
+    odd = json.dumps({"textPayload": "[rank3]: RuntimeError: boom", "timestamp": "\u00b2"})
+    seen = incidents_of(tmp_path / "times", {"logs.jsonl": "\n".join([bad, huge, odd]) + "\n"}, ruleset)
+    assert seen and seen[0].cause is Cause.ILLEGAL_MEMORY_ACCESS, seen
+    # a kernel stamp with its zone 7 hours from the launcher's zoneless times: the fault may have
+    # come first, so it is not set apart as later than the job
+    pacific = _node_run_with_a_late_xid(0)
+    pacific["kern.log.gpu-a"] = pacific["kern.log.gpu-a"].replace("2024-05-04T04:34:39.988626+00:00",
+                                                                  "2024-05-03T21:34:39.988626-07:00")
+    seen = incidents_of(tmp_path / "zone", pacific, ruleset)
+    assert seen and seen[0].cause is Cause.GPU_HARDWARE, seen
+    # a rank slower only in a short log's first lines warmed up: no straggler
+    warm = _logging_steps(5, 7).splitlines()
+    warm = [line.replace("fwd_bwd 3.", "fwd_bwd 1.") if i >= 5 * 8 else line for i, line in enumerate(warm)]
+    assert incidents_of(tmp_path / "warm", {"train.log": "\n".join(warm) + "\n"}, ruleset) == []
+    # a code-1 exit hours before the timeouts (another launch's) is not their start
+    seen = incidents_of(tmp_path / "old", {"console.log": _exit_then_timeouts("06:02:36")}, ruleset)
+    assert seen and seen[0].cause is not Cause.PYTHON_EXCEPTION, seen
