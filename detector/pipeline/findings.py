@@ -670,14 +670,13 @@ RULE_PG_DESTROYING = "torch.pg_destroying"
 RULE_COMM_RECLAIM = "nccl.comm_reclaim_failed"
 RECLAIM_WITHIN = 3  # lines from NCCL's warning to its "commReclaim ... failed in destroy/abort"
 DESTROY_TAIL = 10  # lines after the last "Destroy complete." still the teardown's (ranks destroying last)
-_NCCL_PID = re.compile(r"[\w.-]{1,253}:(?P<pid>[0-9]{1,10}):[0-9]{1,10} \[[0-9]{1,3}\]")  # NCCL's "host:pid:tid [dev]"
 
 
 def _nccl_pid(f: Finding) -> int | None:
     """The pid NCCL's own header on the finding's line names (``host:pid:tid [dev]``), else the
     finding's."""
-    m = _NCCL_PID.search(f.text or "", 0, 400)
-    return int(m["pid"]) if m is not None else f.pid
+    header = nccl_header(f.text or "")
+    return header[1] if header is not None else f.pid
 
 
 def _freeing_failed(f: Finding) -> bool:

@@ -120,7 +120,9 @@ def _where(record: Mapping[str, object]) -> object:
     return _nested(record, _WHERE_KEYS)
 
 
-def _record(record: Mapping[str, object], labels: Mapping[str, object] | None = None) -> tuple[datetime | None, str | None, str] | None:
+def platform_record(record: Mapping[str, object], labels: Mapping[str, object] | None = None) -> tuple[datetime | None, str | None, str] | None:
+    """One record of a log platform: its time, the pod or host it names, its text (also for a JSON
+    line that no plainer reader knows); None when it holds no text."""
     text = _first(record, _TEXT_KEYS)
     if text is None and isinstance(payload := record.get("jsonPayload"), Mapping):
         text = _first(payload, _TEXT_KEYS)
@@ -133,17 +135,11 @@ def _record(record: Mapping[str, object], labels: Mapping[str, object] | None = 
     return when, host if isinstance(host, str) and 0 < len(host) <= 253 else None, text
 
 
-def platform_record(record: Mapping[str, object]) -> tuple[datetime | None, str | None, str] | None:
-    """One record of a log platform (its time, the pod or host it names, its text), for a JSON
-    line that no plainer reader knows; None when it holds no text."""
-    return _record(record)
-
-
 def _records_of(doc: object) -> Iterator[tuple[datetime | None, str | None, str]]:
     """The log records of a JSON export, in the document's order."""
     if isinstance(doc, list):
         for item in doc:
-            if isinstance(item, Mapping) and (rec := _record(item)) is not None:
+            if isinstance(item, Mapping) and (rec := platform_record(item)) is not None:
                 yield rec
         return
     if not isinstance(doc, Mapping):

@@ -206,26 +206,28 @@ def test_nccl_s_warnings_while_communicators_are_destroyed_are_the_teardown_s(tm
     assert [i.cause for i in incidents_of(tmp_path / "oom", {"console.log": failed}, ruleset)] == [Cause.CUDA_OOM]
 
 
+def _elastic_failure(*entries: tuple[int, str, str, str, str]) -> list[str]:
+    """torchelastic's ChildFailedError table: one entry per (rank, time, host, exit code, traceback),
+    the first the root cause."""
+    def entry(i: int, rank: int, when: str, host: str, code: str, trace: str) -> list[str]:
+        return [f"[{i}]:", f"  time      : {when}", f"  host      : {host}", f"  rank      : {rank} (local_rank: {rank % 8})",
+                f"  exitcode  : {code} (pid: {793062 + rank})", "  error_file: <N/A>", f"  traceback : {trace}"]
+    rest = [line for i, e in enumerate(entries[1:], 1) for line in entry(i, *e)] or ["  <NO_OTHER_FAILURES>"]
+    return ["torch.distributed.elastic.multiprocessing.errors.ChildFailedError: ",
+            "============================================================", "train.py FAILED",
+            "------------------------------------------------------------", "Failures:", *rest,
+            "------------------------------------------------------------", "Root Cause (first observed failure):",
+            *entry(0, *entries[0]), "============================================================"]
+
+
 def _node_run_with_a_late_xid(minutes_after: int) -> dict[str, str]:
-    summary = []
-    for rank in range(2):
-        summary += [f"[{rank}]:", f"  time      : 2024-05-04_04:34:0{5 + rank}", "  host      : gpu-a",
-                    f"  rank      : {rank} (local_rank: {rank})", f"  exitcode  : -6 (pid: 46591{rank})",
-                    "  error_file: <N/A>", f"  traceback : Signal 6 (SIGABRT) received by PID 46591{rank}"]
+    aborted = [(rank, f"2024-05-04_04:34:0{5 + rank}", "gpu-a", "-6", f"Signal 6 (SIGABRT) received by PID {793062 + rank}")
+               for rank in range(2)]
     log = "\n".join([
         "[rank0]:[E504 04:33:00.000000000 ProcessGroupNCCL.cpp:616] [Rank 0] Watchdog caught collective operation "
         "timeout: WorkNCCL(SeqNum=4563, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for "
         "1800339 milliseconds before timing out.",
-        "torch.distributed.elastic.multiprocessing.errors.ChildFailedError: ",
-        "============================================================",
-        "train.py FAILED",
-        "------------------------------------------------------------",
-        "Failures:",
-        *summary[7:],
-        "------------------------------------------------------------",
-        "Root Cause (first observed failure):",
-        *summary[:7],
-        "============================================================",
+        *_elastic_failure(*aborted),
     ]) + "\n"
     minute = 34 + minutes_after
     kern = (f"2024-05-04T04:{minute:02d}:39.988626+00:00 gpu-a kernel: NVRM: Xid (PCI:0000:4e:00): 79, pid='<unknown>', "
@@ -271,22 +273,8 @@ def test_nccl_s_warning_just_before_its_failed_comm_cleanup_is_that_cleanup_s(tm
 
 def _exit_then_timeouts(exit_time: str, code: int = 1) -> str:
     return "\n".join([
-        "torch.distributed.elastic.multiprocessing.errors.ChildFailedError: ",
-        "============================================================",
-        "train.py FAILED",
-        "------------------------------------------------------------",
-        "Failures:",
-        "  <NO_OTHER_FAILURES>",
-        "------------------------------------------------------------",
-        "Root Cause (first observed failure):",
-        "[0]:",
-        f"  time      : 2024-08-20_{exit_time}",
-        "  host      : workergpu008",
-        "  rank      : 4 (local_rank: 0)",
-        f"  exitcode  : {code} (pid: 793062)",
-        "  error_file: <N/A>",
-        "  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html",
-        "============================================================",
+        *_elastic_failure((4, f"2024-08-20_{exit_time}", "workergpu008", str(code),
+                           "To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html")),
         *(f"[rank{r}]:[E820 11:47:24.06986576{r} ProcessGroupNCCL.cpp:607] [Rank {r}] Watchdog caught collective "
           "operation timeout: WorkNCCL(SeqNum=2, OpType=_ALLGATHER_BASE, NumelIn=1, NumelOut=2, Timeout(ms)=600000) "
           "ran for 600001 milliseconds before timing out." for r in range(4)),
