@@ -5,6 +5,7 @@ relaxed, a superset: all a prefilter and a selector need) and compiles and scans
 from __future__ import annotations
 
 import re
+import warnings
 
 RELAX_REPEATS = 100
 _COUNTED = re.compile(r"\{(\d+),(\d+)\}")
@@ -170,7 +171,11 @@ def trimmed(pattern: str) -> str:
         return pattern  # everything in it may be empty: keep it whole
     out = "".join(atom + quant for atom, quant, _ in items)
     try:
-        re.compile(out)
+        with warnings.catch_warnings():
+            # a probe compile: Python's "possible nested set" FutureWarning for a literal
+            # '[[' in a user's pattern is no reason to print anything here
+            warnings.simplefilter("ignore", FutureWarning)
+            re.compile(out)
     except re.error:
         return pattern
     return out
