@@ -166,8 +166,9 @@ def remediation_for(cause: Cause, ini: Initiator, *, has_hardware_evidence: bool
             "TORCH_NCCL_TRACE_BUFFER_SIZE=2000 <rerun>; torchfrtrace <dump dir>")
     if cause is Cause.STRAGGLER:
         return Remediation(has_hardware_evidence and node is not None, False,
-            (f"Rank {ini.rank} is" if ini.rank is not None else "A rank (the logs do not say which) is")
-            + " slower than its peers"
+            (f"Rank {ini.rank} is slower than its peers" if ini.rank is not None else
+             f"The ranks on node {node} are slower than the other nodes'" if node else
+             "A rank (the logs do not say which) is slower than its peers")
             + (f"; its GPU shows hardware slowdown: drain {where} at a checkpoint boundary." if has_hardware_evidence else
                " (work only it does, such as evaluation, caching or checkpointing, or a slow GPU or host); where the"
                " others timed out waiting for it, give the process group a longer timeout or move that work out of the"

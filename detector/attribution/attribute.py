@@ -383,6 +383,52 @@ def _one_node(facts: RunFacts, node: str) -> bool:
     return all(same_host(n, node) for n in named)
 
 
+_LOCAL_GID = re.compile(r"localGids? ?::ffff:(\d{1,3}(?:\.\d{1,3}){3})")
+
+
+def _peer_host(f: Finding) -> str | None:
+    """The host a network failure names as its peer ("10.0.35.162<53154>", "[10.0.1.17]:22780")."""
+    peer = (f.field("peer") or "").split("<", 1)[0]
+    if peer.startswith("["):
+        peer = peer[1:].split("]", 1)[0]
+    elif peer.count(":") == 1:
+        peer = peer.split(":", 1)[0]
+    return host_key(peer) if peer else None
+
+
+def _named_by_the_peers(primary: Finding, initiators: Sequence[Finding],
+                        group: Sequence[Finding]) -> tuple[Finding, set[str]]:
+    """Among network failures on several nodes, each naming the peer it lost (NCCL's "Got
+    completion from peer 10.0.35.162"), the node that most of the other nodes name: a link that
+    failed on one node breaks every path to it, so its peers all name it while it names each of
+    them. Its own network failure is the primary (the first of that node's), where one node is
+    named by twice as many nodes as any other (two at least) and a line of its own says its address
+    (NCCL's "localGid ::ffff:10.0.35.162") or its name is the address; else ``primary``."""
+    network = [f for f in group if f.cause is Cause.NETWORK and f.node]
+    named: dict[str, set[str]] = defaultdict(set)
+    address: dict[str, str] = {}
+    for f in network:
+        node = host_key(f.node or "")
+        m = _LOCAL_GID.search(f.text)
+        if m:
+            address.setdefault(m[1], node)
+        peer = _peer_host(f)
+        if peer and peer != node:
+            named[peer].add(node)
+    if len(named) < 2:
+        return primary, set()
+    ranked = sorted(named.items(), key=lambda kv: -len(kv[1]))
+    (top, voters), runner_up = ranked[0], ranked[1]
+    if len(voters) < 2 or len(voters) < 2 * len(runner_up[1]):
+        return primary, set()  # (peers named alike: a switch or the fabric, no one node)
+    node = address.get(top, top)
+    lost = {top, node} | {"voter:" + v for v in voters}
+    if host_key(primary.node or "") == node:
+        return primary, lost
+    own = [f for f in initiators if f.cause is Cause.NETWORK and f.node and host_key(f.node) == node]
+    return (min(own, key=_ts), lost) if own else (primary, set())
+
+
 def _failure_incident(group: Sequence[Finding], initiators: Sequence[Finding], facts: RunFacts) -> tuple[Incident, set[int]]:
     kept = _without_time_limits_after_failures(initiators, facts)
     ended = {id(f) for f in initiators} - {id(f) for f in kept}  # time limits a failure came before
@@ -390,6 +436,11 @@ def _failure_incident(group: Sequence[Finding], initiators: Sequence[Finding], f
     primary = _pick_primary(placed, group)
     if primary not in kept:  # (an untimed line its file printed first: itself, not its placed copy)
         primary = kept[placed.index(primary)]
+    # the address and name of the node the others lost, and ("voter:" + host) the nodes that lost it:
+    # their losses of it are its failure's
+    lost_to: set[str] = set()
+    if primary.cause is Cause.NETWORK:
+        primary, lost_to = _named_by_the_peers(primary, kept, group)
     seen_by = primary
     primary = _memory_fault_behind(_gpu_fault_behind(primary, kept), kept)
     rank, node = primary.rank, primary.node
@@ -533,6 +584,9 @@ def _failure_incident(group: Sequence[Finding], initiators: Sequence[Finding], f
     evidence = list(own) + [f for f in group if f.role is Role.COLLATERAL]
     incident = _build(cause, initiator, evidence, collateral, confidence, facts)
     used = {id(f) for f in own}
+    if lost_to:  # the other nodes' losses of that node: its failure's, no incident of their own
+        used |= {id(f) for f in group if f.cause is Cause.NETWORK and (
+            _peer_host(f) in lost_to or (f.field("peer") is None and "voter:" + host_key(f.node or "") in lost_to))}
     return incident, used
 
 
@@ -844,7 +898,7 @@ def _stragglers(facts: RunFacts) -> list[Incident]:
     # (a rule's evidence of a slow GPU, nvidia-smi's throttle reasons, may name no rank: one
     # incident for those; the step-time detectors' always name theirs)
     flagged = [f for f in facts.findings if f.cause is Cause.STRAGGLER and f.role is Role.INITIATOR
-               and (f.rank is not None or not f.rule.startswith("stats."))]
+               and (f.rank is not None or f.node is not None or not f.rule.startswith("stats."))]
     by_rank: dict[int | None, list[Finding]] = defaultdict(list)
     for f in flagged:
         by_rank[f.rank].append(f)

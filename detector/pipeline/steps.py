@@ -22,7 +22,9 @@ from detector.pipeline.clocks import node_clock_offsets, shift_notes, shift_samp
 from detector.pipeline.filescan import FileScan
 from detector.pipeline.index import RunIndex, resolve_rank
 from detector.pipeline.tail import tail_event, tail_message, tail_of
+from detector.sources.prefixes import logger_rank
 from detector.sources.runs import FileKind, LogFile
+from detector.support.numbers import MAX_RANKS
 from detector.types import RULE_SLOWDOWN, Event, Finding
 
 if TYPE_CHECKING:
@@ -160,6 +162,13 @@ def step_samples(scans: Sequence[FileScan], idx: RunIndex, *, parsed_cap: int = 
         file_notes: list[LogNote] = []  # notes no rank printed ("training finished: 60 steps")
         for ev, record in items:
             rank = resolve_rank(idx, scan.file, ev.rank, ev.local_rank)
+            if not rank and record is not None and "rank" in ev.message:
+                # a timing line about another rank than the one that printed it (rank 0's, or srun
+                # task 0's, line per rank of timings gathered: "0: ... rank=2 step=7300 fwd_bwd=..."):
+                # the logger's rank field says whose step it is
+                field = logger_rank(ev.message)
+                if field is not None and field < MAX_RANKS:
+                    rank = field
             if rank is None:
                 if record is None and ev.time is not None:
                     note = make_note(ev.message, rank=None, time=ev.time.timestamp(), file=ev.file, line=ev.line)

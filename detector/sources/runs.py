@@ -21,7 +21,7 @@ from pathlib import Path
 
 from detector.errors import InputError
 from detector.sources.flight_recorder.names import looks_like_fr_dump, rank_from_dump_name
-from detector.sources.prefixes import strip_prefix
+from detector.sources.prefixes import logger_rank, strip_prefix
 from detector.sources.timestamps import parse_timestamp
 from detector.support.compressed import (
     GZIP_MAGIC,
@@ -530,6 +530,8 @@ def _not_one_rank(name: str, lines: list[str], hosts: set[str]) -> bool:
     text = "\n".join(lines)
     if len(set(_LINE_RANK.findall(text))) >= 2 or _LAUNCHER_LINE.search(text):
         return True
+    if "rank" in text and len({r for line in lines if "rank" in line and (r := logger_rank(line)) is not None}) >= 2:
+        return True  # a logger's rank field names several ranks ("| INFO | rank 2 |"): a pod's or node's log
     seen = Counter(a or b for a, b in _LINE_TASK.findall(text))
     if sum(1 for n in seen.values() if n >= 2) >= 2:  # a job's output with every task's lines (a
         return True  # backtrace's numbered frames, "0: ...", "1: ...", appear once each)

@@ -6,6 +6,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
+import numpy as np
+
+from detector.report.wording import rank_ranges
 from detector.sources.pci import normalize_pci
 from detector.types import Cause, Finding, Role, Severity
 
@@ -61,8 +64,10 @@ def straggler_findings(
 ) -> list[Finding]:
     per_node = Counter(n for n in grid.nodes if n)
     flagged_node = Counter(h.node for h in hits if h.node)
-    out = []
+    out = [_node_finding(group, grid, samples, config) for group in _node_groups(hits)]
     for hit in hits:
+        if hit.group:
+            continue
         unit, factor = _unit(hit.peers_s)
         text = (
             f"rank {hit.rank} {hit.key}_{unit} median {hit.value_s * factor:.1f} vs peers "
@@ -131,6 +136,56 @@ def straggler_findings(
             )
         )
     return out
+
+
+def _node_groups(hits: Sequence[StragglerHit]) -> list[list[StragglerHit]]:
+    groups: dict[str | None, list[StragglerHit]] = {}
+    for hit in hits:
+        if hit.group:
+            groups.setdefault(hit.node, []).append(hit)
+    return list(groups.values())
+
+
+def _node_finding(group: list[StragglerHit], grid: StepGrid, samples: Sequence[StepSample] | None,
+                  config: StatsConfig) -> Finding:
+    """One finding for a node whose ranks are all slower than every other node's: the node, not
+    one of its ranks, is what the logs single out."""
+    first = min(group, key=lambda h: h.rank)
+    ranks = sorted(h.rank for h in group)
+    value = float(np.median([h.value_s for h in group]))
+    unit, factor = _unit(first.peers_s)
+    rel = (value - first.peers_s) / first.peers_s if first.peers_s > 0 else float("inf")
+    where = first.node or "a node the logs do not name"
+    text = (
+        f"all {len(ranks)} ranks on {where} (ranks {rank_ranges(ranks)}) {first.key}_{unit} median "
+        f"{value * factor:.1f} vs the other nodes' {first.peers_s * factor:.1f} ({ev.pct(rel)}) for "
+        + (f"{first.windows} consecutive windows of {first.window_steps} steps" if first.window_steps > 1
+           else f"{first.windows} step lines in a row")
+        + f" since step {first.start_step}; the other nodes' ranks wait for them"
+    )
+    if not first.ongoing:
+        text += "; not slower in the last window"
+    source = _sample(grid, samples, first.row, first.detected_col)
+    return Finding(
+        rule=straggler.RULE,
+        role=Role.INITIATOR,
+        cause=Cause.STRAGGLER,
+        confidence=_straggler_confidence(first, config, False),
+        severity=Severity.WARNING,
+        text=text,
+        file=source.file if source else None,
+        line=source.line if source else None,
+        time=ev.utc(first.detected_time),
+        rank=None,
+        node=first.node,
+        fields=ev.pairs(
+            metric=f"{first.key}_s", value=value, baseline=first.peers_s, change=rel,
+            step=first.start_step, detected_step=first.detected_step, windows=first.windows,
+            window_steps=first.window_steps, ongoing=first.ongoing, node=first.node,
+            node_flagged=f"{len(ranks)}/{len(ranks)}", ranks=rank_ranges(ranks),
+        ),
+        context=(source.text,) if source and source.text else (),
+    )
 
 
 def _straggler_confidence(hit: StragglerHit, config: StatsConfig, gpu_backed: bool) -> float:

@@ -50,6 +50,7 @@ class StragglerHit:
     ongoing: bool  # still beyond the thresholds in the last window
     window_steps: int  # step lines per window it was judged in (fewer in a short log)
     node: str | None = None
+    group: int = 0  # judged with the other ranks of its node, slower as a whole: the node's ranks
 
 
 # what a backward time may hold of the collectives (DDP's gradient all-reduce overlaps it) unless
@@ -104,16 +105,132 @@ def detect_stragglers(
     grid: StepGrid, wall_per_step: FloatArray, config: StatsConfig
 ) -> list[StragglerHit]:
     shape = window_for(grid.n_cols, config)
-    if grid.n_ranks < config.min_ranks or shape is None:
+    if shape is None:
         return []
     win, streak = shape
     best: dict[int, StragglerHit] = {}
-    for k in eligible_keys(grid.local_keys, config):
-        for hit in _detect_key(grid, k, wall_per_step, config, win, streak):
-            old = best.get(hit.rank)
-            if old is None or (hit.detected_step, -hit.z) < (old.detected_step, -old.z):
-                best[hit.rank] = hit
+    keys = eligible_keys(grid.local_keys, config)
+    if grid.n_ranks >= config.min_ranks:
+        for k in keys:
+            for hit in _detect_key(grid, k, wall_per_step, config, win, streak):
+                old = best.get(hit.rank)
+                if old is None or (hit.detected_step, -hit.z) < (old.detected_step, -old.z):
+                    best[hit.rank] = hit
+    if not best:  # no one rank stands out: a whole node (or one of two ranks) may
+        groups = _groups(grid)
+        if groups is not None:
+            for k in keys:
+                for hit in _detect_group(grid, k, groups, wall_per_step, config, win, streak):
+                    old = best.get(hit.rank)
+                    if old is None or (hit.detected_step, -hit.z) < (old.detected_step, -old.z):
+                        best[hit.rank] = hit
     return sorted(best.values(), key=lambda h: (h.detected_step, -h.z))
+
+
+# a whole node slower than every other node (or one of two ranks slower than the other): its
+# ranks' medians all at least this much above the other nodes' (the per-rank statistics cannot
+# tell it: half of the ranks, or one of two, is no outlier among them)
+GROUP_REL = 0.25
+# and the others' wait for the collective longer by at least this share of the group's excess
+# (they wait for it), where the lines time the wait apart; without such a timing, at least two
+# other nodes that agree with each other
+GROUP_WAIT_SHARE = 0.5
+
+
+def _groups(grid: StepGrid) -> list[IntArray] | None:
+    """The rows of each node where there are two nodes or more (the ranks of no known node
+    together: a Ray head's workers print no address); each rank alone where there are two
+    ranks; else None."""
+    nodes = grid.nodes
+    if grid.n_ranks >= 2 and any(nodes) and len(set(nodes)) >= 2:
+        rows: dict[str | None, list[int]] = {}
+        for i, node in enumerate(nodes):
+            rows.setdefault(node, []).append(i)
+        return [np.asarray(v, dtype=np.int64) for v in rows.values()]
+    if grid.n_ranks == 2:
+        return [np.asarray([0], dtype=np.int64), np.asarray([1], dtype=np.int64)]
+    return None
+
+
+def _wait_key(grid: StepGrid) -> int | None:
+    for i, key in enumerate(grid.local_keys):
+        name = key.lower()
+        if any(word in name for word in _COMM_APART) and "data" not in name:
+            return i
+    return None
+
+
+def _window_medians(grid: StepGrid, k: int, win: int) -> tuple[int, int, FloatArray]:
+    n_win = grid.n_cols // win
+    start = grid.n_cols - n_win * win
+    values = grid.local[k][:, start:]
+    blocks = values.astype(np.float32).reshape(grid.n_ranks, n_win, win)
+    with np.errstate(invalid="ignore"):
+        rank_med = median_last(blocks).astype(np.float64)
+    enough = np.count_nonzero(~np.isnan(blocks), axis=-1) >= max(1, win // 2)
+    return start, n_win, np.where(enough, rank_med, np.nan)
+
+
+def _detect_group(
+    grid: StepGrid, k: int, groups: list[IntArray], job_step: FloatArray, config: StatsConfig,
+    win: int, streak: int,
+) -> list[StragglerHit]:
+    if not np.isfinite(grid.local[k]).any():
+        return []
+    start, n_win, rank_med = _window_medians(grid, k, win)
+    wait_k = _wait_key(grid)
+    if wait_k is None and len(groups) < 3:
+        return []
+    waits = _window_medians(grid, wait_k, win)[2] if wait_k is not None else None
+    with np.errstate(invalid="ignore"):
+        job = (median_last(job_step[start:].reshape(n_win, win)) if job_step.size else np.full(n_win, np.nan))
+    hits: list[StragglerHit] = []
+    for g, rows in enumerate(groups):
+        if 2 * rows.size > grid.n_ranks:
+            continue  # (a majority is the job's own pace)
+        others = np.concatenate([r for i, r in enumerate(groups) if i != g])
+        with np.errstate(invalid="ignore", divide="ignore"):
+            other_meds = np.vstack([median_last(rank_med[r].T) for i, r in enumerate(groups) if i != g])
+            om = np.max(other_meds, axis=0)
+            agree = (om - np.min(other_meds, axis=0)) <= config.rel_threshold * np.min(other_meds, axis=0)
+            low = np.min(rank_med[rows], axis=0)
+            value = median_last(rank_med[rows].T)
+            excess = value - om
+            beyond = (low >= (1.0 + GROUP_REL) * om) & agree & (om > 0)
+            beyond &= ~(excess < config.impact_fraction * np.where(np.isfinite(job), job, 0.0))
+            if waits is not None:
+                wait_gap = median_last(waits[others].T) - median_last(waits[rows].T)
+                beyond &= wait_gap >= GROUP_WAIT_SHARE * excess
+        beyond = np.nan_to_num(beyond, nan=0).astype(bool)
+        runs = _runs(beyond[None, :])[0]
+        reached = bool((runs >= streak).any()) if win > 1 else bool(runs[-1] >= streak)
+        if not reached:
+            continue
+        detect = int(np.argmax(runs >= streak))
+        first, last = detect - streak + 1, detect
+        while last + 1 < n_win and beyond[last + 1]:
+            last += 1
+        span = slice(first, last + 1)
+        peer = float(np.median(om[span]))
+        spread = rank_med[others][:, span]
+        mad = 1.4826 * float(np.nanmedian(np.abs(spread - np.nanmedian(spread)))) if np.isfinite(spread).any() else 0.0
+        scale = max(mad, config.rel_floor * abs(peer), config.abs_floor_s)
+        detected_col = start + (detect + 1) * win - 1
+        col_times = grid.times[:, detected_col]
+        finite_times = col_times[np.isfinite(col_times)]
+        for row in rows.tolist():
+            mine = float(np.nanmedian(rank_med[row, span]))
+            hits.append(StragglerHit(
+                rank=int(grid.ranks[row]), row=row, key=grid.local_keys[k],
+                start_step=int(grid.col_steps[start + first * win]),
+                detected_step=int(grid.col_steps[detected_col]), detected_col=detected_col,
+                detected_time=float(np.median(finite_times)) if finite_times.size else float("nan"),
+                windows=last - first + 1, value_s=mine, peers_s=peer,
+                rel=(mine - peer) / peer if peer > 0 else float("inf"), z=(mine - peer) / scale,
+                z_individual=None, baseline_s=None, ongoing=bool(beyond[-1]), window_steps=win,
+                node=grid.nodes[row], group=int(rows.size) if rows.size > 1 else 0,
+            ))
+    return hits
 
 
 def _onset(

@@ -1,0 +1,149 @@
+"""The thirty-second session's readings: a whole node slower than the others (its ranks are half
+the job, no outlier among the ranks), one of two ranks slower than the other, timing lines rank 0
+(or srun's task 0) prints for every rank, and a Kubeflow pod's log whose logger names several
+ranks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from detector.rules.engine import RuleSet
+from detector.types import Cause
+from tests.support.replaying import incidents_of
+
+
+def _pod_log(ranks: range, slow: bool, steps: int = 60, wait_apart: bool = True, onset: int = 0) -> str:
+    """A pod's (node's) log of several ranks, one "| INFO | rank N |" timing line per rank every
+    ten steps; a slow pod computes 1.8 times longer from line ``onset`` on and the other pod's
+    ranks wait for it in the all-reduce."""
+    lines = []
+    for i in range(steps):
+        step = 24000 + 10 * i
+        for rank in ranks:
+            late = slow and i >= onset
+            jitter = ((i * 7 + rank * 13) % 10) / 100
+            fwd = 4.2 * (1.8 if late else 1.0) + jitter
+            wait = 0.2 + jitter if late else 3.6 + jitter
+            minute, second = divmod(i * 75 + rank, 60)
+            timing = f"fwd_bwd {fwd * 1000:7.1f} ms | allreduce {wait * 1000:7.1f} ms" if wait_apart else \
+                f"fwd_bwd {fwd * 1000:7.1f} ms"
+            lines.append(f"2024-11-17 {6 + minute // 60:02d}:{minute % 60:02d}:{second:02d},579 | INFO | rank {rank:2d} | "
+                         f"step {step:7d} | loss 1.7157 | {timing} | data 0.002 s")
+    return "\n".join(lines) + "\n"
+
+
+def _two_pods(slow_pod: str | None, **kw: object) -> dict[str, str]:
+    """A Kubeflow PyTorchJob's two pods of eight ranks each (master-0: ranks 0-7, worker-0: 8-15),
+    each log opening with NCCL's line that names its host."""
+    def nccl(host: str) -> str:
+        return f"{host}:352307:352307 [3] NCCL INFO Bootstrap : Using bond0:10.96.57.182<0>\n"
+    return {
+        "llama-ft-master-0.log": nccl("llama-ft-master-0") + _pod_log(range(0, 8), slow_pod == "master", **kw),  # type: ignore[arg-type]
+        "llama-ft-worker-0.log": nccl("llama-ft-worker-0") + _pod_log(range(8, 16), slow_pod == "worker", **kw),  # type: ignore[arg-type]
+    }
+
+
+def test_a_node_whose_ranks_all_compute_slower_is_the_straggler(tmp_path: Path, ruleset: RuleSet) -> None:
+    seen = incidents_of(tmp_path / "worker", _two_pods("worker"), ruleset)
+    assert [(i.cause, i.rank, i.node, i.drain) for i in seen] == [(Cause.STRAGGLER, None, "llama-ft-worker-0", False)], seen
+    assert "all 8 ranks on llama-ft-worker-0 (ranks 8-15)" in " ".join(seen[0].evidence), seen[0].evidence
+    seen = incidents_of(tmp_path / "master", _two_pods("master"), ruleset)
+    assert [(i.cause, i.node) for i in seen] == [(Cause.STRAGGLER, "llama-ft-master-0")], seen
+    # both pods at the same pace: nothing
+    assert incidents_of(tmp_path / "even", _two_pods(None), ruleset) == []
+
+
+def test_a_slower_node_needs_the_others_to_wait_for_it(tmp_path: Path, ruleset: RuleSet) -> None:
+    """Two nodes whose compute differs (pipeline stages, another GPU model) while neither waits
+    for the other: no straggler. Without a wait timing, two nodes are too few to tell."""
+    files = _two_pods("worker", wait_apart=False)
+    assert incidents_of(tmp_path / "nowait", files, ruleset) == []
+
+
+def test_a_pod_log_whose_logger_names_several_ranks_is_not_one_rank_s(tmp_path: Path, ruleset: RuleSet) -> None:
+    """Kubeflow's "<job>-worker-0" is a pod, rank 1 only where a pod runs one process; the
+    logger's "| rank 12 |" field in its lines says whose lines they are."""
+    from detector.sources.runs import discover
+
+    run = tmp_path / "pods"
+    run.mkdir()
+    for name, text in _two_pods(None, steps=3).items():
+        (run / name).write_text(text)
+    files = {f.path.name: f.rank for f in discover(run)[0]}
+    assert files == {"llama-ft-master-0.log": None, "llama-ft-worker-0.log": None}, files
+
+
+def _gathered_timings(slow: int | None, steps: int = 60, ranks: int = 8) -> str:
+    """srun's task 0 prints one "rank=N step=S fwd_bwd=..." line per rank (timings gathered on rank
+    0); the slow rank computes 1.5 times longer and the others wait for it."""
+    lines = []
+    for i in range(steps):
+        for rank in range(ranks):
+            fwd = 10.3 * (1.5 if rank == slow else 1.0) + ((i + rank) % 7) / 50
+            wait = 0.02 if rank == slow or slow is None else 5.1
+            minute, second = divmod(i * 16, 60)
+            lines.append(f"0: 2025-08-20 11:{minute % 60:02d}:{second:02d},336 rank={rank} step={7300 + 10 * i} "
+                         f"fwd_bwd={fwd:.3f}s optim=0.670s data=0.007s comm_wait={wait:.3f}s")
+    return "\n".join(lines) + "\n"
+
+
+def test_timing_lines_rank_0_prints_for_every_rank_are_each_rank_s(tmp_path: Path, ruleset: RuleSet) -> None:
+    seen = incidents_of(tmp_path / "slow", {"slurm-4343981.out": _gathered_timings(2)}, ruleset)
+    assert [(i.cause, i.rank) for i in seen] == [(Cause.STRAGGLER, 2)], seen
+    assert incidents_of(tmp_path / "even", {"slurm-4343981.out": _gathered_timings(None)}, ruleset) == []
+
+
+def _pair(slow: int | None, wait_apart: bool = True) -> str:
+    """Two ranks on one machine (accelerate): the slow one computes 2.2 times longer, the other
+    waits for it."""
+    lines = []
+    for i in range(40):
+        for rank in (0, 1):
+            late = rank == slow
+            fwd = 2.3 * (2.2 if late else 1.0) + ((i * 3 + rank) % 5) / 100
+            wait = 0.1 if late or slow is None else 2.8
+            timing = f"fwd_bwd {fwd:.3f}s | allreduce_wait {wait:.3f}s" if wait_apart else f"fwd_bwd {fwd:.3f}s"
+            minute, second = divmod(i * 7, 60)
+            lines.append(f"2024-07-06 12:{minute:02d}:{second:02d}.379 | INFO     | __main__:train_step:214 - [rank {rank}] "
+                         f"step {10 * i} | loss 2.7609 | {timing}")
+    return "\n".join(lines) + "\n"
+
+
+def test_one_of_two_ranks_slower_while_the_other_waits(tmp_path: Path, ruleset: RuleSet) -> None:
+    seen = incidents_of(tmp_path / "slow", {"train.log": _pair(1)}, ruleset)
+    assert [(i.cause, i.rank) for i in seen] == [(Cause.STRAGGLER, 1)], seen
+    assert incidents_of(tmp_path / "even", {"train.log": _pair(None)}, ruleset) == []
+    # two ranks without a wait timing: which one is slow is no question the lines answer
+    assert incidents_of(tmp_path / "nowait", {"train.log": _pair(1, wait_apart=False)}, ruleset) == []
+
+
+def _ib_failure(host: str, own_ip: str, rank: int, peers: list[str], second: int) -> str:
+    """One node's NCCL completion errors, each naming the peer it lost, then its watchdog's
+    exception (torch 2.3's form)."""
+    lines = [f"{host}:118673:118730 [{rank % 4}] NCCL INFO Bootstrap : Using bond0:{own_ip}<0>"]
+    for peer in peers:
+        lines.append(f"{host}:118673:118730 [{rank % 4}] transport/net_ib.cc:1697 NCCL WARN NET/IB : Got completion "
+                     f"from peer {peer}<53154> with status=12 opcode=0 len=0 vendor err 244 (Send) localGid "
+                     f"::ffff:{own_ip} remoteGids::ffff:{peer} hca mlx5_7")
+    lines.append(f"[rank{rank}]:[E714 14:33:{second:02d}.078109503 ProcessGroupNCCL.cpp:1418] [PG ID 0 PG GUID 0(default_pg) "
+                 f"Rank {rank}] NCCL watchdog thread terminated with exception: NCCL error: remote process exited or "
+                 "there was a network error, NCCL version 2.19.3")
+    return "\n".join(lines) + "\n"
+
+
+def test_the_node_every_other_node_lost_is_the_network_failure_s(tmp_path: Path, ruleset: RuleSet) -> None:
+    """Four nodes: three lose their paths to 10.0.35.162, which loses its paths to each of them
+    (its link failed). The first error printed is on another node; the node they all name is
+    the one that failed, and their losses are its incident's, not incidents of their own."""
+    ips = {"hgx-h100-011": "10.0.35.159", "hgx-h100-012": "10.0.35.160", "hgx-h100-013": "10.0.35.161",
+           "hgx-h100-014": "10.0.35.162"}
+    files = {f"{host}.log": _ib_failure(host, ip, 4 * i + 1, ["10.0.35.162"] if host != "hgx-h100-014" else
+                                        ["10.0.35.159", "10.0.35.160", "10.0.35.161"], 15 + i)
+             for i, (host, ip) in enumerate(ips.items())}
+    seen = incidents_of(tmp_path / "one", files, ruleset)
+    assert [(i.cause, i.node) for i in seen] == [(Cause.NETWORK, "hgx-h100-014")], seen
+    # a switch's outage: each node names another peer, none stands out: the first error stays
+    ring = {f"{host}.log": _ib_failure(host, ip, 4 * i + 1, [list(ips.values())[(i + 1) % 4]], 15 + i)
+            for i, (host, ip) in enumerate(ips.items())}
+    seen = incidents_of(tmp_path / "ring", ring, ruleset)
+    assert seen and seen[0].node == "hgx-h100-011", seen
