@@ -1539,8 +1539,14 @@ def loader_dump_behind(incident: Incident, facts: RunFacts) -> Incident | None:
     rank, pid = incident.initiator.rank, incident.initiator.pid
     # (faulthandler's only among the rank's last words: a watchdog that dumps every few minutes
     # also dumps a healthy rank waiting for a batch)
-    dumps = [f for f in facts.findings if (f.rule == RULE_STACK_LOADER or (f.rule == FAULTHANDLER_LOADER and terminal(f, facts)))
+    loader = [f for f in facts.findings if f.rule == RULE_STACK_LOADER or f.rule == FAULTHANDLER_LOADER]
+    dumps = [f for f in loader if (f.rule == RULE_STACK_LOADER or terminal(f, facts))
              and (f.rank == rank or (pid is not None and f.pid == pid))]
+    if not dumps and loader and all(f.rank is None and f.pid is None for f in loader):
+        # a dump no prefix places (faulthandler's "Timeout (0:05:00)!" of the one process that
+        # stopped, printed where the launcher gathers every rank's output): the rank that
+        # stopped is the one it is about, where it is the run's only dump of the data loader
+        dumps = loader
     if not dumps:
         return None
     return _build(Cause.DATA_LOADER_STALL, incident.initiator, [*incident.evidence, dumps[0]], incident.collateral_ranks,

@@ -147,3 +147,49 @@ def test_the_node_every_other_node_lost_is_the_network_failure_s(tmp_path: Path,
             for i, (host, ip) in enumerate(ips.items())}
     seen = incidents_of(tmp_path / "ring", ring, ruleset)
     assert seen and seen[0].node == "hgx-h100-011", seen
+
+
+_LOADER_DUMP = [
+    "Timeout (0:05:00)!",
+    "Thread 0x00007f2e10886640 (most recent call first):",
+    '  File "/usr/lib/python3.12/multiprocessing/queues.py", line 113 in get',
+    '  File "/opt/conda/lib/python3.12/site-packages/torch/utils/data/dataloader.py", line 1243 in _try_get_data',
+    '  File "/opt/conda/lib/python3.12/site-packages/torch/utils/data/dataloader.py", line 1458 in _next_data',
+    '  File "/app/run_clm.py", line 601 in main',
+]
+
+
+def _accelerate_hang(dump: list[str]) -> str:
+    """Two ranks under accelerate's torchrun in one console: rank 0 (whose trainer prints
+    unprefixed) stops, faulthandler's watchdog dumps its stack unprefixed, rank 1 times out."""
+    lines = [f"{{'loss': 5.9{i}, 'grad_norm': 0.23, 'learning_rate': 2.45e-05, 'epoch': 0.12}}" for i in range(5)]
+    lines += dump
+    lines += [
+        "[rank1]:[E0927 22:53:13.101993960 ProcessGroupNCCL.cpp:759] [Rank 1] Watchdog caught collective operation "
+        "timeout: WorkNCCL(SeqNum=2504, OpType=ALLREDUCE, NumelIn=1048576, NumelOut=1048576, Timeout(ms)=1200000) "
+        "ran for 1200022 milliseconds before timing out.",
+        "[rank1]:[F0927 22:53:19.559142888 ProcessGroupNCCL.cpp:1660] [PG ID 0 PG GUID 0(default_pg) Rank 1] "
+        "Terminating the process after attempting to dump debug info, due to collective timeout or exception.",
+        "E0927 22:53:25.227000 102951 torch/distributed/elastic/multiprocessing/api.py:882] failed (exitcode: -6) "
+        "local_rank: 1 (pid: 102957) of binary: /usr/bin/python3",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def test_an_unplaced_dump_of_the_data_loader_is_the_stopped_rank_s(tmp_path: Path, ruleset: RuleSet) -> None:
+    seen = incidents_of(tmp_path / "dump", {"train.log": _accelerate_hang(_LOADER_DUMP)}, ruleset)
+    assert [(i.cause, i.rank) for i in seen] == [(Cause.DATA_LOADER_STALL, 0)], seen
+    # the same hang without the dump: a hang
+    seen = incidents_of(tmp_path / "bare", {"train.log": _accelerate_hang([])}, ruleset)
+    assert [(i.cause, i.rank) for i in seen] == [(Cause.HANG, 0)], seen
+
+
+def test_a_dump_in_hugging_face_s_streaming_reader_is_a_data_stall(tmp_path: Path, ruleset: RuleSet) -> None:
+    """torchtitan iterates Hugging Face's streaming dataset without a DataLoader: its frames are
+    where the stopped rank waits for its data."""
+    dump = ["Timeout (0:10:00)!", "Thread 0xe35787c79422 (most recent call first):",
+            '  File "/usr/local/lib/python3.10/dist-packages/fsspec/implementations/local.py", line 377 in read',
+            '  File "/usr/local/lib/python3.10/dist-packages/datasets/iterable_dataset.py", line 2093 in __iter__',
+            '  File "/app/torchtitan/train.py", line 321 in next_batch']
+    seen = incidents_of(tmp_path / "hf", {"train.log": _accelerate_hang(dump)}, ruleset)
+    assert [(i.cause, i.rank) for i in seen] == [(Cause.DATA_LOADER_STALL, 0)], seen
