@@ -50,7 +50,7 @@ from detector.pipeline.findings import (
 )
 from detector.pipeline.index import LiveFacts, RunIndex, apply_live, build_index, resolve_rank
 from detector.pipeline.relaunch import demote_earlier_launches
-from detector.pipeline.tail import last_activity
+from detector.pipeline.tail import last_activity, says_completed
 from detector.rules.engine import RuleSet
 from detector.sources.runs import FileKind, LogFile
 from detector.sources.timestamps import nccl_header
@@ -158,6 +158,8 @@ def run_findings(scans: Sequence[FileScan], idx: RunIndex, rules: RuleSet,
     findings = megatron_stragglers(demote_caught_exceptions(demote_repeated_actor_exceptions(verl_worker_ranks(findings), scans), scans), idx)
     findings = demote_foreign_app_faults(findings, idx, min(starts) if starts else None)
     if relaunches:  # (replay: the files are whole)
+        findings = demote_untimed_kernel_faults_of_a_finished_run(findings, scans)
+    if relaunches:  # (replay: the files are whole)
         findings = unfinished_benchmark(findings, scans)
     return findings, warnings
 
@@ -256,3 +258,21 @@ def build_model(
     findings, warnings = run_findings(scans, idx, rules, elastic_files, relaunches=True)
     act = activity if activity is not None else log_activity(scans, idx)
     return RunModel(idx, findings, rank_infos(idx, act, external), warnings)
+
+
+def demote_untimed_kernel_faults_of_a_finished_run(findings: list[Finding], scans: Sequence[FileScan]) -> list[Finding]:
+    """A kernel's GPU fault with no wall-clock time (dmesg's seconds since boot, the boot's date
+    unknown) made context where the ranks' logs show no error at all and one of them says that
+    training completed: a fault that hit the run would have left its mark in the ranks' logs (a
+    CUDA error, a timeout, an exit), so this one is an earlier job's that the kernel log kept."""
+    kernel = [f for f in findings if f.role is Role.INITIATOR and f.time is None and f.field("xid") is not None]
+    if not kernel:
+        return findings
+    rank_logs = {s.file.display for s in scans if s.file.kind is FileKind.RANK_LOG}
+    if any(f.role in (Role.INITIATOR, Role.COLLATERAL) and f.file in rank_logs for f in findings):
+        return findings
+    if not any(s.file.kind is FileKind.RANK_LOG and says_completed(s) for s in scans):
+        return findings
+    drop = {id(f) for f in kernel}
+    return [replace(f, role=Role.CONTEXT, cause=None) if id(f) in drop else f for f in findings]
+

@@ -221,6 +221,20 @@ def last_progress_line(scan: FileScan) -> int | None:
     return None
 
 
+_COMPLETED = re.compile(
+    r"train_runtime|\b(?:training|train|run|job|fine-?tuning)\s{1,3}(?:is\s)?(?:completed|finished|done|complete)\b",
+    re.IGNORECASE)
+COMPLETED_LINES = 40  # a file's last lines where a note that training completed counts
+
+
+def says_completed(scan: FileScan) -> bool:
+    """Among the file's last :data:`COMPLETED_LINES` lines, one says that training completed
+    ("training finished: 530 steps", Hugging Face's final "train_runtime" summary)."""
+    lines = tail_of(scan)
+    return any(("train" in low or "run" in low or "job" in low or "tuning" in low) and _COMPLETED.search(low)
+               for low in (line.lower() for line in lines[-COMPLETED_LINES:]))
+
+
 def is_progress(line: str) -> bool:
     """``line`` shows training progress (:data:`_PROGRESS`; a few substring tests first)."""
     low = line.lower()

@@ -333,8 +333,10 @@ _ISO_YEAR = re.compile(r"\b(20\d{2})-\d{2}-\d{2}[T _]\d{2}:\d{2}")
 _CTIME_YEAR = re.compile(r"\b(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)"
                          r" [ 0-3]?\d \d{2}:\d{2}:\d{2}(?: [A-Z]{3,4})? (20\d{2})\b")
 # a kernel's build date in "uname -a" or a boot banner ("#101-Ubuntu SMP Tue Nov 14 13:30:08 UTC
-# 2023"): not when the log was written
-_BUILD_DATE = re.compile(r"(?:\bSMP|\bPREEMPT(?:_DYNAMIC)?|#\d{1,6}(?:-[\w.]{1,40})?) {1,4}$")
+# 2023"), the NVIDIA driver's as it loads ("Kernel Module  535.161.08  Sun Jun 16 19:53:43 UTC
+# 2024"): not when the log was written
+_BUILD_DATE = re.compile(r"(?:\bSMP|\bPREEMPT(?:_DYNAMIC)?|#\d{1,6}(?:-[\w.]{1,40})?|Kernel Module {1,4}\d{2,4}\.\d{1,4}(?:\.\d{1,4})?"
+                         r"|Driver for UNIX platforms {1,4}\d{2,4}\.\d{1,4}(?:\.\d{1,4})?) {1,4}$")
 
 
 def find_year(text: str) -> int | None:

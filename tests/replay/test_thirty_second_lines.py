@@ -193,3 +193,36 @@ def test_a_dump_in_hugging_face_s_streaming_reader_is_a_data_stall(tmp_path: Pat
             '  File "/app/torchtitan/train.py", line 321 in next_batch']
     seen = incidents_of(tmp_path / "hf", {"train.log": _accelerate_hang(dump)}, ruleset)
     assert [(i.cause, i.rank) for i in seen] == [(Cause.DATA_LOADER_STALL, 0)], seen
+
+
+def test_the_nvidia_driver_s_build_date_is_not_the_log_s_year() -> None:
+    """dmesg's "loading NVIDIA UNIX x86_64 Kernel Module 535.161.08 Sun Jun 16 19:53:43 UTC 2024"
+    is when the driver was built: a year taken from it put a glog-stamped launcher a year early,
+    and a kernel fault days before the job inside it."""
+    from detector.sources.timestamps import find_year
+
+    boot = ("[   16.427636] NVRM: loading NVIDIA UNIX x86_64 Kernel Module  535.161.08  Sun Jun 16 19:53:43 UTC 2024\n"
+            "[   21.575770] nvidia-modeset: Loading NVIDIA Kernel Mode Setting Driver for UNIX platforms  535.161.08  "
+            "Sun Jun 16 19:53:43 UTC 2024\n")
+    assert find_year(boot) is None
+    assert find_year(boot + "[Sun Feb  2 12:03:50 2025] NVRM: Xid (PCI:0000:46:00): 31, pid=381127\n") == 2025
+
+
+def _finished_run_with_an_untimed_xid(done: bool) -> dict[str, str]:
+    ranks = {f"train-{r}.out": "\n".join(
+        [f"[rank{r}]:[W1014 14:09:04.781153440 ProcessGroupNCCL.cpp:1250] Warning: WARNING: process group has NOT been "
+         "destroyed before we destruct ProcessGroupNCCL."] if r else
+        [f"{{'loss': 6.5{i}, 'grad_norm': 0.71, 'learning_rate': 6.0e-04, 'epoch': 0.09}}" for i in range(5)]
+        + (["{'train_runtime': 1372.5799, 'train_samples_per_second': 326.873, 'train_loss': 6.537057, 'epoch': 3.0}"]
+           if done else [])) + "\n" for r in range(4)}
+    ranks["dmesg-gpu-node-081.txt"] = ("[1343906.683587] NVRM: GPU at PCI:0000:df:00: GPU-8b7aadfb-9223-2b58-0e1c-7f5e8aa9c551\n"
+                                       "[1343906.683787] NVRM: Xid (PCI:0000:df:00): 43, pid=36115, name=pt_main_thread, "
+                                       "Ch 00000020, engmask 00000101\n")
+    return ranks
+
+
+def test_an_untimed_kernel_fault_of_a_run_that_completed_cleanly_is_an_earlier_job_s(tmp_path: Path, ruleset: RuleSet) -> None:
+    assert incidents_of(tmp_path / "done", _finished_run_with_an_untimed_xid(True), ruleset) == []
+    # the same fault beside logs that just stop: it may be what stopped them
+    seen = incidents_of(tmp_path / "stopped", _finished_run_with_an_untimed_xid(False), ruleset)
+    assert [i.cause for i in seen] == [Cause.ILLEGAL_MEMORY_ACCESS], seen
