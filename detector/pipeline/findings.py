@@ -1641,3 +1641,30 @@ def megatron_stragglers(findings: Sequence[Finding], idx: RunIndex) -> list[Find
         confidence=0.6, fields=(*at.fields, ("reports", str(n)), ("of_reports", str(len(last))),
                                 ("spread", f"{spread:.2f}")))
     return [*findings, verdict]
+
+
+NVRX_WARNING = "launcher.nvrx_straggler_warning"  # rules/launchers.yaml
+RULE_NVRX_STRAGGLER = "launcher.nvrx_straggler"
+
+
+def nvrx_stragglers(findings: Sequence[Finding], idx: RunIndex) -> list[Finding]:
+    """``findings`` and, where NVIDIA Resiliency Extension's straggler detector warned that some
+    GPUs' performance scores fell below its threshold ("STRAGGLER DETECTION WARNING: ... Affected
+    ranks: [76, 13, 45]", printed by rank 0 about the others), a straggler finding for the rank it
+    names first (its report lists the worst first), on its last warning: the detector's own
+    verdict, about the rank it names, not the rank that printed it."""
+    warnings = [f for f in findings if f.rule == NVRX_WARNING]
+    if not warnings:
+        return list(findings)
+    at = warnings[-1]
+    named = [r for tok in (at.field("ranks") or "").split(",") if (r := small_int(tok.strip())) is not None]
+    if not named:
+        return list(findings)
+    rank = named[0]
+    times = sum(1 for f in warnings if (f.field("ranks") or "").split(",")[0].strip() == str(rank))
+    verdict = dataclasses.replace(
+        at, rule=RULE_NVRX_STRAGGLER, role=Role.INITIATOR, cause=Cause.STRAGGLER, severity=Severity.WARNING,
+        rank=rank, local_rank=idx.rank_local.get(rank), node=idx.rank_node.get(rank), pid=None, gpu=None,
+        confidence=min(0.8, 0.55 + 0.05 * times), fields=(*at.fields, ("warnings", str(times))))
+    return [*findings, verdict]
+

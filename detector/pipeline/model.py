@@ -35,6 +35,7 @@ from detector.pipeline.findings import (
     exit_findings,
     findings_from_hit,
     megatron_stragglers,
+    nvrx_stragglers,
     oom_killed_loader_workers,
     place_gpu_faults,
     place_nccl_tests_failures,
@@ -155,7 +156,7 @@ def run_findings(scans: Sequence[FileScan], idx: RunIndex, rules: RuleSet,
     ends = [t for s in scans if s.file.kind is FileKind.RANK_LOG and (t := s.last_time) is not None]
     findings = oom_killed_loader_workers(demote_bystander_ooms(demote_recovered_flaps(findings, max(ends) if ends else None)))
     findings = demote_after_exit(demote_after_success(demote_secondary_xids(demote_kill_after_watchdog(place_gpu_faults(findings, idx)))))
-    findings = megatron_stragglers(demote_caught_exceptions(demote_repeated_actor_exceptions(verl_worker_ranks(findings), scans), scans), idx)
+    findings = nvrx_stragglers(megatron_stragglers(demote_caught_exceptions(demote_repeated_actor_exceptions(verl_worker_ranks(findings), scans), scans), idx), idx)
     findings = demote_foreign_app_faults(findings, idx, min(starts) if starts else None)
     if relaunches:  # (replay: the files are whole)
         findings = demote_untimed_kernel_faults_of_a_finished_run(findings, scans)

@@ -226,3 +226,19 @@ def test_an_untimed_kernel_fault_of_a_run_that_completed_cleanly_is_an_earlier_j
     # the same fault beside logs that just stop: it may be what stopped them
     seen = incidents_of(tmp_path / "stopped", _finished_run_with_an_untimed_xid(False), ruleset)
     assert [i.cause for i in seen] == [Cause.ILLEGAL_MEMORY_ACCESS], seen
+
+
+def test_nvrx_s_straggler_warning_names_the_rank_it_is_about(tmp_path: Path, ruleset: RuleSet) -> None:
+    """NVIDIA Resiliency Extension's detector (NeMo, Megatron-Bridge) prints on rank 0 the ranks
+    whose performance score fell below its threshold, the worst first."""
+    lines = [f"[rank0]:[NeMo I 2025-03-02 10:{m:02d}:00 train:120] step {100 * m} loss 2.31" for m in range(5)]
+    lines += ["[rank0]:GPU relative performance:", "[rank0]: Worst performing 2/16 ranks:",
+              "[rank0]:  Rank=5 Node=gpu-017 Score=0.62", "[rank0]:  Rank=11 Node=gpu-018 Score=0.97",
+              "[rank0]:STRAGGLER DETECTION WARNING: Some GPUs have worse relative performance. Affected ranks: [5]",
+              "[rank0]:[NeMo I 2025-03-02 10:06:00 train:120] step 600 loss 2.30",
+              "[rank0]:STRAGGLER DETECTION WARNING: Some GPUs have worse relative performance. Affected ranks: [5, 11]"]
+    seen = incidents_of(tmp_path / "nvrx", {"train.log": "\n".join(lines) + "\n"}, ruleset)
+    assert [(i.cause, i.rank) for i in seen] == [(Cause.STRAGGLER, 5)], seen
+    # the score report alone (no rank below the threshold): nothing
+    quiet = [line for line in lines if "WARNING" not in line]
+    assert incidents_of(tmp_path / "quiet", {"train.log": "\n".join(quiet) + "\n"}, ruleset) == []
