@@ -415,11 +415,12 @@ def _named_by_the_peers(primary: Finding, initiators: Sequence[Finding],
         peer = _peer_host(f)
         if peer and peer != node:
             named[peer].add(node)
-    if len(named) < 2:
+    if not named:
         return primary, set()
     ranked = sorted(named.items(), key=lambda kv: -len(kv[1]))
-    (top, voters), runner_up = ranked[0], ranked[1]
-    if len(voters) < 2 or len(voters) < 2 * len(runner_up[1]):
+    top, voters = ranked[0]
+    runner_up = len(ranked[1][1]) if len(ranked) > 1 else 0
+    if len(voters) < 2 or len(voters) < 2 * runner_up:
         return primary, set()  # (peers named alike: a switch or the fabric, no one node)
     node = address.get(top, top)
     lost = {top, node} | {"voter:" + v for v in voters}
@@ -585,7 +586,7 @@ def _failure_incident(group: Sequence[Finding], initiators: Sequence[Finding], f
     incident = _build(cause, initiator, evidence, collateral, confidence, facts)
     used = {id(f) for f in own}
     if lost_to:  # the other nodes' losses of that node: its failure's, no incident of their own
-        used |= {id(f) for f in group if f.cause is Cause.NETWORK and (
+        used |= {id(f) for f in group if f.cause is Cause.NETWORK and _near(f, primary) and (
             _peer_host(f) in lost_to or (f.field("peer") is None and "voter:" + host_key(f.node or "") in lost_to))}
     return incident, used
 

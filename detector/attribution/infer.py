@@ -1527,6 +1527,7 @@ def storage_stall(incident: Incident, facts: RunFacts) -> Incident | None:
 # rules/python.yaml: faulthandler's frame of the data loader (only for a rank a hang was found on:
 # the same frames print when a process dies of a signal)
 FAULTHANDLER_LOADER = "python.faulthandler_in_data_loader"
+ONE_DUMP_LINES = 80  # a stack dump's frames of the data loader span at most this many lines
 
 
 def loader_dump_behind(incident: Incident, facts: RunFacts) -> Incident | None:
@@ -1542,10 +1543,15 @@ def loader_dump_behind(incident: Incident, facts: RunFacts) -> Incident | None:
     loader = [f for f in facts.findings if f.rule == RULE_STACK_LOADER or f.rule == FAULTHANDLER_LOADER]
     dumps = [f for f in loader if (f.rule == RULE_STACK_LOADER or terminal(f, facts))
              and (f.rank == rank or (pid is not None and f.pid == pid))]
-    if not dumps and loader and all(f.rank is None and f.pid is None for f in loader):
+    if (not dumps and loader and all(f.rank is None and f.pid is None for f in loader)
+            and len({f.file for f in loader}) == 1
+            and max(f.line or 0 for f in loader) - min(f.line or 0 for f in loader) <= ONE_DUMP_LINES
+            and terminal(max(loader, key=lambda f: f.line or 0), facts)):
         # a dump no prefix places (faulthandler's "Timeout (0:05:00)!" of the one process that
         # stopped, printed where the launcher gathers every rank's output): the rank that
-        # stopped is the one it is about, where it is the run's only dump of the data loader
+        # stopped is the one it is about, where it is the run's only dump of the data loader and
+        # among its file's last words (a watchdog that dumps every few minutes dumps a rank that
+        # waits for a batch and goes on)
         dumps = loader
     if not dumps:
         return None

@@ -1645,26 +1645,35 @@ def megatron_stragglers(findings: Sequence[Finding], idx: RunIndex) -> list[Find
 
 NVRX_WARNING = "launcher.nvrx_straggler_warning"  # rules/launchers.yaml
 RULE_NVRX_STRAGGLER = "launcher.nvrx_straggler"
+_NVRX_RANK = re.compile(r"(?:\brank=)?\b([0-9]{1,7})\b")
+_NVRX_ID = re.compile(r"\brank=([0-9]{1,7})\b")
+
+
+def _nvrx_ranks(text: str) -> list[int]:
+    """The ranks of NVRx's "Affected ranks": its set of StragglerId(rank=5, node='gpu-017'), or
+    the plain list of its documentation."""
+    found = _NVRX_ID.findall(text) if "rank=" in text else _NVRX_RANK.findall(text)
+    return [r for tok in found if (r := small_int(tok)) is not None]
 
 
 def nvrx_stragglers(findings: Sequence[Finding], idx: RunIndex) -> list[Finding]:
     """``findings`` and, where NVIDIA Resiliency Extension's straggler detector warned that some
     GPUs' performance scores fell below its threshold ("STRAGGLER DETECTION WARNING: ... Affected
-    ranks: [76, 13, 45]", printed by rank 0 about the others), a straggler finding for the rank it
-    names first (its report lists the worst first), on its last warning: the detector's own
-    verdict, about the rank it names, not the rank that printed it."""
+    ranks: {StragglerId(rank=5, node='gpu-017')}", printed by rank 0 about the others), a
+    straggler finding for the rank its warnings name most often (on the last warning that names
+    it): the detector's own verdict, about the rank it names, not the rank that printed it; less
+    sure where a warning names several."""
     warnings = [f for f in findings if f.rule == NVRX_WARNING]
-    if not warnings:
+    named = [(f, _nvrx_ranks(f.field("ranks") or "")) for f in warnings]
+    counts = Counter(r for _f, ranks in named for r in set(ranks))
+    if not counts:
         return list(findings)
-    at = warnings[-1]
-    named = [r for tok in (at.field("ranks") or "").split(",") if (r := small_int(tok.strip())) is not None]
-    if not named:
-        return list(findings)
-    rank = named[0]
-    times = sum(1 for f in warnings if (f.field("ranks") or "").split(",")[0].strip() == str(rank))
+    rank, times = counts.most_common(1)[0]
+    at = next(f for f, ranks in reversed(named) if rank in ranks)
+    several = any(len(set(ranks)) > 1 for _f, ranks in named)
     verdict = dataclasses.replace(
         at, rule=RULE_NVRX_STRAGGLER, role=Role.INITIATOR, cause=Cause.STRAGGLER, severity=Severity.WARNING,
         rank=rank, local_rank=idx.rank_local.get(rank), node=idx.rank_node.get(rank), pid=None, gpu=None,
-        confidence=min(0.8, 0.55 + 0.05 * times), fields=(*at.fields, ("warnings", str(times))))
+        confidence=min(0.8, 0.55 + 0.05 * times) - (0.1 if several else 0.0),
+        fields=(*at.fields, ("warnings", str(times))))
     return [*findings, verdict]
-

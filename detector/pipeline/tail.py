@@ -229,10 +229,18 @@ COMPLETED_LINES = 40  # a file's last lines where a note that training completed
 
 def says_completed(scan: FileScan) -> bool:
     """Among the file's last :data:`COMPLETED_LINES` lines, one says that training completed
-    ("training finished: 530 steps", Hugging Face's final "train_runtime" summary)."""
-    lines = tail_of(scan)
-    return any(("train" in low or "run" in low or "job" in low or "tuning" in low) and _COMPLETED.search(low)
-               for low in (line.lower() for line in lines[-COMPLETED_LINES:]))
+    ("training finished: 530 steps", Hugging Face's final "train_runtime" summary) and no line of
+    training progress follows it (an epoch's or a phase's end, training going on after it, is no
+    end of the run)."""
+    lines = tail_of(scan)[-COMPLETED_LINES:]
+    for i in range(len(lines) - 1, -1, -1):
+        low = lines[i].lower()
+        if ("train" in low or "run" in low or "job" in low or "tuning" in low) and _COMPLETED.search(low):
+            phase = "train_runtime" not in low and ("epoch" in low or "starting" in low)  # (an epoch's end)
+            return not phase and not any(is_progress(later) for later in lines[i + 1:])
+        if is_progress(lines[i]):
+            return False  # progress after the last completion line, or no completion line at all
+    return False
 
 
 def is_progress(line: str) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from detector.sources.prefixes import Prefixed, PrefixStyle, strip_prefix
+from detector.sources.prefixes import Prefixed, PrefixStyle, logger_rank, strip_prefix
 from detector.sources.runs import FileKind, LogFile
 from detector.sources.timestamps import Stamp, parse_timestamp
 from detector.types import Event, StreamKind
@@ -35,8 +35,10 @@ class LineParser:
         stamp = self.stamp(pre.message)
         time = stamp.time if stamp else None
         rank = pre.rank  # the file's own rank is resolved later (a combined log has none)
-        if pre.hinted and self.f.rank is not None:
-            rank = None  # a file of one rank: "[Rank 5]" inside a message is about a subgroup's rank
+        if pre.hinted and self.f.rank is not None and (pre.rank is None or logger_rank(pre.message) != pre.rank):
+            # a file of one rank: "[Rank 5]" inside a message is about a subgroup's rank (a logger's
+            # own rank field at the line's start is the line's: a pod's log named like one rank's)
+            rank = None
         local = pre.local_rank if pre.local_rank is not None else self.f.local_rank
         node = self.f.node or pre.host or (stamp.host if stamp is not None else None)
         ev = Event(

@@ -459,7 +459,7 @@ def _text_log(path: Path, name: str, parts: tuple[str, ...], display: str, size:
         rank = _rank_from_name(name)
         if rank is None and parts and (folder := _RANK_DIR.match(parts[-1])) is not None:
             rank = int(folder[1])  # Open MPI's --output-filename: <dir>/1/rank.3/stdout
-        if rank is not None and _not_one_rank(name, ends, named[0] | named[1]):
+        if rank is not None and _not_one_rank(name, ends, named[0] | named[1], rank):
             rank = None
     return LogFile(path, display, FileKind.RANK_LOG, rank, None, node, None, size, compressed=compressed,
                    node_from=node_from)
@@ -523,15 +523,20 @@ _LINE_TASK = re.compile(r"^(?: {0,6}(\d{1,6}): |\[\d{1,6},(\d{1,6})\]<std(?:out|
 _LAUNCHER_LINE = re.compile(r"\[launch\.py:\d+:(?:main|sigkill_handler)\]|torch\.distributed\.elastic\.agent|torch\.distributed\.run:")
 
 
-def _not_one_rank(name: str, lines: list[str], hosts: set[str]) -> bool:
+def _not_one_rank(name: str, lines: list[str], hosts: set[str], rank: int | None = None) -> bool:
     """Whether a file whose name ends in a number is not that rank's log: its lines carry the
     prefixes of several ranks (a node's or a job's combined log) or a launcher's own lines, or
     the name is one of ``hosts``, those its lines name ("node-31.log" holding node-31's NCCL lines)."""
     text = "\n".join(lines)
     if len(set(_LINE_RANK.findall(text))) >= 2 or _LAUNCHER_LINE.search(text):
         return True
-    if "rank" in text and len({r for line in lines if "rank" in line and (r := logger_rank(line)) is not None}) >= 2:
-        return True  # a logger's rank field names several ranks ("| INFO | rank 2 |"): a pod's or node's log
+    if "rank" in text:
+        logged = {r for line in lines if "rank" in line and (r := logger_rank(line)) is not None}
+        if len(logged) >= 2 and rank not in logged:
+            # a logger's rank field names several ranks, none of them the name's ("| INFO | rank 12 |"
+            # in "<job>-worker-0.log"): a pod's or a node's log (rank 0's own log may print a line
+            # for every rank, timings it gathered: its name's rank is among them)
+            return True
     seen = Counter(a or b for a, b in _LINE_TASK.findall(text))
     if sum(1 for n in seen.values() if n >= 2) >= 2:  # a job's output with every task's lines (a
         return True  # backtrace's numbered frames, "0: ...", "1: ...", appear once each)

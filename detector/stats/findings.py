@@ -150,6 +150,8 @@ def _node_finding(group: list[StragglerHit], grid: StepGrid, samples: Sequence[S
                   config: StatsConfig) -> Finding:
     """One finding for a node whose ranks are all slower than every other node's: the node, not
     one of its ranks, is what the logs single out."""
+    key = Counter(h.key for h in group).most_common(1)[0][0]  # (one timing: a median of one kind)
+    group = [h for h in group if h.key == key]
     first = min(group, key=lambda h: h.rank)
     ranks = sorted(h.rank for h in group)
     value = float(np.median([h.value_s for h in group]))

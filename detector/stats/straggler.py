@@ -184,19 +184,29 @@ def _detect_group(
     waits = _window_medians(grid, wait_k, win)[2] if wait_k is not None else None
     with np.errstate(invalid="ignore"):
         job = (median_last(job_step[start:].reshape(n_win, win)) if job_step.size else np.full(n_win, np.nan))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        # each node's median per window, once: (G, W); the nodes slower than all others in some
+        # window are the only candidates (one per window at most), so the work stays linear in
+        # the nodes (a job of 12,500 nodes has no time for every node against every other)
+        group_meds = np.vstack([median_last(rank_med[r].T) for r in groups])
+        filled = np.where(np.isfinite(group_meds), group_meds, -np.inf)
+        top = np.argmax(filled, axis=0)
+        floor = np.min(np.where(np.isfinite(group_meds), group_meds, np.inf), axis=0)
     hits: list[StragglerHit] = []
-    for g, rows in enumerate(groups):
-        if 2 * rows.size > grid.n_ranks:
-            continue  # (a majority is the job's own pace)
+    for g in sorted(set(top.tolist())):
+        rows = groups[g]
+        if 2 * rows.size > grid.n_ranks or (rows.size > 1 and grid.nodes[int(rows[0])] is None):
+            continue  # (a majority is the job's own pace; ranks of no known node are no node to name)
         others = np.concatenate([r for i, r in enumerate(groups) if i != g])
         with np.errstate(invalid="ignore", divide="ignore"):
-            other_meds = np.vstack([median_last(rank_med[r].T) for i, r in enumerate(groups) if i != g])
-            om = np.max(other_meds, axis=0)
-            agree = (om - np.min(other_meds, axis=0)) <= config.rel_threshold * np.min(other_meds, axis=0)
+            rest = np.delete(filled, g, axis=0)
+            om = np.max(rest, axis=0)  # the slowest other node
+            om = np.where(np.isfinite(om), om, np.nan)
+            agree = (om - floor) <= config.rel_threshold * floor  # (the fastest node is another: g is the slowest)
             low = np.min(rank_med[rows], axis=0)
             value = median_last(rank_med[rows].T)
             excess = value - om
-            beyond = (low >= (1.0 + GROUP_REL) * om) & agree & (om > 0)
+            beyond = (top == g) & (low >= (1.0 + GROUP_REL) * om) & agree & (om > 0)
             beyond &= ~(excess < config.impact_fraction * np.where(np.isfinite(job), job, 0.0))
             if waits is not None:
                 wait_gap = median_last(waits[others].T) - median_last(waits[rows].T)

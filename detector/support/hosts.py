@@ -12,6 +12,10 @@ _PLACEHOLDERS = frozenset({
     "(none)", "none", "unknown", "n/a", "-",
     # words a bracketed "[Word:N]" header puts where a host goes: Gaudi's "[Rank:39]", a process's
     "rank", "process", "proc", "pid", "tid", "thread", "task", "device",
+    # a test runner's or a logger's word where a syslog header puts its host ("Nov 26 23:08:31
+    # FAIL [3.027s]: test_all_gather_multigpu", a CI log stamped like syslog)
+    "fail", "failed", "error", "pass", "passed", "ok", "info", "warning", "warn", "debug", "trace",
+    "critical", "fatal", "skipped", "skip",
 })
 _MASK = re.compile(r"[x*#?._-]{2,}", re.IGNORECASE)  # "xxx", "XXXX", "***", "x.x.x.x"
 # a piece of the name that is a mask: "gpu-xxx-01", "node.***" (not "trainer-worker-xxx2q", a
