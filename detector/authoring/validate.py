@@ -41,7 +41,7 @@ from detector.rules.loader import (
     shipped_rules_dir,
 )
 from detector.rules.prefilter import MIN_LITERAL, prefilter_pattern, required_literals
-from detector.rules.scanners import RePrefilter
+from detector.rules.scanners import RePrefilter, linear_twin
 from detector.rules.spec import RuleFile
 from detector.support.yamlfile import YamlList, YamlMap, load_yaml_file
 
@@ -205,6 +205,7 @@ def _pattern_problems(rules: Sequence[CompiledRule], where: _Positions,
                       check_hyperscan: bool) -> tuple[list[ConfigError], list[ConfigError]]:
     errors: list[ConfigError] = []
     warnings: list[ConfigError] = []
+    re2_ok = linear_twin("a") is not None  # (google-re2 installed: the prefilter without hyperscan)
     for rule in rules:
         quoted = _quote(rule.pattern)
         prefilter = re_prefilter_problem(rule.pattern)
@@ -221,6 +222,12 @@ def _pattern_problems(rules: Sequence[CompiledRule], where: _Positions,
                 f"character classes and short pieces), so it slows the scan of every log line for the whole rule "
                 f"set; spell out a word the line always has (an alternation of words is fine): {quoted}",
                 "pattern", rule.line))
+        if re2_ok and linear_twin(f"(?m)(?:{prefilter_pattern(rule.pattern)})") is None:
+            warnings.append(where.error(
+                rule.path, rule.id,
+                "warning: RE2 cannot run this pattern (a counted repeat above 1000, a look-around or a "
+                "back-reference): an install without hyperscan scans for it with the slower re: "
+                f"{quoted}", "pattern", rule.line))
         refused = hyperscan_problem(rule.pattern) if check_hyperscan else None
         if refused is not None:
             warnings.append(where.error(

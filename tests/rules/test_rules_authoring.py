@@ -392,3 +392,20 @@ def test_a_user_rule_that_hides_a_shipped_rule_from_hyperscan_is_blamed(tmp_path
         pytest.skip("this hyperscan build does not hide the shipped rule")
     assert "once the user rules are compiled with it" in text
     assert "u.look" not in text
+
+
+def test_a_pattern_re2_cannot_run_is_a_warning(tmp_path: Path) -> None:
+    """A counted repeat above RE2's 1,000 (a shipped rule had one this session) turns a plain
+    install's RE2 prefilter into RE2 plus re for it: validate says so, and --strict fails on it."""
+    from detector.rules.scanners import linear_twin
+
+    if linear_twin("a") is None:
+        pytest.skip("google-re2 is not installed")
+    (tmp_path / "p.yaml").write_text(
+        PACK + "  - id: t.long\n    description: d\n    role: context\n    pattern: 'Affected ranks: [0-9, ]{1,4000}'\n"
+        "    examples: [{line: 'Affected ranks: 1, 2'}]\n"
+        "  - id: t.short\n    description: d\n    role: context\n    pattern: 'Affected ranks: [0-9, ]{1,1000}x'\n"
+        "    examples: [{line: 'Affected ranks: 1, 2x'}]\n")
+    checked = validate_rules([tmp_path], hyperscan=False)
+    text = "\n".join(e.format() for e in checked.warnings)
+    assert "t.long: warning: RE2 cannot run this pattern" in text and "t.short" not in text, text
