@@ -8,7 +8,6 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from detector.report.wording import rank_ranges
 from detector.sources.pci import normalize_pci
 from detector.types import Cause, Finding, Role, Severity
 
@@ -159,7 +158,7 @@ def _node_finding(group: list[StragglerHit], grid: StepGrid, samples: Sequence[S
     rel = (value - first.peers_s) / first.peers_s if first.peers_s > 0 else float("inf")
     where = first.node or "a node the logs do not name"
     text = (
-        f"all {len(ranks)} ranks on {where} (ranks {rank_ranges(ranks)}) {first.key}_{unit} median "
+        f"all {len(ranks)} ranks on {where} (ranks {ev.ranges(ranks)}) {first.key}_{unit} median "
         f"{value * factor:.1f} vs the other nodes' {first.peers_s * factor:.1f} ({ev.pct(rel)}) for "
         + (f"{first.windows} consecutive windows of {first.window_steps} steps" if first.window_steps > 1
            else f"{first.windows} step lines in a row")
@@ -184,7 +183,7 @@ def _node_finding(group: list[StragglerHit], grid: StepGrid, samples: Sequence[S
             metric=f"{first.key}_s", value=value, baseline=first.peers_s, change=rel,
             step=first.start_step, detected_step=first.detected_step, windows=first.windows,
             window_steps=first.window_steps, ongoing=first.ongoing, node=first.node,
-            node_flagged=f"{len(ranks)}/{len(ranks)}", ranks=rank_ranges(ranks),
+            node_flagged=f"{len(ranks)}/{len(ranks)}", ranks=ev.ranges(ranks),
         ),
         context=(source.text,) if source and source.text else (),
     )
