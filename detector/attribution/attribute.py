@@ -897,7 +897,8 @@ def _crashes_after_a_lost_peer(findings: Sequence[Finding]) -> list[Finding]:
 def _stragglers(facts: RunFacts) -> list[Incident]:
     out = []
     # (a rule's evidence of a slow GPU, nvidia-smi's throttle reasons, may name no rank: one
-    # incident for those; the step-time detectors' always name theirs)
+    # incident for those; the step-time detectors' name their rank, or the node whose ranks are
+    # all slower)
     flagged = [f for f in facts.findings if f.cause is Cause.STRAGGLER and f.role is Role.INITIATOR
                and (f.rank is not None or f.node is not None or not f.rule.startswith("stats."))]
     by_rank: dict[int | None, list[Finding]] = defaultdict(list)

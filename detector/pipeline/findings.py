@@ -1645,7 +1645,7 @@ def megatron_stragglers(findings: Sequence[Finding], idx: RunIndex) -> list[Find
 
 NVRX_WARNING = "launcher.nvrx_straggler_warning"  # rules/launchers.yaml
 RULE_NVRX_STRAGGLER = "launcher.nvrx_straggler"
-_NVRX_RANK = re.compile(r"(?:\brank=)?\b([0-9]{1,7})\b")
+_NVRX_RANK = re.compile(r"\b([0-9]{1,7})\b")
 _NVRX_ID = re.compile(r"\brank=([0-9]{1,7})\b")
 
 

@@ -159,9 +159,7 @@ def run_findings(scans: Sequence[FileScan], idx: RunIndex, rules: RuleSet,
     findings = nvrx_stragglers(megatron_stragglers(demote_caught_exceptions(demote_repeated_actor_exceptions(verl_worker_ranks(findings), scans), scans), idx), idx)
     findings = demote_foreign_app_faults(findings, idx, min(starts) if starts else None)
     if relaunches:  # (replay: the files are whole)
-        findings = demote_untimed_kernel_faults_of_a_finished_run(findings, scans)
-    if relaunches:  # (replay: the files are whole)
-        findings = unfinished_benchmark(findings, scans)
+        findings = unfinished_benchmark(demote_untimed_kernel_faults_of_a_finished_run(findings, scans), scans)
     return findings, warnings
 
 
@@ -276,4 +274,3 @@ def demote_untimed_kernel_faults_of_a_finished_run(findings: list[Finding], scan
         return findings
     drop = {id(f) for f in kernel}
     return [replace(f, role=Role.CONTEXT, cause=None) if id(f) in drop else f for f in findings]
-

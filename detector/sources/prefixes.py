@@ -147,13 +147,6 @@ _RANK_FIELD = re.compile(r"(?:\| (?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL) {0,8
                          r"\[rank (?P<b>\d{1,6})\] "
                          r"|^\[[0-9TZ:.,+ -]{8,40}\] ?(?:\[(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\] ?)?\[rank ?(?P<c>\d{1,6})\] "
                          r"|^(?:[0-9TZ:.,+ -]{8,64} )?rank=(?P<d>\d{1,6}) )")
-def logger_rank(line: str) -> int | None:
-    """The global rank a logger's own rank field names at a line's start ("... | INFO | rank 3 |",
-    "[rank 3] ", "rank=3 "), without any launcher prefix before it; None when there is none."""
-    m = _RANK_FIELD.search(line, 0, _HINT_SPAN)
-    return int(next(g for g in (m["a"], m["b"], m["c"], m["d"]) if g is not None)) if m else None
-
-
 # icefall / k2's logger: "INFO [train.py:1069] (5/8) Sanity check ..." (rank / world size)
 _LOGGER_RANK_OF = re.compile(r"\[[\w./-]{1,80}:\d{1,6}\] \((?P<rank>\d{1,6})/(?P<world>\d{1,6})\) ")
 _HINT_SPAN = 400  # the rank hint is looked for in the first characters of a message
@@ -161,6 +154,13 @@ _HINT_SPAN = 400  # the rank hint is looked for in the first characters of a mes
 # launcher and torch.distributed.launch print the failed worker's command) or torchelastic's
 # "local_rank: 0 (pid: 24024)" / "rank : 0 (local_rank: 0)"
 _LOCAL_HINT = re.compile(r"(?:^|[\s'\"(\[,])--local[_-]rank[= ](?P<a>\d{1,4})\b|\blocal_rank: ?(?P<b>\d{1,4})\b")
+
+
+def logger_rank(line: str) -> int | None:
+    """The global rank a logger's own rank field names at a line's start ("... | INFO | rank 3 |",
+    "[rank 3] ", "rank=3 "), without any launcher prefix before it; None when there is none."""
+    m = _RANK_FIELD.search(line, 0, _HINT_SPAN)
+    return int(next(g for g in (m["a"], m["b"], m["c"], m["d"]) if g is not None)) if m else None
 
 
 # What every prefix below begins with (a superset, one test): a bracket, a parenthesis or an

@@ -161,14 +161,19 @@ def _wait_key(grid: StepGrid) -> int | None:
 
 
 def _window_medians(grid: StepGrid, k: int, win: int) -> tuple[int, int, FloatArray]:
+    """The first column of the windows, their number, and each rank's median of timing ``k`` in
+    each window (R, W); a rank needs half a window of values for its median to count."""
     n_win = grid.n_cols // win
     start = grid.n_cols - n_win * win
     values = grid.local[k][:, start:]
+    # float32 halves the sort's work; window medians of timings need no more precision
     blocks = values.astype(np.float32).reshape(grid.n_ranks, n_win, win)
     with np.errstate(invalid="ignore"):
         rank_med = median_last(blocks).astype(np.float64)
-    enough = np.count_nonzero(~np.isnan(blocks), axis=-1) >= max(1, win // 2)
-    return start, n_win, np.where(enough, rank_med, np.nan)
+    if np.isnan(values).any():
+        enough = np.count_nonzero(~np.isnan(blocks), axis=-1) >= max(1, win // 2)
+        rank_med = np.where(enough, rank_med, np.nan)
+    return start, n_win, rank_med
 
 
 def _detect_group(
@@ -264,19 +269,9 @@ def _onset(
 def _detect_key(
     grid: StepGrid, k: int, job_step: FloatArray, config: StatsConfig, win: int, streak: int
 ) -> list[StragglerHit]:
-    n_win = grid.n_cols // win
-    start = grid.n_cols - n_win * win
-    values = grid.local[k][:, start:]
-    if not np.isfinite(values).any():
+    if not np.isfinite(grid.local[k]).any():
         return []
-    n_rows = grid.n_ranks
-    # float32 halves the sort's work; window medians of timings need no more precision
-    blocks = values.astype(np.float32).reshape(n_rows, n_win, win)
-    rank_med = median_last(blocks).astype(np.float64)  # (R, W)
-    # a rank needs half a window of values for its median to count
-    if np.isnan(values).any():
-        enough = np.count_nonzero(~np.isnan(blocks), axis=-1) >= max(1, win // 2)
-        rank_med = np.where(enough, rank_med, np.nan)
+    start, n_win, rank_med = _window_medians(grid, k, win)  # (R, W)
     by_window = rank_med.T  # (W, R)
     peers = median_last(by_window)  # (W,)
     mad = 1.4826 * median_last(np.abs(by_window - peers[:, None]))
