@@ -25,9 +25,9 @@ from detector.report.wording import (
     node_origin,
     node_sources_line,
     plural,
-    rank_ranges,
     verdict_line,
 )
+from detector.support.numbers import rank_ranges
 from detector.types import Finding, Incident, Report, Role
 
 TEXT_SHOWN = 400  # characters of a log line shown before a <details> with the rest

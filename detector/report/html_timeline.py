@@ -13,7 +13,8 @@ from datetime import datetime
 
 from detector.report.safe_text import clean_line
 from detector.report.safe_text import html_text as _e
-from detector.report.wording import as_utc, clock, first_time, rank_ranges
+from detector.report.wording import as_utc, clock, first_time
+from detector.support.numbers import rank_ranges
 from detector.types import Finding, Report, Role
 
 ROLE_COLORS: dict[Role, str] = {

@@ -28,9 +28,9 @@ from detector.report.wording import (
     node_origin,
     node_sources_line,
     plural,
-    rank_ranges,
     verdict_line,
 )
+from detector.support.numbers import rank_ranges
 from detector.types import Finding, Incident, Report, Role
 
 # How much of a log line the default view shows; verbose shows more, never unbounded.

@@ -14,7 +14,8 @@ from rich.table import Table
 from rich.text import Text
 
 from detector.report.safe_text import clean_line
-from detector.report.wording import as_utc, clock, evidence_order, first_time, offset_seconds, rank_ranges
+from detector.report.wording import as_utc, clock, evidence_order, first_time, offset_seconds
+from detector.support.numbers import rank_ranges
 from detector.types import Finding, Incident, Role
 
 TIMELINE_ROWS = 30

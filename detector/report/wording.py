@@ -1,5 +1,5 @@
 """How the reports say things, the same in the terminal and in HTML: cause labels, who the
-initiator is, the verdict line, rank ranges, counts, UTC clock times, evidence in time order."""
+initiator is, the verdict line, counts, UTC clock times, evidence in time order."""
 
 from __future__ import annotations
 
@@ -26,20 +26,6 @@ CAUSE_LABELS: dict[Cause, str] = {
     Cause.STRAGGLER: "straggler",
     Cause.UNKNOWN: "unknown cause",
 }
-
-def rank_ranges(ranks: Iterable[int]) -> str:
-    """``[4, 0, 1, 2, 5, 2]`` -> ``"0-2,4-5"``; an empty input gives ``""``."""
-    ordered = sorted(set(ranks))
-    parts: list[str] = []
-    i = 0
-    while i < len(ordered):
-        j = i
-        while j + 1 < len(ordered) and ordered[j + 1] == ordered[j] + 1:
-            j += 1
-        parts.append(str(ordered[i]) if i == j else f"{ordered[i]}-{ordered[j]}")
-        i = j + 1
-    return ",".join(parts)
-
 
 def as_utc(value: datetime) -> datetime:
     """Aware UTC; a naive time (from a report written elsewhere) is taken as UTC."""

@@ -63,17 +63,3 @@ def pairs(**values: object) -> tuple[tuple[str, str], ...]:
         else:
             out.append((key, str(value)))
     return tuple(out)
-
-
-def ranges(ranks: Iterable[int]) -> str:
-    """``[4, 0, 1, 2, 5]`` -> ``"0-2,4-5"`` (the node's ranks in a finding's text)."""
-    ordered = sorted(set(ranks))
-    parts: list[str] = []
-    i = 0
-    while i < len(ordered):
-        j = i
-        while j + 1 < len(ordered) and ordered[j + 1] == ordered[j] + 1:
-            j += 1
-        parts.append(str(ordered[i]) if i == j else f"{ordered[i]}-{ordered[j]}")
-        i = j + 1
-    return ",".join(parts)

@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from detector.sources.pci import normalize_pci
+from detector.support.numbers import rank_ranges
 from detector.types import Cause, Finding, Role, Severity
 
 from . import evidence as ev
@@ -70,10 +71,7 @@ def straggler_findings(
         unit, factor = _unit(hit.peers_s)
         text = (
             f"rank {hit.rank} {hit.key}_{unit} median {hit.value_s * factor:.1f} vs peers "
-            f"{hit.peers_s * factor:.1f} ({ev.pct(hit.rel)}, robust z {hit.z:.1f}) for "
-            + (f"{hit.windows} consecutive windows of {hit.window_steps} steps" if hit.window_steps > 1
-               else f"{hit.windows} step lines in a row")
-            + f" since step {hit.start_step}"
+            f"{hit.peers_s * factor:.1f} ({ev.pct(hit.rel)}, robust z {hit.z:.1f}) for {_streak(hit)}"
         )
         if hit.baseline_s is not None and hit.z_individual is not None:
             text += (
@@ -137,6 +135,13 @@ def straggler_findings(
     return out
 
 
+def _streak(hit: StragglerHit) -> str:
+    """How long the straggler was slower: its windows of steps (or single lines), and since when."""
+    span = (f"{hit.windows} consecutive windows of {hit.window_steps} steps" if hit.window_steps > 1
+            else f"{hit.windows} step lines in a row")
+    return f"{span} since step {hit.start_step}"
+
+
 def _node_groups(hits: Sequence[StragglerHit]) -> list[list[StragglerHit]]:
     groups: dict[str | None, list[StragglerHit]] = {}
     for hit in hits:
@@ -158,11 +163,9 @@ def _node_finding(group: list[StragglerHit], grid: StepGrid, samples: Sequence[S
     rel = (value - first.peers_s) / first.peers_s if first.peers_s > 0 else float("inf")
     where = first.node or "a node the logs do not name"
     text = (
-        f"all {len(ranks)} ranks on {where} (ranks {ev.ranges(ranks)}) {first.key}_{unit} median "
+        f"all {len(ranks)} ranks on {where} (ranks {rank_ranges(ranks)}) {first.key}_{unit} median "
         f"{value * factor:.1f} vs the other nodes' {first.peers_s * factor:.1f} ({ev.pct(rel)}) for "
-        + (f"{first.windows} consecutive windows of {first.window_steps} steps" if first.window_steps > 1
-           else f"{first.windows} step lines in a row")
-        + f" since step {first.start_step}; the other nodes' ranks wait for them"
+        f"{_streak(first)}; the other nodes' ranks wait for them"
     )
     if not first.ongoing:
         text += "; not slower in the last window"
@@ -183,7 +186,7 @@ def _node_finding(group: list[StragglerHit], grid: StepGrid, samples: Sequence[S
             metric=f"{first.key}_s", value=value, baseline=first.peers_s, change=rel,
             step=first.start_step, detected_step=first.detected_step, windows=first.windows,
             window_steps=first.window_steps, ongoing=first.ongoing, node=first.node,
-            node_flagged=f"{len(ranks)}/{len(ranks)}", ranks=ev.ranges(ranks),
+            node_flagged=f"{len(ranks)}/{len(ranks)}", ranks=rank_ranges(ranks),
         ),
         context=(source.text,) if source and source.text else (),
     )

@@ -4,6 +4,8 @@ raises) -- so every such field goes through :func:`small_int`."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 
 def small_int(value: str | None, *, digits: int = 9, signed: bool = False) -> int | None:
     """The ASCII decimal ``value`` (optionally with a leading minus) as an int, when it has at
@@ -29,3 +31,17 @@ def field_float(value: str | None) -> float:
 MAX_RANKS = 1 << 20
 """Rank ids and world sizes a log may claim: at most about a million GPUs. A larger claim (one
 init line saying ``nranks 99999999999``) is not believed, so nothing is ever sized by it."""
+
+
+def rank_ranges(ranks: Iterable[int]) -> str:
+    """``[4, 0, 1, 2, 5, 2]`` -> ``"0-2,4-5"``; an empty input gives ``""``."""
+    ordered = sorted(set(ranks))
+    parts: list[str] = []
+    i = 0
+    while i < len(ordered):
+        j = i
+        while j + 1 < len(ordered) and ordered[j + 1] == ordered[j] + 1:
+            j += 1
+        parts.append(str(ordered[i]) if i == j else f"{ordered[i]}-{ordered[j]}")
+        i = j + 1
+    return ",".join(parts)

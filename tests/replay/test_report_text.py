@@ -13,8 +13,8 @@ from detector.replay import replay_path
 from detector.report.safe_text import clean_line
 from detector.report.text import render_text
 from detector.report.text_timeline import timeline_entries
-from detector.report.wording import rank_ranges
 from detector.rules.engine import RuleSet
+from detector.support.numbers import rank_ranges
 from detector.types import (
     Cause,
     Finding,
