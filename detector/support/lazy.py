@@ -16,8 +16,13 @@ def lazy_exports(package: str, home: Mapping[str, str], namespace: dict[str, Any
         module = home.get(name)
         if module is None:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
-        value = getattr(importlib.import_module(f"{package}.{module}"), name)
-        namespace[name] = value
-        return value
+        loaded = importlib.import_module(f"{package}.{module}")
+        # every name that submodule exports, at once: importing it binds the package's attribute
+        # of the submodule's own name to the module ("detector.stats.analyze"), which would then
+        # hide the function of that name ("analyze") from a later ``from package import analyze``
+        for other, home_of in home.items():
+            if home_of == module:
+                namespace[other] = getattr(loaded, other)
+        return namespace[name]
 
     return __getattr__

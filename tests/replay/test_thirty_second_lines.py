@@ -341,3 +341,17 @@ def test_a_test_runner_s_fail_behind_a_syslog_stamp_is_no_host() -> None:
     from detector.support.hosts import names_a_host
 
     assert not names_a_host("FAIL") and not names_a_host("ERROR") and names_a_host("gpu-node-081")
+
+
+def test_a_lazy_export_named_like_its_module_survives_a_sibling_s_import() -> None:
+    """``from detector.stats import analyze_table`` first imported detector.stats.analyze, which
+    bound the package's ``analyze`` to the module: a later ``from detector.stats import analyze``
+    got the module, and every replay in that process skipped its step statistics (the throttle
+    benchmark read 0/100). A fresh interpreter, because the order matters."""
+    import subprocess
+    import sys
+
+    code = ("from detector.stats import analyze_table\nfrom detector.stats import analyze\n"
+            "assert callable(analyze) and callable(analyze_table), type(analyze)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
