@@ -78,6 +78,10 @@ def findings_from_hit(hit: Hit, f: LogFile, idx: RunIndex) -> list[Finding]:
                 rank = resolve_rank(idx, f, _rank(_field(fields, "rank")), _rank(_field(fields, "local_rank")))
             if rank is None and line_rank is not None:
                 rank = line_rank
+            if rank is None and actor_pid is not None:
+                # a Ray worker's line: the rank its process is (Ray Train's table of workers, the
+                # worker's "Setting up process group ... [rank=N" line)
+                rank = _rank_of_pid(idx, node, actor_pid)
             head = nccl_header(ev.message) if rank is None or node is None else None
             if head is not None:
                 # an NCCL line of a combined log (or behind a prefix the stamp parser did not know):
@@ -124,6 +128,16 @@ def findings_from_hit(hit: Hit, f: LogFile, idx: RunIndex) -> list[Finding]:
             gpu=gpu, fields=fields, context=hit.context, attempt=f.attempt, confidence=m.rule.confidence,
         ))
     return out
+
+
+def _rank_of_pid(idx: RunIndex, node: str | None, pid: int) -> int | None:
+    """The rank whose process ``pid`` is on ``node``; on no known node, the one rank of that pid
+    where only one has it (process ids repeat across nodes)."""
+    rank = idx.pid_rank.get((node, pid))
+    if rank is not None or node is not None:
+        return rank
+    ranks = {r for r, p in idx.rank_pid.items() if p == pid}
+    return ranks.pop() if len(ranks) == 1 else None
 
 
 def _own_time(fields: Sequence[tuple[str, str]]) -> datetime | None:

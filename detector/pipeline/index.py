@@ -100,7 +100,7 @@ def build_index(scans: Sequence[FileScan]) -> RunIndex:
                     and (nccl := _NCCL_PROCESS.search(hit.event.message)) is not None and int(nccl["dev"]) < MAX_LOCAL_DEVS):
                 nccl_devs.add(int(nccl["dev"]))
             for m in hit.matches:
-                if m.rule.id == RULE_VLLM_RANK:
+                if m.rule.id in _PREFIX_RANK_RULES:
                     _add_vllm_rank(idx, m.fields, hit.event.text, hit.event.node or f.node)
                     continue
                 mapping = _field(m.fields, "rank_mapping")
@@ -118,6 +118,9 @@ def build_index(scans: Sequence[FileScan]) -> RunIndex:
                 if busid is None:  # NCCL's "host:pid:tid [dev] … rank 1 nranks 2": whose pid is whose
                     if m.rule.id == RULE_COMM_RANK:  # (not comm_info: a sub-communicator's rank is its own)
                         _add_comm_rank(idx, rank, _num(_field(m.fields, "pid")), _field(m.fields, "host"), f.node)
+                    elif m.rule.id == RULE_RAY_WORKER:
+                        _add_ray_worker(idx, rank, _num(_field(m.fields, "pid")), _field(m.fields, "host"),
+                                        _rank(_field(m.fields, "local_rank")))
                     continue
                 host = _field(m.fields, "host")
                 pid = _num(_field(m.fields, "pid"))
@@ -209,6 +212,10 @@ def build_index(scans: Sequence[FileScan]) -> RunIndex:
 
 RULE_COMM_RANK = "nccl.comm_rank"  # rules/nccl.yaml: NCCL < 2.4's one communicator line
 RULE_VLLM_RANK = "launcher.vllm_rank_assigned"  # rules/launchers.yaml: "rank 10 in world size 24 is assigned as ..."
+RULE_RAY_PG = "launcher.ray_train_process_group"  # "(RayTrainWorker pid=N) Setting up process group for: env:// [rank=3, ...]"
+RULE_RAY_WORKER = "launcher.ray_train_worker"  # Ray Train's table: "- (ip=10.0.0.1, pid=N) world_rank=3, local_rank=3, ..."
+# rules whose line gives the global rank of the process its worker prefix names
+_PREFIX_RANK_RULES = frozenset({RULE_VLLM_RANK, RULE_RAY_PG})
 
 
 def _add_vllm_rank(idx: RunIndex, fields: Iterable[tuple[str, str]], text: str, host: str | None) -> None:
@@ -221,6 +228,17 @@ def _add_vllm_rank(idx: RunIndex, fields: Iterable[tuple[str, str]], text: str, 
     idx.rank_pid.setdefault(rank, int(m["pid"]))
     if host:
         idx.rank_node.setdefault(rank, host)
+
+
+def _add_ray_worker(idx: RunIndex, rank: int, pid: int | None, host: str | None, local: int | None) -> None:
+    """A row of Ray Train's table of its workers: that rank's process, node address and local rank
+    (the workers on the driver's node print no address in their prefixes: the row says it)."""
+    if pid is not None:
+        idx.rank_pid.setdefault(rank, pid)
+    if host and names_a_host(host):
+        idx.rank_node.setdefault(rank, host)
+    if local is not None:
+        idx.rank_local.setdefault(rank, local)
 
 
 def _add_comm_rank(idx: RunIndex, rank: int, pid: int | None, host: str | None, folder_node: str | None) -> None:

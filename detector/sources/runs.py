@@ -21,7 +21,7 @@ from pathlib import Path
 
 from detector.errors import InputError
 from detector.sources.flight_recorder.names import looks_like_fr_dump, rank_from_dump_name
-from detector.sources.prefixes import logger_rank, strip_prefix
+from detector.sources.prefixes import WORKER_PID, WORKER_PID_SPAN, logger_rank, strip_prefix
 from detector.sources.timestamps import parse_timestamp
 from detector.support.compressed import (
     GZIP_MAGIC,
@@ -203,6 +203,8 @@ def hosts_named(lines: list[str]) -> tuple[set[str], set[str]]:
     quiet = _QUIET_SHAPES
     if len(quiet) > _QUIET_SHAPES_MAX:
         quiet.clear()
+    ray_hosts = False
+    ray_local = False
     for raw in lines:
         line = raw.rstrip("\r")
         shape = line.encode("utf-8", "surrogateescape").translate(_DIGITS_TO_0)
@@ -215,6 +217,11 @@ def hosts_named(lines: list[str]) -> tuple[set[str], set[str]]:
         pre = strip_prefix(line)
         if pre.host:
             others.add(pre.host)
+        if "pid=" in line[:WORKER_PID_SPAN] and WORKER_PID.match(line):
+            if pre.host:
+                ray_hosts = True  # a Ray worker's prefix with its node's address
+            else:
+                ray_local = True  # a Ray (or vLLM) worker on the driver's own node: no address printed
         m = _SAYS_HOST.match(pre.message)
         if m and m["host"].lower() not in ("localhost", "<n/a>"):
             others.add(m["host"])
@@ -224,7 +231,16 @@ def hosts_named(lines: list[str]) -> tuple[set[str], set[str]]:
             others.add(stamp.host)
         elif stamp is not None and stamp.time is not None and not pre.host and len(shape) <= _QUIET_SHAPE_LEN:
             quiet.add(shape)
+    if ray_hosts and ray_local:
+        # a Ray driver's log: the workers of other nodes print their address, those on the
+        # driver's node none: the file holds two nodes at least, one of them unnamed
+        others.add(UNNAMED_HOST)
     return prompts, others
+
+
+# what hosts_named adds where a file's lines come from a host they do not name (no host name
+# can be written so: no file is taken for this host's)
+UNNAMED_HOST = "(unnamed host)"
 
 
 _DIGITS_TO_0 = bytes.maketrans(b"123456789", b"000000000")

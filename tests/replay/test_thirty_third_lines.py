@@ -1,0 +1,151 @@
+"""The thirty-third session's readings: Ray Train's driver log (its workers on the driver's node
+print no address: the file is no one node's; its table of workers and each worker's process-group
+line tie a worker's pid to its global rank), and lines of other stacks (NCCL's invalid device
+ordinal, Triton's model table, HCCL's EI0005, Neuron's and RDMA engines' transport errors)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from detector.replay import replay_path
+from detector.rules.engine import RuleSet
+from detector.types import Cause
+from tests.support.replaying import incidents_of, write_run
+
+_HEAD = "10.56.190.68"
+_REMOTE = "10.80.73.243"
+
+
+def _ray_prefix(rank: int, actor: str = "RayTrainWorker") -> str:
+    """Ranks 0-3 run on the driver's node (no address in their prefix), 4-7 on another node."""
+    pid = 30186 + rank if rank < 4 else 140551 + rank
+    return f"({actor} pid={pid}) " if rank < 4 else f"({actor} pid={pid}, ip={_REMOTE}) "
+
+
+def _ray_driver(slow_remote: bool, failing: int | None = None, steps: int = 60) -> str:
+    lines = [
+        f"2025-07-07 03:51:28,781\tINFO worker.py:1654 -- Connecting to existing Ray cluster at address: {_HEAD}:6379...",
+        "(TorchTrainer pid=8661) Started distributed worker processes: ",
+    ]
+    for rank in range(8):
+        ip = _HEAD if rank < 4 else _REMOTE
+        pid = 30186 + rank if rank < 4 else 140551 + rank
+        lines.append(f"(TorchTrainer pid=8661) - (node_id=9f2c34ea47fe405f3227e9168aa857f81655a83e95fd6be359fd76db, "
+                     f"ip={ip}, pid={pid}) world_rank={rank}, local_rank={rank % 4}, node_rank={rank // 4}")
+    for rank in range(8):
+        lines.append(_ray_prefix(rank) + f"Setting up process group for: env:// [rank={rank}, world_size=8]")
+    for i in range(steps):
+        for rank in range(8):
+            slow = slow_remote and rank >= 4
+            jitter = ((i * 7 + rank * 13) % 10) / 100
+            fwd = (8.9 if slow else 3.6) + jitter
+            wait = (0.2 if slow else 5.5) + jitter if slow_remote else 0.3 + jitter
+            minute, second = divmod(i * 9 + rank, 60)
+            lines.append(_ray_prefix(rank) + f"2025-07-07 {4 + minute // 60:02d}:{minute % 60:02d}:{second:02d}.092 | INFO     | "
+                         f"trainer:train_step:212 - [rank {rank}] step={10 * (i + 1)} loss=7.3023 "
+                         f"fwd_bwd_ms={fwd * 1000:.1f} wait_ms={wait * 1000:.1f} data_s=0.002")
+        if failing is not None and i == 30:
+            p = _ray_prefix(failing)
+            lines += [p + "Traceback (most recent call last):",
+                      p + '  File "/workspace/train.py", line 88, in train_func',
+                      p + "    batch = next(it)",
+                      p + "KeyError: 'input_ids'"]
+            break
+    return "\n".join(lines) + "\n"
+
+
+def test_a_ray_driver_log_is_no_node_s_when_its_driver_node_workers_print_no_address(tmp_path: Path, ruleset: RuleSet) -> None:
+    run = write_run(tmp_path / "run", {"driver.log": _ray_driver(slow_remote=False)})
+    report = replay_path(run, ruleset)
+    assert report.incidents == ()
+    sources = dict(report.summary.node_sources)
+    assert sources.get(_REMOTE) != "file", sources  # (the file holds the driver's node's workers too)
+
+
+def test_the_node_of_ray_workers_slower_together_is_the_straggler(tmp_path: Path, ruleset: RuleSet) -> None:
+    seen = incidents_of(tmp_path / "slow", {"driver.log": _ray_driver(slow_remote=True)}, ruleset)
+    assert [(i.cause, i.rank, i.node) for i in seen] == [(Cause.STRAGGLER, None, _REMOTE)], seen
+    assert "all 4 ranks on 10.80.73.243 (ranks 4-7)" in " ".join(seen[0].evidence), seen[0].evidence
+
+
+def test_a_ray_worker_on_the_driver_s_node_is_placed_by_the_table_of_workers(tmp_path: Path, ruleset: RuleSet) -> None:
+    """The worker's traceback carries only its pid; the trainer's table says whose pid it is."""
+    seen = incidents_of(tmp_path / "exc", {"driver.log": _ray_driver(slow_remote=False, failing=2)}, ruleset)
+    assert seen and (seen[0].cause, seen[0].rank, seen[0].node) == (Cause.PYTHON_EXCEPTION, 2, _HEAD), seen
+    assert "KeyError: 'input_ids'" in " ".join(seen[0].evidence)
+    # the process-group lines alone (Ray's older trainers print no table) place the pid too
+    text = "\n".join(line for line in _ray_driver(slow_remote=False, failing=6).splitlines() if "world_rank=" not in line)
+    seen = incidents_of(tmp_path / "pg", {"driver.log": text + "\n"}, ruleset)
+    assert seen and (seen[0].cause, seen[0].rank, seen[0].node) == (Cause.PYTHON_EXCEPTION, 6, _REMOTE), seen
+
+
+def test_nccl_s_invalid_device_ordinal_is_the_job_s_set_up(tmp_path: Path, ruleset: RuleSet) -> None:
+    """More processes than the GPUs they can see: a set-up to fix, not a GPU's fault."""
+    lines = [
+        "[2026-04-18 12:45:41] gpu002:704798:704908 [0] transport/p2p.cc:275 NCCL WARN Cuda failure 101 'invalid device ordinal'",
+        "[2026-04-18 12:45:41] gpu002:704800:704915 [1] misc/socket.cc:72 NCCL WARN socketProgress: Connection closed by remote peer gpu002.cm.cluster<44189>",
+    ]
+    seen = incidents_of(tmp_path / "ordinal", {"console.log": "\n".join(lines) + "\n"}, ruleset)
+    assert seen and (seen[0].cause, seen[0].drain) == (Cause.PYTHON_EXCEPTION, False), seen
+    # another CUDA failure of NCCL's set-up stays of unknown cause
+    other = [lines[0].replace("101 'invalid device ordinal'", "'invalid argument'"), lines[1]]
+    seen = incidents_of(tmp_path / "argument", {"console.log": "\n".join(other) + "\n"}, ruleset)
+    assert seen and seen[0].cause is Cause.UNKNOWN, seen
+
+
+def test_a_triton_model_that_did_not_load_is_the_failure(tmp_path: Path, ruleset: RuleSet) -> None:
+    table = [
+        "I1114 09:30:02.005851 6946 server.cc:662]",
+        "+----------------+---------+------------------------------------------------------------+",
+        "| Model          | Version | Status                                                     |",
+        "+----------------+---------+------------------------------------------------------------+",
+        "| postprocessing | 1       | READY                                                      |",
+        "| tensorrt_llm   | 1       | UNAVAILABLE: Internal: unexpected error when creating mode |",
+        "|                |         | lInstanceState: [TensorRT-LLM][ERROR] Assertion failed: mp |",
+        "+----------------+---------+------------------------------------------------------------+",
+    ]
+    seen = incidents_of(tmp_path / "bad", {"console.log": "\n".join(table) + "\n"}, ruleset)
+    assert seen and seen[0].cause is Cause.PYTHON_EXCEPTION, seen
+    assert any("UNAVAILABLE: Internal" in e for e in seen[0].evidence), seen[0].evidence
+    ready = [line.replace("UNAVAILABLE: Internal: unexpected error when creating mode", "READY" + " " * 53)
+             for line in table if "lInstanceState" not in line]
+    assert incidents_of(tmp_path / "ready", {"console.log": "\n".join(ready) + "\n"}, ruleset) == []
+
+
+def test_a_caller_re_raising_a_ray_worker_s_nccl_error_is_not_its_cause(tmp_path: Path, ruleset: RuleSet) -> None:
+    """vLLM's "Exception: Call to collective_rpc method failed: ray::..." repeats what a worker
+    raised; the worker's NcclError (a peer gone or the network) is collateral, as outside Ray."""
+    p = "(EngineCore_DP0 pid=1077) ERROR 11-26 14:19:09 [core.py:790] "
+    lines = [
+        p + "ray.exceptions.RayTaskError(NcclError): ray::RayWorkerWrapper.execute_method() (pid=1117, ip=10.0.29.169, actor_id=f076802821d0864ad46eab6101000000)",
+        p + "cupy_backends.cuda.libs.nccl.NcclError: NCCL_ERROR_REMOTE_ERROR: remote process exited or there was a network error",
+        "Traceback (most recent call last):",
+        '  File "/usr/lib/python3.12/concurrent/futures/_base.py", line 401, in __get_result',
+        "    raise self._exception",
+        "Exception: Call to collective_rpc method failed: ray::RayWorkerWrapper.execute_method() (pid=1117, ip=10.0.29.169, actor_id=f076802821d0864ad46eab6101000000)",
+    ]
+    seen = incidents_of(tmp_path / "rpc", {"vllm.log": "\n".join(lines) + "\n"}, ruleset)
+    assert seen and seen[0].cause is not Cause.PYTHON_EXCEPTION, seen
+    # a worker's own Python error behind the same wrapper is still the worker's exception
+    own = [lines[0].replace("RayTaskError(NcclError)", "RayTaskError(KeyError)"), *lines[2:]]
+    seen = incidents_of(tmp_path / "own", {"vllm.log": "\n".join(own) + "\n"}, ruleset)
+    assert seen and (seen[0].cause, seen[0].node) == (Cause.PYTHON_EXCEPTION, "10.0.29.169"), seen
+
+
+@pytest.mark.parametrize(("lines", "cause"), [
+    (["EI0005: 2024-04-24-06:32:27.781.599 The arguments for collective communication are inconsistent between ranks:"
+      "tag[HcomAllReduce_6629421139219749105_0], parameter[count], local[16512], remote [8320]",
+      "Solution: Check whether the training script and ranktable of each NPU are consistent."], Cause.COLLECTIVE_MISMATCH),
+    (["2024-Jan-11 19:01:15.502423 18506:21252 ERROR   ENC:ncclNetRegMr                            failed neuronNetRegMr request to NCCL",
+      "2024-Jan-11 19:01:15.502435 18506:21252 ERROR   ENC:configure_net_connector                 [rank 0, channel 0] failed to "
+      "register channel buffer, addr: 0x0x7fd881000000, len: 50331648"], Cause.NETWORK),
+    (["I0419 19:17:25.257993 98020 common.h:153] writeString: type 0, str(123): {\"local_nic_path\":\"localhost:12570@mlx5_0\"}",
+      "W0419 19:17:25.260430 97620 worker_pool.cpp:368] Worker: Received context async event local access violation work "
+      "queue error for context mlx5_0"], Cause.NETWORK),
+])
+def test_other_stacks_collective_and_transport_errors(tmp_path: Path, ruleset: RuleSet, lines: list[str], cause: Cause) -> None:
+    seen = incidents_of(tmp_path, {"console.log": "\n".join(lines) + "\n"}, ruleset)
+    assert seen and seen[0].cause is cause, seen
+    assert seen[0].rank is None, seen  # (the Neuron engine's "[rank 0" is its ring's, not the job's)
