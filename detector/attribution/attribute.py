@@ -900,7 +900,8 @@ def _stragglers(facts: RunFacts) -> list[Incident]:
     # incident for those; the step-time detectors' name their rank, or the node whose ranks are
     # all slower)
     flagged = [f for f in facts.findings if f.cause is Cause.STRAGGLER and f.role is Role.INITIATOR
-               and (f.rank is not None or f.node is not None or not f.rule.startswith("stats."))]
+               and (f.rank is not None or f.node is not None or not f.rule.startswith("stats.")
+                    or f.field("ranks") is not None)]  # (a block of ranks no log places on a node)
     by_rank: dict[int | None, list[Finding]] = defaultdict(list)
     for f in flagged:
         by_rank[f.rank].append(f)
@@ -921,6 +922,10 @@ def _stragglers(facts: RunFacts) -> list[Incident]:
         why = (f"Megatron's straggler detector named rank {rank} the slowest in {megatron.field('reports')} of its last "
                f"{megatron.field('of_reports')} reports, its round trip {megatron.field('spread')} times the fastest "
                "rank's" if megatron is not None else None)
+        block = next((f.field("ranks") for f in found if f.rank is None and f.node is None and f.field("ranks")), None)
+        if why is None and block is not None and initiator.node is None:
+            why = (f"ranks {block}, a node's worth of consecutive ranks, are slower together and the others wait "
+                   "for them; no line says which node runs them")
         out.append(_build(Cause.STRAGGLER, initiator, found + support, (), confidence, facts, inferred_by=why))
     out.extend(_slow_job_on_a_deviating_gpu(facts, outliers, {i.initiator.gpu for i in out}))
     return out

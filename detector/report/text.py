@@ -122,7 +122,7 @@ def _print_incident(incident: Incident, index: int, total: int, console: Console
     for name, value in facts:
         grid.add_row(Text(name), Text(value))
     console.print(grid)
-    if ini.rank is None and ini.node is None:
+    if ini.rank is None and ini.node is None and initiator_phrase(incident) == "an unknown rank":
         console.print(Text("The initiating rank could not be determined.", style="yellow"))
     console.print()
     explanation = clean_line(incident.explanation, None if verbose else 2000, newlines=True)

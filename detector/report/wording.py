@@ -67,6 +67,12 @@ def initiator_phrase(incident: Incident) -> str:
         parts.append(ini.node)
     if ini.gpu:
         parts.append(f"GPU {ini.gpu}")
+    if not parts:
+        # a block of ranks slower together that no log places on a node (stats.straggler)
+        block = next((f.field("ranks") for f in incident.evidence if f.field("ranks") is not None
+                      and f.rank is None and f.node is None), None)
+        if block is not None:
+            return f"ranks {block} (a node's worth; the node is not named)"
     return ", ".join(parts) if parts else "an unknown rank"
 
 

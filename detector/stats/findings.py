@@ -161,11 +161,15 @@ def _node_finding(group: list[StragglerHit], grid: StepGrid, samples: Sequence[S
     value = float(np.median([h.value_s for h in group]))
     unit, factor = _unit(first.peers_s)
     rel = (value - first.peers_s) / first.peers_s if first.peers_s > 0 else float("inf")
-    where = first.node or "a node the logs do not name"
+    if first.node is not None:
+        who = f"all {len(ranks)} ranks on {first.node} (ranks {rank_ranges(ranks)})"
+        others = "the other nodes'"
+    else:  # a block of consecutive ranks, a node's worth, where the logs place no rank on a node
+        who = f"ranks {rank_ranges(ranks)} (a node's worth of consecutive ranks; the logs do not say which node runs them)"
+        others = "the other ranks'"
     text = (
-        f"all {len(ranks)} ranks on {where} (ranks {rank_ranges(ranks)}) {first.key}_{unit} median "
-        f"{value * factor:.1f} vs the other nodes' {first.peers_s * factor:.1f} ({ev.pct(rel)}) for "
-        f"{_streak(first)}; the other nodes' ranks wait for them"
+        f"{who} {first.key}_{unit} median {value * factor:.1f} vs {others} {first.peers_s * factor:.1f} "
+        f"({ev.pct(rel)}) for {_streak(first)}; the other ranks wait for them"
     )
     if not first.ongoing:
         text += "; not slower in the last window"

@@ -117,13 +117,14 @@ def detect_stragglers(
                 if old is None or (hit.detected_step, -hit.z) < (old.detected_step, -old.z):
                     best[hit.rank] = hit
     if not best:  # no one rank stands out: a whole node (or one of two ranks) may
-        groups = _groups(grid)
-        if groups is not None:
+        for groups, named in _group_sets(grid):
             for k in keys:
-                for hit in _detect_group(grid, k, groups, wall_per_step, config, win, streak):
+                for hit in _detect_group(grid, k, groups, wall_per_step, config, win, streak, named=named):
                     old = best.get(hit.rank)
                     if old is None or (hit.detected_step, -hit.z) < (old.detected_step, -old.z):
                         best[hit.rank] = hit
+            if best:
+                break
     return sorted(best.values(), key=lambda h: (h.detected_step, -h.z))
 
 
@@ -135,6 +136,32 @@ GROUP_REL = 0.25
 # (they wait for it), where the lines time the wait apart; without such a timing, at least two
 # other nodes that agree with each other
 GROUP_WAIT_SHARE = 0.5
+
+
+# where no rank's node is known: the blocks of consecutive ranks a node of this many GPUs runs
+# (torchrun, srun and mpirun place a node's ranks together), tried in this order
+BLOCK_SIZES = (8, 4)
+
+
+def _group_sets(grid: StepGrid) -> list[tuple[list[IntArray], bool]]:
+    """The ways to split the ranks into nodes to judge, each with whether its groups are named
+    nodes: the nodes the logs name, else blocks of consecutive ranks of a node's size where no
+    rank's node is known (the local ranks' count where the lines give it, else
+    :data:`BLOCK_SIZES`; the finding then names the ranks, not a node)."""
+    groups = _groups(grid)
+    if groups is not None:
+        return [(groups, True)]
+    n = grid.n_ranks
+    if n < 4 or any(grid.nodes) or not bool(np.array_equal(grid.ranks, np.arange(n))):
+        return []
+    locals_known = {lr for lr in grid.local_ranks if lr is not None}
+    sizes: tuple[int, ...] = BLOCK_SIZES
+    if locals_known:
+        size = max(locals_known) + 1
+        fits = all(lr is None or lr == r % size for r, lr in enumerate(grid.local_ranks))
+        sizes = (size,) if fits else ()
+    return [([np.arange(i, i + size, dtype=np.int64) for i in range(0, n, size)], False)
+            for size in sizes if size >= 2 and n % size == 0 and n // size >= 2]
 
 
 def _groups(grid: StepGrid) -> list[IntArray] | None:
@@ -178,7 +205,7 @@ def _window_medians(grid: StepGrid, k: int, win: int) -> tuple[int, int, FloatAr
 
 def _detect_group(
     grid: StepGrid, k: int, groups: list[IntArray], job_step: FloatArray, config: StatsConfig,
-    win: int, streak: int,
+    win: int, streak: int, *, named: bool = True,
 ) -> list[StragglerHit]:
     if not np.isfinite(grid.local[k]).any():
         return []
@@ -200,7 +227,7 @@ def _detect_group(
     hits: list[StragglerHit] = []
     for g in sorted(set(top.tolist())):
         rows = groups[g]
-        if 2 * rows.size > grid.n_ranks or (rows.size > 1 and grid.nodes[int(rows[0])] is None):
+        if 2 * rows.size > grid.n_ranks or (named and rows.size > 1 and grid.nodes[int(rows[0])] is None):
             continue  # (a majority is the job's own pace; ranks of no known node are no node to name)
         others = np.concatenate([r for i, r in enumerate(groups) if i != g])
         with np.errstate(invalid="ignore", divide="ignore"):

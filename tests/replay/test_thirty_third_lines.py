@@ -1,7 +1,8 @@
 """The thirty-third session's readings: Ray Train's driver log (its workers on the driver's node
 print no address: the file is no one node's; its table of workers and each worker's process-group
-line tie a worker's pid to its global rank), and lines of other stacks (NCCL's invalid device
-ordinal, Triton's model table, HCCL's EI0005, Neuron's and RDMA engines' transport errors)."""
+line tie a worker's pid to its global rank), a node's worth of consecutive ranks slower together
+where no line places a rank on a node, and lines of other stacks (NCCL's invalid device ordinal,
+Triton's model table, HCCL's EI0005, Neuron's and RDMA engines' transport errors)."""
 
 from __future__ import annotations
 
@@ -79,6 +80,43 @@ def test_a_ray_worker_on_the_driver_s_node_is_placed_by_the_table_of_workers(tmp
     text = "\n".join(line for line in _ray_driver(slow_remote=False, failing=6).splitlines() if "world_rank=" not in line)
     seen = incidents_of(tmp_path / "pg", {"driver.log": text + "\n"}, ruleset)
     assert seen and (seen[0].cause, seen[0].rank, seen[0].node) == (Cause.PYTHON_EXCEPTION, 6, _REMOTE), seen
+
+
+def _mpirun_job(slow_block: range | None, ranks: int = 16, steps: int = 60) -> str:
+    """One mpirun output file of ``ranks`` ranks tagged "[1,N]<stdout>:", no line naming a rank's
+    node; the ranks of ``slow_block`` compute 2.2 times longer and the others wait in the
+    all-reduce."""
+    lines = ["SLURM_JOB_ID=9751178 SLURM_NNODES=2", f"MASTER_PORT=29500 WORLD_SIZE={ranks}"]
+    for i in range(steps):
+        for rank in range(ranks):
+            slow = slow_block is not None and rank in slow_block
+            jitter = ((i * 7 + rank * 13) % 10) / 100
+            fwd = 3.7 * (2.2 if slow else 1.0) + jitter
+            wait = 0.15 + jitter if slow or slow_block is None else 4.5 + jitter
+            minute, second = divmod(i * 50 + rank, 60)
+            lines.append(f"[1,{rank}]<stdout>:2024-06-30 {8 + minute // 60:02d}:{minute % 60:02d}:{second:02d},334 | INFO | "
+                         f"rank {rank:2d} | step {8010 + 10 * i:7d} | loss 2.4752 | fwd_bwd {fwd * 1000:7.1f} ms | "
+                         f"allreduce {wait * 1000:7.1f} ms | data 0.009 s")
+    return "\n".join(lines) + "\n"
+
+
+def test_a_node_s_worth_of_consecutive_ranks_slower_together_is_a_straggler(tmp_path: Path, ruleset: RuleSet) -> None:
+    seen = incidents_of(tmp_path / "first", {"job-9751178.out": _mpirun_job(range(0, 8))}, ruleset)
+    assert [(i.cause, i.rank, i.node, i.drain) for i in seen] == [(Cause.STRAGGLER, None, None, False)], seen
+    text = " ".join(seen[0].evidence)
+    assert "ranks 0-7 (a node's worth of consecutive ranks" in text, text
+    assert "ranks 0-7" in seen[0].explanation, seen[0].explanation
+    # a block of four (four GPUs a node) where blocks of eight do not fit: two nodes of eight ranks
+    seen = incidents_of(tmp_path / "four", {"job.out": _mpirun_job(range(4, 8), ranks=8)}, ruleset)
+    assert [(i.cause, i.node) for i in seen] == [(Cause.STRAGGLER, None)], seen
+    assert "ranks 4-7 (a node's worth" in " ".join(seen[0].evidence), seen[0].evidence
+
+
+def test_consecutive_ranks_at_one_pace_or_a_block_that_is_no_node_s_are_no_straggler(tmp_path: Path, ruleset: RuleSet) -> None:
+    assert incidents_of(tmp_path / "even", {"job.out": _mpirun_job(None)}, ruleset) == []
+    # ranks 2-9 straddle two blocks of eight and two of four: no node's worth is slower as a whole
+    seen = incidents_of(tmp_path / "straddle", {"job.out": _mpirun_job(range(2, 10))}, ruleset)
+    assert all("a node's worth" not in " ".join(i.evidence) for i in seen), seen
 
 
 def test_nccl_s_invalid_device_ordinal_is_the_job_s_set_up(tmp_path: Path, ruleset: RuleSet) -> None:
