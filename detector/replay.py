@@ -84,8 +84,10 @@ YEAR_SEARCH = 4 << 20  # bytes read at most in the second look for a year
 def _year_hint(files: Sequence[LogFile]) -> int | None:
     """The year for stamps that lack one (glog, syslog): the first full date in a log's first
     16 KiB; else in more of each (a launcher's glog lines can fill a combined log's head), up
-    to :data:`YEAR_SEARCH` bytes in all; else the files' modification year."""
-    logs = [f for f in files if f.kind in (FileKind.RANK_LOG, FileKind.KERNEL)]
+    to :data:`YEAR_SEARCH` bytes in all; else the files' modification year. The ranks' logs are
+    read first: a kernel log begins at its node's boot, weeks before the job and maybe in the
+    year before it."""
+    logs = ([f for f in files if f.kind is FileKind.RANK_LOG] + [f for f in files if f.kind is FileKind.KERNEL])
     for f in logs:
         try:
             fh, _st, _note = open_log(f.path, f.compressed)

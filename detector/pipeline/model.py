@@ -11,6 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 
+from detector.pipeline.boot_clock import date_kernel_boots
 from detector.pipeline.filescan import FileScan
 from detector.pipeline.findings import (
     demote_abort_after_cpp_exception,
@@ -136,6 +137,7 @@ def run_findings(scans: Sequence[FileScan], idx: RunIndex, rules: RuleSet,
     from its last one (:mod:`detector.pipeline.relaunch`); live, a new launch is a new episode."""
     findings: list[Finding] = []
     warnings: list[str] = []
+    date_kernel_boots(scans)
     for scan in scans:
         for hit in scan.hits:
             findings.extend(findings_from_hit(hit, scan.file, idx))

@@ -1,8 +1,9 @@
 """The thirty-third session's readings: Ray Train's driver log (its workers on the driver's node
 print no address: the file is no one node's; its table of workers and each worker's process-group
 line tie a worker's pid to its global rank), a node's worth of consecutive ranks slower together
-where no line places a rank on a node, and lines of other stacks (NCCL's invalid device ordinal,
-Triton's model table, HCCL's EI0005, Neuron's and RDMA engines' transport errors)."""
+where no line places a rank on a node, lines of other stacks (NCCL's invalid device ordinal,
+Triton's model table, HCCL's EI0005, Neuron's and RDMA engines' transport errors), and a kernel
+log dated by its audit records, the year of yearless stamps taken from the ranks' logs."""
 
 from __future__ import annotations
 
@@ -187,3 +188,57 @@ def test_other_stacks_collective_and_transport_errors(tmp_path: Path, ruleset: R
     seen = incidents_of(tmp_path, {"console.log": "\n".join(lines) + "\n"}, ruleset)
     assert seen and seen[0].cause is cause, seen
     assert seen[0].rank is None, seen  # (the Neuron engine's "[rank 0" is its ring's, not the job's)
+
+
+def _job_with_a_dmesg(xid_uptime: int, audit: bool) -> dict[str, str]:
+    """Four ranks on node07 whose rank 3 raises at 05:09:30 UTC on 23 September 2026 (Unix time
+    1790140170), the others then time out; node07's dmesg in seconds since boot, with an Xid 79
+    at ``xid_uptime`` and (``audit``) AppArmor records that date the boot: booted at Unix time
+    1790140170 - 400,000 (uptime 400,000 s at the failure)."""
+    boot = 1790140170 - 400_000
+    ranks = []
+    for rank in range(4):
+        lines = [f"[rank{rank}]:[W923 05:01:0{rank}.000000000 ProcessGroupNCCL.cpp:981] Warning: TORCH_NCCL_AVOID_RECORD_STREAMS is the default now"]
+        lines += [f"2026-09-23 05:0{m}:00,000 - INFO - [rank {rank}] step {100 + m} loss 2.31" for m in range(1, 9)]
+        if rank == 3:
+            lines += ["[rank3]: Traceback (most recent call last):",
+                      '[rank3]:   File "/workspace/train.py", line 88, in <module>',
+                      "[rank3]: KeyError: 'input_ids'"]
+        else:
+            lines.append(f"[rank{rank}]:[E923 05:19:30.000000000 ProcessGroupNCCL.cpp:632] [Rank {rank}] Watchdog caught collective "
+                         "operation timeout: WorkNCCL(SeqNum=812, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) "
+                         "ran for 600000 milliseconds before timing out.")
+        ranks.append("\n".join(lines) + "\n")
+    dmesg = ["[    2.100000] Linux version 6.8.0-1015-nvidia (buildd@lcy02-amd64-017) #16-Ubuntu SMP PREEMPT_DYNAMIC",
+             f"[{xid_uptime:7d}.000000] NVRM: Xid (PCI:0000:5D:00): 79, pid='<unknown>', name=<unknown>, GPU has fallen off the bus."]
+    if audit:
+        for up, serial in ((399_000, 464), (399_500, 930)):
+            dmesg.append(f"[{up:7d}.000000] audit: type=1400 audit({boot + up}.550:{serial}): apparmor=\"DENIED\" "
+                         "operation=\"open\" class=\"file\" profile=\"enroot\" name=\"/proc/56863/mountinfo\"")
+    files = {f"node07/rank{r}.log": text for r, text in enumerate(ranks)}
+    files["node07/dmesg.txt"] = "\n".join(dmesg) + "\n"
+    return files
+
+
+def test_audit_records_date_a_dmesg_and_an_xid_days_before_the_job_is_an_earlier_job_s(tmp_path: Path, ruleset: RuleSet) -> None:
+    # four days before the failure (uptime 54,400 s of 400,000): an earlier job's
+    seen = incidents_of(tmp_path / "old", _job_with_a_dmesg(54_400, audit=True), ruleset)
+    assert seen and (seen[0].cause, seen[0].rank, seen[0].drain) == (Cause.PYTHON_EXCEPTION, 3, False), seen
+    # a minute before it: the job's own GPU fault
+    seen = incidents_of(tmp_path / "now", _job_with_a_dmesg(399_940, audit=True), ruleset)
+    assert seen and (seen[0].cause, seen[0].drain) == (Cause.GPU_HARDWARE, True), seen
+
+
+def test_glog_stamps_take_the_year_of_the_ranks_logs_not_of_the_node_s_boot(tmp_path: Path, ruleset: RuleSet) -> None:
+    """A kernel log begins at its node's boot, here in the year before the job: the ranks' glog
+    stamps (no year) are read in the ranks' year."""
+    launcher = ("I0125 19:46:16.756822 3110 nvidia_resiliency_ext/fault_tolerance/launcher.py:1402] [default] starting workers\n"
+                "[default7]: [2026-01-25 19:47:03.292031] iteration    21259/  100000 | elapsed time per iteration (ms): 6600.2\n")
+    kern = ("2025-12-23T14:48:28.856822+09:00 dgx-h100-205 kernel: [    2.100000] Linux version 6.8.0-1015-nvidia #16-Ubuntu SMP\n"
+            "2026-01-25T20:01:34.756822+09:00 dgx-h100-205 kernel: [2869988.000000] IPv6: ADDRCONF(NETDEV_CHANGE): veth1: link becomes ready\n")
+    run = write_run(tmp_path / "run", {"logs/dgx-h100-205/kern.log": kern, "logs/dgx-h100-205/launcher.log": launcher})
+    report = replay_path(run, ruleset)
+    assert report.summary.end is not None and report.summary.end.year == 2026, report.summary
+    assert report.summary.start is not None and report.summary.start.year >= 2025, report.summary
+    # (the launcher's first line, read in 2025, would open the run eleven months before its end)
+    assert (report.summary.end - report.summary.start).days < 40, report.summary
