@@ -6,9 +6,9 @@ that boot get wall-clock times, so a GPU fault days before the job reads as an e
 from __future__ import annotations
 
 import statistics
+from collections.abc import Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
-from typing import Sequence
 
 from detector.pipeline.filescan import FileScan
 from detector.sources.runs import FileKind
