@@ -57,6 +57,7 @@ from detector.types import (
     RULE_RUN_UNFINISHED,
     RULE_SLOWDOWN,
     RULE_STALL,
+    RULE_STRAGGLER,
     Cause,
     Finding,
     Incident,
@@ -901,7 +902,7 @@ def _stragglers(facts: RunFacts) -> list[Incident]:
     # all slower)
     flagged = [f for f in facts.findings if f.cause is Cause.STRAGGLER and f.role is Role.INITIATOR
                and (f.rank is not None or f.node is not None or not f.rule.startswith("stats.")
-                    or f.field("ranks") is not None)]  # (a block of ranks no log places on a node)
+                    or (f.rule == RULE_STRAGGLER and f.field("ranks") is not None))]  # (a block of ranks no log places on a node)
     by_rank: dict[int | None, list[Finding]] = defaultdict(list)
     for f in flagged:
         by_rank[f.rank].append(f)
@@ -922,7 +923,8 @@ def _stragglers(facts: RunFacts) -> list[Incident]:
         why = (f"Megatron's straggler detector named rank {rank} the slowest in {megatron.field('reports')} of its last "
                f"{megatron.field('of_reports')} reports, its round trip {megatron.field('spread')} times the fastest "
                "rank's" if megatron is not None else None)
-        block = next((f.field("ranks") for f in found if f.rank is None and f.node is None and f.field("ranks")), None)
+        block = next((f.field("ranks") for f in found if f.rule == RULE_STRAGGLER and f.rank is None and f.node is None
+                      and f.field("ranks")), None)
         if why is None and block is not None and initiator.node is None:
             why = (f"ranks {block}, a node's worth of consecutive ranks, are slower together and the others wait "
                    "for them; no line says which node runs them")

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 
 from detector.report.safe_text import clean_line
-from detector.types import Cause, Finding, Incident
+from detector.types import RULE_STRAGGLER, Cause, Finding, Incident
 
 CAUSE_LABELS: dict[Cause, str] = {
     Cause.GPU_HARDWARE: "GPU hardware fault",
@@ -69,8 +69,8 @@ def initiator_phrase(incident: Incident) -> str:
         parts.append(f"GPU {ini.gpu}")
     if not parts:
         # a block of ranks slower together that no log places on a node (stats.straggler)
-        block = next((f.field("ranks") for f in incident.evidence if f.field("ranks") is not None
-                      and f.rank is None and f.node is None), None)
+        block = next((f.field("ranks") for f in incident.evidence if f.rule == RULE_STRAGGLER
+                      and f.rank is None and f.node is None and f.field("ranks") is not None), None)
         if block is not None:
             return f"ranks {block} (a node's worth; the node is not named)"
     return ", ".join(parts) if parts else "an unknown rank"
