@@ -79,6 +79,7 @@ class ReplayOptions:
 
 YEAR_HEAD = 16384
 YEAR_SEARCH = 4 << 20  # bytes read at most in the second look for a year
+YEAR_FIRST_RANK_LOGS = 64  # ranks' logs looked at before the kernel logs
 
 
 def _year_hint(files: Sequence[LogFile]) -> int | None:
@@ -87,7 +88,10 @@ def _year_hint(files: Sequence[LogFile]) -> int | None:
     to :data:`YEAR_SEARCH` bytes in all; else the files' modification year. The ranks' logs are
     read first: a kernel log begins at its node's boot, weeks before the job and maybe in the
     year before it."""
-    logs = ([f for f in files if f.kind is FileKind.RANK_LOG] + [f for f in files if f.kind is FileKind.KERNEL])
+    ranks = [f for f in files if f.kind is FileKind.RANK_LOG]
+    # (a few of the ranks' logs, then the kernel logs, then the rest: 200,000 ranks' glog-only
+    # logs are not all opened before a kernel log that has the year)
+    logs = ranks[:YEAR_FIRST_RANK_LOGS] + [f for f in files if f.kind is FileKind.KERNEL] + ranks[YEAR_FIRST_RANK_LOGS:]
     for f in logs:
         try:
             fh, _st, _note = open_log(f.path, f.compressed)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import shlex
 
 from detector.support.hosts import host_shaped
-from detector.types import RULE_EXIT_CODE, Cause, Finding, Initiator, Remediation
+from detector.types import RULE_EXIT_CODE, RULE_STRAGGLER, Cause, Finding, Initiator, Remediation
 
 _DRAIN = frozenset({Cause.GPU_HARDWARE, Cause.ECC_MEMORY, Cause.NVLINK, Cause.NETWORK})
 
@@ -165,14 +165,19 @@ def remediation_for(cause: Cause, ini: Initiator, *, has_hardware_evidence: bool
             "Ranks issued different collectives (type, size or an extra barrier): fix the divergent code path; the Flight Recorder shows which.",
             "TORCH_NCCL_TRACE_BUFFER_SIZE=2000 <rerun>; torchfrtrace <dump dir>")
     if cause is Cause.STRAGGLER:
+        block = anchor.field("ranks") if anchor is not None and anchor.rule == RULE_STRAGGLER else None
         return Remediation(has_hardware_evidence and node is not None, False,
             (f"Rank {ini.rank} is slower than its peers" if ini.rank is not None else
              f"The ranks on node {node} are slower than the other nodes'" if node else
-             "A rank (the logs do not say which) is slower than its peers")
+             f"Ranks {block} (a node's worth; the logs do not say which node runs them) are slower than the others"
+             if block else "A rank (the logs do not say which) is slower than its peers")
             + (f"; its GPU shows hardware slowdown: drain {where} at a checkpoint boundary." if has_hardware_evidence else
                " (work only it does, such as evaluation, caching or checkpointing, or a slow GPU or host); where the"
                " others timed out waiting for it, give the process group a longer timeout or move that work out of the"
-               " collectives' way; if it is slow at every step, check its GPU clocks, temperature and host load."),
+               " collectives' way; if it is slow at every step, check its GPU clocks, temperature and host load."
+               if not block or ini.rank is not None or node else
+               " (a slow host: its CPUs, its GPUs' clocks or temperature, its PCIe or network links); find the node"
+               " that runs them (the job's host list in rank order) and check its GPUs and host load."),
             _on(node, f"nvidia-smi --query-gpu=pci.bus_id,clocks.sm,clocks_event_reasons.active,temperature.gpu,power.draw --format=csv{sel}"))
     if anchor is not None and anchor.rule == SHM_FAILED:
         return Remediation(False, True,

@@ -1,10 +1,15 @@
 """Dating a kernel log's seconds since boot: dmesg's ``[4346320.000000]`` says nothing of the
 day, but an audit record on such a line carries its own Unix time (``audit(1790155524.550:464)``:
 AppArmor's and SELinux's denials, syscall audits), and with it the boot's. The kernel lines of
-that boot get wall-clock times, so a GPU fault days before the job reads as an earlier job's."""
+that boot get wall-clock times, so a GPU fault days before the job reads as an earlier job's.
+
+Only a kernel log with an untimed hit is read for its audit records (one regex pass over its
+bytes, not a rule: nodes log such denials by the hundred thousand, and each rule hit costs a
+line's work and a place among the evidence)."""
 
 from __future__ import annotations
 
+import re
 import statistics
 from collections.abc import Sequence
 from dataclasses import replace
@@ -13,8 +18,13 @@ from datetime import UTC, datetime
 from detector.pipeline.filescan import FileScan
 from detector.sources.runs import FileKind
 from detector.sources.timestamps import parse_timestamp
+from detector.support.compressed import open_log
 
-RULE_AUDIT_CLOCK = "system.audit_clock"  # rules/system.yaml
+# an audit record on a line stamped in seconds since boot (dmesg's own stamp, or after a syslog
+# header: "kernel: [2869988.000000] audit: type=1400 audit(1769337629.819:164): ...")
+_AUDIT = re.compile(rb"\[ {0,12}(?P<up>[0-9]{1,10})\.[0-9]{1,9}\] [^\n]{0,200}?\baudit\((?P<epoch>[0-9]{9,11})\.[0-9]{1,6}:[0-9]{1,12}\)")
+# a boot's first lines (a dmesg file may hold several boots, one after another)
+_BOOT = re.compile(rb"\] Linux version [0-9]")
 # the audit records of one boot agree on its time to within this, or within this share of the
 # seconds since boot (the record's stamp and the line's are taken microseconds apart, but the
 # kernel's clock since boot drifts from the wall clock, and a suspended or migrated VM's more);
@@ -22,19 +32,19 @@ RULE_AUDIT_CLOCK = "system.audit_clock"  # rules/system.yaml
 # days before it.
 AGREE_S = 5.0
 AGREE_DRIFT = 1e-3
-# a line's seconds since boot lower than the line before it by more than this: a new boot (dmesg
-# files of several boots one after another)
-REBOOT_DROP_S = 1.0
+READ_AT_MOST = 256 << 20  # bytes of a kernel log read for its audit records
+RECORDS_PER_BOOT = 64  # audit records kept per boot (the first of them)
 
 
 def date_kernel_boots(scans: Sequence[FileScan]) -> None:
     """Give the untimed kernel hits of each boot an audit record dates their wall-clock time (in
-    place: ``time_inferred`` stays False, the time is the line's own, read on the boot's clock)."""
+    place; ``time_inferred`` stays False: the time is the line's own, read on the boot's clock)."""
     for scan in scans:
-        if scan.file.kind is not FileKind.KERNEL or not any(
-                m.rule.id == RULE_AUDIT_CLOCK for h in scan.hits for m in h.matches):
+        if scan.file.kind is not FileKind.KERNEL:
             continue
-        _date_one(scan)
+        untimed = [h for h in scan.hits if h.event.time is None and _since_boot(h.event.message) is not None]
+        if untimed:
+            _date_one(scan)
 
 
 def _since_boot(message: str) -> float | None:
@@ -42,42 +52,53 @@ def _since_boot(message: str) -> float | None:
     return stamp.since_boot if stamp is not None and stamp.time is None else None
 
 
-def _date_one(scan: FileScan) -> None:
-    hits = sorted(scan.hits, key=lambda h: h.event.line)
-    boots: list[int] = []  # each hit's boot (a count of the drops in seconds since boot before it)
-    boot, last = 0, None
-    uptimes: list[float | None] = []
-    for hit in hits:
-        up = _since_boot(hit.event.message) if hit.event.time is None else None
-        if up is not None and last is not None and up < last - REBOOT_DROP_S:
-            boot += 1
-        if up is not None:
-            last = up
-        boots.append(boot)
-        uptimes.append(up)
-    offsets: dict[int, list[float]] = {}
-    longest: dict[int, float] = {}
-    for hit, b, up in zip(hits, boots, uptimes, strict=True):
-        if up is None:
-            continue
-        for m in hit.matches:
-            if m.rule.id == RULE_AUDIT_CLOCK:
-                epoch = next((v for k, v in m.fields if k == "epoch"), None)
-                if epoch is not None and epoch.isdigit():
-                    offsets.setdefault(b, []).append(int(epoch) - up)
-                    longest[b] = max(longest.get(b, 0.0), up)
+def _boot_starts(scan: FileScan) -> tuple[list[int], dict[int, float]] | None:
+    """The first line of each boot after the first, and each boot's start in Unix time where its
+    audit records agree on it (boots numbered from 0); None when the file cannot be read."""
+    try:
+        fh, _st, _note = open_log(scan.file.path, scan.file.compressed)
+        with fh:
+            data = fh.read(READ_AT_MOST)
+    except OSError:
+        return None
+    boots: list[int] = []  # line numbers (1-based) of each boot banner
+    for m in _BOOT.finditer(data):
+        boots.append(data.count(b"\n", 0, m.start()) + 1)
+    records: dict[int, list[tuple[float, int]]] = {}
+    line, pos = 1, 0
+    for m in _AUDIT.finditer(data):
+        line += data.count(b"\n", pos, m.start())
+        pos = m.start()
+        boot = sum(1 for b in boots if b <= line and b > 1) if boots else 0
+        kept = records.setdefault(boot, [])
+        if len(kept) < RECORDS_PER_BOOT:
+            kept.append((float(int(m["epoch"]) - int(m["up"])), int(m["up"])))
     starts: dict[int, float] = {}
-    for b, values in offsets.items():
-        if max(values) - min(values) <= max(AGREE_S, AGREE_DRIFT * longest[b]):
-            starts[b] = statistics.median(values)
+    for boot, values in records.items():
+        offsets = [o for o, _up in values]
+        longest = max(up for _o, up in values)
+        if max(offsets) - min(offsets) <= max(AGREE_S, AGREE_DRIFT * longest):
+            starts[boot] = statistics.median(offsets)
+    return [b for b in boots if b > 1], starts
+
+
+def _date_one(scan: FileScan) -> None:
+    found = _boot_starts(scan)
+    if found is None:
+        return
+    boots, starts = found
     if not starts:
         return
     dated = {}
-    for hit, b, up in zip(hits, boots, uptimes, strict=True):
-        if up is None or b not in starts:
+    for hit in scan.hits:
+        if hit.event.time is not None:
+            continue
+        up = _since_boot(hit.event.message)
+        boot = sum(1 for b in boots if b <= hit.event.line)
+        if up is None or boot not in starts:
             continue
         try:
-            when = datetime.fromtimestamp(starts[b] + up, UTC)
+            when = datetime.fromtimestamp(starts[boot] + up, UTC)
         except (OverflowError, OSError, ValueError):
             continue
         dated[id(hit)] = replace(hit, event=replace(hit.event, time=when, time_inferred=False))

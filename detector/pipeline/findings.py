@@ -132,12 +132,10 @@ def findings_from_hit(hit: Hit, f: LogFile, idx: RunIndex) -> list[Finding]:
 
 def _rank_of_pid(idx: RunIndex, node: str | None, pid: int) -> int | None:
     """The rank whose process ``pid`` is on ``node``; on no known node, the one rank of that pid
-    where only one has it (process ids repeat across nodes)."""
-    rank = idx.pid_rank.get((node, pid))
-    if rank is not None or node is not None:
-        return rank
-    ranks = {r for r, p in idx.rank_pid.items() if p == pid}
-    return ranks.pop() if len(ranks) == 1 else None
+    where only one has it (process ids repeat across nodes' containers)."""
+    if node is None and pid in idx.shared_pids:
+        return None
+    return idx.pid_rank.get((node, pid))
 
 
 def _own_time(fields: Sequence[tuple[str, str]]) -> datetime | None:

@@ -42,6 +42,9 @@ class RunIndex:
     host_alias: dict[str, str] = field(default_factory=dict)
     world_size: int | None = None
     nodes: set[str] = field(default_factory=set)
+    # process ids two ranks or more have (containers on several nodes number their processes
+    # alike): a line that names only the pid, on no known node, is none of theirs for sure
+    shared_pids: set[int] = field(default_factory=set)
 
     def node(self, name: str | None) -> str | None:
         if name is None or placeholder_host(name):
@@ -199,9 +202,13 @@ def build_index(scans: Sequence[FileScan]) -> RunIndex:
         devs = per_node[idx.rank_node.get(rank)]
         if len(devs) == len(set(devs)):  # distinct devices per node: cudaDev is the local rank
             idx.rank_local.setdefault(rank, dev)
+    seen_pids: set[int] = set()
     for rank, pid in idx.rank_pid.items():
         idx.pid_rank[(idx.rank_node.get(rank), pid)] = rank
         idx.pid_rank.setdefault((None, pid), rank)
+        if pid in seen_pids:
+            idx.shared_pids.add(pid)
+        seen_pids.add(pid)
     for rank, gpu in idx.rank_gpu.items():
         idx.gpu_rank[(idx.rank_node.get(rank), gpu)] = rank
     idx.nodes = {n for n in idx.rank_node.values() if n}

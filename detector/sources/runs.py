@@ -207,6 +207,13 @@ def hosts_named(lines: list[str]) -> tuple[set[str], set[str]]:
     ray_local = False
     for raw in lines:
         line = raw.rstrip("\r")
+        if "pid=" in line[:WORKER_PID_SPAN] and (worker := WORKER_PID.match(line, 0, WORKER_PID_SPAN)) is not None:
+            # (before the shapes' memo: a Ray worker's line without its node's address is quiet
+            # otherwise, and what it says here is that the file holds an unnamed node)
+            if line.startswith(", ip=", worker.end()):
+                ray_hosts = True  # a Ray worker's prefix with its node's address
+            else:
+                ray_local = True  # a Ray (or vLLM) worker on the driver's own node: no address printed
         shape = line.encode("utf-8", "surrogateescape").translate(_DIGITS_TO_0)
         if shape in quiet:
             continue
@@ -217,11 +224,6 @@ def hosts_named(lines: list[str]) -> tuple[set[str], set[str]]:
         pre = strip_prefix(line)
         if pre.host:
             others.add(pre.host)
-        if "pid=" in line[:WORKER_PID_SPAN] and WORKER_PID.match(line):
-            if pre.host:
-                ray_hosts = True  # a Ray worker's prefix with its node's address
-            else:
-                ray_local = True  # a Ray (or vLLM) worker on the driver's own node: no address printed
         m = _SAYS_HOST.match(pre.message)
         if m and m["host"].lower() not in ("localhost", "<n/a>"):
             others.add(m["host"])

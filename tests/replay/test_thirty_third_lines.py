@@ -20,24 +20,31 @@ _HEAD = "10.56.190.68"
 _REMOTE = "10.80.73.243"
 
 
-def _ray_prefix(rank: int, actor: str = "RayTrainWorker") -> str:
-    """Ranks 0-3 run on the driver's node (no address in their prefix), 4-7 on another node."""
-    pid = 30186 + rank if rank < 4 else 140551 + rank
-    return f"({actor} pid={pid}) " if rank < 4 else f"({actor} pid={pid}, ip={_REMOTE}) "
+def _ray_pid(rank: int, same_pids: bool = False) -> int:
+    """A worker's pid: each node's own range, or (``same_pids``: containers) the same on both."""
+    return 30186 + rank % 4 if same_pids or rank < 4 else 140551 + rank
 
 
-def _ray_driver(slow_remote: bool, failing: int | None = None, steps: int = 60) -> str:
+def _ray_prefix(rank: int, actor: str = "RayTrainWorker", *, head_first: bool = True, same_pids: bool = False) -> str:
+    """Ranks 0-3 run on the driver's node (no address in their prefix), 4-7 on another node (or,
+    not ``head_first``, the other way round)."""
+    pid = _ray_pid(rank, same_pids)
+    return f"({actor} pid={pid}) " if (rank < 4) == head_first else f"({actor} pid={pid}, ip={_REMOTE}) "
+
+
+def _ray_driver(slow_remote: bool, failing: int | None = None, steps: int = 60, *, head_first: bool = True,
+                same_pids: bool = False) -> str:
     lines = [
         f"2025-07-07 03:51:28,781\tINFO worker.py:1654 -- Connecting to existing Ray cluster at address: {_HEAD}:6379...",
         "(TorchTrainer pid=8661) Started distributed worker processes: ",
     ]
     for rank in range(8):
-        ip = _HEAD if rank < 4 else _REMOTE
-        pid = 30186 + rank if rank < 4 else 140551 + rank
+        ip = _HEAD if (rank < 4) == head_first else _REMOTE
         lines.append(f"(TorchTrainer pid=8661) - (node_id=9f2c34ea47fe405f3227e9168aa857f81655a83e95fd6be359fd76db, "
-                     f"ip={ip}, pid={pid}) world_rank={rank}, local_rank={rank % 4}, node_rank={rank // 4}")
+                     f"ip={ip}, pid={_ray_pid(rank, same_pids)}) world_rank={rank}, local_rank={rank % 4}, node_rank={rank // 4}")
     for rank in range(8):
-        lines.append(_ray_prefix(rank) + f"Setting up process group for: env:// [rank={rank}, world_size=8]")
+        lines.append(_ray_prefix(rank, head_first=head_first, same_pids=same_pids)
+                     + f"Setting up process group for: env:// [rank={rank}, world_size=8]")
     for i in range(steps):
         for rank in range(8):
             slow = slow_remote and rank >= 4
@@ -45,11 +52,11 @@ def _ray_driver(slow_remote: bool, failing: int | None = None, steps: int = 60) 
             fwd = (8.9 if slow else 3.6) + jitter
             wait = (0.2 if slow else 5.5) + jitter if slow_remote else 0.3 + jitter
             minute, second = divmod(i * 9 + rank, 60)
-            lines.append(_ray_prefix(rank) + f"2025-07-07 {4 + minute // 60:02d}:{minute % 60:02d}:{second:02d}.092 | INFO     | "
+            lines.append(_ray_prefix(rank, head_first=head_first, same_pids=same_pids) + f"2025-07-07 {4 + minute // 60:02d}:{minute % 60:02d}:{second:02d}.092 | INFO     | "
                          f"trainer:train_step:212 - [rank {rank}] step={10 * (i + 1)} loss=7.3023 "
                          f"fwd_bwd_ms={fwd * 1000:.1f} wait_ms={wait * 1000:.1f} data_s=0.002")
         if failing is not None and i == 30:
-            p = _ray_prefix(failing)
+            p = _ray_prefix(failing, head_first=head_first, same_pids=same_pids)
             lines += [p + "Traceback (most recent call last):",
                       p + '  File "/workspace/train.py", line 88, in train_func',
                       p + "    batch = next(it)",
@@ -209,14 +216,16 @@ def _job_with_a_dmesg(xid_uptime: int, audit: bool) -> dict[str, str]:
                          "operation timeout: WorkNCCL(SeqNum=812, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) "
                          "ran for 600000 milliseconds before timing out.")
         ranks.append("\n".join(lines) + "\n")
-    dmesg = ["[    2.100000] Linux version 6.8.0-1015-nvidia (buildd@lcy02-amd64-017) #16-Ubuntu SMP PREEMPT_DYNAMIC",
-             f"[{xid_uptime:7d}.000000] NVRM: Xid (PCI:0000:5D:00): 79, pid='<unknown>', name=<unknown>, GPU has fallen off the bus."]
+    dmesg = [(xid_uptime, f"[{xid_uptime:7d}.000000] NVRM: Xid (PCI:0000:5D:00): 79, pid='<unknown>', name=<unknown>, "
+                          "GPU has fallen off the bus.")]
     if audit:
-        for up, serial in ((399_000, 464), (399_500, 930)):
-            dmesg.append(f"[{up:7d}.000000] audit: type=1400 audit({boot + up}.550:{serial}): apparmor=\"DENIED\" "
-                         "operation=\"open\" class=\"file\" profile=\"enroot\" name=\"/proc/56863/mountinfo\"")
+        for up, serial in ((50_000, 212), (399_000, 464), (399_100, 930)):
+            dmesg.append((up, f"[{up:7d}.000000] audit: type=1400 audit({boot + up}.550:{serial}): apparmor=\"DENIED\" "
+                              "operation=\"open\" class=\"file\" profile=\"enroot\" name=\"/proc/56863/mountinfo\""))
+    lines = ["[    2.100000] Linux version 6.8.0-1015-nvidia (buildd@lcy02-amd64-017) #16-Ubuntu SMP PREEMPT_DYNAMIC"]
+    lines += [text for _up, text in sorted(dmesg)]
     files = {f"node07/rank{r}.log": text for r, text in enumerate(ranks)}
-    files["node07/dmesg.txt"] = "\n".join(dmesg) + "\n"
+    files["node07/dmesg.txt"] = "\n".join(lines) + "\n"
     return files
 
 
@@ -224,8 +233,8 @@ def test_audit_records_date_a_dmesg_and_an_xid_days_before_the_job_is_an_earlier
     # four days before the failure (uptime 54,400 s of 400,000): an earlier job's
     seen = incidents_of(tmp_path / "old", _job_with_a_dmesg(54_400, audit=True), ruleset)
     assert seen and (seen[0].cause, seen[0].rank, seen[0].drain) == (Cause.PYTHON_EXCEPTION, 3, False), seen
-    # a minute before it: the job's own GPU fault
-    seen = incidents_of(tmp_path / "now", _job_with_a_dmesg(399_940, audit=True), ruleset)
+    # during the job (05:06:50, before rank 3's last step line): the job's own GPU fault
+    seen = incidents_of(tmp_path / "now", _job_with_a_dmesg(399_800, audit=True), ruleset)
     assert seen and (seen[0].cause, seen[0].drain) == (Cause.GPU_HARDWARE, True), seen
 
 
@@ -242,3 +251,39 @@ def test_glog_stamps_take_the_year_of_the_ranks_logs_not_of_the_node_s_boot(tmp_
     assert report.summary.start is not None and report.summary.start.year >= 2025, report.summary
     # (the launcher's first line, read in 2025, would open the run eleven months before its end)
     assert (report.summary.end - report.summary.start).days < 40, report.summary
+
+
+def test_an_audit_record_dates_only_its_own_boot(tmp_path: Path, ruleset: RuleSet) -> None:
+    """A dmesg file of two boots: the second boot's audit records say nothing of the first's
+    clock, so the first boot's Xid stays untimed; many records cost one pass, not a hit each."""
+    files = _job_with_a_dmesg(54_400, audit=False)
+    boot2 = 1790140170 - 3_000
+    second = ["[    2.000000] Linux version 6.8.0-1015-nvidia (buildd@lcy02-amd64-017) #16-Ubuntu SMP PREEMPT_DYNAMIC"]
+    second += [f"[{up:7d}.000000] audit: type=1400 audit({boot2 + up}.250:{up}): apparmor=\"DENIED\" operation=\"open\""
+               for up in range(100, 2_100)]
+    files["node07/dmesg.txt"] += "\n".join(second) + "\n"
+    report = replay_path(write_run(tmp_path / "two-boots", files), ruleset)
+    xids = [e for i in report.incidents for e in i.evidence if e.rule.startswith("xid.")]
+    assert xids and all(e.time is None for e in xids), xids
+    assert not any("audit" in w for w in report.warnings), report.warnings
+
+
+def test_a_ray_driver_log_read_again_is_still_no_node_s() -> None:
+    """The marker of an unnamed node does not depend on what the process read before (the
+    line shapes' memo of hosts_named)."""
+    from detector.sources.runs import UNNAMED_HOST, hosts_named
+
+    # (the step lines alone: each driver-node worker's line is stamped and names no host)
+    lines = [line for line in _ray_driver(slow_remote=False, steps=3).splitlines() if "step=" in line]
+    assert UNNAMED_HOST in hosts_named(lines)[1]
+    assert UNNAMED_HOST in hosts_named(lines)[1]
+
+
+def test_a_pid_two_nodes_share_places_no_line_of_an_unnamed_node(tmp_path: Path, ruleset: RuleSet) -> None:
+    """Containers number their processes alike: pid 30188 is rank 2's on the other node and
+    rank 6's on the driver's; the driver-node worker's line (no address) is not rank 2's."""
+    text = _ray_driver(slow_remote=False, failing=6, head_first=False, same_pids=True)
+    seen = incidents_of(tmp_path / "shared", {"driver.log": text}, ruleset)
+    assert seen and seen[0].cause is Cause.PYTHON_EXCEPTION, seen
+    assert (seen[0].rank, seen[0].node) != (2, _REMOTE), seen
+    assert seen[0].rank in (6, None), seen
