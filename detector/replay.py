@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import os
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -82,10 +83,31 @@ YEAR_SEARCH = 4 << 20  # bytes read at most in the second look for a year
 YEAR_FIRST_RANK_LOGS = 64  # ranks' logs looked at before the kernel logs
 
 
+_AUDIT_TIME = re.compile(rb"\baudit\(([0-9]{9,11})\.[0-9]{1,6}:[0-9]{1,12}\)")
+
+
+def _audit_year(f: LogFile) -> int | None:
+    """The year of the last audit record in a kernel log's first :data:`YEAR_SEARCH` bytes."""
+    try:
+        fh, _st, _note = open_log(f.path, f.compressed)
+        with fh:
+            data = fh.read(YEAR_SEARCH)
+    except OSError:
+        return None
+    found = _AUDIT_TIME.findall(data)
+    if not found:
+        return None
+    try:
+        return datetime.fromtimestamp(int(found[-1]), tz=UTC).year
+    except (OverflowError, OSError, ValueError):
+        return None
+
+
 def _year_hint(files: Sequence[LogFile]) -> int | None:
     """The year for stamps that lack one (glog, syslog): the first full date in a log's first
     16 KiB; else in more of each (a launcher's glog lines can fill a combined log's head), up
-    to :data:`YEAR_SEARCH` bytes in all; else the files' modification year. The ranks' logs are
+    to :data:`YEAR_SEARCH` bytes in all; else a kernel log's audit records' year; else the files'
+    modification year. The ranks' logs are
     read first: a kernel log begins at its node's boot, weeks before the job and maybe in the
     year before it."""
     ranks = [f for f in files if f.kind is FileKind.RANK_LOG]
@@ -116,6 +138,11 @@ def _year_hint(files: Sequence[LogFile]) -> int | None:
         year = find_year(data.decode("utf-8", "replace"))
         if year is not None:
             return year
+    for f in files:  # a kernel's audit record carries its Unix time: the year the node lived in
+        if f.kind is FileKind.KERNEL:
+            year = _audit_year(f)
+            if year is not None:
+                return year
     for f in files:
         try:
             return datetime.fromtimestamp(f.path.stat().st_mtime, tz=UTC).year

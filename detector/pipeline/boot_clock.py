@@ -1,7 +1,10 @@
 """Dating a kernel log's seconds since boot: dmesg's ``[4346320.000000]`` says nothing of the
 day, but an audit record on such a line carries its own Unix time (``audit(1790155524.550:464)``:
 AppArmor's and SELinux's denials, syscall audits), and with it the boot's. The kernel lines of
-that boot get wall-clock times, so a GPU fault days before the job reads as an earlier job's.
+boot is dated, and a kernel line of that boot dated more than :data:`BEFORE_BY` before the ranks'
+first line gets that time, so a GPU fault days before the job reads as an earlier job's. Lines
+nearer the job stay untimed: the audit records' time is UTC, the ranks' stamps are most often the
+node's local time without a zone, hours apart, so only a gap larger than any zone's is read.
 
 Only a kernel log with an untimed hit is read for its audit records (one regex pass over its
 bytes, not a rule: nodes log such denials by the hundred thousand, and each rule hit costs a
@@ -13,7 +16,7 @@ import re
 import statistics
 from collections.abc import Sequence
 from dataclasses import replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from detector.pipeline.filescan import FileScan
 from detector.sources.runs import FileKind
@@ -33,18 +36,26 @@ _BOOT = re.compile(rb"\] Linux version [0-9]")
 AGREE_S = 5.0
 AGREE_DRIFT = 1e-3
 READ_AT_MOST = 256 << 20  # bytes of a kernel log read for its audit records
+# a dated kernel line this long before the ranks' first line is read as before the job, whatever
+# zone the ranks' stamps are in (a zone is at most 14 hours from UTC)
+BEFORE_BY = timedelta(hours=24)
 RECORDS_PER_BOOT = 64  # audit records kept per boot (the first of them)
 
 
 def date_kernel_boots(scans: Sequence[FileScan]) -> None:
-    """Give the untimed kernel hits of each boot an audit record dates their wall-clock time (in
-    place; ``time_inferred`` stays False: the time is the line's own, read on the boot's clock)."""
+    """Give the untimed kernel hits of each boot an audit record dates, where that date is more
+    than :data:`BEFORE_BY` before the ranks' first line, their wall-clock time (in place;
+    ``time_inferred`` stays False: the time is the line's own, read on the boot's clock)."""
+    starts = [s.first_time for s in scans if s.file.kind is FileKind.RANK_LOG and s.first_time is not None]
+    if not starts:
+        return
+    before = min(starts) - BEFORE_BY
     for scan in scans:
         if scan.file.kind is not FileKind.KERNEL:
             continue
         untimed = [h for h in scan.hits if h.event.time is None and _since_boot(h.event.message) is not None]
         if untimed:
-            _date_one(scan)
+            _date_one(scan, before)
 
 
 def _since_boot(message: str) -> float | None:
@@ -82,7 +93,7 @@ def _boot_starts(scan: FileScan) -> tuple[list[int], dict[int, float]] | None:
     return [b for b in boots if b > 1], starts
 
 
-def _date_one(scan: FileScan) -> None:
+def _date_one(scan: FileScan, before: datetime) -> None:
     found = _boot_starts(scan)
     if found is None:
         return
@@ -101,6 +112,8 @@ def _date_one(scan: FileScan) -> None:
             when = datetime.fromtimestamp(starts[boot] + up, UTC)
         except (OverflowError, OSError, ValueError):
             continue
+        if when >= before:
+            continue  # (near the job: its place in the job's own time is not known)
         dated[id(hit)] = replace(hit, event=replace(hit.event, time=when, time_inferred=False))
     if dated:
         scan.hits = [dated.get(id(h), h) for h in scan.hits]

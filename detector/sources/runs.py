@@ -69,7 +69,9 @@ _RANK_NAME = (
     re.compile(r"(?:^|[^a-z])rank[_-]?(\d{1,6})(?![\d])", re.I),
     # (Azure ML's user_logs/std_log_process_3.txt: the process of global rank 3)
     re.compile(r"(?:^|[^a-z])(?:worker|process|proc|task)[_-]?(\d{1,6})(?![\d])", re.I),
-    re.compile(r"-(\d{1,6})\.(?:out|err|log|txt)$", re.I),
+    # ("train-3.log"; not a host name's number: "nvidia-smi-c404-066.txt", "dmesg-r12-c07.txt" - a
+    # token that ends in a digit before it, or a zero-padded number)
+    re.compile(r"[A-Za-z_]-(0|[1-9]\d{0,5})\.(?:out|err|log|txt)$", re.I),
     re.compile(r"^(\d{1,6})\.(?:out|err|log|txt)$", re.I),
 )
 _KERNEL_NAME = re.compile(r"(?:^|[._-])(?:dmesg|kmsg|kern|kernel|journal|journalctl|syslog|messages)(?:[._-]|$)", re.I)

@@ -287,3 +287,31 @@ def test_a_pid_two_nodes_share_places_no_line_of_an_unnamed_node(tmp_path: Path,
     assert seen and seen[0].cause is Cause.PYTHON_EXCEPTION, seen
     assert (seen[0].rank, seen[0].node) != (2, _REMOTE), seen
     assert seen[0].rank in (6, None), seen
+
+
+def test_a_kernel_s_audit_records_give_the_year_when_no_log_line_has_one(tmp_path: Path, ruleset: RuleSet) -> None:
+    """glog stamps with no year anywhere: the kernel's audit records say the year the node lived
+    in (November 2025), not the files' copying (December 2026)."""
+    import os
+
+    run = write_run(tmp_path / "run", {
+        "slurm-5199477.out": "I1126 15:30:22.937998 216037 distributed.py:119] Connecting to JAX distributed service\n"
+                             "E1126 15:31:02.001000 216037 train.py:88] RuntimeError: CUDA error: out of memory\n",
+        "nid001168-dmesg.txt": "[2436802.986488] audit: type=1400 audit(1764166017.990:27261): apparmor=\"DENIED\" operation=\"open\"\n",
+    })
+    copied = 1796428800  # 2026-12-04
+    for name in ("slurm-5199477.out", "nid001168-dmesg.txt"):
+        os.utime(run / name, (copied, copied))
+    report = replay_path(run, ruleset)
+    times = [e.time for i in report.incidents for e in i.evidence if e.time is not None]
+    assert times and {t.year for t in times} == {2025}, report.incidents
+
+
+def test_a_host_name_s_number_at_a_file_name_s_end_is_no_rank() -> None:
+    from detector.sources.runs import _rank_from_name
+
+    assert _rank_from_name("nvidia-smi-q-ecc-c404-066.txt") is None
+    assert _rank_from_name("dmesg-r12-c07.log") is None
+    assert _rank_from_name("node-007.log") is None  # (zero-padded: a host's or a job's number)
+    assert _rank_from_name("train-3.log") == 3
+    assert _rank_from_name("worker-12.out") == 12
