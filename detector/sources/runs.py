@@ -462,6 +462,10 @@ def _text_log(path: Path, name: str, parts: tuple[str, ...], display: str, size:
             node, node_from = host, "file"  # "dmesg-node07.txt", "kern.log.gpu-3": a collection script's name
         return LogFile(path, display, FileKind.KERNEL, None, None, node, None, size, compressed=compressed,
                        node_from=node_from)
+    if node is None and (described := _described_pod(ends)) is not None:
+        # "kubectl describe pod": its events and its containers' last state (OOMKilled) are the
+        # pod's, the node its logs are read under
+        node, node_from = described, "pod"
     pod = _cri_pod(name, parts)
     if pod is not None:  # a container's log kept by the kubelet: its name counts restarts, not ranks;
         # the rank is the one every torchrun prefix in it names, when they name one (a pod of one
@@ -494,6 +498,23 @@ _PADDLE_WORKERLOG = re.compile(r"workerlog\.(\d{1,4})")
 _CRI_POD_DIR = re.compile(r"^[a-z0-9]([a-z0-9-]{0,62})_(?P<pod>[a-z0-9]([a-z0-9.-]{0,252}))_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
 _CRI_RESTARTS = re.compile(r"^\d{1,4}\.log(?:\.\d{8}-\d{6})?$")
 _CRI_CONTAINER_LINK = re.compile(r"^(?P<pod>[a-z0-9][a-z0-9.-]{0,252})_[a-z0-9][a-z0-9-]{0,62}_[a-z0-9][a-z0-9-]{0,62}-[0-9a-f]{64}\.log$")
+
+
+_DESCRIBE_NAME = re.compile(r"Name:\s{1,40}(?P<pod>[a-z0-9][a-z0-9.-]{0,252})\s*$")
+_DESCRIBE_FIELD = re.compile(r"(?:Namespace|Node):\s{1,40}\S")
+
+
+def _described_pod(lines: list[str]) -> str | None:
+    """The pod ``kubectl describe pod`` describes, when a file opens with its header ("Name:",
+    then "Namespace:" and "Node:" among the next lines)."""
+    head = lines[:12]
+    for i, line in enumerate(head):
+        m = _DESCRIBE_NAME.match(line.rstrip("\r"))
+        if m is not None:
+            if sum(1 for later in head[i + 1:] if _DESCRIBE_FIELD.match(later)) >= 2:
+                return m["pod"]
+            return None
+    return None
 
 
 def _cri_pod(name: str, parts: tuple[str, ...]) -> str | None:

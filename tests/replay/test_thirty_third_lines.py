@@ -315,3 +315,21 @@ def test_a_host_name_s_number_at_a_file_name_s_end_is_no_rank() -> None:
     assert _rank_from_name("node-007.log") is None  # (zero-padded: a host's or a job's number)
     assert _rank_from_name("train-3.log") == 3
     assert _rank_from_name("worker-12.out") == 12
+
+
+def test_kubectl_describe_pod_s_oomkilled_is_the_pod_s_killed_rank_s_cause(tmp_path: Path, ruleset: RuleSet) -> None:
+    """The pod's log: mpirun saw rank 11 killed by signal 9 on the pod; "kubectl describe pod"
+    of that pod says its container was OOMKilled: the pod's memory limit killed the rank."""
+    describe = "\n".join([
+        "Name:             llm-serve-0-1", "Namespace:        default", "Priority:         0",
+        "Node:             ip-10-19-2-119/10.19.2.119", "Status:           Running", "Containers:", "  server:",
+        "    State:          Running", "    Last State:     Terminated", "      Reason:       OOMKilled",
+        "      Exit Code:    137", ""])
+    pod_log = "\n".join([
+        "[TensorRT-LLM][INFO] MPI size: 16, MPI local size: 8, rank: 11",
+        "--------------------------------------------------------------------------",
+        "mpirun noticed that process rank 11 with PID 79525 on node llm-serve-0-1 exited on signal 9 (Killed).",
+        "--------------------------------------------------------------------------", ""])
+    files = {"kubectl/describe-pod-llm-serve-0-1.txt": describe, "pod-logs/llm-serve-0-1.previous.log": pod_log}
+    seen = incidents_of(tmp_path / "oom", files, ruleset)
+    assert seen and (seen[0].cause, seen[0].rank, seen[0].node) == (Cause.HOST_OOM_KILL, 11, "llm-serve-0-1"), seen
