@@ -190,6 +190,16 @@ def test_a_caller_re_raising_a_ray_worker_s_nccl_error_is_not_its_cause(tmp_path
     (["I0419 19:17:25.257993 98020 common.h:153] writeString: type 0, str(123): {\"local_nic_path\":\"localhost:12570@mlx5_0\"}",
       "W0419 19:17:25.260430 97620 worker_pool.cpp:368] Worker: Received context async event local access violation work "
       "queue error for context mlx5_0"], Cause.NETWORK),
+    # (the fresh32 set-aside's misses, after its scoring)
+    (['  File "/opt/dynamo/venv/lib/python3.12/site-packages/nixl/_api.py", line 341, in prep_xfer_dlist',
+      "    handle = self.agent.prepXferDlist(agent_name, descs, handle_list)",
+      "nixl._bindings.nixlNotFoundError: NIXL_ERR_NOT_FOUND"], Cause.PYTHON_EXCEPTION),
+    (['I1022 13:13:52.359091 1 pb_stub.cc:366] "Failed to initialize Python stub: RuntimeError: CUDA error: invalid device '
+      'ordinal\\nCUDA kernel errors might be asynchronously reported at some other API call"'], Cause.PYTHON_EXCEPTION),
+    (["(SGLangHttpServer pid=250977) [torch_memory_saver.cpp] CUresult error: 2 (out of memory)  file=csrc/utils.h "
+      "func=cu_mem_create line=194",
+      "(WorkerDict pid=209740) WARNING:2025-11-28 16:00:45,396:Async request to resume_memory_occupation timed out (attempt 1)"],
+     Cause.CUDA_OOM),
 ])
 def test_other_stacks_collective_and_transport_errors(tmp_path: Path, ruleset: RuleSet, lines: list[str], cause: Cause) -> None:
     seen = incidents_of(tmp_path, {"console.log": "\n".join(lines) + "\n"}, ruleset)
@@ -333,3 +343,23 @@ def test_kubectl_describe_pod_s_oomkilled_is_the_pod_s_killed_rank_s_cause(tmp_p
     files = {"kubectl/describe-pod-llm-serve-0-1.txt": describe, "pod-logs/llm-serve-0-1.previous.log": pod_log}
     seen = incidents_of(tmp_path / "oom", files, ruleset)
     assert seen and (seen[0].cause, seen[0].rank, seen[0].node) == (Cause.HOST_OOM_KILL, 11, "llm-serve-0-1"), seen
+
+
+def test_vllm_s_wrappers_of_a_worker_s_failure_are_not_its_cause(tmp_path: Path, ruleset: RuleSet) -> None:
+    """"WorkerProc initialization failed due to an exception in a background process" and
+    "Engine core initialization failed. See root cause above" point at a worker's own error:
+    with only a survivor's store errors beside them, the cause is not known, not an exception."""
+    p = "(EngineCore_DP0 pid=379) ERROR 11-01 02:10:36 [core.py:708] "
+    lines = [
+        "[rank1]:[W1101 02:10:34.411642380 TCPStore.cpp:106] [c10d] sendBytes failed on SocketImpl(fd=79, addr=localhost:40912, "
+        "remote=localhost:36055): Broken pipe",
+        p + "Exception: WorkerProc initialization failed due to an exception in a background process. See stack trace for root cause.",
+        "RuntimeError: Engine core initialization failed. See root cause above. Failed core proc(s): {}",
+    ]
+    seen = incidents_of(tmp_path / "wrap", {"console.log": "\n".join(lines) + "\n"}, ruleset)
+    assert all(i.cause is not Cause.PYTHON_EXCEPTION for i in seen), seen
+    # the worker's own exception, where the paste has it, is the cause
+    own = ["(VllmWorker TP0 pid=412) ERROR 11-01 02:10:35 [multiproc_executor.py:585] ValueError: max_model_len 131072 is too large",
+           *lines]
+    seen = incidents_of(tmp_path / "own", {"console.log": "\n".join(own) + "\n"}, ruleset)
+    assert seen and seen[0].cause is Cause.PYTHON_EXCEPTION and any("max_model_len" in e for e in seen[0].evidence), seen
