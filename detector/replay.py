@@ -13,7 +13,6 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import os
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -22,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from detector.attribution.attribute import attribute
 from detector.errors import InputError, RankdoctorError
+from detector.pipeline.boot_clock import audit_year
 from detector.pipeline.clocks import shift_findings, shift_ranks
 from detector.pipeline.evidence import EvidenceCap
 from detector.pipeline.filescan import FileScan
@@ -83,33 +83,13 @@ YEAR_SEARCH = 4 << 20  # bytes read at most in the second look for a year
 YEAR_FIRST_RANK_LOGS = 64  # ranks' logs looked at before the kernel logs
 
 
-_AUDIT_TIME = re.compile(rb"\baudit\(([0-9]{9,11})\.[0-9]{1,6}:[0-9]{1,12}\)")
-
-
-def _audit_year(f: LogFile) -> int | None:
-    """The year of the last audit record in a kernel log's first :data:`YEAR_SEARCH` bytes."""
-    try:
-        fh, _st, _note = open_log(f.path, f.compressed)
-        with fh:
-            data = fh.read(YEAR_SEARCH)
-    except OSError:
-        return None
-    found = _AUDIT_TIME.findall(data)
-    if not found:
-        return None
-    try:
-        return datetime.fromtimestamp(int(found[-1]), tz=UTC).year
-    except (OverflowError, OSError, ValueError):
-        return None
-
 
 def _year_hint(files: Sequence[LogFile]) -> int | None:
     """The year for stamps that lack one (glog, syslog): the first full date in a log's first
     16 KiB; else in more of each (a launcher's glog lines can fill a combined log's head), up
     to :data:`YEAR_SEARCH` bytes in all; else a kernel log's audit records' year; else the files'
-    modification year. The ranks' logs are
-    read first: a kernel log begins at its node's boot, weeks before the job and maybe in the
-    year before it."""
+    modification year. The ranks' logs are read first: a kernel log begins at its node's boot,
+    weeks before the job and maybe in the year before it."""
     ranks = [f for f in files if f.kind is FileKind.RANK_LOG]
     # (a few of the ranks' logs, then the kernel logs, then the rest: 200,000 ranks' glog-only
     # logs are not all opened before a kernel log that has the year)
@@ -140,7 +120,7 @@ def _year_hint(files: Sequence[LogFile]) -> int | None:
             return year
     for f in files:  # a kernel's audit record carries its Unix time: the year the node lived in
         if f.kind is FileKind.KERNEL:
-            year = _audit_year(f)
+            year = audit_year(f, YEAR_SEARCH)
             if year is not None:
                 return year
     for f in files:

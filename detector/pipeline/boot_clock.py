@@ -19,13 +19,16 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 from detector.pipeline.filescan import FileScan
-from detector.sources.runs import FileKind
+from detector.sources.runs import FileKind, LogFile
 from detector.sources.timestamps import parse_timestamp
 from detector.support.compressed import open_log
 
+# an audit record: its Unix time, its milliseconds, its serial number
+_RECORD = rb"\baudit\((?P<epoch>[0-9]{9,11})\.[0-9]{1,6}:[0-9]{1,12}\)"
+_RECORD_RE = re.compile(_RECORD)
 # an audit record on a line stamped in seconds since boot (dmesg's own stamp, or after a syslog
 # header: "kernel: [2869988.000000] audit: type=1400 audit(1769337629.819:164): ...")
-_AUDIT = re.compile(rb"\[ {0,12}(?P<up>[0-9]{1,10})\.[0-9]{1,9}\] [^\n]{0,200}?\baudit\((?P<epoch>[0-9]{9,11})\.[0-9]{1,6}:[0-9]{1,12}\)")
+_AUDIT = re.compile(rb"\[ {0,12}(?P<up>[0-9]{1,10})\.[0-9]{1,9}\] [^\n]{0,200}?" + _RECORD)
 # a boot's first lines (a dmesg file may hold several boots, one after another)
 _BOOT = re.compile(rb"\] Linux version [0-9]")
 # the audit records of one boot agree on its time to within this, or within this share of the
@@ -117,3 +120,21 @@ def _date_one(scan: FileScan, before: datetime) -> None:
         dated[id(hit)] = replace(hit, event=replace(hit.event, time=when, time_inferred=False))
     if dated:
         scan.hits = [dated.get(id(h), h) for h in scan.hits]
+
+
+def audit_year(f: LogFile, at_most: int) -> int | None:
+    """The year of the last audit record in a kernel log's first ``at_most`` bytes (the year its
+    node lived in, for stamps that lack one); None where it has none or cannot be read."""
+    try:
+        fh, _st, _note = open_log(f.path, f.compressed)
+        with fh:
+            data = fh.read(at_most)
+    except OSError:
+        return None
+    found = _RECORD_RE.findall(data)
+    if not found:
+        return None
+    try:
+        return datetime.fromtimestamp(int(found[-1]), tz=UTC).year
+    except (OverflowError, OSError, ValueError):
+        return None

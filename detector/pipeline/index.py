@@ -104,7 +104,7 @@ def build_index(scans: Sequence[FileScan]) -> RunIndex:
                 nccl_devs.add(int(nccl["dev"]))
             for m in hit.matches:
                 if m.rule.id in _PREFIX_RANK_RULES:
-                    _add_vllm_rank(idx, m.fields, hit.event.text, hit.event.node or f.node)
+                    _add_prefixed_rank(idx, m.fields, hit.event.text, hit.event.node or f.node)
                     continue
                 mapping = _field(m.fields, "rank_mapping")
                 if mapping is not None:
@@ -225,9 +225,11 @@ RULE_RAY_WORKER = "launcher.ray_train_worker"  # Ray Train's table: "- (ip=10.0.
 _PREFIX_RANK_RULES = frozenset({RULE_VLLM_RANK, RULE_RAY_PG})
 
 
-def _add_vllm_rank(idx: RunIndex, fields: Iterable[tuple[str, str]], text: str, host: str | None) -> None:
-    """vLLM's "rank 10 in world size 24 is assigned as DP rank 0, PP rank 1, TP rank 2": the process
-    its line's prefix names is global rank 10 (where the prefix names one), on the prefix's node."""
+def _add_prefixed_rank(idx: RunIndex, fields: Iterable[tuple[str, str]], text: str, host: str | None) -> None:
+    """A line that says its process's global rank behind a worker's prefix (vLLM's "rank 10 in
+    world size 24 is assigned as DP rank 0, PP rank 1, TP rank 2", a Ray Train worker's "Setting up
+    process group for: env:// [rank=10, world_size=24]"): the process the prefix names is that
+    global rank (where the prefix names one), on the prefix's node."""
     rank = _rank(_field(fields, "global_rank"))
     m = WORKER_PID.match(text, 0, WORKER_PID_SPAN)
     if rank is None or m is None:
