@@ -69,7 +69,7 @@ def findings_from_hit(hit: Hit, f: LogFile, idx: RunIndex) -> list[Finding]:
                     cands = {r for (n, g), r in idx.gpu_rank.items() if g == gpu}
                     rank = cands.pop() if len(cands) == 1 else None
             if rank is None and pid is not None:
-                rank = idx.pid_rank.get((node, pid)) or (idx.pid_rank.get((None, pid)) if node is None else None)
+                rank = _rank_of_pid(idx, node, pid)  # (rank 0 is a rank: no "or" between lookups)
             if node is None and rank is not None:
                 node = idx.rank_node.get(rank)
         else:
@@ -1562,7 +1562,9 @@ def demote_foreign_app_faults(findings: Sequence[Finding], idx: RunIndex, start:
         if began is not None and f.rank is not None and (f.rank not in alive or began > alive[f.rank]):
             alive[f.rank] = began
         if f.rule in SIGNAL_SENT and f.pid is not None:
-            rank = f.rank if f.rank is not None else (idx.pid_rank.get((f.node, f.pid)) or idx.pid_rank.get((None, f.pid)))
+            rank = f.rank if f.rank is not None else _rank_of_pid(idx, f.node, f.pid)
+            if rank is None and f.node is not None:
+                rank = _rank_of_pid(idx, None, f.pid)
             if rank is not None:
                 signalled.add(rank)
     pids: dict[str | None, set[int]] = defaultdict(set)

@@ -191,6 +191,9 @@ def test_a_caller_re_raising_a_ray_worker_s_nccl_error_is_not_its_cause(tmp_path
       "W0419 19:17:25.260430 97620 worker_pool.cpp:368] Worker: Received context async event local access violation work "
       "queue error for context mlx5_0"], Cause.NETWORK),
     # (the fresh32 set-aside's misses, after its scoring)
+    (["HCCL demo error: In function hcclAllReduceWrapper(): hcclAllReduce(sendbuff, recvbuff, recvcount, getDataType(envData), "
+      "getReductionOp(envData), resources.comm, resources.collectiveStream) failed: A device is busy or an internal check failed",
+      "terminate called without an active exception"], Cause.UNKNOWN),
     (['  File "/opt/dynamo/venv/lib/python3.12/site-packages/nixl/_api.py", line 341, in prep_xfer_dlist',
       "    handle = self.agent.prepXferDlist(agent_name, descs, handle_list)",
       "nixl._bindings.nixlNotFoundError: NIXL_ERR_NOT_FOUND"], Cause.PYTHON_EXCEPTION),
@@ -363,3 +366,20 @@ def test_vllm_s_wrappers_of_a_worker_s_failure_are_not_its_cause(tmp_path: Path,
            *lines]
     seen = incidents_of(tmp_path / "own", {"console.log": "\n".join(own) + "\n"}, ruleset)
     assert seen and seen[0].cause is Cause.PYTHON_EXCEPTION and any("max_model_len" in e for e in seen[0].evidence), seen
+
+
+def test_a_kernel_line_about_rank_0_s_process_names_rank_0(tmp_path: Path, ruleset: RuleSet) -> None:
+    """A segfault of rank 0's pid on its node is rank 0's (a lookup that read rank 0 as "none"
+    dropped it)."""
+    def rank_log(rank: int, pid: int) -> str:
+        return (f"node07:{pid}:{pid + 100} [{rank}] NCCL INFO ncclCommInitRankConfig comm 0x55d0c8a{rank} rank {rank} nranks 2 "
+                f"cudaDev {rank} nvmlDev {rank} busId {18 + rank}000 commId 0x4a3e2f - Init COMPLETE\n"
+                f"[rank{rank}]:2026-11-29 08:00:0{rank},000 INFO step 1 loss 2.3\n")
+    files = {
+        "node07/rank0.log": rank_log(0, 4000),
+        "node07/rank1.log": rank_log(1, 4001),
+        "node07/dmesg.txt": "[ 5400.200000] pt_autograd_0[4000]: segfault at 0 ip 00007fd328537a78 sp 00007ffdf1f96746 error 4 "
+                            "in libtorch_cpu.so[7fd3284ea000+1f11821] likely on CPU 11\n",
+    }
+    seen = incidents_of(tmp_path / "segv", files, ruleset)
+    assert seen and (seen[0].cause, seen[0].rank, seen[0].node) == (Cause.CRASH_SIGNAL, 0, "node07"), seen
