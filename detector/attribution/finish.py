@@ -24,20 +24,14 @@ from dataclasses import replace
 
 from detector.attribution.incident import PEER_LOST_HINTS, SKEW, TIMEOUT_HINTS, _build, _initiator_for
 from detector.attribution.infer import _as_ranks
+from detector.support.numbers import consecutive_runs
 from detector.types import RULE_FINISH, RULE_STALL, Cause, Finding, Incident, Role, RunFacts
 
 
 def ranks_span(ranks: Sequence[int]) -> str:
     """``rank 3``, ``ranks 0-2``, ``ranks 0, 1, 3``."""
     items = sorted(set(ranks))
-    parts: list[str] = []
-    i = 0
-    while i < len(items):
-        j = i
-        while j + 1 < len(items) and items[j + 1] == items[j] + 1:
-            j += 1
-        parts.append(f"{items[i]}-{items[j]}" if j - i >= 2 else ", ".join(str(r) for r in items[i : j + 1]))
-        i = j + 1
+    parts = [f"{a}-{b}" if b - a >= 2 else ", ".join(str(r) for r in range(a, b + 1)) for a, b in consecutive_runs(items)]
     if len(parts) > 12:
         parts = [*parts[:12], f"and {len(parts) - 12} more"]
     return f"{'rank' if len(items) == 1 else 'ranks'} {', '.join(parts)}"

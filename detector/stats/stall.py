@@ -30,6 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from detector.support.numbers import spelled_runs
 from detector.types import RULE_FINISH, RULE_STALL, Cause, Finding, Role, Severity
 
 from . import evidence as ev
@@ -70,17 +71,7 @@ def finish_split(n_finished: int, n_unfinished: int) -> bool:
 def ranks_span(ranks: Sequence[int]) -> str:
     """``rank 3``, ``ranks 0-2``, ``ranks 0, 1, 3``, ``ranks 0-5, 7``."""
     items = sorted(set(ranks))
-    parts: list[str] = []
-    i = 0
-    while i < len(items):
-        j = i
-        while j + 1 < len(items) and items[j + 1] == items[j] + 1:
-            j += 1
-        if j - i >= 2:
-            parts.append(f"{items[i]}-{items[j]}")
-        else:
-            parts.extend(str(r) for r in items[i : j + 1])
-        i = j + 1
+    parts = spelled_runs(items)
     if len(parts) > 12:
         parts = [*parts[:12], f"and {len(parts) - 12} more"]
     word = "rank" if len(items) == 1 else "ranks"

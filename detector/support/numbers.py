@@ -33,15 +33,32 @@ MAX_RANKS = 1 << 20
 init line saying ``nranks 99999999999``) is not believed, so nothing is ever sized by it."""
 
 
+def consecutive_runs(values: Iterable[int]) -> list[tuple[int, int]]:
+    """The runs of consecutive integers among ``values`` (each once, in order), as (first,
+    last): ``[4, 0, 1, 2, 5, 2]`` -> ``[(0, 2), (4, 5)]``. Each report's rank list words them
+    its own way."""
+    ordered = sorted(set(values))
+    runs: list[tuple[int, int]] = []
+    for v in ordered:
+        if runs and v == runs[-1][1] + 1:
+            runs[-1] = (runs[-1][0], v)
+        else:
+            runs.append((v, v))
+    return runs
+
+
+def spelled_runs(values: Iterable[int]) -> list[str]:
+    """Each run of three or more as ``first-last``, shorter runs as their numbers, one each:
+    ``[0, 1, 2, 5, 7, 8]`` -> ``["0-2", "5", "7", "8"]``."""
+    parts: list[str] = []
+    for a, b in consecutive_runs(values):
+        if b - a >= 2:
+            parts.append(f"{a}-{b}")
+        else:
+            parts.extend(str(v) for v in range(a, b + 1))
+    return parts
+
+
 def rank_ranges(ranks: Iterable[int]) -> str:
     """``[4, 0, 1, 2, 5, 2]`` -> ``"0-2,4-5"``; an empty input gives ``""``."""
-    ordered = sorted(set(ranks))
-    parts: list[str] = []
-    i = 0
-    while i < len(ordered):
-        j = i
-        while j + 1 < len(ordered) and ordered[j + 1] == ordered[j] + 1:
-            j += 1
-        parts.append(str(ordered[i]) if i == j else f"{ordered[i]}-{ordered[j]}")
-        i = j + 1
-    return ",".join(parts)
+    return ",".join(str(a) if a == b else f"{a}-{b}" for a, b in consecutive_runs(ranks))

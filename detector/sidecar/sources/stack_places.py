@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from detector.sidecar.sources.pyspy import Frame
+from detector.support.numbers import consecutive_runs
 from detector.types import Cause
 
 EXCERPT_FRAMES = 12
@@ -277,16 +278,7 @@ def classify(frames: Sequence[Frame], *, native: bool, active: bool = False, sou
 
 def ranks_text(ranks: Iterable[int]) -> str:
     """0, 1, 2, 5 -> "0-2, 5"."""
-    items = sorted(set(ranks))
-    parts: list[str] = []
-    i = 0
-    while i < len(items):
-        j = i
-        while j + 1 < len(items) and items[j + 1] == items[j] + 1:
-            j += 1
-        parts.append(str(items[i]) if i == j else f"{items[i]}-{items[j]}" if j > i + 1 else f"{items[i]}, {items[j]}")
-        i = j + 1
-    return ", ".join(parts)
+    return ", ".join(str(a) if a == b else f"{a}-{b}" if b > a + 1 else f"{a}, {b}" for a, b in consecutive_runs(ranks))
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,6 +11,7 @@ from typing import Literal
 
 from detector.sources.flight_recorder.collectives import FrSignature, comparable, mismatch_kind, signature
 from detector.sources.flight_recorder.dump import MAX_RANK, FrDump, FrEntry
+from detector.support.numbers import spelled_runs
 
 
 @dataclass(frozen=True, slots=True)
@@ -291,16 +292,5 @@ def analyse(dumps: Sequence[FrDump], *, world_size: int | None = None) -> FrAnal
 
 def rank_list(ranks: Iterable[int]) -> str:
     """``0-2, 5, 7-9``."""
-    values = sorted(set(ranks))
-    parts: list[str] = []
-    i = 0
-    while i < len(values):
-        j = i
-        while j + 1 < len(values) and values[j + 1] == values[j] + 1:
-            j += 1
-        if j - i >= 2:
-            parts.append(f"{values[i]}-{values[j]}")
-        else:
-            parts.extend(str(v) for v in values[i : j + 1])
-        i = j + 1
+    parts = spelled_runs(ranks)
     return ", ".join(parts)
