@@ -465,6 +465,8 @@ PROGRESSED_WHY = "a progress bar was still advancing after the watchdogs fired: 
 
 
 RULE_RECEIVED_SIGNAL = "torch.elastic_received_signal"  # rules/torch.yaml
+RULE_HEARTBEAT_ABORT = "torch.heartbeat_monitor_abort"  # rules/torch.yaml
+RULE_WATCHDOG_STUCK = "torch.watchdog_stuck"  # rules/torch.yaml
 RULE_PADDLE_SIGTERM = "launcher.paddle_termination_signal"  # rules/launchers.yaml: a trainer got SIGTERM
 RULE_GLOG_SIGTERM = "generic.glog_terminated_by_signal"  # rules/generic.yaml: glog's handler, the signal's sender named
 # the trainer's own signal handler said it was sent SIGTERM (Paddle's, older Paddle's glog one): these
@@ -758,7 +760,11 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
     # ranks that never reported the collective timeout everyone else reported
     # (a store server's wait for clients that never connected is no collective: the client that
     # stayed away did not hang in one, it most often could not reach the server)
-    timed_out = {f.rank for f in collateral if f.rank is not None and _collective_timeout(f)}
+    # (a rank whose heartbeat monitor fired with no collective in flight, workMetaList_.size()=0,
+    # did not wait in one: its watchdog's complaints are no collective timeout)
+    idle = {f.rank for f in collateral if f.rule == RULE_HEARTBEAT_ABORT and f.field("work_items") == "0"}
+    timed_out = {f.rank for f in collateral if f.rank is not None and _collective_timeout(f)
+                 and not (f.rank in idle and f.rule in (RULE_HEARTBEAT_ABORT, RULE_WATCHDOG_STUCK))}
     known = set(facts.ranks)
     if facts.world_size:
         known |= set(range(facts.world_size))
@@ -777,6 +783,8 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
                 continue
             hang_signal = True
             reasons[r].append("did not report the collective timeout the others reported")
+            if r in idle:
+                reasons[r].append("its heartbeat monitor fired with no collective in flight (workMetaList_.size()=0)")
     # the rank whose log went silent first
     lasts = {r.rank: r.last_time for r in facts.ranks.values() if r.last_time is not None}
     if len(lasts) >= 2:
@@ -788,7 +796,9 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
             reasons[ordered[0][0]].append("its log went silent first")
     for f in stalls:
         if f.rank is not None:
-            votes[f.rank] += 2
+            # the step lines of every rank set the one behind apart: surer than the last stamps of
+            # the tails read (a combined log's tail holds the last lines of only some ranks)
+            votes[f.rank] += 3 if len(stalls) == 1 else 2
             hang_signal = True
             reasons[f.rank].append("stopped making progress first")
     if not votes and not any(any(h in f.rule for h in TIMEOUT_HINTS) for f in collateral):
@@ -1025,7 +1035,7 @@ REPEATED_LAST_WORDS = {"nccl.connect_retry_refused": 2, "torch.store_bind6_in_us
 # else says what failed, the incident's cause when nothing does
 GDB_THREAD_STACK = "generic.gdb_thread_stack"  # rules/generic.yaml: gdb's "Thread 16 (Thread 0x... (LWP n) "name"):"
 LAST_RESORT_RULES = frozenset({"python.fatal_abort", "torch.c10_fatal_abort", "torch.cpp_terminate", "generic.caught_signal_abort",
-                               "generic.mpi_signal_abort", "generic.mpi_error_message_end", "generic.mpi_signal_received",
+                               "generic.mpi_signal_abort", "generic.mpi_error_message_end", "generic.mpi_signal_received", "generic.ucx_backtrace",
                                "python.hydra_job_error",
                                "xid.uvm_fatal",
                                "python.traceback", TRACEBACK_FRAME, "launcher.sglang_process_exception",

@@ -168,8 +168,18 @@ _GENERIC_STEP = re.compile(
 )  # ("it=1200": the short form some loops print; "it" alone is a word, so only with its "=")
 
 
+def _source_location(message: str, match: re.Match[str]) -> bool:
+    """loguru's "module:function:line - " with a function named step ("trainer:step:212 - "):
+    the line number of the code, not a step."""
+    start = match.start()
+    return (start > 0 and message[start - 1] == ":" and message.startswith(" - ", match.end())
+            and message[start:match.start("step")].endswith(":"))
+
+
 def parse_generic(message: str) -> StepRecord | None:
     match = _GENERIC_STEP.search(message)
+    if match is not None and _source_location(message, match):
+        match = _GENERIC_STEP.search(message, match.end())
     if match is None:
         return None
     duration, local = split_times(message[match.end() :])
