@@ -11,8 +11,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from detector.pipeline.filescan import FileScan
+from detector.pipeline.tail import tail_of
 from detector.sources.pci import normalize_pci
-from detector.sources.prefixes import WORKER_PID, WORKER_PID_SPAN
+from detector.sources.prefixes import WORKER_PID, WORKER_PID_SPAN, PrefixStyle, strip_prefix
 from detector.sources.runs import LogFile
 from detector.sources.torchelastic import FailureRecord
 from detector.support.hosts import names_a_host, placeholder_host
@@ -45,6 +46,9 @@ class RunIndex:
     # process ids two ranks or more have (containers on several nodes number their processes
     # alike): a line that names only the pid, on no known node, is none of theirs for sure
     shared_pids: set[int] = field(default_factory=set)
+    # a file no one node's (a pdsh or clush combined log) -> the hosts its matched lines' own
+    # prefixes name: where two or more, a local rank on one of its lines is no global rank by itself
+    file_hosts: dict[str, set[str]] = field(default_factory=dict)
 
     def node(self, name: str | None) -> str | None:
         if name is None or placeholder_host(name):
@@ -98,6 +102,9 @@ def build_index(scans: Sequence[FileScan]) -> RunIndex:
             continue
         own: set[int] = set()
         nccl_devs: set[int] = set()  # devices whose NCCL lines ("host:pid:tid [dev] NCCL ...") the file holds
+        own_hosts = _line_hosts(scan) if f.node is None else None
+        if own_hosts:
+            idx.file_hosts[f.display] = own_hosts
         for hit in scan.hits:
             if (len(nccl_devs) < 2 and "NCCL " in hit.event.message
                     and (nccl := _NCCL_PROCESS.search(hit.event.message)) is not None and int(nccl["dev"]) < MAX_LOCAL_DEVS):
@@ -105,6 +112,9 @@ def build_index(scans: Sequence[FileScan]) -> RunIndex:
             for m in hit.matches:
                 if m.rule.id in _PREFIX_RANK_RULES:
                     _add_prefixed_rank(idx, m.fields, hit.event.text, hit.event.node or f.node)
+                    continue
+                if m.rule.id == RULE_DS_NODE_RANK:
+                    _add_node_ranks(idx, m.fields, hit.event.node or f.node)
                     continue
                 mapping = _field(m.fields, "rank_mapping")
                 if mapping is not None:
@@ -220,6 +230,7 @@ def build_index(scans: Sequence[FileScan]) -> RunIndex:
 RULE_COMM_RANK = "nccl.comm_rank"  # rules/nccl.yaml: NCCL < 2.4's one communicator line
 RULE_VLLM_RANK = "launcher.vllm_rank_assigned"  # rules/launchers.yaml: "rank 10 in world size 24 is assigned as ..."
 RULE_RAY_PG = "launcher.ray_train_process_group"  # "(RayTrainWorker pid=N) Setting up process group for: env:// [rank=3, ...]"
+RULE_DS_NODE_RANK = "launcher.deepspeed_node_rank"  # rules/launchers.yaml: "nnodes=8, num_local_procs=8, node_rank=7"
 RULE_RAY_WORKER = "launcher.ray_train_worker"  # Ray Train's table: "- (ip=10.0.0.1, pid=N) world_rank=3, local_rank=3, ..."
 # rules whose line gives the global rank of the process its worker prefix names
 _PREFIX_RANK_RULES = frozenset({RULE_VLLM_RANK, RULE_RAY_PG})
@@ -237,6 +248,34 @@ def _add_prefixed_rank(idx: RunIndex, fields: Iterable[tuple[str, str]], text: s
     idx.rank_pid.setdefault(rank, int(m["pid"]))
     if host:
         idx.rank_node.setdefault(rank, host)
+
+
+def _line_hosts(scan: FileScan) -> set[str]:
+    """Up to two hosts that a combined log's lines name in their own prefixes (pdsh's "host: "):
+    its matched lines', then its tail's."""
+    hosts = {hit.event.node for hit in scan.hits if hit.event.node}
+    parser = scan.parser
+    if len(hosts) < 2 and parser is not None and parser.style is PrefixStyle.HOST_LABEL:
+        for raw in reversed(tail_of(scan)):
+            host = strip_prefix(raw, PrefixStyle.HOST_LABEL).host
+            if host:
+                hosts.add(host)
+                if len(hosts) >= 2:
+                    break
+    return hosts
+
+
+def _add_node_ranks(idx: RunIndex, fields: Iterable[tuple[str, str]], host: str | None) -> None:
+    """DeepSpeed's launcher's "nnodes=8, num_local_procs=8, node_rank=7" on a node: local rank L of
+    that node is global rank 7 * 8 + L (its exit lines name only --local_rank)."""
+    node_rank, procs = _rank(_field(fields, "node_rank")), _rank(_field(fields, "local_procs"))
+    if host is None or node_rank is None or not procs or procs > MAX_LOCAL_DEVS:
+        return
+    for local in range(procs):
+        rank = node_rank * procs + local
+        if rank >= MAX_RANKS:
+            break
+        idx.local_rank_global.setdefault((host, local, None), rank)
 
 
 def _add_ray_worker(idx: RunIndex, rank: int, pid: int | None, host: str | None, local: int | None) -> None:
