@@ -1,0 +1,162 @@
+"""The thirty-fourth session's readings: a rank whose heartbeat monitor fired with no collective in
+flight (the one the others wait for), the rank behind by its step lines over a combined log's
+last stamps, DeepSpeed's per-node "node_rank" placing the local ranks its exit lines name, and
+lines of other stacks and launchers (a script the interpreter cannot open, HCCL's RoCE, topology
+and retry-service errors, MindSpore's device ordinal, PMIx's start-up, UCX's backtrace)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from detector.rules.engine import RuleSet
+from detector.types import Cause
+from tests.support.replaying import incidents_of
+
+_A, _B = "gpu-a17", "gpu-b42"
+
+
+def _two_rank_heartbeat(work_items: int) -> str:
+    """Two ranks on two nodes (pdsh's "host: " prefixes): rank 0's watchdog times out in an
+    all-reduce; rank 1's heartbeat monitor fires later, with ``work_items`` collectives in flight."""
+    a, b = f"{_A}: ", f"{_B}: "
+    return "\n".join([
+        a + f"{_A}:5501:5560 [0] NCCL INFO comm 0x11 rank 0 nranks 2 cudaDev 0 busId 1b000 - Init COMPLETE",
+        b + f"{_B}:7702:7790 [0] NCCL INFO comm 0x22 rank 1 nranks 2 cudaDev 0 busId 1b000 - Init COMPLETE",
+        a + "[2025-03-02 10:00:00,100] [INFO] [logging.py:128:log_dist] [Rank 0] step=100, skipped=0, lr=[1e-05]",
+        a + "[rank0]:[E302 10:40:00.100000000 ProcessGroupNCCL.cpp:616] [Rank 0] Watchdog caught collective operation "
+            "timeout: WorkNCCL(SeqNum=4411, OpType=ALLREDUCE, NumelIn=1024, NumelOut=1024, Timeout(ms)=600000) ran for "
+            "600100 milliseconds before timing out.",
+        a + "[rank0]:[E302 10:40:00.100000000 ProcessGroupNCCL.cpp:630] [Rank 0] Some NCCL operations have failed or "
+            "timed out. Due to the asynchronous nature of CUDA kernels, subsequent GPU operations might run on "
+            "corrupted/incomplete data.",
+        a + "[2025-03-02 10:40:02,500] [ERROR] [launch.py:325:sigkill_handler] ['/usr/bin/python', '-u', 'train.py', "
+            "'--local_rank=0'] exits with return code = -6",
+        b + f"[rank1]:[E302 10:48:00.200000000 ProcessGroupNCCL.cpp:1415] [PG ID 0 PG GUID 0(default_pg) Rank 1] Heartbeat "
+            f"monitor timed out! Process will be terminated after dumping debug info. workMetaList_.size()={work_items}",
+        b + "[rank1]:[E302 10:48:00.200000000 ProcessGroupNCCL.cpp:1464] [Rank 1] ProcessGroupNCCL's watchdog got stuck "
+            "for 480 seconds without making progress in monitoring enqueued collectives.",
+    ]) + "\n"
+
+
+def test_a_rank_whose_heartbeat_fired_with_no_collective_in_flight_is_the_one_the_others_wait_for(
+        tmp_path: Path, ruleset: RuleSet) -> None:
+    seen = incidents_of(tmp_path / "idle", {"launcher.log": _two_rank_heartbeat(0)}, ruleset)
+    assert [(i.cause, i.rank, i.node) for i in seen] == [(Cause.HANG, 1, _B)], seen
+    assert "no collective in flight" in seen[0].explanation, seen[0].explanation
+
+
+def test_a_rank_whose_heartbeat_fired_with_a_collective_in_flight_waited_like_the_others(
+        tmp_path: Path, ruleset: RuleSet) -> None:
+    seen = incidents_of(tmp_path / "busy", {"launcher.log": _two_rank_heartbeat(1)}, ruleset)
+    assert seen and seen[0].cause is Cause.HANG, seen
+    assert seen[0].rank is None, seen  # both waited in a collective: nothing sets one apart
+
+
+def _mpirun_steps(n_ranks: int, behind: int, quiet: int) -> str:
+    """Open MPI's --timestamp-output log of ``n_ranks`` ranks logging every 5 steps; ``behind``
+    stops at step 80, the others reach step 85; ten minutes later a third of the ranks report the
+    watchdog's timeout. ``quiet`` logs its own (inner) stamps half a minute behind the launcher's,
+    and is the only rank without a timeout whose last step line is near the file's end."""
+    lines = []
+    for step in range(5, 90, 5):
+        for rank in range(n_ranks):
+            if rank == behind and step > 80:
+                continue
+            t = 1757240000 + step * 4 + (1 if rank == quiet else 0)
+            outer = f"Sun Sep  7 10:{(t // 60) % 60:02d}:{t % 60:02d} 2025[1,{rank}]<stdout>:"
+            skew = 31 if rank == quiet else 0
+            inner_t = t - skew
+            lines.append(outer + f"2025-09-07 10:{(inner_t // 60) % 60:02d}:{inner_t % 60:02d}.500 | INFO     | "
+                                 f"trainer:step:212 - [rank {rank}] step={step} loss=7.1 fwd_bwd_ms=3100.0 "
+                                 f"wait_ms=150.0 data_s=0.01" + " " * 120)
+    for rank in range(0, n_ranks, 3):
+        if rank in (behind, quiet):
+            continue
+        lines.append(f"Sun Sep  7 10:34:04 2025[1,{rank}]<stderr>:[rank{rank}]:[E ProcessGroupNCCL.cpp:563] [Rank {rank}] "
+                     "Watchdog caught collective operation timeout: WorkNCCL(SeqNum=126, OpType=ALLGATHER, "
+                     "NumelIn=1953125, NumelOut=125000000, Timeout(ms)=600000) ran for 600243 milliseconds before timing out.")
+    return "\n".join(lines) + "\n"
+
+
+def test_the_rank_behind_by_its_step_lines_outweighs_a_combined_log_s_last_stamp(tmp_path: Path, ruleset: RuleSet) -> None:
+    seen = incidents_of(tmp_path / "steps", {"job-5501.out": _mpirun_steps(64, behind=5, quiet=53)}, ruleset)
+    assert [(i.cause, i.rank) for i in seen] == [(Cause.HANG, 5)], seen
+
+
+def _pdsh_deepspeed(failing_node: str, failing_local: int) -> str:
+    """DeepSpeed's launcher on two nodes of four workers (pdsh's "host: " prefixes); one worker
+    raises (its traceback has no rank prefix), the launcher of its node reports its exit by
+    --local_rank, the other node's launcher kills its workers."""
+    lines = []
+    for node_rank, host in enumerate((_A, _B)):
+        lines.append(f"{host}: [2025-04-01 08:00:01,000] [INFO] [launch.py:152:main] nnodes=2, num_local_procs=4, "
+                     f"node_rank={node_rank}")
+    for host in (_A, _B):
+        for local in range(4):
+            lines.append(f"{host}: [2025-04-01 08:00:02,000] [INFO] [launch.py:256:main] process {4000 + local} spawned "
+                         f"with command: ['/usr/bin/python', '-u', 'train.py', '--local_rank={local}']")
+    p = f"{failing_node}: "
+    lines += [p + "Traceback (most recent call last):",
+              p + '  File "/work/train.py", line 212, in <module>',
+              p + "    loss = model(batch)",
+              p + "ValueError: Expected input batch_size (16) to match target batch_size (12).",
+              p + f"[2025-04-01 08:31:00,400] [INFO] [launch.py:319:sigkill_handler] Killing subprocess {4000 + failing_local}",
+              p + "[2025-04-01 08:31:00,600] [ERROR] [launch.py:325:sigkill_handler] ['/usr/bin/python', '-u', 'train.py', "
+                  f"'--local_rank={failing_local}'] exits with return code = 1"]
+    return "\n".join(lines) + "\n"
+
+
+def test_deepspeed_s_node_rank_places_the_local_rank_its_exit_line_names(tmp_path: Path, ruleset: RuleSet) -> None:
+    seen = incidents_of(tmp_path / "ds", {"launcher.log": _pdsh_deepspeed(_B, 1)}, ruleset)
+    assert [(i.cause, i.rank, i.node) for i in seen] == [(Cause.PYTHON_EXCEPTION, 5, _B)], seen
+
+
+def test_without_node_rank_lines_a_local_rank_on_a_second_node_names_no_global_rank(tmp_path: Path, ruleset: RuleSet) -> None:
+    text = "\n".join(line for line in _pdsh_deepspeed(_B, 1).splitlines() if "node_rank=" not in line) + "\n"
+    seen = incidents_of(tmp_path / "ds2", {"launcher.log": text}, ruleset)
+    assert seen and seen[0].cause is Cause.PYTHON_EXCEPTION and seen[0].node == _B, seen
+    assert seen[0].rank in (None, 5), seen  # (never local rank 1 read as global rank 1, node A's)
+
+
+@pytest.mark.parametrize(("lines", "cause", "rank", "node"), [
+    # the interpreter cannot open the script torchrun was given: every worker exits with code 2
+    (["W1220 12:53:28.841000 140313275897664 torch/distributed/run.py:779] *****************************************"]
+     + ["/opt/conda/bin/python: can't open file '/data/project/sample_parallel.py': [Errno 2] No such file or directory"] * 4,
+     Cause.PYTHON_EXCEPTION, None, None),
+    # Ascend: a RoCE link's error completion (EI0013) between two devices of a collective
+    (["[PID: 3448331] 2025-12-04-21:59:08.232.310 Execution Error ROCE CQE(EI0013): An error CQE occurred during operator "
+      "execution. Local information: server 10.2.0.1, device ID 0, device IP 10.20.0.1. Peer information: server 10.2.0.2, "
+      "device ID 1, device IP 10.20.0.2."], Cause.NETWORK, None, None),
+    # Ascend: the root's topology exchange timed out, some ranks never connected (EI0015)
+    (["[ERROR] HCCL(104108,allreduce):2024-03-15-01:20:01.624.966 [topoinfo_exchange_server.cc:314] [104136][InitGroupStage]"
+      "[RanktableDetect]topo exchange server get socket timeout! timeout[120 s]"], Cause.UNKNOWN, None, None),
+    # Ascend: the operation-retry service of world rank 9 could not reach its server
+    (["[OpRetryConnection][Init] group[hccl_world_group] rankId [9] rankSize [64] serverIp [10.9.7.29] localIp [10.9.7.31] "
+      "rootRank [0] failed"], Cause.NETWORK, 9, "10.9.7.31"),
+    # MindSpore's GPU runtime: a device id beyond CUDA_VISIBLE_DEVICES
+    (["[ERROR] DEVICE [mindspore/ccsrc/runtime/device/gpu/cuda_driver.cc:245] SetDevice] SetDevice for id:7 failed, ret[101], "
+      "invalid device ordinal. Please make sure that the 'device_id' set in context is in the range:[0, total number of GPU)."],
+     Cause.PYTHON_EXCEPTION, None, None),
+    # PMIx could not start under srun: the job's set-up, before any GPU work
+    (["It looks like pmix_init failed for some reason; your parallel process is",
+      "likely to abort.  There are many reasons that a parallel process can"], Cause.PYTHON_EXCEPTION, None, None),
+    # UCX's backtrace of a crashed thread, the "Caught signal" line above it cut from the paste
+    (["==== backtrace (tid:  92543) ====",
+      " 0 0x0000000000014420 __funlockfile()  ???:0",
+      " 1 0x000000000000bac5 ncclGetSocketState()  ???:0"], Cause.CRASH_SIGNAL, None, None),
+])
+def test_lines_of_other_stacks_and_launchers(tmp_path: Path, ruleset: RuleSet, lines: list[str], cause: Cause,
+                                            rank: int | None, node: str | None) -> None:
+    seen = incidents_of(tmp_path / "run", {"console.log": "\n".join(lines) + "\n"}, ruleset)
+    assert [(i.cause, i.rank, i.node) for i in seen[:1]] == [(cause, rank, node)], seen
+
+
+def test_loguru_s_source_location_of_a_function_named_step_is_no_step() -> None:
+    from detector.stats.presets import parse_generic
+    rec = parse_generic("2025-09-07 10:14:20.500 | INFO     | trainer:step:212 - [rank 63] step=15 loss=7.1 "
+                        "fwd_bwd_ms=3100.0 wait_ms=150.0")
+    assert rec is not None and rec.step == 15, rec
+    rec = parse_generic("INFO:root:step 100 loss 1.2 step_time=0.45s")
+    assert rec is not None and rec.step == 100, rec
