@@ -712,10 +712,13 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
         peer = small_int(f.field("peer_rank"))
         if peer is not None:
             votes[peer] += 2
+            waited = _collective_timeout(f)  # (the peer a collective's wait timed out on never came: it hung)
+            hang_signal = hang_signal or waited
+            what = "the peer whose data a collective timed out waiting for" if waited else "the failed peer"
             if f.rank is not None:
-                reasons[peer].append(f"named as the failed peer by rank {f.rank}")
+                reasons[peer].append(f"named as {what} by rank {f.rank}")
             elif not reasons[peer]:
-                reasons[peer].append("named as the failed peer by another rank")
+                reasons[peer].append(f"named as {what} by another rank")
         peer_local = small_int(f.field("peer_local_rank"))
         if peer_local is not None:
             g = local_to_global.get((f.node, peer_local))

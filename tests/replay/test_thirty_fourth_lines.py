@@ -160,3 +160,41 @@ def test_loguru_s_source_location_of_a_function_named_step_is_no_step() -> None:
     assert rec is not None and rec.step == 15, rec
     rec = parse_generic("INFO:root:step 100 loss 1.2 step_time=0.45s")
     assert rec is not None and rec.step == 100, rec
+
+
+def test_a_ray_error_naming_its_actor_s_rank_places_the_exception_on_that_rank(tmp_path: Path, ruleset: RuleSet) -> None:
+    # (the rule that reads the rank explains nothing of the line: the uncaught exception still counts)
+    line = ("ray.exceptions.ActorDiedError: The actor died because of an error raised in its creation task, "
+            "ray::lm_policy-1-3:MegatronPolicyWorker.__init__() (pid=219146, ip=100.64.240.80, "
+            "actor_id=8562bae60896d129459db77a09000000, repr=MegatronPolicyWorker[rank=11])")
+    seen = incidents_of(tmp_path / "ray", {"console.log": line + "\n"}, ruleset)
+    assert [(i.cause, i.rank, i.node) for i in seen] == [(Cause.PYTHON_EXCEPTION, 11, "100.64.240.80")], seen
+
+
+def _npu_notify_timeouts(waited_for: str) -> str:
+    """Ascend ranks 0-3 time out in an all-reduce waiting for ``waited_for``'s notify record, then
+    torch_npu's device synchronisation times out (error 507048) and is raised."""
+    lines = []
+    for rank in range(4):
+        p = f"[rank{rank}]: "
+        lines += [p + f"EI0002: [PID: 2785{rank}] 2025-04-16-04:02:38.285.369 The wait execution of the Notify register "
+                      "times out. Reason: The Notify register has not received the Notify record from remote rank: "
+                      f"[{waited_for}]. base information: [streamID:[9], taskID[8099155], taskType[Notify Wait]",
+                  p + "RuntimeError: npuSynchronizeDevice:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:467 NPU "
+                      "function error: AclrtSynchronizeDeviceWithTimeout, error code is 507048"]
+    return "\n".join(lines) + "\n"
+
+
+def test_npu_ranks_that_timed_out_waiting_for_one_rank_point_at_it_and_raise_no_exception_of_their_own(
+        tmp_path: Path, ruleset: RuleSet) -> None:
+    seen = incidents_of(tmp_path / "npu", {"train.log": _npu_notify_timeouts("5")}, ruleset)
+    assert [(i.cause, i.rank) for i in seen] == [(Cause.HANG, 5)], seen
+    seen = incidents_of(tmp_path / "npu2", {"train.log": _npu_notify_timeouts("unknown")}, ruleset)
+    assert [(i.cause, i.rank) for i in seen] == [(Cause.HANG, None)], seen
+
+
+def test_a_nic_module_unplugged_without_the_driver_s_function_name_drains_its_node(tmp_path: Path, ruleset: RuleSet) -> None:
+    kern = ("Oct 01 12:10:02 worker-1 kernel: mlx5_core 0000:cc:00.0: firmware version: 28.39.1002\n"
+            "Oct 01 12:15:36 worker-1 kernel: mlx5_core 0000:cc:00.0: Port module event: module 7, Cable unplugged\n")
+    seen = incidents_of(tmp_path / "nic", {"kern.log": kern}, ruleset)
+    assert [(i.cause, i.node, i.drain) for i in seen] == [(Cause.NETWORK, "worker-1", True)], seen
