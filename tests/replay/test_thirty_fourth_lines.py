@@ -142,6 +142,10 @@ def test_without_node_rank_lines_a_local_rank_on_a_second_node_names_no_global_r
     # PMIx could not start under srun: the job's set-up, before any GPU work
     (["It looks like pmix_init failed for some reason; your parallel process is",
       "likely to abort.  There are many reasons that a parallel process can"], Cause.PYTHON_EXCEPTION, None, None),
+    # ggml's CUDA backend (llama.cpp's RPC server) stops on a CUDA error its name does not explain
+    (["Accepted client connection, free_mem=8059486208, total_mem=8222670848",
+      "CUDA error: CUBLAS_STATUS_NOT_INITIALIZED",
+      "  current device: 0, in function cublas_handle at /src/ggml/ggml-cuda/common.cuh:644"], Cause.UNKNOWN, None, None),
     # UCX's backtrace of a crashed thread, the "Caught signal" line above it cut from the paste
     (["==== backtrace (tid:  92543) ====",
       " 0 0x0000000000014420 __funlockfile()  ???:0",
