@@ -466,6 +466,14 @@ PROGRESSED_WHY = "a progress bar was still advancing after the watchdogs fired: 
 
 RULE_RECEIVED_SIGNAL = "torch.elastic_received_signal"  # rules/torch.yaml
 RULE_HEARTBEAT_ABORT = "torch.heartbeat_monitor_abort"  # rules/torch.yaml
+RULE_HCCL_NOTIFY = "hccl.notify_wait_timeout"  # rules/nccl.yaml: EI0002, "... from remote rank: [29]"
+_HCCL_GROUP = re.compile(r"group_name_[0-9]|group:\[(?!hccl_world_group\])")
+
+
+def _hccl_subgroup(text: str) -> bool:
+    """An HCCL line about a communicator other than the world group (torch_npu's "group_name_N"
+    tags, a "group:[...]" that is not hccl_world_group): its ranks are that group's."""
+    return _HCCL_GROUP.search(text) is not None
 RULE_WATCHDOG_STUCK = "torch.watchdog_stuck"  # rules/torch.yaml
 RULE_PADDLE_SIGTERM = "launcher.paddle_termination_signal"  # rules/launchers.yaml: a trainer got SIGTERM
 RULE_GLOG_SIGTERM = "generic.glog_terminated_by_signal"  # rules/generic.yaml: glog's handler, the signal's sender named
@@ -710,6 +718,8 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
                  for r in (f.rank if f.rank is not None else _tagged_rank(f.text),) if r is not None}
     for f in collateral:
         peer = small_int(f.field("peer_rank"))
+        if peer is not None and f.rule == RULE_HCCL_NOTIFY and _hccl_subgroup(f.text):
+            peer = None  # (a rank of a sub-communicator: which job rank it is, the line does not say)
         if peer is not None:
             votes[peer] += 2
             waited = _collective_timeout(f)  # (the peer a collective's wait timed out on never came: it hung)

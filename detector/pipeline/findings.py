@@ -14,7 +14,7 @@ from pathlib import Path
 
 from detector.pipeline.evidence import Hit
 from detector.pipeline.filescan import FileScan
-from detector.pipeline.index import RunIndex, _field, _num, _rank, global_of_local, resolve_rank
+from detector.pipeline.index import RunIndex, _field, _num, _rank, global_of_local, resolve_line_rank, resolve_rank
 from detector.pipeline.tail import tail_of
 from detector.rules.engine import RuleSet
 from detector.sources.pci import normalize_pci
@@ -73,9 +73,9 @@ def findings_from_hit(hit: Hit, f: LogFile, idx: RunIndex) -> list[Finding]:
             if node is None and rank is not None:
                 node = idx.rank_node.get(rank)
         else:
-            rank = _resolve(idx, f, node, ev.rank, ev.local_rank)
+            rank = resolve_line_rank(idx, f, node, ev.rank, ev.local_rank)
             if rank is None:  # a line no prefix or file places: the rank the line itself names
-                rank = _resolve(idx, f, node, _rank(_field(fields, "rank")), _rank(_field(fields, "local_rank")))
+                rank = resolve_line_rank(idx, f, node, _rank(_field(fields, "rank")), _rank(_field(fields, "local_rank")))
             if rank is None and line_rank is not None:
                 rank = line_rank
             if rank is None and actor_pid is not None:
@@ -128,17 +128,6 @@ def findings_from_hit(hit: Hit, f: LogFile, idx: RunIndex) -> list[Finding]:
             gpu=gpu, fields=fields, context=hit.context, attempt=f.attempt, confidence=m.rule.confidence,
         ))
     return out
-
-
-def _resolve(idx: RunIndex, f: LogFile, node: str | None, rank: int | None, local: int | None) -> int | None:
-    """:func:`resolve_rank`, but a local rank on a line of one host in a log of several hosts
-    (pdsh's "host: ...") is that host's local rank where the run says which global rank that is,
-    and no rank where it does not (not one the file's own offset or a one-node reading gives)."""
-    if rank is None and local is not None and f.node is None and node is not None:
-        g = global_of_local(idx, node, local, f.attempt)
-        if g is not None or len(idx.file_hosts.get(f.display, ())) >= 2:
-            return g  # (a local rank of one of several hosts is no global rank by itself)
-    return resolve_rank(idx, f, rank, local)
 
 
 def _rank_of_pid(idx: RunIndex, node: str | None, pid: int) -> int | None:
@@ -272,9 +261,7 @@ def exit_findings(scans: Sequence[FileScan], idx: RunIndex, rank_findings: Seque
         rank = _rank(fnd.field("rank"))
         local = _rank(fnd.field("local_rank"))
         if rank is None and local is not None:
-            rank = idx.local_rank_global.get((fnd.node, local, fnd.attempt))
-            if rank is None:
-                rank = idx.local_rank_global.get((fnd.node, local, None))
+            rank = global_of_local(idx, fnd.node, local, fnd.attempt)
             if rank is None and len(idx.nodes) <= 1 and len(idx.file_hosts.get(fnd.file or "", ())) < 2:
                 rank = local
         if rank is None:

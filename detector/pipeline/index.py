@@ -49,6 +49,9 @@ class RunIndex:
     # a file no one node's (a pdsh or clush combined log) -> the hosts its matched lines' own
     # prefixes name: where two or more, a local rank on one of its lines is no global rank by itself
     file_hosts: dict[str, set[str]] = field(default_factory=dict)
+    # (host, local rank) -> global rank as DeepSpeed's "node_rank=K, num_local_procs=L" gives it
+    # (K * L + local): where no exact map (its global_rank_mapping, torchrun's records) says otherwise
+    estimated_global: dict[tuple[str, int], int] = field(default_factory=dict)
 
     def node(self, name: str | None) -> str | None:
         if name is None or placeholder_host(name):
@@ -191,7 +194,9 @@ def build_index(scans: Sequence[FileScan]) -> RunIndex:
             continue
         g = idx.folder_rank.get(str(f.path.parent))
         if g is None:
-            g = idx.local_rank_global.get((f.node, f.local_rank, f.attempt)) or idx.local_rank_global.get((f.node, f.local_rank, None))
+            g = idx.local_rank_global.get((f.node, f.local_rank, f.attempt))
+            if g is None:
+                g = idx.local_rank_global.get((f.node, f.local_rank, None))
         if g is None and single_node and not idx.rank_node:
             g = f.local_rank
         if g is None and single_node:
@@ -258,7 +263,7 @@ def _line_hosts(scan: FileScan) -> set[str]:
     if len(hosts) < 2 and parser is not None and parser.style is PrefixStyle.HOST_LABEL:
         for raw in reversed(tail_of(scan)):
             host = strip_prefix(raw, PrefixStyle.HOST_LABEL).host
-            if host:
+            if host and names_a_host(host):
                 hosts.add(host)
                 if len(hosts) >= 2:
                     break
@@ -269,13 +274,14 @@ def _add_node_ranks(idx: RunIndex, fields: Iterable[tuple[str, str]], host: str 
     """DeepSpeed's launcher's "nnodes=8, num_local_procs=8, node_rank=7" on a node: local rank L of
     that node is global rank 7 * 8 + L (its exit lines name only --local_rank)."""
     node_rank, procs = _rank(_field(fields, "node_rank")), _rank(_field(fields, "local_procs"))
-    if host is None or node_rank is None or not procs or procs > MAX_LOCAL_DEVS:
+    node = idx.node(host)
+    if node is None or node_rank is None or not procs or procs > MAX_LOCAL_DEVS:
         return
     for local in range(procs):
         rank = node_rank * procs + local
         if rank >= MAX_RANKS:
             break
-        idx.local_rank_global.setdefault((host, local, None), rank)
+        idx.estimated_global.setdefault((node, local), rank)
 
 
 def _add_ray_worker(idx: RunIndex, rank: int, pid: int | None, host: str | None, local: int | None) -> None:
@@ -355,7 +361,11 @@ def global_of_local(idx: RunIndex, node: str | None, local: int, attempt: int | 
     """The global rank torchrun's records give local rank ``local`` of ``node`` (in that attempt,
     else in any)."""
     g = idx.local_rank_global.get((node, local, attempt))
-    return g if g is not None else idx.local_rank_global.get((node, local, None))
+    if g is None:
+        g = idx.local_rank_global.get((node, local, None))
+    if g is None and node is not None:
+        g = idx.estimated_global.get((node, local))
+    return g
 
 
 def resolve_rank(idx: RunIndex, f: LogFile, event_rank: int | None, event_local: int | None) -> int | None:
@@ -381,6 +391,18 @@ def resolve_rank(idx: RunIndex, f: LogFile, event_rank: int | None, event_local:
         if len(idx.nodes) <= 1:
             return event_local
     return None
+
+
+def resolve_line_rank(idx: RunIndex, f: LogFile, node: str | None, rank: int | None, local: int | None) -> int | None:
+    """:func:`resolve_rank` for a line whose own prefix names its host (pdsh's "host: ..." in a log
+    of several hosts): a local rank there is that host's, as the run's map of that host gives it,
+    and no rank where the file shows several hosts and nothing maps this one (not the file's own
+    offset, not a one-node reading)."""
+    if rank is None and local is not None and f.node is None and node is not None:
+        g = global_of_local(idx, node, local, f.attempt)
+        if g is not None or len(idx.file_hosts.get(f.display, ())) >= 2:
+            return g
+    return resolve_rank(idx, f, rank, local)
 
 
 @dataclass(frozen=True, slots=True)

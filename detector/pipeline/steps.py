@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from detector.pipeline.clocks import node_clock_offsets, shift_notes, shift_samples
 from detector.pipeline.filescan import FileScan
-from detector.pipeline.index import RunIndex, resolve_rank
+from detector.pipeline.index import RunIndex, resolve_line_rank
 from detector.pipeline.tail import tail_event, tail_message, tail_of
 from detector.sources.prefixes import logger_rank
 from detector.sources.runs import FileKind, LogFile
@@ -161,7 +161,7 @@ def step_samples(scans: Sequence[FileScan], idx: RunIndex, *, parsed_cap: int = 
         series: StepResolver | None = None
         file_notes: list[LogNote] = []  # notes no rank printed ("training finished: 60 steps")
         for ev, record in items:
-            rank = resolve_rank(idx, scan.file, ev.rank, ev.local_rank)
+            rank = resolve_line_rank(idx, scan.file, idx.node(ev.node), ev.rank, ev.local_rank)
             if not rank and record is not None and "rank" in ev.message:
                 # a timing line about another rank than the one that printed it (rank 0's, or srun
                 # task 0's, line per rank of timings gathered: "0: ... rank=2 step=7300 fwd_bwd=..."):

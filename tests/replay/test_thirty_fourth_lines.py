@@ -117,7 +117,22 @@ def test_without_node_rank_lines_a_local_rank_on_a_second_node_names_no_global_r
     text = "\n".join(line for line in _pdsh_deepspeed(_B, 1).splitlines() if "node_rank=" not in line) + "\n"
     seen = incidents_of(tmp_path / "ds2", {"launcher.log": text}, ruleset)
     assert seen and seen[0].cause is Cause.PYTHON_EXCEPTION and seen[0].node == _B, seen
-    assert seen[0].rank in (None, 5), seen  # (never local rank 1 read as global rank 1, node A's)
+    assert seen[0].rank is None, seen  # (never local rank 1 read as global rank 1, node A's)
+
+
+def test_deepspeed_s_rank_mapping_outweighs_the_node_rank_estimate_when_nodes_run_unequal_numbers(
+        tmp_path: Path, ruleset: RuleSet) -> None:
+    # node A runs 4 workers, node B 2: node B's local rank 1 is global rank 5 (the launcher's map),
+    # not 1 * 2 + 1 = 3 (node_rank times its own number of workers), one of node A's ranks
+    head = []
+    for host, node_rank, procs in ((_B, 1, 2), (_A, 0, 4)):
+        head += [f"{host}: [2025-04-01 08:00:01,000] [INFO] [launch.py:152:main] nnodes=2, num_local_procs={procs}, "
+                 f"node_rank={node_rank}",
+                 f"{host}: [2025-04-01 08:00:01,001] [INFO] [launch.py:162:main] global_rank_mapping=defaultdict("
+                 f"<class 'list'>, {{'{_A}': [0, 1, 2, 3], '{_B}': [4, 5]}})"]
+    body = [line for line in _pdsh_deepspeed(_B, 1).splitlines() if "node_rank=" not in line]
+    seen = incidents_of(tmp_path / "het", {"launcher.log": "\n".join(head + body) + "\n"}, ruleset)
+    assert [(i.cause, i.rank, i.node) for i in seen] == [(Cause.PYTHON_EXCEPTION, 5, _B)], seen
 
 
 @pytest.mark.parametrize(("lines", "cause", "rank", "node"), [
@@ -194,6 +209,10 @@ def test_npu_ranks_that_timed_out_waiting_for_one_rank_point_at_it_and_raise_no_
     seen = incidents_of(tmp_path / "npu", {"train.log": _npu_notify_timeouts("5")}, ruleset)
     assert [(i.cause, i.rank) for i in seen] == [(Cause.HANG, 5)], seen
     seen = incidents_of(tmp_path / "npu2", {"train.log": _npu_notify_timeouts("unknown")}, ruleset)
+    assert [(i.cause, i.rank) for i in seen] == [(Cause.HANG, None)], seen
+    # a sub-communicator's remote rank (torch_npu's "group_name_N") is that group's, no job rank
+    sub = _npu_notify_timeouts("5").replace("taskType[Notify Wait]", "taskType[Notify Wait], tag[AllReduce_group_name_1654]")
+    seen = incidents_of(tmp_path / "npu3", {"train.log": sub}, ruleset)
     assert [(i.cause, i.rank) for i in seen] == [(Cause.HANG, None)], seen
 
 
