@@ -14,7 +14,7 @@ import re
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import replace
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from detector.attribution.advice import killed_by_sigkill, local_adapter_evidence
 from detector.attribution.finish import finish_incident
@@ -32,6 +32,7 @@ from detector.attribution.incident import (
 )
 from detector.attribution.infer import (
     LAST_RESORT_CAUSE,
+    SLURM_STEP_ENDED,
     _infer,
     _mismatch_culprit,
     _peer_votes,
@@ -721,7 +722,9 @@ def attribute(facts: RunFacts) -> list[Incident]:
     if not incidents:
         incidents.extend(_unfinished(facts))
     incidents.extend(later_incidents)
-    incidents.sort(key=lambda i: (any(i is x for x in later_incidents), not i.remediation.drain_node,
+    late_faults = _faults_after_the_failure(incidents)
+    incidents.sort(key=lambda i: (any(i is x for x in later_incidents),
+                                  not i.remediation.drain_node or any(i is x for x in late_faults),
                                   i.cause is Cause.STRAGGLER,
                                   i.first_evidence_time.timestamp() if i.first_evidence_time else float("inf")))
     if last_attempt is not None:
@@ -741,11 +744,18 @@ def _after_the_job(findings: Sequence[Finding], facts: RunFacts) -> list[Finding
     after the job's workers were gone did not end it. None where an exit has no time or a rank
     none, and for a gap that clocks in different zones would make (the fault may have come first)."""
     exits = [f for f in findings if f.rule == RULE_EXIT_CODE]
-    if not exits or any(f.time is None or f.rank is None for f in exits) or not facts.ranks:
+    if not exits or any(f.rank is None for f in exits) or not facts.ranks:
         return []
     if not set(facts.ranks) <= {f.rank for f in exits}:
         return []
-    end = max(f.time for f in exits if f.time is not None)
+    ends = [f.time for f in exits if f.time is not None]
+    if len(ends) < len(exits):
+        # the launcher's records have no time (srun's "task 4: Exited with exit code 1"): Slurm's
+        # own "*** STEP n ON host CANCELLED AT t ***" says when the step's workers were ended
+        ends = [t for f in findings if f.rule == SLURM_STEP_ENDED and (t := _stamp(f.field("time"))) is not None]
+        if not ends:
+            return []
+    end = max(ends)
     late = [f for f in findings if f.role is Role.INITIATOR and f.cause in HARDWARE and f.time is not None
             and f.time > end + AFTER_THE_JOB and not _a_zone_apart(f.time - end)]
     if not late:
@@ -753,6 +763,34 @@ def _after_the_job(findings: Sequence[Finding], facts: RunFacts) -> list[Finding
     first_late = min(f.time for f in late if f.time is not None)
     return [f for f in findings if f.cause in HARDWARE and f.time is not None and f.time >= first_late
             and f.role is not Role.CONTEXT]
+
+
+AFTER_THE_FAILURE = timedelta(minutes=2)  # a machine fault this long after another failure began
+
+
+def _faults_after_the_failure(incidents: Sequence[Incident]) -> list[Incident]:
+    """The incidents that drain a node and began more than :data:`AFTER_THE_FAILURE` after another
+    incident (not a straggler's) had: a NIC that lost its cable four minutes after a rank's data
+    loader timed out did not start the run's failure, so it is not put first for being a machine's
+    fault (it still drains its node). Not for a gap clocks in different zones would make."""
+    starts = [i.first_evidence_time for i in incidents if not i.remediation.drain_node
+              and i.cause is not Cause.STRAGGLER and i.first_evidence_time is not None]
+    if not starts:
+        return []
+    first = min(starts)
+    return [i for i in incidents if i.remediation.drain_node and i.first_evidence_time is not None
+            and i.first_evidence_time - first > AFTER_THE_FAILURE and not _a_zone_apart(i.first_evidence_time - first)]
+
+
+def _stamp(text: str | None) -> datetime | None:
+    """Slurm's "2025-03-19T06:04:00" (no zone: read as the logs' stamps are, UTC), else None."""
+    if not text:
+        return None
+    try:
+        t = datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    return t if t.tzinfo is not None else t.replace(tzinfo=UTC)
 
 
 def _a_zone_apart(gap: timedelta) -> bool:

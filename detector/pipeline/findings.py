@@ -1167,6 +1167,14 @@ FLAP_SKEW = timedelta(minutes=1)
 LINK_IDLE = timedelta(hours=1)  # a job's failure this long after a link went down did not wait on that link
 
 
+MODULE_EVENT = "system.nic_module_event"  # rules/system.yaml: a NIC's cable module unplugged or failing
+
+
+def _cable_unplugged(f: Finding) -> bool:
+    """A NIC's cable module reported unplugged: its link is down until "Cable plugged"."""
+    return f.rule == MODULE_EVENT and "unplugged" in (f.field("event") or "")
+
+
 def demote_recovered_flaps(findings: Sequence[Finding], ranks_until: datetime | None = None) -> list[Finding]:
     """``findings`` with each link that went down and came back up within a minute (a flap that
     recovered) made context, cause none, when it explains nothing the job shows: another failure
@@ -1178,19 +1186,21 @@ def demote_recovered_flaps(findings: Sequence[Finding], ranks_until: datetime | 
     ``ranks_until``: the time of the ranks' last line; a flap that recovered with nothing of the
     job's failing anywhere, the ranks writing on for more than :data:`FLAP_LEAD` after it, did
     the job no harm either."""
-    downs = [f for f in findings if f.rule in LINK_DOWN and f.role is Role.INITIATOR and f.file and f.line is not None]
+    downs = [f for f in findings if (f.rule in LINK_DOWN or _cable_unplugged(f)) and f.role is Role.INITIATOR
+             and f.file and f.line is not None]
     if not downs:
         return list(findings)
     ups = [f for f in findings if f.rule == LINK_UP and f.file and f.line is not None]
 
-    def iface(f: Finding) -> str | None:
-        return f.field("iface") or f.field("ib_iface")
+    def iface(f: Finding) -> str | None:  # (a cable module's events name the NIC's PCI address)
+        return f.field("iface") or f.field("ib_iface") or f.field("nic_pci")
 
     def recovered(d: Finding) -> bool:
         return any(u.file == d.file and 0 < (u.line or 0) - (d.line or 0) <= FLAP_LINES and iface(u) == iface(d)
                    and (u.time is None or d.time is None or u.time - d.time <= FLAP_UP_WITHIN) for u in ups)
 
-    others = [f for f in findings if f.role is Role.INITIATOR and f.cause is not None and f.rule not in LINK_DOWN]
+    others = [f for f in findings if f.role is Role.INITIATOR and f.cause is not None and f.rule not in LINK_DOWN
+              and not _cable_unplugged(f)]
     # network errors the ranks saw (a transfer, a socket, NCCL's own; a peer's death reads so too)
     rank_network = [f.time for f in findings if f.cause is Cause.NETWORK and f.rule not in LINK_DOWN
                     and not f.rule.startswith("system.")]
@@ -1223,6 +1233,7 @@ def demote_recovered_flaps(findings: Sequence[Finding], ranks_until: datetime | 
     if not flaps:
         return [dataclasses.replace(f, role=Role.CONTEXT, cause=None) if id(f) in idle else f for f in findings]
     timed = [f.time for f in findings if f.time is not None and f.rule not in LINK_DOWN and f.rule != LINK_UP
+             and not _cable_unplugged(f)
              and (f.role is Role.COLLATERAL or (f.role is Role.INITIATOR and f.cause is not None))]
 
     def after(d: Finding, t: datetime) -> bool:

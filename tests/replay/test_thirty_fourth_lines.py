@@ -221,3 +221,55 @@ def test_a_nic_module_unplugged_without_the_driver_s_function_name_drains_its_no
             "Oct 01 12:15:36 worker-1 kernel: mlx5_core 0000:cc:00.0: Port module event: module 7, Cable unplugged\n")
     seen = incidents_of(tmp_path / "nic", {"kern.log": kern}, ruleset)
     assert [(i.cause, i.node, i.drain) for i in seen] == [(Cause.NETWORK, "worker-1", True)], seen
+
+
+def _per_task_run(kernel: str) -> dict[str, str]:
+    """srun with one output file per task (``--output=logs/%x-%j-%3t.out``): task 4 raises, srun
+    ends the step (Slurm's cancellation is the only time the launcher's lines give), and a node's
+    kernel log."""
+    files = {"slurm-35744577.out": (
+        "+ srun --output=logs/%x-%j-%3t.out --kill-on-bad-exit=1 python -u train.py\n"
+        "srun: error: gpu-n1: task 4: Exited with exit code 1\n"
+        "srun: launch/slurm: _step_signal: Terminating StepId=35744577.0\n"
+        "slurmstepd: error: *** STEP 35744577.0 ON gpu-n1 CANCELLED AT 2025-03-19T06:04:00 ***\n"
+        "srun: error: gpu-n1: tasks 0-3,5-7: Terminated\n"),
+        "dmesg/gpu-n2.txt": "[Wed Mar 19 05:10:00 2025] mlx5_core 0000:3c:00.0: firmware version: 28.39.1002\n" + kernel}
+    for task in range(8):
+        text = f"loading data shard {task}\nstep 10 loss 2.1\n"
+        if task == 4:
+            text += ('Traceback (most recent call last):\n  File "/work/train.py", line 90, in <module>\n'
+                     "    assert batch.shape[0] == 16\nAssertionError\n")
+        files[f"logs/train-35744577-{task:03d}.out"] = text
+    return files
+
+
+def test_a_gpu_fault_after_slurm_ended_the_step_is_not_what_ended_it(tmp_path: Path, ruleset: RuleSet) -> None:
+    xid = "[Wed Mar 19 06:15:14 2025] NVRM: Xid (PCI:0000:1b:00): 79, pid=1234, GPU has fallen off the bus.\n"
+    seen = incidents_of(tmp_path / "late", _per_task_run(xid), ruleset)
+    assert [(i.cause, i.rank) for i in seen] == [(Cause.PYTHON_EXCEPTION, 4), (Cause.GPU_HARDWARE, None)], seen
+
+
+def _loader_timeout_then(kernel: str) -> dict[str, str]:
+    """Two nodes' torchrun logs: rank 3's data loader times out at 10:00:00, the others' watchdogs
+    fire half an hour later; node B's kernel log holds ``kernel``."""
+    a = "\n".join(f"[default{r}]:[rank{r}]:[E319 10:30:0{r}.000000000 ProcessGroupNCCL.cpp:616] [Rank {r}] Watchdog caught "
+                  "collective operation timeout: WorkNCCL(SeqNum=88, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, "
+                  "Timeout(ms)=1800000) ran for 1800100 milliseconds before timing out." for r in range(3))
+    b = ("[default3]:[rank3]:2025-03-19 10:00:00,000 ERROR Traceback (most recent call last):\n"
+         "[default3]:[rank3]: RuntimeError: DataLoader timed out after 120 seconds\n")
+    return {"node-a/torchrun.log": a + "\n", "node-b/torchrun.log": b, "node-b/kern.log": kernel}
+
+
+def test_a_nic_fault_minutes_after_another_failure_began_comes_second(tmp_path: Path, ruleset: RuleSet) -> None:
+    unplugged = "Mar 19 10:04:00 node-b kernel: mlx5_core 0000:3c:00.0: Port module event: module 4, Cable unplugged\n"
+    seen = incidents_of(tmp_path / "late-nic", _loader_timeout_then(unplugged), ruleset)
+    assert [i.cause for i in seen][:2] == [Cause.DATA_LOADER_STALL, Cause.NETWORK], seen
+    assert seen[1].drain, seen  # (its cable still came out: its node is still drained)
+
+
+def test_a_nic_cable_plugged_back_within_a_minute_after_the_failure_is_no_incident(tmp_path: Path, ruleset: RuleSet) -> None:
+    flap = ("Mar 19 10:04:00 node-b kernel: mlx5_core 0000:3c:00.0: Port module event: module 4, Cable unplugged\n"
+            "Mar 19 10:04:40 node-b kernel: mlx5_core 0000:3c:00.0: Port module event: module 4, Cable plugged\n")
+    seen = incidents_of(tmp_path / "flap", _loader_timeout_then(flap), ruleset)
+    assert [i.cause for i in seen] == [Cause.DATA_LOADER_STALL], seen
+    assert not any(i.drain for i in seen), seen
