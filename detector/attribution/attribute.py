@@ -765,21 +765,27 @@ def _after_the_job(findings: Sequence[Finding], facts: RunFacts) -> list[Finding
             and f.role is not Role.CONTEXT]
 
 
-AFTER_THE_FAILURE = timedelta(minutes=2)  # a machine fault this long after another failure began
+AFTER_THE_FAILURE = timedelta(minutes=2)  # a NIC fault this long after another failure began ...
+WITHIN_THE_RUN = timedelta(hours=1)  # ... and not this long (an earlier attempt's failure, days before)
 
 
 def _faults_after_the_failure(incidents: Sequence[Incident]) -> list[Incident]:
-    """The incidents that drain a node and began more than :data:`AFTER_THE_FAILURE` after another
-    incident (not a straggler's) had: a NIC that lost its cable four minutes after a rank's data
-    loader timed out did not start the run's failure, so it is not put first for being a machine's
-    fault (it still drains its node). Not for a gap clocks in different zones would make."""
+    """The network incidents that drain a node and began more than :data:`AFTER_THE_FAILURE`
+    (and less than :data:`WITHIN_THE_RUN`) after another incident (not a straggler's) had: a NIC
+    that lost its cable four minutes after a rank's data loader timed out did not start the run's
+    failure, so it is not put first for being a machine's fault (it still drains its node). A NIC's
+    link fails at once; a GPU's fault may be logged minutes after the ranks saw it (a heartbeat,
+    a firmware timeout), so GPU faults keep their place. Not for a gap clocks in different zones
+    would make."""
     starts = [i.first_evidence_time for i in incidents if not i.remediation.drain_node
               and i.cause is not Cause.STRAGGLER and i.first_evidence_time is not None]
-    if not starts:
-        return []
-    first = min(starts)
-    return [i for i in incidents if i.remediation.drain_node and i.first_evidence_time is not None
-            and i.first_evidence_time - first > AFTER_THE_FAILURE and not _a_zone_apart(i.first_evidence_time - first)]
+
+    def late(i: Incident) -> bool:
+        t = i.first_evidence_time
+        return t is not None and any(AFTER_THE_FAILURE < t - s < WITHIN_THE_RUN and not _a_zone_apart(t - s)
+                                     for s in starts)
+
+    return [i for i in incidents if i.remediation.drain_node and i.cause is Cause.NETWORK and late(i)]
 
 
 def _stamp(text: str | None) -> datetime | None:
