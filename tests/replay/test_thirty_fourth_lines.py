@@ -161,6 +161,19 @@ def test_deepspeed_s_rank_mapping_outweighs_the_node_rank_estimate_when_nodes_ru
     (["Accepted client connection, free_mem=8059486208, total_mem=8222670848",
       "CUDA error: CUBLAS_STATUS_NOT_INITIALIZED",
       "  current device: 0, in function cublas_handle at /src/ggml/ggml-cuda/common.cuh:644"], Cause.UNKNOWN, None, None),
+    # (after fresh33's scoring) ROCm aborting a queue on a kernel's fault, cuBLAS's failed kernel,
+    # HCCL's missing socket interface (EI0001) and its SDMA copy error (EI0012)
+    ([":0:rocdevice.cpp            :3675: 2139490044663 us:  Callback: Queue 0x7ee7b4200000 aborting with error : "
+      "HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION: The agent attempted to access memory beyond the largest legal address."],
+     Cause.ILLEGAL_MEMORY_ACCESS, None, None),
+    (["RuntimeError: CUDA error: CUBLAS_STATUS_EXECUTION_FAILED when calling `cublasSgemm( handle, opa, opb, m, n, k)`"],
+     Cause.ILLEGAL_MEMORY_ACCESS, None, None),
+    (["[ERROR] HCCL(925892,alltoall_test):2025-10-28-16:34:59.634.432 [sal.cc:501] [925892][InitGroupStage][EnvConfig]set "
+      "ifname to [abc] by HCCL_SOCKET_IFNAME, but not found in the environment, ifnames in the environment is as follows"],
+     Cause.NETWORK, None, None),
+    (["[ERROR] RUNTIME(57096,python3.10):2025-05-12-20:55:44.705.025 [task_info.cc:1170]57288 PrintSdmaErrorInfoForFftsPlusTask:"
+      "fftsplus task execute failed, dev_id=0, stream_id=50, task_id=21, context_id=18, thread_id=0, err_type=4[fftsplus sdma error]"],
+     Cause.ILLEGAL_MEMORY_ACCESS, None, None),
     # UCX's backtrace of a crashed thread, the "Caught signal" line above it cut from the paste
     (["==== backtrace (tid:  92543) ====",
       " 0 0x0000000000014420 __funlockfile()  ???:0",
