@@ -466,15 +466,8 @@ PROGRESSED_WHY = "a progress bar was still advancing after the watchdogs fired: 
 
 RULE_RECEIVED_SIGNAL = "torch.elastic_received_signal"  # rules/torch.yaml
 RULE_HEARTBEAT_ABORT = "torch.heartbeat_monitor_abort"  # rules/torch.yaml
-RULE_HCCL_NOTIFY = "hccl.notify_wait_timeout"  # rules/nccl.yaml: EI0002, "... from remote rank: [29]"
-_HCCL_GROUP = re.compile(r"group_name_[0-9]|group:\[(?!hccl_world_group\])")
-
-
-def _hccl_subgroup(text: str) -> bool:
-    """An HCCL line about a communicator other than the world group (torch_npu's "group_name_N"
-    tags, a "group:[...]" that is not hccl_world_group): its ranks are that group's."""
-    return _HCCL_GROUP.search(text) is not None
 RULE_WATCHDOG_STUCK = "torch.watchdog_stuck"  # rules/torch.yaml
+RULE_HCCL_NOTIFY = "hccl.notify_wait_timeout"  # rules/nccl.yaml: EI0002, "... from remote rank: [29]"
 RULE_PADDLE_SIGTERM = "launcher.paddle_termination_signal"  # rules/launchers.yaml: a trainer got SIGTERM
 RULE_GLOG_SIGTERM = "generic.glog_terminated_by_signal"  # rules/generic.yaml: glog's handler, the signal's sender named
 # the trainer's own signal handler said it was sent SIGTERM (Paddle's, older Paddle's glog one): these
@@ -674,6 +667,15 @@ def _launcher_dump(f: Finding) -> bool:
     """A main-thread dump whose first frames are a launcher's own (the torchrun agent's
     ``_invoke_run``: :data:`_LAUNCHER_FRAMES`, as for a launcher's traceback)."""
     return any(p in line for line in f.context for p in _LAUNCHER_FRAMES)
+
+
+_HCCL_GROUP = re.compile(r"group_name_[0-9]|group:\[(?!hccl_world_group\])")
+
+
+def _hccl_subgroup(text: str) -> bool:
+    """An HCCL line about a communicator other than the world group (torch_npu's "group_name_N"
+    tags, a "group:[...]" that is not hccl_world_group): its ranks are that group's."""
+    return _HCCL_GROUP.search(text) is not None
 
 
 def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:

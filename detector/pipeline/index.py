@@ -256,8 +256,8 @@ def _add_prefixed_rank(idx: RunIndex, fields: Iterable[tuple[str, str]], text: s
 
 
 def _line_hosts(scan: FileScan) -> set[str]:
-    """Up to two hosts that a combined log's lines name in their own prefixes (pdsh's "host: "):
-    its matched lines', then its tail's."""
+    """The hosts a combined log's lines name in their own prefixes (pdsh's "host: "): its matched
+    lines', and where those name fewer than two, its tail's (until two are found)."""
     hosts = {hit.event.node for hit in scan.hits if hit.event.node}
     parser = scan.parser
     if len(hosts) < 2 and parser is not None and parser.style is PrefixStyle.HOST_LABEL:
