@@ -14,7 +14,7 @@ import re
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import replace
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 from detector.attribution.advice import killed_by_sigkill, local_adapter_evidence
 from detector.attribution.finish import finish_incident
@@ -752,7 +752,7 @@ def _after_the_job(findings: Sequence[Finding], facts: RunFacts) -> list[Finding
     if len(ends) < len(exits):
         # the launcher's records have no time (srun's "task 4: Exited with exit code 1"): Slurm's
         # own "*** STEP n ON host CANCELLED AT t ***" says when the step's workers were ended
-        ends = [t for f in findings if f.rule == SLURM_STEP_ENDED and (t := _stamp(f.field("time"))) is not None]
+        ends = [f.time for f in findings if f.rule == SLURM_STEP_ENDED and f.field("time") and f.time is not None]
         if not ends:
             return []
     end = max(ends)
@@ -786,17 +786,6 @@ def _faults_after_the_failure(incidents: Sequence[Incident]) -> list[Incident]:
                                      for s in starts)
 
     return [i for i in incidents if i.remediation.drain_node and i.cause is Cause.NETWORK and late(i)]
-
-
-def _stamp(text: str | None) -> datetime | None:
-    """Slurm's "2025-03-19T06:04:00" (no zone: read as the logs' stamps are, UTC), else None."""
-    if not text:
-        return None
-    try:
-        t = datetime.fromisoformat(text)
-    except ValueError:
-        return None
-    return t if t.tzinfo is not None else t.replace(tzinfo=UTC)
 
 
 def _a_zone_apart(gap: timedelta) -> bool:
