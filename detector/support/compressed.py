@@ -49,6 +49,7 @@ def inflate(raw: BinaryIO, limit: int = MAX_INFLATED) -> tuple[bytes, str | None
     note = None
     d = zlib.decompressobj(_GZIP)
     pending = b""
+    header = False  # the stream began with gzip's magic bytes
     try:
         while len(out) <= limit:
             if not pending:
@@ -56,9 +57,12 @@ def inflate(raw: BinaryIO, limit: int = MAX_INFLATED) -> tuple[bytes, str | None
                 if not pending:
                     if not d.eof:
                         if not out:
-                            raise OSError("empty, or not a gzip file")
+                            raise OSError("a gzip stream cut short before any of its text (a copy interrupted?)"
+                                          if header else "empty, or not a gzip file")
                         note = "compressed stream ends early (a cut copy): read up to the cut"
                     break
+            if not out and not header:
+                header = pending.startswith(GZIP_MAGIC)
             if d.eof:  # the next member, or padding after the last one
                 if not pending.strip(b"\0"):
                     pending = b""

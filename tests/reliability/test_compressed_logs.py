@@ -66,6 +66,16 @@ def test_damaged_is_skipped_plain_is_read_and_archives_stay_unread(tmp_path: Pat
     assert not any("rank5" in e.text for i in report.incidents for e in i.evidence)
 
 
+def test_a_stream_cut_within_its_header_or_first_block_says_cut_not_foreign() -> None:
+    whole = gzip.compress((_ERROR + _STEPS).encode())
+    for cut in (12, 20):  # the header read, none of the text inflated yet
+        with pytest.raises(OSError, match="cut short before any of its text"):
+            compressed.inflate(io.BytesIO(whole[:cut]))
+    for other in (b"", b"plain text, no gzip at all\n"):
+        with pytest.raises(OSError, match=r"not a gzip file|not a readable gzip"):
+            compressed.inflate(io.BytesIO(other))
+
+
 def test_inflating_is_bounded(monkeypatch: object) -> None:
     bomb = gzip.compress(b"x" * (8 << 20))
     data, note = compressed.inflate(io.BytesIO(bomb), limit=1 << 20)
