@@ -289,7 +289,9 @@ def exit_findings(scans: Sequence[FileScan], idx: RunIndex, rank_findings: Seque
         records[(first[7], None)] = first
     # what else says a rank failed: initiator-grade lines, collateral other than a launcher tearing
     # its workers down after the failure, deaths by a signal other than the teardown's
-    signal_deaths = any(code < 0 and code not in TEARDOWN_CODES for code, *_ in records.values())
+    grace_kills = _grace_kills(records)
+    signal_deaths = any(code < 0 and code not in TEARDOWN_CODES and key not in grace_kills
+                        for key, (code, *_) in records.items())
     evidence_elsewhere = (any(f.role is Role.INITIATOR or (f.role is Role.COLLATERAL and f.rule not in TEARDOWN_RULES)
                               for f in rank_findings)
                           or signal_deaths)
@@ -312,7 +314,7 @@ def exit_findings(scans: Sequence[FileScan], idx: RunIndex, rank_findings: Seque
             # mpirun names the first process to end, and it was terminated (SIGTERM) with nothing
             # failing before: stopped from outside (a preemption, a node reclaimed, an eviction)
             role, cause, conf = Role.INITIATOR, Cause.PREEMPTION, 0.45
-        elif code in TEARDOWN_CODES or (code == -6 and (att in wave or rank in aborting
+        elif code in TEARDOWN_CODES or (_attempt, rank) in grace_kills or (code == -6 and (att in wave or rank in aborting
                                                       or _after_timeout(first_timeout.get(att), time)
                                                       or (att in untimed_timeout and att not in first_timeout
                                                           and not first_alone))):
@@ -348,6 +350,30 @@ def exit_findings(scans: Sequence[FileScan], idx: RunIndex, rank_findings: Seque
             + ((("abort_wave", "1"),) if code == -6 and att in wave else ()),
             attempt=att, confidence=conf,
         ))
+    return out
+
+
+GRACE_AFTER = timedelta(seconds=20)  # torchelastic's SIGTERM-to-SIGKILL grace is 30 s by default
+TEARDOWN_TOGETHER = timedelta(seconds=2)
+
+
+_Exit = tuple[int, int | None, str | None, datetime | None, str, int, str, int | None]  # (exit_findings' records)
+
+
+def _grace_kills(records: Mapping[tuple[int | None, int | None], _Exit]) -> set[tuple[int | None, int | None]]:
+    """The SIGKILL exits (-9) that are a launcher's teardown: at the second another rank of the
+    attempt ended on SIGTERM (or SIGINT, SIGHUP) and well after a rank of it had failed with an error
+    code of its own (torchelastic terminates the other workers, then kills those still alive when its
+    grace period ends; a worker killed so is no initiator)."""
+    out: set[tuple[int | None, int | None]] = set()
+    for key, (code, _pid, _node, when, *_rest) in records.items():
+        if code != -9 or when is None:
+            continue
+        att = key[0]
+        others = [(c, t) for k, (c, _p, _n, t, *_r) in records.items() if k != key and k[0] == att and t is not None]
+        if (any(c in TEARDOWN_CODES and abs(t - when) <= TEARDOWN_TOGETHER for c, t in others)
+                and any(c > 0 and when - t >= GRACE_AFTER for c, t in others)):
+            out.add(key)
     return out
 
 

@@ -32,7 +32,7 @@ class FailureRecord:
 _SUMMARY_FIELD = re.compile(r"^\s*(time|host|rank|exitcode|error_file|traceback)\s*:\s*(.*)$")
 _RANK_LOCAL = re.compile(r"(-?\d+)\s*\(local_rank:\s*(\d+)\)")
 # the pid is missing where a paste was cut right after the exit code
-_EXIT_PID = re.compile(r"^(-?\d+)(?:\s*\(pid:\s*(\d+)\)|\s*$)")
+_EXIT_PID = re.compile(r"^(-?\d+)(?:\s*\(pid:\s*(\d+)\)|\s*\([^)]*$|\s*$)")  # (a pid cut too: none)
 _ENTRY = re.compile(r"^\s*\[\d+\]:\s*$")
 
 
