@@ -265,10 +265,32 @@ def _stall_reports_disagree(collateral: Sequence[Finding], facts: RunFacts) -> I
     if len(ops) < 2:
         return None
     if len({frozenset(v) for v in ops.values()}) < 2:
-        return _stalled_apart(collateral, facts)
+        return _stalled_apart(collateral, facts) or _many_missing(collateral, reports, ops, facts)
     text = ", ".join(f"rank {r} misses {'/'.join(sorted(v))}" for r, v in sorted(ops.items()))
     return _build(Cause.COLLECTIVE_MISMATCH, Initiator(), reports, _collateral(collateral, None, facts), 0.5, facts,
                   inferred_by=f"the stall report shows ranks waiting in different collectives ({text})")
+
+
+MANY_MISSING = 3  # ranks a stall report lists as missing the same collectives
+
+
+def _many_missing(collateral: Sequence[Finding], reports: Sequence[Finding], ops: Mapping[int, set[str]],
+                  facts: RunFacts) -> Incident | None:
+    """Horovod's stall report lists several ranks (three or more) missing the same collectives,
+    not at the first broadcast of the variables: other ranks submitted a collective that these did
+    not (ranks that ran more batches than the rest at an epoch's end, a layer called on some ranks
+    only), a collective mismatch; one rank stopped would be the one rank listed."""
+    if len(ops) < MANY_MISSING:
+        return None
+    if any((f.field("tensor") or "").startswith(("HorovodBroadcast", "broadcast.")) for f in reports):
+        return None
+    said = ", ".join(str(r) for r in sorted(ops)[:12]) + (", ..." if len(ops) > 12 else "")
+    kinds = "/".join(sorted(set().union(*ops.values())))
+    return _build(Cause.COLLECTIVE_MISMATCH, Initiator(), list(dict.fromkeys(reports)), _collateral(collateral, None, facts),
+                  0.4, facts,
+                  inferred_by=f"the stall report lists {len(ops)} ranks ({said}) missing the same {kinds}: the "
+                              "ranks that submitted it ran a collective these did not (an extra batch, a layer "
+                              "called on some ranks only)")
 
 
 _STALLED_LIST = re.compile(r"(?:^|[\s:>])(?P<rank>[0-9]{1,6}): \[(?P<names>[^\[\]]{1,2000})\]\s*$")

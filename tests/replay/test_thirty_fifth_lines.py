@@ -1,0 +1,138 @@
+"""The thirty-fifth session's readings: torchelastic's SIGKILL of a worker still alive when its
+grace period ended (a teardown, not the failure), a failure table cut inside its last exit code,
+a watchdog line with another process's output written into its middle and the waiting call's own
+"timed out in blocking wait", Horovod's stall report listing many ranks missing one collective,
+and RDMA set-up errors (a queue pair the NIC cannot create, UCX's address handle on a device the
+container lacks)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from detector.rules.engine import RuleSet
+from detector.types import Cause
+from tests.support.replaying import incidents_of
+
+
+def _entry(n: int, when: str, rank: int, code: int, pid: int, trace: str) -> list[str]:
+    return [f"[{n}]:", f"  time      : {when}", "  host      : worker-7",
+            f"  rank      : {rank} (local_rank: {rank})", f"  exitcode  : {code} (pid: {pid})",
+            "  error_file: <N/A>", f"  traceback : {trace}"]
+
+
+def _table(kill_after: str, kill_code: int) -> str:
+    """A 4-rank torchrun failure table: rank 3 exits with code 1 at 10:00:00, rank 2 ends on
+    SIGTERM and rank 0 with ``kill_code`` at ``kill_after``; rank 1 is the root cause line."""
+    hint = "To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html"
+    lines = [
+        "[rank3]: Traceback (most recent call last):",
+        '[rank3]:   File "/srv/train.py", line 22, in <module>',
+        "torch.distributed.elastic.multiprocessing.errors.ChildFailedError: ",
+        "============================================================",
+        "/srv/train.py FAILED",
+        "------------------------------------------------------------",
+        "Failures:",
+        *_entry(1, "2026-03-01_10:00:00", 3, 1, 4403, hint),
+        *_entry(2, f"2026-03-01_{kill_after}", 0, kill_code, 4400,
+                f"Signal {-kill_code} ({'SIGKILL' if kill_code == -9 else 'SIGSEGV'}) received by PID 4400"),
+        *_entry(3, f"2026-03-01_{kill_after}", 2, -15, 4402, "Signal 15 (SIGTERM) received by PID 4402"),
+        "------------------------------------------------------------",
+        "Root Cause (first observed failure):",
+        *_entry(0, "2026-03-01_10:00:00", 1, 1, 4401, hint),
+        "============================================================",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def test_a_sigkill_at_the_teardown_half_a_minute_after_a_rank_failed_is_the_launchers_not_the_failure(
+        tmp_path: Path, ruleset: RuleSet) -> None:
+    seen = incidents_of(tmp_path / "grace", {"console.log": _table("10:00:31", -9)}, ruleset)
+    assert seen and seen[0].cause is Cause.PYTHON_EXCEPTION, seen
+    assert seen[0].rank in (1, 3), seen
+
+
+def test_a_sigkill_alone_or_a_crash_at_the_teardown_still_counts(tmp_path: Path, ruleset: RuleSet) -> None:
+    # a SIGSEGV at the teardown's second is a crash of its own; a SIGKILL before the others' exits is no teardown
+    for name, text in (("segv", _table("10:00:31", -11)), ("early", _table("09:59:00", -9))):
+        seen = incidents_of(tmp_path / name, {"console.log": text}, ruleset)
+        assert seen and seen[0].rank == 0, (name, seen)
+        # (a SIGKILL that no line explains reads unknown: the OOM killer, a person, the scheduler)
+        assert seen[0].cause is (Cause.CRASH_SIGNAL if name == "segv" else Cause.UNKNOWN), (name, seen)
+
+
+def test_a_failure_table_cut_inside_its_exit_code_still_names_the_rank(tmp_path: Path, ruleset: RuleSet) -> None:
+    text = "\n".join([
+        "torch.distributed.elastic.multiprocessing.errors.ChildFailedError: ",
+        "============================================================",
+        "train.py FAILED",
+        "------------------------------------------------------------",
+        "Failures:",
+        "  <NO_OTHER_FAILURES>",
+        "------------------------------------------------------------",
+        "Root Cause (first observed failure):",
+        "[0]:",
+        "  time      : 2023-03-15_06:27:18",
+        "  host      : dl-box",
+        "  rank      : 0 (local_rank: 0)",
+        "  exitcode  : 1 (pid: 6",
+    ])
+    seen = incidents_of(tmp_path / "cut", {"console.log": text}, ruleset)
+    assert [(i.cause, i.rank) for i in seen] == [(Cause.PYTHON_EXCEPTION, 0)], seen
+
+
+def test_a_watchdog_line_split_by_another_process_and_a_blocking_wait_show_different_sizes(
+        tmp_path: Path, ruleset: RuleSet) -> None:
+    noise = "`TRANSFORMERS_CACHE` is deprecated and will be removed in v5 of Transformers"
+    text = "\n".join([
+        "[rank1]:[E616 13:41:10.909476913 ProcessGroupNCCL.cpp:565] [Rank 1] Watchdog caught collective operat"
+        + noise + "ion timeout: WorkNCCL(SeqNum=2109, OpType=_ALLGATHER_BASE, NumelIn=262711296, NumelOut=525422592, "
+        "Timeout(ms)=1800000) ran for 1800007 milliseconds before timing out.",
+        "[rank0]:[E616 13:41:10.043090898 ProcessGroupNCCL.cpp:628] [Rank 0] Work WorkNCCL(SeqNum=2109, "
+        "OpType=_ALLGATHER_BASE, NumelIn=40960, NumelOut=81920, Timeout(ms)=1800000) timed out in blocking wait "
+        "(TORCH_NCCL_BLOCKING_WAIT=1).",
+    ]) + "\n"
+    seen = incidents_of(tmp_path / "split", {"console.log": text}, ruleset)
+    assert seen and seen[0].cause is Cause.COLLECTIVE_MISMATCH, seen
+    same = text.replace("NumelIn=40960, NumelOut=81920", "NumelIn=262711296, NumelOut=525422592")
+    seen = incidents_of(tmp_path / "same", {"console.log": same}, ruleset)
+    assert seen and seen[0].cause is not Cause.COLLECTIVE_MISMATCH, seen  # the same all-gather on both: a hang
+
+
+def _stall_report(missing: list[int], tensor: str) -> str:
+    head = ("[0]<stderr>:[2021-02-02 03:23:51.070957: W horovod/common/stall_inspector.cc:105] One or more tensors "
+            "were submitted to be reduced, gathered or broadcasted by subset of ranks and are waiting for remainder "
+            "of ranks for more than 60 seconds. This may indicate that different ranks are trying to submit "
+            "different tensors or that only subset of ranks is submitting tensors, which will cause deadlock. ")
+    lines = ["[0]<stderr>:[2021-02-02 03:22:16,448 (trainer:514) INFO: 3epoch:train:99-112batch: loss=84.699",
+             head, "[0]<stderr>:Missing ranks:"]
+    lines += [f"[0]<stderr>:{r}: [{tensor}]" for r in missing]
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("missing", [[0, 1, 2, 3, 4, 5], [2, 3, 7]])
+def test_many_ranks_missing_one_collective_is_a_mismatch(tmp_path: Path, ruleset: RuleSet, missing: list[int]) -> None:
+    seen = incidents_of(tmp_path / "many", {"train.log": _stall_report(missing, "allreduce.noname.222700")}, ruleset)
+    assert seen and seen[0].cause is Cause.COLLECTIVE_MISMATCH and seen[0].rank is None, seen
+
+
+def test_one_rank_missing_or_many_missing_the_first_broadcast_is_no_mismatch(tmp_path: Path, ruleset: RuleSet) -> None:
+    for name, missing, tensor in (("one", [5], "allreduce.noname.222700"),
+                                  ("bcast", [4, 5, 6], "broadcast.noname.3")):
+        seen = incidents_of(tmp_path / name, {"train.log": _stall_report(missing, tensor)}, ruleset)
+        assert not seen or seen[0].cause is not Cause.COLLECTIVE_MISMATCH, (name, seen)
+
+
+@pytest.mark.parametrize("line", [
+    "failed to create extended queue pair (QP): Operation not supported",
+    "could not create loopback QP for device rdmap16s27:",
+    # UCX's line wrapped by the terminal before "for RC DEVX QP connect", an errno not listed before
+    "flow_label=0xffffffff sgid_index=0 traffic_class=0) for RC DEVX QP connect on mlx5_15 failed: No such device",
+    "ib_device.c:1380 UCX  ERROR   ibv_create_ah(dlid=49152 sl=0 port=1 src_path_bits=0 dgid=fe80::1 "
+    "flow_label=0xffffffff sgid_index=0 traffic_class=0) for RC DEVX QP connect on mlx5_15 failed: No such device",
+])
+def test_rdma_set_up_errors_are_the_network(tmp_path: Path, ruleset: RuleSet, line: str) -> None:
+    text = "mpirun -np 2 -host localhost,10.0.0.14 ./all_reduce_perf -b 8 -e 2G -f 2 -g 1\n" + line + "\n"
+    seen = incidents_of(tmp_path / "rdma", {"console.log": text}, ruleset)
+    assert seen and seen[0].cause is Cause.NETWORK, seen
