@@ -43,6 +43,7 @@ from detector.types import (
     Initiator,
     Role,
     RunFacts,
+    Severity,
 )
 
 # ProcessGroupNCCL's "[Rank 15]" (torch < 2.2) and the default group's "[PG 0 Rank 2]" / "[PG ID 0 PG
@@ -1058,13 +1059,26 @@ def at_the_end(f: Finding, facts: RunFacts, lines: int = LAST_LINES) -> bool:
 # rules/python.yaml: a frame a paste that began and stopped inside a traceback ends on (its last or
 # next-to-last line: the frame and its code line)
 TRACEBACK_FRAME = "python.traceback_frame"
-NEAR_THE_END = {SETUP_LAST_WORDS: LAST_LINES, NCCL_TESTS_HEADER: 1, STORE_BARRIER_WAITING: 30, "launcher.deepspeed_host_memory_full": 10,
+# vLLM's engine waiting for its workers (a minute each): its last line, not yet stopped
+VLLM_SHM_WAIT = "launcher.vllm_shm_broadcast_wait"
+NEAR_THE_END = {SETUP_LAST_WORDS: LAST_LINES, VLLM_SHM_WAIT: LAST_LINES, NCCL_TESTS_HEADER: 1, STORE_BARRIER_WAITING: 30, "launcher.deepspeed_host_memory_full": 10,
                "nccl.connect_retry_refused": 5, TRACEBACK_FRAME: 2, "torch.store_wait_poll_timeout": 10,
                "torch.store_key_wait_timeout": LAST_LINES}
 # last-resort rules that count only repeated among a file's last words: a peer refusing one
 # connection is start-up; refusing it again and again to the end, the job never formed
-REPEATED_LAST_WORDS = {"nccl.connect_retry_refused": 2, "torch.store_bind6_in_use": 2,
+REPEATED_LAST_WORDS = {"nccl.connect_retry_refused": 2, "torch.store_bind6_in_use": 2, VLLM_SHM_WAIT: 2,
                        "torch.store_socket_timeout_retry": 2}
+
+
+# last-resort rules (warnings) that count only with a failure reported after them in their file: a
+# run that went on without what they lack (NCCL over sockets) prints them too
+BEFORE_A_FAILURE = frozenset({"rdma.verbs_no_provider"})
+
+
+def _failed_after(f: Finding, group: Sequence[Finding]) -> bool:
+    """Another line of ``f``'s file, after it, reports an error (a test's failure, an exception)."""
+    return f.line is not None and any(
+        g.file == f.file and g.line is not None and g.line > f.line and g.severity is Severity.ERROR for g in group)
 
 
 # an abort or a driver fault that other evidence usually explains (the C++ abort after a watchdog
@@ -1084,7 +1098,7 @@ LAST_RESORT_RULES = frozenset({"python.fatal_abort", "torch.c10_fatal_abort", "t
                                "torch.store_bind_in_use", "torch.store_bind6_in_use", "generic.address_in_use",
                                "torch.store_addr_unresolved", "generic.storage_errno_logged",
                                NCCL_TESTS_HEADER, STORE_BARRIER_WAITING,
-                               "launcher.tpu_init_waiting", SLURM_STEP_ENDED})
+                               "launcher.tpu_init_waiting", SLURM_STEP_ENDED, VLLM_SHM_WAIT, "rdma.verbs_no_provider"})
 # a last-resort rule that names no cause of its own: the cause it stands for (a traceback whose
 # exception line the paste cut)
 LAST_RESORT_CAUSE = {"python.traceback": Cause.PYTHON_EXCEPTION, TRACEBACK_FRAME: Cause.PYTHON_EXCEPTION,
@@ -1201,6 +1215,7 @@ def last_resort(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
                    and (f.rule not in NEAR_THE_END or at_the_end(f, facts, NEAR_THE_END[f.rule])
                         or _raised_from_the_wait(f, group, facts))
                    and not (f.rule == TRACEBACK_FRAME and f.file in headed)
+                   and (f.rule not in BEFORE_A_FAILURE or _failed_after(f, group))
                    and repeats[(f.rule, f.file)] >= REPEATED_LAST_WORDS.get(f.rule, 0)),
                   key=lambda f: (f.time is None, f.time.timestamp() if f.time else 0.0, f.rule in LAST_RESORT_CAUSE,
                                  f.file or "", f.line or 0))

@@ -136,3 +136,56 @@ def test_rdma_set_up_errors_are_the_network(tmp_path: Path, ruleset: RuleSet, li
     text = "mpirun -np 2 -host localhost,10.0.0.14 ./all_reduce_perf -b 8 -e 2G -f 2 -g 1\n" + line + "\n"
     seen = incidents_of(tmp_path / "rdma", {"console.log": text}, ruleset)
     assert seen and seen[0].cause is Cause.NETWORK, seen
+
+
+_SHM_WAIT = ("(EngineCore_DP0 pid=30630) INFO 01-20 03:0{m}:37 [shm_broadcast.py:501] No available shared memory "
+             "broadcast block found in 60 seconds. This typically happens when some processes are hanging or doing "
+             "some time-consuming work (e.g. compilation).")
+_SERVING = "(APIServer pid=605) INFO 01-20 03:0{m}:47 [loggers.py:273] Engine 000: Avg prompt throughput: 532.2 tokens/s"
+
+
+@pytest.mark.parametrize(("minutes", "after", "hang"), [
+    ((2, 3), False, True),   # the engine waits on its workers minute after minute, and the log ends there
+    ((3,), False, False),    # once: a slow step, as likely as not
+    ((2, 3), True, False),   # a slow start-up (loading, compiling), serving after it
+])
+def test_vllm_waiting_on_its_workers_to_the_end_is_a_hang(tmp_path: Path, ruleset: RuleSet, minutes: tuple[int, ...],
+                                                          after: bool, hang: bool) -> None:
+    lines = [_SERVING.format(m=1)] + [_SHM_WAIT.format(m=m) for m in minutes]
+    if after:
+        lines += [_SERVING.format(m=m) for m in (4, 5, 6, 7)]
+    seen = incidents_of(tmp_path / "vllm", {"server.log": "\n".join(lines) + "\n"}, ruleset)
+    assert ([i.cause for i in seen][:1] == [Cause.HANG]) is hang, seen
+    if not hang:
+        assert not seen, seen
+
+
+def test_vllm_giving_up_on_its_workers_is_a_hang(tmp_path: Path, ruleset: RuleSet) -> None:
+    text = "\n".join([
+        "09:14:37 ERROR dump_input: Dumping scheduler stats: SchedulerStats(num_running_reqs=1, num_waiting_reqs=0,",
+        "09:14:37 TimeoutError: RPC call to sample_tokens timed out.",
+        "09:14:37 EngineCore encountered a fatal error.",
+    ]) + "\n"
+    seen = incidents_of(tmp_path / "rpc", {"console.log": text}, ruleset)
+    assert seen and seen[0].cause is Cause.HANG, seen
+
+
+def test_a_verbs_device_without_its_driver_before_nccl_tests_fail_is_the_network(tmp_path: Path, ruleset: RuleSet) -> None:
+    head = ["# nThread 1 nGpus 4 minBytes 8 maxBytes 134217728 step: 2(factor) warmup iters: 5 iters: 20 validation: 1",
+            "#   Rank  0 Pid 108039 on gpu-host-3 device  0 [0x00] Tesla V100-PCIE-16GB"]
+    warn = "libibverbs: Warning: no userspace device-specific driver found for /sys/class/infiniband_verbs/uverbs0"
+    failed = "gpu-host-3: Test NCCL failure common.cu:775 'internal error'"
+    seen = incidents_of(tmp_path / "verbs", {"console.log": "\n".join([*head, warn, failed]) + "\n"}, ruleset)
+    assert seen and seen[0].cause is Cause.NETWORK, seen
+    rows = ["           8             2     float     sum      -1    20.11    0.00    0.00      0    19.87    0.00    0.00      0",
+            "# Out of bounds values : 0 OK", "# Avg bus bandwidth    : 0.00012"]
+    healthy = incidents_of(tmp_path / "ran", {"console.log": "\n".join([*head, warn, *rows]) + "\n"}, ruleset)
+    assert not healthy, healthy  # the same warning in a run that went on over sockets
+
+
+def test_nccl_tests_asking_for_more_gpus_than_it_sees_is_the_set_up(tmp_path: Path, ruleset: RuleSet) -> None:
+    text = ("# nThread 1 nGpus 2 minBytes 8 maxBytes 134217728 step: 2(factor) warmup iters: 5 iters: 20 validation: 1\n"
+            "node1: Test CUDA failure common.cu:963 'invalid device ordinal'\n"
+            " .. node1 pid 198671: Test failure common.cu:925\n")
+    seen = incidents_of(tmp_path / "ordinal", {"console.log": text}, ruleset)
+    assert seen and seen[0].cause is Cause.PYTHON_EXCEPTION and seen[0].node == "node1", seen
