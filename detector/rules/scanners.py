@@ -24,7 +24,13 @@ def _re2() -> tuple[Any, Any] | None:
         return None
     options = re2.Options()
     options.log_errors = False
+    # room for the prefilter's one alternation of every rule (RE2's default of 8 MiB held ~490
+    # rules' counted repeats only just); the program takes what it needs, not this much
+    options.max_mem = RE2_MAX_MEM
     return re2, options
+
+
+RE2_MAX_MEM = 32 << 20
 
 
 def linear_twin(pattern: str | bytes) -> Any | None:
