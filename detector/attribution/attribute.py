@@ -862,6 +862,7 @@ LOST_PEER_WITHIN = timedelta(seconds=60)
 
 
 RULE_WATCHDOG = "nccl.watchdog_timeout"  # rules/nccl.yaml
+COLLECTIVE_TIMEOUTS = frozenset({RULE_WATCHDOG, "nccl.blocking_wait_timeout"})  # (the waiting call's own report too)
 DEATH_AFTER_TIMEOUT = frozenset({"launcher.ray_worker_died"})  # rules/launchers.yaml
 
 
@@ -872,7 +873,7 @@ def _deaths_after_timeouts(findings: Sequence[Finding]) -> list[Finding]:
     what started it."""
     first: dict[int | None, datetime] = {}
     for f in findings:
-        if f.rule == RULE_WATCHDOG and f.time is not None and (f.attempt not in first or f.time < first[f.attempt]):
+        if f.rule in COLLECTIVE_TIMEOUTS and f.time is not None and (f.attempt not in first or f.time < first[f.attempt]):
             first[f.attempt] = f.time
     if not first:
         return list(findings)

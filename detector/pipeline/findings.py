@@ -197,6 +197,8 @@ FIRST_EXIT_RULES = frozenset({"launcher.mpirun_first_nonzero"})
 MPIRUN_SIGNAL = "launcher.mpirun_signal"  # "mpirun noticed that process rank N ... exited on signal S": the first to end
 # exit codes of a teardown (SIGTERM, SIGINT, SIGHUP), not of a failure
 TEARDOWN_CODES = frozenset({-15, -2, -1})
+# an exit read from a launcher's lines: (code, pid, node, time, file, line, text, attempt)
+_Exit = tuple[int, int | None, str | None, datetime | None, str, int, str, int | None]
 OWN_CRASH_SIGNALS = frozenset({4, 7, 8, 11})  # SIGILL, SIGBUS, SIGFPE, SIGSEGV: a process's own crash
 
 
@@ -221,9 +223,8 @@ def exit_findings(scans: Sequence[FileScan], idx: RunIndex, rank_findings: Seque
             untimed_timeout.add(tf.attempt)
         elif tf.attempt not in first_timeout or tf.time < first_timeout[tf.attempt]:
             first_timeout[tf.attempt] = tf.time
-    Record = tuple[int, int | None, str | None, datetime | None, str, int, str, int | None]
-    records: dict[tuple[int | None, int | None], Record] = {}
-    unplaced: list[Record] = []
+    records: dict[tuple[int | None, int | None], _Exit] = {}
+    unplaced: list[_Exit] = []
     first_exit: set[tuple[int | None, int | None]] = set()  # the launcher says this exit came first
     noticed: set[tuple[int | None, int | None]] = set()  # mpirun names it as the first process to end
     srun_failed: dict[int | None, set[int]] = defaultdict(set)  # the srun tasks that exited with an error code
@@ -354,25 +355,38 @@ def exit_findings(scans: Sequence[FileScan], idx: RunIndex, rank_findings: Seque
 
 
 GRACE_AFTER = timedelta(seconds=20)  # torchelastic's SIGTERM-to-SIGKILL grace is 30 s by default
+GRACE_BEFORE = timedelta(minutes=2)  # (and its monitor polls every few seconds: not much later)
 TEARDOWN_TOGETHER = timedelta(seconds=2)
 
 
-_Exit = tuple[int, int | None, str | None, datetime | None, str, int, str, int | None]  # (exit_findings' records)
-
-
 def _grace_kills(records: Mapping[tuple[int | None, int | None], _Exit]) -> set[tuple[int | None, int | None]]:
-    """The SIGKILL exits (-9) that are a launcher's teardown: at the second another rank of the
-    attempt ended on SIGTERM (or SIGINT, SIGHUP) and well after a rank of it had failed with an error
-    code of its own (torchelastic terminates the other workers, then kills those still alive when its
-    grace period ends; a worker killed so is no initiator)."""
+    """The SIGKILL exits (-9) that are a launcher's teardown: 20 s to 2 min after a rank of the
+    attempt failed with an error code of its own, and at the second another rank of it ended on
+    SIGTERM (SIGINT, SIGHUP) or was killed too - or the attempt had no other worker left to end
+    (torchelastic terminates the other workers, then kills those still alive when its grace period
+    ends; a worker killed so is no initiator). Linear in the records: each attempt's first error
+    exit and its exits' seconds are worked out once."""
+    first_error: dict[int | None, datetime] = {}
+    ends: dict[int | None, Counter[tuple[int, datetime]]] = defaultdict(Counter)  # (teardown or kill, second)
+    workers: Counter[int | None] = Counter()
+    for (att, _who), (code, _pid, _node, when, *_rest) in records.items():
+        workers[att] += 1
+        if when is None:
+            continue
+        if code > 0 and (att not in first_error or when < first_error[att]):
+            first_error[att] = when
+        if code in TEARDOWN_CODES or code == -9:
+            ends[att][(-9 if code == -9 else -15, when.replace(microsecond=0))] += 1
     out: set[tuple[int | None, int | None]] = set()
     for key, (code, _pid, _node, when, *_rest) in records.items():
-        if code != -9 or when is None:
-            continue
         att = key[0]
-        others = [(c, t) for k, (c, _p, _n, t, *_r) in records.items() if k != key and k[0] == att and t is not None]
-        if (any(c in TEARDOWN_CODES and abs(t - when) <= TEARDOWN_TOGETHER for c, t in others)
-                and any(c > 0 and when - t >= GRACE_AFTER for c, t in others)):
+        if code != -9 or when is None or att not in first_error or not GRACE_AFTER <= when - first_error[att] <= GRACE_BEFORE:
+            continue
+        second = when.replace(microsecond=0)
+        near = [second + timedelta(seconds=d) for d in range(-TEARDOWN_TOGETHER.seconds, TEARDOWN_TOGETHER.seconds + 1)]
+        torn = sum(ends[att][(-15, s)] for s in near)
+        killed = sum(ends[att][(-9, s)] for s in near) - 1  # (other kills at that second)
+        if torn or killed or workers[att] == 2:
             out.add(key)
     return out
 
@@ -572,6 +586,20 @@ def demote_launcher_reply_race(findings: Sequence[Finding]) -> list[Finding]:
     that; the job's failure is the worker's, not the agent's exception."""
     return _demote_after(findings, frozenset({REPLY_RACE}), RACE_WITHIN,
                          lambda f: f.rule == UNCAUGHT and f.rank is None and "JSONDecodeError" in f.text,
+                         Role.COLLATERAL)
+
+
+# vLLM's engine timing out on its workers' reply: the queue's read raises a bare TimeoutError
+VLLM_SHM_READ = "launcher.vllm_shm_read_timeout"
+VLLM_READ_WITHIN = 4  # lines from acquire_read's frame to the exception's line
+
+
+def demote_worker_wait_timeouts(findings: Sequence[Finding]) -> list[Finding]:
+    """``findings`` with the bare ``TimeoutError`` that vLLM's shared-memory queue raised when its
+    workers stopped answering (a few lines after the ``acquire_read`` frame) made collateral (cause
+    none): the engine's wait ran out because a worker hung; no exception of the program's says more."""
+    return _demote_after(findings, frozenset({VLLM_SHM_READ}), VLLM_READ_WITHIN,
+                         lambda f: f.rule == UNCAUGHT and f.field("exc_type") == "TimeoutError" and not f.field("exc_msg"),
                          Role.COLLATERAL)
 
 
