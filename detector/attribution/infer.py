@@ -266,32 +266,57 @@ def _stall_reports_disagree(collateral: Sequence[Finding], facts: RunFacts) -> I
     if len(ops) < 2:
         return None
     if len({frozenset(v) for v in ops.values()}) < 2:
-        return _stalled_apart(collateral, facts) or _many_missing(collateral, reports, ops, facts)
+        return _stalled_apart(collateral, facts) or _many_missing(collateral, reports, facts)
     text = ", ".join(f"rank {r} misses {'/'.join(sorted(v))}" for r, v in sorted(ops.items()))
     return _build(Cause.COLLECTIVE_MISMATCH, Initiator(), reports, _collateral(collateral, None, facts), 0.5, facts,
                   inferred_by=f"the stall report shows ranks waiting in different collectives ({text})")
 
 
-MANY_MISSING = 3  # ranks a stall report lists as missing the same collectives
+MANY_MISSING = 3  # ranks a stall report lists as missing the same collective
+NODE_SIZES = (2, 4, 8, 16)  # ranks a node commonly holds (an aligned block of them may be one node)
 
 
-def _many_missing(collateral: Sequence[Finding], reports: Sequence[Finding], ops: Mapping[int, set[str]],
-                  facts: RunFacts) -> Incident | None:
-    """Horovod's stall report lists several ranks (three or more) missing the same collectives,
-    not at the first broadcast of the variables: other ranks submitted a collective that these did
-    not (ranks that ran more batches than the rest at an epoch's end, a layer called on some ranks
-    only), a collective mismatch; one rank stopped would be the one rank listed."""
-    if len(ops) < MANY_MISSING:
+def _initial_broadcast(tensor: str) -> bool:
+    """A tensor of the broadcast of the variables at the start (a rank missing it never joined)."""
+    return tensor.startswith(("HorovodBroadcast", "broadcast."))
+
+
+def _whole_nodes(ranks: set[int], facts: RunFacts) -> bool:
+    """``ranks`` are every rank of one or more nodes: by the nodes the run places them on, or,
+    where it does not, an aligned block of a node's usual size (8-15 of 16)."""
+    placed = {r: facts.ranks[r].node for r in ranks if r in facts.ranks and facts.ranks[r].node}
+    if len(placed) == len(ranks):
+        nodes = set(placed.values())
+        return {r for r, info in facts.ranks.items() if info.node in nodes} == ranks
+    low, n = min(ranks), len(ranks)
+    return n in NODE_SIZES and ranks == set(range(low, low + n)) and low % n == 0
+
+
+def _many_missing(collateral: Sequence[Finding], reports: Sequence[Finding], facts: RunFacts) -> Incident | None:
+    """Horovod's stall report lists several ranks (three or more) missing the same collective,
+    not the first broadcast of the variables and not the ranks of whole nodes: other ranks
+    submitted a collective that these did not (ranks that ran more batches than the rest at an
+    epoch's end, a layer called on some ranks only), a collective mismatch. One rank stopped is
+    the one rank listed; a node stopped (hung, cut off, waiting on its storage) is its ranks."""
+    missing: dict[tuple[str | None, str], set[int]] = defaultdict(set)  # (file, tensor): the ranks missing it
+    for f in reports:
+        tensor = f.field("tensor")
+        if tensor is None:
+            continue
+        if _initial_broadcast(tensor):
+            return None
+        missing[(f.file, tensor)].update(_as_ranks(f.field("missing_ranks")))
+    if not missing:
         return None
-    if any((f.field("tensor") or "").startswith(("HorovodBroadcast", "broadcast.")) for f in reports):
+    (_file, tensor), ranks = max(missing.items(), key=lambda kv: len(kv[1]))
+    if len(ranks) < MANY_MISSING or _whole_nodes(ranks, facts):
         return None
-    said = ", ".join(str(r) for r in sorted(ops)[:12]) + (", ..." if len(ops) > 12 else "")
-    kinds = "/".join(sorted(set().union(*ops.values())))
+    said = ", ".join(str(r) for r in sorted(ranks)[:12]) + (", ..." if len(ranks) > 12 else "")
     return _build(Cause.COLLECTIVE_MISMATCH, Initiator(), list(dict.fromkeys(reports)), _collateral(collateral, None, facts),
                   0.4, facts,
-                  inferred_by=f"the stall report lists {len(ops)} ranks ({said}) missing the same {kinds}: the "
-                              "ranks that submitted it ran a collective these did not (an extra batch, a layer "
-                              "called on some ranks only)")
+                  inferred_by=f"the stall report lists {len(ranks)} ranks ({said}) missing {tensor}: the ranks that "
+                              "submitted it ran a collective these did not (an extra batch, a layer called on some "
+                              "ranks only); not the ranks of whole nodes, which a node that stopped would leave")
 
 
 _STALLED_LIST = re.compile(r"(?:^|[\s:>])(?P<rank>[0-9]{1,6}): \[(?P<names>[^\[\]]{1,2000})\]\s*$")
@@ -717,7 +742,7 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
     if apart is not None:
         return apart
     if (not stalls and all(f.rule in STALL_WARNING_RULES or f.rule == HOROVOD_MISSING_RANK for f in collateral)
-            and not any((f.field("tensor") or "").startswith(("HorovodBroadcast", "broadcast.")) for f in collateral)
+            and not any(_initial_broadcast(f.field("tensor") or "") for f in collateral)
             and _one_stall_report(collateral)
             and (all(f.rule in STALL_WARNING_RULES for f in collateral) or _trained_after(collateral, facts))
             and not all(at_the_end(f, facts) for f in collateral)):
@@ -1075,10 +1100,17 @@ REPEATED_LAST_WORDS = {"nccl.connect_retry_refused": 2, "torch.store_bind6_in_us
 BEFORE_A_FAILURE = frozenset({"rdma.verbs_no_provider"})
 
 
+# what NCCL (and the programs on it) report when a transport could not be set up or used
+_NET_FAILURE = re.compile(r"internal error|system error|remote process exited|NET/(?:IB|Socket)|ibv_|network", re.IGNORECASE)
+
+
 def _failed_after(f: Finding, group: Sequence[Finding]) -> bool:
-    """Another line of ``f``'s file, after it, reports an error (a test's failure, an exception)."""
+    """Another line of ``f``'s file, after it, reports a failure of the network's kind (NCCL's
+    internal or system error, a remote error, its IB transport's); a set-up error of another kind
+    (invalid usage, a device ordinal) is no sign of the missing driver."""
     return f.line is not None and any(
-        g.file == f.file and g.line is not None and g.line > f.line and g.severity is Severity.ERROR for g in group)
+        g.file == f.file and g.line is not None and g.line > f.line and g.severity is Severity.ERROR
+        and (g.cause is Cause.NETWORK or _NET_FAILURE.search(g.text) is not None) for g in group)
 
 
 # an abort or a driver fault that other evidence usually explains (the C++ abort after a watchdog
@@ -1272,6 +1304,13 @@ def last_resort(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
     elif first.rule == "torch.store_addr_unresolved":
         why = (f"the store's host name ({first.field('store_host')}) could not be resolved and the log ends there: fix the "
                "name (MASTER_ADDR, /etc/hosts, DNS) or give the address")
+    elif first.rule == VLLM_SHM_WAIT:
+        why = ("vLLM's engine waited minute after minute for its workers to take the next step, and the log ends "
+               "there: a worker is stuck (in a collective, a kernel, or on a peer that hung); no line says which")
+    elif first.rule in BEFORE_A_FAILURE:
+        why = (f"libibverbs found an RDMA device ({first.field('device')}) without its user-space driver (the provider "
+               "library, libmlx5 and its kin, missing - most often from a container) just before the job failed: NCCL "
+               "could not use the NIC; no other line says what failed")
     elif first.cause is Cause.NETWORK:
         why = "connections kept failing to reach a peer or the store and no other line says what failed"
     else:

@@ -53,7 +53,23 @@ def test_a_sigkill_at_the_teardown_half_a_minute_after_a_rank_failed_is_the_laun
     assert seen[0].rank in (1, 3), seen
 
 
-def test_a_sigkill_alone_or_a_crash_at_the_teardown_still_counts(tmp_path: Path, ruleset: RuleSet) -> None:
+def test_the_grace_kill_needs_the_teardowns_second_and_time(tmp_path: Path, ruleset: RuleSet) -> None:
+    # every survivor killed at once (none ended on SIGTERM): still the teardown
+    killed = _table("10:00:31", -9).replace("  exitcode  : -15 (pid: 4402)", "  exitcode  : -9 (pid: 4402)")
+    seen = incidents_of(tmp_path / "all-killed", {"console.log": killed}, ruleset)
+    assert seen and seen[0].cause is Cause.PYTHON_EXCEPTION, seen
+    # the SIGTERM an hour later than the kill: no teardown beside it, the kill stands
+    apart = _table("10:00:31", -9).replace("2026-03-01_10:00:31\n  host      : worker-7\n  rank      : 2",
+                                          "2026-03-01_11:00:31\n  host      : worker-7\n  rank      : 2")
+    assert apart != _table("10:00:31", -9)
+    seen = incidents_of(tmp_path / "apart", {"console.log": apart}, ruleset)
+    assert seen and seen[0].rank == 0 and seen[0].cause is Cause.UNKNOWN, seen
+    # hours after the failure: no grace period lasts that long
+    seen = incidents_of(tmp_path / "late", {"console.log": _table("13:00:31", -9)}, ruleset)
+    assert seen and seen[0].rank == 0 and seen[0].cause is Cause.UNKNOWN, seen
+
+
+def test_a_crash_at_the_teardown_or_a_sigkill_before_the_failure_still_counts(tmp_path: Path, ruleset: RuleSet) -> None:
     # a SIGSEGV at the teardown's second is a crash of its own; a SIGKILL before the others' exits is no teardown
     for name, text in (("segv", _table("10:00:31", -11)), ("early", _table("09:59:00", -9))):
         seen = incidents_of(tmp_path / name, {"console.log": text}, ruleset)
@@ -97,7 +113,7 @@ def test_a_watchdog_line_split_by_another_process_and_a_blocking_wait_show_diffe
     assert seen and seen[0].cause is Cause.COLLECTIVE_MISMATCH, seen
     same = text.replace("NumelIn=40960, NumelOut=81920", "NumelIn=262711296, NumelOut=525422592")
     seen = incidents_of(tmp_path / "same", {"console.log": same}, ruleset)
-    assert seen and seen[0].cause is not Cause.COLLECTIVE_MISMATCH, seen  # the same all-gather on both: a hang
+    assert seen and seen[0].cause is Cause.HANG, seen  # the same all-gather on both: a hang
 
 
 def _stall_report(missing: list[int], tensor: str) -> str:
@@ -117,8 +133,10 @@ def test_many_ranks_missing_one_collective_is_a_mismatch(tmp_path: Path, ruleset
     assert seen and seen[0].cause is Cause.COLLECTIVE_MISMATCH and seen[0].rank is None, seen
 
 
-def test_one_rank_missing_or_many_missing_the_first_broadcast_is_no_mismatch(tmp_path: Path, ruleset: RuleSet) -> None:
+def test_one_rank_missing_a_whole_node_missing_or_the_first_broadcast_is_no_mismatch(
+        tmp_path: Path, ruleset: RuleSet) -> None:
     for name, missing, tensor in (("one", [5], "allreduce.noname.222700"),
+                                  ("node", list(range(8, 16)), "allreduce.noname.222700"),  # ranks 8-15: a node stopped
                                   ("bcast", [4, 5, 6], "broadcast.noname.3")):
         seen = incidents_of(tmp_path / name, {"train.log": _stall_report(missing, tensor)}, ruleset)
         assert not seen or seen[0].cause is not Cause.COLLECTIVE_MISMATCH, (name, seen)
@@ -156,7 +174,9 @@ def test_vllm_waiting_on_its_workers_to_the_end_is_a_hang(tmp_path: Path, rulese
         lines += [_SERVING.format(m=m) for m in (4, 5, 6, 7)]
     seen = incidents_of(tmp_path / "vllm", {"server.log": "\n".join(lines) + "\n"}, ruleset)
     assert ([i.cause for i in seen][:1] == [Cause.HANG]) is hang, seen
-    if not hang:
+    if hang:
+        assert "waited minute after minute for its workers" in seen[0].explanation, seen[0].explanation
+    else:
         assert not seen, seen
 
 
@@ -170,6 +190,32 @@ def test_vllm_giving_up_on_its_workers_is_a_hang(tmp_path: Path, ruleset: RuleSe
     assert seen and seen[0].cause is Cause.HANG, seen
 
 
+def test_vllm_s_chained_timeout_traceback_is_a_hang_not_an_exception(tmp_path: Path, ruleset: RuleSet) -> None:
+    p = "(EngineCore_0 pid=1422484) ERROR 08-07 19:11:43 [core.py:684] "
+    body = [
+        "EngineCore encountered a fatal error.",
+        "Traceback (most recent call last):",
+        '  File "/opt/vllm/vllm/distributed/device_communicators/shm_broadcast.py", line 507, in dequeue',
+        "    with self.acquire_read(timeout, cancel) as buf:",
+        '  File "/opt/vllm/vllm/distributed/device_communicators/shm_broadcast.py", line 469, in acquire_read',
+        "    raise TimeoutError",
+        "TimeoutError",
+        "",
+        "The above exception was the direct cause of the following exception:",
+        "",
+        "Traceback (most recent call last):",
+        '  File "/opt/vllm/vllm/v1/executor/multiproc_executor.py", line 250, in get_response',
+        '    raise TimeoutError(f"RPC call to {method} timed out.") from e',
+        "TimeoutError: RPC call to execute_model timed out.",
+    ]
+    seen = incidents_of(tmp_path / "chained", {"server.log": "\n".join(p + b for b in body) + "\n"}, ruleset)
+    assert seen and seen[0].cause is Cause.HANG, seen
+    # the bare TimeoutError alone, not after the queue's read: an exception as any other
+    other = [p + "Traceback (most recent call last):", p + '  File "/srv/app.py", line 9, in main', p + "TimeoutError"]
+    seen = incidents_of(tmp_path / "bare", {"server.log": "\n".join(other) + "\n"}, ruleset)
+    assert seen and seen[0].cause is Cause.PYTHON_EXCEPTION, seen
+
+
 def test_a_verbs_device_without_its_driver_before_nccl_tests_fail_is_the_network(tmp_path: Path, ruleset: RuleSet) -> None:
     head = ["# nThread 1 nGpus 4 minBytes 8 maxBytes 134217728 step: 2(factor) warmup iters: 5 iters: 20 validation: 1",
             "#   Rank  0 Pid 108039 on gpu-host-3 device  0 [0x00] Tesla V100-PCIE-16GB"]
@@ -177,6 +223,10 @@ def test_a_verbs_device_without_its_driver_before_nccl_tests_fail_is_the_network
     failed = "gpu-host-3: Test NCCL failure common.cu:775 'internal error'"
     seen = incidents_of(tmp_path / "verbs", {"console.log": "\n".join([*head, warn, failed]) + "\n"}, ruleset)
     assert seen and seen[0].cause is Cause.NETWORK, seen
+    assert "without its user-space driver" in seen[0].explanation, seen[0].explanation
+    usage = failed.replace("'internal error'", "'invalid usage'")  # a set-up error of another kind
+    seen = incidents_of(tmp_path / "usage", {"console.log": "\n".join([*head, warn, usage]) + "\n"}, ruleset)
+    assert not seen or seen[0].cause is not Cause.NETWORK, seen
     rows = ["           8             2     float     sum      -1    20.11    0.00    0.00      0    19.87    0.00    0.00      0",
             "# Out of bounds values : 0 OK", "# Avg bus bandwidth    : 0.00012"]
     healthy = incidents_of(tmp_path / "ran", {"console.log": "\n".join([*head, warn, *rows]) + "\n"}, ruleset)
