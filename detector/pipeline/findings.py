@@ -197,9 +197,9 @@ FIRST_EXIT_RULES = frozenset({"launcher.mpirun_first_nonzero"})
 MPIRUN_SIGNAL = "launcher.mpirun_signal"  # "mpirun noticed that process rank N ... exited on signal S": the first to end
 # exit codes of a teardown (SIGTERM, SIGINT, SIGHUP), not of a failure
 TEARDOWN_CODES = frozenset({-15, -2, -1})
+OWN_CRASH_SIGNALS = frozenset({4, 7, 8, 11})  # SIGILL, SIGBUS, SIGFPE, SIGSEGV: a process's own crash
 # an exit read from a launcher's lines: (code, pid, node, time, file, line, text, attempt)
 _Exit = tuple[int, int | None, str | None, datetime | None, str, int, str, int | None]
-OWN_CRASH_SIGNALS = frozenset({4, 7, 8, 11})  # SIGILL, SIGBUS, SIGFPE, SIGSEGV: a process's own crash
 
 
 def _summary_node(idx: RunIndex, fr: FailureRecord, fallback: str | None) -> str | None:

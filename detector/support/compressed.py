@@ -48,8 +48,8 @@ def inflate(raw: BinaryIO, limit: int = MAX_INFLATED) -> tuple[bytes, str | None
     out = bytearray()
     note = None
     d = zlib.decompressobj(_GZIP)
-    pending = b""
-    header = False  # the stream began with gzip's magic bytes
+    pending = raw.read(_CHUNK)
+    header = pending.startswith(GZIP_MAGIC)  # (a stream cut before any text still began as gzip)
     try:
         while len(out) <= limit:
             if not pending:
@@ -61,8 +61,6 @@ def inflate(raw: BinaryIO, limit: int = MAX_INFLATED) -> tuple[bytes, str | None
                                           if header else "empty, or not a gzip file")
                         note = "compressed stream ends early (a cut copy): read up to the cut"
                     break
-            if not out and not header:
-                header = pending.startswith(GZIP_MAGIC)
             if d.eof:  # the next member, or padding after the last one
                 if not pending.strip(b"\0"):
                     pending = b""
