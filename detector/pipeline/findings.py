@@ -512,31 +512,7 @@ def refine_generic_nccl(findings: Sequence[Finding]) -> list[Finding]:
     return out
 
 
-INVALID_USAGE = "nccl.invalid_usage"
 NCCL_INIT_RULES = frozenset({"nccl.init_start", "nccl.init_complete"})  # NCCL's set-up lines (rules/nccl.yaml)
-
-
-def shared_gpu_invalid_usage(findings: Sequence[Finding]) -> list[Finding]:
-    """``findings`` with NCCL's "invalid usage" taken as a launch error (python_exception: no rank's
-    code and no node at fault) where NCCL's own set-up lines show two ranks of one communicator
-    (the same ``commId``) on one GPU of one host (the same ``busId``), as NCCL itself checks: an
-    NCCL too old to say "Duplicate GPU detected" rejects that communicator with the bare class,
-    which otherwise reads as ranks issuing different collectives. (A rank number is the
-    communicator's own: a GPU is rank 1 of one group and rank 0 of another, so only lines of one
-    communicator, on a named host, are compared.)"""
-    if not any(f.rule == INVALID_USAGE and f.cause is Cause.COLLECTIVE_MISMATCH for f in findings):
-        return list(findings)
-    on: dict[tuple[str, str, str], set[str]] = defaultdict(set)
-    for f in findings:
-        if f.rule not in NCCL_INIT_RULES:
-            continue
-        comm, busid, rank, host = f.field("commid"), f.field("busid"), f.field("rank"), f.field("host") or f.node
-        if comm and busid and rank is not None and host:
-            on[(comm, host, normalize_pci(busid) or busid)].add(rank)
-    if not any(len(ranks) >= 2 for ranks in on.values()):
-        return list(findings)
-    return [dataclasses.replace(f, cause=Cause.PYTHON_EXCEPTION)
-            if f.rule == INVALID_USAGE and f.cause is Cause.COLLECTIVE_MISMATCH else f for f in findings]
 
 
 # the shell's "Killed" (rules/generic.yaml)

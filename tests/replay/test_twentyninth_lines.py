@@ -126,31 +126,22 @@ def test_a_timeout_line_cut_before_its_size_is_no_other_collective(tmp_path: Pat
     assert seen and (seen[0].cause, seen[0].rank) == (Cause.COLLECTIVE_MISMATCH, 2), seen
 
 
-def test_invalid_usage_with_two_ranks_on_one_gpu_is_a_launch_error(tmp_path: Path, ruleset: RuleSet) -> None:
+def test_invalid_usage_is_a_launch_error_wherever_the_ranks_sit(tmp_path: Path, ruleset: RuleSet) -> None:
     """NCCL's set-up lines put ranks 0 and 1 on one GPU (busId 100000) of one pod, then the
     communicator fails with the bare 'invalid usage' (no 'Duplicate GPU detected' line): a launch
-    error, not ranks issuing different collectives (PA-trtllm-9263)."""
+    error, not ranks issuing different collectives (PA-trtllm-9263). The same class with each
+    rank on a GPU of its own is the program's misuse of NCCL too (the real logs that print it
+    were labelled so, none a mismatch of collectives): no node is drained for it."""
     init = ("pod-0:{pid}:{pid} [0] NCCL INFO ncclCommInitRank comm 0x397e3800 rank {rank} nranks 2 cudaDev 0 nvmlDev 0 "
             "busId 100000 commId 0xaa9becea043c4e6c - Init START\n")
     error = ("[11/18/2025-09:33:30] [TRT-LLM] [RANK 0] [E] Failed to initialize executor on rank 0: [TensorRT-LLM][ERROR] "
              "Assertion failed: Failed, NCCL error ../tensorrt_llm/runtime/ncclCommunicator.cpp:90 'invalid usage (run "
              "with NCCL_DEBUG=WARN for details)'\n")
     shared = init.format(pid=42, rank=0) + init.format(pid=43, rank=1) + error
-    seen = incidents_of(tmp_path / "shared", {"console.log": shared}, ruleset)
-    assert seen and seen[0].cause is Cause.PYTHON_EXCEPTION and not seen[0].drain, seen
-    # each rank on its own GPU: the bare class still reads as mismatched collectives
     apart = init.format(pid=42, rank=0) + init.format(pid=43, rank=1).replace("busId 100000", "busId 200000") + error
-    assert causes_of(tmp_path / "apart", {"console.log": apart}, ruleset)[:1] == [Cause.COLLECTIVE_MISMATCH]
-    # a GPU is rank 0 of its tensor-parallel group and rank 2 of the world (two communicators,
-    # the group's set-up line first): no two ranks of one communicator share it
-    groups = ("n1:10:10 [2] NCCL INFO comm 0x1 rank 0 nranks 2 cudaDev 2 busId 3a000 commId 0xaaa - Init START\n"
-              "n1:10:10 [2] NCCL INFO comm 0x2 rank 2 nranks 4 cudaDev 2 busId 3a000 commId 0xbbb - Init START\n"
-              "n1:8:8 [0] NCCL INFO comm 0x3 rank 0 nranks 4 cudaDev 0 busId 18000 commId 0xbbb - Init START\n" + error)
-    assert causes_of(tmp_path / "groups", {"console.log": groups}, ruleset)[:1] == [Cause.COLLECTIVE_MISMATCH]
-    # the same bus id on two nodes whose lines name no host: nothing says they share a GPU
-    bare = "NCCL INFO comm 0x1 rank {rank} nranks 2 cudaDev 0 busId 18000 commId 0xccc - Init START\n"
-    nodes = {"node0.log": bare.format(rank=0) + error, "node1.log": bare.format(rank=1)}
-    assert causes_of(tmp_path / "nodes", nodes, ruleset)[:1] == [Cause.COLLECTIVE_MISMATCH]
+    for name, text in (("shared", shared), ("apart", apart)):
+        seen = incidents_of(tmp_path / name, {"console.log": text}, ruleset)
+        assert seen and seen[0].cause is Cause.PYTHON_EXCEPTION and not seen[0].drain, (name, seen)
 
 
 def test_an_hccl_port_already_bound_is_the_network_of_that_rank(tmp_path: Path, ruleset: RuleSet) -> None:

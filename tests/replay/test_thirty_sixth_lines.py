@@ -1,0 +1,88 @@
+"""The thirty-sixth session's readings: NCCL's "invalid usage" read as the program's misuse of the
+library (not a mismatch of collectives), a gloo pair closed on its timeout, a Kubernetes report's
+"Restart Reason: OOMKill", UCX refused a queue on an mlx5 NIC, an exception line quoted with a
+two-space indent, and a dataset-packing progress bar drawn past the others' wait."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from detector.rules.engine import RuleSet
+from detector.types import Cause
+from tests.support.replaying import incidents_of
+
+
+@pytest.mark.parametrize("line", [
+    "[rank0]: torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1970, "
+    "invalid usage (run with NCCL_DEBUG=WARN for details), NCCL version 2.20.5",
+    "  what():  NCCL Error 5: invalid usage (run with NCCL_DEBUG=WARN for details)",
+])
+def test_nccl_invalid_usage_is_the_programs_error_not_a_mismatch(tmp_path: Path, ruleset: RuleSet, line: str) -> None:
+    seen = incidents_of(tmp_path / "usage", {"console.log": line + "\n"}, ruleset)
+    assert seen and seen[0].cause is Cause.PYTHON_EXCEPTION, seen
+
+
+def test_a_gloo_pair_closed_on_its_timeout_is_a_wait_not_the_failure(tmp_path: Path, ruleset: RuleSet) -> None:
+    text = ("RuntimeError: Application timeout caused pair closure\n"
+            "[.../gloo/transport/tcp/unbound_buffer.cc:78] Timed out waiting 1800000ms for recv operation to complete\n")
+    seen = incidents_of(tmp_path / "gloo", {"console.log": text}, ruleset)
+    assert seen and seen[0].cause is Cause.HANG, seen
+    # the same exception with another message is still the failure
+    other = incidents_of(tmp_path / "other", {"console.log": "RuntimeError: checkpoint shard 3 is corrupt\n"}, ruleset)
+    assert other and other[0].cause is Cause.PYTHON_EXCEPTION, other
+
+
+@pytest.mark.parametrize("text, cause", [
+    ("> **Restart Reason**: OOMKill (memory exceeded limit, SIGKILL)  \n> **Exit Code**: 137 (= 128 + 9, i.e., SIGKILL)  \n",
+     Cause.HOST_OOM_KILL),
+    ("> **Restart Reason**: Error (exit code 1)  \n", None),
+])
+def test_a_kubernetes_reports_oomkill_reason(tmp_path: Path, ruleset: RuleSet, text: str, cause: Cause | None) -> None:
+    seen = incidents_of(tmp_path / "k8s", {"report.log": text}, ruleset)
+    if cause is None:
+        assert not seen or seen[0].cause is not Cause.HOST_OOM_KILL, seen
+    else:
+        assert seen and seen[0].cause is cause, seen
+
+
+def test_ucx_refused_a_queue_on_an_mlx5_nic_is_the_network(tmp_path: Path, ruleset: RuleSet) -> None:
+    text = ("[1784273406.684686] [gpu-host-3:994396:0]      ib_mlx5_dv.c:452  UCX  ERROR   mlx5dv_devx_obj_create(CQ) failed on "
+            "mlx5_1, syndrome 0x2aac7c: Remote I/O error\n"
+            "[1784273406.719079] [gpu-host-3:994396:0]           gdaki.c:397  UCX  ERROR   gdaki channel chunk init: "
+            "create_cq/qp failed (ch=2 ep=4)\n"
+            "E0717 07:30:06.719655  994396 nixl_agent.cpp:359] createBackend: backend 'UCX' encountered error during "
+            "intra-agent transfer setup with status NIXL_ERR_BACKEND\n")
+    seen = incidents_of(tmp_path / "ucx", {"console.log": text}, ruleset)
+    assert seen and seen[0].cause is Cause.NETWORK, seen
+
+
+@pytest.mark.parametrize("line, found", [
+    ("  torch._dynamo.exc.TorchRuntimeError: Dynamo failed to run FX node with fake tensors: call_method copy_(): "
+     "got RuntimeError('expand: attempting to expand a dimension of length 16192!')", True),
+    # a traceback's code line (four spaces) and a bare class name indented are not the failure
+    ("    torch._dynamo.exc.TorchRuntimeError: Dynamo failed to run FX node", False),
+    ("  RuntimeError: a bare class name indented inside a chained traceback", False),
+])
+def test_a_module_qualified_exception_quoted_with_two_spaces(tmp_path: Path, ruleset: RuleSet, line: str,
+                                                             found: bool) -> None:
+    seen = incidents_of(tmp_path / "indented", {"console.log": line + "\n  from user code:\n"}, ruleset)
+    if found:
+        assert seen and seen[0].cause is Cause.PYTHON_EXCEPTION, seen
+    else:
+        assert not seen, seen
+
+
+def test_a_packing_bar_drawn_as_long_as_the_others_waited_is_the_data_preparation(tmp_path: Path, ruleset: RuleSet) -> None:
+    watchdog = ("[rank1]:[E524 03:42:41.043895549 ProcessGroupNCCL.cpp:1895] [PG ID 0 PG GUID 0(default_pg) Rank 1] "
+                "Process group watchdog thread terminated with exception: [Rank 1] Watchdog caught collective operation "
+                "timeout: WorkNCCL(SeqNum=57, OpType=BROADCAST, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for "
+                "1800002 milliseconds before timing out.\n")
+    bar = "Packing (num_proc=1):   1%|          | 856984/108919656 [30:00<64:44:29, 463.65it/s]"
+    seen = incidents_of(tmp_path / "packing", {"console.log": bar + "\n" + watchdog}, ruleset)
+    assert seen and seen[0].cause is Cause.STRAGGLER, seen
+    assert any("Packing" in e for e in seen[0].evidence), seen
+    # without the bar, the same timeout is a hang
+    alone = incidents_of(tmp_path / "alone", {"console.log": watchdog}, ruleset)
+    assert alone and alone[0].cause is Cause.HANG, alone
