@@ -265,8 +265,10 @@ def _parse_time(text: str, *, year: int | None, pos: int) -> Stamp | None:
             if sec >= EPOCH_SECONDS:
                 # UCX's "[1749803291.555759]": Unix time, not seconds since boot; left untimed (the
                 # same run's other stamps are most often local time without a zone, and a true
-                # UTC time among them would be ordered hours away from its neighbours)
-                return None
+                # UTC time among them would be ordered hours away from its neighbours); the host of
+                # the UCX header after it still names the line's node
+                found = _header_host(text, m.end())
+                return Stamp(None, None, found[0], found[1]) if found else None
             return Stamp(None, sec + _frac(m["us"]) / 1e6, None, m.end())
         m = _DMESG_T.match(text, pos)
         if m:

@@ -86,3 +86,17 @@ def test_a_packing_bar_drawn_as_long_as_the_others_waited_is_the_data_preparatio
     # without the bar, the same timeout is a hang
     alone = incidents_of(tmp_path / "alone", {"console.log": watchdog}, ruleset)
     assert alone and alone[0].cause is Cause.HANG, alone
+
+
+def test_a_ucx_line_stamped_with_unix_time_still_names_its_host(tmp_path: Path, ruleset: RuleSet) -> None:
+    from detector.sources.timestamps import parse_timestamp
+
+    line = ("[1754890927.298391] [decode-pod-0:270  :0]    ib_mlx5dv_md.c:1100 UCX  ERROR mlx5_7: ibv_modify_qp(UMR QP "
+            "0x9b5e) failed to modify to RTR: No such device")
+    stamp = parse_timestamp(line)
+    assert stamp is not None and (stamp.time, stamp.since_boot, stamp.host) == (None, None, "decode-pod-0"), stamp
+    assert line[stamp.end:].lstrip().startswith("ib_mlx5dv_md.c:1100"), stamp
+    # (a Unix-time stamp with no header after it stays untimed and names nothing)
+    assert parse_timestamp("[1754890927.298391] plain words") is None
+    seen = incidents_of(tmp_path / "umr", {"console.log": line + "\n"}, ruleset)
+    assert seen and (seen[0].cause, seen[0].node) == (Cause.NETWORK, "decode-pod-0"), seen
