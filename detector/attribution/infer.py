@@ -466,6 +466,27 @@ def _sole_lowest(values: Mapping[int, int]) -> tuple[int, int] | None:
     return (lows[0], low) if len(lows) == 1 else None
 
 
+def _node_behind(values: Mapping[int, int], facts: RunFacts) -> tuple[str, int, list[int]] | None:
+    """(node, value, ranks) when the ranks with the lowest of ``values`` (two or more) are every rank
+    the run places on one node, and the ranks with a higher value are all placed on other nodes: a
+    whole node behind the others (its ranks never issued the collective the others wait in)."""
+    if len(values) < 3:
+        return None
+    low = min(values.values())
+    lows = sorted(r for r, v in values.items() if v == low)
+    if len(lows) < 2 or len(lows) == len(values):
+        return None
+    node_of = {r: info.node for r, info in facts.ranks.items() if info.node}
+    nodes = {node_of.get(r) for r in lows}
+    if len(nodes) != 1 or None in nodes:
+        return None
+    node = next(iter(n for n in nodes if n is not None))
+    ahead = {node_of.get(r) for r, v in values.items() if v != low}
+    if None in ahead or node in ahead or any(n == node and r not in values for r, n in node_of.items()):
+        return None
+    return node, low, lows
+
+
 STALL_REPORT_SPAN = timedelta(seconds=90)  # Horovod's inspector warns again each minute a stall lasts
 STALL_BLOCK_GAP = 3  # lines of one report that no rule reads ("Stalled ops:", a wrapped header)
 
@@ -872,6 +893,18 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
             votes[spared] += 3
             reasons[spared].append("the launcher sent its teardown signal to every other worker of its node, "
                                    "not to this one: it had already ended")
+    if not votes:
+        for values, what in ((completed, "completed"), (enqueued, "enqueued")):
+            behind_node = _node_behind(values, facts)
+            if behind_node is None:
+                continue
+            host, value, lows = behind_node
+            shown = ", ".join(str(r) for r in lows[:16]) + (" ..." if len(lows) > 16 else "")
+            return _build(Cause.HANG, Initiator(node=host), collateral,
+                          tuple(r for r in _collateral(group, None, facts) if r not in lows), 0.45, facts,
+                          inferred_by=f"ranks {shown}, every rank of {host}, {what} fewer collectives ({value}) "
+                                      f"than the ranks of the other nodes: that node stopped issuing the collective "
+                                      f"the others wait in")
     if votes:
         top = votes.most_common(2)
         if len(top) == 1 or top[0][1] > top[1][1]:

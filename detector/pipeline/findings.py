@@ -190,7 +190,8 @@ def _after_timeout(timeout: datetime | None, exit_time: datetime | None) -> bool
 
 # the launcher tearing its other workers down after one failed: consequences, not evidence of
 # what failed
-TEARDOWN_RULES = SIGNAL_SENT | {"torch.elastic_force_kill", "scheduler.srun_step_aborted"}
+SRUN_TEARDOWN_RULES = frozenset({"scheduler.srun_step_aborted", "scheduler.srun_terminating"})  # srun ending the step
+TEARDOWN_RULES = SIGNAL_SENT | {"torch.elastic_force_kill"} | SRUN_TEARDOWN_RULES
 # a launcher's line naming the process whose exit came first (mpirun's "The first process to do
 # so was: Process name: [[jobid,1],N]")
 FIRST_EXIT_RULES = frozenset({"launcher.mpirun_first_nonzero"})
@@ -290,7 +291,7 @@ def exit_findings(scans: Sequence[FileScan], idx: RunIndex, rank_findings: Seque
         records[(first[7], None)] = first
     # what else says a rank failed: initiator-grade lines, collateral other than a launcher tearing
     # its workers down after the failure, deaths by a signal other than the teardown's
-    grace_kills = _grace_kills(records)
+    grace_kills = _grace_kills(records) | _srun_teardown_kills(records, rank_findings)
     signal_deaths = any(code < 0 and code not in TEARDOWN_CODES and key not in grace_kills
                         for key, (code, *_) in records.items())
     evidence_elsewhere = (any(f.role is Role.INITIATOR or (f.role is Role.COLLATERAL and f.rule not in TEARDOWN_RULES)
@@ -352,6 +353,27 @@ def exit_findings(scans: Sequence[FileScan], idx: RunIndex, rank_findings: Seque
             attempt=att, confidence=conf,
         ))
     return out
+
+
+def _srun_teardown_kills(records: Mapping[tuple[int | None, int | None], _Exit],
+                         rank_findings: Sequence[Finding]) -> set[tuple[int | None, int | None]]:
+    """The srun tasks reported "Killed" after srun said it was ending the step ("srun: Terminating
+    StepId=...", "Job step aborted") in the same file, once another of its tasks was reported
+    failing before that line: srun killing what was left of the step, not the failure. (A task
+    killed first, before srun ended the step, stays what it was: a kill nothing explains.)"""
+    ends: dict[str, int] = {}  # each file's first line of srun ending the step
+    for f in rank_findings:
+        if f.rule in SRUN_TEARDOWN_RULES and f.file and f.line is not None:
+            ends[f.file] = min(ends.get(f.file, f.line), f.line)
+    if not ends:
+        return set()
+    failed_before: set[str] = set()  # files in which a task was reported failing before srun ended the step
+    for f in rank_findings:
+        if (f.field("task") is not None and f.file in ends and f.line is not None and f.line < ends[f.file]
+                and f.field("signal") != "Killed"):
+            failed_before.add(f.file)
+    return {key for key, (code, _pid, _node, _when, file, line, text, _att) in records.items()
+            if code == -9 and file in failed_before and line > ends[file] and text.lstrip().startswith("srun: ")}
 
 
 GRACE_AFTER = timedelta(seconds=20)  # torchelastic's SIGTERM-to-SIGKILL grace is 30 s by default
@@ -1491,6 +1513,17 @@ ONE_NODE_RANKS = 8  # ranks a run may have and still be one node's, where nothin
 _SRUN_TASK_LINES = frozenset({"scheduler.srun_task_exit", "scheduler.srun_task_signal"})  # "srun: error: node07: task 7: ..."
 
 
+def srun_task_hosts(findings: Sequence[Finding]) -> dict[int, str]:
+    """The host srun names for each task (a rank) it reports ending ("srun: error: node07: tasks
+    0-7: Killed"); a task named on two hosts keeps the first."""
+    out: dict[int, str] = {}
+    for f in findings:
+        if f.rule in _SRUN_TASK_LINES and (host := f.field("host")) and (tasks := f.field("task")):
+            for task in expand_ranks(tasks):
+                out.setdefault(task, host)
+    return out
+
+
 def _unplaced_gpu_fault(f: Finding) -> bool:
     """A GPU, memory or NVLink fault the kernel reported on a named node, on no rank."""
     return (f.rank is None and f.node is not None and f.field("xid") is not None and f.role is Role.INITIATOR
@@ -1506,11 +1539,7 @@ def place_gpu_faults(findings: Sequence[Finding], idx: RunIndex) -> list[Finding
     if not faults:
         return list(findings)
     # where srun says which node ran a task (a rank), when no other line placed it
-    task_host: dict[int, str] = {}
-    for f in findings:
-        if f.rule in _SRUN_TASK_LINES and (host := f.field("host")) and (tasks := f.field("task")):
-            for task in expand_ranks(tasks):
-                task_host.setdefault(task, host)
+    task_host = srun_task_hosts(findings)
     own: dict[str, list[Finding]] = defaultdict(list)
     unplaced: list[Finding] = []
     for f in findings:

@@ -47,6 +47,7 @@ from detector.pipeline.findings import (
     place_summary_tracebacks,
     place_tgi_span_errors,
     refine_generic_nccl,
+    srun_task_hosts,
     unfinished_benchmark,
     verl_worker_ranks,
 )
@@ -102,15 +103,19 @@ def log_activity(scans: Sequence[FileScan], idx: RunIndex) -> dict[int, Activity
 
 
 def rank_infos(idx: RunIndex, activity: Mapping[int, Activity],
-               external: Mapping[int, RankInfo] | None = None) -> dict[int, RankInfo]:
+               external: Mapping[int, RankInfo] | None = None,
+               hosts: Mapping[int, str] | None = None) -> dict[int, RankInfo]:
     """One :class:`RankInfo` per known rank; ``external`` (the coordinator's view of other
-    nodes) fills in what this model does not know."""
+    nodes) fills in what this model does not know; ``hosts`` (where srun said it ran a task)
+    places a rank no other line placed."""
     external = external or {}
+    hosts = hosts or {}
     ranks = {r for r in idx.ranks() | set(activity) | set(external) if 0 <= r < MAX_RANKS}
     out: dict[int, RankInfo] = {}
     for r in sorted(ranks):
         act = activity.get(r)
-        info = RankInfo(rank=r, local_rank=idx.rank_local.get(r), node=idx.rank_node.get(r), pid=idx.rank_pid.get(r),
+        node = idx.rank_node.get(r) or (idx.node(hosts[r]) or hosts[r] if r in hosts else None)
+        info = RankInfo(rank=r, local_rank=idx.rank_local.get(r), node=node, pid=idx.rank_pid.get(r),
                         gpu=idx.rank_gpu.get(r), last_time=act.last_time if act else None,
                         last_step=act.last_step if act else None)
         ext = external.get(r)
@@ -258,7 +263,7 @@ def build_model(
     idx = index if index is not None else build_index_for(scans, live)
     findings, warnings = run_findings(scans, idx, rules, elastic_files, relaunches=True)
     act = activity if activity is not None else log_activity(scans, idx)
-    return RunModel(idx, findings, rank_infos(idx, act, external), warnings)
+    return RunModel(idx, findings, rank_infos(idx, act, external, srun_task_hosts(findings)), warnings)
 
 
 def demote_untimed_kernel_faults_of_a_finished_run(findings: list[Finding], scans: Sequence[FileScan]) -> list[Finding]:

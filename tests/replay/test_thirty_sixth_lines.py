@@ -100,3 +100,50 @@ def test_a_ucx_line_stamped_with_unix_time_still_names_its_host(tmp_path: Path, 
     assert parse_timestamp("[1754890927.298391] plain words") is None
     seen = incidents_of(tmp_path / "umr", {"console.log": line + "\n"}, ruleset)
     assert seen and (seen[0].cause, seen[0].node) == (Cause.NETWORK, "decode-pod-0"), seen
+
+
+def _node_behind_run(srun_tail: str) -> str:
+    """Ranks 4-7 (node-b) time out in collective #12 they enqueued; ranks 0-3 (node-a) are told of
+    it by Flight Recorder's dump signal with only 11 enqueued: node-a never issued #12."""
+    lines = []
+    for r in range(4, 8):
+        lines.append(f"[rank{r}]:[E623 11:25:20.43167053{r} ProcessGroupNCCL.cpp:704] [Rank {r}] Watchdog caught collective "
+                     f"operation timeout: WorkNCCL(SeqNum=12, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) "
+                     f"ran for 600003 milliseconds before timing out.")
+        lines.append(f"[rank{r}]:[E623 11:25:20.53238545{r} ProcessGroupNCCL.cpp:2357] [PG ID 0 PG GUID 0(default_pg) Rank "
+                     f"{r}]  failure detected by watchdog at work sequence id: 12 PG status: last enqueued work: 12, last "
+                     f"completed work: 11")
+    for r in range(4):
+        lines.append(f"[rank{r}]:[E623 11:25:20.47632672{r} ProcessGroupNCCL.cpp:1827] [PG ID 0 PG GUID 0(default_pg) Rank "
+                     f"{r}] Received a dump signal due to a collective timeout from  rank 5 and we will try our best to dump "
+                     f"the debug info. Last enqueued NCCL work: 11, last completed NCCL work: 11.This is most likely caused "
+                     f"by incorrect usages of collectives.")
+    return "\n".join(lines) + "\n" + srun_tail
+
+
+def test_srun_killing_the_rest_of_the_step_is_its_teardown_and_a_whole_node_behind_is_named(
+        tmp_path: Path, ruleset: RuleSet) -> None:
+    teardown = ("srun: error: node-b: task 5: Aborted (core dumped)\n"
+                "srun: Terminating StepId=77.0\n"
+                "srun: error: node-b: tasks 4,6-7: Aborted (core dumped)\n"
+                "srun: error: node-a: tasks 0-3: Killed\n"
+                "srun: Force Terminated StepId=77.0\n")
+    seen = incidents_of(tmp_path / "teardown", {"slurm-77.out": _node_behind_run(teardown)}, ruleset)
+    assert seen and (seen[0].cause, seen[0].rank, seen[0].node) == (Cause.HANG, None, "node-a"), seen
+    assert not seen[0].drain, seen
+    # tasks killed first, before srun ended the step: a kill nothing explains, still the failure's start
+    killed_first = ("srun: error: node-a: tasks 0-3: Killed\n"
+                    "srun: Terminating StepId=77.0\n"
+                    "srun: error: node-b: tasks 4-7: Aborted (core dumped)\n")
+    first = incidents_of(tmp_path / "first", {"slurm-77.out": _node_behind_run(killed_first)}, ruleset)
+    assert first and first[0].rank in (0, 1, 2, 3) and first[0].cause is not Cause.HANG, first
+
+
+def test_ranks_behind_on_two_nodes_name_no_node(tmp_path: Path, ruleset: RuleSet) -> None:
+    # node-a holds ranks 0-1 and 4-5 here: ranks 0-3 behind are not one node's
+    tail = ("srun: error: node-b: task 6: Aborted (core dumped)\n"
+            "srun: Terminating StepId=78.0\n"
+            "srun: error: node-b: tasks 2-3,7: Aborted (core dumped)\n"
+            "srun: error: node-a: tasks 0-1,4-5: Killed\n")
+    seen = incidents_of(tmp_path / "split", {"slurm-78.out": _node_behind_run(tail)}, ruleset)
+    assert seen and seen[0].node is None and seen[0].rank is None, seen
