@@ -43,6 +43,7 @@ from detector.attribution.infer import (
     loader_dump_behind,
     main_first_straggler,
     oom_victim_task,
+    ras_rank_behind,
     slowed_then_stopped,
     storage_stall,
 )
@@ -715,7 +716,8 @@ def attribute(facts: RunFacts) -> list[Incident]:
                     inferred = fallback
             if inferred is not None:
                 incidents.append(inferred)
-    incidents = [data_prep_straggler(i, facts) or main_first_straggler(i, facts) or checkpoint_save_straggler(i, facts)
+    incidents = [ras_rank_behind(i, facts) or data_prep_straggler(i, facts) or main_first_straggler(i, facts)
+                 or checkpoint_save_straggler(i, facts)
                  or interrupted(i, facts) or storage_stall(i, facts) or loader_dump_behind(i, facts) or oom_victim_task(i, facts)
                  or slowed_then_stopped(i, facts) or i for i in incidents]
     incidents.extend(_stragglers(facts))

@@ -1382,6 +1382,41 @@ def _unfinished(bar: Finding) -> bool:
     return (small_int(bar.field("pct")) or 0) < 100
 
 
+RULE_RAS_MISMATCH = "nccl.ras_operation_mismatch"  # rules/nccl.yaml
+RULE_RAS_COUNTS = "nccl.ras_operation_counts"
+
+
+def ras_rank_behind(incident: Incident, facts: RunFacts) -> Incident | None:
+    """An incident of NCCL's RAS mismatch report that names no initiator, given the one rank the
+    report lists as having launched fewer operations than every other rank ("Rank 1 has launched
+    up to operation 100 -- GPU 0 managed by process 6247 on node 10.0.109.86" beside "3 ranks have
+    launched up to operation 101"): the others wait in the collective it never launched. Ranks
+    listed ahead of the rest (two ranks at 641, thirty at 640) name none."""
+    if incident.initiator.rank is not None or incident.initiator.node is not None:
+        return None
+    if not any(f.rule == RULE_RAS_MISMATCH for f in incident.evidence):
+        return None
+    lines = [f for f in facts.findings if f.rule == RULE_RAS_COUNTS and small_int(f.field("count"), digits=12) is not None]
+    counts = [small_int(f.field("count"), digits=12) or 0 for f in lines]
+    if len(lines) < 2 or len(set(counts)) < 2:
+        return None
+    low = min(counts)
+    at_low = [f for f, c in zip(lines, counts, strict=True) if c == low]
+    if len(at_low) != 1 or at_low[0].field("ras_rank") is None:
+        return None
+    behind = at_low[0]
+    rank = small_int(behind.field("ras_rank"))
+    if rank is None:
+        return None
+    ahead = max(counts)
+    initiator = Initiator(rank=rank, node=behind.field("ras_node"), pid=small_int(behind.field("ras_pid")))
+    return _build(incident.cause, initiator, [behind, *incident.evidence],
+                  tuple(r for r in incident.collateral_ranks if r != rank), max(incident.confidence, 0.5), facts,
+                  inferred_by=f"NCCL's RAS report lists rank {rank} as having launched up to operation {low} while "
+                              f"the other ranks launched up to {ahead}: it is behind, and they wait in the "
+                              "collective it never launched")
+
+
 def data_prep_straggler(incident: Incident, facts: RunFacts) -> Incident | None:
     """The incident read again as a straggler when a data-preparation progress bar (tokenizing,
     a dataset map), unfinished and drawn just before the incident's first line (or on it), had

@@ -147,3 +147,33 @@ def test_ranks_behind_on_two_nodes_name_no_node(tmp_path: Path, ruleset: RuleSet
             "srun: error: node-a: tasks 0-1,4-5: Killed\n")
     seen = incidents_of(tmp_path / "split", {"slurm-78.out": _node_behind_run(tail)}, ruleset)
     assert seen and seen[0].node is None and seen[0].rank is None, seen
+
+
+_RAS = """Communicators... (0.001s)
+=============
+
+Group     Comms     Nodes     Ranks     Ranks     Ranks    Status  Errors
+    #  in group  per comm  per node  per comm  in group
+    0         1         4         1         4         4   RUNNING  MISMATCH
+
+Warnings
+========
+
+#0-0 (f31e5874c3f25459) MISMATCH
+  Communicator ranks have different AllReduce operation counts
+{counts}
+"""
+
+
+@pytest.mark.parametrize("counts, rank, node", [
+    ("  3 ranks have launched up to operation 101\n"
+     "  Rank 1 has launched up to operation 100 -- GPU 0 managed by process 6247 on node 10.0.109.86", 1, "10.0.109.86"),
+    # ranks listed ahead of the others name nobody: the ones behind are not listed one by one
+    ("  30 ranks have launched up to operation 640\n  2 ranks have launched up to operation 641", None, None),
+    ("  3 ranks have launched up to operation 100\n"
+     "  Rank 1 has launched up to operation 101 -- GPU 0 managed by process 6247 on node 10.0.109.86", None, None),
+])
+def test_nccl_ras_names_the_one_rank_behind(tmp_path: Path, ruleset: RuleSet, counts: str, rank: int | None,
+                                            node: str | None) -> None:
+    seen = incidents_of(tmp_path / "ras", {"ncclras.txt": _RAS.format(counts=counts)}, ruleset)
+    assert seen and (seen[0].cause, seen[0].rank, seen[0].node) == (Cause.HANG, rank, node), seen
