@@ -554,11 +554,16 @@ t = torch.ones(4, dtype=torch.bfloat16)
 dist.all_reduce(t)
 dist.broadcast(t, 0)
 dist.all_gather([torch.zeros(2)], torch.ones(2))
-# gloo records a collective's completion on its own thread: wait until the recorder has every
-# entry completed, so that neither dump catches the last one still running
+# gloo records a collective's completion on its own thread: wait until the process group's status
+# says the last one enqueued has completed, so that neither dump catches it still running (gloo's
+# entries stay "scheduled" in torch 2.13; its status is what moves; up to a minute: on a loaded
+# machine that thread was seen to take more than four seconds)
 import pickle, time
-for _ in range(200):
-    if all(e.get("state") == "completed" for e in pickle.loads(_dump_fr_trace()).get("entries", [])):
+deadline = time.monotonic() + 60
+while time.monotonic() < deadline:
+    status = pickle.loads(_dump_fr_trace()).get("pg_status", {})
+    if status and all(s.get("last_completed_collective") == s.get("last_enqueued_collective") == 3
+                      for s in status.values()):
         break
     time.sleep(0.02)
 open(os.path.join(out, "comm_lib_trace_rank_0"), "wb").write(_dump_fr_trace())
