@@ -291,7 +291,14 @@ def exit_findings(scans: Sequence[FileScan], idx: RunIndex, rank_findings: Seque
         records[(first[7], None)] = first
     # what else says a rank failed: initiator-grade lines, collateral other than a launcher tearing
     # its workers down after the failure, deaths by a signal other than the teardown's
-    grace_kills = _grace_kills(records) | _srun_teardown_kills(records, rank_findings)
+    # srun killing what was left of the step after another task failed: where ranks had timed out
+    # in a collective and the killed one had not, it was stuck outside the collective they gave up
+    # on (the hang's rank); otherwise it was only torn down with the rest
+    srun_kills = _srun_teardown_kills(records, rank_findings)
+    own_timeouts = {(tf.attempt, tf.rank) for tf in rank_findings
+                    if tf.role is Role.COLLATERAL and tf.rank is not None and "timeout" in tf.rule}
+    stuck = {key for key in srun_kills if key[0] in timed_out and key not in own_timeouts}
+    grace_kills = _grace_kills(records) | (srun_kills - stuck)
     signal_deaths = any(code < 0 and code not in TEARDOWN_CODES and key not in grace_kills
                         for key, (code, *_) in records.items())
     evidence_elsewhere = (any(f.role is Role.INITIATOR or (f.role is Role.COLLATERAL and f.rule not in TEARDOWN_RULES)
@@ -316,6 +323,10 @@ def exit_findings(scans: Sequence[FileScan], idx: RunIndex, rank_findings: Seque
             # mpirun names the first process to end, and it was terminated (SIGTERM) with nothing
             # failing before: stopped from outside (a preemption, a node reclaimed, an eviction)
             role, cause, conf = Role.INITIATOR, Cause.PREEMPTION, 0.45
+        elif (_attempt, rank) in stuck:
+            # (srun killed it after the others' watchdogs had given up on a collective it never
+            # reached: it was stuck, not killed for what it did)
+            role, cause, conf = Role.INITIATOR, Cause.HANG, 0.5
         elif code in TEARDOWN_CODES or (_attempt, rank) in grace_kills or (code == -6 and (att in wave or rank in aborting
                                                       or _after_timeout(first_timeout.get(att), time)
                                                       or (att in untimed_timeout and att not in first_timeout

@@ -121,17 +121,29 @@ def _node_behind_run(srun_tail: str) -> str:
     return "\n".join(lines) + "\n" + srun_tail
 
 
-def test_srun_killing_the_rest_of_the_step_is_its_teardown_and_a_whole_node_behind_is_named(
-        tmp_path: Path, ruleset: RuleSet) -> None:
+def test_srun_killing_ranks_the_watchdogs_left_is_their_hang(tmp_path: Path, ruleset: RuleSet) -> None:
+    # ranks 4-7 aborted on their watchdog timeouts; srun then ends the step and kills ranks 0-3,
+    # which never reached the collective: they were stuck outside it (the hang's ranks)
     teardown = ("srun: error: node-b: task 5: Aborted (core dumped)\n"
                 "srun: Terminating StepId=77.0\n"
                 "srun: error: node-b: tasks 4,6-7: Aborted (core dumped)\n"
                 "srun: error: node-a: tasks 0-3: Killed\n"
                 "srun: Force Terminated StepId=77.0\n")
     seen = incidents_of(tmp_path / "teardown", {"slurm-77.out": _node_behind_run(teardown)}, ruleset)
-    assert seen and (seen[0].cause, seen[0].rank, seen[0].node) == (Cause.HANG, None, "node-a"), seen
+    assert seen and seen[0].cause is Cause.HANG and seen[0].rank in (0, 1, 2, 3) and seen[0].node == "node-a", seen
     assert not seen[0].drain, seen
-    # tasks killed first, before srun ended the step: a kill nothing explains, still the failure's start
+    # no collective timed out: the tasks srun killed after another exited on its error were only
+    # torn down with the step; the error's rank is the failure
+    exited = ("5: Traceback (most recent call last):\n"
+              "5:   File \"/srv/train.py\", line 9, in <module>\n"
+              "5: RuntimeError: checkpoint shard 3 is corrupt\n"
+              "srun: error: node-b: task 5: Exited with exit code 1\n"
+              "srun: Terminating StepId=79.0\n"
+              "srun: error: node-a: tasks 0-3: Killed\n"
+              "srun: error: node-b: tasks 4,6-7: Killed\n")
+    after = incidents_of(tmp_path / "exited", {"slurm-79.out": exited}, ruleset)
+    assert after and (after[0].cause, after[0].rank) == (Cause.PYTHON_EXCEPTION, 5), after
+    # a task killed first, before srun ended the step: a kill nothing explains, still the failure's start
     killed_first = ("srun: error: node-a: tasks 0-3: Killed\n"
                     "srun: Terminating StepId=77.0\n"
                     "srun: error: node-b: tasks 4-7: Aborted (core dumped)\n")
@@ -139,14 +151,17 @@ def test_srun_killing_the_rest_of_the_step_is_its_teardown_and_a_whole_node_behi
     assert first and first[0].rank in (0, 1, 2, 3) and first[0].cause is not Cause.HANG, first
 
 
-def test_ranks_behind_on_two_nodes_name_no_node(tmp_path: Path, ruleset: RuleSet) -> None:
+@pytest.mark.parametrize("placed, node", [
+    # srun's lines place ranks 0-3 on node-a, 4-7 on node-b: node-a's ranks are the ones behind
+    ("srun: error: node-b: tasks 4-7: Aborted (core dumped)\nsrun: Terminating StepId=78.0\n"
+     "srun: error: node-a: tasks 0-3: Aborted (core dumped)\n", "node-a"),
     # node-a holds ranks 0-1 and 4-5 here: ranks 0-3 behind are not one node's
-    tail = ("srun: error: node-b: task 6: Aborted (core dumped)\n"
-            "srun: Terminating StepId=78.0\n"
-            "srun: error: node-b: tasks 2-3,7: Aborted (core dumped)\n"
-            "srun: error: node-a: tasks 0-1,4-5: Killed\n")
-    seen = incidents_of(tmp_path / "split", {"slurm-78.out": _node_behind_run(tail)}, ruleset)
-    assert seen and seen[0].node is None and seen[0].rank is None, seen
+    ("srun: error: node-b: tasks 2-3,6-7: Aborted (core dumped)\nsrun: Terminating StepId=78.0\n"
+     "srun: error: node-a: tasks 0-1,4-5: Aborted (core dumped)\n", None),
+])
+def test_a_whole_node_behind_the_others_is_named(tmp_path: Path, ruleset: RuleSet, placed: str, node: str | None) -> None:
+    seen = incidents_of(tmp_path / "behind", {"slurm-78.out": _node_behind_run(placed)}, ruleset)
+    assert seen and (seen[0].cause, seen[0].rank, seen[0].node) == (Cause.HANG, None, node), seen
 
 
 _RAS = """Communicators... (0.001s)
