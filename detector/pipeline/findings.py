@@ -370,8 +370,9 @@ def _srun_teardown_kills(records: Mapping[tuple[int | None, int | None], _Exit],
                          rank_findings: Sequence[Finding]) -> set[tuple[int | None, int | None]]:
     """The srun tasks reported "Killed" after srun said it was ending the step ("srun: Terminating
     StepId=...", "Job step aborted") in the same file, once another of its tasks was reported
-    failing before that line: srun killing what was left of the step, not the failure. (A task
-    killed first, before srun ended the step, stays what it was: a kill nothing explains.)"""
+    failing before that line: srun killing what was left of the step, not for anything the task
+    did (the caller tells a task stuck outside the others' collective from one torn down with them).
+    A task killed first, before srun ended the step, stays what it was: a kill nothing explains."""
     ends: dict[str, int] = {}  # each file's first line of srun ending the step
     for f in rank_findings:
         if f.rule in SRUN_TEARDOWN_RULES and f.file and f.line is not None:
