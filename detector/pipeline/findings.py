@@ -295,9 +295,11 @@ def exit_findings(scans: Sequence[FileScan], idx: RunIndex, rank_findings: Seque
     # in a collective and the killed one had not, it was stuck outside the collective they gave up
     # on (the hang's rank); otherwise it was only torn down with the rest
     srun_kills = _srun_teardown_kills(records, rank_findings)
-    own_timeouts = {(tf.attempt, tf.rank) for tf in rank_findings
-                    if tf.role is Role.COLLATERAL and tf.rank is not None and "timeout" in tf.rule}
-    stuck = {key for key in srun_kills if key[0] in timed_out and key not in own_timeouts}
+    stuck: set[tuple[int | None, int | None]] = set()
+    if srun_kills:
+        own_timeouts = {(tf.attempt, tf.rank) for tf in rank_findings
+                        if tf.role is Role.COLLATERAL and tf.rank is not None and "timeout" in tf.rule}
+        stuck = {key for key in srun_kills if key[0] in timed_out and key not in own_timeouts}
     grace_kills = _grace_kills(records) | (srun_kills - stuck)
     signal_deaths = any(code < 0 and code not in TEARDOWN_CODES and key not in grace_kills
                         for key, (code, *_) in records.items())
