@@ -872,15 +872,26 @@ def _deaths_after_timeouts(findings: Sequence[Finding]) -> list[Finding]:
     """``findings`` with a launcher's report that a worker died, for no reason it gives, made
     collateral when it came after ranks of the attempt had already timed out in a collective:
     Ray's "actor died" after the NCCL watchdog took the workers down is that teardown, not
-    what started it."""
+    what started it. A report without a time counts so when a timeout is above it in its file."""
     first: dict[int | None, datetime] = {}
+    first_line: dict[tuple[str | None, int | None], int] = {}  # (a report without a time: a timeout above it in its file)
     for f in findings:
         if f.rule in COLLECTIVE_TIMEOUTS and f.time is not None and (f.attempt not in first or f.time < first[f.attempt]):
             first[f.attempt] = f.time
-    if not first:
+        if f.rule in COLLECTIVE_TIMEOUTS and f.line is not None:
+            key = (f.file, f.attempt)
+            first_line[key] = min(first_line.get(key, f.line), f.line)
+    if not first and not first_line:
         return list(findings)
+
+    def after(f: Finding) -> bool:
+        if f.time is not None:
+            return f.attempt in first and f.time >= first[f.attempt]
+        line = first_line.get((f.file, f.attempt))
+        return line is not None and f.line is not None and f.line > line
+
     return [replace(f, role=Role.COLLATERAL) if f.rule in DEATH_AFTER_TIMEOUT and f.role is Role.INITIATOR
-            and f.time is not None and f.attempt in first and f.time >= first[f.attempt] else f for f in findings]
+            and after(f) else f for f in findings]
 
 
 RULE_HEARTBEAT_ABORT = "torch.heartbeat_monitor_abort"  # rules/torch.yaml: the NCCL watchdog aborts its process

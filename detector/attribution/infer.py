@@ -164,7 +164,9 @@ def _timeouts_in_different_collectives(collateral: Sequence[Finding], facts: Run
         last = sized
     ops = Counter(op for op, _seq, _f in last.values())
     seqs = [seq for _op, seq, _f in last.values()]
-    if len(last) < 2 or len(ops) < 2 or max(seqs) - min(seqs) > MISMATCH_SEQ_SPAN:
+    if len(last) < 2 or len(ops) < 2:
+        return None
+    if max(seqs) - min(seqs) > MISMATCH_SEQ_SPAN and not _one_group_apart(timed, last):
         return None
     if max(seqs) - min(seqs) == 1 and len({op for op, seq, _f in last.values() if seq == min(seqs)}) < 2:
         # one apart: the ranks ahead completed #N (a broadcast's root, an eager send) and wait
@@ -180,6 +182,78 @@ def _timeouts_in_different_collectives(collateral: Sequence[Finding], facts: Run
     return _build(Cause.COLLECTIVE_MISMATCH, initiator, evidence, _collateral(collateral, rank, facts),
                   0.6 if rank is not None else 0.4, facts,
                   inferred_by=f"the ranks timed out in different collectives at the same point ({ops_text})")
+
+
+def _one_group_apart(timed: Sequence[Finding], last: Mapping[int, tuple[str, int, Finding]]) -> bool:
+    """Ranks whose watchdogs each name the same process group (every one of their timeout lines
+    that names one) and time out in different operations far apart in that group's sequence
+    (rank 1 in ALLREDUCE #2635, rank 0 in _REDUCE_SCATTER_BASE #2667, both of the default group):
+    a collective completes only when every rank of its group launches it, so rank 0 finished
+    #2635 with some other operation of rank 1's; their collectives were paired out of order.
+    Point-to-point work is left out (a root's eager sends run ahead of a stuck peer)."""
+    groups: dict[int, set[str]] = defaultdict(set)
+    for f in timed:
+        if f.rank is not None and f.rank in last and (pg := _PG_ID.search(f.text)) is not None:
+            groups[f.rank].add(pg["pg"])
+    named = set().union(*groups.values()) if groups else set()
+    return (len(named) == 1 and all(groups.get(rank) for rank in last)
+            and not any(op.startswith("BROADCAST") for op, _seq, _f in last.values()))
+
+
+RULE_FAILED_STACK = "torch.failed_collective_stack"  # rules/torch.yaml: the frames follow as its context
+_STACK_FRAME = re.compile(r"^(?:\[rank[0-9]{1,7}\]:)?#(?P<n>[0-9]{1,3}) (?P<fn>\S{1,200}) from (?P<path>.{1,600}):(?P<line>[0-9]{1,7})\s*$")
+_P2P_CALLS = frozenset({"send", "recv", "isend", "irecv", "batch_isend_irecv", "P2POp"})
+
+
+def _launch_site(context: Sequence[str]) -> tuple[str, str] | None:
+    """The collective a failed-collective stack launched (its first frame's function) and the
+    first frame of the program's own code above PyTorch's (function, file and line), or None."""
+    frames = [m for line in context if (m := _STACK_FRAME.match(line)) is not None]
+    if not frames or frames[0]["n"] != "0":
+        return None
+    for m in frames[1:]:
+        path = m["path"].replace("\\", "/")
+        if "/torch/" not in path and not path.startswith("torch/"):
+            return frames[0]["fn"], f"{m['fn']} ({path.rsplit('/', 1)[-1]}:{m['line']})"
+    return None
+
+
+def _failed_collectives_launched_apart(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
+    """Ranks of one process group whose watchdogs printed the stack of the collective that timed
+    out, launched from different places of the program (ranks 1 and 2 in the all_reduce after a
+    graph capture, rank 3 in one inside the model's forward): they issued different collectives,
+    a collective mismatch; a rank alone against two or more that agree is the culprit. Only where
+    every such rank's lines name the same process group, and no stack is of point-to-point work."""
+    sites: dict[int, tuple[str, str]] = {}
+    stacks: list[Finding] = []
+    for f in group:
+        if f.rule == RULE_FAILED_STACK and f.rank is not None and f.rank not in sites:
+            site = _launch_site(f.context)
+            if site is None:
+                continue
+            if site[0] in _P2P_CALLS:
+                return None
+            sites[f.rank] = site
+            stacks.append(f)
+    if len(sites) < 2 or len(set(sites.values())) < 2:
+        return None
+    groups: dict[int, set[str]] = defaultdict(set)
+    for f in group:
+        if f.rank is not None and f.rank in sites and (pg := _PG_ID.search(f.text)) is not None:
+            groups[f.rank].add(pg["pg"])
+    named = set().union(*groups.values()) if groups else set()
+    if len(named) != 1:
+        return None
+    counts = Counter(sites.values())
+    (major, n_major), = counts.most_common(1)
+    odd = [r for r, site in sites.items() if site != major]
+    rank = odd[0] if n_major >= 2 and len(odd) == 1 else None
+    where = "; ".join(f"rank {r}: {fn} from {caller}" for r, (fn, caller) in sorted(sites.items()))
+    initiator = _initiator_for(rank, None, facts, stacks) if rank is not None else Initiator()
+    collateral = [f for f in group if f.role is Role.COLLATERAL]
+    return _build(Cause.COLLECTIVE_MISMATCH, initiator, stacks + collateral[:8], _collateral(collateral, rank, facts),
+                  0.55 if rank is not None else 0.45, facts,
+                  inferred_by=f"the ranks' timed-out collectives were launched from different places in the program ({where})")
 
 
 # collectives whose input is the same size on every rank (an all-to-all's splits may differ, and
@@ -775,7 +849,7 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
         # [tensor]") counts so only when training went on after it.
         return None
     mismatch = (_timeouts_in_different_collectives(collateral, facts) or _stall_reports_disagree(collateral, facts)
-                or _completed_what_a_peer_waits_in(collateral, facts))
+                or _completed_what_a_peer_waits_in(collateral, facts) or _failed_collectives_launched_apart(group, facts))
     if mismatch is not None:
         return mismatch
     votes: Counter[int] = Counter()
