@@ -433,6 +433,34 @@ def _named_by_the_peers(primary: Finding, initiators: Sequence[Finding],
     return (min(own, key=_ts), lost) if own else (primary, set())
 
 
+ZONE_SPAN = timedelta(hours=14)  # the widest gap two time zones make
+
+
+def _gpu_fault_behind_an_unknown_error(primary: Finding, initiators: Sequence[Finding]) -> Finding:
+    """For a rank's error of no known cause (CUDA's "unknown error"), the kernel's fault of that
+    rank's GPU (the same rank, GPU or, where neither is told, node), at the same time or a time
+    zone apart (a kernel log read in local time beside the ranks' UTC): what the GPU did is the
+    cause, the rank's error its consequence."""
+    if primary.cause is not Cause.UNKNOWN:
+        return primary
+
+    def same_place(f: Finding) -> bool:
+        if f.rank is not None and primary.rank is not None:
+            return f.rank == primary.rank
+        if f.gpu and primary.gpu:
+            return f.gpu == primary.gpu and f.node == primary.node
+        return f.node is not None and f.node == primary.node
+
+    def same_time(f: Finding) -> bool:
+        if f.time is None or primary.time is None:
+            return True
+        gap = abs(f.time - primary.time)
+        return gap <= SKEW or (gap <= ZONE_SPAN and _a_zone_apart(gap))
+
+    faults = [f for f in initiators if f.cause in GPU_FAULTS and same_place(f) and same_time(f)]
+    return max(faults, key=lambda f: (_strength(f), f.confidence)) if faults else primary
+
+
 def _failure_incident(group: Sequence[Finding], initiators: Sequence[Finding], facts: RunFacts) -> tuple[Incident, set[int]]:
     kept = _without_time_limits_after_failures(initiators, facts)
     ended = {id(f) for f in initiators} - {id(f) for f in kept}  # time limits a failure came before
@@ -440,6 +468,7 @@ def _failure_incident(group: Sequence[Finding], initiators: Sequence[Finding], f
     primary = _pick_primary(placed, group)
     if primary not in kept:  # (an untimed line its file printed first: itself, not its placed copy)
         primary = kept[placed.index(primary)]
+    primary = _gpu_fault_behind_an_unknown_error(primary, kept)
     # the address and name of the node the others lost, and ("voter:" + host) the nodes that lost it:
     # their losses of it are its failure's
     lost_to: set[str] = set()
@@ -677,7 +706,9 @@ def attribute(facts: RunFacts) -> list[Incident]:
     if last_attempt is not None:
         facts = replace(facts, findings=tuple(attempted))
     failure_findings = _peer_died_first(_aborts_by_the_watchdog(_deaths_after_timeouts(_crashes_after_a_lost_peer(
-        [f for f in facts.findings if f.cause is not Cause.STRAGGLER and not f.rule.startswith(RULE_GPU_OUTLIER)]))), facts)
+        _recovery_actions_after_a_fault(
+            [f for f in facts.findings if f.cause is not Cause.STRAGGLER and not f.rule.startswith(RULE_GPU_OUTLIER)])))),
+        facts)
     late = _after_the_job(failure_findings, facts)
     later_incidents: list[Incident] = []
     if late:
@@ -838,6 +869,36 @@ def _straggler_before_a_stop(incidents: list[Incident]) -> list[Incident]:
 # a process that died of its own failure: its peers' transfers to it fail after it
 _OWN_DEATHS = frozenset({Cause.PYTHON_EXCEPTION, Cause.CUDA_OOM, Cause.ILLEGAL_MEMORY_ACCESS, Cause.CRASH_SIGNAL,
                          Cause.HOST_OOM_KILL, Cause.GPU_HARDWARE, Cause.ECC_MEMORY})
+
+
+RULE_RECOVERY_ACTION = "xid.recovery_action_reset"  # rules/xid.yaml: Xid 154, what the driver asks to be done
+RECOVERY_AFTER = timedelta(minutes=2)  # a recovery action this soon after a GPU's fault is that fault's
+
+
+def _recovery_actions_after_a_fault(findings: Sequence[Finding]) -> list[Finding]:
+    """``findings`` with each Xid 154 (the driver asking for a GPU reset or a reboot) made context
+    where an Xid of the same GPU (the same node when the GPU is not named) that says what failed
+    - its NVLink, its memory, the GPU itself - came before it, in the same file or within
+    :data:`RECOVERY_AFTER`: the action follows that fault and its cause is the fault's (an NVLink
+    error that needs a reset is an NVLink fault); the fault still drains the node."""
+    faults = [f for f in findings if f.role is Role.INITIATOR and f.cause in HARDWARE and f.rule != RULE_RECOVERY_ACTION
+              and f.field("xid") is not None]
+    if not faults:
+        return list(findings)
+
+    def follows(action: Finding) -> bool:
+        for f in faults:
+            if f.node != action.node or (f.gpu and action.gpu and f.gpu != action.gpu):
+                continue
+            if f.time is not None and action.time is not None:
+                if timedelta(0) <= action.time - f.time <= RECOVERY_AFTER:
+                    return True
+            elif f.file == action.file and f.line is not None and action.line is not None and f.line < action.line:
+                return True
+        return False
+
+    return [replace(f, role=Role.CONTEXT) if f.rule == RULE_RECOVERY_ACTION and f.role is Role.INITIATOR and follows(f)
+            else f for f in findings]
 
 
 def _peer_died_first(findings: Sequence[Finding], facts: RunFacts) -> list[Finding]:

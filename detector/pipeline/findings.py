@@ -1305,7 +1305,11 @@ def demote_recovered_flaps(findings: Sequence[Finding], ranks_until: datetime | 
     def after(d: Finding, t: datetime) -> bool:
         return d.time is not None and -FLAP_SKEW <= t - d.time <= FLAP_LEAD
 
+    failed = bool(others) or any(f.role is Role.COLLATERAL for f in findings)
+
     def unrelated(d: Finding) -> bool:
+        if not failed:
+            return True  # (a link that came back, and nothing of the job's failed: no harm done)
         if d.time is not None and timed:
             return not any(after(d, t) for t in timed)
         if not timed and not others and d.time is not None and ranks_until is not None:
@@ -1626,6 +1630,13 @@ def _alive_at(f: Finding) -> datetime | None:
     return f.time - timedelta(milliseconds=ran) if ran is not None and ran >= 0 else None
 
 
+# processes an application Xid may name that are no training job's ranks: NVIDIA's tools (the
+# kernel cuts a name to 15 characters: "nvidia-persiste", "gpu-feature-dis"), a notebook, a desktop
+TOOL_PROCESSES = frozenset({"dcgmi", "nv-hostengine", "nvidia-smi", "dcgmproftester", "dcgmproftester1", "dcgmproftester12",
+                            "nvidia-persiste", "nvidia-persistenced", "gpu-feature-dis", "gpud", "nvvs",
+                            "jupyter-lab", "jupyter-noteboo", "xorg", "gnome-shell"})
+
+
 def demote_foreign_app_faults(findings: Sequence[Finding], idx: RunIndex, start: datetime | None) -> list[Finding]:
     """Application Xids (13, 31, 43 ...) that are not this job's made context: one logged more
     than :data:`BEFORE_JOB` before the ranks' first line (a kernel log keeps earlier jobs'
@@ -1636,7 +1647,8 @@ def demote_foreign_app_faults(findings: Sequence[Finding], idx: RunIndex, start:
     teardown signal): a
     fault of the rank's own process ends its CUDA context at once, so the fault was another
     process's on that GPU. Where the namespaces are not known to be shared, one whose pid is not
-    the rank's, when the rank's own log shows no fault and another rank's says what failed. An OOM
+    the rank's, when the rank's own log shows no fault and another rank's says what failed; and
+    one whose process is a tool's (:data:`TOOL_PROCESSES`: a DCGM diagnostic, nvidia-smi). An OOM
     kill logged more than :data:`BEFORE_JOB` before the ranks' first line is context too, and so
     is a GPU, memory or NVLink Xid logged more than :data:`HARDWARE_BEFORE_JOB` before it."""
     alive: dict[int, datetime] = {}
@@ -1686,7 +1698,9 @@ def demote_foreign_app_faults(findings: Sequence[Finding], idx: RunIndex, start:
             # and another rank's log says what failed
             unbacked = (f.pid is not None and own_pid is not None and own_pid != f.pid and f.rank not in own_fault
                         and bool(rank_log_initiators - {f.rank}))
-            if before or foreign or lived_on or unbacked:
+            # a tool's process faulted (a DCGM diagnostic, nvidia-smi, a notebook): not a rank's
+            tool = (f.field("name") or "").strip().lower() in TOOL_PROCESSES
+            if before or foreign or lived_on or unbacked or tool:
                 f = dataclasses.replace(f, role=Role.CONTEXT)
         elif (f.rule == OOM_KILLED and f.role is Role.INITIATOR and start is not None and f.time is not None
               and f.time < start - BEFORE_JOB):

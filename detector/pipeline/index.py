@@ -20,6 +20,9 @@ from detector.support.hosts import names_a_host, placeholder_host
 from detector.support.numbers import MAX_RANKS, small_int
 from detector.types import RankProcess
 
+# words a file name puts before its node's name ("node-<host>-dmesg.txt"): RunIndex.node
+_NAMING_WORDS = frozenset({"node-", "node_", "host-", "host_"})
+
 
 @dataclass
 class RunIndex:
@@ -56,7 +59,12 @@ class RunIndex:
     def node(self, name: str | None) -> str | None:
         if name is None or placeholder_host(name):
             return None
-        return self.host_alias.get(name, name)
+        alias = self.host_alias.get(name)
+        if alias is None and name[:5].lower() in _NAMING_WORDS:
+            # a file named for its node with a word before the name ("node-<host>-dmesg.txt"):
+            # the name without it, where the run knows that host by another name
+            alias = self.host_alias.get(name[5:])
+        return alias if alias is not None else name
 
     def ranks(self) -> set[int]:
         return set(self.file_rank.values()) | set(self.rank_node) | set(self.rank_local) | set(self.rank_pid)

@@ -27,6 +27,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from detector.pipeline.filescan import FileScan
 from detector.support.compressed import open_log
+from detector.support.hosts import same_host
 from detector.types import GPU_FAULTS, Finding, Role
 
 MAX_BYTES = 32 << 20  # files larger than this are not read again
@@ -227,20 +228,31 @@ def _banner_starts(findings: Sequence[Finding], failing: Mapping[str, set[int]],
     banners: dict[str, list[int]] = {}
     ended: dict[str, list[int]] = {}  # the launcher's own word that a launch ended (its exit summary)
     found: dict[str, set[int]] = {}  # every line a rule read, any role
+    node_at: dict[tuple[str, int], str | None] = {}  # the node a banner's or a summary's prefix names
     for f in findings:
         if f.file is None or f.line is None or f.file not in failing:
             continue
         found.setdefault(f.file, set()).add(f.line)
         if f.rule == LAUNCHER_BANNER:
             banners.setdefault(f.file, []).append(f.line)
+            node_at[(f.file, f.line)] = f.node
         elif f.rule in LAUNCH_ENDED:
             ended.setdefault(f.file, []).append(f.line)
+            node_at.setdefault((f.file, f.line), f.node)
+
+    def same_launcher(file: str, end: int, banner: int) -> bool:
+        # (one file of several pods' or hosts' output, each line labelled with its source -
+        # "kubectl logs --prefix" of a job's pods, one after another: another pod's banner
+        # after one pod's summary is that pod's start, not a relaunch)
+        a, b = node_at.get((file, end)), node_at.get((file, banner))
+        return a is None or b is None or same_host(a, b)
+
     out: dict[str, int] = {}
     for file, lines in banners.items():
         total = lines_of.get(file, 0)
         # a banner after the launcher said its launch ended, followed by lines of the new launch
         # that no rule reads (not only a scheduler's or launcher's teardown report)
-        after = [b for b in sorted(lines) if any(e < b for e in ended.get(file, ()))
+        after = [b for b in sorted(lines) if any(e < b and same_launcher(file, e, b) for e in ended.get(file, ()))
                  and (total - b) - sum(1 for x in found[file] if x > b) >= GOES_ON]
         if after:
             last = after[-1]

@@ -200,11 +200,16 @@ def scan_file(
         if scan.first_time is None and scan.tail_first == 1:
             # no stamp in the first lines (a launcher's banner, NCCL's untimed INFO), but the
             # tail holds the whole file: its first stamped line
+            kernel_time = None  # (as in the head: a kernel line pasted among the job's is not when it began)
             for raw in scan.tail_lines[:FIRST_STAMP_LINES]:
                 stamp = parser.stamp(strip_prefix(raw, style).message)
                 if stamp is not None and stamp.time is not None:
-                    scan.first_time = stamp.time
-                    break
+                    if _KERNELISH.search(raw) is None:
+                        scan.first_time = stamp.time
+                        break
+                    kernel_time = kernel_time or stamp.time
+            else:
+                scan.first_time = kernel_time
         elif scan.first_time is None and f.kind is FileKind.RANK_LOG:
             scan.first_time = _first_dated_line(fh, parser)
     scan.parser = parser

@@ -88,6 +88,9 @@ _VLLM_TP_WORKER = re.compile(r"Worker_(?:DP0_)?(?:PP0_)?TP(?P<tp>\d{1,5})(?:_EP\
 # SkyPilot's prefix of each node's lines: "(head, rank=0, pid=2435) ", "(worker1, rank=1, pid=2435,
 # ip=10.0.0.2) " - its rank is the node's (SKYPILOT_NODE_RANK), not a process's: the node is named
 _SKYPILOT = re.compile(r"\((?P<node>head|worker\d{1,5}), rank=\d{1,6}, pid=\d{1,10}(?:, ip=(?P<ip>[0-9A-Fa-f.:]{3,45}))?\) ?")
+# "kubectl logs --prefix": "[pod/<pod>/<container>] " before each line of a pod (the pods of a
+# job one after another in one file); the pod is the line's host
+_KUBECTL_POD = re.compile(r"\[pod/(?P<pod>[a-z0-9](?:[a-z0-9.-]{0,251}[a-z0-9])?)/[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\] ")
 _IPV4 = r"(?:\d{1,3}\.){3}\d{1,3}"
 _SYSLOG_FACILITY = re.compile(r"(?:kern|user|daemon|auth|authpriv|syslog|local[0-7]): ")
 _PDSH_IP = re.compile(r"(?P<host>" + _IPV4 + r"): (?=\S)")
@@ -214,6 +217,11 @@ def _strip_at(line: str, pos: int, style: PrefixStyle) -> tuple[int, int | None,
         if m:
             host = host or m["ip"]
             sky = m["node"]  # (the cluster's name for the node: a host name after it is better)
+            pos = m.end()
+            continue
+        m = _KUBECTL_POD.match(line, pos)
+        if m:
+            host = host or m["pod"]
             pos = m.end()
             continue
         m = _HOST_LOCAL.match(line, pos)
