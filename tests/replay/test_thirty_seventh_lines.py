@@ -133,3 +133,17 @@ def test_failed_collectives_launched_from_different_places(tmp_path: Path, rules
     assert seen and seen[0].cause is cause, seen
     if rank is not None:
         assert seen[0].rank == rank, seen
+
+
+@pytest.mark.parametrize("line", [
+    # (XLA's NCCL call, after the set-aside's scoring)
+    "  (0) INTERNAL:  Failed to execute XLA Runtime executable: run time error: custom call 'xla.gpu.all_reduce' failed: "
+    "external/local_xla/xla/service/gpu/nccl_utils.cc:297: NCCL operation ncclCommInitRank(&comm, nranks, id, rank) "
+    "failed: invalid usage; ",
+    # (TurboMind with no GEMM built for the GPU)
+    "[TM][FATAL][0814.22:31:20.267204][gemm.cu:327] No feasible kernel found for the problem: "
+    "sm75_f16_e4m3b128_f16_ttt_fff_8x2048x1024_1",
+])
+def test_more_of_the_programs_and_the_builds_errors(tmp_path: Path, ruleset: RuleSet, line: str) -> None:
+    seen = incidents_of(tmp_path / "run", {"console.log": line + "\n"}, ruleset)
+    assert seen and seen[0].cause is Cause.PYTHON_EXCEPTION, seen
