@@ -1308,8 +1308,10 @@ def demote_recovered_flaps(findings: Sequence[Finding], ranks_until: datetime | 
     failed = bool(others) or any(f.role is Role.COLLATERAL for f in findings)
 
     def unrelated(d: Finding) -> bool:
-        if not failed:
-            return True  # (a link that came back, and nothing of the job's failed: no harm done)
+        if not failed and d.time is None:
+            # a link that came back, at a time the kernel's log does not tell (seconds since boot),
+            # and nothing of the job's failed: no harm done
+            return True
         if d.time is not None and timed:
             return not any(after(d, t) for t in timed)
         if not timed and not others and d.time is not None and ranks_until is not None:
