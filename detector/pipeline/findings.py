@@ -1308,9 +1308,10 @@ def demote_recovered_flaps(findings: Sequence[Finding], ranks_until: datetime | 
     failed = bool(others) or any(f.role is Role.COLLATERAL for f in findings)
 
     def unrelated(d: Finding) -> bool:
-        if not failed and d.time is None:
-            # a link that came back, at a time the kernel's log does not tell (seconds since boot),
-            # and nothing of the job's failed: no harm done
+        if not failed and (d.time is None or ranks_until is None):
+            # a link that came back and nothing of the job's failed, where the logs cannot tell the
+            # ranks stopped right after it (the kernel's log in seconds since boot, or the ranks'
+            # lines without times): no harm done
             return True
         if d.time is not None and timed:
             return not any(after(d, t) for t in timed)

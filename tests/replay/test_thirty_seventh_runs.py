@@ -143,3 +143,11 @@ def test_a_link_that_came_back_with_nothing_failed_is_no_incident(tmp_path: Path
     job += "Training complete: 10600 steps, final checkpoint /checkpoints/llama3-8b/step_0010600\n"
     seen = incidents_of(tmp_path / "run", {"node_diag_20240428.txt": diag, "slurm-2844488.out": job}, ruleset)
     assert bool(seen) is failed, seen
+
+
+def test_a_timed_flap_beside_ranks_that_print_no_times_and_trained_to_the_end(tmp_path: Path, ruleset: RuleSet) -> None:
+    kernel = ("[Mon Jul  7 16:27:20 2025] mlx5_core 0000:ca:00.0 ibp75s0: Link down\n"
+              "[Mon Jul  7 16:27:21 2025] mlx5_core 0000:ca:00.0 ibp75s0: Link up\n")
+    job = "".join(f"step {s} | loss 4.58 | lr 2.9e-04 | 2.64 s/it\n" for s in range(10500, 10601, 20))
+    job += "Training complete: 10600 steps, final checkpoint /checkpoints/llama3-8b/step_0010600\n"
+    assert incidents_of(tmp_path / "run", {"node07/dmesg-T.txt": kernel, "train.out": job}, ruleset) == []
