@@ -190,7 +190,8 @@ def _one_group_apart(timed: Sequence[Finding], last: Mapping[int, tuple[str, int
     (rank 1 in ALLREDUCE #2635, rank 0 in _REDUCE_SCATTER_BASE #2667, both of the default group):
     a collective completes only when every rank of its group launches it, so rank 0 finished
     #2635 with some other operation of rank 1's; their collectives were paired out of order.
-    Point-to-point work is left out (a root's eager sends run ahead of a stuck peer)."""
+    Not where a broadcast is among them (its root's eager sends run ahead of a stuck peer); the
+    caller has left point-to-point work out already."""
     groups: dict[int, set[str]] = defaultdict(set)
     for f in timed:
         if f.rank is not None and f.rank in last and (pg := _PG_ID.search(f.text)) is not None:
