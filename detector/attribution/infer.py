@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections import Counter, defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from datetime import timedelta
 
 from detector.attribution.advice import keyboard_interrupt
@@ -184,6 +184,15 @@ def _timeouts_in_different_collectives(collateral: Sequence[Finding], facts: Run
                   inferred_by=f"the ranks timed out in different collectives at the same point ({ops_text})")
 
 
+def _groups_named(findings: Sequence[Finding], ranks: Collection[int]) -> dict[int, set[str]]:
+    """The process groups ("[PG ID 0 ...]") each of ``ranks`` names in its lines among ``findings``."""
+    groups: dict[int, set[str]] = defaultdict(set)
+    for f in findings:
+        if f.rank is not None and f.rank in ranks and (pg := _PG_ID.search(f.text)) is not None:
+            groups[f.rank].add(pg["pg"])
+    return groups
+
+
 def _one_group_apart(timed: Sequence[Finding], last: Mapping[int, tuple[str, int, Finding]]) -> bool:
     """Ranks whose watchdogs each name the same process group (every one of their timeout lines
     that names one) and time out in different operations far apart in that group's sequence
@@ -192,10 +201,7 @@ def _one_group_apart(timed: Sequence[Finding], last: Mapping[int, tuple[str, int
     #2635 with some other operation of rank 1's; their collectives were paired out of order.
     Not where a broadcast is among them (its root's eager sends run ahead of a stuck peer); the
     caller has left point-to-point work out already."""
-    groups: dict[int, set[str]] = defaultdict(set)
-    for f in timed:
-        if f.rank is not None and f.rank in last and (pg := _PG_ID.search(f.text)) is not None:
-            groups[f.rank].add(pg["pg"])
+    groups = _groups_named(timed, last)
     named = set().union(*groups.values()) if groups else set()
     return (len(named) == 1 and all(groups.get(rank) for rank in last)
             and not any(op.startswith("BROADCAST") for op, _seq, _f in last.values()))
@@ -238,10 +244,7 @@ def _failed_collectives_launched_apart(group: Sequence[Finding], facts: RunFacts
             stacks.append(f)
     if len(sites) < 2 or len(set(sites.values())) < 2:
         return None
-    groups: dict[int, set[str]] = defaultdict(set)
-    for f in group:
-        if f.rank is not None and f.rank in sites and (pg := _PG_ID.search(f.text)) is not None:
-            groups[f.rank].add(pg["pg"])
+    groups = _groups_named(group, sites)
     named = set().union(*groups.values()) if groups else set()
     if len(named) != 1:
         return None
