@@ -16,6 +16,7 @@ from typing import BinaryIO
 from detector.pipeline.filescan import LOOKBACK_LINES, MAX_LINE, FileScan
 from detector.sources.lines import LineParser
 from detector.sources.prefixes import Prefixed, PrefixStyle, quick_prefix, strip_prefix
+from detector.sources.runs import FileKind
 from detector.support.compressed import open_log, stream_size
 from detector.support.text import decode_line, plain_text
 from detector.types import TERMINAL_LINES, Event
@@ -86,6 +87,7 @@ def tail_event(scan: FileScan, index: int) -> Event:
 
 
 ACTIVITY_LINES = 20000
+_KERNEL_LINE = re.compile(r" kernel: |\bNVRM: ")  # a kernel line kept or pasted in a rank's log
 
 
 def last_activity(scan: FileScan, *, max_lines: int = ACTIVITY_LINES) -> dict[int | None, datetime]:
@@ -105,6 +107,7 @@ def last_activity(scan: FileScan, *, max_lines: int = ACTIVITY_LINES) -> dict[in
     if len(keys) != len(lines):
         keys[:] = [None] * len(lines)
     wanted = len(scan.prefix_ranks) + 1
+    rank_log = scan.file.kind is FileKind.RANK_LOG
     for i in range(len(lines) - 1, max(-1, len(lines) - 1 - max_lines), -1):
         key = keys[i]
         if isinstance(key, int):  # a line with the rank prefix of the one before (_read_tail)
@@ -116,6 +119,8 @@ def last_activity(scan: FileScan, *, max_lines: int = ACTIVITY_LINES) -> dict[in
         rank = key[0]
         if rank in out:
             continue
+        if rank is None and rank_log and _KERNEL_LINE.search(lines[i]) is not None:
+            continue  # (a kernel line among a rank's, a journal's -k part after the unit's: the node's time, not the rank's)
         stamp = stamp_of(key[2])
         if stamp is not None and stamp.time is not None:
             out[rank] = stamp.time

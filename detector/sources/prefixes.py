@@ -338,6 +338,16 @@ _CRI_STREAM = re.compile(r"(?:stdout|stderr) [FP] ")
 _PASTE_LEAD = re.compile(r"(?:> ?){0,3}[ \t]{0,8}(?:\[[0-9]{1,7}\] )?")
 
 
+# a syslog or journald header before a program's own line: "Oct  5 11:26:17 host python[4242]: " and
+# journalctl -o short-iso's (rsyslog's RFC 3339 files too) "2026-10-05T11:26:17+05:30 host
+# torchrun[4242]: ": taken off, the stamp kept, where the program's line begins with a prefix that
+# places it ("[default4]:", "[rank3]:")
+_SYSLOG_IDENT_LEAD = re.compile(
+    r"(?P<stamp>\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})?"
+    r"|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) {1,2}\d{1,2} \d{2}:\d{2}:\d{2}(?:\.\d{1,9})?) {1,2}"
+    r"(?P<host>[A-Za-z0-9][\w.-]{0,62}) (?P<ident>[\w.@/-]{1,64})(?:\[\d{1,10}\])?: ")
+_SYSLOG_MONTH_STARTS = frozenset("JFMASOND")
+
 # docker compose's "service-1  | " before a Ray or vLLM worker's "(Worker_TP0 pid=488) ": taken off
 # only where such a worker prefix follows it
 _COMPOSE_LEAD = re.compile(r"[A-Za-z0-9][\w.-]{0,120} {1,40}\| (?=\()")
@@ -462,6 +472,14 @@ def _strip_prefix(line: str, style: PrefixStyle) -> Prefixed:
             inner = _strip_prefix_at(line[lead.end():], style)
             if inner.rank is not None and not inner.hinted:
                 return inner
+    if unplaced and (line[:1].isdigit() or line[:1] in _SYSLOG_MONTH_STARTS):
+        lead = _SYSLOG_IDENT_LEAD.match(line)
+        if lead is not None and lead["ident"] != "kernel":
+            inner = _strip_prefix_at(line[lead.end():], style)
+            if inner.rank is not None or inner.local_rank is not None or inner.host is not None:
+                # (the stamp stays: the line's time)
+                return Prefixed(lead["stamp"] + " " + inner.message, inner.rank, inner.local_rank,
+                                inner.host or (lead["host"] if names_a_host(lead["host"]) else None), inner.hinted)
     bar = progress_bar_end(line) if unplaced else 0
     if bar:
         inner = _strip_prefix_at(line[bar:], style)

@@ -334,6 +334,30 @@ def _looks_like_kernel(head: bytes) -> bool:
     return hits >= max(2, len(lines) // 2)
 
 
+# a journald or syslog line of a program other than the kernel ("host systemd[1]: ", "host
+# torchrun[4242]: "), and one of a training program's own (journalctl -u trainer, a unit's output
+# kept by syslog): the program is a launcher or Python, or its line begins with a rank's prefix
+_JOURNAL_LINE = re.compile(
+    r"(?:\d{4}-\d{2}-\d{2}T\S+|[A-Z][a-z]{2} {1,2}\d{1,2} \d\d:\d\d:\d\d(?:\.\d+)?) {1,2}\S+ "
+    r"(?!kernel:)[\w.@/-]{1,64}(?:\[\d{1,10}\])?: ")
+_PROGRAM_JOURNAL_LINE = re.compile(
+    r"(?:\d{4}-\d{2}-\d{2}T\S+|[A-Z][a-z]{2} {1,2}\d{1,2} \d\d:\d\d:\d\d(?:\.\d+)?) {1,2}\S+ "
+    r"(?:(?:torchrun|python[0-9.]{0,5}|srun|mpirun|deepspeed|accelerate|ray|trainer|train[\w.-]{0,40})(?:\[\d{1,10}\])?: "
+    r"|[\w.@/-]{1,64}(?:\[\d{1,10}\])?: \[(?:rank|default)\d{1,6}\]:)")
+JOURNAL_LINES = 3  # of a head's first 40 lines, at least, and more than its kernel lines
+
+
+def _program_journal(head: bytes) -> bool:
+    """Whether a file named as a kernel log (``*.journal.txt``, ``syslog``) begins with programs'
+    journald or syslog lines more than with the kernel's, a training program's among them
+    (``journalctl -u trainer``): its ranks' output is read as a rank log's (the kernel lines in it
+    are read as pasted ones)."""
+    lines = head[:8192].decode("utf-8", "replace").splitlines()[:40]
+    programs = sum(1 for line in lines if _JOURNAL_LINE.match(line))
+    return (programs >= JOURNAL_LINES and programs > sum(1 for line in lines if _KERNEL_LINE.match(line))
+            and any(_PROGRAM_JOURNAL_LINE.match(line) for line in lines))
+
+
 # a kernel log's line: dmesg ("[  12.345678]", "[+0.000123]", "dmesg -T"), /dev/kmsg records,
 # syslog and journald kernel lines, talosctl's "host: kern: "
 _KERNEL_LINE = re.compile(
@@ -457,7 +481,7 @@ def _text_log(path: Path, name: str, parts: tuple[str, ...], display: str, size:
     ends = _ends(head, tail)
     named = hosts_named(ends)
     node, node_from = _node_of_file(path, _node_from_dirs(parts), named)
-    if _KERNEL_NAME.search(name) or _looks_like_kernel(head):
+    if (_KERNEL_NAME.search(name) and not _program_journal(head)) or _looks_like_kernel(head):
         if node is None and not (named[0] | named[1]) and (host := _host_of_kernel_name(name)) is not None:
             node, node_from = host, "file"  # "dmesg-node07.txt", "kern.log.gpu-3": a collection script's name
         return LogFile(path, display, FileKind.KERNEL, None, None, node, None, size, compressed=compressed,
