@@ -1640,6 +1640,10 @@ TOOL_PROCESSES = frozenset({"dcgmi", "nv-hostengine", "nvidia-smi", "dcgmproftes
                             "jupyter-lab", "jupyter-noteboo", "xorg", "gnome-shell"})
 
 
+# a rank's failures of the application's own making (no GPU, memory or fabric behind them)
+APP_FAILURES = frozenset({Cause.PYTHON_EXCEPTION, Cause.CUDA_OOM, Cause.DATA_LOADER_STALL, Cause.COLLECTIVE_MISMATCH})
+
+
 def demote_foreign_app_faults(findings: Sequence[Finding], idx: RunIndex, start: datetime | None) -> list[Finding]:
     """Application Xids (13, 31, 43 ...) that are not this job's made context: one logged more
     than :data:`BEFORE_JOB` before the ranks' first line (a kernel log keeps earlier jobs'
@@ -1653,7 +1657,10 @@ def demote_foreign_app_faults(findings: Sequence[Finding], idx: RunIndex, start:
     the rank's, when the rank's own log shows no fault and another rank's says what failed; and
     one whose process is a tool's (:data:`TOOL_PROCESSES`: a DCGM diagnostic, nvidia-smi). An OOM
     kill logged more than :data:`BEFORE_JOB` before the ranks' first line is context too, and so
-    is a GPU, memory or NVLink Xid logged more than :data:`HARDWARE_BEFORE_JOB` before it."""
+    is a GPU, memory or NVLink Xid logged more than :data:`HARDWARE_BEFORE_JOB` before it, or one
+    with no date where a rank's own log shows the application failing by itself
+    (:data:`APP_FAILURES`) and the Xid is a tool's process's, or of a node none of whose ranks
+    shows a failure of its own."""
     alive: dict[int, datetime] = {}
     signalled: set[int] = set()  # ranks whose process the launcher sent its teardown signal
     for f in findings:
@@ -1683,6 +1690,14 @@ def demote_foreign_app_faults(findings: Sequence[Finding], idx: RunIndex, start:
     rank_log_initiators = {f.rank for f in findings if f.rank is not None and f.field("xid") is None
                            and f.role is Role.INITIATOR and f.cause is not None
                            and f.cause not in (Cause.ILLEGAL_MEMORY_ACCESS, Cause.CRASH_SIGNAL, Cause.UNKNOWN)}
+    # a rank's own log shows the application failing by itself
+    app_failures = [f for f in findings if f.rank is not None and f.field("xid") is None and f.role is Role.INITIATOR
+                    and f.cause in APP_FAILURES]
+    app_failure = bool(app_failures)
+    app_nodes = {idx.node(f.node) for f in app_failures if f.node is not None}
+    # nodes where some rank's own log shows it failing (what a GPU lost under a rank shows there)
+    failing_nodes = {idx.node(f.node) for f in findings if f.node is not None and f.rank is not None
+                     and f.field("xid") is None and f.role is Role.INITIATOR and f.cause is not None}
     out = []
     for f in findings:
         if f.cause is Cause.ILLEGAL_MEMORY_ACCESS and f.role is Role.INITIATOR and f.field("xid") is not None:
@@ -1714,6 +1729,16 @@ def demote_foreign_app_faults(findings: Sequence[Finding], idx: RunIndex, start:
             # a GPU, memory or NVLink fault the kernel logged hours before the ranks' first line: an
             # earlier job's (the node was reset since, or the job would not have started on it)
             f = dataclasses.replace(f, role=Role.CONTEXT, cause=None)
+        elif (f.role is Role.INITIATOR and f.field("xid") is not None and f.cause in GPU_FAULTS and f.time is None
+              and app_failure and ((f.field("name") or "").strip().lower() in TOOL_PROCESSES
+                                   or (f.node is not None and idx.node(f.node) not in failing_nodes
+                                       and bool(app_nodes) and idx.node(f.node) not in app_nodes))):
+            # an undated GPU fault where a rank's own log shows the application failing by itself
+            # (an uncaught exception, out of memory): one a DCGM diagnostic or nvidia-smi met (a
+            # diagnostic runs on an idle GPU: not while the job held it), or one on another node
+            # than that failure's, whose ranks show no failure of their own (a GPU lost under a rank
+            # fails it there): the fault is the node's, of another time
+            f = dataclasses.replace(f, role=Role.CONTEXT)
         out.append(f)
     return out
 
