@@ -1782,8 +1782,10 @@ def loader_dump_behind(incident: Incident, facts: RunFacts) -> Incident | None:
     rank, or the process id its lines gave; py-spy's or faulthandler's) shows its main loop waiting
     for the data loader's next batch: the rank the others waited for was starved of its input, not
     stuck in its own code."""
-    if incident.cause is not Cause.HANG or incident.initiator.rank is None:
+    if incident.cause is not Cause.HANG:
         return None
+    if incident.initiator.rank is None:
+        return _loader_dump_of_one_rank(incident, facts)
     rank, pid = incident.initiator.rank, incident.initiator.pid
     # (faulthandler's only among the rank's last words: a watchdog that dumps every few minutes
     # also dumps a healthy rank waiting for a batch)
@@ -1806,6 +1808,27 @@ def loader_dump_behind(incident: Incident, facts: RunFacts) -> Incident | None:
                   max(incident.confidence, 0.5), facts,
                   inferred_by=f"the ranks waited for rank {rank}, and its stack dump waits for the data loader's next "
                               "batch: it was starved of its input (slow storage, a stuck or dead loader worker)")
+
+
+def _loader_dump_of_one_rank(incident: Incident, facts: RunFacts) -> Incident | None:
+    """A hang no rank was found for, read again as a data-loading stall when the run's stack dumps
+    of the data loader (py-spy's, a file a process) are all of one rank, named by the dump, that
+    never reported a collective's timeout of its own: the rank someone took the stack of, and the
+    one the others waited for, was waiting for its next batch."""
+    dumps = [f for f in facts.findings if f.rule == RULE_STACK_LOADER]
+    ranks = {f.rank for f in dumps}
+    if not dumps or len(ranks) != 1 or None in ranks:
+        return None
+    rank = dumps[0].rank
+    assert rank is not None
+    if any(f.rank == rank and _collective_timeout(f) for f in facts.findings):
+        return None  # (it timed out in a collective itself: it waited for another)
+    collateral = tuple(r for r in incident.collateral_ranks if r != rank)
+    return _build(Cause.DATA_LOADER_STALL, _initiator_for(rank, dumps[0].node, facts, [dumps[0]]),
+                  [*incident.evidence, dumps[0]], collateral, max(incident.confidence, 0.45), facts,
+                  inferred_by=f"the ranks waited in a collective, and the stack dump taken of rank {rank} waits for "
+                              "the data loader's next batch: it was starved of its input (slow storage, a stuck or "
+                              "dead loader worker)")
 
 
 RULE_SRUN_SIGNAL = "scheduler.srun_task_signal"  # rules/scheduler.yaml
