@@ -107,7 +107,17 @@ def detect_stragglers(
     shape = window_for(grid.n_cols, config)
     if shape is None:
         return []
-    win, streak = shape
+    hits = _detect_shaped(grid, wall_per_step, config, *shape)
+    if not hits and shape[0] > 1 and grid.n_cols < config.window * config.consecutive:
+        # a short log's windows (a few lines each) may put the change in the middle of one: its
+        # last lines judged one by one, as a shorter log's are (still slower at the log's end)
+        hits = _detect_shaped(grid, wall_per_step, config, 1, SHORT_STREAK)
+    return hits
+
+
+def _detect_shaped(
+    grid: StepGrid, wall_per_step: FloatArray, config: StatsConfig, win: int, streak: int
+) -> list[StragglerHit]:
     best: dict[int, StragglerHit] = {}
     keys = eligible_keys(grid.local_keys, config)
     if grid.n_ranks >= config.min_ranks:
