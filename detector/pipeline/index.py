@@ -168,7 +168,10 @@ def build_index(scans: Sequence[FileScan]) -> RunIndex:
         # several devices, as in a Kubernetes pod's log named "...-worker-4", the node's and not rank
         # 4's; one rank restarted in the same file prints one device under two pids)
         combined = len(scan.prefix_ranks) >= 2 or len(own) >= 2 or len(nccl_devs) >= 2
-        if f.rank is not None and not combined:
+        if f.rank is not None and not combined and own and f.rank not in own:
+            pass  # the number its name ends in is no rank ("metaflow-99855-train-100.log": a task's
+            # id): NCCL's set-up line in it names another rank (perhaps one of a node's several)
+        elif f.rank is not None and not combined:
             idx.file_rank[f.display] = f.rank
         elif len(scan.prefix_ranks) == 1 and f.rank is None and f.local_rank is not None:
             # a torchrun per-rank file whose error lines carry [rankN]: (a console log that has
@@ -193,6 +196,9 @@ def build_index(scans: Sequence[FileScan]) -> RunIndex:
             idx.host_alias[host] = folder
     if nranks:
         idx.world_size = nranks.most_common(1)[0][0]
+        for display, rank in list(idx.file_rank.items()):
+            if rank >= idx.world_size:  # a name's number past the job's ranks: no rank of its
+                del idx.file_rank[display]
     _note_folders(idx, (s.file for s in scans))
     # torchrun trees without any other hint: one node, global rank = local rank
     single_node = len({s.file.node for s in scans if s.file.kind.value == "rank_log"}) <= 1
