@@ -75,13 +75,17 @@ def test_count_newlines(data: bytes) -> None:
 
 
 def _old_last_activity(scan, max_lines: int = 20000) -> dict[int | None, datetime]:  # type: ignore[no-untyped-def]
-    """The walk as it was: strip every line's prefix."""
+    """The walk as it was: strip every line's prefix (a kernel line among a rank log's lines, one
+    without a rank's prefix, is no activity of the ranks')."""
     parser = scan.parser
     out: dict[int | None, datetime] = {}
     wanted = len(scan.prefix_ranks) + 1
     for i in range(len(scan.tail_lines) - 1, max(-1, len(scan.tail_lines) - 1 - max_lines), -1):
         pre = strip_prefix(scan.tail_lines[i], parser.style)
         if pre.rank in out:
+            continue
+        if (pre.rank is None and scan.file.kind is FileKind.RANK_LOG
+                and (" kernel: " in scan.tail_lines[i] or "NVRM: " in scan.tail_lines[i])):
             continue
         stamp = parser.stamp(pre.message)
         if stamp is not None and stamp.time is not None:
