@@ -1613,6 +1613,7 @@ def demote_secondary_xids(findings: Sequence[Finding]) -> list[Finding]:
 
 BEFORE_JOB = timedelta(minutes=10)
 HARDWARE_BEFORE_JOB = timedelta(hours=1)  # a hardware Xid this long before the job's first line is an earlier job's
+HARDWARE_BEFORE_FAILURE = timedelta(hours=6)  # or this long before its first timed failure, where its start is unknown
 ALIVE_AFTER = timedelta(minutes=1)
 
 
@@ -1691,6 +1692,10 @@ def demote_foreign_app_faults(findings: Sequence[Finding], idx: RunIndex, start:
                            and f.role is Role.INITIATOR and f.cause is not None
                            and f.cause not in (Cause.ILLEGAL_MEMORY_ACCESS, Cause.CRASH_SIGNAL, Cause.UNKNOWN)}
     # a rank's own log shows the application failing by itself
+    # the job's first timed failure other than a GPU fault's (an OOM kill, a rank's error)
+    failed_at = min((f.time for f in findings if f.time is not None and f.role is not Role.CONTEXT
+                     and f.field("xid") is None and (f.role is Role.COLLATERAL or f.cause is not None)
+                     and f.cause not in GPU_FAULTS), default=None)
     app_failures = [f for f in findings if f.rank is not None and f.field("xid") is None and f.role is Role.INITIATOR
                     and f.cause in APP_FAILURES]
     app_failure = bool(app_failures)
@@ -1724,10 +1729,13 @@ def demote_foreign_app_faults(findings: Sequence[Finding], idx: RunIndex, start:
               and f.time < start - BEFORE_JOB):
             # the OOM killer took a process before the ranks' first line: not one of this job's
             f = dataclasses.replace(f, role=Role.CONTEXT, cause=None)
-        elif (f.role is Role.INITIATOR and f.field("xid") is not None and f.cause in GPU_FAULTS
-              and start is not None and f.time is not None and f.time < start - HARDWARE_BEFORE_JOB):
+        elif (f.role is Role.INITIATOR and f.field("xid") is not None and f.cause in GPU_FAULTS and f.time is not None
+              and ((start is not None and f.time < start - HARDWARE_BEFORE_JOB)
+                   or (start is None and failed_at is not None and f.time < failed_at - HARDWARE_BEFORE_FAILURE))):
             # a GPU, memory or NVLink fault the kernel logged hours before the ranks' first line: an
-            # earlier job's (the node was reset since, or the job would not have started on it)
+            # earlier job's (the node was reset since, or the job would not have started on it); or,
+            # where no rank's line has a time, long before the job's first timed failure (the ranks
+            # on a GPU lost or failing fail within the hour, as their collectives time out)
             f = dataclasses.replace(f, role=Role.CONTEXT, cause=None)
         elif (f.role is Role.INITIATOR and f.field("xid") is not None and f.cause in GPU_FAULTS and f.time is None
               and app_failure and ((f.field("name") or "").strip().lower() in TOOL_PROCESSES

@@ -199,3 +199,20 @@ def test_autograd_anomaly_mode_names_the_backward_that_raised(tmp_path: Path, ru
            "    net_dur_disc = DDP(net_dur_disc, device_ids=[rank], find_unused_parameters=True)\n")
     seen = incidents_of(tmp_path / "run", {"console.log": log}, ruleset)
     assert seen and seen[0].cause is Cause.PYTHON_EXCEPTION, seen
+
+
+@pytest.mark.parametrize("xid_day, cause", [("Sep 27 13:31:53", Cause.HOST_OOM_KILL), ("Oct  1 15:21:10", Cause.GPU_HARDWARE)])
+def test_a_gpu_fault_days_before_the_jobs_first_timed_failure(tmp_path: Path, ruleset: RuleSet, xid_day: str,
+                                                              cause: Cause) -> None:
+    """No rank's line has a time; the kernel logs an OOM kill of a rank's process and, on another
+    node, a GPU lost four days before it (an older job's, the node reset since) or minutes before."""
+    task = ("srun: error: gpu141: task 498: Out Of Memory\n"
+            "slurmstepd: error: Detected 1 oom_kill event in StepId=9751454.0. Some of the step tasks have been "
+            "OOM Killed.\n")
+    files = {"llm-pretrain-9751454-498.out": task,
+             "kern-gpu141.log": "Oct  1 15:33:48 gpu141 kernel: Out of memory: Killed process 3778011 (python3) "
+                                "total-vm:376260230kB, anon-rss:322961408kB, file-rss:642534kB, shmem-rss:278812kB\n",
+             "kern-gpu133.log": f"{xid_day} gpu133 kernel: NVRM: Xid (PCI:0000:ab:00): 79, pid='<unknown>', "
+                                "name=<unknown>, GPU has fallen off the bus.\n"}
+    seen = incidents_of(tmp_path / "run", files, ruleset)
+    assert seen and seen[0].cause is cause, seen
