@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import errno
 import os
@@ -97,6 +98,17 @@ def config_from_args(args: argparse.Namespace, environ: dict[str, str]) -> Sidec
     return dataclasses.replace(merged, metrics_addr=metrics_addr)
 
 
+def _raise_open_files_limit() -> None:
+    """The soft limit on open files raised to the hard one: the sidecar keeps each followed log
+    open, and a job's folder of a thousand ranks' logs is past the usual soft limit of 1,024."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard > soft:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(list(argv) if argv is not None else None)
     environ = dict(os.environ)
@@ -106,10 +118,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             print("rankdoctor watch: nothing to watch: give --logs, --kmsg, --prometheus or --config",
                   file=sys.stderr)
             return 2
+        sink = config.incidents
+        if sink is not None and sink.exists() and not sink.is_file():
+            # (a folder or a device takes no appended line: every incident would be lost)
+            print(f"rankdoctor watch: error: --incidents {sink} is {'a folder' if sink.is_dir() else 'not a regular file'}: "
+                  "name a file to append each incident to", file=sys.stderr)
+            return 2
         for place in config.logs:
             if not any(c in place for c in "*?[") and not os.path.exists(place):
                 print(f"rankdoctor watch: warning: {place} does not exist (yet): its logs are read once it appears",
                       file=sys.stderr)
+        _raise_open_files_limit()
         from detector.sidecar.service import Sidecar
 
         sidecar = Sidecar(config)

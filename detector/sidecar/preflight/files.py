@@ -3,8 +3,8 @@ folders and files)."""
 
 from __future__ import annotations
 
-import glob
 import os
+import resource
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
@@ -21,7 +21,9 @@ def _denied_fix(path: str) -> str:
 def probe_logs(spec: str) -> Probe:
     what = f"logs {spec}"
     if any(c in spec for c in "*?["):
-        matches = [p for p in glob.glob(spec, recursive=True) if os.path.isfile(p)]
+        from detector.sidecar.sources.logs import _Spec  # (the sidecar's own reading of a glob: no link followed)
+
+        matches = [str(p) for p in _Spec(spec).files()]
         if not matches:
             return Probe(Level.WARN, what, "no file matches yet (files that appear later are followed)",
                          "check the pattern if the trainers already write logs")
@@ -70,6 +72,10 @@ def probe_writable(what: str, path: Path, *, is_file: bool = False) -> Probe:
     """A folder (or a file's folder) the sidecar will write: it, or the nearest existing
     ancestor it would be created in, must be writable."""
     target = path.parent if is_file else path
+    if is_file and path.exists() and not path.is_file():
+        kind = "a folder" if path.is_dir() else "not a regular file"
+        return Probe(Level.FAIL, what, f"{path} is {kind}: nothing can be appended to it",
+                     f"name a file (in a folder: {path / 'incidents.jsonl'})" if path.is_dir() else "name a regular file")
     existing = target
     while not existing.exists() and existing != existing.parent:
         existing = existing.parent
@@ -80,3 +86,34 @@ def probe_writable(what: str, path: Path, *, is_file: bool = False) -> Probe:
                      f"make {target} writable for the sidecar's user (in a pod: a volume at {target})")
     note = "writable" if existing == target else f"will be created in {existing}"
     return Probe(Level.OK, what, f"{path}: {note}")
+
+
+OPEN_FILES_SPARE = 64  # descriptors the sidecar needs besides its followed files (state, sockets, rules)
+
+
+def open_files_limit() -> int:
+    """The open-file limit ``rankdoctor watch`` runs with: it raises its soft limit to the hard one."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    return hard if hard != resource.RLIM_INFINITY and hard > soft else soft
+
+
+def probe_open_files(specs: Sequence[str]) -> Probe | None:
+    """The files under the --logs arguments against the open-file limit: the sidecar keeps each
+    followed file open (a rotated file is read to its end through its descriptor)."""
+    count = 0
+    for spec in specs:
+        path = Path(spec)
+        if any(c in spec for c in "*?["):
+            from detector.sidecar.sources.logs import _Spec
+
+            count += len(_Spec(spec).files())
+        elif path.is_dir():
+            count += sum(1 for _ in _walk(path))
+        elif path.exists():
+            count += 1
+    limit = open_files_limit()
+    if count + OPEN_FILES_SPARE <= limit:
+        return None
+    return Probe(Level.WARN, "open files", f"{count} log files against an open-file limit of {limit}",
+                 "raise the limit ('ulimit -n' / LimitNOFILE= in a unit, a pod's runtime default), or point --logs at "
+                 "fewer files (a glob of the ranks' current logs)")

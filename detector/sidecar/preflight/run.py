@@ -6,7 +6,7 @@ import os
 
 from detector.errors import ConfigError, RankdoctorError
 from detector.sidecar.config import SidecarConfig
-from detector.sidecar.preflight.files import probe_logs, probe_writable
+from detector.sidecar.preflight.files import probe_logs, probe_open_files, probe_writable
 from detector.sidecar.preflight.hooks import probe_hooks
 from detector.sidecar.preflight.node import probe_kernel, probe_metrics_addr, probe_nvml, probe_ptrace
 from detector.sidecar.preflight.probe import Level, Outside, Probe
@@ -25,6 +25,8 @@ def run_probes(config: SidecarConfig, out: Outside) -> list[Probe]:
         detail = exc.format() if isinstance(exc, ConfigError) else str(exc)
         probes.append(Probe(Level.FAIL, "rules", detail, "fix the rule file (rankdoctor rules validate PATH)"))
     probes.extend(probe_logs(spec) for spec in config.logs)
+    if (files := probe_open_files(config.logs)) is not None:
+        probes.append(files)
     if config.kmsg:
         probes.append(probe_kernel(config.kmsg, out))
     if config.nvml:

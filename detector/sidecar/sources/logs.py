@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import glob
+import fnmatch
 import os
 import sqlite3
 import stat
@@ -61,7 +61,7 @@ class _Spec:
         """The files this argument names now; ``too_deep``: told of a folder whose subfolders
         lie deeper than :data:`~detector.support.walk.MAX_DEPTH` levels (not looked into)."""
         if self.is_glob:
-            return [Path(p) for p in sorted(glob.glob(self.text, recursive=True)) if os.path.isfile(p)]
+            return self._glob(too_deep)
         path = Path(self.text)
         if path.is_file():
             return [path]
@@ -72,6 +72,25 @@ class _Spec:
                 out.extend(Path(dirpath) / f for f in sorted(filenames) if not f.startswith("."))
         return out
 
+    def _glob(self, too_deep: Callable[[str], None] | None) -> list[Path]:
+        """The regular files the glob names, found by the same walk as a folder's: links to
+        folders are not followed (a ``latest -> .`` link would have a ``**`` pattern read each
+        file again at every level, and a loop of links never end); ``*`` and ``?`` match within
+        one name, ``**`` any number of folders, names starting with a dot only where the pattern's
+        part does."""
+        pattern = Path(self.text).parts[len(self.base.parts):]
+        out: list[Path] = []
+        if not self.base.is_dir():
+            return out
+        for dirpath, dirnames, filenames in walk(self.base, too_deep=too_deep):
+            dirnames.sort()
+            rel = Path(dirpath).relative_to(self.base).parts
+            for name in sorted(filenames):
+                path = Path(dirpath) / name
+                if _glob_match(pattern, (*rel, name)) and path.is_file():
+                    out.append(path)
+        return out
+
     def watch_dir(self) -> tuple[Path, bool] | None:
         """The folder to watch and whether recursively (the nearest existing ancestor, flat)."""
         if self.base.is_dir():
@@ -80,6 +99,20 @@ class _Spec:
             if parent.is_dir():
                 return parent, False
         return None
+
+
+def _glob_match(pattern: tuple[str, ...], parts: tuple[str, ...]) -> bool:
+    """Whether a path's parts (below the glob's fixed folder) match the glob's parts, as
+    ``glob.glob(recursive=True)`` reads them ("**" alone: any number of folders)."""
+    if not pattern:
+        return not parts
+    head = pattern[0]
+    if head == "**":
+        return any(_glob_match(pattern[1:], parts[i:]) for i in range(len(parts) + 1)
+                   if all(not p.startswith(".") for p in parts[:i]))
+    if not parts or (parts[0].startswith(".") and not head.startswith(".")):
+        return False
+    return fnmatch.fnmatchcase(parts[0], head) and _glob_match(pattern[1:], parts[1:])
 
 
 def _size(path: Path) -> int:
