@@ -21,8 +21,20 @@ def decode_line(raw: bytes) -> str:
     if "\r" in text:
         text = text.rstrip("\r")
         if "\r" in text:
-            text = text.rsplit("\r", 1)[-1] or text.replace("\r", " ")
+            segments = text.split("\r")
+            last = segments[-1]
+            if last and _PROGRESS.search(last):
+                # a progress bar redrawn over the line another process (or thread) had just
+                # written, before its newline ("RuntimeError: ...\r 50%|#####| 50/100"): the line
+                # is the last segment that is no bar, where one is
+                last = next((seg for seg in reversed(segments) if seg.strip() and not _PROGRESS.search(seg)), last)
+            text = last or text.replace("\r", " ")
     return text
+
+
+# a progress bar's redraw (tqdm's "50%|#####     | 50/100 [00:05<00:05, 9.8it/s]", rich's and
+# Lightning's bars): its percentage and bar, or its rate or its elapsed-and-left times
+_PROGRESS = re.compile(r"\d%\||[0-9?](?:it/s|s/it)\b|\[\d{1,3}:\d\d<")
 
 
 def plain_text(text: str) -> bool:
