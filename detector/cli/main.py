@@ -54,7 +54,8 @@ def _replay_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     )
     p.add_argument("run", metavar="RUN", help="directory of the run's logs, or one log file ('-': standard input)")
     p.add_argument("--format", choices=("text", "json", "html"), default="text", help="output format (default: text)")
-    p.add_argument("--output", "-o", type=Path, help="write the report to FILE instead of standard output")
+    p.add_argument("--output", "-o", type=Path, metavar="FILE",
+                   help="write the report to FILE instead of standard output ('-': standard output)")
     p.add_argument("--rules", type=Path, action="append", default=[], metavar="PATH",
                    help="extra rule file or directory layered over the shipped rules (repeatable)")
     p.add_argument("--engine", choices=("auto", "hyperscan", "re"), default="auto",
@@ -87,6 +88,8 @@ def _run_replay(args: argparse.Namespace) -> int:
     # (rich is imported only where it draws: JSON output of a paste starts ~40 ms sooner)
     if not args.run:  # (Path("") is the current folder: `replay "$RUN"` with RUN unset would read it)
         raise RankdoctorError("RUN is empty: give a run's folder or a log file ('.' for the current folder)")
+    if args.output is not None and str(args.output) == "-":
+        args.output = None  # ('-': standard output, as '-' for RUN is standard input)
     run = Path(args.run)
     if args.output:
         _check_output(args.output, run)  # before any work: a report with nowhere to go is lost work
@@ -153,12 +156,23 @@ def _text_console() -> Console:
     """The console the text report is drawn on: the terminal's width (or COLUMNS), kept within
     :data:`TEXT_WIDTH` (COLUMNS=0 drew nothing, COLUMNS=5 a mangled report, COLUMNS=100000000
     a report of hundreds of MB)."""
+    import os
+
     from rich.console import Console
 
-    console = Console()
+    class _Console(Console):
+        def on_broken_pipe(self) -> None:
+            # (rich exits with status 1 where the reader closed the pipe; the JSON report's
+            # closed pipe ends as this one now does, through main's BrokenPipeError)
+            self.quiet = True
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            raise BrokenPipeError
+
+    console = _Console()
     low, high = TEXT_WIDTH
     if not low <= console.width <= high:
-        console = Console(width=min(max(console.width, low), high))
+        console = _Console(width=min(max(console.width, low), high))
     return console
 
 
