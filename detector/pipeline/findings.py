@@ -1699,6 +1699,7 @@ def demote_foreign_app_faults(findings: Sequence[Finding], idx: RunIndex, start:
     app_failures = [f for f in findings if f.rank is not None and f.field("xid") is None and f.role is Role.INITIATOR
                     and f.cause in APP_FAILURES]
     app_failure = bool(app_failures)
+    rank_pids = set(idx.rank_pid.values())  # (an Xid naming one of them struck while the job ran)
     app_nodes = {idx.node(f.node) for f in app_failures if f.node is not None}
     # nodes where some rank's own log shows it failing (what a GPU lost under a rank shows there)
     failing_nodes = {idx.node(f.node) for f in findings if f.node is not None and f.rank is not None
@@ -1740,12 +1741,14 @@ def demote_foreign_app_faults(findings: Sequence[Finding], idx: RunIndex, start:
         elif (f.role is Role.INITIATOR and f.field("xid") is not None and f.cause in GPU_FAULTS and f.time is None
               and app_failure and ((f.field("name") or "").strip().lower() in TOOL_PROCESSES
                                    or (f.node is not None and idx.node(f.node) not in failing_nodes
+                                       and (f.pid is None or f.pid not in rank_pids)
                                        and bool(app_nodes) and idx.node(f.node) not in app_nodes))):
             # an undated GPU fault where a rank's own log shows the application failing by itself
             # (an uncaught exception, out of memory): one a DCGM diagnostic or nvidia-smi met (a
             # diagnostic runs on an idle GPU: not while the job held it), or one on another node
             # than that failure's, whose ranks show no failure of their own (a GPU lost under a rank
-            # fails it there): the fault is the node's, of another time
+            # fails it there) and whose process is none of the ranks': the fault is the node's, of
+            # another time
             f = dataclasses.replace(f, role=Role.CONTEXT)
         out.append(f)
     return out
