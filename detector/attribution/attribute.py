@@ -68,6 +68,8 @@ from detector.types import (
     peer_gone,
 )
 
+RULE_MONITORED_BARRIER_PEER = "torch.monitored_barrier_peer_error"  # rules/torch.yaml: names the faulty peer
+
 
 def _time_key(f: Finding) -> datetime | None:
     return f.time
@@ -516,6 +518,13 @@ def _failure_incident(group: Sequence[Finding], initiators: Sequence[Finding], f
         if others:
             votes = _peer_votes(group, facts)
             rank = max(others, key=lambda f: (votes.get(f.rank, 0) if f.rank is not None else 0, -_ts(f))).rank
+    if rank is None and node is None and primary.cause is not None:
+        # an error line no prefix places, and the monitored barrier's report of the peers names
+        # the rank they got errors from ("... while waiting for send/recv from rank 0. Please check
+        # rank 0 logs for faulty rank"): that rank's, where every such report names the same
+        named = {small_int(f.field("peer_rank")) for f in group if f.rule == RULE_MONITORED_BARRIER_PEER}
+        if len(named) == 1 and None not in named:
+            rank = next(iter(named))
     if rank is None and primary.cause is not None and primary.cause is not Cause.NETWORK:
         # an error line no prefix places, then the launcher names the one rank of that node that
         # exited with an error (DeepSpeed: "['--local_rank=5', ...] exits with return code = 1")

@@ -190,7 +190,8 @@ def test_a_file_names_number_is_no_rank_where_nccl_names_another(tmp_path: Path,
 
 def test_autograd_anomaly_mode_names_the_backward_that_raised(tmp_path: Path, ruleset: RuleSet) -> None:
     """Anomaly mode's report of the backward function that raised, the exception itself cut from
-    the paste, a peer's monitored barrier pointing at the rank: an exception, not an unknown."""
+    the paste, a peer's monitored barrier pointing at the rank: an exception, not an unknown, and
+    the rank the barrier names."""
     log = ("[E ProcessGroupGloo.cpp:137] Rank 1 successfully reached monitoredBarrier, but received errors while "
            "waiting for send/recv from rank 0. Please check rank 0 logs for faulty rank.\n"
            "/torch/autograd/__init__.py:197: UserWarning: Error detected in torch::autograd::AccumulateGrad. "
@@ -198,7 +199,7 @@ def test_autograd_anomaly_mode_names_the_backward_that_raised(tmp_path: Path, ru
            '  File "/vosk-tts/training/train_finetune.py", line 228, in run\n'
            "    net_dur_disc = DDP(net_dur_disc, device_ids=[rank], find_unused_parameters=True)\n")
     seen = incidents_of(tmp_path / "run", {"console.log": log}, ruleset)
-    assert seen and seen[0].cause is Cause.PYTHON_EXCEPTION, seen
+    assert seen and seen[0].cause is Cause.PYTHON_EXCEPTION and seen[0].rank == 0, seen
 
 
 @pytest.mark.parametrize("xid_day, cause", [("Sep 27 13:31:53", Cause.HOST_OOM_KILL), ("Oct  1 15:21:10", Cause.GPU_HARDWARE)])
