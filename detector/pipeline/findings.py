@@ -1691,11 +1691,11 @@ def demote_foreign_app_faults(findings: Sequence[Finding], idx: RunIndex, start:
     rank_log_initiators = {f.rank for f in findings if f.rank is not None and f.field("xid") is None
                            and f.role is Role.INITIATOR and f.cause is not None
                            and f.cause not in (Cause.ILLEGAL_MEMORY_ACCESS, Cause.CRASH_SIGNAL, Cause.UNKNOWN)}
-    # a rank's own log shows the application failing by itself
     # the job's first timed failure other than a GPU fault's (an OOM kill, a rank's error)
     failed_at = min((f.time for f in findings if f.time is not None and f.role is not Role.CONTEXT
                      and f.field("xid") is None and (f.role is Role.COLLATERAL or f.cause is not None)
                      and f.cause not in GPU_FAULTS), default=None)
+    # ranks whose own log shows the application failing by itself
     app_failures = [f for f in findings if f.rank is not None and f.field("xid") is None and f.role is Role.INITIATOR
                     and f.cause in APP_FAILURES]
     app_failure = bool(app_failures)

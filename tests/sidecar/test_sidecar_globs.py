@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from detector.sidecar.sources.logs import _Spec
+from detector.sidecar.sources.logs import files_named
 
 
 def _tree(root: Path) -> Path:
@@ -22,13 +22,13 @@ def _tree(root: Path) -> Path:
 
 def test_a_recursive_glob_does_not_follow_links_to_folders(tmp_path: Path) -> None:
     logs = _tree(tmp_path)
-    found = _Spec(f"{logs}/**/*.log").files()
+    found = files_named(f"{logs}/**/*.log")
     assert found == [logs / "job" / "a.log", logs / "job" / "node1" / "rank1.log"]
 
 
 def test_a_globs_stars_match_within_a_name_and_hidden_names_only_when_asked(tmp_path: Path) -> None:
     logs = _tree(tmp_path)
-    assert _Spec(f"{logs}/job/*.log").files() == [logs / "job" / "a.log"]
-    assert _Spec(f"{logs}/job/node*/rank?.log").files() == [logs / "job" / "node1" / "rank1.log"]
-    assert _Spec(f"{logs}/**/.hidden.log").files() == [logs / "job" / ".hidden.log"]
-    assert _Spec(f"{logs}/nowhere/*.log").files() == []
+    assert files_named(f"{logs}/job/*.log") == [logs / "job" / "a.log"]
+    assert files_named(f"{logs}/job/node*/rank?.log") == [logs / "job" / "node1" / "rank1.log"]
+    assert files_named(f"{logs}/**/.hidden.log") == [logs / "job" / ".hidden.log"]
+    assert files_named(f"{logs}/nowhere/*.log") == []

@@ -21,9 +21,9 @@ def _denied_fix(path: str) -> str:
 def probe_logs(spec: str) -> Probe:
     what = f"logs {spec}"
     if any(c in spec for c in "*?["):
-        from detector.sidecar.sources.logs import _Spec  # (the sidecar's own reading of a glob: no link followed)
+        from detector.sidecar.sources.logs import files_named  # (the sidecar's own reading: no link followed)
 
-        matches = [str(p) for p in _Spec(spec).files()]
+        matches = [str(p) for p in files_named(spec)]
         if not matches:
             return Probe(Level.WARN, what, "no file matches yet (files that appear later are followed)",
                          "check the pattern if the trainers already write logs")
@@ -104,9 +104,9 @@ def probe_open_files(specs: Sequence[str]) -> Probe | None:
     for spec in specs:
         path = Path(spec)
         if any(c in spec for c in "*?["):
-            from detector.sidecar.sources.logs import _Spec
+            from detector.sidecar.sources.logs import files_named
 
-            count += len(_Spec(spec).files())
+            count += len(files_named(spec))
         elif path.is_dir():
             count += sum(1 for _ in _walk(path))
         elif path.exists():

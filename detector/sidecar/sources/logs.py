@@ -101,6 +101,12 @@ class _Spec:
         return None
 
 
+def files_named(spec: str) -> list[Path]:
+    """The files one --logs argument (a folder, a file or a glob) names now, as the sidecar reads
+    it: no link to a folder followed."""
+    return _Spec(spec).files()
+
+
 def _glob_match(pattern: tuple[str, ...], parts: tuple[str, ...]) -> bool:
     """Whether a path's parts (below the glob's fixed folder) match the glob's parts, as
     ``glob.glob(recursive=True)`` reads them ("**" alone: any number of folders)."""
