@@ -337,12 +337,11 @@ def _looks_like_kernel(head: bytes) -> bool:
 # a journald or syslog line of a program other than the kernel ("host systemd[1]: ", "host
 # torchrun[4242]: "), and one of a training program's own (journalctl -u trainer, a unit's output
 # kept by syslog): the program is a launcher or Python, or its line begins with a rank's prefix
-_JOURNAL_LINE = re.compile(
-    r"(?:\d{4}-\d{2}-\d{2}T\S+|[A-Z][a-z]{2} {1,2}\d{1,2} \d\d:\d\d:\d\d(?:\.\d+)?) {1,2}\S+ "
-    r"(?!kernel:)[\w.@/-]{1,64}(?:\[\d{1,10}\])?: ")
+_JOURNAL_STAMP_HOST = r"(?:\d{4}-\d{2}-\d{2}T\S+|[A-Z][a-z]{2} {1,2}\d{1,2} \d\d:\d\d:\d\d(?:\.\d+)?) {1,2}\S+ "
+_JOURNAL_LINE = re.compile(_JOURNAL_STAMP_HOST + r"(?!kernel:)[\w.@/-]{1,64}(?:\[\d{1,10}\])?: ")
 _PROGRAM_JOURNAL_LINE = re.compile(
-    r"(?:\d{4}-\d{2}-\d{2}T\S+|[A-Z][a-z]{2} {1,2}\d{1,2} \d\d:\d\d:\d\d(?:\.\d+)?) {1,2}\S+ "
-    r"(?:(?:torchrun|python[0-9.]{0,5}|srun|mpirun|deepspeed|accelerate|ray|trainer|train[\w.-]{0,40})(?:\[\d{1,10}\])?: "
+    _JOURNAL_STAMP_HOST
+    + r"(?:(?:torchrun|python[0-9.]{0,5}|srun|mpirun|deepspeed|accelerate|ray|trainer|train[\w.-]{0,40})(?:\[\d{1,10}\])?: "
     r"|[\w.@/-]{1,64}(?:\[\d{1,10}\])?: \[(?:rank|default)\d{1,6}\]:)")
 JOURNAL_LINES = 3  # of a head's first 40 lines, at least, and more than its kernel lines
 
