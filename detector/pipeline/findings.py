@@ -1241,6 +1241,22 @@ def _cable_unplugged(f: Finding) -> bool:
     return f.rule == MODULE_EVENT and "unplugged" in (f.field("event") or "")
 
 
+def _success_lines(findings: Sequence[Finding]) -> dict[str, int]:
+    """Per file, the last line where it says the run or its worker group succeeded."""
+    last: dict[str, int] = {}
+    for g in findings:
+        if g.rule in _SUCCESS and g.file is not None and g.line is not None and g.line > last.get(g.file, -1):
+            last[g.file] = g.line
+    return last
+
+
+def _before_success(f: Finding, success: Mapping[str, int]) -> bool:
+    """Whether ``f``'s own file says, after it, that the run or its worker group succeeded
+    (``success``: :func:`_success_lines`); the teardown's closed connections and store losses
+    before that are the shutdown's."""
+    return f.file is not None and f.line is not None and f.line < success.get(f.file, -1)
+
+
 def demote_recovered_flaps(findings: Sequence[Finding], ranks_until: datetime | None = None) -> list[Finding]:
     """``findings`` with each link that went down and came back up within a minute (a flap that
     recovered) made context, cause none, when it explains nothing the job shows: another failure
@@ -1305,7 +1321,8 @@ def demote_recovered_flaps(findings: Sequence[Finding], ranks_until: datetime | 
     def after(d: Finding, t: datetime) -> bool:
         return d.time is not None and -FLAP_SKEW <= t - d.time <= FLAP_LEAD
 
-    failed = bool(others) or any(f.role is Role.COLLATERAL for f in findings)
+    success = _success_lines(findings)
+    failed = bool(others) or any(f.role is Role.COLLATERAL and not _before_success(f, success) for f in findings)
 
     def unrelated(d: Finding) -> bool:
         if not failed and (d.time is None or ranks_until is None):
@@ -1316,11 +1333,38 @@ def demote_recovered_flaps(findings: Sequence[Finding], ranks_until: datetime | 
         if d.time is not None and timed:
             return not any(after(d, t) for t in timed)
         if not timed and not others and d.time is not None and ranks_until is not None:
-            return ranks_until - d.time > FLAP_LEAD
+            # the ranks wrote on for long after it, or had all stopped before it went down
+            return ranks_until - d.time > FLAP_LEAD or (not failed and d.time - ranks_until > FLAP_SKEW)
         return bool(others)
 
     demoted = {id(d) for d in flaps if unrelated(d)} | idle
     return [dataclasses.replace(f, role=Role.CONTEXT, cause=None) if id(f) in demoted else f for f in findings]
+
+
+DRIVER_LOADED = "system.nvidia_driver_loaded"  # rules/system.yaml
+
+
+def demote_faults_before_driver_load(findings: Sequence[Finding], ranks_logged: bool) -> list[Finding]:
+    """``findings`` with each GPU fault (an Xid) that its kernel log shows before a later load of
+    the NVIDIA driver made context, where the ranks' own logs are there (``ranks_logged``) and
+    nothing of the job's failed: the driver was loaded again after that fault (a reboot or a GPU
+    reset), so the fault was of the GPU's life before the job that ran well on it (a kernel log
+    read in seconds since boot gives no date to tell it by). A kernel log alone keeps its faults:
+    the reboot may have been what they called for."""
+    loads = [(f.file, f.line) for f in findings if f.rule == DRIVER_LOADED and f.file and f.line is not None]
+    if not loads or not ranks_logged:
+        return list(findings)
+    success = _success_lines(findings)
+    if any(f.field("xid") is None and not f.rule.startswith("system.")
+           and ((f.role is Role.COLLATERAL and not _before_success(f, success))
+                or (f.role is Role.INITIATOR and f.cause is not None)) for f in findings):
+        return list(findings)
+
+    def before_load(f: Finding) -> bool:
+        return f.line is not None and any(file == f.file and f.line < line for file, line in loads)
+
+    return [dataclasses.replace(f, role=Role.CONTEXT, cause=None)
+            if f.field("xid") is not None and f.role is Role.INITIATOR and before_load(f) else f for f in findings]
 
 
 OOM_KILLED = "system.oom_killed_process"  # rules/system.yaml
@@ -1788,13 +1832,15 @@ def megatron_stragglers(findings: Sequence[Finding], idx: RunIndex) -> list[Find
     at = last[-1]
     verdict = dataclasses.replace(
         at, rule=RULE_MEGATRON_STRAGGLER, role=Role.INITIATOR, cause=Cause.STRAGGLER, severity=Severity.WARNING,
-        rank=rank, local_rank=idx.rank_local.get(rank), node=idx.rank_node.get(rank), pid=None, gpu=None,
+        rank=rank, local_rank=idx.rank_local.get(rank),
+        node=idx.rank_node.get(rank) or (at.field("host") if at.rule == NVRX_LOW_SCORE else None), pid=None, gpu=None,
         confidence=0.6, fields=(*at.fields, ("reports", str(n)), ("of_reports", str(len(last))),
                                 ("spread", f"{spread:.2f}")))
     return [*findings, verdict]
 
 
 NVRX_WARNING = "launcher.nvrx_straggler_warning"  # rules/launchers.yaml
+NVRX_LOW_SCORE = "launcher.nvrx_low_score"  # rules/launchers.yaml
 RULE_NVRX_STRAGGLER = "launcher.nvrx_straggler"
 _NVRX_RANK = re.compile(r"\b([0-9]{1,7})\b")
 _NVRX_ID = re.compile(r"\brank=([0-9]{1,7})\b")
@@ -1816,6 +1862,8 @@ def nvrx_stragglers(findings: Sequence[Finding], idx: RunIndex) -> list[Finding]
     sure where a warning names several."""
     warnings = [f for f in findings if f.rule == NVRX_WARNING]
     named = [(f, _nvrx_ranks(f.field("ranks") or "")) for f in warnings]
+    # its report's worst ranks, where one scored below the detector's threshold
+    named += [(f, [rank]) for f in findings if f.rule == NVRX_LOW_SCORE and (rank := _rank(f.field("rank"))) is not None]
     counts = Counter(r for _f, ranks in named for r in set(ranks))
     if not counts:
         return list(findings)
@@ -1824,7 +1872,8 @@ def nvrx_stragglers(findings: Sequence[Finding], idx: RunIndex) -> list[Finding]
     several = any(len(set(ranks)) > 1 for _f, ranks in named)
     verdict = dataclasses.replace(
         at, rule=RULE_NVRX_STRAGGLER, role=Role.INITIATOR, cause=Cause.STRAGGLER, severity=Severity.WARNING,
-        rank=rank, local_rank=idx.rank_local.get(rank), node=idx.rank_node.get(rank), pid=None, gpu=None,
+        rank=rank, local_rank=idx.rank_local.get(rank),
+        node=idx.rank_node.get(rank) or (at.field("host") if at.rule == NVRX_LOW_SCORE else None), pid=None, gpu=None,
         confidence=min(0.8, 0.55 + 0.05 * times) - (0.1 if several else 0.0),
         fields=(*at.fields, ("warnings", str(times))))
     return [*findings, verdict]

@@ -14,6 +14,8 @@ from datetime import UTC, datetime, timedelta
 from detector.pipeline.boot_clock import date_kernel_boots
 from detector.pipeline.filescan import FileScan
 from detector.pipeline.findings import (
+    GROUP_SUCCEEDED,
+    SUCCEEDED,
     demote_abort_after_cpp_exception,
     demote_after_exit,
     demote_after_success,
@@ -22,6 +24,7 @@ from detector.pipeline.findings import (
     demote_caught_oom,
     demote_destroy_warnings,
     demote_exit_handler_errors,
+    demote_faults_before_driver_load,
     demote_feeder_thread_errors,
     demote_foreign_app_faults,
     demote_kill_after_watchdog,
@@ -58,7 +61,7 @@ from detector.rules.engine import RuleSet
 from detector.sources.runs import FileKind, LogFile
 from detector.sources.timestamps import nccl_header
 from detector.support.numbers import MAX_RANKS
-from detector.types import DEATHS_OF_PEERS, Cause, Finding, RankInfo, Role, RunFacts, peer_gone
+from detector.types import DEATHS_OF_PEERS, RULE_LOCAL_CLOSE, Cause, Finding, RankInfo, Role, RunFacts, peer_gone
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,7 +164,9 @@ def run_findings(scans: Sequence[FileScan], idx: RunIndex, rules: RuleSet,
     findings = place_tgi_span_errors(place_nccl_tests_failures(place_sglang_tracebacks(place_ray_tracebacks(place_spawn_tracebacks(
         demote_caught_oom(demote_abort_after_cpp_exception(findings)))))))
     ends = [t for s in scans if s.file.kind is FileKind.RANK_LOG and (t := s.last_time) is not None]
-    findings = oom_killed_loader_workers(demote_bystander_ooms(demote_recovered_flaps(findings, max(ends) if ends else None)))
+    findings = oom_killed_loader_workers(demote_bystander_ooms(demote_faults_before_driver_load(
+        demote_recovered_flaps(findings, max(ends) if ends else None),
+        any(s.file.kind is FileKind.RANK_LOG and s.lines > 0 for s in scans))))
     findings = demote_after_exit(demote_after_success(demote_secondary_xids(demote_kill_after_watchdog(place_gpu_faults(findings, idx)))))
     findings = nvrx_stragglers(megatron_stragglers(demote_caught_exceptions(demote_repeated_actor_exceptions(verl_worker_ranks(findings), scans), scans), idx), idx)
     findings = demote_foreign_app_faults(findings, idx, min(starts) if starts else None)
@@ -266,18 +271,27 @@ def build_model(
     return RunModel(idx, findings, rank_infos(idx, act, external, srun_task_hosts(findings)), warnings)
 
 
+def _closing(f: Finding) -> bool:
+    """NCCL's proxy and service threads seeing the node's other processes close their
+    connections: what ranks that finish at different moments print on their way out."""
+    if f.rule == RULE_LOCAL_CLOSE:
+        return True
+    return f.rule == "nccl.proxy_error" and "Close" in (f.field("proxy_op"), f.field("op"))
+
+
 def demote_untimed_kernel_faults_of_a_finished_run(findings: list[Finding], scans: Sequence[FileScan]) -> list[Finding]:
     """A kernel's GPU fault with no wall-clock time (dmesg's seconds since boot, the boot's date
     unknown) made context where the ranks' logs show no error at all and one of them says that
-    training completed: a fault that hit the run would have left its mark in the ranks' logs (a
+    training completed (or torchrun that its worker group succeeded): a fault that hit the run would have left its mark in the ranks' logs (a
     CUDA error, a timeout, an exit), so this one is an earlier job's that the kernel log kept."""
     kernel = [f for f in findings if f.role is Role.INITIATOR and f.time is None and f.field("xid") is not None]
     if not kernel:
         return findings
     rank_logs = {s.file.display for s in scans if s.file.kind is FileKind.RANK_LOG}
-    if any(f.role in (Role.INITIATOR, Role.COLLATERAL) and f.file in rank_logs for f in findings):
+    if any(f.role in (Role.INITIATOR, Role.COLLATERAL) and f.file in rank_logs and not _closing(f) for f in findings):
         return findings
-    if not any(s.file.kind is FileKind.RANK_LOG and says_completed(s) for s in scans):
+    if not any(f.rule in (SUCCEEDED, GROUP_SUCCEEDED) for f in findings) and not any(
+            s.file.kind is FileKind.RANK_LOG and says_completed(s) for s in scans):
         return findings
     drop = {id(f) for f in kernel}
     return [replace(f, role=Role.CONTEXT, cause=None) if id(f) in drop else f for f in findings]

@@ -81,6 +81,21 @@ def _preset(scans: Sequence[FileScan]) -> Preset | None:
     return choose_preset(sample)
 
 
+OWN_PRESET_FILES = 256  # files that may read their steps with a preset of their own
+
+
+def _own_preset(scan: FileScan, preset: Preset) -> Preset | None:
+    """The preset that reads the step lines of a file's last lines, where it is not ``preset``
+    and the lines speak of steps at all (most files that print none are a rank's errors only)."""
+    messages = preset_sample(scan)[-PROBE_LINES:]
+    if not any("step" in m or "iter" in m or "Step" in m or "Iter" in m for m in messages):
+        return None
+    from detector.stats import choose_preset
+
+    chosen = choose_preset(messages)
+    return chosen if chosen is not None and chosen.name != preset.name else None
+
+
 def step_line_cap(files_with_steps: int) -> int:
     """Step lines taken from the end of each file: the run's budget shared by the files that
     print steps. A job whose steps only a few ranks print (the first rank of each node) keeps a
@@ -150,13 +165,24 @@ def step_samples(scans: Sequence[FileScan], idx: RunIndex, *, parsed_cap: int = 
     untimed_ends: list[tuple[int, Event]] = []
     logs = [scan for scan in scans if scan.file.kind is FileKind.RANK_LOG and (scan.tail_lines or scan.tail_count)]
     n_series = 0
-    cap = step_line_cap(sum(1 for scan in logs if _prints_steps(scan, preset)))
-    for scan in logs:
+    # a file the run's preset reads no step in may print its steps in another trainer's words
+    # (the ranks' own timing lines beside a launcher's log in the run's format): its own preset
+    own: dict[int, Preset] = {}
+    printing = 0
+    for i, scan in enumerate(logs):
+        if _prints_steps(scan, preset):
+            printing += 1
+        elif len(own) < OWN_PRESET_FILES and (other := _own_preset(scan, preset)) is not None:
+            own[i] = other
+            printing += 1
+    cap = step_line_cap(printing)
+    for i, scan in enumerate(logs):
+        file_preset = own.get(i, preset)
         parsed = scan.steps
-        if parsed is not None and parsed[0] == preset.name and cap <= parsed_cap:
+        if parsed is not None and parsed[0] == file_preset.name and cap <= parsed_cap:
             items = parsed[1]  # (the workers' cap counts every rank log: never below the run's)
         else:
-            items = step_items(scan, preset, cap)
+            items = step_items(scan, file_preset, cap)
         resolvers: dict[int, StepResolver] = {}
         series: StepResolver | None = None
         file_notes: list[LogNote] = []  # notes no rank printed ("training finished: 60 steps")

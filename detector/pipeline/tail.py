@@ -227,7 +227,9 @@ def last_progress_line(scan: FileScan) -> int | None:
 
 
 _COMPLETED = re.compile(
-    r"train_runtime|\b(?:training|train|run|job|fine-?tuning)\s{1,3}(?:is\s)?(?:completed|finished|done|complete)\b",
+    r"train_runtime|\b(?:training|train|run|job|fine-?tuning)\s{1,3}(?:is\s)?(?:completed|finished|done|complete)\b"
+    # detectron2's end of training (its final evaluation may follow)
+    r"|\btotal training time: [0-9]",
     re.IGNORECASE)
 COMPLETED_LINES = 40  # a file's last lines where a note that training completed counts
 

@@ -68,6 +68,8 @@ _MPI = re.compile(r"\[(?:\d{1,6},)?(?:mpirank:)?(?P<rank>\d{1,6})(?:,(?P<host>[A
 _LIGHTNING = re.compile(r"\[rank: ?(?P<rank>\d{1,6})\](?::? |:)")  # Lightning "[rank: 1] ", also "[rank:1]:"
 _HOST_LOCAL = re.compile(r"\[(?P<host>[A-Za-z][A-Za-z0-9.-]{0,62}):(?P<local>\d{1,4})\]: ?")  # [gpu187:2]:
 _TASK = re.compile(r"[A-Za-z][\w.-]{0,40}/\d{1,6} ")  # i.pretrain/0 before [default2]:, torchx ray/0 before (…)
+# Metaflow's task prefix behind its stamp: "[67911/train/100 (pid 1777)] " (run id / step / task id)
+_METAFLOW = re.compile(r"\[\d{1,20}/[\w.-]{1,64}/\d{1,20} \(pid \d{1,10}\)\] ")
 _ANSI = r"(?:(?:\x1b|\^\[)?\[[0-9;]{1,8}m){0,4}"  # ESC, a paste's "^[" for it, or lost
 _RAY = re.compile(
     _ANSI + r"\((?P<actor>[A-Za-z_][\w.:-]{0,80}(?:\([\w.:-]{1,40}\))?)(?: (?:TP|DP|PP|EP)\d{1,5}){0,4}(?: rank=(?P<worker_rank>\d{1,6}))?"
@@ -149,7 +151,12 @@ _RANK_FIELD = re.compile(r"(?:\| (?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL) {0,8
                          r"|^(?:[0-9TZ:.,+ -]{8,64}(?: \| [A-Z]{4,8} {0,8}\| [\w.:-]{1,120} - | - [A-Z]{4,8} - [\w.:-]{1,120} - | ))?"
                          r"\[rank (?P<b>\d{1,6})\] "
                          r"|^\[[0-9TZ:.,+ -]{8,40}\] ?(?:\[(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\] ?)?\[rank ?(?P<c>\d{1,6})\] "
-                         r"|^(?:[0-9TZ:.,+ -]{8,64} )?rank=(?P<d>\d{1,6}) )")
+                         r"|^(?:[0-9TZ:.,+ -]{8,64} )?rank=(?P<d>\d{1,6}) "
+                         # a logger's bracketed fields: "... INFO  [host=node0035 rank=5/32 local_rank=1] trainer: ..."
+                         r"|^(?:[0-9TZ:.,+ -]{8,64} (?:[A-Z]{4,8} {1,8})?)?\[(?:[\w.-]{1,24}=[^\s\]=]{1,64} ){0,4}"
+                         r"rank=(?P<e>\d{1,6})(?:/\d{1,6})?[ \]]"
+                         # Composer's console format: "2026-10-10 18:40:15,714: rank2[656503][MainThread]: INFO: ..."
+                         r"|^(?:[0-9TZ:.,+ -]{8,64}: )?rank(?P<f>\d{1,6})\[[0-9]{1,10}\]\[[^\]\s]{1,64}\]: )")
 # icefall / k2's logger: "INFO [train.py:1069] (5/8) Sanity check ..." (rank / world size)
 _LOGGER_RANK_OF = re.compile(r"\[[\w./-]{1,80}:\d{1,6}\] \((?P<rank>\d{1,6})/(?P<world>\d{1,6})\) ")
 _HINT_SPAN = 400  # the rank hint is looked for in the first characters of a message
@@ -163,7 +170,7 @@ def logger_rank(line: str) -> int | None:
     """The global rank a logger's own rank field names at a line's start ("... | INFO | rank 3 |",
     "[rank 3] ", "rank=3 "), without any launcher prefix before it; None when there is none."""
     m = _RANK_FIELD.search(line, 0, _HINT_SPAN)
-    return int(next(g for g in (m["a"], m["b"], m["c"], m["d"]) if g is not None)) if m else None
+    return int(next(g for g in (m["a"], m["b"], m["c"], m["d"], m["e"], m["f"]) if g is not None)) if m else None
 
 
 # What every prefix below begins with (a superset, one test): a bracket, a parenthesis or an
@@ -231,6 +238,10 @@ def _strip_at(line: str, pos: int, style: PrefixStyle) -> tuple[int, int | None,
                 host = host or m["host"]
             pos = m.end()
             continue
+        m = _METAFLOW.match(line, pos)
+        if m:
+            pos = m.end()
+            continue
         m = _TASK.match(line, pos)
         if m and (_BRACKET.match(line, m.end()) or _MPI.match(line, m.end()) or _RAY.match(line, m.end())):
             pos = m.end()
@@ -294,7 +305,7 @@ def quick_prefix(line: str, style: PrefixStyle = PrefixStyle.BRACKETS) -> tuple[
                                or _CRI_STREAM.match(line, ts.end()) is not None):
             return None
     if (line.find("Rank ", 0, _HINT_SPAN) >= 0 or "local" in line or line.find("] (", 0, _HINT_SPAN) >= 0
-            or line.find("rank ", 0, _HINT_SPAN) >= 0 or line.find("rank=", 0, 80) >= 0
+            or line.find("rank ", 0, _HINT_SPAN) >= 0 or line.find("rank=", 0, 80) >= 0 or line.find(": rank", 0, 60) >= 0
             or line.find("[Rank:", 0, _HINT_SPAN) >= 0 or line.find("[RANK ", 0, _HINT_SPAN) >= 0):
         return None
     if ctime_lead(line):  # perhaps mpirun's tag behind its --timestamp-output stamp
@@ -524,12 +535,13 @@ def _strip_prefix_at(line: str, style: PrefixStyle) -> Prefixed:
                 message = stamp + ("" if stamp.endswith(" ") else " ") + line[end:]
     hinted = False
     if rank is None and (message.find("rank ", 0, _HINT_SPAN) >= 0 or message.find("][rank", 0, _HINT_SPAN) >= 0
-                         or message.find("] [rank", 0, _HINT_SPAN) >= 0 or message.find("rank=", 0, 70) >= 0):
+                         or message.find("] [rank", 0, _HINT_SPAN) >= 0 or message.find("rank=", 0, 120) >= 0
+                         or message.find(": rank", 0, 60) >= 0):
         # a logger's own rank field, at the message's start or right after its stamp and level: the
         # global rank also where a launcher's prefix gave only the local one ("[default1]:")
         m = _RANK_FIELD.search(message, 0, _HINT_SPAN)
         if m:
-            rank, hinted = int(next(g for g in (m["a"], m["b"], m["c"], m["d"]) if g is not None)), True
+            rank, hinted = int(next(g for g in (m["a"], m["b"], m["c"], m["d"], m["e"], m["f"]) if g is not None)), True
     if rank is None and local is None:
         if message.find("Rank ", 0, _HINT_SPAN) >= 0:
             m = _RANK_START.match(message) or _PG_RANK.search(message, 0, _HINT_SPAN)

@@ -227,6 +227,13 @@ def parse_timestamp(text: str, *, year: int | None = None, pos: int = 0) -> Stam
         if inner is not None:
             return inner
     stamp = _with_header(_parse_time(text, year=year, pos=pos), text, pos)
+    if (stamp is not None and stamp.time is not None and stamp.host is None
+            and text.startswith(" ", stamp.end) and (inner := _parse_time(text, year=year, pos=stamp.end + 1)) is not None
+            and inner.time is not None and inner.host is not None):
+        # a collector's stamp (a CI runner's, kubectl's --timestamps) before a system log line
+        # with its own stamp and host (journald, syslog): the inner one is when it happened; the
+        # outer one is when the log was read, hours later for a kernel log dumped at the end
+        return inner
     if stamp is None and text.startswith("[", pos) and (tag := _TAG_HEADER.match(text, pos)) is not None:
         # a logger's own tag before its stamp: torchtitan's "[titan] 2025-02-08 10:20:57,792 - root
         # - INFO - ...", "[ERROR] 2022-08-21 20:11:07,312 api: ..."

@@ -18,6 +18,7 @@ from which the rank stays above the midpoint between its peers and its streak le
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
@@ -63,6 +64,10 @@ MIN_WINDOW = 5  # step lines a window holds at the least (a short log's windows 
 # SHORT_REL at least (a line's value is not a window's median: no jitter is smoothed away)
 SHORT_STREAK = 5
 SHORT_REL = 0.25
+# a log shorter still (a paste of three or four timing lines per rank): every line of the rank
+# beyond the thresholds, twice its peers' time at the least, and no node judged as a whole
+TINY_STREAK = 3
+TINY_REL = 1.0
 
 
 def eligible_keys(keys: tuple[str, ...], config: StatsConfig) -> list[int]:
@@ -90,7 +95,20 @@ def window_for(n_cols: int, config: StatsConfig) -> tuple[int, int] | None:
     win = n_cols // config.consecutive
     if win >= MIN_WINDOW:
         return win, config.consecutive
-    return (1, SHORT_STREAK) if n_cols >= SHORT_STREAK else None
+    if n_cols >= SHORT_STREAK:
+        return 1, SHORT_STREAK
+    return (1, TINY_STREAK) if n_cols >= TINY_STREAK else None
+
+
+def _runs_over(beyond: np.ndarray, finite: np.ndarray) -> IntArray:
+    """:func:`_runs` where the positions that are not ``finite`` (no value) neither extend nor end
+    a run: each keeps the length reached before it."""
+    out = np.zeros(beyond.shape, dtype=np.int64)
+    cur = np.zeros(beyond.shape[0], dtype=np.int64)
+    for j in range(beyond.shape[1]):
+        cur = np.where(finite[:, j], np.where(beyond[:, j], cur + 1, 0), cur)
+        out[:, j] = cur
+    return out
 
 
 def _runs(beyond: np.ndarray) -> IntArray:
@@ -104,6 +122,30 @@ def _runs(beyond: np.ndarray) -> IntArray:
 def detect_stragglers(
     grid: StepGrid, wall_per_step: FloatArray, config: StatsConfig
 ) -> list[StragglerHit]:
+    hits = _detect_all(grid, wall_per_step, config)
+    if hits:
+        return hits
+    # the rank-local timings on fewer lines than the steps (a timing line every 80 steps beside a
+    # step line every 20): no window of the columns holds half a window of them, so they are
+    # judged on the columns that hold them, the hits placed back on the grid's columns
+    keys = eligible_keys(grid.local_keys, config)
+    if not keys:
+        return []
+    held = np.zeros(grid.n_cols, dtype=bool)
+    for k in keys:
+        held |= np.isfinite(grid.local[k]).any(axis=0)
+    cols = np.flatnonzero(held)
+    if cols.size == 0 or cols.size > grid.n_cols // 2:
+        return []
+    sub = dataclasses.replace(
+        grid, col_steps=grid.col_steps[cols], col_segments=grid.col_segments[cols], times=grid.times[:, cols],
+        durations=grid.durations[:, cols], local=tuple(a[:, cols] for a in grid.local),
+        intervals=grid.intervals[:, cols], step_gaps=grid.step_gaps[:, cols])
+    wall = wall_per_step[cols] if wall_per_step.size == grid.n_cols else wall_per_step
+    return [dataclasses.replace(h, detected_col=int(cols[h.detected_col])) for h in _detect_all(sub, wall, config)]
+
+
+def _detect_all(grid: StepGrid, wall_per_step: FloatArray, config: StatsConfig) -> list[StragglerHit]:
     shape = window_for(grid.n_cols, config)
     if shape is None:
         return []
@@ -112,6 +154,10 @@ def detect_stragglers(
         # a short log's windows (a few lines each) may put the change in the middle of one: its
         # last lines judged one by one, as a shorter log's are (still slower at the log's end)
         hits = _detect_shaped(grid, wall_per_step, config, 1, SHORT_STREAK)
+    if not hits and shape[1] > TINY_STREAK and grid.n_cols < config.window * config.consecutive:
+        # the ranks' own lines fewer than the log's (their files end at different steps): each
+        # rank's last few lines, twice its peers' time (a paste of three lines a rank)
+        hits = _detect_shaped(grid, wall_per_step, config, 1, TINY_STREAK)
     return hits
 
 
@@ -126,7 +172,7 @@ def _detect_shaped(
                 old = best.get(hit.rank)
                 if old is None or (hit.detected_step, -hit.z) < (old.detected_step, -old.z):
                     best[hit.rank] = hit
-    if not best:  # no one rank stands out: a whole node (or one of two ranks) may
+    if not best and streak >= SHORT_STREAK:  # no one rank stands out: a whole node (or one of two ranks) may
         medians: dict[int, tuple[int, int, FloatArray]] = {}  # (each timing's, once for every way of grouping)
         for groups, named in _group_sets(grid):
             for k in keys:
@@ -344,11 +390,15 @@ def _detect_key(
         )
         beyond = (
             (z >= config.z_threshold)
-            & (rel >= (config.rel_threshold if win > 1 else max(config.rel_threshold, SHORT_REL)))
+            & (rel >= (config.rel_threshold if win > 1 else max(config.rel_threshold,
+                                                                  SHORT_REL if streak >= SHORT_STREAK else TINY_REL)))
             & impact_ok
             & (counts >= config.min_ranks)[None, :]
         )
-    runs = _runs(beyond)
+    # (single lines: a rank's lines only count, the steps it printed no line for pass it by, as
+    # where the ranks' files end at different steps)
+    finite = np.isfinite(rank_med)
+    runs = _runs(beyond) if win > 1 else _runs_over(beyond, finite)
     # (single lines: still slower at the log's end; a slow start is a warm-up, not a straggler)
     reached = (runs >= streak).any(axis=1) if win > 1 else runs[:, -1] >= streak
     flagged = np.flatnonzero(reached)
@@ -363,13 +413,24 @@ def _detect_key(
     hits = []
     for row in flagged.tolist():
         detect = int(np.argmax(runs[row] >= streak))
-        first = detect - streak + 1
-        last = detect
-        while last + 1 < n_win and beyond[row, last + 1]:
-            last += 1
+        if win > 1:
+            first = detect - streak + 1
+            last = detect
+            while last + 1 < n_win and beyond[row, last + 1]:
+                last += 1
+            held = last - first + 1
+        else:  # the streak's lines are the rank's own: columns it printed nothing in are passed by
+            own = np.flatnonzero(finite[row])
+            at = int(np.searchsorted(own, detect))
+            first = int(own[at - streak + 1])
+            end = at
+            while end + 1 < own.size and beyond[row, own[end + 1]]:
+                end += 1
+            last = int(own[end])
+            held = end - (at - streak + 1) + 1
         span = slice(first, last + 1)
-        value = float(np.median(rank_med[row, span]))
-        peer = float(np.median(peers[span]))
+        value = float(np.nanmedian(rank_med[row, span]))
+        peer = float(np.nanmedian(peers[span]))
         z_ind = None
         baseline = None
         if first >= b and np.isfinite(base[row]):  # the own history predates the streak
@@ -391,14 +452,14 @@ def _detect_key(
                 detected_step=int(grid.col_steps[detected_col]),
                 detected_col=detected_col,
                 detected_time=float(np.median(finite_times)) if finite_times.size else float("nan"),
-                windows=last - first + 1,
+                windows=held,
                 value_s=value,
                 peers_s=peer,
                 rel=(value - peer) / peer if peer > 0 else float("inf"),
-                z=float(np.median(z[row, span])),
+                z=float(np.nanmedian(z[row, span])),
                 z_individual=z_ind,
                 baseline_s=baseline,
-                ongoing=bool(beyond[row, -1]),
+                ongoing=bool(beyond[row, -1]) if win > 1 else bool(beyond[row, np.flatnonzero(finite[row])[-1]]),
                 window_steps=win,
                 node=grid.nodes[row],
             )

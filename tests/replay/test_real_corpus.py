@@ -107,6 +107,11 @@ KNOWN_NOISY = {
     # process-group subprocess; the snippet holds nothing else, and an uncaught RuntimeError alone
     # ends failed runs too
     "RK-torchft-103-pg-tests-teardown-noise",
+    # (thirty-ninth session) torch 2.4's heartbeat monitor losing the store ("Failed to get
+    # exception dump flag from the global store") and nothing else; labelled healthy from the
+    # issue's title, while in development three runs whose log ends on the same store loss failed
+    # (EX-ome-312, IF-pgolf-pr2040, IX-parameter-golf-pr2130): one line cannot tell them apart
+    "VY-pytorch-128680-heartbeat-store-reset",
 }
 INITIATOR_FLOOR = 0.65
 
