@@ -15,11 +15,11 @@ from pathlib import Path
 from detector.pipeline.evidence import Hit
 from detector.pipeline.filescan import FileScan
 from detector.pipeline.index import RunIndex, _field, _num, _rank, global_of_local, resolve_line_rank, resolve_rank
-from detector.pipeline.tail import tail_of
+from detector.pipeline.tail import own_last_progress, progress_lines_after, says_completed, tail_of
 from detector.rules.engine import RuleSet
 from detector.sources.pci import normalize_pci
 from detector.sources.prefixes import WORKER_PID, WORKER_PID_SPAN
-from detector.sources.runs import LogFile
+from detector.sources.runs import FileKind, LogFile
 from detector.sources.timestamps import nccl_header, parse_timestamp
 from detector.sources.torchelastic import FailureRecord
 from detector.support.hosts import same_host
@@ -870,9 +870,11 @@ def demote_repeated_actor_exceptions(findings: Sequence[Finding], scans: Sequenc
 
 
 CAUGHT_PROGRESS = 100  # lines of training progress after an exception that say the program went on
+CAUGHT_STEPS = 10  # a rank's step lines in its other file, stamped after its exception, that say so
 
 
-def demote_caught_exceptions(findings: Sequence[Finding], scans: Sequence[FileScan]) -> list[Finding]:
+def demote_caught_exceptions(findings: Sequence[Finding], scans: Sequence[FileScan],
+                             file_rank: Mapping[str, int] | None = None) -> list[Finding]:
     """``findings`` with a Python exception that its file's training progress went on well after
     (the file's last line of progress more than :data:`CAUGHT_PROGRESS` lines later) made context,
     cause none: the program caught and logged it (a monitoring client that lost its server, a
@@ -882,12 +884,43 @@ def demote_caught_exceptions(findings: Sequence[Finding], scans: Sequence[FileSc
     a buffered stdout flushed at exit), nor an exception of one rank in a file of several ranks (the
     progress may be another rank's). The tracebacks' headers are dropped."""
     progress = {s.file.display: s.last_progress for s in scans if s.last_progress is not None}
-    shared = {s.file.display for s in scans if len(s.prefix_ranks) >= 2}
-    exceptions = sorted((f for f in findings if f.rule == UNCAUGHT and f.line is not None and f.file in progress
+    shared = {s.file.display: s for s in scans if len(s.prefix_ranks) >= 2}
+    exceptions = sorted((f for f in findings if f.rule == UNCAUGHT and f.line is not None
+                         and (f.file in progress or f.rank is not None)
                          and f.role is Role.INITIATOR and f.cause is Cause.PYTHON_EXCEPTION),
                         key=lambda f: (f.file or "", f.line or 0))
-    went_on = [f for f in exceptions if (progress.get(f.file or "") or 0) - (f.line or 0) > CAUGHT_PROGRESS
-               and not (f.rank is not None and f.file in shared)]
+
+    completed = {s.file.display for s in scans if s.last_progress is not None and says_completed(s)}
+
+    def went_on_after(f: Finding) -> bool:
+        line = f.line or 0
+        last = progress.get(f.file or "") or 0
+        if last <= line:
+            return False
+        if f.rank is not None and f.file in shared:
+            # a file of several ranks: the exception's own rank's progress after it (the last
+            # progress of the file may be another rank's)
+            last = own_last_progress(shared[f.file], line, f.rank) or 0
+        # progress for long after it, or up to the file's word that training completed
+        return last - line > CAUGHT_PROGRESS or (last > line and f.file in completed)
+
+    # the rank's own files (its log, or torchrun's stdout.log beside the stderr.log that holds the
+    # traceback): its steps stamped after the exception, :data:`CAUGHT_STEPS` of them, say it
+    # trained on
+    by_rank: dict[int, list[FileScan]] = defaultdict(list)
+    for scan in scans:
+        rank = scan.file.rank if scan.file.rank is not None else (file_rank or {}).get(scan.file.display)
+        if rank is not None and scan.file.kind is FileKind.RANK_LOG:
+            by_rank[rank].append(scan)
+
+    def stepped_on_after(f: Finding) -> bool:
+        if f.rank is None or f.time is None:
+            return False
+        return any((scan.file.display != f.file or scan.file.display not in shared)
+                   and progress_lines_after(scan, f.time, enough=CAUGHT_STEPS) >= CAUGHT_STEPS
+                   for scan in by_rank.get(f.rank, ()))
+
+    went_on = [f for f in exceptions if went_on_after(f) or stepped_on_after(f)]
     if not went_on:
         return list(findings)
     # the last line of each file that says something failed, other than an exception and its traceback

@@ -168,7 +168,8 @@ def run_findings(scans: Sequence[FileScan], idx: RunIndex, rules: RuleSet,
         demote_recovered_flaps(findings, max(ends) if ends else None),
         any(s.file.kind is FileKind.RANK_LOG and s.lines > 0 for s in scans))))
     findings = demote_after_exit(demote_after_success(demote_secondary_xids(demote_kill_after_watchdog(place_gpu_faults(findings, idx)))))
-    findings = nvrx_stragglers(megatron_stragglers(demote_caught_exceptions(demote_repeated_actor_exceptions(verl_worker_ranks(findings), scans), scans), idx), idx)
+    findings = nvrx_stragglers(megatron_stragglers(demote_caught_exceptions(demote_repeated_actor_exceptions(verl_worker_ranks(findings), scans), scans,
+                                                                          idx.file_rank), idx), idx)
     findings = demote_foreign_app_faults(findings, idx, min(starts) if starts else None)
     if relaunches:  # (replay: the files are whole)
         findings = unfinished_benchmark(demote_untimed_kernel_faults_of_a_finished_run(findings, scans), scans)

@@ -86,6 +86,49 @@ def tail_event(scan: FileScan, index: int) -> Event:
     return ev
 
 
+OWN_PROGRESS_LINES = 5000  # lines after an exception read for its rank's own progress
+
+
+def own_last_progress(scan: FileScan, line: int, rank: int) -> int | None:
+    """In a file of several ranks' lines, the last line within :data:`OWN_PROGRESS_LINES` after
+    ``line`` where ``rank`` itself (its prefix) shows training progress; None where the tail does
+    not reach ``line`` or the rank shows none."""
+    lines = tail_of(scan)
+    start = line - scan.tail_first + 1
+    if start < 1 or start > len(lines):
+        return None
+    style = scan.parser.style if scan.parser is not None else PrefixStyle.BRACKETS
+    last = None
+    for i in range(start, min(len(lines), start + OWN_PROGRESS_LINES)):
+        key = _tail_key(scan, i, style)
+        if key[0] == rank and is_progress(key[2]):
+            last = scan.tail_first + i
+    return last
+
+
+def progress_lines_after(scan: FileScan, when: datetime, *, enough: int) -> int:
+    """How many of the file's tail lines, read from its end, show training progress stamped after
+    ``when``; stops at ``enough`` (or at the first stamped line at or before ``when``)."""
+    if scan.parser is None:
+        return 0
+    lines = tail_of(scan)
+    style = scan.parser.style
+    found = 0
+    for i in range(len(lines) - 1, max(-1, len(lines) - 1 - OWN_PROGRESS_LINES), -1):
+        message = _tail_key(scan, i, style)[2]
+        if not is_progress(message):
+            continue
+        stamp = scan.parser.stamp(message)
+        if stamp is None or stamp.time is None:
+            continue
+        if stamp.time <= when:
+            break
+        found += 1
+        if found >= enough:
+            break
+    return found
+
+
 ACTIVITY_LINES = 20000
 _KERNEL_LINE = re.compile(r" kernel: |\bNVRM: ")  # a kernel line kept or pasted in a rank's log
 

@@ -31,7 +31,9 @@ rank at one step of one attempt (``TORCHELASTIC_RESTART_COUNT`` or ``SLURM_RESTA
   before its forward pass;
 - ``slow``: from step S on, the rank sleeps ``--slow-ms`` more in its rank-local forward section;
 - ``oom_exit``: an uncaught ``torch.OutOfMemoryError`` with the CUDA out-of-memory message;
-- ``exit1``: logs an error line and calls ``sys.exit(1)``.
+- ``exit1``: logs an error line and calls ``sys.exit(1)``;
+- ``caught``: a ``FileNotFoundError`` the rank catches and logs with its traceback
+  (``logging.exception``), then trains on (a healthy run with a scary traceback).
 
 Repeat the ``--fault*`` options (or give comma-separated lists in the variables) to plan several
 faults, e.g. one per attempt of a job run with ``torchrun --max-restarts 1``.
@@ -64,7 +66,7 @@ from torch.nn.parallel import DistributedDataParallel
 from torch.utils.data import DataLoader, Dataset
 
 FAULTS = ("none", "exception", "sigkill", "sigsegv", "hang", "slow", "oom_exit", "exit1", "sleep",
-          "loader_stall", "lock_wait")
+          "loader_stall", "lock_wait", "caught")
 CKPT_DIR_RE = re.compile(r"^step_(\d{8})$")
 IN_DIM, HIDDEN, BATCH = 32, 64, 16
 
@@ -243,6 +245,11 @@ def inject_fault(fault: str, step: int, local_rank: int) -> None:
     elif fault == "exit1":
         log.error("injected fault: exiting with status 1 at step %d", step)
         sys.exit(1)
+    elif fault == "caught":
+        try:
+            open("/nonexistent/ckpt/latest.json")  # noqa: SIM115 (it fails: the file is not there)
+        except FileNotFoundError:
+            log.exception("could not read the checkpoint marker at step %d, training on", step)
 
 
 def setup(args: argparse.Namespace) -> tuple[int, int]:
