@@ -172,7 +172,7 @@ def _detect_shaped(
                 old = best.get(hit.rank)
                 if old is None or (hit.detected_step, -hit.z) < (old.detected_step, -old.z):
                     best[hit.rank] = hit
-    if not best and streak >= SHORT_STREAK:  # no one rank stands out: a whole node (or one of two ranks) may
+    if not best and (win > 1 or streak >= SHORT_STREAK):  # no one rank stands out: a whole node (or one of two ranks) may
         medians: dict[int, tuple[int, int, FloatArray]] = {}  # (each timing's, once for every way of grouping)
         for groups, named in _group_sets(grid):
             for k in keys:
