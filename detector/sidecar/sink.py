@@ -37,6 +37,22 @@ def summary(incident: Incident) -> str:
     return f"INCIDENT {incident.cause.value}: {who}, confidence {incident.confidence:.2f}; {incident.explanation}"
 
 
+def _silence(stream: TextIO) -> None:
+    """Point ``stream``'s file descriptor at /dev/null, so that the interpreter's flush of it at
+    exit does not fail again (a closed pipe's "Exception ignored ... BrokenPipeError")."""
+    try:
+        fd = stream.fileno()
+        null = os.open(os.devnull, os.O_WRONLY)
+    except (OSError, ValueError, AttributeError):
+        return
+    try:
+        os.dup2(null, fd)
+    except OSError:
+        pass
+    finally:
+        os.close(null)
+
+
 class IncidentSink:
     def __init__(self, path: Path | None, *, out: TextIO | None, count: Callable[[str], None],
                  handler: IncidentHandler | None = None, warn: Callable[[str], None] = lambda _m: None) -> None:
@@ -63,7 +79,15 @@ class IncidentSink:
             except OSError as exc:
                 self._warn(f"cannot append to {self._path}: {exc.strerror or exc}")
         if self._out is not None:
-            print(summary(incident), file=self._out, flush=True)
+            try:
+                print(summary(incident), file=self._out, flush=True)
+            except (OSError, ValueError) as exc:  # (ValueError: the stream was closed)
+                # a full disk or a reader that left (a pipe): the summaries stop, the watch goes
+                # on (the incidents file, the counters and the remediation have them)
+                self._warn(f"cannot print incident summaries any more, stopped printing them: "
+                           f"{getattr(exc, 'strerror', None) or exc}")
+                _silence(self._out)
+                self._out = None
         if self._handler is not None and not self._handler.submit(incident):
             self._warn(f"remediation queue full: incident {incident.id} not handed over")
         return data

@@ -86,10 +86,6 @@ KNOWN_NOISY = {
     # hour of healthy serving: read as the harness's exception; the gatherer read a performance
     # miss as healthy, as a convergence miss is
     "LG-ascend-sglang-deepseek-v32-1p1d-32npu-slow-throughput-miss-healthy",
-    # (twenty-seventh session) JAX logs its CUDA plugin's failed start (a traceback under an ERROR
-    # record) on each of three CPU-only nodes and falls back to the CPU; the short runs after it
-    # (a few dozen lines each) are too few to read the exception as caught
-    "MC-kubeflow-trainjob-jax-3node-cuinit-error-healthy",
     # eight lines of NCCL's listener refusing a stray connection ('wrong magic', a peer outside the
     # cluster closing, the proxy's service thread failing one accept): labelled healthy by a guess
     # (the thread's answer was not read); a connection lost on a rank's socket reads as the network

@@ -80,3 +80,40 @@ def test_a_logs_folder_that_does_not_exist_yet_is_said(tmp_path: Path) -> None:
         os.kill(p.pid, signal.SIGTERM)
         p.wait(timeout=30)
     assert f"{tmp_path / 'later'} does not exist (yet)" in seen
+
+
+@pytest.mark.parametrize("where", ["full", "pipe"])
+def test_the_watch_goes_on_when_its_stdout_fails(tmp_path: Path, where: str) -> None:
+    """stdout on a full disk (/dev/full) or on a pipe whose reader left: the incident summaries
+    stop (one warning), the watch does not (it wrote the incident to its file, and goes on until
+    it is stopped, then exits 0)."""
+    logs, incidents = tmp_path / "logs", tmp_path / "incidents.jsonl"
+    logs.mkdir()
+    (logs / "rank0.log").write_text("step 1 loss 2.0\n")
+    command = [sys.executable, "-m", "detector.cli.main", "watch", "--logs", str(logs), "--no-nvml", "--no-metrics",
+               "--state", str(tmp_path / "state"), "--incidents", str(incidents)]
+    if where == "full":
+        with open("/dev/full", "w") as full:
+            p = subprocess.Popen(command, stdout=full, stderr=subprocess.PIPE, text=True)
+    else:
+        p = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        assert p.stdout is not None
+        p.stdout.close()  # the reader leaves before the first summary
+    err = ""
+    try:
+        deadline = time.monotonic() + 60
+        assert p.stderr is not None
+        while "ready" not in err and time.monotonic() < deadline:
+            err += p.stderr.readline()
+        (logs / "rank1.log").write_text("[rank1]: RuntimeError: boom\n")
+        while time.monotonic() < deadline and not (incidents.exists() and incidents.read_text().strip()):
+            time.sleep(0.2)
+        time.sleep(3)  # (the summary's failed write came with the incident: the watch must outlive it)
+        assert p.poll() is None, "the watch stopped"
+    finally:
+        os.kill(p.pid, signal.SIGTERM)
+        rest = p.communicate(timeout=30)[1]
+    lines = incidents.read_text().splitlines()
+    assert len(lines) == 1 and '"python_exception"' in lines[0], lines
+    assert p.returncode == 0, rest
+    assert "Traceback" not in err + rest and "stopped printing" in err + rest
