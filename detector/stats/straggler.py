@@ -65,9 +65,10 @@ MIN_WINDOW = 5  # step lines a window holds at the least (a short log's windows 
 SHORT_STREAK = 5
 SHORT_REL = 0.25
 # a log shorter still (a paste of three or four timing lines per rank): every line of the rank
-# beyond the thresholds, twice its peers' time at the least, and no node judged as a whole
+# beyond the thresholds, two and a half times its peers' time at the least, and no node judged
+# as a whole
 TINY_STREAK = 3
-TINY_REL = 1.0
+TINY_REL = 1.5
 
 
 def eligible_keys(keys: tuple[str, ...], config: StatsConfig) -> list[int]:
@@ -156,7 +157,7 @@ def _detect_all(grid: StepGrid, wall_per_step: FloatArray, config: StatsConfig) 
         hits = _detect_shaped(grid, wall_per_step, config, 1, SHORT_STREAK)
     if not hits and shape[1] > TINY_STREAK and grid.n_cols < config.window * config.consecutive:
         # the ranks' own lines fewer than the log's (their files end at different steps): each
-        # rank's last few lines, twice its peers' time (a paste of three lines a rank)
+        # rank's last few lines, 2.5 times its peers' time (a paste of three lines a rank)
         hits = _detect_shaped(grid, wall_per_step, config, 1, TINY_STREAK)
     return hits
 
