@@ -87,9 +87,10 @@ OWN_PRESET_FILES = 256  # files that may read their steps with a preset of their
 def _own_preset(scan: FileScan, preset: Preset) -> Preset | None:
     """The preset that reads the step lines of a file's last lines, where it is not ``preset``
     and the lines speak of steps at all (most files that print none are a rank's errors only)."""
-    messages = preset_sample(scan)[-PROBE_LINES:]
-    if not any("step" in m or "iter" in m or "Step" in m or "Iter" in m for m in messages):
-        return None
+    lines = tail_of(scan)
+    if not any("step" in m or "iter" in m or "Step" in m or "Iter" in m for m in lines[-PROBE_LINES:]):
+        return None  # (the raw lines first: their prefixes are only taken off where steps may be)
+    messages = [tail_message(scan, i) for i in range(max(0, len(lines) - PROBE_LINES), len(lines))]
     from detector.stats import choose_preset
 
     chosen = choose_preset(messages)

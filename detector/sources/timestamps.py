@@ -228,7 +228,8 @@ def parse_timestamp(text: str, *, year: int | None = None, pos: int = 0) -> Stam
             return inner
     stamp = _with_header(_parse_time(text, year=year, pos=pos), text, pos)
     if (stamp is not None and stamp.time is not None and stamp.host is None
-            and text.startswith(" ", stamp.end) and (inner := _parse_time(text, year=year, pos=stamp.end + 1)) is not None
+            and text[stamp.end + 1:stamp.end + 2] in _INNER_STARTS and text.startswith(" ", stamp.end)
+            and (inner := _parse_time(text, year=year, pos=stamp.end + 1)) is not None
             and inner.time is not None and inner.host is not None):
         # a collector's stamp (a CI runner's, kubectl's --timestamps) before a system log line
         # with its own stamp and host (journald, syslog): the inner one is when it happened; the
@@ -244,6 +245,8 @@ def parse_timestamp(text: str, *, year: int | None = None, pos: int = 0) -> Stam
 
 
 _TAG_HEADER = re.compile(r"\[[A-Za-z][\w.-]{0,23}\] ")
+# what a system log line's own stamp behind a collector's begins with (an ISO date, a syslog month)
+_INNER_STARTS = frozenset("0123456789JFMASOND")
 
 
 def _parse_time(text: str, *, year: int | None, pos: int) -> Stamp | None:
