@@ -230,10 +230,12 @@ def parse_timestamp(text: str, *, year: int | None = None, pos: int = 0) -> Stam
     if (stamp is not None and stamp.time is not None and stamp.host is None
             and text[stamp.end + 1:stamp.end + 2] in _INNER_STARTS and text.startswith(" ", stamp.end)
             and (inner := _parse_time(text, year=year, pos=stamp.end + 1)) is not None
-            and inner.time is not None and inner.host is not None):
+            and inner.time is not None and inner.host is not None
+            and not timedelta(0) <= stamp.time - inner.time < timedelta(seconds=1)):
         # a collector's stamp (a CI runner's, kubectl's --timestamps) before a system log line
         # with its own stamp and host (journald, syslog): the inner one is when it happened; the
-        # outer one is when the log was read, hours later for a kernel log dumped at the end
+        # outer one is when the log was read, hours later for a kernel log dumped at the end (a
+        # line read as it came, within the second, keeps the collector's finer stamp)
         return inner
     if stamp is None and text.startswith("[", pos) and (tag := _TAG_HEADER.match(text, pos)) is not None:
         # a logger's own tag before its stamp: torchtitan's "[titan] 2025-02-08 10:20:57,792 - root
