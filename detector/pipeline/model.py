@@ -164,12 +164,12 @@ def run_findings(scans: Sequence[FileScan], idx: RunIndex, rules: RuleSet,
     findings = place_tgi_span_errors(place_nccl_tests_failures(place_sglang_tracebacks(place_ray_tracebacks(place_spawn_tracebacks(
         demote_caught_oom(demote_abort_after_cpp_exception(findings)))))))
     ends = [t for s in scans if s.file.kind is FileKind.RANK_LOG and (t := s.last_time) is not None]
-    findings = oom_killed_loader_workers(demote_bystander_ooms(demote_faults_before_driver_load(
-        demote_recovered_flaps(findings, max(ends) if ends else None),
-        any(s.file.kind is FileKind.RANK_LOG and s.lines > 0 for s in scans))))
+    ranks_logged = any(s.file.kind is FileKind.RANK_LOG and s.lines > 0 for s in scans)
+    findings = demote_faults_before_driver_load(demote_recovered_flaps(findings, max(ends) if ends else None), ranks_logged)
+    findings = oom_killed_loader_workers(demote_bystander_ooms(findings))
     findings = demote_after_exit(demote_after_success(demote_secondary_xids(demote_kill_after_watchdog(place_gpu_faults(findings, idx)))))
-    findings = nvrx_stragglers(megatron_stragglers(demote_caught_exceptions(demote_repeated_actor_exceptions(verl_worker_ranks(findings), scans), scans,
-                                                                          idx.file_rank), idx), idx)
+    findings = demote_caught_exceptions(demote_repeated_actor_exceptions(verl_worker_ranks(findings), scans), scans, idx.file_rank)
+    findings = nvrx_stragglers(megatron_stragglers(findings, idx), idx)
     findings = demote_foreign_app_faults(findings, idx, min(starts) if starts else None)
     if relaunches:  # (replay: the files are whole)
         findings = unfinished_benchmark(demote_untimed_kernel_faults_of_a_finished_run(findings, scans), scans)
@@ -282,9 +282,11 @@ def _closing(f: Finding) -> bool:
 
 def demote_untimed_kernel_faults_of_a_finished_run(findings: list[Finding], scans: Sequence[FileScan]) -> list[Finding]:
     """A kernel's GPU fault with no wall-clock time (dmesg's seconds since boot, the boot's date
-    unknown) made context where the ranks' logs show no error at all and one of them says that
-    training completed (or torchrun that its worker group succeeded): a fault that hit the run would have left its mark in the ranks' logs (a
-    CUDA error, a timeout, an exit), so this one is an earlier job's that the kernel log kept."""
+    unknown) made context where the ranks' logs show no error at all (NCCL's closed connections of
+    ranks on their way out aside) and one of them says that training completed, or torchrun that
+    its worker group succeeded: a fault that hit the run would have left its mark in the ranks'
+    logs (a CUDA error, a timeout, an exit), so this one is an earlier job's that the kernel log
+    kept."""
     kernel = [f for f in findings if f.role is Role.INITIATOR and f.time is None and f.field("xid") is not None]
     if not kernel:
         return findings
