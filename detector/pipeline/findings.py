@@ -881,15 +881,19 @@ def demote_caught_exceptions(findings: Sequence[Finding], scans: Sequence[FileSc
     sample it could not parse) and trained on; a program that printed an error and went on for
     hundreds of lines of steps did not stop there. Not where anything else that failed follows it
     in its file (a launcher's report that a process exited with an error: the progress after it was
-    a buffered stdout flushed at exit), nor an exception of one rank in a file of several ranks (the
-    progress may be another rank's). The tracebacks' headers are dropped."""
+    a buffered stdout flushed at exit). In a file of several ranks the progress counted is the
+    exception's own rank's (the file's may be another rank's), and progress up to the file's word
+    that training completed counts however short. A rank's steps stamped after the exception in its
+    own files (:data:`CAUGHT_STEPS` of them: torchrun's stdout.log beside the stderr.log that holds
+    the traceback, or the rank's one log) say the same. The tracebacks' headers are dropped."""
     progress = {s.file.display: s.last_progress for s in scans if s.last_progress is not None}
     shared = {s.file.display: s for s in scans if len(s.prefix_ranks) >= 2}
     exceptions = sorted((f for f in findings if f.rule == UNCAUGHT and f.line is not None
                          and (f.file in progress or f.rank is not None)
                          and f.role is Role.INITIATOR and f.cause is Cause.PYTHON_EXCEPTION),
                         key=lambda f: (f.file or "", f.line or 0))
-
+    if not exceptions:
+        return list(findings)
     completed = {s.file.display for s in scans if s.last_progress is not None and says_completed(s)}
 
     def went_on_after(f: Finding) -> bool:
@@ -904,9 +908,6 @@ def demote_caught_exceptions(findings: Sequence[Finding], scans: Sequence[FileSc
         # progress for long after it, or up to the file's word that training completed
         return last - line > CAUGHT_PROGRESS or (last > line and f.file in completed)
 
-    # the rank's own files (its log, or torchrun's stdout.log beside the stderr.log that holds the
-    # traceback): its steps stamped after the exception, :data:`CAUGHT_STEPS` of them, say it
-    # trained on
     by_rank: dict[int, list[FileScan]] = defaultdict(list)
     for scan in scans:
         rank = scan.file.rank if scan.file.rank is not None else (file_rank or {}).get(scan.file.display)
@@ -1865,8 +1866,7 @@ def megatron_stragglers(findings: Sequence[Finding], idx: RunIndex) -> list[Find
     at = last[-1]
     verdict = dataclasses.replace(
         at, rule=RULE_MEGATRON_STRAGGLER, role=Role.INITIATOR, cause=Cause.STRAGGLER, severity=Severity.WARNING,
-        rank=rank, local_rank=idx.rank_local.get(rank),
-        node=idx.rank_node.get(rank) or (at.field("host") if at.rule == NVRX_LOW_SCORE else None), pid=None, gpu=None,
+        rank=rank, local_rank=idx.rank_local.get(rank), node=idx.rank_node.get(rank), pid=None, gpu=None,
         confidence=0.6, fields=(*at.fields, ("reports", str(n)), ("of_reports", str(len(last))),
                                 ("spread", f"{spread:.2f}")))
     return [*findings, verdict]
