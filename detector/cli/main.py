@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import io
 import sys
 from collections.abc import Sequence
@@ -309,17 +310,81 @@ def _replay_run(run: Path, rules: RuleSet, pasted: bytes | None, **options: Any)
     return dataclasses.replace(report, source="-")
 
 
+class _GuardedStdout:
+    """Standard output for the commands that print tables and lines (``rules``, ``check``,
+    ``snapshot``, ``remediate``): a write or flush that fails (a full disk, a closed
+    descriptor) raises :class:`InputError` -- one line, not a traceback; a reader that left
+    (BrokenPipeError) is passed on to end the command quietly."""
+
+    def __init__(self, target: Any) -> None:
+        self._target = target
+
+    def _fail(self, exc: OSError | None) -> InputError:
+        import os
+
+        # what is still buffered would fail again when the interpreter exits
+        with contextlib.suppress(OSError, ValueError):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, 1)
+        why = "closed" if exc is None else f"cannot write ({exc.strerror or exc})"
+        return InputError("standard output", f"{why}: nowhere to print (redirect it to a file)")
+
+    def write(self, text: str) -> int:
+        if self._target is None:
+            raise self._fail(None)
+        try:
+            return int(self._target.write(text))
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise self._fail(exc) from None
+
+    def flush(self) -> None:
+        if self._target is None:
+            return
+        try:
+            self._target.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise self._fail(exc) from None
+
+    def __getattr__(self, name: str) -> Any:
+        if self._target is None:
+            raise AttributeError(name)
+        return getattr(self._target, name)
+
+
+def _guarded(command: Any, argv: list[str]) -> int:
+    """Run a subcommand's ``main`` with :class:`_GuardedStdout` as standard output, flushed
+    before it returns (so that a failed write is reported here, not at the interpreter's exit)."""
+    real = sys.stdout
+    sys.stdout = _GuardedStdout(real)  # type: ignore[assignment]
+    try:
+        code = int(command(argv))
+        sys.stdout.flush()
+        return code
+    except BrokenPipeError:
+        import os
+
+        with contextlib.suppress(OSError, ValueError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+        raise
+    finally:
+        sys.stdout = real
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
         if argv and argv[0] == "remediate":
             from detector.cli.remediate import main as remediate_main
 
-            return int(remediate_main(argv[1:]))
+            return _guarded(remediate_main, argv[1:])
         if argv and argv[0] == "rules":
             from detector.cli.rules import main as rules_main
 
-            return int(rules_main(argv[1:]))
+            return _guarded(rules_main, argv[1:])
         if argv and argv[0] == "watch":
             from detector.cli.watch import main as watch_main
 
@@ -327,11 +392,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         if argv and argv[0] == "snapshot":
             from detector.cli.snapshot import main as snapshot_main
 
-            return int(snapshot_main(argv[1:]))
+            return _guarded(snapshot_main, argv[1:])
         if argv and argv[0] == "check":
             from detector.cli.check import main as check_main
 
-            return int(check_main(argv[1:]))
+            return _guarded(check_main, argv[1:])
         parser = build_parser()
         args = parser.parse_args(argv)
         if args.version:

@@ -60,6 +60,21 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _check_url(url: str, where: str) -> None:
+    """A Prometheus URL that no request could use is a configuration error at start-up, not a
+    source that is down every 30 s from then on."""
+    import urllib.parse
+
+    try:
+        parts = urllib.parse.urlsplit(url)
+        _ = parts.port
+    except ValueError as exc:
+        raise ConfigError(str(where), None, f"Prometheus URL {url!r} is not valid ({exc})") from None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ConfigError(str(where), None, f"Prometheus URL {url!r} is not an http:// or https:// URL "
+                          "(e.g. http://prometheus.monitoring:9090)")
+
+
 def config_from_args(args: argparse.Namespace, environ: dict[str, str]) -> SidecarConfig:
     cfg = load_config(args.config, environ=environ) if args.config else SidecarConfig()
     where = "command line"
@@ -84,6 +99,8 @@ def config_from_args(args: argparse.Namespace, environ: dict[str, str]) -> Sidec
     coordinator = cfg.coordinator
     if args.coordinator:
         coordinator = dataclasses.replace(coordinator, enabled=True)
+    if prom.url:
+        _check_url(prom.url, args.config if args.config and not args.prometheus else where)
     if coordinator.enabled and not prom.url:
         raise ConfigError(where, None, "--coordinator needs --prometheus URL (the Prometheus that scrapes the sidecars)")
     logs = tuple(os.path.abspath(x) for x in args.logs) if args.logs else cfg.logs

@@ -26,6 +26,7 @@ from detector.remediation.hooks.base import HookEnv
 from detector.remediation.model import Action, Checkpoint, HookCall, HookResult, Status
 from detector.support.clock import Clock
 from detector.support.settings import Settings
+from detector.support.walk import walk
 
 MAX_FILES = 10_000
 
@@ -142,7 +143,7 @@ def _files(path: Path) -> list[Path]:
         path.stat()
         return [path]
     out: list[Path] = []
-    for root, _, names in os.walk(path, onerror=_raise):
+    for root, _, names in walk(path, onerror=_raise):
         out.extend(Path(root, n) for n in sorted(names))
         if len(out) > MAX_FILES:
             break

@@ -9,6 +9,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from detector.sidecar.preflight.probe import Level, Probe
+from detector.support.walk import walk
 
 WALK_LIMIT = 20_000  # files looked at under one --logs folder
 
@@ -45,7 +46,7 @@ def probe_logs(spec: str) -> Probe:
 
 def _walk(root: Path) -> Iterator[str]:
     count = 0
-    for dirpath, dirnames, filenames in os.walk(root):
+    for dirpath, dirnames, filenames in walk(root):
         dirnames[:] = [d for d in dirnames if not d.startswith(".")]
         for name in filenames:
             count += 1

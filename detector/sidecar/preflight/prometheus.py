@@ -11,7 +11,11 @@ from detector.sidecar.preflight.probe import Level, Outside, Probe
 
 def probe_prometheus(url: str, out: Outside, timeout_s: float) -> list[Probe]:
     what = f"prometheus {url}"
-    parts = urllib.parse.urlsplit(url)
+    try:
+        parts = urllib.parse.urlsplit(url)
+        _ = parts.port  # raises on a port that is not a number
+    except ValueError as exc:  # "http://[::1" and the like
+        return [Probe(Level.FAIL, what, f"not a valid URL ({exc})", "e.g. http://prometheus.monitoring:9090")]
     if parts.scheme not in ("http", "https") or not parts.hostname:
         return [Probe(Level.FAIL, what, "not an http:// or https:// URL", "e.g. http://prometheus.monitoring:9090")]
     base = url.rstrip("/")
