@@ -359,7 +359,7 @@ def _guarded(command: Any, argv: list[str]) -> int:
     """Run a subcommand's ``main`` with :class:`_GuardedStdout` as standard output, flushed
     before it returns (so that a failed write is reported here, not at the interpreter's exit)."""
     real = sys.stdout
-    sys.stdout = _GuardedStdout(real)  # type: ignore[assignment]
+    sys.stdout = _GuardedStdout(real)
     try:
         code = int(command(argv))
         sys.stdout.flush()
