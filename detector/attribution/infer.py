@@ -1228,6 +1228,7 @@ def _failed_after(f: Finding, group: Sequence[Finding]) -> bool:
 # error, a fault handler's SIGABRT), connection retries that may yet succeed: context while anything
 # else says what failed, the incident's cause when nothing does
 GDB_THREAD_STACK = "generic.gdb_thread_stack"  # rules/generic.yaml: gdb's "Thread 16 (Thread 0x... (LWP n) "name"):"
+NCCL_KERNEL_STACK = "nccl.device_kernel_stack"  # rules/nccl.yaml: cuda-gdb's threads of a kernel in NCCL's prims_ll.h
 LAST_RESORT_RULES = frozenset({"python.fatal_abort", "torch.c10_fatal_abort", "torch.cpp_terminate", "generic.caught_signal_abort",
                                "generic.mpi_signal_abort", "generic.mpi_error_message_end", "generic.mpi_signal_received", "generic.ucx_backtrace",
                                "python.hydra_job_error",
@@ -1236,7 +1237,7 @@ LAST_RESORT_RULES = frozenset({"python.fatal_abort", "torch.c10_fatal_abort", "t
                                "nccl.connect_retry_unreachable", "nccl.connect_retry_refused",
                                "torch.store_connect_unreachable", "torch.store_socket_timeout_retry", "torch.store_wait_poll_timeout",
                                "torch.store_key_wait_timeout",
-                               "python.stack_dump_main_thread", GDB_THREAD_STACK, RULE_STACK_LOADER, SETUP_LAST_WORDS,
+                               "python.stack_dump_main_thread", GDB_THREAD_STACK, NCCL_KERNEL_STACK, RULE_STACK_LOADER, SETUP_LAST_WORDS,
                                "launcher.deepspeed_host_memory_full", "launcher.pals_rank_abort",
                                "torch.store_bind_in_use", "torch.store_bind6_in_use", "generic.address_in_use",
                                "torch.store_addr_unresolved", "generic.storage_errno_logged",
@@ -1246,7 +1247,8 @@ LAST_RESORT_RULES = frozenset({"python.fatal_abort", "torch.c10_fatal_abort", "t
 # exception line the paste cut)
 LAST_RESORT_CAUSE = {"python.traceback": Cause.PYTHON_EXCEPTION, TRACEBACK_FRAME: Cause.PYTHON_EXCEPTION,
                      "launcher.sglang_process_exception": Cause.PYTHON_EXCEPTION,
-                     "python.stack_dump_main_thread": Cause.HANG, GDB_THREAD_STACK: Cause.HANG}
+                     "python.stack_dump_main_thread": Cause.HANG, GDB_THREAD_STACK: Cause.HANG,
+                     NCCL_KERNEL_STACK: Cause.HANG}
 
 
 # frames of the launchers' own code (torch.distributed.launch / torchrun, DeepSpeed's and
@@ -1401,6 +1403,9 @@ def last_resort(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
         why = "a stack dump of the stopped job (py-spy) and no line says what failed"
     elif first.rule == GDB_THREAD_STACK:
         why = "a native stack dump of the stopped job (gdb's backtrace of its threads) and no line says what failed"
+    elif first.rule == NCCL_KERNEL_STACK:
+        why = ("cuda-gdb shows the job's GPU kernel waiting inside an NCCL collective (its device code) and no line says "
+               "what failed: a peer never sent its part")
     elif first.rule == RULE_STACK_LOADER:
         why = "a stack dump of the stopped job waits for its data loader's next batch and no line says what failed"
     elif launcher_own:

@@ -75,6 +75,21 @@ def test_check_walks_a_logs_folder_deeper_than_the_recursion_limit(tmp_path: Pat
         fd = below
     os.close(fd)
     (tmp_path / "rank0.log").write_text("step 1\n")
-    proc = _cli("check", "--no-nvml", "--no-metrics", "--logs", str(tmp_path), stdout=subprocess.PIPE)
+    try:
+        proc = _cli("check", "--no-nvml", "--no-metrics", "--logs", str(tmp_path), stdout=subprocess.PIPE)
+    finally:
+        _remove_deep(tmp_path, 1200)
     assert "Traceback" not in proc.stderr and "RecursionError" not in proc.stderr, proc.stderr
     assert any(line.startswith("OK") and str(tmp_path) in line for line in proc.stdout.splitlines()), proc.stdout
+
+
+def _remove_deep(top: Path, depth: int) -> None:
+    """Remove the chain of "d" folders under ``top`` bottom up, a level at a time (shutil.rmtree,
+    pytest's clean-up of old temporary folders, recurses and would fail on it)."""
+    fds = [os.open(top, os.O_RDONLY)]
+    for _ in range(depth - 1):
+        fds.append(os.open("d", os.O_RDONLY, dir_fd=fds[-1]))
+    while fds:
+        fd = fds.pop()
+        os.rmdir("d", dir_fd=fd)
+        os.close(fd)
