@@ -58,7 +58,8 @@ def _replay_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     p.add_argument("--output", "-o", type=Path, metavar="FILE",
                    help="write the report to FILE instead of standard output ('-': standard output)")
     p.add_argument("--rules", type=Path, action="append", default=[], metavar="PATH",
-                   help="extra rule file or directory layered over the shipped rules (repeatable)")
+                   help="extra rule file or directory layered over the shipped rules (repeatable; "
+                        "default: those in $RANKDOCTOR_RULES, separated by ':')")
     p.add_argument("--engine", choices=("auto", "hyperscan", "re"), default="auto",
                    help="matching engine (default: hyperscan when installed, else re)")
     p.add_argument("--follow-symlinks", action="store_true", help="follow symbolic links out of the run directory")
@@ -96,7 +97,9 @@ def _run_replay(args: argparse.Namespace) -> int:
         _check_output(args.output, run)  # before any work: a report with nowhere to go is lost work
     pasted = _read_stdin() if args.run == "-" else None  # before the rules: an empty paste fails fast
     small = len(pasted) <= SMALL_INPUT if pasted is not None else _small_input(run)
-    rules = load_ruleset(args.rules, engine=args.engine, small_input=small)
+    from detector.rules.loader import user_rule_paths
+
+    rules = load_ruleset(user_rule_paths(args.rules), engine=args.engine, small_input=small)
     options = ReplayOptions(follow_symlinks=args.follow_symlinks, unread_is_error=True)
     show_progress = not args.no_progress and _stderr_is_terminal()
     if show_progress:

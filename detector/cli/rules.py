@@ -117,10 +117,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _user_rules(given: list[Path] | None) -> list[Path]:
-    if given is not None:
-        return given
-    env = os.environ.get(USER_RULES_ENV, "")
-    return [Path(p) for p in env.split(os.pathsep) if p]
+    from detector.rules.loader import user_rule_paths
+
+    return user_rule_paths(given)
 
 
 def _out(text: str = "") -> None:

@@ -53,7 +53,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--rank-gpu", action="append", default=[], metavar="RANK=PCI",
                    help="tie a global rank to a GPU's PCI id, e.g. 2=0000:3b:00 (repeatable)")
     p.add_argument("--rules", type=Path, action="append", default=[], metavar="PATH",
-                   help="extra rule file or directory over the shipped rules (repeatable)")
+                   help="extra rule file or directory over the shipped rules (repeatable; default: the "
+                        "config file's, else those in $RANKDOCTOR_RULES, separated by ':')")
     p.add_argument("--hang-k", type=positive, metavar="K", help="hang after K x the median step time (default 5)")
     p.add_argument("--hang-floor", type=not_negative, metavar="SECONDS", help="... and at least this long (default 30)")
     p.add_argument("--settle", type=not_negative, metavar="SECONDS", help="settle window after initiator evidence (0.5)")
@@ -76,6 +77,8 @@ def _check_url(url: str, where: str) -> None:
 
 
 def config_from_args(args: argparse.Namespace, environ: dict[str, str]) -> SidecarConfig:
+    from detector.rules.loader import user_rule_paths
+
     cfg = load_config(args.config, environ=environ) if args.config else SidecarConfig()
     where = "command line"
     metrics_addr: str | None = cfg.metrics_addr
@@ -108,7 +111,7 @@ def config_from_args(args: argparse.Namespace, environ: dict[str, str]) -> Sidec
     merged = with_overrides(
         cfg, logs=logs, kmsg=kmsg, kmsg_from_start=args.kmsg_from_start,
         nvml=False if args.no_nvml else None, prometheus=prom, state_dir=args.state, incidents=args.incidents,
-        node=args.node, job=args.job, rules=tuple([*cfg.rules, *args.rules]), rank_gpus=tuple(sorted(gpus.items())),
+        node=args.node, job=args.job, rules=tuple([*cfg.rules, *args.rules] or user_rule_paths(None, environ)), rank_gpus=tuple(sorted(gpus.items())),
         hang=hang, detection=detection, coordinator=coordinator, act=args.act,
         remediate=False if args.no_remediate else None,
     )

@@ -4,6 +4,7 @@ backtracking), examples and counterexamples. Problems name ``file:line:column: r
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -123,6 +124,19 @@ def shipped_rules_dir() -> Path:
         if candidate.is_dir() and any(candidate.glob("*.yaml")):
             return candidate
     return here.parents[2] / "rules"
+
+
+USER_RULES_ENV = "RANKDOCTOR_RULES"  # user rule files or directories, separated by os.pathsep
+
+
+def user_rule_paths(given: Sequence[Path] | None, environ: Mapping[str, str] | None = None) -> list[Path]:
+    """The user's rule layers: those given (``--rules``), or else those in ``$RANKDOCTOR_RULES``
+    (one setting for ``replay``, ``watch`` and ``rules``: the rules an operator tested are the
+    rules the commands run)."""
+    if given:
+        return list(given)
+    env = (os.environ if environ is None else environ).get(USER_RULES_ENV, "")
+    return [Path(p) for p in env.split(os.pathsep) if p]
 
 
 def rule_files(paths: Iterable[Path]) -> list[Path]:

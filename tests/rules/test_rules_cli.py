@@ -298,3 +298,50 @@ def test_coverage_of_a_missing_run_or_into_a_directory(tmp_path: Path, capsys: p
     code, _, err = _run(capsys, "coverage", "--engine", "re", "--no-shipped", "--rules", str(rules), str(EXCEPTION_RUN),
                         "--write-stubs", str(target), "--force")
     assert code == 1 and f"{target}: cannot write" in err
+
+
+_SITE_RULE = """rules:
+  - id: site.thermal_trip
+    description: the site's GPU firmware halting kernels on a thermal trip
+    source: rank_log
+    role: initiator
+    cause: gpu_hardware
+    severity: error
+    pattern: 'gpufw: HBM3 thermal trip on device (?P<pci>[0-9a-f:.]+)'
+    examples:
+      - line: 'gpufw: HBM3 thermal trip on device 0000:3b:00.0 (temp=101C)'
+        fields: {pci: "0000:3b:00.0"}
+"""
+
+
+def test_replay_and_watch_read_the_rules_in_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """The rules an operator tested with `rules` under $RANKDOCTOR_RULES are the rules `replay` and
+    `watch` run (replay read only --rules: the planted line found nothing)."""
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "thermal.yaml").write_text(_SITE_RULE)
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "rank1.log").write_text(PLANTED.format(n=1) + "\n")
+
+    def causes(*extra: str) -> list[str]:
+        code = main(["replay", str(run), "--format", "json", "--no-progress", *extra])
+        out, err = capsys.readouterr()
+        assert code in (0, 1), err
+        return [i["cause"] for i in json.loads(out)["incidents"]]
+
+    assert causes() == []
+    monkeypatch.setenv("RANKDOCTOR_RULES", str(site))
+    assert causes() == ["gpu_hardware"]
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "none.yaml").write_text("rules: []\n")
+    assert causes("--rules", str(other)) == []  # (--rules given: the environment's are not added)
+
+    from detector.cli.watch import build_parser, config_from_args
+
+    args = build_parser().parse_args(["--logs", str(run)])
+    assert config_from_args(args, {"RANKDOCTOR_RULES": str(site)}).rules == (site,)
+    args = build_parser().parse_args(["--logs", str(run), "--rules", str(other)])
+    assert config_from_args(args, {"RANKDOCTOR_RULES": str(site)}).rules == (other,)
