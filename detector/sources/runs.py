@@ -25,12 +25,12 @@ from detector.sources.prefixes import WORKER_PID, WORKER_PID_SPAN, logger_rank, 
 from detector.sources.timestamps import parse_timestamp
 from detector.support.compressed import (
     GZIP_MAGIC,
-    UTF16_BOMS,
     inner_name,
     is_compressed_log_name,
     open_log,
     open_regular,
     stream_size,
+    wide_encoding,
 )
 from detector.support.hosts import host_shaped, names_a_host, same_host
 from detector.support.walk import MAX_DEPTH, shortened, walk
@@ -676,15 +676,17 @@ def _quotes_a_log(path: Path) -> bool:
 
 def _looks_like_text(path: Path) -> bool:
     """The file's first 4 KiB hold text: no NUL byte, and (as UTF-8, or any 8-bit text) mostly
-    printable characters and line breaks; or UTF-16 with its byte-order mark (what Windows
-    PowerShell's ``>`` writes), mostly printable once decoded."""
+    printable characters and line breaks; or UTF-16 or UTF-32 (:func:`wide_encoding`: Windows
+    PowerShell's ``>`` writes UTF-16 with its byte-order mark), mostly printable once decoded."""
     try:
         with open_regular(path) as fh:
             head = fh.read(4096)
     except OSError:
         return False
-    if head.startswith(UTF16_BOMS):
-        text = head[:len(head) & ~1].decode("utf-16", "replace")
+    wide = wide_encoding(head)
+    if wide is not None:
+        width = 4 if wide.startswith("utf-32") else 2
+        text = head[:len(head) - len(head) % width].decode(wide, "replace")
     elif not head or b"\0" in head:
         return False
     else:

@@ -79,6 +79,31 @@ def inflate(raw: BinaryIO, limit: int = MAX_INFLATED) -> tuple[bytes, str | None
 
 
 UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+_UTF32_BOMS = ((b"\xff\xfe\x00\x00", "utf-32"), (b"\x00\x00\xfe\xff", "utf-32"))
+WIDE_HEAD = 256  # bytes looked at for text in a wide encoding without its byte-order mark
+
+
+def wide_encoding(head: bytes) -> str | None:
+    """The codec of a text written in UTF-16 or UTF-32 -- with its byte-order mark (what Windows
+    PowerShell's ``>`` writes) or without one (a .NET or Java writer's UTF-16LE, a converter's
+    output): read from the NUL bytes of its first :data:`WIDE_HEAD` bytes, where ASCII text in
+    those encodings keeps its NULs in fixed places. None for any other text."""
+    for bom, codec in _UTF32_BOMS:
+        if head.startswith(bom):
+            return codec
+    if head.startswith(UTF16_BOMS):
+        return "utf-16"
+    head = head[:WIDE_HEAD]
+    if len(head) < 16 or b"\0" not in head:
+        return None
+    for width, codec, zero in ((4, "utf-32-le", (1, 2, 3)), (4, "utf-32-be", (0, 1, 2)),
+                               (2, "utf-16-le", (1,)), (2, "utf-16-be", (0,))):
+        units = [head[i:i + width] for i in range(0, len(head) - width + 1, width)]
+        nul = sum(1 for u in units if all(u[k] == 0 for k in zero))
+        text = sum(1 for u in units if any(u[k] != 0 for k in range(width) if k not in zero))
+        if nul >= 0.9 * len(units) and text >= 0.9 * len(units):
+            return codec
+    return None
 _MAGIC_BYTES = 263  # a tar header's "ustar" is at byte 257
 # compressed streams this module does not inflate, by their first bytes
 _MAGICS = ((b"\xfd7zXZ\x00", "xz"), (b"\x28\xb5\x2f\xfd", "zstd"), (b"BZh", "bzip2"))
@@ -121,18 +146,23 @@ def open_regular(path: Path | str) -> BinaryIO:
         raise
 
 
-def _from_utf16(data: bytes) -> bytes:
-    """UTF-16 text with its byte-order mark (what Windows PowerShell's ``>`` writes) as UTF-8."""
-    return data.decode("utf-16", "replace").encode("utf-8")
+_WIDE_NAME = {"utf-16": "UTF-16", "utf-32": "UTF-32", "utf-16-le": "UTF-16LE", "utf-16-be": "UTF-16BE",
+              "utf-32-le": "UTF-32LE", "utf-32-be": "UTF-32BE"}
+
+
+def _from_wide(data: bytes, codec: str) -> bytes:
+    """Text in UTF-16 or UTF-32 (:func:`wide_encoding`) as UTF-8."""
+    width = 4 if codec.startswith("utf-32") else 2
+    return data[:len(data) - len(data) % width].decode(codec, "replace").encode("utf-8")
 
 
 def open_log(path: Path | str, compressed: bool) -> tuple[BinaryIO, os.stat_result, str | None]:
     """A log's bytes as a seekable binary stream, the stat of the file opened (its identity and,
-    plain, its size) and a note about a compressed log read in part. A log written as UTF-16
-    (with its byte-order mark: Windows PowerShell's ``>``) is given as UTF-8, at most
+    plain, its size) and a note about a compressed log read in part. A log written as UTF-16 or
+    UTF-32 (:func:`wide_encoding`: Windows PowerShell's ``>``, a .NET writer) is given as UTF-8, at most
     :data:`MAX_INFLATED` bytes of it read, with a note. Raises OSError."""
     fh = open_regular(path)
-    utf16 = False
+    wide: str | None = None
     try:
         st = os.fstat(fh.fileno())
         export = None if compressed else _export_kind(Path(path), fh)
@@ -151,8 +181,8 @@ def open_log(path: Path | str, compressed: bool) -> tuple[BinaryIO, os.stat_resu
             if unsupported is not None:
                 raise OSError(f"compressed with an unsupported format ({unsupported})"
                               if unsupported != "tar" else "an archive (tar), not a log: extract it")
-            utf16 = head[:2] in UTF16_BOMS
-            if not utf16:
+            wide = wide_encoding(head)
+            if wide is None:
                 if st.st_size <= HTML_PASTE_BYTES and _html_escaped(fh):
                     decoded = _converted("html", st, lambda: _unescape(fh.read())) or b""
                     fh.close()
@@ -169,20 +199,23 @@ def open_log(path: Path | str, compressed: bool) -> tuple[BinaryIO, os.stat_resu
                         return io.BytesIO(plain), st, _margin_said(form[0])
                 return fh, st, None
             data = fh.read(MAX_INFLATED)
-            note = (f"only its first {MAX_INFLATED >> 20} MiB read (UTF-16 is converted in memory)"
+            note = (f"only its first {MAX_INFLATED >> 20} MiB read ({_WIDE_NAME[wide]} is converted in memory)"
                     if st.st_size > MAX_INFLATED else None)
         else:
             data, note = inflate(fh)
-            utf16 = data[:2] in UTF16_BOMS
+            wide = wide_encoding(data[:WIDE_HEAD])
     except BaseException:
         fh.close()
         raise
     finally:
-        if compressed or utf16:
+        if compressed or wide is not None:
             fh.close()
-    if utf16:
-        data = _from_utf16(data)
-        note = "; ".join(x for x in ("UTF-16 text (a Windows PowerShell redirect?), converted to UTF-8", note) if x)
+    if wide is not None:
+        data = _from_wide(data, wide)
+        said = ("UTF-16 text (a Windows PowerShell redirect?), converted to UTF-8" if wide == "utf-16"
+                else f"{_WIDE_NAME[wide]} text without a byte-order mark, converted to UTF-8" if wide.endswith(("-le", "-be"))
+                else f"{_WIDE_NAME[wide]} text, converted to UTF-8")
+        note = "; ".join(x for x in (said, note) if x)
     if len(data) <= HTML_PASTE_BYTES:  # (a converted or inflated text is read whole: its paste's form too)
         data, said = plain_paste(data)
         note = "; ".join(x for x in (note, said) if x) or None

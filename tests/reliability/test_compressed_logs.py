@@ -101,6 +101,29 @@ def test_a_utf16_log_is_read_as_its_text(tmp_path: Path, ruleset: RuleSet) -> No
     assert report.incidents[0].cause is Cause.ILLEGAL_MEMORY_ACCESS
 
 
+@pytest.mark.parametrize(("codec", "bom"), [("utf-16-le", b""), ("utf-16-be", b""), ("utf-32-le", b""),
+                                           ("utf-32-be", b""), ("utf-32", None)])
+def test_a_wide_log_without_a_byte_order_mark_or_in_utf32_is_read(tmp_path: Path, ruleset: RuleSet, codec: str,
+                                                                   bom: bytes | None) -> None:
+    """UTF-16 without its byte-order mark (a .NET or Java writer's UTF-16LE) and UTF-32 read as
+    the text they hold, with a warning (found by a hostile-input review: both read as nothing)."""
+    text = (_STEPS + _ERROR).replace("\n", "\r\n")
+    run = tmp_path / "run"
+    (run / "gpu-node-7").mkdir(parents=True)
+    data = text.encode(codec) if bom is None else bom + text.encode(codec)
+    (run / "gpu-node-7" / "rank3.log").write_bytes(data)
+    report = replay_path(run, ruleset)
+    assert (report.incidents[0].cause, report.incidents[0].initiator.rank) == (Cause.ILLEGAL_MEMORY_ACCESS, 3)
+    assert report.summary.lines == 3001
+    assert any("converted to UTF-8" in w for w in report.warnings), report.warnings
+
+
+@pytest.mark.parametrize("data", [b"\x00\x01\x02\x03" * 64, bytes(range(256)), b"step 1\x00 loss\n" * 30,
+                                  b"\x00" * 300, "step 1 loss 2.0 \u00e9\n".encode() * 20])
+def test_binary_and_plain_text_are_not_taken_for_wide_text(data: bytes) -> None:
+    assert compressed.wide_encoding(data) is None
+
+
 def test_a_utf16_log_larger_than_the_limit_says_it_was_read_in_part(tmp_path: Path,
                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(compressed, "MAX_INFLATED", 1 << 20)
