@@ -632,7 +632,9 @@ def _stopped_from_outside(collateral: Sequence[Finding], timeouts: Sequence[Find
     out, and every other line of the failure is the teardown that came after it (the launcher
     passing the signal on, teardown exits, peers losing the ranks that had already gone)."""
     received = [f for f in collateral if f.rule in RECEIVED_SIGNAL and _sigterm(f)]
-    if not received or timeouts or not any(terminal(f, facts) for f in received):
+    # (the sidecar reads logs still being written and knows no file's end: the signal is the
+    # stop it is, as in the replay of the same lines, once nothing but its teardown came before)
+    if not received or timeouts or not (any(terminal(f, facts) for f in received) or not facts.ended):
         return None
     if all(f.rule in _TRAINER_SIGTERM for f in received) and (
             set(facts.ranks) - {f.rank for f in received}

@@ -112,6 +112,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--fault-attempt", action="append", help="restart count (default 0)")
     p.add_argument("--slow-ms", type=float, default=30.0, help="extra ms per step for 'slow'")
     p.add_argument("--pid-file-dir", type=Path, default=None, help="write rank_<R>.pid here")
+    p.add_argument("--save-on-sigterm", type=float, default=0.0, metavar="SECONDS",
+                   help="on SIGTERM, say so and take this long to 'save a checkpoint' before exiting (what "
+                   "trainers that checkpoint on preemption do; 0: Python's default, exit at once)")
     p.add_argument("--loader-workers", type=int, default=None,
                    help="load batches through a torch DataLoader with this many worker processes "
                    "(0: in the main process); default: batches are made inline")
@@ -278,6 +281,13 @@ def setup(args: argparse.Namespace) -> tuple[int, int]:
 def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
     rank, local_rank = setup(args)
+    if args.save_on_sigterm > 0:
+        def saving(signum: int, _frame: object) -> None:
+            log.info("received SIGTERM: saving a checkpoint before exiting")
+            time.sleep(args.save_on_sigterm)
+            os._exit(143)
+
+        signal.signal(signal.SIGTERM, saving)
     mine = [f for f in args.faults if f.rank == rank and f.attempt == restart_count()]
     fault_at = {f.step: f.kind for f in mine if f.kind != "slow"}
     slow_from = min((f.step for f in mine if f.kind == "slow"), default=None)

@@ -8,6 +8,8 @@ torchrun log dir, the console and a kernel-log file, and sees the rank processes
 from __future__ import annotations
 
 import json
+import os
+import signal
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -78,6 +80,24 @@ def test_exception_in_one_rank(tmp_path: Path, cleanup: list[object]) -> None:
     assert incident["initiator"]["rank"] == 2, brief(incident)  # type: ignore[index]
     texts = [e["text"] for e in incident["evidence"]]  # type: ignore[attr-defined]
     assert any("injected fault: bad batch at step 6" in t for t in texts)
+    assert sidecar.stop() == 0
+
+
+def test_torchrun_stopped_by_sigterm_is_a_preemption(tmp_path: Path, cleanup: list[object]) -> None:
+    """A scheduler's preemption or a user's scancel: SIGTERM to torchrun itself while its workers
+    train (found by running real jobs under the sidecar: it said unknown where replay says
+    preemption)."""
+    sidecar = SidecarProc(tmp_path, sidecar_args(tmp_path))
+    cleanup.append(sidecar)
+    # (the workers take 8 s to save a checkpoint: torchrun's own traceback, written once they have
+    # gone, comes long after the sidecar has read its "Received 15 death signal")
+    job = TorchJob(tmp_path, steps=60, extra=("--save-on-sigterm", "8"))
+    cleanup.insert(0, job)
+    job.wait_for_step(4)
+    os.kill(job.proc.pid, signal.SIGTERM)  # (torchrun is the leader of its own session)
+    assert job.wait(120) is not None, "torchrun did not end after its SIGTERM"
+    incident = only_incident(sidecar)
+    assert incident["cause"] == "preemption", brief(incident) + "\n" + job.console_text()[-2000:]
     assert sidecar.stop() == 0
 
 

@@ -79,3 +79,26 @@ def test_live_engine_matches_the_scenario(scenario: Path, reloader: RuleReloader
         if "collateral_ranks" in exp:
             assert set(incident["collateral_ranks"]) == set(exp["collateral_ranks"])  # type: ignore[arg-type]
         assert "detected_at" in incident
+
+
+_AGENT_STOPPED = """W1205 19:28:31.782000 27003 torch/distributed/run.py:874] *****************************************
+[rank0]:step 1 loss 2.31
+[rank1]:step 1 loss 2.30
+W1205 19:28:35.613000 27003 torch/distributed/elastic/agent/server/api.py:753] Received 15 death signal, shutting down workers
+W1205 19:28:35.614000 27003 torch/distributed/elastic/multiprocessing/api.py:1028] Sending process 27027 closing signal SIGTERM
+W1205 19:28:35.614000 27003 torch/distributed/elastic/multiprocessing/api.py:1028] Sending process 27028 closing signal SIGTERM
+"""
+
+
+def test_torchrun_stopped_from_outside_is_a_preemption_live_as_in_replay(tmp_path: Path, reloader: RuleReloader,
+                                                                          ruleset: RuleSet) -> None:
+    """torchrun's agent sent SIGTERM (a scheduler's preemption, a user's scancel) while its workers
+    trained, before its own traceback was written: replay and the sidecar both say preemption (the
+    sidecar said unknown: it knows no file's end, and the stop was read only as a log's last word;
+    found by running real torchrun jobs under the sidecar)."""
+    (tmp_path / "console.log").write_text(_AGENT_STOPPED)
+    report = replay_path(tmp_path, ruleset)
+    assert report.incidents[0].cause.value == "preemption"
+    end = report.summary.end.timestamp() if report.summary.end else 0.0
+    got = live_incidents(tmp_path, end, reloader)
+    assert [i["cause"] for i in got] == ["preemption"], got
