@@ -17,6 +17,7 @@ gate opens a new episode, the cap is told, so that the new episode's first hits 
 from __future__ import annotations
 
 import dataclasses
+from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -59,6 +60,8 @@ from detector.types import (
 )
 
 STALL_CHECK_S = 0.5
+STRAGGLER_CHECK_S = 10.0  # how often the step history is compared across ranks for a straggler
+STRAGGLER_SAMPLES = 4096  # step lines kept per rank for that (the newest)
 
 
 class HangDiscriminator(Protocol):
@@ -134,6 +137,9 @@ class LiveEngine:
         self._findings: list[Finding] = []
         self._dirty = True
         self._next_stall = 0.0
+        self._samples: dict[int, deque[StepSample]] = {}
+        self._next_straggler = 0.0
+        self._stragglers_said: set[tuple[str, int | None, str | None]] = set()
         self.statuses: dict[str, SourceStatus] = {}
         self.lines_read = 0
         self.evidence: tuple[RankEvidence, ...] = ()
@@ -210,6 +216,7 @@ class LiveEngine:
         p.last_activity = max(p.last_activity or sample.time, sample.time)
         self._ended.discard(sample.rank)
         self._signatures.pop(sample.rank, None)
+        self._samples.setdefault(sample.rank, deque(maxlen=STRAGGLER_SAMPLES)).append(sample)
         if self._tracker is not None:
             self._tracker.observe(sample)
         self.gate.progress(sample.rank, attempt, sample.time, max(1, len(self._progress)))
@@ -267,6 +274,9 @@ class LiveEngine:
         if self._tracker is not None and now >= self._next_stall:
             self._next_stall = now + STALL_CHECK_S
             self._check_stalls(now)
+        if now >= self._next_straggler:
+            self._next_straggler = now + STRAGGLER_CHECK_S
+            self._check_stragglers()
         if self.gate.episode_start != self._episode:
             self._episode = self.gate.episode_start
             if self._lines.new_episode(self._files.values(), self._episode):
@@ -298,6 +308,34 @@ class LiveEngine:
 
     def next_deadline(self) -> float | None:
         return self.gate.deadline()
+
+    def _check_stragglers(self) -> None:
+        """The step-time statistics replay runs over a whole log, run over the step lines seen so
+        far (the newest :data:`STRAGGLER_SAMPLES` of each rank): a rank or a node persistently
+        slower than its peers is evidence as it is in replay, each said once."""
+        config = stats_config(self._hang)
+        if len(self._samples) < config.min_ranks:
+            return
+        if min(len(d) for d in self._samples.values()) < config.window * config.consecutive:
+            return
+        from detector.stats.findings import straggler_findings
+        from detector.stats.series import build_grid, job_wall_per_step
+        from detector.stats.straggler import detect_stragglers
+        from detector.stats.table import table_from_samples
+
+        samples = [x for rank in sorted(self._samples) for x in self._samples[rank]]
+        grid = build_grid(table_from_samples(samples))
+        hits = detect_stragglers(grid, job_wall_per_step(grid, config.job_ranks_sample), config)
+        if not hits:
+            return
+        fresh = []
+        for f in straggler_findings(hits, grid, samples, [], self._rank_gpus, config):
+            key = (f.rule, f.rank, f.node)
+            if key not in self._stragglers_said:
+                self._stragglers_said.add(key)
+                fresh.append(f)
+        if fresh:
+            self.on_findings(fresh)
 
     def _check_stalls(self, now: float) -> None:
         assert self._tracker is not None

@@ -81,6 +81,7 @@ class IncidentGate:
         self._superseded: set[str] = set()
         self._progress: dict[int, float] = {}
         self._done_attempts: set[int] = set()
+        self._stragglers_said: set[tuple[int | None, str | None]] = set()
 
     def configure(self, config: DetectionConfig) -> None:
         """New windows (a reloaded config); what is already settling keeps its first-seen time."""
@@ -131,7 +132,15 @@ class IncidentGate:
         """The incidents to report now; records them and consumes the active evidence."""
         fresh: list[Incident] = []
         for incident in incidents:
-            if incident.cause is Cause.STRAGGLER or not self._is_new(incident):
+            if incident.cause is Cause.STRAGGLER:
+                # a slow rank of a job that goes on: said once, and no episode opens for it (the
+                # failure it may end in is reported as its own)
+                key = (incident.initiator.rank, incident.initiator.node)
+                if key not in self._stragglers_said:
+                    self._stragglers_said.add(key)
+                    fresh.append(incident)
+                continue
+            if not self._is_new(incident):
                 continue
             fresh.append(incident)
             record = ReportedRecord(

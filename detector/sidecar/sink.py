@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Protocol, TextIO
 
 from detector.report.jsonfmt import incident_to_dict
-from detector.types import Incident
+from detector.types import Cause, Incident
 
 
 class IncidentHandler(Protocol):
@@ -88,6 +88,8 @@ class IncidentSink:
                            f"{getattr(exc, 'strerror', None) or exc}")
                 _silence(self._out)
                 self._out = None
+        if incident.cause is Cause.STRAGGLER:
+            return data  # (said, not acted on: a slow rank of a running job is an operator's call)
         if self._handler is not None and not self._handler.submit(incident):
             self._warn(f"remediation queue full: incident {incident.id} not handed over")
         return data

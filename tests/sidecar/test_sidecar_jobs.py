@@ -101,6 +101,39 @@ def test_torchrun_stopped_by_sigterm_is_a_preemption(tmp_path: Path, cleanup: li
     assert sidecar.stop() == 0
 
 
+def test_a_straggler_is_said_live_and_the_failure_after_it_too(tmp_path: Path, cleanup: list[object]) -> None:
+    """Rank 2 runs 80 ms slower from step 3 and rank 1 raises at step 250: the sidecar says the
+    straggler while the job runs (it said nothing: stragglers were replay's alone) and still
+    reports the exception as its own incident (the straggler opens no episode)."""
+    sidecar = SidecarProc(tmp_path, sidecar_args(tmp_path))
+    cleanup.append(sidecar)
+    job = TorchJob(tmp_path, fault="slow", rank=2, step=3, steps=400, step_sleep=0.05,
+                   extra=("--slow-ms", "80", "--fault", "exception", "--fault-rank", "1", "--fault-step", "250"))
+    cleanup.insert(0, job)
+    first = sidecar.wait_incidents(1, timeout=120)
+    assert first[0]["cause"] == "straggler", brief(first[0])
+    assert first[0]["initiator"]["rank"] == 2, brief(first[0])  # type: ignore[index]
+    assert job.proc.poll() is None, "the straggler was said only after the job ended"
+    assert job.wait(180) is not None
+    found = sidecar.wait_incidents(2, timeout=60)
+    time.sleep(3.0)
+    found = sidecar.incidents()
+    assert [(i["cause"], i["initiator"]["rank"]) for i in found] == [  # type: ignore[index]
+        ("straggler", 2), ("python_exception", 1)], "\n".join(brief(i) for i in found)
+    assert sidecar.stop() == 0
+
+
+def test_a_healthy_job_has_no_straggler(tmp_path: Path, cleanup: list[object]) -> None:
+    sidecar = SidecarProc(tmp_path, sidecar_args(tmp_path))
+    cleanup.append(sidecar)
+    job = TorchJob(tmp_path, steps=300, step_sleep=0.05)
+    cleanup.insert(0, job)
+    assert job.wait(180) == 0
+    time.sleep(12.0)  # (a check of the step history runs every 10 s)
+    assert sidecar.incidents() == [], "\n".join(brief(i) for i in sidecar.incidents())
+    assert sidecar.stop() == 0
+
+
 def test_rank_hanging_before_all_reduce(tmp_path: Path, cleanup: list[object]) -> None:
     """The gloo timeout is 120 s; the hang must be reported long before it, from the stall."""
     sidecar = SidecarProc(tmp_path, sidecar_args(tmp_path, "--hang-floor", "4"))

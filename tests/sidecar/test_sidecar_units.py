@@ -447,6 +447,28 @@ def test_incident_line_is_the_report_object_plus_detected_at(tmp_path: Path, rul
     assert "INCIDENT python_exception: rank 2" in out.getvalue()
 
 
+def test_a_live_straggler_is_said_not_handed_to_remediation(tmp_path: Path) -> None:
+    """A slow rank of a job that goes on is written and counted, never acted on (no drain, no
+    resubmission of a running job); a failure is handed over as before."""
+    from tests.support.remediation import make_incident
+
+    submitted: list[object] = []
+
+    class Handler:
+        def submit(self, inc: object) -> bool:
+            submitted.append(inc)
+            return True
+
+    counted: list[str] = []
+    sink = IncidentSink(tmp_path / "incidents.jsonl", out=io.StringIO(), count=counted.append, handler=Handler())
+    slow = make_incident("inc-slow", cause=Cause.STRAGGLER, rank=2)
+    failed = make_incident("inc-xid", cause=Cause.GPU_HARDWARE, rank=3)
+    sink.emit(slow, NOW)
+    sink.emit(failed, NOW + 1)
+    assert counted == ["straggler", "gpu_hardware"] and submitted == [failed]
+    assert len((tmp_path / "incidents.jsonl").read_text().splitlines()) == 2
+
+
 def test_sidecar_config_defaults_are_safe() -> None:
     cfg = SidecarConfig()
     assert cfg.metrics_addr == "127.0.0.1:9108" and cfg.act is False
