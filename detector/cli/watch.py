@@ -76,6 +76,25 @@ def _check_url(url: str, where: str) -> None:
                           "(e.g. http://prometheus.monitoring:9090)")
 
 
+KMSG_DEVICE = (1, 11)  # /dev/kmsg's major and minor numbers, wherever it is mounted
+
+
+def _check_kmsg(path: str | None, where: str) -> None:
+    """A character device given as the kernel log must be the kernel's (``/dev/kmsg`` mounted
+    anywhere): ``/dev/zero`` was read as records, 80 MB a poll, for ever."""
+    if not path or path == "journalctl":
+        return
+    try:
+        st = os.stat(path)
+    except OSError:
+        return  # (a missing file is followed once it appears; the probe says so)
+    import stat
+
+    if stat.S_ISCHR(st.st_mode) and (os.major(st.st_rdev), os.minor(st.st_rdev)) != KMSG_DEVICE:
+        raise ConfigError(where, None, f"--kmsg {path}: a device that is not the kernel's log (/dev/kmsg is "
+                          f"character device {KMSG_DEVICE[0]},{KMSG_DEVICE[1]}): give /dev/kmsg, 'journalctl' or a file")
+
+
 def config_from_args(args: argparse.Namespace, environ: dict[str, str]) -> SidecarConfig:
     from detector.rules.loader import user_rule_paths
 
@@ -108,6 +127,7 @@ def config_from_args(args: argparse.Namespace, environ: dict[str, str]) -> Sidec
         raise ConfigError(where, None, "--coordinator needs --prometheus URL (the Prometheus that scrapes the sidecars)")
     logs = tuple(os.path.abspath(x) for x in args.logs) if args.logs else cfg.logs
     kmsg = args.kmsg if args.kmsg in (None, "/dev/kmsg", "journalctl") else os.path.abspath(args.kmsg)
+    _check_kmsg(kmsg or cfg.kmsg, where if args.kmsg else str(args.config or where))
     merged = with_overrides(
         cfg, logs=logs, kmsg=kmsg, kmsg_from_start=args.kmsg_from_start,
         nvml=False if args.no_nvml else None, prometheus=prom, state_dir=args.state, incidents=args.incidents,

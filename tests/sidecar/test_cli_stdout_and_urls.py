@@ -93,3 +93,12 @@ def _remove_deep(top: Path, depth: int) -> None:
         fd = fds.pop()
         os.rmdir("d", dir_fd=fd)
         os.close(fd)
+
+
+@pytest.mark.parametrize("device", ["/dev/zero", "/dev/null", "/dev/urandom"])
+def test_a_device_that_is_not_the_kernel_log_is_refused(device: str, tmp_path: Path) -> None:
+    """/dev/zero as --kmsg was read as kernel records without end (80 MB a poll)."""
+    proc = _cli("watch", "--no-nvml", "--no-metrics", "--logs", str(tmp_path), "--kmsg", device,
+                "--state", str(tmp_path / "st"), stdout=subprocess.PIPE, timeout=60)
+    assert proc.returncode == 1, proc.stderr
+    assert f"--kmsg {device}: a device that is not the kernel's log" in proc.stderr, proc.stderr
