@@ -17,6 +17,7 @@ gate opens a new episode, the cap is told, so that the new episode's first hits 
 from __future__ import annotations
 
 import dataclasses
+import time
 from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -61,7 +62,8 @@ from detector.types import (
 
 STALL_CHECK_S = 0.5
 STRAGGLER_CHECK_S = 10.0  # how often the step history is compared across ranks for a straggler
-STRAGGLER_SAMPLES = 4096  # step lines kept per rank for that (the newest)
+STRAGGLER_SAMPLES = 256  # step lines kept per rank for that (the newest: 12 windows of 20)
+STRAGGLER_BUDGET = 0.02  # of one core at most: a check that took t s waits t / this before the next
 
 
 class HangDiscriminator(Protocol):
@@ -275,8 +277,10 @@ class LiveEngine:
             self._next_stall = now + STALL_CHECK_S
             self._check_stalls(now)
         if now >= self._next_straggler:
-            self._next_straggler = now + STRAGGLER_CHECK_S
+            started = time.perf_counter()
             self._check_stragglers()
+            took = time.perf_counter() - started
+            self._next_straggler = now + max(STRAGGLER_CHECK_S, took / STRAGGLER_BUDGET)
         if self.gate.episode_start != self._episode:
             self._episode = self.gate.episode_start
             if self._lines.new_episode(self._files.values(), self._episode):
