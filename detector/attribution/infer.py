@@ -1678,6 +1678,23 @@ def interrupted(incident: Incident, facts: RunFacts) -> Incident | None:
                       inferred_by=f"the ranks were interrupted (KeyboardInterrupt) while waiting in {func}: the job "
                                   "had stopped progressing and someone stopped it; which rank it waited for, nothing "
                                   "here says")
+    alone = {f.rank for f in facts.findings if f.role is Role.INITIATOR and f.field("exc_type") == "KeyboardInterrupt"}
+    others = (set(facts.ranks) | set(incident.collateral_ranks)) - alone
+    if len(alone) == 1 and None not in alone and (others or (facts.world_size or 0) > 1):
+        # one rank of many interrupted: the SIGINT reaches every rank, and only a rank in Python code
+        # raises it - the others were blocked in collectives (native code, which does not see it),
+        # waiting for that rank, stuck somewhere else
+        rank = next(iter(alone))
+        key = keys[0]
+        where = next((f.field("func") for f in reversed(facts.findings) if f.rule == TRACEBACK_FRAME
+                      and f.file == key.file and f.rank == rank and f.line is not None and key.line is not None
+                      and 0 < key.line - f.line <= INTERRUPT_FRAMES and f.field("func")), None)
+        return _build(Cause.HANG, _initiator_for(rank, key.node, facts, [key]), incident.evidence,
+                      incident.collateral_ranks, 0.4, facts,
+                      inferred_by=f"only rank {rank} was interrupted (KeyboardInterrupt) when the job was stopped"
+                                  + (f", in {where}" if where else "") + ": the others were blocked in collectives "
+                                  "(native code, which does not see the interrupt) waiting for it, and it was stuck "
+                                  "elsewhere")
     return _build(Cause.PREEMPTION, Initiator(), incident.evidence, incident.collateral_ranks, 0.35, facts,
                   inferred_by="the ranks were interrupted (KeyboardInterrupt: Ctrl-C or a SIGINT from the shell or "
                               "the launcher) and no line says any of them failed before")

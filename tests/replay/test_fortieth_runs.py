@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from detector.rules.engine import RuleSet
 from detector.types import Cause
 from tests.support.replaying import incidents_of
@@ -74,3 +76,54 @@ def test_a_kernel_inside_nccl_before_a_real_failure_is_not_the_cause(tmp_path: P
                           "capacity of 79.10 GiB of which 1.06 GiB is free.\n"}
     seen = incidents_of(tmp_path, files, ruleset)
     assert seen[0].cause is Cause.CUDA_OOM, seen
+
+
+def _bars(rank: int, start: int, stop: int) -> list[str]:
+    return [f"[rank{rank}] Epoch 0:  {n * 100 // 400}%| | {n}/400 [00:{n % 60:02d}<01:00, 3.76s/it, train_loss=9.1]"
+            for n in range(start, stop, 20)]
+
+
+@pytest.mark.parametrize("said", [
+    "WARNING:__main__:caught torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 3.50 GiB. GPU 6 has a "
+    "total capacity of 79.15 GiB of which 691.94 MiB is free. -- retrying step 60 with micro_batch_size=2",
+    "2026-03-02 10:11:12 | WARNING | trainer | CUDA out of memory. Tried to allocate 2.00 GiB (GPU 1; 23.65 GiB total "
+    "capacity); skipping batch 1184",
+])
+def test_an_oom_the_program_says_it_caught_and_retried_is_no_failure(tmp_path: Path, ruleset: RuleSet, said: str) -> None:
+    log = [*_bars(6, 20, 80), said, *_bars(6, 80, 400), "`Trainer.fit` stopped: `max_steps=400` reached."]
+    seen = incidents_of(tmp_path, {"console.log": "\n".join(log) + "\n"}, ruleset)
+    assert seen == [], seen
+
+
+def test_an_oom_that_ended_the_run_is_still_one(tmp_path: Path, ruleset: RuleSet) -> None:
+    log = [*_bars(6, 20, 80), "[rank6]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 3.50 GiB. GPU 6 "
+           "has a total capacity of 79.15 GiB of which 691.94 MiB is free."]
+    seen = incidents_of(tmp_path, {"console.log": "\n".join(log) + "\n"}, ruleset)
+    assert (seen[0].cause, seen[0].rank) == (Cause.CUDA_OOM, 6), seen
+
+
+def _interrupted(ranks: list[int], *, nccl_world: bool = True) -> str:
+    """Four ranks on one node, training, then Ctrl-C: the interrupted ranks' tracebacks (in an HTTP
+    call of a metrics client, not a collective)."""
+    out = [f"gpu-a:{100 + r}:{100 + r} [{r}] NCCL INFO comm 0x55d0{r} rank {r} nranks 4 cudaDev {r} busId {r + 1}8000 "
+           "commId 0x0a53 - Init COMPLETE" for r in range(4)] if nccl_world else []
+    out += [f"[rank{r}]: step {s} loss 9.{s}" for s in (10, 20, 30) for r in range(4)]
+    for r in ranks:
+        out += [f"[rank{r}]: Traceback (most recent call last):",
+                f'[rank{r}]:   File "/home/u/ft/finetune.py", line 326, in train',
+                f"[rank{r}]:     metrics_client.push(step=step, **stats)",
+                f'[rank{r}]:   File "/usr/lib/python3.11/ssl.py", line 1134, in read',
+                f"[rank{r}]:     return self._sslobj.read(len, buffer)",
+                f"[rank{r}]: KeyboardInterrupt"]
+    return "\n".join(out) + "\n"
+
+
+def test_one_rank_of_many_interrupted_outside_a_collective_is_the_hang(tmp_path: Path, ruleset: RuleSet) -> None:
+    seen = incidents_of(tmp_path, {"deepspeed_launch.log": _interrupted([2])}, ruleset)
+    assert (seen[0].cause, seen[0].rank) == (Cause.HANG, 2), seen[0]
+    assert "only rank 2 was interrupted" in seen[0].explanation
+
+
+def test_every_rank_interrupted_is_still_a_stop_from_outside(tmp_path: Path, ruleset: RuleSet) -> None:
+    seen = incidents_of(tmp_path, {"deepspeed_launch.log": _interrupted([0, 1, 2, 3])}, ruleset)
+    assert seen[0].cause is Cause.PREEMPTION, seen[0]
