@@ -165,7 +165,9 @@ class IncidentGate:
             if incident.cause in HARDWARE and node and record.node and node != record.node:
                 continue
             if (record.rank is None and incident.initiator.rank is not None
-                    and record.incident_id not in self._superseded):
+                    and record.incident_id not in self._superseded
+                    # (the ranks' exits after a stop from outside are its teardown, not a cause)
+                    and not (record.cause == Cause.PREEMPTION.value and incident.cause is Cause.UNKNOWN)):
                 self._superseded.add(record.incident_id)
                 continue
             return False

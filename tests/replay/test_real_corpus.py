@@ -108,6 +108,10 @@ KNOWN_NOISY = {
     # issue's title, while in development three runs whose log ends on the same store loss failed
     # (EX-ome-312, IF-pgolf-pr2040, IX-parameter-golf-pr2130): one line cannot tell them apart
     "VY-pytorch-128680-heartbeat-store-reset",
+    # (fortieth session, set aside and scored once) the same store loss on a vLLM server's ranks
+    # ("should dump" flag, then sendBytes' broken pipe) and nothing else, labelled healthy by
+    # inference from warnings alone; the runs above whose log ends on it failed
+    "WD-MiniMax-M1-14",
 }
 INITIATOR_FLOOR = 0.65
 

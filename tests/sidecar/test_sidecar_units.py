@@ -4,6 +4,7 @@ endpoint, the coordinator's conversion, and the incident line."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import os
@@ -47,7 +48,7 @@ from detector.sidecar.sources.procs import ProcessWatcher, odd_ones
 from detector.sidecar.sources.prom import DcgmSource, Poller
 from detector.sidecar.state import SidecarStore
 from detector.sources.runs import FileKind, LogFile
-from detector.types import Cause, Finding, Role, Severity
+from detector.types import RULE_PROCESS_EXITED, Cause, Finding, Role, Severity
 from tests.support.nvml import EventData, FakeNvml
 from tests.support.sidecar import NOW
 
@@ -109,6 +110,31 @@ def test_gate_settles_then_reports_once() -> None:
     due = gate.due(NOW + 2)
     assert due is not None
     assert gate.select(attribute(RunFacts((collateral, initiator, late))), due, NOW + 2) == []
+
+
+def test_the_exits_after_a_stop_from_outside_are_not_a_second_incident() -> None:
+    """torchrun's agent got SIGTERM (a preemption, reported without a rank); the ranks' process
+    exits that follow, seconds later (workers that checkpoint first), are its teardown: an
+    unknown cause on the first rank to exit is not reported after it (a real job under the
+    sidecar did, on a slow machine)."""
+    from detector.attribution.attribute import RunFacts, attribute
+
+    gate = IncidentGate(DetectionConfig(settle_s=0.0, collateral_wait_s=0.0, exit_wait_s=0.0), SidecarStore(None))
+    stop = finding("torch.elastic_received_signal", Role.COLLATERAL, None, None, NOW, line=4)
+    stop = dataclasses.replace(stop, text="W1205 19:28:35.613000 27003 torch/distributed/elastic/agent/server/api.py:753] "
+                               "Received 15 death signal, shutting down workers", fields=(("signum", "15"),))
+    gate.observe([stop], NOW)
+    due = gate.due(NOW)
+    assert due is not None
+    first = gate.select(attribute(RunFacts((stop,))), due, NOW)
+    assert [i.cause for i in first] == [Cause.PREEMPTION]
+    exited = finding(RULE_PROCESS_EXITED, Role.INITIATOR, Cause.UNKNOWN, 1, NOW + 9, line=None)
+    gate.observe([stop, exited], NOW + 9)
+    due = gate.due(NOW + 9)
+    assert due is not None
+    later = attribute(RunFacts((stop, exited)))
+    assert later and later[0].cause is Cause.UNKNOWN and later[0].initiator.rank == 1  # (what it would say)
+    assert gate.select(later, due, NOW + 9) == []
 
 
 def test_gate_new_attempt_and_supersede() -> None:
