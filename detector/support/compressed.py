@@ -104,6 +104,8 @@ def wide_encoding(head: bytes) -> str | None:
         if nul >= 0.9 * len(units) and text >= 0.9 * len(units):
             return codec
     return None
+
+
 _MAGIC_BYTES = 263  # a tar header's "ustar" is at byte 257
 # compressed streams this module does not inflate, by their first bytes
 _MAGICS = ((b"\xfd7zXZ\x00", "xz"), (b"\x28\xb5\x2f\xfd", "zstd"), (b"BZh", "bzip2"))
@@ -159,8 +161,8 @@ def _from_wide(data: bytes, codec: str) -> bytes:
 def open_log(path: Path | str, compressed: bool) -> tuple[BinaryIO, os.stat_result, str | None]:
     """A log's bytes as a seekable binary stream, the stat of the file opened (its identity and,
     plain, its size) and a note about a compressed log read in part. A log written as UTF-16 or
-    UTF-32 (:func:`wide_encoding`: Windows PowerShell's ``>``, a .NET writer) is given as UTF-8, at most
-    :data:`MAX_INFLATED` bytes of it read, with a note. Raises OSError."""
+    UTF-32 (:func:`wide_encoding`: Windows PowerShell's ``>``, a .NET writer) is given as UTF-8,
+    at most :data:`MAX_INFLATED` bytes of it read, with a note. Raises OSError."""
     fh = open_regular(path)
     wide: str | None = None
     try:
