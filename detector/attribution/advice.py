@@ -223,6 +223,9 @@ def explain(cause: Cause, ini: Initiator, anchor: Finding | None, collateral: in
         who.append(f"(GPU {ini.gpu})" if who else f"GPU {ini.gpu}")
     subject = " ".join(who) if who else "no single rank"
     first = f"The failure started with {_WHAT[cause]} on {subject}" if who else f"The run failed with {_WHAT[cause]}; {subject} could be singled out"
+    if cause is Cause.STRAGGLER:  # (a slow rank need not have failed anything: the sidecar says it while the job runs)
+        first = (f"{subject[0].upper()}{subject[1:]} ran slower than its peers (a straggler)" if who
+                 else f"The job ran slower than it should (a straggler); {subject} could be singled out")
     if _interrupt(cause, anchor):
         first = (f"The job was stopped from outside, by an interrupt; {subject} could be singled out" if not who
                  else f"The job was stopped from outside, by an interrupt, first on {subject}")
