@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from detector.errors import InputError
+from detector.rules import USER_RULES_ENV
 
 if TYPE_CHECKING:  # imported lazily below, to keep `rankdoctor rules --help` fast
     from detector.rules.engine import RuleSet
@@ -26,7 +27,6 @@ if TYPE_CHECKING:  # imported lazily below, to keep `rankdoctor rules --help` fa
 EXIT_OK = 0
 EXIT_PROBLEMS = 1
 EXIT_USAGE = 2
-USER_RULES_ENV = "RANKDOCTOR_RULES"  # user rule directories, separated by os.pathsep
 
 DESCRIPTION = """\
 Write, test and check YAML rules.

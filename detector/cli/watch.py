@@ -16,7 +16,14 @@ from types import FrameType
 
 from detector.cli.argtypes import not_negative, positive
 from detector.errors import ConfigError, RankdoctorError
-from detector.sidecar.config import SidecarConfig, load_config, parse_addr, parse_rank_gpu, with_overrides
+from detector.sidecar.config import (
+    SidecarConfig,
+    load_config,
+    parse_addr,
+    parse_rank_gpu,
+    prometheus_url_problem,
+    with_overrides,
+)
 
 DESCRIPTION = """\
 Run next to the trainers (a sidecar container in the job's pod, or one process per node under
@@ -64,16 +71,10 @@ def build_parser() -> argparse.ArgumentParser:
 def _check_url(url: str, where: str) -> None:
     """A Prometheus URL that no request could use is a configuration error at start-up, not a
     source that is down every 30 s from then on."""
-    import urllib.parse
-
-    try:
-        parts = urllib.parse.urlsplit(url)
-        _ = parts.port
-    except ValueError as exc:
-        raise ConfigError(str(where), None, f"Prometheus URL {url!r} is not valid ({exc})") from None
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise ConfigError(str(where), None, f"Prometheus URL {url!r} is not an http:// or https:// URL "
-                          "(e.g. http://prometheus.monitoring:9090)")
+    problem = prometheus_url_problem(url)
+    if problem is not None:
+        raise ConfigError(str(where), None, f"Prometheus URL {url!r} is {problem}; e.g. "
+                          "http://prometheus.monitoring:9090")
 
 
 KMSG_DEVICE = (1, 11)  # /dev/kmsg's major and minor numbers, wherever it is mounted

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from detector.errors import ConfigError
+from detector.rules import USER_RULES_ENV
 from detector.rules.linearity import superlinear_risk
 from detector.rules.prefilter import prefilter_pattern
 from detector.rules.safety import backtracking_risk
@@ -126,7 +127,6 @@ def shipped_rules_dir() -> Path:
     return here.parents[2] / "rules"
 
 
-USER_RULES_ENV = "RANKDOCTOR_RULES"  # user rule files or directories, separated by os.pathsep
 
 
 def user_rule_paths(given: Sequence[Path] | None, environ: Mapping[str, str] | None = None) -> list[Path]:

@@ -341,3 +341,19 @@ def with_overrides(cfg: SidecarConfig, **changes: Any) -> SidecarConfig:
     if unknown:
         raise ValueError(f"unknown config fields: {sorted(unknown)}")
     return dataclasses.replace(cfg, **given)
+
+
+def prometheus_url_problem(url: str) -> str | None:
+    """Why no request could use ``url`` as a Prometheus base URL (malformed, a port that is not a
+    number, not http or https, no host), or None: what ``watch`` refuses at start-up and
+    ``check``'s probe fails."""
+    import urllib.parse
+
+    try:
+        parts = urllib.parse.urlsplit(url)
+        _ = parts.port  # raises on a port that is not a number
+    except ValueError as exc:  # "http://[::1" and the like
+        return f"not a valid URL ({exc})"
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return "not an http:// or https:// URL"
+    return None

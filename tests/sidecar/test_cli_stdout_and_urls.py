@@ -63,7 +63,7 @@ def test_watch_refuses_a_prometheus_url_no_request_can_use(url: str, tmp_path: P
 def test_check_says_a_malformed_prometheus_url(url: str) -> None:
     proc = _cli("check", "--no-nvml", "--no-metrics", "--prometheus", url, stdout=subprocess.PIPE)
     assert proc.returncode == 2, proc.stderr
-    assert "Traceback" not in proc.stderr and f"Prometheus URL {url!r} is not valid" in proc.stderr, proc.stderr
+    assert "Traceback" not in proc.stderr and f"Prometheus URL {url!r} is not a valid URL" in proc.stderr, proc.stderr
 
 
 def test_check_walks_a_logs_folder_deeper_than_the_recursion_limit(tmp_path: Path) -> None:

@@ -6,18 +6,15 @@ from __future__ import annotations
 import urllib.error
 import urllib.parse
 
+from detector.sidecar.config import prometheus_url_problem
 from detector.sidecar.preflight.probe import Level, Outside, Probe
 
 
 def probe_prometheus(url: str, out: Outside, timeout_s: float) -> list[Probe]:
     what = f"prometheus {url}"
-    try:
-        parts = urllib.parse.urlsplit(url)
-        _ = parts.port  # raises on a port that is not a number
-    except ValueError as exc:  # "http://[::1" and the like
-        return [Probe(Level.FAIL, what, f"not a valid URL ({exc})", "e.g. http://prometheus.monitoring:9090")]
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        return [Probe(Level.FAIL, what, "not an http:// or https:// URL", "e.g. http://prometheus.monitoring:9090")]
+    problem = prometheus_url_problem(url)
+    if problem is not None:
+        return [Probe(Level.FAIL, what, problem, "e.g. http://prometheus.monitoring:9090")]
     base = url.rstrip("/")
     try:
         status, _ = out.http_get(f"{base}/-/ready", timeout_s)
