@@ -33,10 +33,10 @@ from detector.attribution.incident import (
 from detector.attribution.infer import (
     LAST_RESORT_CAUSE,
     SLURM_STEP_ENDED,
-    SPAWN_RAISED,
     _infer,
     _mismatch_culprit,
     _peer_votes,
+    _spawned_traceback,
     checkpoint_save_straggler,
     data_prep_straggler,
     interrupted,
@@ -754,7 +754,7 @@ def attribute(facts: RunFacts) -> list[Incident]:
                 # last words that name a cause say more - a peer refusing every connection)
                 fallback = last_resort(group, facts)
                 if fallback is not None and (inferred is None or _names_its_cause(fallback)
-                                             or _spawned_child_raised(fallback, group)):
+                                             or _spawned_child_raised(fallback, facts)):
                     inferred = fallback
             if inferred is not None:
                 incidents.append(inferred)
@@ -862,15 +862,13 @@ def _names_its_cause(incident: Incident) -> bool:
         f.rule not in LAST_RESORT_CAUSE and f.cause is incident.cause for f in incident.evidence if f.role is Role.CONTEXT)
 
 
-def _spawned_child_raised(incident: Incident, group: Sequence[Finding]) -> bool:
+def _spawned_child_raised(incident: Incident, facts: RunFacts) -> bool:
     """A last-resort incident read from a traceback that torch.multiprocessing.spawn printed under
     its "-- Process N terminated with the following error:" header: the parent's word that this
     child raised (the first of its children to fail), its traceback the child's own even where the
     paste cut it before the exception line -- not a collateral error's."""
-    heads = [(f.file, f.line) for f in group if f.rule == SPAWN_RAISED and f.line is not None]
-    return incident.cause is Cause.PYTHON_EXCEPTION and any(
-        f.rule in LAST_RESORT_CAUSE and f.line is not None and f.rank is not None
-        and any(file == f.file and 0 < f.line - line <= 2 for file, line in heads) for f in incident.evidence)
+    return incident.cause is Cause.PYTHON_EXCEPTION and _spawned_traceback(
+        [f for f in incident.evidence if f.rule in LAST_RESORT_CAUSE], facts) is not None
 
 
 def _straggler_before_a_stop(incidents: list[Incident]) -> list[Incident]:
