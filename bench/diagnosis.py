@@ -65,6 +65,10 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from detector.types import Report
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "replay_logs" / "real"
@@ -170,7 +174,12 @@ def rankdoctor_verdict(case_dir: Path, rules: object) -> Verdict:
         report = replay_path(case_dir, rules)  # type: ignore[arg-type]
     except RankdoctorError:  # (the command's clear error, no verdict: "no log files found")
         return Verdict(None)
-    if not report.incidents:
+    return verdict_of(report)
+
+
+def verdict_of(report: Report | None) -> Verdict:
+    """What a replay's report says of its case (None: the command refused it with its error)."""
+    if report is None or not report.incidents:
         return Verdict(None)
     inc = report.incidents[0]
     return Verdict(inc.cause.value, inc.initiator.rank, inc.initiator.node, inc.remediation.drain_node,

@@ -5,13 +5,16 @@ a node its truth does not call for; healthy development cases raise no incident;
 on the development cases stay at or above the floors below (bench/diagnosis.py prints them, with
 the naive first-error-line baseline beside them, for either split). The set-aside third is
 scored by the same code, but not asserted here: it measures generalisation, not a target to tune.
+Each case is replayed once (by the per-case test); the tests over many cases read what it kept.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import pytest
 
-from bench.diagnosis import CORPUS, DRAIN_CAUSES, Scored, figures, load_truths, rankdoctor_verdict
+from bench.diagnosis import CORPUS, DRAIN_CAUSES, Scored, Verdict, figures, load_truths, verdict_of
 from detector.errors import InputError
 from detector.replay import replay_path
 from detector.rules.compile import load_ruleset
@@ -123,7 +126,7 @@ def rules() -> RuleSet:
 
 @pytest.fixture(scope="module")
 def dev_scores(rules: RuleSet) -> list[Scored]:
-    return [Scored(t, rankdoctor_verdict(CORPUS / t.case, rules)) for t in load_truths("dev")]
+    return [Scored(t, _replayed(t.case, rules).verdict) for t in load_truths("dev")]
 
 
 def test_the_corpus_is_large_and_split() -> None:
@@ -151,6 +154,27 @@ def _replay(case: str, rules: RuleSet) -> Report | None:
         return None
 
 
+@dataclass(frozen=True)
+class _Replayed:
+    """What the tests below read of one case's replay (kept, not the whole report: each case is
+    replayed once for all of them)."""
+
+    verdict: Verdict
+    drains: tuple[tuple[str, bool], ...]  # each incident's (cause, drain_node)
+
+
+_REPLAYED: dict[str, _Replayed] = {}
+
+
+def _replayed(case: str, rules: RuleSet) -> _Replayed:
+    got = _REPLAYED.get(case)
+    if got is None:
+        report = _replay(case, rules)
+        drains = tuple((i.cause.value, i.remediation.drain_node) for i in report.incidents) if report else ()
+        got = _REPLAYED[case] = _Replayed(verdict_of(report), drains)
+    return got
+
+
 @pytest.mark.parametrize("case", [t.case for t in load_truths("all")])
 def test_each_case_replays_and_each_incident_shows_its_evidence(case: str, rules: RuleSet) -> None:
     report = _replay(case, rules)
@@ -159,6 +183,8 @@ def test_each_case_replays_and_each_incident_shows_its_evidence(case: str, rules
     for inc in report.incidents:
         assert inc.evidence, f"{inc.cause} incident without evidence"
         assert any(f.file and f.line for f in inc.evidence)
+    drains = tuple((i.cause.value, i.remediation.drain_node) for i in report.incidents)
+    _REPLAYED[case] = _Replayed(verdict_of(report), drains)
 
 
 def test_application_causes_never_drain_on_any_case(rules: RuleSet) -> None:
@@ -167,10 +193,9 @@ def test_application_causes_never_drain_on_any_case(rules: RuleSet) -> None:
     bench/diagnosis.py (false_drains)."""
     bad = []
     for t in load_truths("all"):
-        report = _replay(t.case, rules)
-        for inc in report.incidents if report is not None else ():
-            if inc.remediation.drain_node and inc.cause.value not in DRAIN_CAUSES:
-                bad.append((t.case, inc.cause.value))
+        for cause, drain in _replayed(t.case, rules).drains:
+            if drain and cause not in DRAIN_CAUSES:
+                bad.append((t.case, cause))
     assert bad == []
 
 
