@@ -19,8 +19,12 @@ system:
 demo: venv
 	$(BIN)/rankdoctor replay replay_logs/xid79_fallen_off_bus_16r
 
+# the suite's files shared among TEST_JOBS workers (each file's tests stay together in one worker:
+# module fixtures, the real corpus replayed once); TEST_JOBS=0 runs it in this process
+TEST_JOBS ?= 2
+
 test: venv system
-	$(BIN)/python -m pytest -q -p no:cacheprovider tests
+	$(BIN)/python -m pytest -q -p no:cacheprovider -n $(TEST_JOBS) --dist loadfile tests
 
 lint: venv
 	$(BIN)/ruff check detector tests bench scripts
