@@ -62,6 +62,29 @@ def _interrupted_hang(cause: Cause, anchor: Finding | None) -> bool:
     return cause is Cause.HANG and anchor is not None and keyboard_interrupt(anchor)
 
 
+def amd_gpu_evidence(f: Finding) -> bool:
+    """The finding is an AMD GPU's (the amdgpu driver's RAS and reset lines, the ROCm runtime's
+    faults): its node is checked with AMD's tools, not NVIDIA's."""
+    return f.rule.startswith(("system.amdgpu", "cuda.rocm_", "cuda.hsa_"))
+
+
+def _amd_gpu_remediation(cause: Cause, where: str, gpu: str, node: str | None) -> Remediation:
+    if cause is Cause.ECC_MEMORY:
+        return Remediation(True, True,
+            f"Drain {where}; the driver retires the bad pages: reset{gpu} or reboot the node, and RMA the GPU if "
+            "uncorrectable errors recur or its retired pages reach the limit.",
+            _on(node, "rocm-smi --showrasinfo all && rocm-smi --showretiredpages"))
+    if cause is Cause.NVLINK:
+        return Remediation(True, True,
+            f"Drain {where}; check the xGMI (Infinity Fabric) links between its GPUs, reset the GPUs of the hive or "
+            "reboot the node, and reseat or RMA if link errors persist.",
+            _on(node, "rocm-smi --showxgmierr && rocm-smi --showtopo"))
+    return Remediation(True, True,
+        f"Drain {where}; reset{gpu} (amd-smi reset) or reboot the node, run AMD's GPU validation (RVS or AGFHC) "
+        "before returning it, and RMA the GPU if the fault repeats.",
+        _on(node, "rocm-smi --showrasinfo all && amd-smi list"))
+
+
 def remediation_for(cause: Cause, ini: Initiator, *, has_hardware_evidence: bool, anchor: Finding | None,
                     local_adapter: bool = False) -> Remediation:
     node = ini.node
@@ -69,6 +92,8 @@ def remediation_for(cause: Cause, ini: Initiator, *, has_hardware_evidence: bool
     gpu = f" GPU {ini.gpu}" if ini.gpu else ""
     sel = _gpu_select(ini)
     pid = ini.pid
+    if cause in (Cause.GPU_HARDWARE, Cause.ECC_MEMORY, Cause.NVLINK) and anchor is not None and amd_gpu_evidence(anchor):
+        return _amd_gpu_remediation(cause, where, gpu, node)
     if cause is Cause.GPU_HARDWARE:
         return Remediation(True, True,
             f"Drain {where}; reset{gpu} (nvidia-smi -r) or reboot the node, run DCGM diagnostics before returning it, and RMA the GPU if the fault repeats.",
@@ -222,7 +247,10 @@ def explain(cause: Cause, ini: Initiator, anchor: Finding | None, collateral: in
     if ini.gpu:
         who.append(f"(GPU {ini.gpu})" if who else f"GPU {ini.gpu}")
     subject = " ".join(who) if who else "no single rank"
-    first = f"The failure started with {_WHAT[cause]} on {subject}" if who else f"The run failed with {_WHAT[cause]}; {subject} could be singled out"
+    what = _WHAT[cause]
+    if cause is Cause.NVLINK and anchor is not None and amd_gpu_evidence(anchor):
+        what = "an xGMI (Infinity Fabric) link error between AMD GPUs"  # (AMD's counterpart of NVLink)
+    first = f"The failure started with {what} on {subject}" if who else f"The run failed with {what}; {subject} could be singled out"
     if cause is Cause.STRAGGLER:  # (a slow rank need not have failed anything: the sidecar says it while the job runs)
         first = (f"{subject[0].upper()}{subject[1:]} ran slower than its peers (a straggler)" if who
                  else f"The job ran slower than it should (a straggler); {subject} could be singled out")

@@ -370,12 +370,22 @@ def _memory_fault_behind(primary: Finding, initiators: Sequence[Finding]) -> Fin
     """A GPU hardware fault (a runtime's "GPU Hang" exception, a reset) with an uncorrectable
     memory error of a GPU of the same node within the hour around it: the memory error is what
     failed (the more precise diagnosis; the exception and the reset follow from it)."""
-    if primary.cause is not Cause.GPU_HARDWARE or primary.node is None:
+    if primary.cause is not Cause.GPU_HARDWARE or (primary.node is None and primary.rank is None):
         return primary
-    ecc = [f for f in initiators if f.cause is Cause.ECC_MEMORY and f.node is not None and same_host(f.node, primary.node)
+    # (and behind the ROCm runtime's "HW Exception by GPU node-N ... reason :GPU Hang", which says
+    # only that the driver reset the GPU: an uncorrectable error of its xGMI links as well; an
+    # NVIDIA GPU that fell off the bus is not explained so by its peers' NVLink errors after it)
+    causes = {Cause.ECC_MEMORY, Cause.NVLINK} if primary.rule == RULE_ROCM_HW_EXCEPTION and primary.field(
+        "node_index") is not None else {Cause.ECC_MEMORY}
+    ecc = [f for f in initiators if f.cause in causes
+           and ((f.node is not None and primary.node is not None and same_host(f.node, primary.node))
+                or (f.rank is not None and f.rank == primary.rank))
            and (f.time is None or primary.time is None or abs(f.time - primary.time) <= GPU_FAULT_AFTER)
            and (primary.gpu is None or f.gpu is None or f.gpu == primary.gpu)]
-    return min(ecc, key=lambda f: (f.time is None, _ts(f))) if ecc else primary
+    return min(ecc, key=lambda f: (f.cause is not Cause.ECC_MEMORY, f.time is None, _ts(f))) if ecc else primary
+
+
+RULE_ROCM_HW_EXCEPTION = "system.amdgpu_uncorrectable"  # rules/system.yaml, with the runtime's node_index
 
 
 def _at_once(f: Finding, primary: Finding) -> bool:
@@ -585,6 +595,8 @@ def _failure_incident(group: Sequence[Finding], initiators: Sequence[Finding], f
         own.insert(0, primary)
     own_initiators = [f for f in own if f.role is Role.INITIATOR and id(f) not in ended] or [primary]
     best = max(own_initiators, key=lambda f: (_strength(f), f.confidence))
+    if primary is not seen_by and primary.cause in (Cause.ECC_MEMORY, Cause.NVLINK) and any(f is primary for f in own_initiators):
+        best = primary  # (the memory or link fault behind a GPU's generic fault: the precise diagnosis)
     cause = best.cause or Cause.UNKNOWN
     unplaced_cause = False
     if cause is Cause.UNKNOWN:

@@ -82,6 +82,13 @@ def findings_from_hit(hit: Hit, f: LogFile, idx: RunIndex) -> list[Finding]:
                 # a Ray worker's line: the rank its process is (Ray Train's table of workers, the
                 # worker's "Setting up process group ... [rank=N" line)
                 rank = _rank_of_pid(idx, node, actor_pid)
+            if rank is None and pid is not None and m.rule.id in RAY_TASK_RULES:
+                # Ray's report that a task raised names the worker's process and node ("ray::
+                # RayTrainWorker...() (pid=18604, ip=10.19.1.62, ...)"): that process's rank
+                host = _field(fields, "host")
+                rank = _rank_of_pid(idx, idx.node(host) if host else None, pid)
+                if rank is None and host:
+                    rank = _rank_of_pid(idx, None, pid)
             head = nccl_header(ev.message) if rank is None or node is None else None
             if head is not None:
                 # an NCCL line of a combined log (or behind a prefix the stamp parser did not know):
@@ -96,8 +103,10 @@ def findings_from_hit(hit: Hit, f: LogFile, idx: RunIndex) -> list[Finding]:
                 node = node or head_node
             if rank is None and m.rule.role is Role.INITIATOR:  # srun's "task 28: Out Of Memory": one task, one rank
                 rank = _rank(_field(fields, "task"))
-            if rank is None and m.rule.cause is Cause.CUDA_OOM and len(idx.nodes) <= 1 and node is None:
-                # "GPU 1 has a total capacity ...": one process per GPU, device = local rank
+            if (rank is None and m.rule.cause is Cause.CUDA_OOM and len(idx.nodes) <= 1 and node is None
+                    and (idx.world_size is None or idx.world_size <= ONE_NODE_RANKS)):
+                # "GPU 1 has a total capacity ...": one process per GPU, device = local rank (not
+                # in a job of more ranks than a node has GPUs: the device names no rank there)
                 rank = resolve_rank(idx, f, None, _rank(_field(fields, "gpu")))
             elif rank is None and m.rule.cause is Cause.CUDA_OOM and node is not None:
                 # the same in a node's combined log (a pod's), where torchrun's summary says which
@@ -128,6 +137,10 @@ def findings_from_hit(hit: Hit, f: LogFile, idx: RunIndex) -> list[Finding]:
             gpu=gpu, fields=fields, context=hit.context, attempt=f.attempt, confidence=m.rule.confidence,
         ))
     return out
+
+
+# Ray's reports that a task or actor method raised, naming the worker's pid and node (rules/launchers.yaml)
+RAY_TASK_RULES = frozenset({"launcher.ray_task_error", "launcher.ray_task_gpu_error", "launcher.ray_task_dist_error"})
 
 
 def _rank_of_pid(idx: RunIndex, node: str | None, pid: int) -> int | None:
@@ -1624,9 +1637,10 @@ def srun_task_hosts(findings: Sequence[Finding]) -> dict[int, str]:
 
 
 def _unplaced_gpu_fault(f: Finding) -> bool:
-    """A GPU, memory or NVLink fault the kernel reported on a named node, on no rank."""
-    return (f.rank is None and f.node is not None and f.field("xid") is not None and f.role is Role.INITIATOR
-            and f.cause in GPU_FAULTS)
+    """A GPU, memory or NVLink fault the kernel reported on a named node, on no rank (an NVIDIA
+    Xid; an AMD GPU's RAS report, which names its GPU's PCI address)."""
+    return (f.rank is None and f.node is not None and f.role is Role.INITIATOR and f.cause in GPU_FAULTS
+            and (f.field("xid") is not None or (f.rule.startswith("system.amdgpu") and f.gpu is not None)))
 
 
 def place_gpu_faults(findings: Sequence[Finding], idx: RunIndex) -> list[Finding]:
@@ -1782,6 +1796,11 @@ def demote_foreign_app_faults(findings: Sequence[Finding], idx: RunIndex, start:
     # nodes where some rank's own log shows it failing (what a GPU lost under a rank shows there)
     failing_nodes = {idx.node(f.node) for f in findings if f.node is not None and f.rank is not None
                      and f.field("xid") is None and f.role is Role.INITIATOR and f.cause is not None}
+    # nodes where a rank's own log shows a GPU fault of its own (an illegal address), and the
+    # nodes the job's ranks ran on
+    faulted_nodes = {idx.node(f.node) for f in findings if f.node is not None and f.rank in own_fault
+                     and f.field("xid") is None and f.role is Role.INITIATOR and f.cause is Cause.ILLEGAL_MEMORY_ACCESS}
+    job_nodes = {idx.node(n) for n in idx.rank_node.values()} | failing_nodes
     out = []
     for f in findings:
         if f.cause is Cause.ILLEGAL_MEMORY_ACCESS and f.role is Role.INITIATOR and f.field("xid") is not None:
@@ -1802,7 +1821,11 @@ def demote_foreign_app_faults(findings: Sequence[Finding], idx: RunIndex, start:
                         and bool(rank_log_initiators - {f.rank}))
             # a tool's process faulted (a DCGM diagnostic, nvidia-smi, a notebook): not a rank's
             tool = (f.field("name") or "").strip().lower() in TOOL_PROCESSES
-            if before or foreign or lived_on or unbacked or tool:
+            # a node's where no rank of the job ran, while a rank's own log shows its GPU fault on
+            # another node (a fleet's merged kernel log holds other jobs' faults)
+            elsewhere = (f.rank is None and f.node is not None and bool(faulted_nodes)
+                         and idx.node(f.node) not in job_nodes and (f.pid is None or f.pid not in rank_pids))
+            if before or foreign or lived_on or unbacked or tool or elsewhere:
                 f = dataclasses.replace(f, role=Role.CONTEXT)
         elif (f.rule == OOM_KILLED and f.role is Role.INITIATOR and start is not None and f.time is not None
               and f.time < start - BEFORE_JOB):

@@ -138,6 +138,8 @@ def build_index(scans: Sequence[FileScan]) -> RunIndex:
                 busid = _field(m.fields, "busid")
                 rank = _rank(_field(m.fields, "rank"))
                 if rank is None:
+                    if m.rule.id == RULE_LIGHTNING_RANK and (world := _rank(_field(m.fields, "world"))):
+                        nranks[world] += 1  # (Lightning's "GLOBAL_RANK: 43, MEMBER: 44/64": the world's size)
                     continue
                 if busid is None:  # NCCL's "host:pid:tid [dev] … rank 1 nranks 2": whose pid is whose
                     if m.rule.id == RULE_COMM_RANK:  # (not comm_info: a sub-communicator's rank is its own)
@@ -246,6 +248,7 @@ def build_index(scans: Sequence[FileScan]) -> RunIndex:
     return idx
 
 
+RULE_LIGHTNING_RANK = "launcher.lightning_init_rank"  # rules/launchers.yaml
 RULE_COMM_RANK = "nccl.comm_rank"  # rules/nccl.yaml: NCCL < 2.4's one communicator line
 RULE_VLLM_RANK = "launcher.vllm_rank_assigned"  # rules/launchers.yaml: "rank 10 in world size 24 is assigned as ..."
 RULE_RAY_PG = "launcher.ray_train_process_group"  # "(RayTrainWorker pid=N) Setting up process group for: env:// [rank=3, ...]"

@@ -370,8 +370,8 @@ _TOOL_LEAD = re.compile(r"[ \t]{0,8}[^\s\[]{0,120}?(?:[ \t]{0,4}\[[^\]\s]{1,200}
                         r"(?<![\w.])(?=\[rank\d{1,6}\]:)")
 # a collector's stamp and the pod or host it read, before torchrun's "[rankN]:" ("2026-01-09
 # 17:40:31.169213 master-0 >> [rank7]: Traceback ..."): the host is the rank's
-_STAMP_HOST_LEAD = re.compile(r"(?P<stamp>\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?Z?) {1,2}"
-                              r"(?P<host>[A-Za-z][\w.-]{0,62})(?: {1,4}(?:>>|\||-)) {1,4}(?=\[rank\d{1,6}\]:)")
+_STAMP_HOST_LEAD = re.compile(r"(?P<stamp>\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})?) {1,2}"
+                              r"(?P<host>[A-Za-z][\w.-]{0,62})(?: {1,4}(?:>>|\||-))? {1,4}(?=\[rank\d{1,6}\]:)")
 TOOL_LEAD_SPAN = 400  # a tool's lead and torchrun's "[rankN]:" after it lie within a line's first characters
 _RAISED_LEAD = re.compile(r"(?:Error|Exception|Warning|Interrupt|Failure)\W*$")  # "RuntimeError: [rank3]: ..."
 # a console progress bar that the next line was written right after (tqdm ends its bar with no
