@@ -6,6 +6,7 @@ their clock; the model is built by the same functions, so their diagnoses agree 
 from __future__ import annotations
 
 import bisect
+import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -56,12 +57,23 @@ from detector.pipeline.findings import (
 )
 from detector.pipeline.index import LiveFacts, RunIndex, apply_live, build_index, resolve_rank
 from detector.pipeline.relaunch import demote_earlier_launches
-from detector.pipeline.tail import last_activity, says_completed
+from detector.pipeline.tail import completed_line, last_activity, says_completed, tail_line
 from detector.rules.engine import RuleSet
 from detector.sources.runs import FileKind, LogFile
 from detector.sources.timestamps import nccl_header
 from detector.support.numbers import MAX_RANKS
-from detector.types import DEATHS_OF_PEERS, RULE_LOCAL_CLOSE, Cause, Finding, RankInfo, Role, RunFacts, peer_gone
+from detector.types import (
+    DEATHS_OF_PEERS,
+    GPU_FAULTS,
+    RULE_EXIT_CODE,
+    RULE_LOCAL_CLOSE,
+    Cause,
+    Finding,
+    RankInfo,
+    Role,
+    RunFacts,
+    peer_gone,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,7 +184,8 @@ def run_findings(scans: Sequence[FileScan], idx: RunIndex, rules: RuleSet,
     findings = nvrx_stragglers(megatron_stragglers(findings, idx), idx)
     findings = demote_foreign_app_faults(findings, idx, min(starts) if starts else None)
     if relaunches:  # (replay: the files are whole)
-        findings = unfinished_benchmark(demote_untimed_kernel_faults_of_a_finished_run(findings, scans), scans)
+        findings = unfinished_benchmark(demote_untimed_kernel_faults_of_a_finished_run(
+            demote_faults_before_completion(findings, scans), scans), scans)
     return findings, warnings
 
 
@@ -278,6 +291,39 @@ def _closing(f: Finding) -> bool:
     if f.rule == RULE_LOCAL_CLOSE:
         return True
     return f.rule == "nccl.proxy_error" and "Close" in (f.field("proxy_op"), f.field("op"))
+
+
+# a word of completion that is no verdict: "Job finished (or failed).", a script's echo of it, its
+# "Job done." after whatever ran; detectron2's "Total training time", which its hooks print as the
+# trainer stops, also on an exception
+_UNSURE_END = re.compile(r"fail|error|\(or |\becho\b|\bdone\b|total training time", re.IGNORECASE)
+_SRUN_TASK_LINES = frozenset({"scheduler.srun_task_exit", "scheduler.srun_task_signal"})
+
+
+def demote_faults_before_completion(findings: list[Finding], scans: Sequence[FileScan]) -> list[Finding]:
+    """A failure (or a peer's loss) in a file that later says training completed (its last word,
+    no progress after it: :func:`completed_line`) made context where nothing in that file fails
+    after the word and no process of it exited with an error: the run went on past it to its end
+    (a task the scheduler's OOM killer took and retried, an error a library caught and logged, a
+    connection an uploader retried). A GPU, its memory or its links failing is kept (the node is
+    still suspect for the next job), and so is a straggler."""
+    ends = {s.file.display: line for s in scans if s.file.kind is FileKind.RANK_LOG
+            and (line := completed_line(s)) is not None and not _UNSURE_END.search(tail_line(s, line))}
+    if not ends:
+        return findings
+    # (nor in a file where a process exited with an error, before or after the word: a script's
+    # "Job done." echoed whatever the job did)
+    failing_after = {f.file for f in findings if f.file in ends and f.line is not None and (
+        (f.line > ends[f.file] and f.role in (Role.INITIATOR, Role.COLLATERAL))
+        or f.rule in _SRUN_TASK_LINES or (f.rule == RULE_EXIT_CODE and f.field("exitcode") not in (None, "0")))}
+
+    def before(f: Finding) -> bool:
+        end = ends.get(f.file or "")
+        return (end is not None and f.file not in failing_after and f.line is not None and f.line < end
+                and f.role in (Role.INITIATOR, Role.COLLATERAL) and f.cause not in GPU_FAULTS
+                and f.cause is not Cause.STRAGGLER)  # (a slow rank is a run's that completes)
+
+    return [replace(f, role=Role.CONTEXT, cause=None) if before(f) else f for f in findings]
 
 
 def demote_untimed_kernel_faults_of_a_finished_run(findings: list[Finding], scans: Sequence[FileScan]) -> list[Finding]:

@@ -282,15 +282,31 @@ def says_completed(scan: FileScan) -> bool:
     ("training finished: 530 steps", Hugging Face's final "train_runtime" summary) and no line of
     training progress follows it (an epoch's or a phase's end, training going on after it, is no
     end of the run)."""
-    lines = tail_of(scan)[-COMPLETED_LINES:]
+    return completed_line(scan) is not None
+
+
+def tail_line(scan: FileScan, line: int) -> str:
+    """The text of line number ``line`` of the file's tail ("" outside it)."""
+    tail = tail_of(scan)
+    i = line - scan.tail_first
+    return tail[i] if 0 <= i < len(tail) else ""
+
+
+def completed_line(scan: FileScan) -> int | None:
+    """The line number of the file's word that training completed (:func:`says_completed`), or
+    None."""
+    tail = tail_of(scan)
+    lines = tail[-COMPLETED_LINES:]
     for i in range(len(lines) - 1, -1, -1):
         low = lines[i].lower()
         if ("train" in low or "run" in low or "job" in low or "tuning" in low) and _COMPLETED.search(low):
             phase = "train_runtime" not in low and ("epoch" in low or "starting" in low)  # (an epoch's end)
-            return not phase and not any(is_progress(later) for later in lines[i + 1:])
+            if phase or any(is_progress(later) for later in lines[i + 1:]):
+                return None
+            return scan.tail_first + len(tail) - len(lines) + i
         if is_progress(lines[i]):
-            return False  # progress after the last completion line, or no completion line at all
-    return False
+            return None  # progress after the last completion line, or no completion line at all
+    return None
 
 
 def is_progress(line: str) -> bool:
