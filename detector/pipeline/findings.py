@@ -1823,8 +1823,9 @@ def demote_foreign_app_faults(findings: Sequence[Finding], idx: RunIndex, start:
             tool = (f.field("name") or "").strip().lower() in TOOL_PROCESSES
             # a node's where no rank of the job ran, while a rank's own log shows its GPU fault on
             # another node (a fleet's merged kernel log holds other jobs' faults)
-            elsewhere = (f.rank is None and f.node is not None and bool(faulted_nodes)
-                         and idx.node(f.node) not in job_nodes and (f.pid is None or f.pid not in rank_pids))
+            elsewhere = (f.rank is None and f.node is not None and bool(faulted_nodes or failing_nodes)
+                         and idx.node(f.node) not in job_nodes and not any(same_host(f.node, n) for n in job_nodes if n)
+                         and (f.pid is None or f.pid not in rank_pids))
             if before or foreign or lived_on or unbacked or tool or elsewhere:
                 f = dataclasses.replace(f, role=Role.CONTEXT)
         elif (f.rule == OOM_KILLED and f.role is Role.INITIATOR and start is not None and f.time is not None

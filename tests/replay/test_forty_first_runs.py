@@ -194,3 +194,38 @@ def test_a_log_stores_stamp_and_host_before_the_rank_prefix(tmp_path: Path, rule
     seen = incidents_of(tmp_path, files, ruleset)
     assert (seen[0].cause, seen[0].rank, seen[0].node) == (
         Cause.ILLEGAL_MEMORY_ACCESS, 11, "atl1-mi325x-170"), seen[0]
+
+
+def test_another_nodes_application_xid_in_a_fleets_kernel_log(tmp_path: Path, ruleset: RuleSet) -> None:
+    # the job ran on atl1-mi325x-*; the fleet's kernel log also holds an earlier Xid 13 of an H200 node
+    h = "2025-01-24T15:04:19.658Z atl1-mi325x-158 "
+    console = [
+        # (the job ran since before the Xid: it is no earlier job's)
+        *(f"2025-01-24T1{3 + s // 6}:{s % 6}5:00.000Z atl1-mi325x-179 [rank0]: step: {800 + 20 * s}  loss:  2.8"
+          for s in range(12)),
+        h + "E0124 08:04:18.777106 3211553 torch/distributed/elastic/multiprocessing/api.py:869] failed "
+            "(exitcode: -9) local_rank: 6 (pid: 3211592) of binary: /opt/conda/envs/py_3.12/bin/python",
+        h + "=" * 60,
+        h + "torchtitan/train.py FAILED",
+        h + "-" * 60,
+        h + "Failures:",
+        h + "  <NO_OTHER_FAILURES>",
+        h + "-" * 60,
+        h + "Root Cause (first observed failure):",
+        h + "[0]:",
+        h + "  time      : 2025-01-24_08:04:17",
+        h + "  host      : atl1-mi325x-158",
+        h + "  rank      : 30 (local_rank: 6)",
+        h + "  exitcode  : -9 (pid: 3211592)",
+        h + "  error_file: <N/A>",
+        h + "  traceback : Signal 9 (SIGKILL) received by PID 3211592",
+    ]
+    fleet = [
+        "2025-01-24T13:46:45.835570+00:00 atl1-h200-031 kernel: NVRM: Xid (PCI:0000:9b:00): 13, pid='<unknown>', "
+        "name=<unknown>, Graphics SM Warp Exception on (GPC 4, TPC 1, SM 0): Out Of Range Address",
+        "2025-01-24T15:04:17.201180+00:00 atl1-mi325x-158 kernel: Out of memory: Killed process 3211592 "
+        "(pt_main_thread) total-vm:187908781kB, anon-rss:185597952kB, file-rss:419500kB, shmem-rss:2318503kB, UID:0",
+    ]
+    files = {"job/console.log": "\n".join(console) + "\n", "fleet/kernel.log": "\n".join(fleet) + "\n"}
+    seen = incidents_of(tmp_path, files, ruleset)
+    assert (seen[0].cause, seen[0].node) == (Cause.HOST_OOM_KILL, "atl1-mi325x-158"), seen[0]
