@@ -229,3 +229,21 @@ def test_another_nodes_application_xid_in_a_fleets_kernel_log(tmp_path: Path, ru
     files = {"job/console.log": "\n".join(console) + "\n", "fleet/kernel.log": "\n".join(fleet) + "\n"}
     seen = incidents_of(tmp_path, files, ruleset)
     assert (seen[0].cause, seen[0].node) == (Cause.HOST_OOM_KILL, "atl1-mi325x-158"), seen[0]
+
+
+def test_tensorflows_check_of_its_peers_names_the_worker_that_went_down(tmp_path: Path, ruleset: RuleSet) -> None:
+    down = ["Traceback (most recent call last):", '  File "/workspace/train_mwms.py", line 148, in <module>',
+            "tensorflow.python.framework.errors_impl.UnavailableError: Collective ops is aborted by: cluster check "
+            "alive failed, /job:worker/replica:0/task:2 is down"]
+    files = {f"worker-{t}.log": _tf_worker(t, down) for t in (0, 1, 3)}
+    seen = incidents_of(tmp_path, files, ruleset)
+    assert seen[0].rank == 2 and seen[0].cause is not Cause.PYTHON_EXCEPTION, seen[0]
+
+
+def test_horovods_mismatch_in_lower_case(tmp_path: Path, ruleset: RuleSet) -> None:
+    line = ("[1,{r}]<stderr>:tensorflow.python.framework.errors_impl.FailedPreconditionError: Mismatched allreduce "
+            "tensor shapes: One rank sent a tensor of shape [2048, 200], but another rank sent a tensor of shape "
+            "[2048, 201].")
+    out = [f"[1,{r}]<stdout>:Epoch 1/10 step 100 loss 2.1" for r in range(4)] + [line.format(r=r) for r in range(4)]
+    seen = incidents_of(tmp_path, {"mpirun.out": "\n".join(out) + "\n"}, ruleset)
+    assert seen[0].cause is Cause.COLLECTIVE_MISMATCH, seen[0]
