@@ -488,7 +488,8 @@ def _failure_incident(group: Sequence[Finding], initiators: Sequence[Finding], f
     if primary.cause is Cause.NETWORK:
         primary, lost_to = _named_by_the_peers(primary, kept, group)
     seen_by = primary
-    primary = _memory_fault_behind(_gpu_fault_behind(primary, kept), kept)
+    behind = _gpu_fault_behind(primary, kept)
+    primary = _memory_fault_behind(behind, kept)
     rank, node = primary.rank, primary.node
     if primary is not seen_by and rank is None and (primary.gpu is None or not any(r.gpu for r in facts.ranks.values())):
         rank, node = seen_by.rank, node or seen_by.node  # the rank whose kernel launch failed was on that GPU
@@ -595,7 +596,7 @@ def _failure_incident(group: Sequence[Finding], initiators: Sequence[Finding], f
         own.insert(0, primary)
     own_initiators = [f for f in own if f.role is Role.INITIATOR and id(f) not in ended] or [primary]
     best = max(own_initiators, key=lambda f: (_strength(f), f.confidence))
-    if primary is not seen_by and primary.cause in (Cause.ECC_MEMORY, Cause.NVLINK) and any(f is primary for f in own_initiators):
+    if primary is not behind and any(f is primary for f in own_initiators):
         best = primary  # (the memory or link fault behind a GPU's generic fault: the precise diagnosis)
     cause = best.cause or Cause.UNKNOWN
     unplaced_cause = False

@@ -106,7 +106,8 @@ def findings_from_hit(hit: Hit, f: LogFile, idx: RunIndex) -> list[Finding]:
             if (rank is None and m.rule.cause is Cause.CUDA_OOM and len(idx.nodes) <= 1 and node is None
                     and (idx.world_size is None or idx.world_size <= ONE_NODE_RANKS)):
                 # "GPU 1 has a total capacity ...": one process per GPU, device = local rank (not
-                # in a job of more ranks than a node has GPUs: the device names no rank there)
+                # in a job of more ranks than a node has GPUs: the device names no rank there; a
+                # node of 16 GPUs alone is read so too, and the rank is left to other lines)
                 rank = resolve_rank(idx, f, None, _rank(_field(fields, "gpu")))
             elif rank is None and m.rule.cause is Cause.CUDA_OOM and node is not None:
                 # the same in a node's combined log (a pod's), where torchrun's summary says which

@@ -57,7 +57,7 @@ from detector.pipeline.findings import (
 )
 from detector.pipeline.index import LiveFacts, RunIndex, apply_live, build_index, resolve_rank
 from detector.pipeline.relaunch import demote_earlier_launches
-from detector.pipeline.tail import completed_line, last_activity, says_completed, tail_line
+from detector.pipeline.tail import completed_line, last_activity, progress_between, says_completed, tail_line
 from detector.rules.engine import RuleSet
 from detector.sources.runs import FileKind, LogFile
 from detector.sources.timestamps import nccl_header
@@ -302,28 +302,37 @@ _SRUN_TASK_LINES = frozenset({"scheduler.srun_task_exit", "scheduler.srun_task_s
 
 def demote_faults_before_completion(findings: list[Finding], scans: Sequence[FileScan]) -> list[Finding]:
     """A failure (or a peer's loss) in a file that later says training completed (its last word,
-    no progress after it: :func:`completed_line`) made context where nothing in that file fails
-    after the word and no process of it exited with an error: the run went on past it to its end
-    (a task the scheduler's OOM killer took and retried, an error a library caught and logged, a
-    connection an uploader retried). A GPU, its memory or its links failing is kept (the node is
-    still suspect for the next job), and so is a straggler."""
-    ends = {s.file.display: line for s in scans if s.file.kind is FileKind.RANK_LOG
+    no progress after it: :func:`completed_line`) made context where training progress followed
+    it in that file (:data:`WENT_ON` lines of it, between the failure and the word), nothing in
+    the file fails after the word and no process of it exited with an error: the run went on
+    past it to its end (a task the scheduler's OOM killer took and retried, an error a library
+    caught and logged, a connection an uploader retried). A script's "Job finished" right after a
+    traceback is no such end. A fault of a GPU, its memory, its links or the node's network is
+    kept (the node is still suspect for the next job), and so is a straggler."""
+    ends = {s.file.display: (s, line) for s in scans if s.file.kind is FileKind.RANK_LOG
             and (line := completed_line(s)) is not None and not _UNSURE_END.search(tail_line(s, line))}
     if not ends:
         return findings
     # (nor in a file where a process exited with an error, before or after the word: a script's
     # "Job done." echoed whatever the job did)
     failing_after = {f.file for f in findings if f.file in ends and f.line is not None and (
-        (f.line > ends[f.file] and f.role in (Role.INITIATOR, Role.COLLATERAL))
+        (f.line > ends[f.file][1] and f.role in (Role.INITIATOR, Role.COLLATERAL))
         or f.rule in _SRUN_TASK_LINES or (f.rule == RULE_EXIT_CODE and f.field("exitcode") not in (None, "0")))}
 
     def before(f: Finding) -> bool:
-        end = ends.get(f.file or "")
-        return (end is not None and f.file not in failing_after and f.line is not None and f.line < end
-                and f.role in (Role.INITIATOR, Role.COLLATERAL) and f.cause not in GPU_FAULTS
-                and f.cause is not Cause.STRAGGLER)  # (a slow rank is a run's that completes)
+        if f.file not in ends or f.file in failing_after or f.line is None:
+            return False
+        scan, end = ends[f.file]
+        return (f.line < end and f.role in (Role.INITIATOR, Role.COLLATERAL) and f.cause not in _KEPT_AT_THE_END
+                and progress_between(scan, f.line, end, enough=WENT_ON) >= WENT_ON)
 
     return [replace(f, role=Role.CONTEXT, cause=None) if before(f) else f for f in findings]
+
+
+WENT_ON = 3  # lines of training progress after a failure, before the word that training completed
+# what stays however the run ended: a fault of the node's hardware (drained for the next job) and
+# a slow rank (a run with a straggler completes)
+_KEPT_AT_THE_END = GPU_FAULTS | {Cause.NETWORK, Cause.STRAGGLER}
 
 
 def demote_untimed_kernel_faults_of_a_finished_run(findings: list[Finding], scans: Sequence[FileScan]) -> list[Finding]:

@@ -285,6 +285,19 @@ def says_completed(scan: FileScan) -> bool:
     return completed_line(scan) is not None
 
 
+def progress_between(scan: FileScan, after: int, before: int, *, enough: int) -> int:
+    """How many lines of the file's tail strictly between line numbers ``after`` and ``before``
+    show training progress (counting stops at ``enough``; lines before the tail are not seen)."""
+    tail = tail_of(scan)
+    seen = 0
+    for i in range(max(0, after + 1 - scan.tail_first), min(len(tail), before - scan.tail_first)):
+        if is_progress(tail[i]):
+            seen += 1
+            if seen >= enough:
+                break
+    return seen
+
+
 def tail_line(scan: FileScan, line: int) -> str:
     """The text of line number ``line`` of the file's tail ("" outside it)."""
     tail = tail_of(scan)

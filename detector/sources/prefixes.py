@@ -370,8 +370,12 @@ _TOOL_LEAD = re.compile(r"[ \t]{0,8}[^\s\[]{0,120}?(?:[ \t]{0,4}\[[^\]\s]{1,200}
                         r"(?<![\w.])(?=\[rank\d{1,6}\]:)")
 # a collector's stamp and the pod or host it read, before torchrun's "[rankN]:" ("2026-01-09
 # 17:40:31.169213 master-0 >> [rank7]: Traceback ..."): the host is the rank's
+# (a log store's "stamp host >> [rankN]:", or with no separator where the word is host-shaped: a
+# digit, "-" or "." in it - not a stream's or a logger's name, "stderr", "train")
 _STAMP_HOST_LEAD = re.compile(r"(?P<stamp>\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})?) {1,2}"
-                              r"(?P<host>[A-Za-z][\w.-]{0,62})(?: {1,4}(?:>>|\||-))? {1,4}(?=\[rank\d{1,6}\]:)")
+                              r"(?:(?P<host>[A-Za-z][\w.-]{0,62}) {1,4}(?:>>|\||-)"
+                              r"|(?P<host2>[A-Za-z][\w]{0,30}[-.0-9][\w.-]{0,60}))"
+                              r" {1,4}(?=\[rank\d{1,6}\]:)")
 TOOL_LEAD_SPAN = 400  # a tool's lead and torchrun's "[rankN]:" after it lie within a line's first characters
 _RAISED_LEAD = re.compile(r"(?:Error|Exception|Warning|Interrupt|Failure)\W*$")  # "RuntimeError: [rank3]: ..."
 # a console progress bar that the next line was written right after (tqdm ends its bar with no
@@ -476,8 +480,9 @@ def _strip_prefix(line: str, style: PrefixStyle) -> Prefixed:
         if lead is not None:
             inner = _strip_prefix_at(line[lead.end():], style)
             if inner.rank is not None and not inner.hinted:  # (the stamp stays: the line's time)
+                lead_host = lead["host"] or lead["host2"]
                 return Prefixed(lead["stamp"] + " " + inner.message, inner.rank, inner.local_rank,
-                                inner.host or (lead["host"] if names_a_host(lead["host"]) else None), False)
+                                inner.host or (lead_host if names_a_host(lead_host) else None), False)
         lead = _TOOL_LEAD.match(line)
         if lead is not None and lead.end() > 0 and not _RAISED_LEAD.search(line, 0, lead.end()):
             inner = _strip_prefix_at(line[lead.end():], style)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from detector.replay import replay_path
 from detector.rules.engine import RuleSet
 from detector.types import Cause
 from tests.support.replaying import incidents_of
@@ -147,6 +148,9 @@ def test_an_amd_xgmi_link_failure_behind_the_runtimes_gpu_hang(tmp_path: Path, r
     seen = incidents_of(tmp_path, files, ruleset)
     assert (seen[0].cause, seen[0].rank, seen[0].node) == (Cause.NVLINK, 5, "frontier04857"), seen[0]
     assert "xGMI" in seen[0].explanation, seen[0].explanation
+    # AMD's tools in the fix and the check, not nvidia-smi
+    remedy = replay_path(tmp_path, ruleset).incidents[0].remediation
+    assert "rocm-smi --showxgmierr" in remedy.verify and "nvidia-smi" not in remedy.verify, remedy
 
 
 def test_a_task_killed_for_memory_before_the_training_completed(tmp_path: Path, ruleset: RuleSet) -> None:
@@ -164,6 +168,22 @@ def test_a_task_killed_for_memory_before_the_training_completed(tmp_path: Path, 
     unsure = [*lines[:-1], ">>> Job finished (or failed). Signaling clients to terminate..."]
     seen = incidents_of(tmp_path / "unsure", {"driver.log": "\n".join(unsure) + "\n"}, ruleset)
     assert seen and seen[0].cause is Cause.HOST_OOM_KILL, seen
+    # a failure the word follows at once, with no training after it: a script's "finished" line
+    # after its program died
+    at_once = [lines[0], *lines[2:6], "Traceback (most recent call last):", '  File "train.py", line 9, in <module>',
+               "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity "
+               "of 79.11 GiB of which 1.05 GiB is free.", "Training finished at Tue Aug 19 18:25:44 UTC 2025"]
+    seen = incidents_of(tmp_path / "at_once", {"driver.log": "\n".join(at_once) + "\n"}, ruleset)
+    assert seen and seen[0].cause is Cause.CUDA_OOM, seen
+    # a fault of the node's network is kept however the run ended (the node is drained for the next job)
+    nic = [lines[0], "NCCL WARN NET/IB : Got completion from peer 10.1.196.244<46562> with status=IBV_WC_RETRY_EXC_ERR(12) "
+           "opcode=0 len=0 vendor err 129 (Send) localGid ::ffff:10.1.50.184 remoteGidsfe80::", *lines[2:]]
+    seen = incidents_of(tmp_path / "nic", {"driver.log": "\n".join(nic) + "\n"}, ruleset)
+    assert seen and seen[0].cause is Cause.NETWORK, seen
+    # nor where a process of the file exited with an error (srun's report), whatever the last word
+    srun = [*lines[:-1], "srun: error: node07: task 3: Exited with exit code 1", lines[-1]]
+    seen = incidents_of(tmp_path / "srun", {"driver.log": "\n".join(srun) + "\n"}, ruleset)
+    assert seen, seen
 
 
 def test_a_gpu_index_is_no_rank_in_a_job_of_many_nodes(tmp_path: Path, ruleset: RuleSet) -> None:
