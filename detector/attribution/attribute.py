@@ -366,10 +366,14 @@ def _gpu_fault_behind(primary: Finding, initiators: Sequence[Finding]) -> Findin
     return min(later, key=lambda f: (f.time, -_strength(f))) if later else primary
 
 
+RULE_ROCM_HW_EXCEPTION = "system.amdgpu_uncorrectable"  # rules/system.yaml, with the runtime's node_index
+
+
 def _memory_fault_behind(primary: Finding, initiators: Sequence[Finding]) -> Finding:
     """A GPU hardware fault (a runtime's "GPU Hang" exception, a reset) with an uncorrectable
-    memory error of a GPU of the same node within the hour around it: the memory error is what
-    failed (the more precise diagnosis; the exception and the reset follow from it)."""
+    memory error of a GPU of the same node (or rank) within the hour around it: the memory error
+    is what failed (the more precise diagnosis; the exception and the reset follow from it). The
+    same for an AMD GPU's link (xGMI) errors behind the ROCm runtime's exception."""
     if primary.cause is not Cause.GPU_HARDWARE or (primary.node is None and primary.rank is None):
         return primary
     # (and behind the ROCm runtime's "HW Exception by GPU node-N ... reason :GPU Hang", which says
@@ -383,9 +387,6 @@ def _memory_fault_behind(primary: Finding, initiators: Sequence[Finding]) -> Fin
            and (f.time is None or primary.time is None or abs(f.time - primary.time) <= GPU_FAULT_AFTER)
            and (primary.gpu is None or f.gpu is None or f.gpu == primary.gpu)]
     return min(ecc, key=lambda f: (f.cause is not Cause.ECC_MEMORY, f.time is None, _ts(f))) if ecc else primary
-
-
-RULE_ROCM_HW_EXCEPTION = "system.amdgpu_uncorrectable"  # rules/system.yaml, with the runtime's node_index
 
 
 def _at_once(f: Finding, primary: Finding) -> bool:

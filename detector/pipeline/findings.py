@@ -1623,7 +1623,7 @@ def place_sglang_tracebacks(findings: Sequence[Finding]) -> list[Finding]:
 _OWN_GPU_FAILED = frozenset({Cause.GPU_HARDWARE, Cause.ECC_MEMORY, Cause.NVLINK, Cause.ILLEGAL_MEMORY_ACCESS})
 GPU_FAILED_WITHIN = timedelta(minutes=10)  # the kernel's report and the rank's CUDA error, apart at most
 ONE_NODE_RANKS = 8  # ranks a run may have and still be one node's, where nothing names its hosts
-_SRUN_TASK_LINES = frozenset({"scheduler.srun_task_exit", "scheduler.srun_task_signal"})  # "srun: error: node07: task 7: ..."
+SRUN_TASK_LINES = frozenset({"scheduler.srun_task_exit", "scheduler.srun_task_signal"})  # "srun: error: node07: task 7: ..."
 
 
 def srun_task_hosts(findings: Sequence[Finding]) -> dict[int, str]:
@@ -1631,7 +1631,7 @@ def srun_task_hosts(findings: Sequence[Finding]) -> dict[int, str]:
     0-7: Killed"); a task named on two hosts keeps the first."""
     out: dict[int, str] = {}
     for f in findings:
-        if f.rule in _SRUN_TASK_LINES and (host := f.field("host")) and (tasks := f.field("task")):
+        if f.rule in SRUN_TASK_LINES and (host := f.field("host")) and (tasks := f.field("task")):
             for task in expand_ranks(tasks):
                 out.setdefault(task, host)
     return out
@@ -1797,10 +1797,7 @@ def demote_foreign_app_faults(findings: Sequence[Finding], idx: RunIndex, start:
     # nodes where some rank's own log shows it failing (what a GPU lost under a rank shows there)
     failing_nodes = {idx.node(f.node) for f in findings if f.node is not None and f.rank is not None
                      and f.field("xid") is None and f.role is Role.INITIATOR and f.cause is not None}
-    # nodes where a rank's own log shows a GPU fault of its own (an illegal address), and the
-    # nodes the job's ranks ran on
-    faulted_nodes = {idx.node(f.node) for f in findings if f.node is not None and f.rank in own_fault
-                     and f.field("xid") is None and f.role is Role.INITIATOR and f.cause is Cause.ILLEGAL_MEMORY_ACCESS}
+    # the nodes the job's ranks ran on
     job_nodes = {idx.node(n) for n in idx.rank_node.values()} | failing_nodes
     out = []
     for f in findings:
@@ -1822,9 +1819,9 @@ def demote_foreign_app_faults(findings: Sequence[Finding], idx: RunIndex, start:
                         and bool(rank_log_initiators - {f.rank}))
             # a tool's process faulted (a DCGM diagnostic, nvidia-smi, a notebook): not a rank's
             tool = (f.field("name") or "").strip().lower() in TOOL_PROCESSES
-            # a node's where no rank of the job ran, while a rank's own log shows its GPU fault on
+            # a node's where no rank of the job ran, while some rank's own log shows it failing on
             # another node (a fleet's merged kernel log holds other jobs' faults)
-            elsewhere = (f.rank is None and f.node is not None and bool(faulted_nodes or failing_nodes)
+            elsewhere = (f.rank is None and f.node is not None and bool(failing_nodes)
                          and idx.node(f.node) not in job_nodes and not any(same_host(f.node, n) for n in job_nodes if n)
                          and (f.pid is None or f.pid not in rank_pids))
             if before or foreign or lived_on or unbacked or tool or elsewhere:

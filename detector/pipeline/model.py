@@ -16,6 +16,7 @@ from detector.pipeline.boot_clock import date_kernel_boots
 from detector.pipeline.filescan import FileScan
 from detector.pipeline.findings import (
     GROUP_SUCCEEDED,
+    SRUN_TASK_LINES,
     SUCCEEDED,
     demote_abort_after_cpp_exception,
     demote_after_exit,
@@ -297,7 +298,6 @@ def _closing(f: Finding) -> bool:
 # "Job done." after whatever ran; detectron2's "Total training time", which its hooks print as the
 # trainer stops, also on an exception
 _UNSURE_END = re.compile(r"fail|error|\(or |\becho\b|\bdone\b|total training time", re.IGNORECASE)
-_SRUN_TASK_LINES = frozenset({"scheduler.srun_task_exit", "scheduler.srun_task_signal"})
 
 
 def demote_faults_before_completion(findings: list[Finding], scans: Sequence[FileScan]) -> list[Finding]:
@@ -317,7 +317,7 @@ def demote_faults_before_completion(findings: list[Finding], scans: Sequence[Fil
     # "Job done." echoed whatever the job did)
     failing_after = {f.file for f in findings if f.file in ends and f.line is not None and (
         (f.line > ends[f.file][1] and f.role in (Role.INITIATOR, Role.COLLATERAL))
-        or f.rule in _SRUN_TASK_LINES or (f.rule == RULE_EXIT_CODE and f.field("exitcode") not in (None, "0")))}
+        or f.rule in SRUN_TASK_LINES or (f.rule == RULE_EXIT_CODE and f.field("exitcode") not in (None, "0")))}
 
     def before(f: Finding) -> bool:
         if f.file not in ends or f.file in failing_after or f.line is None:
