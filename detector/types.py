@@ -232,6 +232,12 @@ def peer_gone(f: Finding) -> bool:
     return f.cause is Cause.NETWORK and any(h in f.rule for h in PEER_GONE_HINTS)
 
 
+def amd_gpu_evidence(f: Finding) -> bool:
+    """The finding is an AMD GPU's (the amdgpu driver's RAS and reset lines, the ROCm runtime's
+    faults): its node is checked with AMD's tools, not NVIDIA's, and its links are xGMI, not NVLink."""
+    return f.rule.startswith(("system.amdgpu", "cuda.rocm_", "cuda.hsa_"))
+
+
 # a fault of a GPU, its memory or its links: the node's hardware, wherever it is reported
 GPU_FAULTS = frozenset({Cause.GPU_HARDWARE, Cause.ECC_MEMORY, Cause.NVLINK})
 

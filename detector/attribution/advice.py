@@ -6,7 +6,7 @@ from __future__ import annotations
 import shlex
 
 from detector.support.hosts import host_shaped
-from detector.types import RULE_EXIT_CODE, RULE_STRAGGLER, Cause, Finding, Initiator, Remediation
+from detector.types import RULE_EXIT_CODE, RULE_STRAGGLER, Cause, Finding, Initiator, Remediation, amd_gpu_evidence
 
 _DRAIN = frozenset({Cause.GPU_HARDWARE, Cause.ECC_MEMORY, Cause.NVLINK, Cause.NETWORK})
 
@@ -60,12 +60,6 @@ def _interrupt(cause: Cause, anchor: Finding | None) -> bool:
 
 def _interrupted_hang(cause: Cause, anchor: Finding | None) -> bool:
     return cause is Cause.HANG and anchor is not None and keyboard_interrupt(anchor)
-
-
-def amd_gpu_evidence(f: Finding) -> bool:
-    """The finding is an AMD GPU's (the amdgpu driver's RAS and reset lines, the ROCm runtime's
-    faults): its node is checked with AMD's tools, not NVIDIA's."""
-    return f.rule.startswith(("system.amdgpu", "cuda.rocm_", "cuda.hsa_"))
 
 
 def _amd_gpu_remediation(cause: Cause, where: str, gpu: str, node: str | None) -> Remediation:

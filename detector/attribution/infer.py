@@ -1705,7 +1705,8 @@ def interrupted(incident: Incident, facts: RunFacts) -> Incident | None:
 _STOP_REASON_RULES = frozenset({
     "launcher.ray_node_preempted", "scheduler.slurm_preempted", "scheduler.slurm_time_limit", "scheduler.lsf_run_limit",
     "scheduler.pbs_walltime", "scheduler.cloud_preemption", "scheduler.vm_power_key", "scheduler.k8s_pod_preempted", "scheduler.k8s_job_evicted",
-    "scheduler.submitit_preempted", "scheduler.autoscaler_node_terminated"})
+    "scheduler.submitit_preempted", "scheduler.autoscaler_node_terminated", "scheduler.lsf_preempted",
+    "scheduler.sacct_time_limit", "scheduler.sacct_preempted"})
 SLOWED_BEFORE_STOP = 0.5  # a job slowdown of at least this much (+50 %) before a stop with no reason given
 
 

@@ -17,10 +17,10 @@ from detector.report.html_timeline import timeline_svg
 from detector.report.safe_text import clean_line
 from detector.report.safe_text import html_text as _e
 from detector.report.wording import (
-    cause_label,
     clock,
     evidence_order,
     first_time,
+    incident_cause_label,
     initiator_phrase,
     node_origin,
     node_sources_line,
@@ -121,7 +121,7 @@ def _incident(incident: Incident, index: int, total: int, sources: Sequence[tupl
     ini = incident.initiator
     rem = incident.remediation
     facts: list[tuple[str, str]] = [
-        ("Cause", f"{incident.cause.value} ({cause_label(incident.cause)})"),
+        ("Cause", f"{incident.cause.value} ({incident_cause_label(incident)})"),
         ("Initiator", initiator_phrase(incident)),
     ]
     origin = node_origin(sources, ini.node)

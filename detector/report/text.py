@@ -21,9 +21,9 @@ from detector.report.safe_text import clean_line
 from detector.report.text_timeline import _print_timeline, _role_text, _short, ranks_phrase
 from detector.report.wording import (
     as_utc,
-    cause_label,
     clock,
     evidence_order,
+    incident_cause_label,
     initiator_phrase,
     node_origin,
     node_sources_line,
@@ -104,7 +104,7 @@ def _print_incident(incident: Incident, index: int, total: int, console: Console
     console.rule(title, align="left", style="dim")
     ini = incident.initiator
     facts: list[tuple[str, str]] = [
-        ("Cause", f"{incident.cause.value} - {cause_label(incident.cause)}"),
+        ("Cause", f"{incident.cause.value} - {incident_cause_label(incident)}"),
         ("Initiator", clean_line(initiator_phrase(incident), 300) + _initiator_extra(incident, sources)),
     ]
     if incident.collateral_ranks:

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 
 from detector.report.safe_text import clean_line
-from detector.types import RULE_STRAGGLER, Cause, Finding, Incident
+from detector.types import RULE_STRAGGLER, Cause, Finding, Incident, amd_gpu_evidence
 
 CAUSE_LABELS: dict[Cause, str] = {
     Cause.GPU_HARDWARE: "GPU hardware fault",
@@ -55,6 +55,14 @@ def plural(count: int, word: str) -> str:
 
 def cause_label(cause: Cause) -> str:
     return CAUSE_LABELS.get(cause, cause.value)
+
+
+def incident_cause_label(incident: Incident) -> str:
+    """The cause's label, in the vendor's words where they differ: an AMD GPU's link fault is xGMI
+    (Infinity Fabric), not NVLink."""
+    if incident.cause is Cause.NVLINK and any(f.cause is Cause.NVLINK and amd_gpu_evidence(f) for f in incident.evidence):
+        return "xGMI (Infinity Fabric) link error"
+    return cause_label(incident.cause)
 
 
 def initiator_phrase(incident: Incident) -> str:

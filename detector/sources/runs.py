@@ -427,22 +427,31 @@ _KERNEL_WORDS = r"(?:dmesg|kern(?:el)?(?:\.log)?|journal(?:ctl)?|syslog|messages
 _KERNEL_NAME_HOST = re.compile(
     r"^(?:" + _KERNEL_WORDS + r"(?:[-_.](?:T|k|kernel|log))*[-_.](?P<after>.+)|(?P<before>.+?)[-_.]" + _KERNEL_WORDS
     + r"(?:[-_.](?:T|k|kernel|log))*)$", re.IGNORECASE)
+# a node's GPU or network report saved under the node's name: "nvidia-smi_gpu-node-07.txt",
+# "nvidia-smi-q.node12.log", "dcgmi-diag-node03.txt", "node07-rocm-smi.txt", "ibstat_ip-10-0-0-5.txt"
+_TOOL_WORDS = (r"(?:nvidia[-_]smi|nvidia[-_]bug[-_]report|dcgmi?|rocm[-_]smi|amd[-_]smi|ibstat|ibv[-_]devinfo"
+               r"|ibdiagnet|nvlink[-_]status|gpu[-_]health)")
+_TOOL_NAME_HOST = re.compile(
+    r"^(?:" + _TOOL_WORDS + r"(?:[-_.](?:q|a|l|x|diag|r[1-4]|query|status|log|out|output))*[-_.](?P<after>.+)"
+    r"|(?P<before>.+?)[-_.]" + _TOOL_WORDS + r"(?:[-_.](?:q|a|l|x|diag|r[1-4]|query|status|log|out|output))*)$",
+    re.IGNORECASE)
 _DATE_LIKE = re.compile(r"^[0-9]{4}[-_.]?[0-9]{2}[-_.]?[0-9]{2}(?:[-_T.][0-9]{2,6})*$")
 _NOT_A_HOST = re.compile(r"^(?:v|ver|version|rank|local[-_]?rank|r|part|attempt|try|run|job|step|epoch|day|test)[-_]?[0-9]{1,6}$",
                          re.IGNORECASE)  # "dmesg_v2.txt", "dmesg-rank3.txt": a version or a rank, not a host
 
 
-def _host_of_kernel_name(name: str) -> str | None:
+def _host_of_kernel_name(name: str, shape: re.Pattern[str] = _KERNEL_NAME_HOST) -> str | None:
     """The node a kernel log's file name names, as collection scripts save them
     ("dmesg-node07.txt", "dmesg-T-ip-10-2-7-91.txt", "kern.log.gpu-3", "node07-dmesg.log",
-    "journalctl-10.0.0.5.log"): a letter first and a digit in it, or an IPv4 address; not a word, a
+    "journalctl-10.0.0.5.log"), or a node report's (``shape`` :data:`_TOOL_NAME_HOST`:
+    "nvidia-smi_node07.txt"): a letter first and a digit in it, or an IPv4 address; not a word, a
     rotation number or a date."""
     stem = name
     for suffix in (".txt", ".log", ".out"):
         if stem.lower().endswith(suffix) and len(stem) > len(suffix):
             stem = stem[: -len(suffix)]
             break
-    m = _KERNEL_NAME_HOST.match(stem)
+    m = shape.match(stem)
     if m is None:
         return None
     host = m["after"] or m["before"] or ""
@@ -503,6 +512,12 @@ def _text_log(path: Path, name: str, parts: tuple[str, ...], display: str, size:
             # local rank: the global one on a single node, else through the node's other lines)
             return LogFile(path, display, FileKind.RANK_LOG, None, int(worker[1]), node, None, size,
                            compressed=compressed, node_from=node_from)
+        tool_host = _host_of_kernel_name(name, _TOOL_NAME_HOST)
+        if tool_host is not None:  # a node's report ("nvidia-smi_node07.txt"): the node's, no rank's
+            if node is None and not named[0] | named[1]:
+                node, node_from = tool_host, "file"
+            return LogFile(path, display, FileKind.RANK_LOG, None, None, node, None, size, compressed=compressed,
+                           node_from=node_from)
         rank = _rank_from_name(name)
         if rank is None and parts and (folder := _RANK_DIR.match(parts[-1])) is not None:
             rank = int(folder[1])  # Open MPI's --output-filename: <dir>/1/rank.3/stdout
