@@ -991,23 +991,42 @@ def _deaths_after_timeouts(findings: Sequence[Finding]) -> list[Finding]:
 
 RULE_HEARTBEAT_ABORT = "torch.heartbeat_monitor_abort"  # rules/torch.yaml: the NCCL watchdog aborts its process
 RULE_LIGHTNING_CRASH = "launcher.lightning_child_crashed"  # rules/launchers.yaml
+# what a rank's NCCL watchdog prints as it takes its process down (after a timeout or an error)
+_WATCHDOG_TAKEDOWN = frozenset({RULE_HEARTBEAT_ABORT, "torch.nccl_teardown", "torch.watchdog_thread_terminated"})
+_SIGABRT = re.compile(r"\bSIGABRT\b|[Ss]ignal:? 6\b|code -6\b")
 
 
 def _aborts_by_the_watchdog(findings: Sequence[Finding]) -> list[Finding]:
-    """``findings`` with Lightning's report that a child died of SIGABRT (code -6) made
-    collateral (cause none) when that rank's own NCCL watchdog said, earlier in the same file,
-    that it was terminating the process: the abort is the watchdog's, after a timeout or a stuck
-    collective, as torchrun's -6 exits after a timeout are read."""
-    aborting = {(f.file, f.rank, f.attempt): f.line for f in findings
-                if f.rule == RULE_HEARTBEAT_ABORT and f.rank is not None and f.line is not None}
-    if not aborting:
+    """``findings`` with a report that a process died of SIGABRT (Lightning's code -6, the
+    multiprocessing launcher's "terminated with signal SIGABRT") made collateral (cause none) when
+    the NCCL watchdog of that rank said, earlier in the same file and attempt, that it was taking
+    the process down: the abort is the watchdog's, after a timeout or a collective's error, as
+    torchrun's -6 exits after a timeout are read. A report that names no rank (the launcher's
+    process index) counts so after any rank's takedown above it in its file."""
+    taken_down: dict[tuple[str | None, int | None], list[tuple[int, int | None]]] = defaultdict(list)
+    rank_taken_down: dict[tuple[int, int | None], list[datetime | None]] = defaultdict(list)  # (in another file)
+    for f in findings:
+        if f.rule in _WATCHDOG_TAKEDOWN and f.line is not None:
+            taken_down[(f.file, f.attempt)].append((f.line, f.rank))
+            if f.rank is not None:
+                rank_taken_down[(f.rank, f.attempt)].append(f.time)
+    if not taken_down:
         return list(findings)
 
     def the_watchdogs(f: Finding) -> bool:
-        if f.rule != RULE_LIGHTNING_CRASH or f.field("exitcode") != "-6" or f.rank is None or f.line is None:
+        if f.line is None or f.role is not Role.INITIATOR:
             return False
-        line = aborting.get((f.file, f.rank, f.attempt))
-        return line is not None and line < f.line
+        if f.rule == RULE_LIGHTNING_CRASH:
+            if f.field("exitcode") != "-6":
+                return False
+        elif f.cause is not Cause.CRASH_SIGNAL or f.rule == RULE_EXIT_CODE or not _SIGABRT.search(f.text or ""):
+            return False
+        if any(line < f.line and (f.rank is None or rank == f.rank) for line, rank in taken_down.get((f.file, f.attempt), ())):
+            return True
+        # the rank's own takedown in another file (its log, the launcher's report of its death in
+        # the console): no later than the death where both are stamped
+        return f.rank is not None and any(t is None or f.time is None or t <= f.time
+                                          for t in rank_taken_down.get((f.rank, f.attempt), ()))
 
     return [replace(f, role=Role.COLLATERAL, cause=None) if the_watchdogs(f) else f for f in findings]
 

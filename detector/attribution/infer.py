@@ -1167,6 +1167,24 @@ def _the_one_peer_lost(collateral: Sequence[Finding], facts: RunFacts) -> str | 
     return peers[0]
 
 
+DUMP_BEFORE_TIMEOUTS = 60  # lines from a stalled rank's stack dump to the first collective timeout after it
+
+
+def _last_words_or_before_the_timeouts(f: Finding, facts: RunFacts) -> bool:
+    """``f`` is among its file's last words (:func:`terminal`), or, in a log the others' long
+    teardown ends (a combined log of many ranks: their stack traces, the launcher's), no line of
+    training progress is among the file's last lines and ``f`` came at most
+    :data:`DUMP_BEFORE_TIMEOUTS` lines before the file's first collective timeout: the others gave
+    up waiting right after it."""
+    if terminal(f, facts):
+        return True
+    if not facts.ended or f.file is None or f.line is None or facts.last_progress.get(f.file) is not None:
+        return False
+    first = min((g.line for g in facts.findings if g.file == f.file and g.line is not None and g.line > f.line
+                 and _collective_timeout(g)), default=None)
+    return first is not None and first - f.line <= DUMP_BEFORE_TIMEOUTS
+
+
 def terminal(f: Finding, facts: RunFacts) -> bool:
     """``f`` is among the last words of its file, in logs read to their end (a replay): after the
     file's last line of training progress (a step, a progress bar, the end of training) and
@@ -1646,6 +1664,12 @@ def checkpoint_save_straggler(incident: Incident, facts: RunFacts) -> Incident |
                   0.45, facts, inferred_by=why)
 
 
+# a frame of the main loop waiting for its data loader's next batch (torch's DataLoader, fairseq's
+# iterators): the frames python.stack_in_data_loader reads in py-spy's dumps, in a traceback's words
+_LOADER_FRAME = re.compile(r"(?:torch/utils/data/dataloader|fairseq/data/iterators)\.py$")
+_LOADER_WAITS = frozenset({"_next_data", "_get_data", "_try_get_data", "__next__"})
+
+
 def interrupted(incident: Incident, facts: RunFacts) -> Incident | None:
     """The incident read again as the job stopped from outside when all it holds that failed is
     ranks raising ``KeyboardInterrupt`` (Ctrl-C, a shell or a launcher's SIGINT), with no
@@ -1686,9 +1710,18 @@ def interrupted(incident: Incident, facts: RunFacts) -> Incident | None:
         # waiting for that rank, stuck somewhere else
         rank = next(iter(alone))
         key = keys[0]
-        where = next((f.field("func") for f in reversed(facts.findings) if f.rule == TRACEBACK_FRAME
-                      and f.file == key.file and f.rank == rank and f.line is not None and key.line is not None
-                      and 0 < key.line - f.line <= INTERRUPT_FRAMES and f.field("func")), None)
+        frames = [f for f in facts.findings if f.rule == TRACEBACK_FRAME and f.file == key.file and f.rank == rank
+                  and f.line is not None and key.line is not None and 0 < key.line - f.line <= INTERRUPT_FRAMES
+                  and f.field("func")]
+        where = frames[-1].field("func") if frames else None
+        if any(_LOADER_FRAME.search(f.field("path") or "") and f.field("func") in _LOADER_WAITS for f in frames):
+            # (interrupted while its main loop waited for the data loader's next batch: starved of input)
+            return _build(Cause.DATA_LOADER_STALL, _initiator_for(rank, key.node, facts, [key]), incident.evidence,
+                          incident.collateral_ranks, 0.4, facts,
+                          inferred_by=f"only rank {rank} was interrupted (KeyboardInterrupt) when the job was stopped, "
+                                      f"in {where}, waiting for the data loader's next batch: the others were blocked "
+                                      "in collectives (native code, which does not see the interrupt) waiting for it, "
+                                      "and it was starved of its input (slow storage, a stuck or dead loader worker)")
         return _build(Cause.HANG, _initiator_for(rank, key.node, facts, [key]), incident.evidence,
                       incident.collateral_ranks, 0.4, facts,
                       inferred_by=f"only rank {rank} was interrupted (KeyboardInterrupt) when the job was stopped"
@@ -1813,9 +1846,10 @@ def loader_dump_behind(incident: Incident, facts: RunFacts) -> Incident | None:
         return _loader_dump_of_one_rank(incident, facts)
     rank, pid = incident.initiator.rank, incident.initiator.pid
     # (faulthandler's only among the rank's last words: a watchdog that dumps every few minutes
-    # also dumps a healthy rank waiting for a batch)
+    # also dumps a healthy rank waiting for a batch, and training goes on after it; the others'
+    # teardown may follow it at length in a combined log)
     loader = [f for f in facts.findings if f.rule == RULE_STACK_LOADER or f.rule == FAULTHANDLER_LOADER]
-    dumps = [f for f in loader if (f.rule == RULE_STACK_LOADER or terminal(f, facts))
+    dumps = [f for f in loader if (f.rule == RULE_STACK_LOADER or _last_words_or_before_the_timeouts(f, facts))
              and (f.rank == rank or (pid is not None and f.pid == pid))]
     if (not dumps and loader and all(f.rank is None and f.pid is None for f in loader)
             and len({f.file for f in loader}) == 1

@@ -39,7 +39,7 @@ from detector.rules.scanners import (
     linear_twin,
     make_prefilter,
 )
-from detector.sources.prefixes import anchored_start
+from detector.sources.prefixes import anchored_start, json_record_messages
 from detector.types import StreamKind
 
 MAX_MATCH_CHARS = 64 * 1024  # longer lines are matched on their first 64 KiB
@@ -403,11 +403,28 @@ class RuleSet:
     def candidate_lines(self, buf: bytes, start: int, end: int) -> Iterator[tuple[int, list[int] | None]]:
         """The candidate lines of buf[start:end] (their starts, in order) with, where the
         prefilter knows them (hyperscan: one scan of the whole range), the indices of the rules
-        with a match that ends in each line; else None (the selector will look)."""
+        with a match that ends in each line; else None (the selector will look). A range of JSON
+        log records is looked at as the messages they hold (:func:`json_record_messages`), each
+        line where it was."""
+        if buf[start:start + 2] == b'{"':
+            return self._record_lines(buf, start, end)
         lines = getattr(self.prefilter, "lines", None)
         if lines is None:
             return ((off, None) for off in self.prefilter.candidates(buf, start, end))
         return iter(lines(buf, start, end, len(self.rules)))
+
+    def _record_lines(self, buf: bytes, start: int, end: int) -> Iterator[tuple[int, list[int] | None]]:
+        shadow = json_record_messages(buf[start:end])
+        at, seen = start, 0  # the start of the range's line number ``seen`` in ``buf``
+        last = 0
+        find = buf.find
+        for off in self.prefilter.candidates(shadow, 0, len(shadow)):
+            line = seen + shadow.count(b"\n", last, off)  # (each record one line in both)
+            last = off
+            while seen < line:
+                at = find(b"\n", at, end) + 1
+                seen += 1
+            yield at, None  # (the selector looks at the message itself)
 
 
 def _restore_ruleset(rules: tuple[CompiledRule, ...], prefilter: Prefilter, selector: RuleSelector) -> RuleSet:

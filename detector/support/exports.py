@@ -248,12 +248,13 @@ def export_records(data: bytes, kind: str) -> bytes | None:
     if not kept:
         return None
     timed = [r[0] for r in kept if r[0] is not None]
+    descending = sum(a > b for a, b in pairwise(timed))
+    ascending = sum(a < b for a, b in pairwise(timed))
+    # (an export listed newest first lists the records of one moment - a traceback's lines, a stack
+    # dump's - newest first too: reversed before the sort by time, which keeps their order)
+    order = list(range(len(kept)))[::-1] if descending > ascending else list(range(len(kept)))
     if len(timed) == len(kept):
-        order = sorted(range(len(kept)), key=lambda i: kept[i][0])  # type: ignore[arg-type,return-value]
-    else:
-        descending = sum(a > b for a, b in pairwise(timed))
-        ascending = sum(a < b for a, b in pairwise(timed))
-        order = list(range(len(kept)))[::-1] if descending > ascending else list(range(len(kept)))
+        order.sort(key=lambda i: kept[i][0])  # type: ignore[arg-type,return-value]
     out = io.StringIO()
     for i in order:
         when, host, message = kept[i]

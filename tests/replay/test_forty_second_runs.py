@@ -4,6 +4,7 @@ fault named in the vendor's words in the report."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ from detector.cli.main import main
 from detector.replay import replay_path
 from detector.report.html import render_html
 from detector.rules.engine import RuleSet
+from detector.support.exports import export_records
 from detector.types import Cause, StreamKind
 from tests.support.replaying import incidents_of, write_run
 
@@ -123,3 +125,146 @@ def test_an_amd_link_fault_is_labelled_xgmi_in_the_reports(tmp_path: Path, rules
     text = capsys.readouterr().out
     assert "xGMI (Infinity Fabric) link error" in text and "NVLink / NVSwitch" not in text, text
 
+
+def _watchdog_takedown(rank: int, seq: int = 2803) -> list[str]:
+    stamp = "E0320 16:51:23.479658905"
+    return [
+        f"[rank{rank}]:[{stamp} ProcessGroupNCCL.cpp:632] [Rank {rank}] Watchdog caught collective operation timeout: "
+        f"WorkNCCL(SeqNum={seq}, OpType=ALLREDUCE, NumelIn=16777216, NumelOut=16777216, Timeout(ms)=600000) ran for "
+        "600046 milliseconds before timing out.",
+        f"[rank{rank}]:[{stamp} ProcessGroupNCCL.cpp:684] [Rank {rank}] Some NCCL operations have failed or timed out. "
+        "Due to the asynchronous nature of CUDA kernels, subsequent GPU operations might run on corrupted/incomplete "
+        "data.",
+        f"[rank{rank}]:[{stamp} ProcessGroupNCCL.cpp:698] [Rank {rank}] To avoid data inconsistency, we are taking the "
+        "entire process down.",
+    ]
+
+
+_SPAWN_EXIT = [
+    "Traceback (most recent call last):",
+    '  File "/home/u/detectron2/tools/train_net.py", line 215, in <module>',
+    "    launch(main, args.num_gpus, num_machines=args.num_machines)",
+    '  File "/usr/lib/python3/dist-packages/torch/multiprocessing/spawn.py", line 215, in join',
+    "    raise ProcessExitedException(",
+    "torch.multiprocessing.spawn.ProcessExitedException: process 0 terminated with signal SIGABRT",
+]
+
+
+def test_a_spawned_process_aborted_by_its_watchdog_is_no_crash(tmp_path: Path, ruleset: RuleSet) -> None:
+    # two machines of two GPUs; rank 3 (machine 1's second process) stopped before collective 2803,
+    # the others' watchdogs took them down and mp.spawn reports its first process's SIGABRT
+    m0 = [*_watchdog_takedown(0), *_watchdog_takedown(1), *_SPAWN_EXIT]
+    m1 = [*_watchdog_takedown(2), *_SPAWN_EXIT]
+    seen = incidents_of(tmp_path, {"machine0_dgx114.log": "\n".join(m0) + "\n",
+                                   "machine1_dgx115.log": "\n".join(m1) + "\n"}, ruleset)
+    assert seen[0].cause is Cause.HANG, seen[0]
+
+
+def test_a_spawned_processs_abort_reported_in_another_file_after_its_watchdog(tmp_path: Path,
+                                                                               ruleset: RuleSet) -> None:
+    # a notebook: the cell's output has mp.spawn's report, the server's terminal has the ranks' lines
+    terminal = [
+        "[rank0]:[E0307 03:23:31.884984592 ProcessGroupNCCL.cpp:1401] [PG ID 0 PG GUID 0(default_pg) Rank 0] Received "
+        "a dump signal due to a collective timeout from rank 1 and we will try our best to dump the debug info. Last "
+        "enqueued NCCL work: 29341, last completed NCCL work: 29341.",
+        *_watchdog_takedown(1, 29342),
+    ]
+    cell = ["ProcessExitedException: process 1 terminated with signal SIGABRT"]
+    seen = incidents_of(tmp_path, {"jupyter_server_terminal.log": "\n".join(terminal) + "\n",
+                                   "cell_output.txt": "\n".join(cell) + "\n"}, ruleset)
+    assert seen[0].cause is Cause.HANG, seen[0]
+
+
+def test_a_real_abort_before_any_watchdog_stays_a_crash(tmp_path: Path, ruleset: RuleSet) -> None:
+    # the same report with no watchdog before it: the process died of its own abort
+    seen = incidents_of(tmp_path, {"machine0.log": _steps(4) + "\n".join(_SPAWN_EXIT) + "\n"}, ruleset)
+    assert seen[0].cause is Cause.CRASH_SIGNAL, seen[0]
+
+
+def _srun_combined(stalled_dump: list[str], teardown_lines: int) -> str:
+    lines = [f"{r}: step {s} | loss 1.4{s} | time 3.67" for s in range(1, 6) for r in range(4)]
+    lines += [f"2: {line}" for line in stalled_dump]
+    for r in (0, 1, 3):
+        lines += [f"{r}: {line}" for line in _watchdog_takedown(r, 137417)]
+    # the other ranks' C++ stack traces and srun's teardown: hundreds of lines in a combined log
+    lines += [f"{r}: frame #{i}: <unknown function> + 0x{i:x} (0x7f07f3f21bbf in /usr/lib/libtorch_cuda.so)"
+              for r in (0, 1, 3) for i in range(teardown_lines // 3)]
+    lines += ["srun: error: nid005060: tasks 0-1,3: Aborted (core dumped)",
+              "srun: error: nid005060: task 2: Terminated"]
+    return "\n".join(lines) + "\n"
+
+
+_FAULTHANDLER_LOADER = [
+    "Timeout (0:03:00)!",
+    "Thread 0x00007f07f3f21bbf (most recent call first):",
+    '  File "/usr/lib/python3.12/threading.py", line 324 in wait',
+    '  File "/usr/lib/python3.12/multiprocessing/queues.py", line 113 in get',
+    '  File "/venv/lib/python3.12/site-packages/torch/utils/data/dataloader.py", line 1133 in _try_get_data',
+    '  File "/venv/lib/python3.12/site-packages/torch/utils/data/dataloader.py", line 1332 in _next_data',
+    '  File "/work/train.py", line 284 in train_step',
+]
+
+
+def test_a_stalled_ranks_loader_dump_before_a_long_teardown_in_a_combined_log(tmp_path: Path,
+                                                                             ruleset: RuleSet) -> None:
+    seen = incidents_of(tmp_path, {"slurm-3210347.out": _srun_combined(_FAULTHANDLER_LOADER, 540)}, ruleset)
+    assert (seen[0].cause, seen[0].rank) == (Cause.DATA_LOADER_STALL, 2), seen[0]
+
+
+def test_a_loader_dump_that_training_went_on_after_is_no_stall(tmp_path: Path, ruleset: RuleSet) -> None:
+    # the periodic dump of a rank that then got its batch and trained on, before it stopped elsewhere
+    more = "\n".join(f"{r}: step {s} | loss 1.3{s % 10} | time 3.67" for s in range(6, 40) for r in range(4))
+    text = _srun_combined([], 540).replace(
+        "0: step 5 |", "\n".join(f"2: {line}" for line in _FAULTHANDLER_LOADER) + "\n" + more + "\n0: step 5 |", 1)
+    seen = incidents_of(tmp_path, {"slurm-3210347.out": text}, ruleset)
+    assert seen[0].cause is not Cause.DATA_LOADER_STALL, seen[0]
+
+
+def test_the_one_rank_interrupted_while_waiting_for_its_data_loader(tmp_path: Path, ruleset: RuleSet) -> None:
+    # a user's Ctrl-C after the job stopped: only rank 70 (in Python code) raised KeyboardInterrupt
+    lines = [f"[rank70]: {line}" for line in (
+        "Traceback (most recent call last):",
+        '  File "/workspace/Megatron-LM/pretrain_gpt.py", line 241, in <module>',
+        "    pretrain(train_valid_test_datasets_provider, model_provider)",
+        '  File "/usr/lib/python3/dist-packages/torch/utils/data/dataloader.py", line 1328, in _next_data',
+        "    idx, data = self._get_data()",
+        '  File "/usr/lib/python3/dist-packages/torch/utils/data/dataloader.py", line 1133, in _try_get_data',
+        "    data = self._data_queue.get(timeout=timeout)",
+        '  File "/usr/lib/python3.10/multiprocessing/queues.py", line 113, in get',
+        "    if not self._poll(timeout):",
+        "KeyboardInterrupt",
+    )]
+    seen = incidents_of(tmp_path, {"rank70.log": _steps(8) + "\n".join(lines) + "\n",
+                                   **{f"rank{r}.log": _steps(8) for r in (0, 1, 69, 71)}}, ruleset)
+    assert (seen[0].cause, seen[0].rank) == (Cause.DATA_LOADER_STALL, 70), seen[0]
+
+
+def test_a_newest_first_export_keeps_a_moments_lines_in_order() -> None:
+    # Kibana lists the newest record first, and the records of one moment (a stack dump's lines,
+    # all stamped alike) newest first too
+    rows = ['"@timestamp","host.name","message"']
+    rows += [f'"May 8, 2024 @ 09:21:12.010","pod-0","line {i} after"' for i in (2, 1)]
+    rows += [f'"May 8, 2024 @ 09:06:00.862","pod-0","dump line {i}"' for i in (3, 2, 1)]
+    out = export_records(("\n".join(rows) + "\n").encode(), "csv")
+    assert out is not None
+    logs = [json.loads(line)["log"] for line in out.decode().splitlines()]
+    assert logs == ["dump line 1", "dump line 2", "dump line 3", "line 1 after", "line 2 after"], logs
+
+
+def test_rules_that_want_quotes_or_the_lines_end_in_json_records(tmp_path: Path, ruleset: RuleSet) -> None:
+    # Docker's json-file logs of four ranks' containers: the stalled rank's faulthandler dump is
+    # 'File "...", line N in f' only once the record's escapes are undone, and its pattern ends at
+    # the message's end, not the record's
+    def record(rank: int, text: str) -> str:
+        return json.dumps({"log": f"[rank{rank}]:{text}\n", "stream": "stderr", "time": "2024-05-08T09:06:00.862Z"})
+
+    files = {}
+    for r in range(4):
+        lines = [record(r, f"step {s} loss 2.{s}") for s in range(6)]
+        if r == 2:
+            lines += [record(r, line) for line in _FAULTHANDLER_LOADER]
+        else:
+            lines += [record(r, line) for line in _watchdog_takedown(r, 8812)]
+        files[f"containers/trainer-{r}-json.log"] = "\n".join(lines) + "\n"
+    seen = incidents_of(tmp_path, files, ruleset)
+    assert (seen[0].cause, seen[0].rank) == (Cause.DATA_LOADER_STALL, 2), seen[0]
