@@ -1728,6 +1728,19 @@ def interrupted(incident: Incident, facts: RunFacts) -> Incident | None:
                                   + (f", in {where}" if where else "") + ": the others were blocked in collectives "
                                   "(native code, which does not see the interrupt) waiting for it, and it was stuck "
                                   "elsewhere")
+    dumps = [f for f in facts.findings if f.rule == RULE_STACK_LOADER]
+    if dumps and len({(f.file, f.rank, f.pid) for f in dumps}) == 1:
+        # a stack dump someone took before stopping the job (py-spy's) shows its main loop waiting
+        # for the data loader's next batch: the job had stopped progressing, starved of its input
+        dump = dumps[0]
+        who = f"rank {dump.rank}" if dump.rank is not None else (f"process {dump.pid}" if dump.pid else "the job's main loop")
+        return _build(Cause.DATA_LOADER_STALL, _initiator_for(dump.rank, dump.node, facts, [dump]) if dump.rank is not None
+                      else Initiator(node=dump.node, pid=dump.pid), [*incident.evidence, dump], incident.collateral_ranks,
+                      0.4, facts,
+                      inferred_by=f"the job was interrupted (KeyboardInterrupt) with no failure before, and the stack "
+                                  f"dump taken of {who} waits for the data loader's next batch: the job had stopped "
+                                  "progressing, starved of its input (slow storage, a stuck or dead loader worker), "
+                                  "and someone stopped it")
     return _build(Cause.PREEMPTION, Initiator(), incident.evidence, incident.collateral_ranks, 0.35, facts,
                   inferred_by="the ranks were interrupted (KeyboardInterrupt: Ctrl-C or a SIGINT from the shell or "
                               "the launcher) and no line says any of them failed before")

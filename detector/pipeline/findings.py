@@ -15,7 +15,13 @@ from pathlib import Path
 from detector.pipeline.evidence import Hit
 from detector.pipeline.filescan import FileScan
 from detector.pipeline.index import RunIndex, _field, _num, _rank, global_of_local, resolve_line_rank, resolve_rank
-from detector.pipeline.tail import own_last_progress, progress_lines_after, says_completed, tail_of
+from detector.pipeline.tail import (
+    own_last_progress,
+    own_progress_stamped_after,
+    progress_lines_after,
+    says_completed,
+    tail_of,
+)
 from detector.rules.engine import RuleSet
 from detector.sources.pci import normalize_pci
 from detector.sources.prefixes import WORKER_PID, WORKER_PID_SPAN
@@ -652,20 +658,35 @@ def demote_exit_handler_errors(findings: Sequence[Finding]) -> list[Finding]:
     tracebacks = [f for f in findings if f.rule == TRACEBACK and f.line is not None]
     demoted: set[int] = set()
     dropped: set[int] = set()
-    for head in heads:
-        line = head.line or 0
+    for group in _head_groups(heads):
+        head, count = group[0], len(group)
+        line, last = head.line or 0, group[-1].line or 0
         within = IGNORED_WITHIN if head.rule == IGNORED else ATEXIT_WITHIN
-        first = next((f for f in exceptions if f.file == head.file and f.rank == head.rank
-                      and 0 < (f.line or 0) - line <= within), None)
-        if first is not None and head.rule == IGNORED and any(
-                t.file == head.file and line + 2 < (t.line or 0) < (first.line or 0) for t in tracebacks):
-            first = None  # another traceback began before it: that exception is another's (the ignored one's was cut)
-        if first is not None:
-            demoted.add(id(first))
+        firsts = [f for f in exceptions if f.file == head.file and f.rank == head.rank and id(f) not in demoted
+                  and 0 < (f.line or 0) - line <= within + (last - line)][:count]
+        if firsts and head.rule == IGNORED and any(
+                t.file == head.file and last + 1 + count < (t.line or 0) < (firsts[0].line or 0) for t in tracebacks):
+            firsts = []  # another traceback began before them: those exceptions are another's (the ignored ones' were cut)
+        demoted.update(id(f) for f in firsts)
         dropped.update(id(f) for f in findings if f.rule == TRACEBACK and f.file == head.file
-                       and f.rank == head.rank and 0 < (f.line or 0) - line <= 2)
+                       and f.rank == head.rank and 0 < (f.line or 0) - line <= (last - line) + 1 + count)
     return [dataclasses.replace(f, role=Role.CONTEXT, cause=None) if id(f) in demoted else f
             for f in findings if id(f) not in dropped]
+
+
+def _head_groups(heads: Sequence[Finding]) -> list[list[Finding]]:
+    """``heads`` in groups of those of one file and rank on consecutive lines, of one kind: two
+    processes' "Exception ignored in:" printed together (two data loaders' finalisers at exit),
+    their tracebacks interleaved after them, each group's exceptions its own in order."""
+    groups: list[list[Finding]] = []
+    for f in sorted(heads, key=lambda f: (f.file or "", f.line or 0)):
+        prev = groups[-1][-1] if groups else None
+        if (prev is not None and prev.rule == f.rule == IGNORED and prev.file == f.file and prev.rank == f.rank
+                and (f.line or 0) - (prev.line or 0) == 1):
+            groups[-1].append(f)
+        else:
+            groups.append([f])
+    return groups
 
 
 # (and multiprocessing's resource tracker, a helper process of its own: "KeyError: '/psm_...'" when
@@ -935,7 +956,19 @@ def demote_caught_exceptions(findings: Sequence[Finding], scans: Sequence[FileSc
                    and progress_lines_after(scan, f.time, enough=CAUGHT_STEPS) >= CAUGHT_STEPS
                    for scan in by_rank.get(f.rank, ()))
 
-    went_on = [f for f in exceptions if went_on_after(f) or stepped_on_after(f)]
+    by_file = {s.file.display: s for s in scans}
+
+    def stamped_on_after(f: Finding) -> bool:
+        # the rank's own steps after it in its file, stamped after it (no buffered output flushed at
+        # exit): the program went on, whatever failed later
+        scan = by_file.get(f.file or "")
+        if scan is None or f.time is None or f.line is None:
+            return False
+        rank = f.rank if f.file in shared else None
+        return own_progress_stamped_after(scan, f.line, rank, f.time, enough=CAUGHT_STEPS) >= CAUGHT_STEPS
+
+    trained_on = {id(f) for f in exceptions if stamped_on_after(f)}
+    went_on = [f for f in exceptions if id(f) in trained_on or went_on_after(f) or stepped_on_after(f)]
     if not went_on:
         return list(findings)
     # the last line of each file that says something failed, other than an exception and its traceback
@@ -948,7 +981,7 @@ def demote_caught_exceptions(findings: Sequence[Finding], scans: Sequence[FileSc
         exited = f.rule == RULE_EXIT_CODE and f.field("exitcode") not in (None, "0")
         if f.role is not Role.CONTEXT or exited:
             failing[f.file] = max(failing.get(f.file, 0), f.line)
-    caught = {id(f) for f in went_on if failing.get(f.file, 0) < (f.line or 0)}
+    caught = {id(f) for f in went_on if failing.get(f.file, 0) < (f.line or 0) or id(f) in trained_on}
     if not caught:
         return list(findings)
     by_where: dict[tuple[str | None, int | None], list[Finding]] = defaultdict(list)
@@ -1738,7 +1771,8 @@ TOOL_PROCESSES = frozenset({"dcgmi", "nv-hostengine", "nvidia-smi", "dcgmproftes
 APP_FAILURES = frozenset({Cause.PYTHON_EXCEPTION, Cause.CUDA_OOM, Cause.DATA_LOADER_STALL, Cause.COLLECTIVE_MISMATCH})
 
 
-def demote_foreign_app_faults(findings: Sequence[Finding], idx: RunIndex, start: datetime | None) -> list[Finding]:
+def demote_foreign_app_faults(findings: Sequence[Finding], idx: RunIndex, start: datetime | None,
+                              job_output: bool = False) -> list[Finding]:
     """Application Xids (13, 31, 43 ...) that are not this job's made context: one logged more
     than :data:`BEFORE_JOB` before the ranks' first line (a kernel log keeps earlier jobs'
     faults); and where the node's kernel log and its ranks share a pid namespace, one whose pid
@@ -1754,7 +1788,8 @@ def demote_foreign_app_faults(findings: Sequence[Finding], idx: RunIndex, start:
     is a GPU, memory or NVLink Xid logged more than :data:`HARDWARE_BEFORE_JOB` before it, or one
     with no date where a rank's own log shows the application failing by itself
     (:data:`APP_FAILURES`) and the Xid is a tool's process's, or of a node none of whose ranks
-    shows a failure of its own."""
+    shows a failure of its own. Where the job's own output is there (``job_output``) and shows no
+    failure at all, an application Xid whose pid is none of the ranks' is context too."""
     alive: dict[int, datetime] = {}
     signalled: set[int] = set()  # ranks whose process the launcher sent its teardown signal
     for f in findings:
@@ -1799,6 +1834,9 @@ def demote_foreign_app_faults(findings: Sequence[Finding], idx: RunIndex, start:
                      and f.field("xid") is None and f.role is Role.INITIATOR and f.cause is not None}
     # the nodes the job's ranks ran on
     job_nodes = {idx.node(n) for n in idx.rank_node.values()} | failing_nodes
+    # the job's output shows no failure at all (no error, no timeout, no exit of a rank): nothing
+    # but the kernel's GPU faults says anything went wrong
+    quiet = job_output and not any(f.role is not Role.CONTEXT and f.field("xid") is None for f in findings)
     out = []
     for f in findings:
         if f.cause is Cause.ILLEGAL_MEMORY_ACCESS and f.role is Role.INITIATOR and f.field("xid") is not None:
@@ -1824,7 +1862,10 @@ def demote_foreign_app_faults(findings: Sequence[Finding], idx: RunIndex, start:
             elsewhere = (f.rank is None and f.node is not None and bool(failing_nodes)
                          and idx.node(f.node) not in job_nodes and not any(same_host(f.node, n) for n in job_nodes if n)
                          and (f.pid is None or f.pid not in rank_pids))
-            if before or foreign or lived_on or unbacked or tool or elsewhere:
+            # no rank of the job failed (an application fault ends its process, and its peers time
+            # out): the fault was another process's, whose pid is none of the ranks'
+            unfelt = quiet and (f.pid is None or f.pid not in rank_pids)
+            if before or foreign or lived_on or unbacked or tool or elsewhere or unfelt:
                 f = dataclasses.replace(f, role=Role.CONTEXT)
         elif (f.rule == OOM_KILLED and f.role is Role.INITIATOR and start is not None and f.time is not None
               and f.time < start - BEFORE_JOB):

@@ -76,6 +76,8 @@ from detector.types import (
     peer_gone,
 )
 
+JOB_OUTPUT_LINES = 20  # lines of a rank log, at least, for it to show how the job went
+
 
 @dataclass(frozen=True, slots=True)
 class Activity:
@@ -183,7 +185,9 @@ def run_findings(scans: Sequence[FileScan], idx: RunIndex, rules: RuleSet,
     findings = demote_after_exit(demote_after_success(demote_secondary_xids(demote_kill_after_watchdog(place_gpu_faults(findings, idx)))))
     findings = demote_caught_exceptions(demote_repeated_actor_exceptions(verl_worker_ranks(findings), scans), scans, idx.file_rank)
     findings = nvrx_stragglers(megatron_stragglers(findings, idx), idx)
-    findings = demote_foreign_app_faults(findings, idx, min(starts) if starts else None)
+    # (the job's own output: a rank log of some length, not only a kernel log or a node's report)
+    job_output = any(s.file.kind is FileKind.RANK_LOG and s.lines >= JOB_OUTPUT_LINES for s in scans)
+    findings = demote_foreign_app_faults(findings, idx, min(starts) if starts else None, job_output)
     if relaunches:  # (replay: the files are whole)
         findings = unfinished_benchmark(demote_untimed_kernel_faults_of_a_finished_run(
             demote_faults_before_completion(findings, scans), scans), scans)

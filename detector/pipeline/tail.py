@@ -106,6 +106,30 @@ def own_last_progress(scan: FileScan, line: int, rank: int) -> int | None:
     return last
 
 
+def own_progress_stamped_after(scan: FileScan, line: int, rank: int | None, when: datetime, *, enough: int) -> int:
+    """How many lines after ``line`` (within :data:`OWN_PROGRESS_LINES`) show ``rank``'s training
+    progress (any rank's where ``rank`` is None: a file of one rank) stamped after ``when``; stops at
+    ``enough``. None of them where the tail does not reach ``line``."""
+    if scan.parser is None:
+        return 0
+    lines = tail_of(scan)
+    start = line - scan.tail_first + 1
+    if start < 1 or start > len(lines):
+        return 0
+    style = scan.parser.style
+    found = 0
+    for i in range(start, min(len(lines), start + OWN_PROGRESS_LINES)):
+        key = _tail_key(scan, i, style)
+        if (rank is not None and key[0] != rank) or not is_progress(key[2]):
+            continue
+        stamp = scan.parser.stamp(key[2])
+        if stamp is not None and stamp.time is not None and stamp.time > when:
+            found += 1
+            if found >= enough:
+                break
+    return found
+
+
 def progress_lines_after(scan: FileScan, when: datetime, *, enough: int) -> int:
     """How many of the file's tail lines, read from its end, show training progress stamped after
     ``when``; stops at ``enough`` (or at the first stamped line at or before ``when``)."""

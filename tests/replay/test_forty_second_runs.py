@@ -268,3 +268,102 @@ def test_rules_that_want_quotes_or_the_lines_end_in_json_records(tmp_path: Path,
         files[f"containers/trainer-{r}-json.log"] = "\n".join(lines) + "\n"
     seen = incidents_of(tmp_path, files, ruleset)
     assert (seen[0].cause, seen[0].rank) == (Cause.DATA_LOADER_STALL, 2), seen[0]
+
+
+def test_two_finalisers_exceptions_printed_interleaved_at_exit(tmp_path: Path, ruleset: RuleSet) -> None:
+    # two data loaders' __del__ at interpreter exit: both headers, then both tracebacks line by line
+    frames = [
+        '  File "/usr/local/lib/python3.10/dist-packages/torch/utils/data/dataloader.py", line 1479, in __del__',
+        "    self._shutdown_workers()",
+        '  File "/usr/lib/python3.10/multiprocessing/process.py", line 160, in is_alive',
+        "    assert self._parent_pid == os.getpid(), 'can only test a child process'",
+        "AssertionError: can only test a child process",
+    ]
+    lines = [
+        "Exception ignored in: <function _MultiProcessingDataLoaderIter.__del__ at 0x7fbebeb92dc8>",
+        "Exception ignored in: <function _MultiProcessingDataLoaderIter.__del__ at 0x7f6516c063a4>",
+        "Traceback (most recent call last):",
+        "Traceback (most recent call last):",
+        *(line for frame in frames for line in (frame, frame)),
+    ]
+    seen = incidents_of(tmp_path, {"ppo-935938-node1.out": _steps(30) + "\n".join(lines) + "\n"}, ruleset)
+    assert not seen, seen
+
+
+def test_an_old_application_xid_beside_a_job_whose_logs_show_no_failure(tmp_path: Path, ruleset: RuleSet) -> None:
+    # the node's kernel log keeps another process's MMU fault; the job's output trains and ends
+    kern = ("Aug  9 02:10:12 batch-block1-0127 kernel: [2952453.135240] NVRM: Xid (PCI:0000:ab:00): 31, pid=15992, "
+            "name=pt_main_thread, Ch 0000000a, intr 00000000. MMU Fault: ENGINE GRAPHICS GPCCLIENT_T1_0 faulted @ "
+            "0x7f2e_4a000000. Fault is of type FAULT_PDE ACCESS_TYPE_VIRT_READ\n")
+    seen = incidents_of(tmp_path, {"kern-batch-block1-0127.log": kern, "ray-driver.log": _steps(30)}, ruleset)
+    assert not seen, seen
+    # the kernel log alone (all a user pasted) still says what it says
+    alone = incidents_of(tmp_path / "alone", {"dmesg.txt": kern}, ruleset)
+    assert alone and alone[0].cause is Cause.ILLEGAL_MEMORY_ACCESS, alone
+
+
+_PYSPY_LOADER = (
+    "root@dgx017:/home/ubuntu/verl# py-spy dump --pid 56305\n"
+    "Process 56305: ray::TaskRunner.run\n"
+    "Python v3.12.8 (/usr/bin/python3.12)\n\n"
+    'Thread 56305 (idle): "MainThread"\n'
+    "    wait (threading.py:355)\n"
+    "    get (queue.py:180)\n"
+    "    _try_get_data (torch/utils/data/dataloader.py:1243)\n"
+    "    _get_data (torch/utils/data/dataloader.py:1410)\n"
+    "    __next__ (torch/utils/data/dataloader.py:733)\n"
+    "    fit (verl/trainer/ppo/ray_trainer.py:1032)\n"
+)
+_DRIVER_INTERRUPTED = _steps(20) + "\n".join([
+    "^C",
+    "Traceback (most recent call last):",
+    '  File "/home/ubuntu/verl/verl/trainer/main_ppo.py", line 96, in run_ppo',
+    "    ray.get(runner.run.remote(config))",
+    '  File "python/ray/includes/common.pxi", line 83, in ray._raylet.check_status',
+    "KeyboardInterrupt",
+]) + "\n"
+
+
+def test_an_interrupted_job_whose_stack_dump_waits_for_its_data_loader(tmp_path: Path, ruleset: RuleSet) -> None:
+    seen = incidents_of(tmp_path, {"verl_math.log": _DRIVER_INTERRUPTED, "pyspy_56305.txt": _PYSPY_LOADER}, ruleset)
+    assert seen[0].cause is Cause.DATA_LOADER_STALL, seen[0]
+    # without the dump, someone stopped the job and nothing says why
+    plain = incidents_of(tmp_path / "plain", {"verl_math.log": _DRIVER_INTERRUPTED}, ruleset)
+    assert plain[0].cause is Cause.PREEMPTION, plain[0]
+
+
+def test_a_handled_error_that_training_went_on_from_before_another_ranks_failure(tmp_path: Path,
+                                                                                  ruleset: RuleSet) -> None:
+    # rank 0 logged an upload's error and trained on for hours (its steps stamped after it) in the
+    # pod's combined log; rank 11 ran out of GPU memory in the other pod, and its peers' NCCL errors
+    # and the launcher's teardown end rank 0's pod log
+    def step(r: int, n: int, hh: int, mm: int) -> str:
+        return f"[rank{r}]:2025-06-28 {hh:02d}:{mm:02d}:25,020 INFO [train.py:211] step={n} loss=3.6 step_time=1.4s"
+
+    pod0 = [step(0, 100 * i, 12, 40 + i) for i in range(5)] + [
+        "[rank0]:2025-06-28 13:05:41 | ERROR | async checkpoint upload failed, will retry",
+        "[rank0]:Traceback (most recent call last):",
+        '[rank0]:  File "/app/utils/ckpt_upload.py", line 79, in _upload',
+        "[rank0]:    client.upload_file(str(path), bucket, key)",
+        '[rank0]:botocore.exceptions.ReadTimeoutError: Read timeout on endpoint URL: "https://s3.example/step_1051"',
+        "[rank0]:2025-06-28 13:06:41 | INFO | checkpoint upload succeeded on retry 1",
+    ] + [step(0, 1100 + 100 * i, 13 + (7 + i) // 60, (7 + i) % 60) for i in range(40)] + [
+        "[rank1]:[E628 16:27:10.726700209 ProcessGroupNCCL.cpp:1515] [PG 0 Rank 1] Process group watchdog thread "
+        "terminated with exception: NCCL error: remote process exited or there was a network error, NCCL version 2.20.5",
+        "W0628 16:27:11.173000 27814 torch/distributed/elastic/multiprocessing/api.py:897] Sending process 86 closing "
+        "signal SIGTERM",
+    ]
+    pod1 = [step(11, 100 * i, 12, 40 + i) for i in range(5)] + [
+        step(11, 1100 + 100 * i, 13 + (7 + i) // 60, (7 + i) % 60) for i in range(40)] + [
+        "[rank11]:Traceback (most recent call last):",
+        '[rank11]:  File "/app/train.py", line 166, in train',
+        "[rank11]:    optimizer.step()",
+        "[rank11]:torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.17 GiB. GPU 3 has a total "
+        "capacity of 79.11 GiB of which 1.44 GiB is free.",
+        "E0628 16:27:09.507000 27814 torch/distributed/elastic/multiprocessing/api.py:869] failed (exitcode: 1) "
+        "local_rank: 3 (pid: 123) of binary: /usr/bin/python3",
+    ]
+    seen = incidents_of(tmp_path, {"logs/trainer-0-0.log": "\n".join(pod0) + "\n",
+                                   "logs/trainer-0-1.log": "\n".join(pod1) + "\n"}, ruleset)
+    assert all(s.cause is not Cause.PYTHON_EXCEPTION for s in seen[:1]), seen[0]
+    assert seen[0].cause is Cause.CUDA_OOM, seen[0]
