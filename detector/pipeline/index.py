@@ -142,7 +142,11 @@ def build_index(scans: Sequence[FileScan]) -> RunIndex:
                         nranks[world] += 1  # (Lightning's "GLOBAL_RANK: 43, MEMBER: 44/64": the world's size)
                     continue
                 if busid is None:  # NCCL's "host:pid:tid [dev] … rank 1 nranks 2": whose pid is whose
-                    if m.rule.id == RULE_COMM_RANK:  # (not comm_info: a sub-communicator's rank is its own)
+                    if m.rule.id in RULES_PALS_RANK:  # PALS's "x3008c0s13b1n0: rank 52 exited with code 1"
+                        host = _field(m.fields, "host")
+                        if host and names_a_host(host):
+                            idx.rank_node.setdefault(rank, host)
+                    elif m.rule.id == RULE_COMM_RANK:  # (not comm_info: a sub-communicator's rank is its own)
                         _add_comm_rank(idx, rank, _num(_field(m.fields, "pid")), _field(m.fields, "host"), f.node)
                     elif m.rule.id == RULE_RAY_WORKER:
                         _add_ray_worker(idx, rank, _num(_field(m.fields, "pid")), _field(m.fields, "host"),
@@ -250,6 +254,8 @@ def build_index(scans: Sequence[FileScan]) -> RunIndex:
 
 RULE_LIGHTNING_RANK = "launcher.lightning_init_rank"  # rules/launchers.yaml
 RULE_COMM_RANK = "nccl.comm_rank"  # rules/nccl.yaml: NCCL < 2.4's one communicator line
+# rules/launchers.yaml: the node a rank of HPE's mpiexec ran on, in its report of the rank's exit
+RULES_PALS_RANK = frozenset({"launcher.pals_rank_exit", "launcher.pals_rank_terminated"})
 RULE_VLLM_RANK = "launcher.vllm_rank_assigned"  # rules/launchers.yaml: "rank 10 in world size 24 is assigned as ..."
 RULE_RAY_PG = "launcher.ray_train_process_group"  # "(RayTrainWorker pid=N) Setting up process group for: env:// [rank=3, ...]"
 RULE_DS_NODE_RANK = "launcher.deepspeed_node_rank"  # rules/launchers.yaml: "nnodes=8, num_local_procs=8, node_rank=7"

@@ -640,12 +640,46 @@ _PTJ_MASTER = re.compile(r"(?:^|[-_.])master[-_]0\.(?:log|txt|out)$", re.I)
 _PTJ_WORKER = re.compile(r"(?:^|[-_.])worker[-_](\d{1,6})\.(?:log|txt|out)$", re.I)
 
 
+# what a worker pod's own files say its rank is: its environment in "kubectl describe pod" ("RANK:
+# 26"), a training script's "distributed init (rank 26)", a logger's "rank=26" at its start
+_STATED_RANK = re.compile(rb"^\s{0,12}RANK:\s{1,40}(\d{1,6})\s*$|distributed init \(rank (\d{1,6})\)", re.MULTILINE)
+_STATED_LOOKS = 4  # worker files read for a stated rank, at most
+
+
+def _stated_shift(found: list[LogFile]) -> int | None:
+    """The difference between a worker pod's rank, as its own files state it, and its number
+    (1: Kubeflow's numbering beside a master, 0: the numbers are ranks), from the first worker
+    files that state one; None where none does."""
+    looked = 0
+    for f in found:
+        m = _PTJ_WORKER.search(f.path.name)
+        if f.kind is not FileKind.RANK_LOG or m is None or f.compressed:
+            continue
+        looked += 1
+        try:
+            with f.path.open("rb") as fh:
+                head = fh.read(HEAD_BYTES)
+        except OSError:
+            continue
+        said = _STATED_RANK.search(head)
+        if said is not None:
+            shift = int(said[1] or said[2]) - int(m[1])
+            return shift if shift in (0, 1) else None
+        if looked >= _STATED_LOOKS:
+            break
+    return None
+
+
 def _pytorchjob_ranks(found: list[LogFile]) -> list[LogFile]:
     masters = [f for f in found if f.kind is FileKind.RANK_LOG and _PTJ_MASTER.search(f.path.name)]
     if len(masters) != 1:
         return found
     workers = {int(m[1]) for f in found if f.kind is FileKind.RANK_LOG and (m := _PTJ_WORKER.search(f.path.name))}
-    if 0 not in workers:  # (workers numbered from 1 beside the master: the numbers are ranks already)
+    stated = _stated_shift(found)
+    if stated == 0 or (stated is None and 0 not in workers):
+        # (workers numbered from 1 beside the master, or a worker's own lines naming its number as
+        # its rank: the numbers are ranks already; a partial attachment lacks worker 0 and says
+        # so where a worker's lines or its pod's environment name its rank)
         return found
     # (the master's own name already gives it rank 0, unless its lines showed several ranks)
     out = []

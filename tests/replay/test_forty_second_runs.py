@@ -367,3 +367,53 @@ def test_a_handled_error_that_training_went_on_from_before_another_ranks_failure
                                    "logs/trainer-0-1.log": "\n".join(pod1) + "\n"}, ruleset)
     assert all(s.cause is not Cause.PYTHON_EXCEPTION for s in seen[:1]), seen[0]
     assert seen[0].cause is Cause.CUDA_OOM, seen[0]
+
+
+def test_a_pytorchjob_worker_whose_own_lines_state_its_rank(tmp_path: Path, ruleset: RuleSet) -> None:
+    # Kubeflow's master-0 is rank 0 and worker N rank N + 1; only some workers' logs are attached
+    # (no worker-0), and the culprit's own lines say its rank
+    def pod(rank: int, tail: list[str]) -> str:
+        return "\n".join([f"| distributed init (rank {rank}): env://, gpu 0", *(f"epoch 1 step {s} loss 2.{s}"
+                                                                               for s in range(6)), *tail]) + "\n"
+
+    killed = ["Traceback (most recent call last):", '  File "/workspace/train.py", line 91, in <module>',
+              "RuntimeError: DataLoader worker (pid 3356) is killed by signal: Killed."]
+    files = {"logs/sft-13b-master-0.log": pod(0, []), "logs/sft-13b-worker-4.log": pod(5, []),
+             "logs/sft-13b-worker-25.log": pod(26, killed)}
+    seen = incidents_of(tmp_path, files, ruleset)
+    assert seen[0].rank == 26, seen[0]
+
+
+def test_pals_exit_lines_place_ranks_on_their_nodes(tmp_path: Path, ruleset: RuleSet) -> None:
+    # HPE's mpiexec on 2 nodes of 4 GPUs: "GPU 1" in the out-of-memory message is a local device,
+    # not rank 1; PALS says rank 5 exited first, on r6i1n5
+    out = [
+        *(f"{{'loss': 2.{s}, 'grad_norm': 0.5, 'epoch': 0.{s}}}" for s in range(8)),
+        "Traceback (most recent call last):",
+        '  File "/lus/eagle/projects/train.py", line 180, in train',
+        "    loss.backward()",
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 7.81 GiB. GPU 1 has a total capacity of "
+        "39.39 GiB of which 0.70 GiB is free.",
+        "r6i1n5: rank 5 exited with code 1",
+        "r6i1n4: rank 0 died from signal 15",
+        "r6i1n4: rank 2 died from signal 15",
+        "r6i1n5: rank 6 died from signal 15",
+    ]
+    seen = incidents_of(tmp_path, {"mistral-ft.o1498943": "\n".join(out) + "\n"}, ruleset)
+    assert (seen[0].cause, seen[0].rank, seen[0].node) == (Cause.CUDA_OOM, 5, "r6i1n5"), seen[0]
+
+
+@pytest.mark.parametrize("line", [
+    "requests.exceptions.ConnectionError: ('Connection aborted.', ConnectionResetError(104, 'Connection reset by "
+    "peer'))",
+    "2024-02-16 17:13:04 | WARNING | checkpoint upload failed (ConnectionResetError: [Errno 104] Connection reset by "
+    "peer), retrying in 30s [attempt 1/5]",
+])
+def test_a_web_clients_reset_is_no_peer_rank_lost(line: str, ruleset: RuleSet) -> None:
+    ids = {m.rule.id for m in ruleset.match(line, StreamKind.RANK_LOG)}
+    assert not ids & {"torch.connection_reset", "python.connection_lost"}, ids
+    # a peer rank's reset still is one
+    ids = {m.rule.id for m in ruleset.match("[rank3]: ConnectionResetError: [Errno 104] Connection reset by peer",
+                                            StreamKind.RANK_LOG)}
+    assert "torch.connection_reset" in ids, ids
+
