@@ -402,18 +402,3 @@ def test_pals_exit_lines_place_ranks_on_their_nodes(tmp_path: Path, ruleset: Rul
     seen = incidents_of(tmp_path, {"mistral-ft.o1498943": "\n".join(out) + "\n"}, ruleset)
     assert (seen[0].cause, seen[0].rank, seen[0].node) == (Cause.CUDA_OOM, 5, "r6i1n5"), seen[0]
 
-
-@pytest.mark.parametrize("line", [
-    "requests.exceptions.ConnectionError: ('Connection aborted.', ConnectionResetError(104, 'Connection reset by "
-    "peer'))",
-    "2024-02-16 17:13:04 | WARNING | checkpoint upload failed (ConnectionResetError: [Errno 104] Connection reset by "
-    "peer), retrying in 30s [attempt 1/5]",
-])
-def test_a_web_clients_reset_is_no_peer_rank_lost(line: str, ruleset: RuleSet) -> None:
-    ids = {m.rule.id for m in ruleset.match(line, StreamKind.RANK_LOG)}
-    assert not ids & {"torch.connection_reset", "python.connection_lost"}, ids
-    # a peer rank's reset still is one
-    ids = {m.rule.id for m in ruleset.match("[rank3]: ConnectionResetError: [Errno 104] Connection reset by peer",
-                                            StreamKind.RANK_LOG)}
-    assert "torch.connection_reset" in ids, ids
-
