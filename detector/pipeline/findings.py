@@ -4,6 +4,7 @@ node, pid and GPU through the :class:`~detector.pipeline.index.RunIndex`."""
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
 import re
 import statistics
@@ -147,7 +148,8 @@ def findings_from_hit(hit: Hit, f: LogFile, idx: RunIndex) -> list[Finding]:
 
 
 # Ray's reports that a task or actor method raised, naming the worker's pid and node (rules/launchers.yaml)
-RAY_TASK_RULES = frozenset({"launcher.ray_task_error", "launcher.ray_task_gpu_error", "launcher.ray_task_dist_error"})
+RAY_TASK_RULES = frozenset({"launcher.ray_task_error", "launcher.ray_task_gpu_error", "launcher.ray_task_dist_error",
+                            "launcher.ray_memory_monitor", "torch.ray_task_out_of_memory"})
 
 
 def _rank_of_pid(idx: RunIndex, node: str | None, pid: int) -> int | None:
@@ -1514,12 +1516,33 @@ def _headers_by_file(findings: Sequence[Finding], keep: Callable[[Finding], bool
     return by_file
 
 
+RAY_NESTED_WITHIN = 60  # lines from an outer task's error header to the inner one it wraps
+_RAY_HEADERS = RAY_TASK_ERRORS | {"torch.ray_task_out_of_memory"}
+
+
+def _outer_ray_errors_dropped(findings: Sequence[Finding]) -> list[Finding]:
+    """``findings`` with the error header of a Ray task that only passed on another task's error
+    made context: Ray prints a driver's ``ray.get`` of a failed task as the outer task's header
+    ("RayTaskError(OutOfMemoryError): ray::TaskRunner.run() (pid=51306, ...)"), then the worker's
+    own below it within :data:`RAY_NESTED_WITHIN` lines, with the same error class - the inner
+    one names the process that failed."""
+    heads = sorted((f for f in findings if f.rule in _RAY_HEADERS and f.role is Role.INITIATOR and f.line is not None),
+                   key=lambda f: (f.file or "", f.line or 0))
+    outer = {id(a) for a, b in itertools.pairwise(heads)
+             if a.file == b.file and 0 < (b.line or 0) - (a.line or 0) <= RAY_NESTED_WITHIN
+             and a.pid != b.pid and a.cause is b.cause}
+    if not outer:
+        return list(findings)
+    return [dataclasses.replace(f, role=Role.CONTEXT) if id(f) in outer else f for f in findings]
+
+
 def place_ray_tracebacks(findings: Sequence[Finding]) -> list[Finding]:
     """``findings`` with each failure line of a traceback Ray printed under its error header
     ("ray.exceptions.RayTaskError(ValueError): ray::Worker.init_model() (pid=239450,
     ip=192.168.100.8, ...)") placed on the header's node and process, when nothing else places
     it: the exception at the traceback's end (a CUDA or a KV-cache out-of-memory error, an
     illegal address) is that worker's, and says more than the header's class."""
+    findings = _outer_ray_errors_dropped(findings)
     by_file = _headers_by_file(findings, lambda f: f.rule in RAY_TASK_ERRORS and f.node is not None)
     if not by_file:
         return list(findings)

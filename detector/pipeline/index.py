@@ -257,11 +257,12 @@ RULE_COMM_RANK = "nccl.comm_rank"  # rules/nccl.yaml: NCCL < 2.4's one communica
 # rules/launchers.yaml: the node a rank of HPE's mpiexec ran on, in its report of the rank's exit
 RULES_PALS_RANK = frozenset({"launcher.pals_rank_exit", "launcher.pals_rank_terminated"})
 RULE_VLLM_RANK = "launcher.vllm_rank_assigned"  # rules/launchers.yaml: "rank 10 in world size 24 is assigned as ..."
+RULE_BARRIER_DEVICE = "torch.barrier_device_guess"  # rules/torch.yaml: "[PG ID 0 ... Rank 7]  using GPU 7 to perform barrier"
 RULE_RAY_PG = "launcher.ray_train_process_group"  # "(RayTrainWorker pid=N) Setting up process group for: env:// [rank=3, ...]"
 RULE_DS_NODE_RANK = "launcher.deepspeed_node_rank"  # rules/launchers.yaml: "nnodes=8, num_local_procs=8, node_rank=7"
 RULE_RAY_WORKER = "launcher.ray_train_worker"  # Ray Train's table: "- (ip=10.0.0.1, pid=N) world_rank=3, local_rank=3, ..."
 # rules whose line gives the global rank of the process its worker prefix names
-_PREFIX_RANK_RULES = frozenset({RULE_VLLM_RANK, RULE_RAY_PG})
+_PREFIX_RANK_RULES = frozenset({RULE_VLLM_RANK, RULE_RAY_PG, RULE_BARRIER_DEVICE})
 
 
 def _add_prefixed_rank(idx: RunIndex, fields: Iterable[tuple[str, str]], text: str, host: str | None) -> None:
@@ -269,13 +270,15 @@ def _add_prefixed_rank(idx: RunIndex, fields: Iterable[tuple[str, str]], text: s
     world size 24 is assigned as DP rank 0, PP rank 1, TP rank 2", a Ray Train worker's "Setting up
     process group for: env:// [rank=10, world_size=24]"): the process the prefix names is that
     global rank (where the prefix names one), on the prefix's node."""
-    rank = _rank(_field(fields, "global_rank"))
+    rank = _rank(_field(fields, "global_rank") or _field(fields, "rank"))
     m = WORKER_PID.match(text, 0, WORKER_PID_SPAN)
     if rank is None or m is None:
         return
-    idx.rank_pid.setdefault(rank, int(m["pid"]))
+    pid = int(m["pid"])
+    idx.rank_pid.setdefault(rank, pid)
     if host:
         idx.rank_node.setdefault(rank, host)
+    idx.pid_rank.setdefault((idx.node(host) if host else None, pid), rank)
 
 
 def _line_hosts(scan: FileScan) -> set[str]:

@@ -77,6 +77,8 @@ from detector.types import (
 )
 
 JOB_OUTPUT_LINES = 20  # lines of a rank log, at least, for it to show how the job went
+# rules whose lines only tell the index who is who (every rank prints them at start-up): no finding
+INDEX_ONLY_RULES = frozenset({"torch.barrier_device_guess"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,7 +165,7 @@ def run_findings(scans: Sequence[FileScan], idx: RunIndex, rules: RuleSet,
     date_kernel_boots(scans)
     for scan in scans:
         for hit in scan.hits:
-            findings.extend(findings_from_hit(hit, scan.file, idx))
+            findings.extend(f for f in findings_from_hit(hit, scan.file, idx) if f.rule not in INDEX_ONLY_RULES)
     findings = place_summary_tracebacks(findings, scans, idx)
     for f in elastic_files:
         found, warns = elastic_error_findings(f, rules, idx)

@@ -402,3 +402,50 @@ def test_pals_exit_lines_place_ranks_on_their_nodes(tmp_path: Path, ruleset: Rul
     seen = incidents_of(tmp_path, {"mistral-ft.o1498943": "\n".join(out) + "\n"}, ruleset)
     assert (seen[0].cause, seen[0].rank, seen[0].node) == (Cause.CUDA_OOM, 5, "r6i1n5"), seen[0]
 
+
+
+def _barrier(actor: str, pid: int, rank: int, ip: str | None = None) -> str:
+    where = f"pid={pid}" + (f", ip={ip}" if ip else "")
+    return (f"({actor} {where}) [rank{rank}]:[W511 19:44:50.222813317 ProcessGroupNCCL.cpp:4816] [PG ID 0 PG GUID 0 "
+            f"Rank {rank}]  using GPU {rank % 8} to perform barrier as devices used by this process are currently "
+            "unknown. This can potentially cause a hang if this rank to GPU mapping is incorrect.")
+
+
+def test_rays_memory_monitor_names_the_killed_workers_rank(tmp_path: Path, ruleset: RuleSet) -> None:
+    # the monitor names the worker's pid; the worker's own start-up line tied that pid to its rank
+    lines = [_barrier("ActorModelRayActor", 50000 + r, r) for r in range(8)] + [
+        "(raylet) [2026-05-11 20:13:39,136 E 7722 7722] (raylet) node_manager.cc:3069: 1 Workers (tasks / actors) "
+        "killed due to memory pressure (OOM), 0 Workers crashed due to other reasons at node (ID: 6415f44cd682, IP: "
+        "192.168.9.129) over the last time period.",
+        "Memory on the node (IP: 192.168.9.129, ID: 6415f44cd68263af3b555e2b21e5169b5aa2b23dfb50bf9e0f65dfad) where "
+        "the task (actor ID: 09b1a260ca51902af7cb0c4202000000, name=ActorModelRayActor.fit, pid=50007, memory "
+        "used=154.51GB) was running was 983.40GB / 1007.50GB (0.976079), which exceeds the memory usage threshold of "
+        "0.95. Ray killed this worker (ID: bd462a6b6708b5051f974539ad0574458226a95c1a8e9eff6d440003) because it was "
+        "the most recently scheduled task.",
+    ]
+    seen = incidents_of(tmp_path, {"ray_job_submit.log": "\n".join(lines) + "\n"}, ruleset)
+    assert (seen[0].cause, seen[0].rank) == (Cause.HOST_OOM_KILL, 7), seen[0]
+    # the start-up lines say who is who; they are no evidence of the failure
+    assert not any("perform barrier" in e for e in seen[0].evidence), seen[0].evidence
+
+
+def test_rays_nested_task_errors_name_the_inner_worker(tmp_path: Path, ruleset: RuleSet) -> None:
+    # the driver's TaskRunner passed on its worker's error: the worker's header (below it) is the failure
+    lines = [_barrier("WorkerDict", 141100 + r, r, "10.177.105.102") for r in (16, 17, 18, 19)] + [
+        "Traceback (most recent call last):",
+        '  File "/mnt/code/verl/verl/trainer/main_ppo.py", line 64, in main',
+        "    ray.get(runner.run.remote(config))",
+        "ray.exceptions.RayTaskError(OutOfMemoryError): ray::TaskRunner.run() (pid=51306, ip=10.177.105.96, "
+        "actor_id=beba1a34cccbd685712fef3301000000, repr=<main_ppo.TaskRunner object at 0x7f1badd16fae>)",
+        '  File "/mnt/code/verl/verl/trainer/ppo/ray_trainer.py", line 1120, in fit',
+        "    old_log_prob = self.actor_rollout_wg.compute_log_prob(batch)",
+        "ray.exceptions.RayTaskError(OutOfMemoryError): ray::WorkerDict.actor_rollout_compute_log_prob() "
+        "(pid=141118, ip=10.177.105.102, actor_id=952219ae59e674cb7a296d8b01000000, "
+        "repr=<verl.single_controller.ray.base.WorkerDict object at 0x7f65e638d7e1>)",
+        '  File "/mnt/code/verl/verl/workers/actor/dp_actor.py", line 171, in _forward_micro_batch',
+        "    output = self.actor_module(",
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 4.64 GiB. GPU 2 has a total capacity of "
+        "79.11 GiB of which 1.02 GiB is free.",
+    ]
+    seen = incidents_of(tmp_path, {"verl_gsm8k_grpo.log": "\n".join(lines) + "\n"}, ruleset)
+    assert (seen[0].cause, seen[0].rank, seen[0].node) == (Cause.CUDA_OOM, 18, "10.177.105.102"), seen[0]
