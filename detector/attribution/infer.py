@@ -520,6 +520,9 @@ def _peer_lost_first(f: Finding, stopping: Sequence[Finding]) -> bool:
 _STORE_WAITS = frozenset({"torch.store_wait_clients_timeout"})
 
 
+_RAY_FOLDED = "across cluster]"  # Ray's log deduplication: "... [repeated 3x across cluster]"
+
+
 def _collective_timeout(f: Finding) -> bool:
     """A rank timed out waiting in a collective (not a store server waiting for its clients)."""
     return any(h in f.rule for h in TIMEOUT_HINTS) and f.rule not in _STORE_WAITS
@@ -935,7 +938,11 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
     elif (known := known | timed_out) and max(known) < SMALL_WORLD:
         known |= set(range(max(known) + 1))  # ranks count from 0: every rank below the highest seen is one
     silent_ranks = known - timed_out
-    if timed_out and 0 < len(silent_ranks) <= max(1, len(known) // 4) and len(timed_out) >= len(known) // 2:
+    # (Ray folds the same line of several workers into one, "[repeated 3x across cluster]": a rank
+    # whose timeout is not shown may have reported it in a line folded away)
+    folded = any(_RAY_FOLDED in (f.text or "") for f in collateral)
+    if (timed_out and not folded and 0 < len(silent_ranks) <= max(1, len(known) // 4)
+            and len(timed_out) >= len(known) // 2):
         # one silent rank stands out (ranks 1-3 time out in a broadcast, rank 0 is busy
         # evaluating); among several, silence says less than a rank behind the rest
         for r in silent_ranks:

@@ -29,7 +29,7 @@ from detector.sources.prefixes import WORKER_PID, WORKER_PID_SPAN
 from detector.sources.runs import FileKind, LogFile
 from detector.sources.timestamps import nccl_header, parse_timestamp
 from detector.sources.torchelastic import FailureRecord
-from detector.support.hosts import same_host
+from detector.support.hosts import placeholder_host, same_host
 from detector.support.numbers import field_float, small_int
 from detector.types import (
     GPU_FAULTS,
@@ -77,6 +77,15 @@ def findings_from_hit(hit: Hit, f: LogFile, idx: RunIndex) -> list[Finding]:
                     rank = cands.pop() if len(cands) == 1 else None
             if rank is None and pid is not None:
                 rank = _rank_of_pid(idx, node, pid)  # (rank 0 is a rank: no "or" between lookups)
+                if rank is None and node is not None:
+                    # the pid a worker's prefix gave its rank on a node its lines name otherwise (an
+                    # address, where the kernel log says the host name): that rank's, unless the
+                    # rank's node has another name
+                    rank = _rank_of_pid(idx, None, pid)
+                    known = idx.rank_node.get(rank) if rank is not None else None
+                    if (known is not None and not placeholder_host(known) and not _IPV4.fullmatch(known)
+                            and not same_host(known, node)):
+                        rank = None
             if node is None and rank is not None:
                 node = idx.rank_node.get(rank)
         else:
@@ -148,6 +157,7 @@ def findings_from_hit(hit: Hit, f: LogFile, idx: RunIndex) -> list[Finding]:
 
 
 # Ray's reports that a task or actor method raised, naming the worker's pid and node (rules/launchers.yaml)
+_IPV4 = re.compile(r"[0-9]{1,3}(?:\.[0-9]{1,3}){3}")
 RAY_TASK_RULES = frozenset({"launcher.ray_task_error", "launcher.ray_task_gpu_error", "launcher.ray_task_dist_error",
                             "launcher.ray_memory_monitor", "torch.ray_task_out_of_memory"})
 

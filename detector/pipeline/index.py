@@ -120,6 +120,8 @@ def build_index(scans: Sequence[FileScan]) -> RunIndex:
             if (len(nccl_devs) < 2 and "NCCL " in hit.event.message
                     and (nccl := _NCCL_PROCESS.search(hit.event.message)) is not None and int(nccl["dev"]) < MAX_LOCAL_DEVS):
                 nccl_devs.add(int(nccl["dev"]))
+            if hit.event.rank is not None and "pid=" in hit.event.text[:WORKER_PID_SPAN]:
+                _add_worker_pid(idx, hit.event.rank, hit.event.text, hit.event.node or f.node)
             for m in hit.matches:
                 if m.rule.id in _PREFIX_RANK_RULES:
                     _add_prefixed_rank(idx, m.fields, hit.event.text, hit.event.node or f.node)
@@ -279,6 +281,20 @@ def _add_prefixed_rank(idx: RunIndex, fields: Iterable[tuple[str, str]], text: s
     if host:
         idx.rank_node.setdefault(rank, host)
     idx.pid_rank.setdefault((idx.node(host) if host else None, pid), rank)
+
+
+def _add_worker_pid(idx: RunIndex, rank: int, text: str, host: str | None) -> None:
+    """A line of a rank's own ("[rank13]:") behind its worker's prefix ("(MegatronPolicyWorker[rank=13]
+    pid=344023, ip=10.0.0.5) "): that process is the rank's (a kernel line naming the pid - an Xid,
+    the OOM killer - is that rank's). Only pid to rank: the jobs of several process groups (an
+    actor's and a reference model's, each with its rank 0) give one rank several processes."""
+    m = WORKER_PID.match(text, 0, WORKER_PID_SPAN)
+    if m is None:
+        return
+    pid = int(m["pid"])
+    if host:
+        idx.pid_rank.setdefault((idx.node(host), pid), rank)
+    idx.pid_rank.setdefault((None, pid), rank)
 
 
 def _line_hosts(scan: FileScan) -> set[str]:

@@ -82,7 +82,7 @@ _RAY = re.compile(
 # "(RayWorkerWrapper pid=219463, ip=10.12.1.160) ", "(Worker_TP2 pid=371746) ", a named actor's
 # "(ActorWorker(reference-0) pid=7034, ip=22.1.34.130) " (match, not search)
 WORKER_PID = re.compile(r"(?:[A-Za-z0-9][\w.-]{0,120} {1,40}\| |[A-Za-z][\w.-]{0,40}/\d{1,6} )?" + _ANSI
-                        + r"\((?:[A-Za-z_][\w.:-]{0,80}(?:\([\w.:-]{1,40}\))?)(?: (?:TP|DP|PP|EP)[0-9]{1,5}){0,4}(?: rank=[0-9]{1,6})?,? pid=(?P<pid>[0-9]{1,10})\b")
+                        + r"\((?:[A-Za-z_][\w.:-]{0,80}(?:\([\w.:-]{1,40}\)|\[rank=[0-9]{1,6}\])?)(?: (?:TP|DP|PP|EP)[0-9]{1,5}){0,4}(?: rank=[0-9]{1,6})?,? pid=(?P<pid>[0-9]{1,10})\b")
 WORKER_PID_SPAN = 200  # the prefix lies within a line's first characters
 # vLLM V1's worker names: "Worker_TP2", "Worker_TP1_EP1", "Worker_DP0_TP0_EP0", "Worker_PP0_TP3" -
 # the TP index is the process's rank only in the first data-parallel replica and pipeline stage

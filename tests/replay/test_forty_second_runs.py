@@ -449,3 +449,38 @@ def test_rays_nested_task_errors_name_the_inner_worker(tmp_path: Path, ruleset: 
     ]
     seen = incidents_of(tmp_path, {"verl_gsm8k_grpo.log": "\n".join(lines) + "\n"}, ruleset)
     assert (seen[0].cause, seen[0].rank, seen[0].node) == (Cause.CUDA_OOM, 18, "10.177.105.102"), seen[0]
+
+
+def test_an_xid_names_the_pid_a_workers_prefix_gave_its_rank(tmp_path: Path, ruleset: RuleSet) -> None:
+    # NeMo-RL's actors print their repr in Ray's prefix; the node's kernel log names the host by
+    # name where the prefix gave its address
+    driver = [f"(MegatronPolicyWorker[rank={r}] pid={344010 + r}, ip=10.202.198.43) [rank{r}]:[W1123 00:50:47.490956324 "
+              f"ProcessGroupNCCL.cpp:4816] [PG ID 0 PG GUID 0 Rank {r}]  using GPU {r - 8} to perform barrier as devices "
+              "used by this process are currently unknown." for r in range(8, 16)]
+    driver += [f"(MegatronPolicyWorker[rank={r}] pid={344010 + r}, ip=10.202.198.43) [rank{r}]:[E1123 03:12:08.404091414 "
+               f"ProcessGroupNCCL.cpp:1895] [PG ID 0 PG GUID 0(default_pg) Rank {r}] Process group watchdog thread "
+               "terminated with exception: NCCL error: unhandled system error" for r in (9, 12)]
+    kern = ("Nov 23 03:12:07 eos0034 kernel: [5608619.909288] NVRM: Xid (PCI:0000:ab:00): 74, pid=344023, "
+            "name=ray::MegatronP, NVLink: fatal error detected on link 12(0x0, 0x0, 0x10000, 0x0, 0x0, 0x0, 0x0)\n")
+    seen = incidents_of(tmp_path, {"ray-driver.log": "\n".join(driver) + "\n", "kern-eos0034.log": kern}, ruleset)
+    assert (seen[0].cause, seen[0].rank, seen[0].node) == (Cause.NVLINK, 13, "eos0034"), seen[0]
+
+
+def test_rays_folded_lines_leave_no_rank_silent(tmp_path: Path, ruleset: RuleSet) -> None:
+    # Ray folded the other workers' identical timeouts into "[repeated 3x across cluster]": the rank
+    # whose own line is not shown need not have stayed silent
+    lines = [
+        "(WorkerDict pid=3943529) [rank0]:[E816 01:09:38.266897325 ProcessGroupNCCL.cpp:621] [Rank 0] Some NCCL "
+        "operations have failed or timed out. Due to the asynchronous nature of CUDA kernels, subsequent GPU "
+        "operations might run on corrupted/incomplete data. [repeated 3x across cluster]",
+        "(WorkerDict pid=3944197) [rank2]:[E816 01:09:38.174648046 ProcessGroupNCCL.cpp:1515] [PG 0 (default_pg) Rank "
+        "2] Process group watchdog thread terminated with exception: [Rank 2] Watchdog caught collective operation "
+        "timeout: WorkNCCL(SeqNum=1, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600060 "
+        "milliseconds before timing out. [repeated 2x across cluster]",
+        "(WorkerDict pid=3943529) [rank0]:[E816 01:09:38.174648046 ProcessGroupNCCL.cpp:1515] [PG 0 (default_pg) Rank "
+        "0] Process group watchdog thread terminated with exception: [Rank 0] Watchdog caught collective operation "
+        "timeout: WorkNCCL(SeqNum=1, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600060 "
+        "milliseconds before timing out.",
+    ]
+    seen = incidents_of(tmp_path, {"train.log": "\n".join(lines) + "\n"}, ruleset)
+    assert seen[0].cause is Cause.HANG and seen[0].rank is None, seen[0]
