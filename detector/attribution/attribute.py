@@ -1004,14 +1004,21 @@ def _aborts_by_the_watchdog(findings: Sequence[Finding]) -> list[Finding]:
     torchrun's -6 exits after a timeout are read. A report that names no rank (the launcher's
     process index) counts so after any rank's takedown above it in its file."""
     taken_down: dict[tuple[str | None, int | None], list[tuple[int, int | None]]] = defaultdict(list)
-    rank_taken_down: dict[tuple[int, int | None], list[datetime | None]] = defaultdict(list)  # (in another file)
+    # (in another file: when, and on which node)
+    rank_taken_down: dict[tuple[int, int | None], list[tuple[datetime | None, str | None]]] = defaultdict(list)
     for f in findings:
         if f.rule in _WATCHDOG_TAKEDOWN and f.line is not None:
             taken_down[(f.file, f.attempt)].append((f.line, f.rank))
             if f.rank is not None:
-                rank_taken_down[(f.rank, f.attempt)].append(f.time)
+                rank_taken_down[(f.rank, f.attempt)].append((f.time, f.node))
     if not taken_down:
         return list(findings)
+
+    def own_failure_before(f: Finding) -> bool:
+        # (its file said first that its process failed by itself: "terminate called after throwing")
+        return any(g.file == f.file and g.line is not None and g.line < (f.line or 0) and g is not f
+                   and ((g.role is Role.INITIATOR and g.cause is not None and g.rule != f.rule)
+                        or g.rule == "torch.cpp_terminate") for g in findings)
 
     def the_watchdogs(f: Finding) -> bool:
         if f.line is None or f.role is not Role.INITIATOR:
@@ -1024,9 +1031,12 @@ def _aborts_by_the_watchdog(findings: Sequence[Finding]) -> list[Finding]:
         if any(line < f.line and (f.rank is None or rank == f.rank) for line, rank in taken_down.get((f.file, f.attempt), ())):
             return True
         # the rank's own takedown in another file (its log, the launcher's report of its death in
-        # the console): no later than the death where both are stamped
-        return f.rank is not None and any(t is None or f.time is None or t <= f.time
-                                          for t in rank_taken_down.get((f.rank, f.attempt), ()))
+        # the console): no later than the death where both are stamped, on the same node where both
+        # name one, and the report's own file saying nothing else failed before it
+        return (f.rank is not None and not own_failure_before(f)
+                and any((t is None or f.time is None or t <= f.time)
+                        and (node is None or f.node is None or same_host(node, f.node))
+                        for t, node in rank_taken_down.get((f.rank, f.attempt), ())))
 
     return [replace(f, role=Role.COLLATERAL, cause=None) if the_watchdogs(f) else f for f in findings]
 

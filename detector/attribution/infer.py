@@ -1735,8 +1735,9 @@ def interrupted(incident: Incident, facts: RunFacts) -> Incident | None:
                                   + (f", in {where}" if where else "") + ": the others were blocked in collectives "
                                   "(native code, which does not see the interrupt) waiting for it, and it was stuck "
                                   "elsewhere")
+    # (a dump among its file's last words: taken of the stopped job, not of one running earlier)
     dumps = [f for f in facts.findings if f.rule == RULE_STACK_LOADER]
-    if dumps and len({(f.file, f.rank, f.pid) for f in dumps}) == 1:
+    if dumps and len({(f.file, f.rank, f.pid) for f in dumps}) == 1 and terminal(dumps[-1], facts):
         # a stack dump someone took before stopping the job (py-spy's) shows its main loop waiting
         # for the data loader's next batch: the job had stopped progressing, starved of its input
         dump = dumps[0]
@@ -1869,8 +1870,8 @@ def loader_dump_behind(incident: Incident, facts: RunFacts) -> Incident | None:
     # also dumps a healthy rank waiting for a batch, and training goes on after it; the others'
     # teardown may follow it at length in a combined log)
     loader = [f for f in facts.findings if f.rule == RULE_STACK_LOADER or f.rule == FAULTHANDLER_LOADER]
-    dumps = [f for f in loader if (f.rule == RULE_STACK_LOADER or _last_words_or_before_the_timeouts(f, facts))
-             and (f.rank == rank or (pid is not None and f.pid == pid))]
+    dumps = [f for f in loader if (f.rank == rank or (pid is not None and f.pid == pid))
+             and (f.rule == RULE_STACK_LOADER or _last_words_or_before_the_timeouts(f, facts))]
     if (not dumps and loader and all(f.rank is None and f.pid is None for f in loader)
             and len({f.file for f in loader}) == 1
             and max(f.line or 0 for f in loader) - min(f.line or 0 for f in loader) <= ONE_DUMP_LINES

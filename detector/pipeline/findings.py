@@ -674,11 +674,13 @@ def demote_exit_handler_errors(findings: Sequence[Finding]) -> list[Finding]:
         head, count = group[0], len(group)
         line, last = head.line or 0, group[-1].line or 0
         within = IGNORED_WITHIN if head.rule == IGNORED else ATEXIT_WITHIN
+        # (another traceback begun after the group's own headers: its exception is another's, and so
+        # are those after it - the ignored ones' were cut)
+        other = min((t.line or 0 for t in tracebacks if t.file == head.file and (t.line or 0) > last + 1 + count),
+                    default=None) if head.rule == IGNORED else None
         firsts = [f for f in exceptions if f.file == head.file and f.rank == head.rank and id(f) not in demoted
-                  and 0 < (f.line or 0) - line <= within + (last - line)][:count]
-        if firsts and head.rule == IGNORED and any(
-                t.file == head.file and last + 1 + count < (t.line or 0) < (firsts[0].line or 0) for t in tracebacks):
-            firsts = []  # another traceback began before them: those exceptions are another's (the ignored ones' were cut)
+                  and 0 < (f.line or 0) - line <= within + (last - line)
+                  and (other is None or (f.line or 0) < other)][:count]
         demoted.update(id(f) for f in firsts)
         dropped.update(id(f) for f in findings if f.rule == TRACEBACK and f.file == head.file
                        and f.rank == head.rank and 0 < (f.line or 0) - line <= (last - line) + 1 + count)
@@ -985,6 +987,8 @@ def demote_caught_exceptions(findings: Sequence[Finding], scans: Sequence[FileSc
         return list(findings)
     # the last line of each file that says something failed, other than an exception and its traceback
     failing: dict[str | None, int] = {}
+    # and of each rank's own (a failure of its rank, or an exit with an error that names no rank)
+    own_failing: dict[tuple[str | None, int | None], int] = {}
     for f in findings:
         if f.line is None or f.rule in (UNCAUGHT, TRACEBACK, FRAME):
             continue
@@ -993,7 +997,18 @@ def demote_caught_exceptions(findings: Sequence[Finding], scans: Sequence[FileSc
         exited = f.rule == RULE_EXIT_CODE and f.field("exitcode") not in (None, "0")
         if f.role is not Role.CONTEXT or exited:
             failing[f.file] = max(failing.get(f.file, 0), f.line)
-    caught = {id(f) for f in went_on if failing.get(f.file, 0) < (f.line or 0) or id(f) in trained_on}
+            if f.rank is not None or exited:
+                own_failing[(f.file, f.rank)] = max(own_failing.get((f.file, f.rank), 0), f.line)
+
+    def nothing_of_its_own_after(f: Finding) -> bool:
+        # (the rank's steps stamped after it: what failed later in the file is another rank's, or
+        # the launcher's teardown; its own failure or an exit naming no rank still counts)
+        line = f.line or 0
+        return (f.rank is not None and own_failing.get((f.file, f.rank), 0) < line
+                and own_failing.get((f.file, None), 0) < line)
+
+    caught = {id(f) for f in went_on if failing.get(f.file, 0) < (f.line or 0)
+              or (id(f) in trained_on and nothing_of_its_own_after(f))}
     if not caught:
         return list(findings)
     by_where: dict[tuple[str | None, int | None], list[Finding]] = defaultdict(list)
@@ -1538,9 +1553,16 @@ def _outer_ray_errors_dropped(findings: Sequence[Finding]) -> list[Finding]:
     one names the process that failed."""
     heads = sorted((f for f in findings if f.rule in _RAY_HEADERS and f.role is Role.INITIATOR and f.line is not None),
                    key=lambda f: (f.file or "", f.line or 0))
+    tracebacks = {(f.file, f.line) for f in findings if f.rule == TRACEBACK}
+
+    def error_class(f: Finding) -> str | None:
+        return f.field("exc_type") or ("OutOfMemoryError" if f.rule == "torch.ray_task_out_of_memory" else None)
+
+    # (the inner header inside the outer one's traceback: no new traceback begins between them)
     outer = {id(a) for a, b in itertools.pairwise(heads)
              if a.file == b.file and 0 < (b.line or 0) - (a.line or 0) <= RAY_NESTED_WITHIN
-             and a.pid != b.pid and a.cause is b.cause}
+             and a.pid != b.pid and error_class(a) is not None and error_class(a) == error_class(b)
+             and not any((a.file, line) in tracebacks for line in range((a.line or 0) + 1, b.line or 0))}
     if not outer:
         return list(findings)
     return [dataclasses.replace(f, role=Role.CONTEXT) if id(f) in outer else f for f in findings]
@@ -1805,7 +1827,7 @@ APP_FAILURES = frozenset({Cause.PYTHON_EXCEPTION, Cause.CUDA_OOM, Cause.DATA_LOA
 
 
 def demote_foreign_app_faults(findings: Sequence[Finding], idx: RunIndex, start: datetime | None,
-                              job_output: bool = False) -> list[Finding]:
+                              job_output: bool = False, output_end: datetime | None = None) -> list[Finding]:
     """Application Xids (13, 31, 43 ...) that are not this job's made context: one logged more
     than :data:`BEFORE_JOB` before the ranks' first line (a kernel log keeps earlier jobs'
     faults); and where the node's kernel log and its ranks share a pid namespace, one whose pid
@@ -1821,8 +1843,9 @@ def demote_foreign_app_faults(findings: Sequence[Finding], idx: RunIndex, start:
     is a GPU, memory or NVLink Xid logged more than :data:`HARDWARE_BEFORE_JOB` before it, or one
     with no date where a rank's own log shows the application failing by itself
     (:data:`APP_FAILURES`) and the Xid is a tool's process's, or of a node none of whose ranks
-    shows a failure of its own. Where the job's own output is there (``job_output``) and shows no
-    failure at all, an application Xid whose pid is none of the ranks' is context too."""
+    shows a failure of its own. Where the job's own output is there (``job_output``), shows no
+    failure at all and goes on past the fault (``output_end``, its last stamped line), an
+    application Xid naming a pid that none of the job's known processes has is context too."""
     alive: dict[int, datetime] = {}
     signalled: set[int] = set()  # ranks whose process the launcher sent its teardown signal
     for f in findings:
@@ -1861,6 +1884,7 @@ def demote_foreign_app_faults(findings: Sequence[Finding], idx: RunIndex, start:
                     and f.cause in APP_FAILURES]
     app_failure = bool(app_failures)
     rank_pids = set(idx.rank_pid.values())  # (an Xid naming one of them struck while the job ran)
+    job_pids = rank_pids | {pid for _node, pid in idx.pid_rank}
     app_nodes = {idx.node(f.node) for f in app_failures if f.node is not None}
     # nodes where some rank's own log shows it failing (what a GPU lost under a rank shows there)
     failing_nodes = {idx.node(f.node) for f in findings if f.node is not None and f.rank is not None
@@ -1896,8 +1920,10 @@ def demote_foreign_app_faults(findings: Sequence[Finding], idx: RunIndex, start:
                          and idx.node(f.node) not in job_nodes and not any(same_host(f.node, n) for n in job_nodes if n)
                          and (f.pid is None or f.pid not in rank_pids))
             # no rank of the job failed (an application fault ends its process, and its peers time
-            # out): the fault was another process's, whose pid is none of the ranks'
-            unfelt = quiet and (f.pid is None or f.pid not in rank_pids)
+            # out) and its output went on after the fault: another process's, whose pid is none of
+            # the job's known processes'
+            unfelt = (quiet and f.pid is not None and bool(job_pids) and f.pid not in job_pids
+                      and (f.time is None or output_end is None or output_end - f.time > ALIVE_AFTER))
             if before or foreign or lived_on or unbacked or tool or elsewhere or unfelt:
                 f = dataclasses.replace(f, role=Role.CONTEXT)
         elif (f.rule == OOM_KILLED and f.role is Role.INITIATOR and start is not None and f.time is not None

@@ -187,9 +187,12 @@ def run_findings(scans: Sequence[FileScan], idx: RunIndex, rules: RuleSet,
     findings = demote_after_exit(demote_after_success(demote_secondary_xids(demote_kill_after_watchdog(place_gpu_faults(findings, idx)))))
     findings = demote_caught_exceptions(demote_repeated_actor_exceptions(verl_worker_ranks(findings), scans), scans, idx.file_rank)
     findings = nvrx_stragglers(megatron_stragglers(findings, idx), idx)
-    # (the job's own output: a rank log of some length, not only a kernel log or a node's report)
-    job_output = any(s.file.kind is FileKind.RANK_LOG and s.lines >= JOB_OUTPUT_LINES for s in scans)
-    findings = demote_foreign_app_faults(findings, idx, min(starts) if starts else None, job_output)
+    # (the job's own output: a rank log of some length that shows ranks or training, not only a
+    # kernel log or a node's report; and the time it ends)
+    output = [s for s in scans if s.file.kind is FileKind.RANK_LOG and s.lines >= JOB_OUTPUT_LINES
+              and (s.prefix_ranks or s.file.rank is not None or s.last_progress is not None)]
+    output_end = max((s.last_time for s in output if s.last_time is not None), default=None)
+    findings = demote_foreign_app_faults(findings, idx, min(starts) if starts else None, bool(output), output_end)
     if relaunches:  # (replay: the files are whole)
         findings = unfinished_benchmark(demote_untimed_kernel_faults_of_a_finished_run(
             demote_faults_before_completion(findings, scans), scans), scans)

@@ -406,7 +406,7 @@ class RuleSet:
         with a match that ends in each line; else None (the selector will look). A range of JSON
         log records is looked at as the messages they hold (:func:`json_record_messages`), each
         line where it was."""
-        if buf[start:start + 2] == b'{"':
+        if buf[start:start + 2] == b'{"' and _mostly_records(buf, start, end):
             return self._record_lines(buf, start, end)
         lines = getattr(self.prefilter, "lines", None)
         if lines is None:
@@ -418,13 +418,26 @@ class RuleSet:
         at, seen = start, 0  # the start of the range's line number ``seen`` in ``buf``
         last = 0
         find = buf.find
-        for off in self.prefilter.candidates(shadow, 0, len(shadow)):
+        lines = getattr(self.prefilter, "lines", None)  # (hyperscan: one scan of the whole range)
+        offsets = ([off for off, _ids in lines(shadow, 0, len(shadow), len(self.rules))] if lines is not None
+                   else self.prefilter.candidates(shadow, 0, len(shadow)))
+        for off in offsets:
             line = seen + shadow.count(b"\n", last, off)  # (each record one line in both)
             last = off
             while seen < line:
                 at = find(b"\n", at, end) + 1
                 seen += 1
             yield at, None  # (the selector looks at the message itself)
+
+
+RECORDS_SHARE = 0.5  # of a range's lines, at least, JSON records for it to be read as records
+
+
+def _mostly_records(buf: bytes, start: int, end: int) -> bool:
+    """Whether at least :data:`RECORDS_SHARE` of buf[start:end]'s lines begin a JSON record (a
+    plain log's range that happens to start with one is read as it is)."""
+    lines = buf.count(b"\n", start, end) + 1
+    return buf.count(b'\n{"', start, end) + 1 >= RECORDS_SHARE * lines
 
 
 def _restore_ruleset(rules: tuple[CompiledRule, ...], prefilter: Prefilter, selector: RuleSelector) -> RuleSet:

@@ -414,16 +414,18 @@ def anchored_start(message: str) -> int:
 # is Docker's first field or a record's last (as detector.support.exports writes them); an escaped
 # line feed stays two characters, so a record stays one line. A prefilter wants a superset of the
 # lines: a record of another shape is looked at as it is.
-_DOCKER_TAIL = re.compile(rb'", ?"stream": ?"[a-z]{1,16}", ?"time": ?"[^"\n]{0,64}"\}$', re.MULTILINE)
+_DOCKER_TAIL = re.compile(rb'", ?"stream": ?"[a-z]{1,16}", ?"time": ?"[^"\n]{0,64}"\}\r?$', re.MULTILINE)
 
 
 def json_record_messages(data: bytes) -> bytes:
     """``data``'s JSON records as the prefilter should see them, a line each (see above)."""
-    text = _DOCKER_TAIL.sub(b"", data).replace(b'"}\n', b"\n").replace(b"\\n\n", b"\n").replace(b"\\r\n", b"\n")
-    if b"\\" not in text:
+    escaped = b"\\" in data
+    text = data.replace(b"\\\\", b"\x00") if escaped else data  # (an escaped backslash, apart first)
+    text = _DOCKER_TAIL.sub(b"", text).replace(b'"}\r\n', b"\n").replace(b'"}\n', b"\n")
+    if not escaped:
         return text
-    return (text.replace(b"\\\\", b"\x00").replace(b'\\"', b'"').replace(b"\\/", b"/").replace(b"\\t", b"\t")
-            .replace(b"\x00", b"\\"))
+    return (text.replace(b"\\n\n", b"\n").replace(b"\\r\n", b"\n").replace(b'\\"', b'"').replace(b"\\/", b"/")
+            .replace(b"\\t", b"\t").replace(b"\x00", b"\\"))
 
 
 _JSON_TEXT = ("log", "msg", "message", "text", "line", "MESSAGE")  # (MESSAGE: journalctl -o json)

@@ -431,6 +431,9 @@ _KERNEL_NAME_HOST = re.compile(
 # "nvidia-smi-q.node12.log", "dcgmi-diag-node03.txt", "node07-rocm-smi.txt", "ibstat_ip-10-0-0-5.txt"
 _TOOL_WORDS = (r"(?:nvidia[-_]smi|nvidia[-_]bug[-_]report|dcgmi?|rocm[-_]smi|amd[-_]smi|ibstat|ibv[-_]devinfo"
                r"|ibdiagnet|nvlink[-_]status|gpu[-_]health)")
+# what names a job or a model, not a host, before or after a tool's name in a file's name
+_NOT_A_TOOL_HOST = re.compile(r"^(?:slurm|job|jobid|run|train|exp|sbatch|step|task)[-_.]?[0-9]+|(?:^|[-_.])[0-9]{1,4}[bBmMkK]$",
+                              re.IGNORECASE)
 _TOOL_NAME_HOST = re.compile(
     r"^(?:" + _TOOL_WORDS + r"(?:[-_.](?:q|a|l|x|diag|r[1-4]|query|status|log|out|output))*[-_.](?P<after>.+)"
     r"|(?P<before>.+?)[-_.]" + _TOOL_WORDS + r"(?:[-_.](?:q|a|l|x|diag|r[1-4]|query|status|log|out|output))*)$",
@@ -513,6 +516,8 @@ def _text_log(path: Path, name: str, parts: tuple[str, ...], display: str, size:
             return LogFile(path, display, FileKind.RANK_LOG, None, int(worker[1]), node, None, size,
                            compressed=compressed, node_from=node_from)
         tool_host = _host_of_kernel_name(name, _TOOL_NAME_HOST)
+        if tool_host is not None and _NOT_A_TOOL_HOST.search(tool_host):
+            tool_host = None  # ("slurm-4521377_nvidia-smi.txt", "llama3-8b-nvidia-smi.log": a job's, a model's)
         if tool_host is not None:  # a node's report ("nvidia-smi_node07.txt"): the node's, no rank's
             if node is None and not named[0] | named[1]:
                 node, node_from = tool_host, "file"

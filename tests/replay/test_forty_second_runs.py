@@ -292,11 +292,16 @@ def test_two_finalisers_exceptions_printed_interleaved_at_exit(tmp_path: Path, r
 
 def test_an_old_application_xid_beside_a_job_whose_logs_show_no_failure(tmp_path: Path, ruleset: RuleSet) -> None:
     # the node's kernel log keeps another process's MMU fault; the job's output trains and ends
-    kern = ("Aug  9 02:10:12 batch-block1-0127 kernel: [2952453.135240] NVRM: Xid (PCI:0000:ab:00): 31, pid=15992, "
+    kern = ("May  9 02:10:12 batch-block1-0127 kernel: [2952453.135240] NVRM: Xid (PCI:0000:ab:00): 31, pid=15992, "
             "name=pt_main_thread, Ch 0000000a, intr 00000000. MMU Fault: ENGINE GRAPHICS GPCCLIENT_T1_0 faulted @ "
             "0x7f2e_4a000000. Fault is of type FAULT_PDE ACCESS_TYPE_VIRT_READ\n")
-    seen = incidents_of(tmp_path, {"kern-batch-block1-0127.log": kern, "ray-driver.log": _steps(30)}, ruleset)
+    driver = "\n".join(_barrier("DTensorPolicyWorker", 170270 + r, r) for r in range(4)) + "\n" + _steps(30)
+    seen = incidents_of(tmp_path, {"kern-batch-block1-0127.log": kern, "ray-driver.log": driver}, ruleset)
     assert not seen, seen
+    # the same fault where the job's processes are not known: nothing says it was another's
+    unknown = incidents_of(tmp_path / "unknown", {"kern-batch-block1-0127.log": kern, "ray-driver.log": _steps(30)},
+                           ruleset)
+    assert unknown and unknown[0].cause is Cause.ILLEGAL_MEMORY_ACCESS, unknown
     # the kernel log alone (all a user pasted) still says what it says
     alone = incidents_of(tmp_path / "alone", {"dmesg.txt": kern}, ruleset)
     assert alone and alone[0].cause is Cause.ILLEGAL_MEMORY_ACCESS, alone
@@ -484,3 +489,64 @@ def test_rays_folded_lines_leave_no_rank_silent(tmp_path: Path, ruleset: RuleSet
     ]
     seen = incidents_of(tmp_path, {"train.log": "\n".join(lines) + "\n"}, ruleset)
     assert seen[0].cause is Cause.HANG and seen[0].rank is None, seen[0]
+
+
+def test_steps_flushed_after_a_traceback_do_not_make_it_caught(tmp_path: Path, ruleset: RuleSet) -> None:
+    # stdout's buffered steps land after stderr's traceback, then srun says the task failed
+    lines = [f"2024-07-22 17:{m:02d}:00,000 INFO step={m} loss=2.31" for m in range(20)]
+    lines += ["Traceback (most recent call last):", '  File "/home/u/train.py", line 88, in <module>',
+              "    batch = next(it)", "KeyError: 'input_ids'"]
+    lines += [f"2024-07-22 17:{m:02d}:00,000 INFO step={m} loss=2.31" for m in range(20, 32)]
+    lines += ["srun: error: gpu101: task 0: Exited with exit code 1"]
+    seen = incidents_of(tmp_path, {"slurm-1.out": "\n".join(lines) + "\n"}, ruleset)
+    assert seen and seen[0].cause is Cause.PYTHON_EXCEPTION, seen
+
+
+def test_an_abort_after_its_own_exception_on_another_machine_stays_a_failure(tmp_path: Path,
+                                                                            ruleset: RuleSet) -> None:
+    m0 = [*_watchdog_takedown(0), *_watchdog_takedown(1), *_SPAWN_EXIT]
+    m1 = ["terminate called after throwing an instance of 'std::runtime_error'",
+          "  what():  unexpected state in the scheduler", *_SPAWN_EXIT]
+    seen = incidents_of(tmp_path, {"machine0.log": "\n".join(m0) + "\n", "machine1.log": "\n".join(m1) + "\n"},
+                        ruleset)
+    assert seen[0].cause is not Cause.HANG, seen[0]
+
+
+def test_two_ray_errors_of_different_classes_are_not_one_nested_error(tmp_path: Path, ruleset: RuleSet) -> None:
+    lines = [
+        "ray.exceptions.RayTaskError(ValueError): ray::Worker.init_model() (pid=100, ip=10.0.0.1, "
+        "actor_id=aa, repr=<Worker>)",
+        '  File "/app/worker.py", line 10, in init_model',
+        "ray.exceptions.RayTaskError(KeyError): ray::Worker.step() (pid=200, ip=10.0.0.2, actor_id=bb, repr=<Worker>)",
+        '  File "/app/worker.py", line 20, in step',
+    ]
+    seen = incidents_of(tmp_path, {"driver.log": "\n".join(lines) + "\n"}, ruleset)
+    assert seen[0].node == "10.0.0.1", seen[0]
+
+
+def test_a_real_traceback_after_two_finalisers_headers_keeps_its_exception(tmp_path: Path, ruleset: RuleSet) -> None:
+    lines = [
+        "Exception ignored in: <function _MultiProcessingDataLoaderIter.__del__ at 0x7fbebeb92dc8>",
+        "Exception ignored in: <function _MultiProcessingDataLoaderIter.__del__ at 0x7f6516c063a4>",
+        "Traceback (most recent call last):",
+        '  File "/usr/lib/python3.10/multiprocessing/process.py", line 160, in is_alive',
+        "AssertionError: can only test a child process",
+        "Traceback (most recent call last):",
+        '  File "/home/u/train.py", line 88, in <module>',
+        "    batch = next(it)",
+        "KeyError: 'input_ids'",
+    ]
+    seen = incidents_of(tmp_path, {"train.out": _steps(10) + "\n".join(lines) + "\n"}, ruleset)
+    assert seen and any("KeyError" in e for e in seen[0].evidence), seen
+
+
+def test_a_tool_report_named_for_a_job_names_no_node(tmp_path: Path, ruleset: RuleSet) -> None:
+    smi = "Unable to determine the device handle for GPU0000:9B:00.0: Unknown Error\n"
+    seen = incidents_of(tmp_path, {"slurm-4521377_nvidia-smi.txt": smi, "console.log": _steps(6)}, ruleset)
+    assert seen and seen[0].node != "slurm-4521377", seen[0]
+
+
+def test_sacct_parsable_rows(ruleset: RuleSet) -> None:
+    ids = {m.rule.id for m in ruleset.match("4521377|train.sh|gpu|TIMEOUT|0:0|gpu[101-108]|2-00:00:15|",
+                                            StreamKind.RANK_LOG)}
+    assert "scheduler.sacct_time_limit" in ids, ids
