@@ -435,8 +435,8 @@ _TOOL_WORDS = (r"(?:nvidia[-_]smi|nvidia[-_]bug[-_]report|dcgmi?|rocm[-_]smi|amd
 _NOT_A_TOOL_HOST = re.compile(r"^(?:slurm|job|jobid|run|train|exp|sbatch|step|task)[-_.]?[0-9]+|(?:^|[-_.])[0-9]{1,4}[bBmMkK]$",
                               re.IGNORECASE)
 _TOOL_NAME_HOST = re.compile(
-    r"^(?:" + _TOOL_WORDS + r"(?:[-_.](?:q|a|l|x|diag|r[1-4]|query|status|log|out|output))*[-_.](?P<after>.+)"
-    r"|(?P<before>.+?)[-_.]" + _TOOL_WORDS + r"(?:[-_.](?:q|a|l|x|diag|r[1-4]|query|status|log|out|output))*)$",
+    r"^(?:" + _TOOL_WORDS + r"(?:[-_.](?:[a-z]|(?-i:[A-Z_]{3,})|diag|r[1-4]|query|status|log|out|output))*[-_.](?P<after>.+)"
+    r"|(?P<before>.+?)[-_.]" + _TOOL_WORDS + r"(?:[-_.](?:[a-z]|(?-i:[A-Z_]{3,})|diag|r[1-4]|query|status|log|out|output))*)$",
     re.IGNORECASE)
 _DATE_LIKE = re.compile(r"^[0-9]{4}[-_.]?[0-9]{2}[-_.]?[0-9]{2}(?:[-_T.][0-9]{2,6})*$")
 _NOT_A_HOST = re.compile(r"^(?:v|ver|version|rank|local[-_]?rank|r|part|attempt|try|run|job|step|epoch|day|test)[-_]?[0-9]{1,6}$",
@@ -518,7 +518,9 @@ def _text_log(path: Path, name: str, parts: tuple[str, ...], display: str, size:
         tool_host = _host_of_kernel_name(name, _TOOL_NAME_HOST)
         if tool_host is not None and _NOT_A_TOOL_HOST.search(tool_host):
             tool_host = None  # ("slurm-4521377_nvidia-smi.txt", "llama3-8b-nvidia-smi.log": a job's, a model's)
-        if tool_host is not None:  # a node's report ("nvidia-smi_node07.txt"): the node's, no rank's
+        if tool_host is not None and not (_PTJ_MASTER.search(name) or _PTJ_WORKER.search(name)):
+            # a node's report ("nvidia-smi_node07.txt"): the node's, no rank's (a Kubeflow pod's
+            # report, "..._job-master-0.txt", is its one rank's: read below as the pod's logs are)
             if node is None and not named[0] | named[1]:
                 node, node_from = tool_host, "file"
             return LogFile(path, display, FileKind.RANK_LOG, None, None, node, None, size, compressed=compressed,

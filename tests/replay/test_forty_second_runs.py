@@ -550,3 +550,18 @@ def test_sacct_parsable_rows(ruleset: RuleSet) -> None:
     ids = {m.rule.id for m in ruleset.match("4521377|train.sh|gpu|TIMEOUT|0:0|gpu[101-108]|2-00:00:15|",
                                             StreamKind.RANK_LOG)}
     assert "scheduler.sacct_time_limit" in ids, ids
+
+
+def test_a_tool_reports_options_are_no_node_and_a_pods_report_is_its_ranks() -> None:
+    from detector.sources.runs import _TOOL_NAME_HOST, _host_of_kernel_name
+    assert _host_of_kernel_name("nvidia-smi-q-d-ECC-node5.txt", _TOOL_NAME_HOST) == "node5"
+    assert _host_of_kernel_name("nvidia-smi-q-d-PERFORMANCE_gpu-a17.txt", _TOOL_NAME_HOST) == "gpu-a17"
+
+
+def test_a_kubeflow_pods_gpu_report_keeps_the_pods_rank(tmp_path: Path) -> None:
+    from detector.sources.runs import discover
+    smi = "    Clocks Event Reasons\n        HW Slowdown                       : Active\n"
+    write_run(tmp_path, {"nvidia-smi-q-d-PERFORMANCE_job-master-0.txt": smi, "job-master-0.log": _steps(5),
+                         "job-worker-0.log": _steps(5)})
+    ranks = {f.display: f.rank for f in discover(tmp_path)[0]}
+    assert ranks["nvidia-smi-q-d-PERFORMANCE_job-master-0.txt"] == 0, ranks
