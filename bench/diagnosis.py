@@ -41,7 +41,8 @@ truth.json, side by side with a naive reader that takes the first error-looking 
     python bench/diagnosis.py --split fresh39 # the thirty-ninth session's set-aside (scored, then promoted)
     python bench/diagnosis.py --split fresh40 # the fortieth session's set-aside (scored, then promoted)
     python bench/diagnosis.py --split fresh41 # the forty-first session's set-aside (scored, then promoted)
-    python bench/diagnosis.py --split fresh42 # the forty-third set-aside (next session; once, at the end)
+    python bench/diagnosis.py --split fresh42 # the forty-second session's set-aside (scored, then promoted)
+    python bench/diagnosis.py --split fresh43 # the forty-fourth set-aside (next session; once, at the end)
     (fresh5, fresh6 and fresh7, set aside in the eighth to tenth sessions, were scored once and
     then moved to development: split.json's "promoted")
     python bench/diagnosis.py --split all --misses
@@ -138,7 +139,8 @@ ASIDES: tuple[tuple[str, str], ...] = (
     ("fresh28", "fresh28"), ("fresh29", "fresh29"), ("fresh30", "fresh30"), ("fresh31", "fresh31"),
     ("fresh32", "fresh32"), ("fresh33", "fresh33"), ("fresh34", "fresh34"),
     ("fresh35", "fresh35"), ("fresh36", "fresh36"), ("fresh37", "fresh37"), ("fresh38", "fresh38"),
-    ("fresh39", "fresh39"), ("fresh40", "fresh40"), ("fresh41", "fresh41"), ("fresh42", "fresh42"))
+    ("fresh39", "fresh39"), ("fresh40", "fresh40"), ("fresh41", "fresh41"), ("fresh42", "fresh42"),
+    ("fresh43", "fresh43"))
 SPLITS: tuple[str, ...] = ("dev", *(label for _, label in ASIDES))
 
 
