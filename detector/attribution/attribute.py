@@ -1002,7 +1002,10 @@ def _aborts_by_the_watchdog(findings: Sequence[Finding]) -> list[Finding]:
     the NCCL watchdog of that rank said, earlier in the same file and attempt, that it was taking
     the process down: the abort is the watchdog's, after a timeout or a collective's error, as
     torchrun's -6 exits after a timeout are read. A report that names no rank (the launcher's
-    process index) counts so after any rank's takedown above it in its file."""
+    process index) counts so after any rank's takedown above it in its file; one that names its
+    rank, after that rank's takedown in another file (a notebook's cell output beside the server's
+    log), where the two are on one node, in that order where both are stamped, and the report's
+    own file said nothing else failed before it."""
     taken_down: dict[tuple[str | None, int | None], list[tuple[int, int | None]]] = defaultdict(list)
     # (in another file: when, and on which node)
     rank_taken_down: dict[tuple[int, int | None], list[tuple[datetime | None, str | None]]] = defaultdict(list)

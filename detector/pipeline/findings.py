@@ -156,8 +156,10 @@ def findings_from_hit(hit: Hit, f: LogFile, idx: RunIndex) -> list[Finding]:
     return out
 
 
-# Ray's reports that a task or actor method raised, naming the worker's pid and node (rules/launchers.yaml)
-_IPV4 = re.compile(r"[0-9]{1,3}(?:\.[0-9]{1,3}){3}")
+_IPV4 = re.compile(r"[0-9]{1,3}(?:\.[0-9]{1,3}){3}")  # a node named by its address
+
+# Ray's reports that a task or actor method raised, naming the worker's pid and node (rules/launchers.yaml;
+# and its memory monitor's report of the worker it killed)
 RAY_TASK_RULES = frozenset({"launcher.ray_task_error", "launcher.ray_task_gpu_error", "launcher.ray_task_dist_error",
                             "launcher.ray_memory_monitor", "torch.ray_task_out_of_memory"})
 
@@ -934,7 +936,9 @@ def demote_caught_exceptions(findings: Sequence[Finding], scans: Sequence[FileSc
     exception's own rank's (the file's may be another rank's), and progress up to the file's word
     that training completed counts however short. A rank's steps stamped after the exception in its
     own files (:data:`CAUGHT_STEPS` of them: torchrun's stdout.log beside the stderr.log that holds
-    the traceback, or the rank's one log) say the same. The tracebacks' headers are dropped."""
+    the traceback, or the rank's one log) say the same; in its own file, they say so whatever
+    another rank or the launcher failed later, unless its own rank fails later there (or an exit
+    names no rank). The tracebacks' headers are dropped."""
     progress = {s.file.display: s.last_progress for s in scans if s.last_progress is not None}
     shared = {s.file.display: s for s in scans if len(s.prefix_ranks) >= 2}
     exceptions = sorted((f for f in findings if f.rule == UNCAUGHT and f.line is not None
@@ -973,8 +977,9 @@ def demote_caught_exceptions(findings: Sequence[Finding], scans: Sequence[FileSc
     by_file = {s.file.display: s for s in scans}
 
     def stamped_on_after(f: Finding) -> bool:
-        # the rank's own steps after it in its file, stamped after it (no buffered output flushed at
-        # exit): the program went on, whatever failed later
+        # the rank's own steps after it in its file, stamped after it: the program went on, whatever
+        # another rank or the launcher's teardown failed later in the file (its own later failure
+        # still counts: stdout's buffered steps flushed at exit carry stamps after a traceback too)
         scan = by_file.get(f.file or "")
         if scan is None or f.time is None or f.line is None:
             return False
