@@ -648,7 +648,7 @@ _PTJ_WORKER = re.compile(r"(?:^|[-_.])worker[-_](\d{1,6})\.(?:log|txt|out)$", re
 
 
 # what a worker pod's own files say its rank is: its environment in "kubectl describe pod" ("RANK:
-# 26"), a training script's "distributed init (rank 26)", a logger's "rank=26" at its start
+# 26"), a training script's "distributed init (rank 26)"
 _STATED_RANK = re.compile(rb"^\s{0,12}RANK:\s{1,40}(\d{1,6})\s*$|distributed init \(rank (\d{1,6})\)", re.MULTILINE)
 _STATED_LOOKS = 4  # worker files read for a stated rank, at most
 
