@@ -29,7 +29,7 @@ from detector.sources.prefixes import WORKER_PID, WORKER_PID_SPAN
 from detector.sources.runs import FileKind, LogFile
 from detector.sources.timestamps import nccl_header, parse_timestamp
 from detector.sources.torchelastic import FailureRecord
-from detector.support.hosts import placeholder_host, same_host
+from detector.support.hosts import is_address, placeholder_host, same_host
 from detector.support.numbers import field_float, small_int
 from detector.types import (
     GPU_FAULTS,
@@ -83,7 +83,7 @@ def findings_from_hit(hit: Hit, f: LogFile, idx: RunIndex) -> list[Finding]:
                     # rank's node has another name
                     rank = _rank_of_pid(idx, None, pid)
                     known = idx.rank_node.get(rank) if rank is not None else None
-                    if (known is not None and not placeholder_host(known) and not _IPV4.fullmatch(known)
+                    if (known is not None and not placeholder_host(known) and not is_address(known)
                             and not same_host(known, node)):
                         rank = None
             if node is None and rank is not None:
@@ -155,8 +155,6 @@ def findings_from_hit(hit: Hit, f: LogFile, idx: RunIndex) -> list[Finding]:
         ))
     return out
 
-
-_IPV4 = re.compile(r"[0-9]{1,3}(?:\.[0-9]{1,3}){3}")  # a node named by its address
 
 # Ray's reports that a task or actor method raised, naming the worker's pid and node (rules/launchers.yaml;
 # and its memory monitor's report of the worker it killed)

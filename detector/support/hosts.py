@@ -57,6 +57,11 @@ def placeholder_host(name: str) -> bool:
 _IPV4 = re.compile(r"[0-9]{1,3}(?:\.[0-9]{1,3}){3}")
 
 
+def is_address(name: str) -> bool:
+    """The name is an IPv4 address, not a host name."""
+    return _IPV4.fullmatch(name) is not None
+
+
 def same_host(a: str, b: str) -> bool:
     """Two spellings of one host: equal ignoring case, or one the short name of the other (an IP
     address only equal: 10.0.0.1 and 10.0.0.2 are two hosts)."""
