@@ -889,15 +889,29 @@ def _straggler_before_a_stop(incidents: list[Incident]) -> list[Incident]:
     """``incidents`` with a rank's straggling first where the one failure is the job being stopped
     from outside with nothing failing before (a signal or a cancellation no rank is named for):
     a job that ran slow for a rank and was then ended (often by a person who saw it crawl) is
-    told first what was wrong with it; the stop stays the second incident."""
+    told first what was wrong with it; the stop stays the second incident. The stop may name the
+    node its word was printed on (the batch host's "CANCELLED ... DUE TO TIME LIMIT", the tasks
+    srun saw terminated); the straggler names its rank, its node or its GPU, or is a GPU's own
+    report of slowing its clocks (nvidia-smi's "HW Slowdown: Active" pasted beside the console)."""
     if len(incidents) < 2 or incidents[0].cause is not Cause.PREEMPTION or incidents[0].remediation.drain_node:
         return incidents
-    if incidents[0].initiator.rank is not None or incidents[0].initiator.node is not None:
+    if incidents[0].initiator.rank is not None:
         return incidents
-    slow = next((i for i in incidents if i.cause is Cause.STRAGGLER and i.initiator.rank is not None), None)
+    slow = next((i for i in incidents if i.cause is Cause.STRAGGLER and _names_the_slow_one(i)), None)
     if slow is None or any(i.cause not in (Cause.PREEMPTION, Cause.STRAGGLER) for i in incidents):
         return incidents
     return [slow, *(i for i in incidents if i is not slow)]
+
+
+RULE_CLOCK_SLOWDOWN = "xid.gpu_clock_slowdown_active"  # rules/xid.yaml: nvidia-smi's clock event reasons
+
+
+def _names_the_slow_one(incident: Incident) -> bool:
+    """A straggler incident that says which rank, node or GPU was slow, or rests on a GPU's own
+    report of slowing down."""
+    who = incident.initiator
+    return (who.rank is not None or who.node is not None or who.gpu is not None
+            or any(f.rule == RULE_CLOCK_SLOWDOWN for f in incident.evidence))
 
 
 # a process that died of its own failure: its peers' transfers to it fail after it

@@ -13,6 +13,7 @@ The statistics (``detector.stats``: numpy) and the metrics reader are imported w
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import statistics
 from collections.abc import Callable, Sequence
@@ -22,10 +23,10 @@ from detector.pipeline.clocks import node_clock_offsets, shift_notes, shift_samp
 from detector.pipeline.filescan import FileScan
 from detector.pipeline.index import RunIndex, resolve_line_rank
 from detector.pipeline.tail import tail_event, tail_message, tail_of
-from detector.sources.prefixes import logger_rank
+from detector.sources.prefixes import logger_rank, timing_rank
 from detector.sources.runs import FileKind, LogFile
 from detector.support.numbers import MAX_RANKS
-from detector.types import RULE_SLOWDOWN, Event, Finding
+from detector.types import RULE_SLOWDOWN, RULE_STRAGGLER, Event, Finding
 
 if TYPE_CHECKING:
     from detector.sources.metrics import MetricSeries
@@ -124,8 +125,9 @@ def _prints_steps(scan: FileScan, preset: Preset) -> bool:
 
 def step_items(scan: FileScan, preset: Preset, cap: int = MAX_STEP_LINES) -> StepItems:
     """The last ``cap`` step lines of a file's tail and the note candidates among them, in
-    order, each with its Event (those with a time) and ``preset``'s record (None: not a step
-    line; perhaps a note); an untimed "training finished" note is kept too."""
+    order, each with its Event and ``preset``'s record (None: not a step line; perhaps a note);
+    of the lines without a time, the step lines (:func:`step_samples` keeps them apart) and a
+    "training finished" note are kept."""
     from detector.stats import NoteKind, parse_note
 
     lines = tail_of(scan)
@@ -142,20 +144,23 @@ def step_items(scan: FileScan, preset: Preset, cap: int = MAX_STEP_LINES) -> Ste
     items: StepItems = []
     for i in sorted(step_set | set(note_lines)):
         ev = tail_event(scan, i)
-        if ev.time is None and (i in step_set or parse_note(ev.message) is not NoteKind.END):
+        if ev.time is None and i not in step_set and parse_note(ev.message) is not NoteKind.END:
             continue  # an untimed "training finished" line is kept: the rank finished after its steps
         items.append((ev, preset.parse_found(ev.message) if i in step_set else preset.parse(ev.message)))
     return items
 
 
 def step_samples(scans: Sequence[FileScan], idx: RunIndex, *, parsed_cap: int = MAX_STEP_LINES,
-                 unranked: list[StepSample] | None = None) -> tuple[list[StepSample], list[LogNote]]:
+                 unranked: list[StepSample] | None = None,
+                 untimed: list[StepSample] | None = None) -> tuple[list[StepSample], list[LogNote]]:
     """Per-rank step samples and checkpoint/eval notes from the tails of the rank logs. Lines are
     found with one regex pass over each tail; only those lines are parsed. ``parsed_cap``: the
     cap with which the scans' own step lines (``FileScan.steps``, parsed where the file was
     read) were taken. ``unranked``, when given, receives the step lines no rank can be told
     for (a job's log that only one rank writes, unprefixed), one series per file (numbered
-    from 0 in place of a rank)."""
+    from 0 in place of a rank). ``untimed``, when given, receives the step lines of the ranks
+    whose step lines carry no time at all (a console paste, print() timings), on a clock of their
+    own: each line the rank's step time after its previous one (:func:`_untimed_samples`)."""
     preset = _preset(scans)
     samples: list[StepSample] = []
     notes: list[LogNote] = []
@@ -164,6 +169,7 @@ def step_samples(scans: Sequence[FileScan], idx: RunIndex, *, parsed_cap: int = 
     from detector.stats import StepResolver, make_note
 
     untimed_ends: list[tuple[int, Event]] = []
+    no_time: dict[int, list[tuple[Event, StepRecord, str | None]]] = {}  # a rank's step lines without a time
     logs = [scan for scan in scans if scan.file.kind is FileKind.RANK_LOG and (scan.tail_lines or scan.tail_count)]
     n_series = 0
     # a file the run's preset reads no step in may print its steps in another trainer's words
@@ -189,13 +195,16 @@ def step_samples(scans: Sequence[FileScan], idx: RunIndex, *, parsed_cap: int = 
         file_notes: list[LogNote] = []  # notes no rank printed ("training finished: 60 steps")
         for ev, record in items:
             rank = resolve_line_rank(idx, scan.file, idx.node(ev.node), ev.rank, ev.local_rank)
+            worded = False  # the rank from the line's own words, not its prefix or file
             if not rank and record is not None and "rank" in ev.message:
                 # a timing line about another rank than the one that printed it (rank 0's, or srun
                 # task 0's, line per rank of timings gathered: "0: ... rank=2 step=7300 fwd_bwd=..."):
                 # the logger's rank field says whose step it is
                 field = logger_rank(ev.message)
+                if field is None:
+                    field = timing_rank(ev.message)
                 if field is not None and field < MAX_RANKS:
-                    rank = field
+                    rank, worded = field, field != rank
             if rank is None:
                 if record is None and ev.time is not None:
                     note = make_note(ev.message, rank=None, time=ev.time.timestamp(), file=ev.file, line=ev.line)
@@ -208,8 +217,13 @@ def step_samples(scans: Sequence[FileScan], idx: RunIndex, *, parsed_cap: int = 
                     unranked.append(series.sample(record, rank=n_series - 1, node=scan.file.node,
                                                   time=ev.time.timestamp(), file=ev.file, line=ev.line, text=ev.text))
                 continue
-            if ev.time is None:  # "training finished" with no time of its own (a stdout dict)
-                untimed_ends.append((rank, ev))
+            if ev.time is None or (worded and ev.time_inferred):
+                # "training finished" with no time of its own (a stdout dict); a step line with none,
+                # of a rank its words name (the time of the stamped line before it is another's)
+                if record is not None:
+                    no_time.setdefault(rank, []).append((ev, record, scan.file.node))
+                else:
+                    untimed_ends.append((rank, ev))
                 continue
             when = ev.time.timestamp()
             if record is None:
@@ -235,7 +249,28 @@ def step_samples(scans: Sequence[FileScan], idx: RunIndex, *, parsed_cap: int = 
                 note = make_note(ev.message, rank=rank, time=last[rank] + 1.0, file=ev.file, line=ev.line)
                 if note is not None:
                     notes.append(note)
+    if untimed is not None and no_time:
+        timed = {sample.rank for sample in samples}
+        untimed.extend(_untimed_samples({r: lines for r, lines in no_time.items() if r not in timed}, idx))
     return samples, notes
+
+
+def _untimed_samples(lines: dict[int, list[tuple[Event, StepRecord, str | None]]], idx: RunIndex) -> list[StepSample]:
+    """The step lines of ranks that print them without a time, each on a clock of its own that
+    starts at 0 and advances by the line's step time (its rank-local times added up where it prints
+    no step time): what the straggler detector needs, the ranks' local times on the same steps and
+    the job's time per step; no stall or slowdown can be told from them."""
+    from detector.stats import StepResolver
+
+    out: list[StepSample] = []
+    for rank, found in sorted(lines.items()):
+        resolver = StepResolver()
+        clock = 0.0
+        for ev, record, node in found:
+            clock += record.duration_s or sum(v for _k, v in record.local) or 1.0
+            out.append(resolver.sample(record, rank=rank, node=idx.rank_node.get(rank) or node, time=clock,
+                                       file=ev.file, line=ev.line, text=ev.text, local_rank=idx.rank_local.get(rank)))
+    return out
 
 
 def _no_intervals(samples: Sequence[StepSample]) -> bool:
@@ -277,7 +312,28 @@ def stats_findings(
             except (RankdoctorError, OSError) as exc:
                 warnings.append(f"{f.display}: metrics not used ({exc})")
     unranked: list[StepSample] = []
-    samples, notes = step_samples(scans, idx, parsed_cap=parsed_cap, unranked=unranked)
+    untimed: list[StepSample] = []
+    samples, notes = step_samples(scans, idx, parsed_cap=parsed_cap, unranked=unranked, untimed=untimed)
+    found, median, warnings, offsets = _timed_findings(scans, idx, samples, notes, unranked, metrics, warnings, config)
+    if untimed and not any(f.rule == RULE_STRAGGLER for f in found):
+        found.extend(_untimed_stragglers(untimed, warnings, config))
+    return found, median, warnings, offsets
+
+
+def _untimed_stragglers(untimed: list[StepSample], warnings: list[str], config: StatsConfig | None) -> list[Finding]:
+    """The straggler findings of the ranks whose step lines carry no time (:func:`_untimed_samples`),
+    placed in no time: their clock is the lines' own."""
+    if _no_intervals(untimed):
+        return []
+    from detector.stats import StatsConfig, analyze
+
+    found = _guarded(warnings, lambda: analyze(untimed, [], end_time=None, config=config or StatsConfig()))
+    return [dataclasses.replace(f, time=None) for f in found if f.rule == RULE_STRAGGLER]
+
+
+def _timed_findings(scans: Sequence[FileScan], idx: RunIndex, samples: list[StepSample], notes: list[LogNote],
+                    unranked: list[StepSample], metrics: list[MetricSeries], warnings: list[str],
+                    config: StatsConfig | None) -> tuple[list[Finding], float | None, list[str], dict[str, float]]:
     offsets = node_clock_offsets(samples)
     if offsets:
         samples = shift_samples(samples, offsets)

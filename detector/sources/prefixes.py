@@ -160,6 +160,23 @@ _RANK_FIELD = re.compile(r"(?:\| (?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL) {0,8
 # icefall / k2's logger: "INFO [train.py:1069] (5/8) Sanity check ..." (rank / world size)
 _LOGGER_RANK_OF = re.compile(r"\[[\w./-]{1,80}:\d{1,6}\] \((?P<rank>\d{1,6})/(?P<world>\d{1,6})\) ")
 _HINT_SPAN = 400  # the rank hint is looked for in the first characters of a message
+# a timing line's own word for the rank it is about, anywhere in the line: "[rank 62] step 15000
+# timing: fwd_bwd=3.19s", "[2024-12-05 23:58:39][rank   8] step 72 compute 4.87s", "[RANK:1] rank 1
+# step 260 time 11.46s", "[timing] rank=1 step=1004 fwd_bwd=4.02s", "[timing] rank 3 fwd_bwd=167.6ms"
+# (bracketed, "rank=N" / "rank:N", or "rank N" before the step or the timing words)
+_TIMING_RANK = re.compile(r"\[rank[ :]{0,4}(?P<a>\d{1,6})\]|(?<![\w.-])rank ?[=:] ?(?P<b>\d{1,6})\b"
+                          r"|(?<![\w.-])rank (?P<c>\d{1,6}),? (?:step|iter|it|epoch|timing|time|fwd|compute)(?![a-z])",
+                          re.IGNORECASE)
+
+
+def timing_rank(line: str) -> int | None:
+    """The one rank a step or timing line names as its own (:data:`_TIMING_RANK`) where no prefix
+    did (one rank printing every rank's timings: "0: [default1]:[timing] rank=1 step=1004 ..."); None
+    when it names none or several ("max 2.52s (rank 11) min 1.45s (rank 23)")."""
+    found = {int(next(g for g in m.groups() if g is not None)) for m in _TIMING_RANK.finditer(line)}
+    return found.pop() if len(found) == 1 else None
+
+
 # a launcher's line about one local worker: its command line ("'--local_rank=1'", DeepSpeed's
 # launcher and torch.distributed.launch print the failed worker's command) or torchelastic's
 # "local_rank: 0 (pid: 24024)" / "rank : 0 (local_rank: 0)"

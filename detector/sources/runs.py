@@ -434,9 +434,13 @@ _TOOL_WORDS = (r"(?:nvidia[-_]smi|nvidia[-_]bug[-_]report|dcgmi?|rocm[-_]smi|amd
 # what names a job or a model, not a host, before or after a tool's name in a file's name
 _NOT_A_TOOL_HOST = re.compile(r"^(?:slurm|job|jobid|run|train|exp|sbatch|step|task)[-_.]?[0-9]+|(?:^|[-_.])[0-9]{1,4}[bBmMkK]$",
                               re.IGNORECASE)
+# what the report holds, between the tool's name and the node's ("nvidia-smi-q-perf_dgx041.txt":
+# nvidia-smi -q -d PERFORMANCE; "dcgmi-diag-r3_node07.txt")
+_TOOL_OPTIONS = (r"diag|r[1-4]|query|status|log|out|output|perf(?:ormance)?|clocks?|power|temp(?:erature)?|ecc|topo"
+                 r"|nvlink|mem(?:ory)?|pcie?|dmon|pmon|full|health")
 _TOOL_NAME_HOST = re.compile(
-    r"^(?:" + _TOOL_WORDS + r"(?:[-_.](?:[a-z]|(?-i:[A-Z_]{3,})|diag|r[1-4]|query|status|log|out|output))*[-_.](?P<after>.+)"
-    r"|(?P<before>.+?)[-_.]" + _TOOL_WORDS + r"(?:[-_.](?:[a-z]|(?-i:[A-Z_]{3,})|diag|r[1-4]|query|status|log|out|output))*)$",
+    r"^(?:" + _TOOL_WORDS + r"(?:[-_.](?:[a-z]|(?-i:[A-Z_]{3,})|" + _TOOL_OPTIONS + r"))*[-_.](?P<after>.+)"
+    r"|(?P<before>.+?)[-_.]" + _TOOL_WORDS + r"(?:[-_.](?:[a-z]|(?-i:[A-Z_]{3,})|" + _TOOL_OPTIONS + r"))*)$",
     re.IGNORECASE)
 _DATE_LIKE = re.compile(r"^[0-9]{4}[-_.]?[0-9]{2}[-_.]?[0-9]{2}(?:[-_T.][0-9]{2,6})*$")
 _NOT_A_HOST = re.compile(r"^(?:v|ver|version|rank|local[-_]?rank|r|part|attempt|try|run|job|step|epoch|day|test)[-_]?[0-9]{1,6}$",
