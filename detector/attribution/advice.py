@@ -138,6 +138,13 @@ def remediation_for(cause: Cause, ini: Initiator, *, has_hardware_evidence: bool
             "the exception: read its traceback in the rank's own log or torchelastic error file, and fix it; the "
             "other ranks only stopped because it died.",
             "rankdoctor replay <the run's whole log dir, with each rank's own log or error.json>")
+    if cause is Cause.PYTHON_EXCEPTION and anchor is not None and anchor.rule == EXECVE_FAILED:
+        program = anchor.field("program") or "the task's program"
+        return Remediation(False, False,
+            f"Slurm could not start {program} ({anchor.field('reason') or 'execve failed'}), so no rank ran: load the "
+            "module or activate the environment that provides it in the batch script, or give its full path "
+            "(python -m torch.distributed.run in place of torchrun); the node is fine.",
+            _on(node, f"command -v {shlex.quote(program)}"))
     if cause is Cause.PYTHON_EXCEPTION:
         where_code = ""
         if anchor is not None:
@@ -213,6 +220,8 @@ def remediation_for(cause: Cause, ini: Initiator, *, has_hardware_evidence: bool
         "NCCL_DEBUG=INFO TORCH_NCCL_TRACE_BUFFER_SIZE=2000 <your launch command>")
 
 
+EXECVE_FAILED = "scheduler.slurm_execve_failed"  # rules/scheduler.yaml: no rank ran; a setup error of the job's
+
 _WHAT = {
     Cause.GPU_HARDWARE: "a GPU hardware fault",
     Cause.ECC_MEMORY: "an uncorrectable GPU memory (ECC) error",
@@ -244,6 +253,8 @@ def explain(cause: Cause, ini: Initiator, anchor: Finding | None, collateral: in
     what = _WHAT[cause]
     if cause is Cause.NVLINK and anchor is not None and amd_gpu_evidence(anchor):
         what = "an xGMI (Infinity Fabric) link error between AMD GPUs"  # (AMD's counterpart of NVLink)
+    if anchor is not None and anchor.rule == EXECVE_FAILED:
+        what = f"the job's command failing to start ({anchor.field('program')}: {anchor.field('reason')})"
     first = f"The failure started with {what} on {subject}" if who else f"The run failed with {what}; {subject} could be singled out"
     if cause is Cause.STRAGGLER:  # (a slow rank need not have failed anything: the sidecar says it while the job runs)
         first = (f"{subject[0].upper()}{subject[1:]} ran slower than its peers (a straggler)" if who

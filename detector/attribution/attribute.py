@@ -475,6 +475,35 @@ def _gpu_fault_behind_an_unknown_error(primary: Finding, initiators: Sequence[Fi
     return max(faults, key=lambda f: (_strength(f), f.confidence)) if faults else primary
 
 
+SLURM_OOM_EVENT = "scheduler.slurm_oom_kill_event"  # rules/scheduler.yaml: "Detected 1 oom_kill event in StepId=..."
+KILL_AND_OOM = timedelta(minutes=5)  # a SIGKILL's line (often stamped with the last line before it) and the OOM kill
+
+
+def _oom_behind_a_kill(kill: Finding, rank: int | None, node: str | None, facts: RunFacts) -> list[Finding]:
+    """The OOM killer's lines that account for a rank's death by SIGKILL: the kernel's kill on
+    the rank's node (of a process no other rank owns) or of the pid the launcher names, or Slurm's "Detected 1 oom_kill event" of the
+    job's step, within :data:`KILL_AND_OOM` of the kill; none when another rank's own SIGKILL came
+    with them (the OOM killer's victim is then not told)."""
+    def near(f: Finding) -> bool:
+        if f.time is None or kill.time is None or abs(f.time - kill.time) <= KILL_AND_OOM:
+            return True
+        # the kernel's clock read in another zone than the launcher's: the same process, named
+        gap = abs(f.time - kill.time)
+        return kill.pid is not None and f.pid == kill.pid and gap <= ZONE_SPAN and _a_zone_apart(gap)
+
+    ooms = [f for f in facts.findings if f.cause is Cause.HOST_OOM_KILL and f.role is Role.INITIATOR
+            and (near(f) or (rank is not None and f.rank == rank and f.pid is not None))  # (the rank's own process)
+            and ((f.node is not None and node is not None and same_host(f.node, node) and f.rank in (None, rank))
+                 or (kill.pid is not None and f.pid == kill.pid and f.rank in (None, rank)
+                     and (f.node is None or node is None or same_host(f.node, node)))
+                 or (f.rule == SLURM_OOM_EVENT and f.node is None and f.rank is None))]
+    if not ooms:
+        return []
+    killed = {f.rank for f in facts.findings if f.rule == RULE_EXIT_CODE and f.role is Role.INITIATOR
+              and f.rank is not None and killed_by_sigkill(f) and near(f)}
+    return ooms if killed <= {rank} else []
+
+
 def _failure_incident(group: Sequence[Finding], initiators: Sequence[Finding], facts: RunFacts) -> tuple[Incident, set[int]]:
     kept = _without_time_limits_after_failures(initiators, facts)
     ended = {id(f) for f in initiators} - {id(f) for f in kept}  # time limits a failure came before
@@ -621,6 +650,9 @@ def _failure_incident(group: Sequence[Finding], initiators: Sequence[Finding], f
         confidence = min(confidence, 0.6)
     if cause is Cause.CRASH_SIGNAL and any(f.cause is Cause.HOST_OOM_KILL for f in own):
         cause = Cause.HOST_OOM_KILL
+    elif cause is Cause.CRASH_SIGNAL and killed_by_sigkill(best) and (oom := _oom_behind_a_kill(best, rank, node, facts)):
+        cause = Cause.HOST_OOM_KILL
+        own += [f for f in oom if not any(f is g for g in own)]
     elif cause is Cause.CRASH_SIGNAL and killed_by_sigkill(best):
         cause, confidence = Cause.UNKNOWN, min(confidence, 0.5)
     kinds = {f.rule.split(".")[0] for f in own_initiators}

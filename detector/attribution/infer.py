@@ -1258,6 +1258,7 @@ GDB_THREAD_STACK = "generic.gdb_thread_stack"  # rules/generic.yaml: gdb's "Thre
 NCCL_KERNEL_STACK = "nccl.device_kernel_stack"  # rules/nccl.yaml: cuda-gdb's threads of a kernel in NCCL's prims_ll.h
 LAST_RESORT_RULES = frozenset({"python.fatal_abort", "torch.c10_fatal_abort", "torch.cpp_terminate", "generic.caught_signal_abort",
                                "generic.mpi_signal_abort", "generic.mpi_error_message_end", "generic.mpi_signal_received", "generic.ucx_backtrace",
+                               "generic.mpi_backtrace_frame",
                                "python.hydra_job_error",
                                "xid.uvm_fatal",
                                "python.traceback", TRACEBACK_FRAME, "launcher.sglang_process_exception",

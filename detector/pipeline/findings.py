@@ -276,9 +276,13 @@ def exit_findings(scans: Sequence[FileScan], idx: RunIndex, rank_findings: Seque
             if scode is None:
                 continue
             task_ranks = expand_ranks(tasks)
+            # (mpirun names the process's pid: "process rank 52 with PID 1147562 on node hgx051",
+            # the pid the kernel's OOM killer names)
+            task_pid = _num(fnd.field("pid")) if len(task_ranks) == 1 else None
             for task_rank in task_ranks:
                 node = idx.node(fnd.field("host")) or idx.rank_node.get(task_rank)
-                records.setdefault((fnd.attempt, task_rank), (scode, None, node, fnd.time, fnd.file or "", fnd.line or 0, fnd.text, fnd.attempt))
+                records.setdefault((fnd.attempt, task_rank), (scode, task_pid or None, node, fnd.time, fnd.file or "",
+                                                              fnd.line or 0, fnd.text, fnd.attempt))
                 if fnd.rule == MPIRUN_SIGNAL:
                     noticed.add((fnd.attempt, task_rank))
             if 0 < scode < 128 or scode - 128 in OWN_CRASH_SIGNALS:
@@ -1888,6 +1892,8 @@ def demote_foreign_app_faults(findings: Sequence[Finding], idx: RunIndex, start:
     app_failure = bool(app_failures)
     rank_pids = set(idx.rank_pid.values())  # (an Xid naming one of them struck while the job ran)
     job_pids = rank_pids | {pid for _node, pid in idx.pid_rank}
+    # the processes the launchers saw die ("failed (exitcode: -9) local_rank: 1 (pid: 3412355)")
+    exited_pids = {f.pid for f in findings if f.pid is not None and f.rank is not None and not f.rule.startswith("system.")}
     app_nodes = {idx.node(f.node) for f in app_failures if f.node is not None}
     # nodes where some rank's own log shows it failing (what a GPU lost under a rank shows there)
     failing_nodes = {idx.node(f.node) for f in findings if f.node is not None and f.rank is not None
@@ -1930,8 +1936,9 @@ def demote_foreign_app_faults(findings: Sequence[Finding], idx: RunIndex, start:
             if before or foreign or lived_on or unbacked or tool or elsewhere or unfelt:
                 f = dataclasses.replace(f, role=Role.CONTEXT)
         elif (f.rule == OOM_KILLED and f.role is Role.INITIATOR and start is not None and f.time is not None
-              and f.time < start - BEFORE_JOB):
+              and f.time < start - BEFORE_JOB and not (f.pid is not None and (f.pid in job_pids or f.pid in exited_pids))):
             # the OOM killer took a process before the ranks' first line: not one of this job's
+            # (unless the pid it names is a rank's: the kernel's clock is then on another zone)
             f = dataclasses.replace(f, role=Role.CONTEXT, cause=None)
         elif (f.role is Role.INITIATOR and f.field("xid") is not None and f.cause in GPU_FAULTS and f.time is not None
               and ((start is not None and f.time < start - HARDWARE_BEFORE_JOB)

@@ -77,6 +77,10 @@ _RAY = re.compile(
     r"(?:, ip=(?P<ip>[0-9A-Fa-f.:]{3,45}))?"
     r"(?:, [^()]{0,120})?\)" + _ANSI + " ?"
 )
+# Ray's own daemons' lines forwarded to the driver: "(raylet, ip=172.27.221.101) ", "(raylet) ",
+# "(gcs_server) " - the node they run on, where Ray names it
+_RAY_DAEMON = re.compile(_ANSI + r"\((?:raylet|gcs_server|dashboard_agent|log_monitor|autoscaler)(?:, ip=(?P<ip>[0-9A-Fa-f.:]{3,45}))?\)"
+                         + _ANSI + " ?")
 # a Ray actor's or vLLM worker's prefix and the process it names, at a line's start (behind Ray's
 # colour codes, torchx's or docker compose's label): "(VllmWorker rank=7 pid=9493) ",
 # "(RayWorkerWrapper pid=219463, ip=10.12.1.160) ", "(Worker_TP2 pid=371746) ", a named actor's
@@ -235,6 +239,12 @@ def _strip_at(line: str, pos: int, style: PrefixStyle) -> tuple[int, int | None,
                 rank = int(m["worker_rank"])
             elif m["actor"].startswith("Worker_") and (tp := _VLLM_TP_WORKER.fullmatch(m["actor"])):
                 rank = int(tp["tp"])  # vLLM V1's "(Worker_TP2 pid=371746)": one replica's tensor-parallel rank
+            pos = m.end()
+            continue
+        m = _RAY_DAEMON.match(line, pos)
+        if m:
+            if m["ip"] and host is None:
+                host = m["ip"]
             pos = m.end()
             continue
         m = _SKYPILOT.match(line, pos)

@@ -361,7 +361,7 @@ def _program_journal(head: bytes) -> bool:
 # syslog and journald kernel lines, talosctl's "host: kern: "
 _KERNEL_LINE = re.compile(
     r"\s*(?:\[\s*\+?\d{1,9}\.\d+\]|\d+,\d+,\d+,[^;]*;|\w{3}\s+\d+ \d\d:\d\d:\d\d \S+ kernel:|\S+T\S+ \S+ kernel:"
-    r"|\[[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \d{4}\]|\S+: kern: )")
+    r"|\[[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \d{4}\]|\S+: kern: |kern {0,8}:[a-z]{3,6} {0,8}: )")
 
 
 def classify(path: Path, root: Path) -> LogFile | None:
@@ -472,6 +472,17 @@ def _host_of_kernel_name(name: str, shape: re.Pattern[str] = _KERNEL_NAME_HOST) 
     return host
 
 
+_KERNEL_FOLDERS = frozenset({"dmesg", "kernel", "kern", "kernel_logs", "kernel-logs", "syslog", "journal", "kmsg"})
+
+
+def _host_in_kernel_folder(name: str, parts: tuple[str, ...]) -> str | None:
+    """The node a kernel log in a folder of kernel logs is named for: "dmesg/hgx051.log",
+    "kernel/gpu-node-07.txt" (a name with a host's shape, as :func:`_host_of_kernel_name` checks it)."""
+    if not parts or parts[-1].lower() not in _KERNEL_FOLDERS:
+        return None
+    return _host_of_kernel_name(f"dmesg-{name}")
+
+
 # a kernel log saved under its node's name: "kern.log.node89", "dmesg.gpu-node-07", "syslog.ip-10-0-0-1"
 _KERNEL_FILE = re.compile(r"^(?:kern\.log|dmesg|syslog|messages|kmsg|journal|journalctl)\.", re.IGNORECASE)
 # an object file ("messages.o" in a build tree) is no kernel log; a text job file may end so (it is
@@ -499,6 +510,8 @@ def _text_log(path: Path, name: str, parts: tuple[str, ...], display: str, size:
     if (_KERNEL_NAME.search(name) and not _program_journal(head)) or _looks_like_kernel(head):
         if node is None and not (named[0] | named[1]) and (host := _host_of_kernel_name(name)) is not None:
             node, node_from = host, "file"  # "dmesg-node07.txt", "kern.log.gpu-3": a collection script's name
+        elif node is None and not (named[0] | named[1]) and (host := _host_in_kernel_folder(name, parts)) is not None:
+            node, node_from = host, "file"  # "dmesg/node07.log": the folder says what, the name whose
         return LogFile(path, display, FileKind.KERNEL, None, None, node, None, size, compressed=compressed,
                        node_from=node_from)
     if node is None and (described := _described_pod(ends)) is not None:

@@ -130,6 +130,10 @@ _FACILITY_HEADER = re.compile(
     r"(?P<host>" + _HOSTNAME + r"): (?:kern|user|daemon|auth|authpriv|syslog|local[0-7]): {1,8}"
     r"(?:emerg|alert|crit|err|warning|warn|notice|info|debug): {1,8}"
 )
+# dmesg --decode (-x): the facility and level before each line, padded, no host: "kern  :err   : [Tue Mar  5
+# 06:43:44 2024] Out of memory: ...", "kern  :info  : [  28.733734] ..."
+_DECODE_HEADER = re.compile(r"(?:kern|user|mail|daemon|auth|syslog|lpr|news|uucp|cron|authpriv|ftp|local[0-7]) {0,8}:"
+                            r"(?:emerg|alert|crit|err|warn|notice|info|debug) {0,8}: ")
 # what may sit between a stamp and a header: ": ", a second (collector's vs program's) stamp
 _BETWEEN = re.compile(r"[:,]? {0,4}(?:\[\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?\] {0,4})?")
 _SOURCE_FILE = re.compile(r"\.(?:py|pyx|c|cc|cpp|cxx|cu|cuh|h|hpp|rs|go|java|js|ts|sh|so)$", re.I)  # "[train.py:45]"
@@ -215,6 +219,10 @@ def parse_timestamp(text: str, *, year: int | None = None, pos: int = 0) -> Stam
         if inner is not None:
             return Stamp(inner.time, inner.since_boot, host, inner.end)
         return Stamp(None, None, host, m.end()) if host else None
+    if text[pos] in "kumdaslnucf" and (decoded := _DECODE_HEADER.match(text, pos)) is not None:
+        inner = _parse_time(text, year=year, pos=decoded.end())
+        if inner is not None:
+            return inner
     if text.startswith("[NeMo ", pos) and text[pos + 6:pos + 8] in _NEMO_LEVELS:
         # NeMo's logger: "[NeMo I 2024-04-11 16:13:04 megatron_init:263] ...", the stamp after the level
         inner = _parse_time(text, year=year, pos=pos + 8)
