@@ -477,23 +477,33 @@ def _gpu_fault_behind_an_unknown_error(primary: Finding, initiators: Sequence[Fi
 
 SLURM_OOM_EVENT = "scheduler.slurm_oom_kill_event"  # rules/scheduler.yaml: "Detected 1 oom_kill event in StepId=..."
 KILL_AND_OOM = timedelta(minutes=5)  # a SIGKILL's line (often stamped with the last line before it) and the OOM kill
+OWN_PID_SPAN = timedelta(hours=2)  # the same pid on the same node: no other process had it since
 
 
 def _oom_behind_a_kill(kill: Finding, rank: int | None, node: str | None, facts: RunFacts) -> list[Finding]:
-    """The OOM killer's lines that account for a rank's death by SIGKILL: the kernel's kill on
-    the rank's node (of a process no other rank owns) or of the pid the launcher names, or Slurm's "Detected 1 oom_kill event" of the
-    job's step, within :data:`KILL_AND_OOM` of the kill; none when another rank's own SIGKILL came
-    with them (the OOM killer's victim is then not told)."""
-    def near(f: Finding) -> bool:
-        if f.time is None or kill.time is None or abs(f.time - kill.time) <= KILL_AND_OOM:
-            return True
-        # the kernel's clock read in another zone than the launcher's: the same process, named
-        gap = abs(f.time - kill.time)
-        return kill.pid is not None and f.pid == kill.pid and gap <= ZONE_SPAN and _a_zone_apart(gap)
+    """The OOM killer's lines that account for a rank's death by SIGKILL, within
+    :data:`KILL_AND_OOM` of the kill: the kernel's kill of the pid the launcher names; on the
+    rank's node, of a process whose pid is not known to be another's; or Slurm's "Detected 1
+    oom_kill event" of the job's step. The kill of the rank's own pid also where the two clocks
+    read a whole number of half hours apart (the kernel's in another zone), or up to
+    :data:`OWN_PID_SPAN` apart (a line stamped with the time of the last stamped line before it).
+    None when another rank died by SIGKILL with them (the victim is then not told apart)."""
+    def gap(f: Finding) -> timedelta | None:
+        return None if f.time is None or kill.time is None else abs(f.time - kill.time)
 
-    ooms = [f for f in facts.findings if f.cause is Cause.HOST_OOM_KILL and f.role is Role.INITIATOR
-            and (near(f) or (rank is not None and f.rank == rank and f.pid is not None))  # (the rank's own process)
-            and ((f.node is not None and node is not None and same_host(f.node, node) and f.rank in (None, rank))
+    def near(f: Finding) -> bool:
+        apart = gap(f)
+        if apart is None or apart <= KILL_AND_OOM:
+            return True
+        own = f.pid is not None and (f.pid == kill.pid or (rank is not None and f.rank == rank))
+        return own and (apart <= OWN_PID_SPAN or (apart <= ZONE_SPAN and _a_zone_apart(apart)))
+
+    def another_process(f: Finding) -> bool:  # (both pids known, not the same process)
+        return kill.pid is not None and f.pid is not None and f.pid != kill.pid
+
+    ooms = [f for f in facts.findings if f.cause is Cause.HOST_OOM_KILL and f.role is Role.INITIATOR and near(f)
+            and ((f.node is not None and node is not None and same_host(f.node, node) and f.rank in (None, rank)
+                  and not another_process(f))
                  or (kill.pid is not None and f.pid == kill.pid and f.rank in (None, rank)
                      and (f.node is None or node is None or same_host(f.node, node)))
                  or (f.rule == SLURM_OOM_EVENT and f.node is None and f.rank is None))]
@@ -819,7 +829,7 @@ def attribute(facts: RunFacts) -> list[Incident]:
                                   i.first_evidence_time.timestamp() if i.first_evidence_time else float("inf")))
     if last_attempt is not None:
         incidents.sort(key=lambda i: not any(f.attempt == last_attempt for f in i.evidence))
-    return _straggler_before_a_stop(incidents)
+    return _straggler_before_a_stop(incidents, facts)
 
 
 AFTER_THE_JOB = timedelta(minutes=5)  # a machine fault this long after the last worker's exit
@@ -917,19 +927,28 @@ def _spawned_child_raised(incident: Incident, facts: RunFacts) -> bool:
         [f for f in incident.evidence if f.rule in LAST_RESORT_CAUSE], facts) is not None
 
 
-def _straggler_before_a_stop(incidents: list[Incident]) -> list[Incident]:
+def _straggler_before_a_stop(incidents: list[Incident], facts: RunFacts) -> list[Incident]:
     """``incidents`` with a rank's straggling first where the one failure is the job being stopped
     from outside with nothing failing before (a signal or a cancellation no rank is named for):
     a job that ran slow for a rank and was then ended (often by a person who saw it crawl) is
     told first what was wrong with it; the stop stays the second incident. The stop may name the
     node its word was printed on (the batch host's "CANCELLED ... DUE TO TIME LIMIT", the tasks
     srun saw terminated); the straggler names its rank, its node or its GPU, or is a GPU's own
-    report of slowing its clocks (nvidia-smi's "HW Slowdown: Active" pasted beside the console)."""
+    report of slowing its clocks (nvidia-smi's "HW Slowdown: Active" pasted beside the console), on
+    a node of the job's where the logs say which nodes those are. Not where the scheduler says it
+    preempted the job (the stop is then the scheduler's, whatever ran slow)."""
     if len(incidents) < 2 or incidents[0].cause is not Cause.PREEMPTION or incidents[0].remediation.drain_node:
         return incidents
-    if incidents[0].initiator.rank is not None:
+    stop = incidents[0]
+    if stop.initiator.rank is not None or any("preempt" in f.rule for f in stop.evidence if f.role is Role.INITIATOR):
         return incidents
-    slow = next((i for i in incidents if i.cause is Cause.STRAGGLER and _names_the_slow_one(i)), None)
+    nodes = [r.node for r in facts.ranks.values() if r.node]
+
+    def on_the_job(i: Incident) -> bool:
+        node = i.initiator.node
+        return node is None or not nodes or any(same_host(node, n) for n in nodes)
+
+    slow = next((i for i in incidents if i.cause is Cause.STRAGGLER and _names_the_slow_one(i) and on_the_job(i)), None)
     if slow is None or any(i.cause not in (Cause.PREEMPTION, Cause.STRAGGLER) for i in incidents):
         return incidents
     return [slow, *(i for i in incidents if i is not slow)]

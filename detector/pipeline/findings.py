@@ -17,10 +17,12 @@ from detector.pipeline.evidence import Hit
 from detector.pipeline.filescan import FileScan
 from detector.pipeline.index import RunIndex, _field, _num, _rank, global_of_local, resolve_line_rank, resolve_rank
 from detector.pipeline.tail import (
+    completed_line,
     own_last_progress,
     own_progress_stamped_after,
     progress_lines_after,
     says_completed,
+    tail_line,
     tail_of,
 )
 from detector.rules.engine import RuleSet
@@ -29,7 +31,7 @@ from detector.sources.prefixes import WORKER_PID, WORKER_PID_SPAN
 from detector.sources.runs import FileKind, LogFile
 from detector.sources.timestamps import nccl_header, parse_timestamp
 from detector.sources.torchelastic import FailureRecord
-from detector.support.hosts import is_address, placeholder_host, same_host
+from detector.support.hosts import host_key, is_address, placeholder_host, same_host
 from detector.support.numbers import field_float, small_int
 from detector.types import (
     GPU_FAULTS,
@@ -926,6 +928,81 @@ CAUGHT_PROGRESS = 100  # lines of training progress after an exception that say 
 CAUGHT_STEPS = 10  # a rank's step lines in its other file, stamped after its exception, that say so
 
 
+# a web server's access log line for a request it answered with a client error (uvicorn's, under
+# vLLM's, SGLang's and other OpenAI-style servers: 'INFO:     10.0.0.7:42384 - "POST /v1/chat/completions
+# HTTP/1.1" 400 Bad Request')
+_CLIENT_ERROR_REPLY = re.compile(r'"(?:GET|POST|PUT|DELETE|PATCH) \S{1,2000} HTTP/[0-9.]{1,3}" 4[0-9]{2}\b')
+ANSWER_LINES = 5  # lines after an exception where the server's reply to the request counts
+
+
+def demote_answered_requests(findings: Sequence[Finding], scans: Sequence[FileScan]) -> list[Finding]:
+    """``findings`` with a Python exception that the server's reply to the request follows within
+    :data:`ANSWER_LINES` lines of its file, a client error (a 4xx status in the access log: a
+    prompt longer than the model's context, a bad parameter), made context, cause none: the
+    server logged the request's error and went on serving."""
+    by_file = {s.file.display: s for s in scans}
+
+    def answered(f: Finding) -> bool:
+        scan = by_file.get(f.file or "")
+        if scan is None or f.line is None:
+            return False
+        return any(_CLIENT_ERROR_REPLY.search(tail_line(scan, f.line + k)) is not None for k in range(1, ANSWER_LINES + 1))
+
+    return [dataclasses.replace(f, role=Role.CONTEXT, cause=None)
+            if f.rule == UNCAUGHT and f.role is Role.INITIATOR and f.cause is Cause.PYTHON_EXCEPTION and answered(f)
+            else f for f in findings]
+
+
+_BAR_UPDATE = re.compile(r"([0-9]{1,12})/([0-9]{1,12}) \[[0-9:]{4,12}<")  # tqdm's "57/300 [17:09<1:13:24"
+
+
+def _bar_updates(scan: FileScan | None, after: int, before: int) -> int:
+    """How many steps a progress bar advanced on the lines strictly between line numbers
+    ``after`` and ``before`` of the file's tail (tqdm's "57/300 [17:09<1:13:24": from its first
+    count there to its last, of the same total; a line where carriage returns joined several
+    updates shows the last of them)."""
+    if scan is None:
+        return 0
+    tail = tail_of(scan)
+    counts = [(int(m[0]), m[1]) for i in range(max(0, after + 1 - scan.tail_first), min(len(tail), before - scan.tail_first))
+              for m in _BAR_UPDATE.findall(tail[i])]
+    if len(counts) < 2 or counts[0][1] != counts[-1][1]:
+        return len(counts)
+    return max(len(counts), counts[-1][0] - counts[0][0])
+
+
+RAY_UNHANDLED = "launcher.ray_unhandled_error"  # rules/launchers.yaml
+MPI_FRAME = "generic.mpi_backtrace_frame"  # rules/generic.yaml
+_SHUTDOWN_NOISE = frozenset({RAY_UNHANDLED, MPI_FRAME})
+
+
+def demote_shutdown_noise(findings: Sequence[Finding], scans: Sequence[FileScan]) -> list[Finding]:
+    """``findings`` with a Ray error no caller collected and Open MPI's backtrace frames (read as
+    a failure where nothing else says one happened) made context, cause none, after the file's word
+    that training completed, or wherever torchrun's agent says its worker group succeeded: what a
+    finished job's teardown printed."""
+    succeeded = any(f.rule == GROUP_SUCCEEDED for f in findings)
+    done = {s.file.display: line for s in scans if (line := completed_line(s)) is not None}
+
+    def noise(f: Finding) -> bool:
+        return f.rule in _SHUTDOWN_NOISE and (succeeded or (f.line is not None and done.get(f.file or "", f.line) < f.line))
+
+    return [dataclasses.replace(f, role=Role.CONTEXT, cause=None) if noise(f) else f for f in findings]
+
+
+EXECVE_FAILED = "scheduler.slurm_execve_failed"  # rules/scheduler.yaml
+
+
+def demote_steps_that_did_not_start_training(findings: Sequence[Finding], scans: Sequence[FileScan]) -> list[Finding]:
+    """``findings`` with slurmstepd's failure to start a step's program made context, cause none,
+    where training progress follows it in its file: a step of the batch script other than the
+    training one (a topology dump, a probe) failed to start, and the training ran."""
+    progress = {s.file.display: s.last_progress for s in scans if s.last_progress is not None}
+    return [dataclasses.replace(f, role=Role.CONTEXT, cause=None)
+            if f.rule == EXECVE_FAILED and f.line is not None and progress.get(f.file or "", 0) > f.line else f
+            for f in findings]
+
+
 def demote_caught_exceptions(findings: Sequence[Finding], scans: Sequence[FileScan],
                              file_rank: Mapping[str, int] | None = None) -> list[Finding]:
     """``findings`` with a Python exception that its file's training progress went on well after
@@ -960,10 +1037,13 @@ def demote_caught_exceptions(findings: Sequence[Finding], scans: Sequence[FileSc
             # a file of several ranks: the exception's own rank's progress after it (the last
             # progress of the file may be another rank's)
             last = own_last_progress(shared[f.file], line, f.rank) or 0
-        # progress for long after it, or up to the file's word that training completed
-        return last - line > CAUGHT_PROGRESS or (last > line and f.file in completed)
+        # progress for long after it (a progress bar's updates that a carriage return kept on one
+        # line count one each), or up to the file's word that training completed
+        return (last - line > CAUGHT_PROGRESS or (last > line and f.file in completed)
+                or _bar_updates(by_file.get(f.file or ""), line, last) > CAUGHT_PROGRESS)
 
     by_rank: dict[int, list[FileScan]] = defaultdict(list)
+    by_file = {s.file.display: s for s in scans}
     for scan in scans:
         rank = scan.file.rank if scan.file.rank is not None else (file_rank or {}).get(scan.file.display)
         if rank is not None and scan.file.kind is FileKind.RANK_LOG:
@@ -975,8 +1055,6 @@ def demote_caught_exceptions(findings: Sequence[Finding], scans: Sequence[FileSc
         return any((scan.file.display != f.file or scan.file.display not in shared)
                    and progress_lines_after(scan, f.time, enough=CAUGHT_STEPS) >= CAUGHT_STEPS
                    for scan in by_rank.get(f.rank, ()))
-
-    by_file = {s.file.display: s for s in scans}
 
     def stamped_on_after(f: Finding) -> bool:
         # the rank's own steps after it in its file, stamped after it: the program went on, whatever
@@ -1456,6 +1534,36 @@ def demote_recovered_flaps(findings: Sequence[Finding], ranks_until: datetime | 
     return [dataclasses.replace(f, role=Role.CONTEXT, cause=None) if id(f) in demoted else f for f in findings]
 
 
+FABRIC_NODES = 3  # nodes whose links went down at once: the switch or the fabric between them
+FABRIC_WITHIN = timedelta(seconds=30)
+
+
+def fabric_wide_link_loss(findings: Sequence[Finding]) -> list[Finding]:
+    """``findings`` with the links that went down on :data:`FABRIC_NODES` nodes or more within
+    :data:`FABRIC_WITHIN` of each other placed on no node: a switch, a cable tray or the fabric
+    failed between them, not each node's adapter, and no node is to be drained for it (each line
+    says so, and which nodes)."""
+    downs = sorted((f for f in findings if f.rule in LINK_DOWN and f.role is Role.INITIATOR and f.node is not None
+                    and f.time is not None), key=lambda f: f.time or datetime.min.replace(tzinfo=UTC))
+    if len({host_key(f.node or "") for f in downs}) < FABRIC_NODES:
+        return list(findings)
+    times = [f.time or datetime.min.replace(tzinfo=UTC) for f in downs]
+    wide: set[int] = set()
+    start = 0
+    for end in range(len(downs)):
+        while times[end] - times[start] > FABRIC_WITHIN:
+            start += 1
+        window = downs[start:end + 1]
+        if len({host_key(f.node or "") for f in window}) >= FABRIC_NODES:
+            wide.update(id(f) for f in window)
+    if not wide:
+        return list(findings)
+    nodes = sorted({f.node or "" for f in downs if id(f) in wide})
+    named = ", ".join(nodes[:6]) + (f" and {len(nodes) - 6} more" if len(nodes) > 6 else "")
+    note = f" [links of {len(nodes)} nodes went down together ({named}): a switch or the fabric, not this node]"
+    return [dataclasses.replace(f, node=None, text=f.text + note) if id(f) in wide else f for f in findings]
+
+
 DRIVER_LOADED = "system.nvidia_driver_loaded"  # rules/system.yaml
 
 
@@ -1803,6 +1911,7 @@ BEFORE_JOB = timedelta(minutes=10)
 HARDWARE_BEFORE_JOB = timedelta(hours=1)  # a hardware Xid this long before the job's first line is an earlier job's
 HARDWARE_BEFORE_FAILURE = timedelta(hours=6)  # or this long before its first timed failure, where its start is unknown
 ALIVE_AFTER = timedelta(minutes=1)
+OWN_PID_BEFORE_JOB = timedelta(hours=14)  # the widest gap two time zones make
 
 
 def _alive_at(f: Finding) -> datetime | None:
@@ -1834,7 +1943,8 @@ APP_FAILURES = frozenset({Cause.PYTHON_EXCEPTION, Cause.CUDA_OOM, Cause.DATA_LOA
 
 
 def demote_foreign_app_faults(findings: Sequence[Finding], idx: RunIndex, start: datetime | None,
-                              job_output: bool = False, output_end: datetime | None = None) -> list[Finding]:
+                              job_output: bool = False, output_end: datetime | None = None,
+                              served_to_the_end: bool = False) -> list[Finding]:
     """Application Xids (13, 31, 43 ...) that are not this job's made context: one logged more
     than :data:`BEFORE_JOB` before the ranks' first line (a kernel log keeps earlier jobs'
     faults); and where the node's kernel log and its ranks share a pid namespace, one whose pid
@@ -1852,7 +1962,9 @@ def demote_foreign_app_faults(findings: Sequence[Finding], idx: RunIndex, start:
     (:data:`APP_FAILURES`) and the Xid is a tool's process's, or of a node none of whose ranks
     shows a failure of its own. Where the job's own output is there (``job_output``), shows no
     failure at all and goes on past the fault (``output_end``, its last stamped line), an
-    application Xid naming a pid that none of the job's known processes has is context too."""
+    application Xid naming a pid that none of the job's known processes has is context too; and
+    so is any application Xid where such a quiet job is an inference server that shut down in
+    order (``served_to_the_end``): a fault of its own would have failed requests or its engine."""
     alive: dict[int, datetime] = {}
     signalled: set[int] = set()  # ranks whose process the launcher sent its teardown signal
     for f in findings:
@@ -1931,14 +2043,17 @@ def demote_foreign_app_faults(findings: Sequence[Finding], idx: RunIndex, start:
             # no rank of the job failed (an application fault ends its process, and its peers time
             # out) and its output went on after the fault: another process's, whose pid is none of
             # the job's known processes'
-            unfelt = (quiet and f.pid is not None and bool(job_pids) and f.pid not in job_pids
-                      and (f.time is None or output_end is None or output_end - f.time > ALIVE_AFTER))
+            unfelt = quiet and ((f.pid is not None and bool(job_pids) and f.pid not in job_pids
+                                 and (f.time is None or output_end is None or output_end - f.time > ALIVE_AFTER))
+                                or served_to_the_end)
             if before or foreign or lived_on or unbacked or tool or elsewhere or unfelt:
                 f = dataclasses.replace(f, role=Role.CONTEXT)
         elif (f.rule == OOM_KILLED and f.role is Role.INITIATOR and start is not None and f.time is not None
-              and f.time < start - BEFORE_JOB and not (f.pid is not None and (f.pid in job_pids or f.pid in exited_pids))):
+              and f.time < start - BEFORE_JOB and not (f.pid is not None and (f.pid in job_pids or f.pid in exited_pids)
+                                                       and start - f.time <= OWN_PID_BEFORE_JOB)):
             # the OOM killer took a process before the ranks' first line: not one of this job's
-            # (unless the pid it names is a rank's: the kernel's clock is then on another zone)
+            # (unless the pid it names is a rank's, within half a day: the kernel's clock is then in
+            # another zone; days before, the pid was another process's)
             f = dataclasses.replace(f, role=Role.CONTEXT, cause=None)
         elif (f.role is Role.INITIATOR and f.field("xid") is not None and f.cause in GPU_FAULTS and f.time is not None
               and ((start is not None and f.time < start - HARDWARE_BEFORE_JOB)

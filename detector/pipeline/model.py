@@ -21,6 +21,7 @@ from detector.pipeline.findings import (
     demote_abort_after_cpp_exception,
     demote_after_exit,
     demote_after_success,
+    demote_answered_requests,
     demote_bystander_ooms,
     demote_caught_exceptions,
     demote_caught_oom,
@@ -35,11 +36,14 @@ from detector.pipeline.findings import (
     demote_recovered_flaps,
     demote_repeated_actor_exceptions,
     demote_secondary_xids,
+    demote_shutdown_noise,
+    demote_steps_that_did_not_start_training,
     demote_store_loss_before_destroy,
     demote_teardown_errors,
     demote_worker_wait_timeouts,
     elastic_error_findings,
     exit_findings,
+    fabric_wide_link_loss,
     findings_from_hit,
     megatron_stragglers,
     nvrx_stragglers,
@@ -58,7 +62,14 @@ from detector.pipeline.findings import (
 )
 from detector.pipeline.index import LiveFacts, RunIndex, apply_live, build_index, resolve_rank
 from detector.pipeline.relaunch import demote_earlier_launches
-from detector.pipeline.tail import completed_line, last_activity, progress_between, says_completed, tail_line
+from detector.pipeline.tail import (
+    completed_line,
+    last_activity,
+    progress_between,
+    says_completed,
+    server_shut_down,
+    tail_line,
+)
 from detector.rules.engine import RuleSet
 from detector.sources.runs import FileKind, LogFile
 from detector.sources.timestamps import nccl_header
@@ -182,17 +193,23 @@ def run_findings(scans: Sequence[FileScan], idx: RunIndex, rules: RuleSet,
         demote_caught_oom(demote_abort_after_cpp_exception(findings)))))))
     ends = [t for s in scans if s.file.kind is FileKind.RANK_LOG and (t := s.last_time) is not None]
     ranks_logged = any(s.file.kind is FileKind.RANK_LOG and s.lines > 0 for s in scans)
-    findings = demote_faults_before_driver_load(demote_recovered_flaps(findings, max(ends) if ends else None), ranks_logged)
+    findings = fabric_wide_link_loss(
+        demote_faults_before_driver_load(demote_recovered_flaps(findings, max(ends) if ends else None), ranks_logged))
     findings = oom_killed_loader_workers(demote_bystander_ooms(findings))
     findings = demote_after_exit(demote_after_success(demote_secondary_xids(demote_kill_after_watchdog(place_gpu_faults(findings, idx)))))
     findings = demote_caught_exceptions(demote_repeated_actor_exceptions(verl_worker_ranks(findings), scans), scans, idx.file_rank)
+    findings = demote_steps_that_did_not_start_training(
+        demote_shutdown_noise(demote_answered_requests(findings, scans), scans), scans)
     findings = nvrx_stragglers(megatron_stragglers(findings, idx), idx)
     # (the job's own output: a rank log of some length that shows ranks or training, not only a
     # kernel log or a node's report; and the time it ends)
     output = [s for s in scans if s.file.kind is FileKind.RANK_LOG and s.lines >= JOB_OUTPUT_LINES
               and (s.prefix_ranks or s.file.rank is not None or s.last_progress is not None)]
     output_end = max((s.last_time for s in output if s.last_time is not None), default=None)
-    findings = demote_foreign_app_faults(findings, idx, min(starts) if starts else None, bool(output), output_end)
+    # (an inference server's log that ends with its orderly shutdown is the job's output too)
+    served = any(s.file.kind is FileKind.RANK_LOG and server_shut_down(s) for s in scans)
+    findings = demote_foreign_app_faults(findings, idx, min(starts) if starts else None, bool(output) or served,
+                                         output_end, served)
     if relaunches:  # (replay: the files are whole)
         findings = unfinished_benchmark(demote_untimed_kernel_faults_of_a_finished_run(
             demote_faults_before_completion(findings, scans), scans), scans)

@@ -258,19 +258,27 @@ def step_samples(scans: Sequence[FileScan], idx: RunIndex, *, parsed_cap: int = 
 def _untimed_samples(lines: dict[int, list[tuple[Event, StepRecord, str | None]]], idx: RunIndex) -> list[StepSample]:
     """The step lines of ranks that print them without a time, each on a clock of its own that
     starts at 0 and advances by the line's step time (its rank-local times added up where it prints
-    no step time): what the straggler detector needs, the ranks' local times on the same steps and
-    the job's time per step; no stall or slowdown can be told from them."""
+    no step time) for each step since the rank's previous line (a line every 50 steps: 50 step
+    times): what the straggler detector needs, the ranks' local times on the same steps and the
+    job's time per step; no stall or slowdown can be told from them."""
     from detector.stats import StepResolver
 
     out: list[StepSample] = []
     for rank, found in sorted(lines.items()):
         resolver = StepResolver()
         clock = 0.0
+        previous: int | None = None
         for ev, record, node in found:
-            clock += record.duration_s or sum(v for _k, v in record.local) or 1.0
-            out.append(resolver.sample(record, rank=rank, node=idx.rank_node.get(rank) or node, time=clock,
-                                       file=ev.file, line=ev.line, text=ev.text, local_rank=idx.rank_local.get(rank)))
+            sample = resolver.sample(record, rank=rank, node=idx.rank_node.get(rank) or node, time=clock,
+                                     file=ev.file, line=ev.line, text=ev.text, local_rank=idx.rank_local.get(rank))
+            steps = sample.step - previous if previous is not None and sample.step > previous else 1
+            previous = sample.step if previous is None else max(previous, sample.step)
+            clock += (record.duration_s or sum(v for _k, v in record.local) or 1.0) * min(steps, MAX_STEP_GAP)
+            out.append(dataclasses.replace(sample, time=clock))
     return out
+
+
+MAX_STEP_GAP = 10_000  # steps between two of a rank's untimed lines that advance its clock, at most
 
 
 def _no_intervals(samples: Sequence[StepSample]) -> bool:

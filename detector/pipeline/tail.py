@@ -346,11 +346,32 @@ def completed_line(scan: FileScan) -> int | None:
     return None
 
 
+# an inference server's orderly end (uvicorn's, under vLLM, SGLang and the OpenAI-style frontends;
+# Dynamo's frontend): it served until it was told to stop
+_SERVER_END = re.compile(r"Application shutdown complete\.|Finished server process \[[0-9]{1,10}\]"
+                         r"|HTTP service shutdown complete")
+SERVER_END_LINES = 10  # a file's last lines where a server's orderly end counts
+
+
+def server_shut_down(scan: FileScan) -> bool:
+    """Among the file's last :data:`SERVER_END_LINES` lines, an inference server's word that it
+    shut down in order (uvicorn's "Application shutdown complete.", "Finished server process [N]")."""
+    return any(_SERVER_END.search(line) is not None for line in tail_of(scan)[-SERVER_END_LINES:])
+
+
+# an inference server's progress: a request answered (uvicorn's access log), the engine's periodic
+# throughput report (vLLM's "Avg prompt throughput: ..."), SGLang's batches
+_SERVING = re.compile(r'"(?:get|post) \S{1,300} http/[0-9.]{1,3}" 200\b|avg prompt throughput: [0-9]|(?:decode|prefill) batch\. #')
+
+
 def is_progress(line: str) -> bool:
-    """``line`` shows training progress (:data:`_PROGRESS`; a few substring tests first)."""
+    """``line`` shows training progress (:data:`_PROGRESS`), or a server's serving
+    (:data:`_SERVING`); a few substring tests first."""
     low = line.lower()
     if "*** step " in low or "*** job " in low:
         return False  # Slurm's "*** STEP 4165.0 ON node CANCELLED AT ..." is no training step
+    if ("http/" in low or "throughput: " in low or " batch. #" in low) and _SERVING.search(low) is not None:
+        return True
     return ("step" in low or "iter" in low or "it=" in low or "epoch" in low or "%|" in low or "train" in low or "run " in low
             or "job " in low or "tuning" in low or "'loss'" in low) and _PROGRESS.search(low) is not None
 

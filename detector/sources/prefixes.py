@@ -72,7 +72,8 @@ _TASK = re.compile(r"[A-Za-z][\w.-]{0,40}/\d{1,6} ")  # i.pretrain/0 before [def
 _METAFLOW = re.compile(r"\[\d{1,20}/[\w.-]{1,64}/\d{1,20} \(pid \d{1,10}\)\] ")
 _ANSI = r"(?:(?:\x1b|\^\[)?\[[0-9;]{1,8}m){0,4}"  # ESC, a paste's "^[" for it, or lost
 _RAY = re.compile(
-    _ANSI + r"\((?P<actor>[A-Za-z_][\w.:-]{0,80}(?:\([\w.:-]{1,40}\))?)(?: (?:TP|DP|PP|EP)\d{1,5}){0,4}(?: rank=(?P<worker_rank>\d{1,6}))?"
+    _ANSI + r"\((?P<actor>[A-Za-z_][\w.:-]{0,80}(?:\((?:[\w.:-]{1,40}|[\w.:-]{1,40}\([\w.:-]{1,60}\))\))?)"
+    r"(?: (?:TP|DP|PP|EP)\d{1,5}){0,4}(?: rank=(?P<worker_rank>\d{1,6}))?"
     r",? pid=(?P<pid>\d{1,10})"  # (SkyPilot's older task prefix: "(my-task, pid=16959) ")
     r"(?:, ip=(?P<ip>[0-9A-Fa-f.:]{3,45}))?"
     r"(?:, [^()]{0,120})?\)" + _ANSI + " ?"
@@ -84,9 +85,11 @@ _RAY_DAEMON = re.compile(_ANSI + r"\((?:raylet|gcs_server|dashboard_agent|log_mo
 # a Ray actor's or vLLM worker's prefix and the process it names, at a line's start (behind Ray's
 # colour codes, torchx's or docker compose's label): "(VllmWorker rank=7 pid=9493) ",
 # "(RayWorkerWrapper pid=219463, ip=10.12.1.160) ", "(Worker_TP2 pid=371746) ", a named actor's
-# "(ActorWorker(reference-0) pid=7034, ip=22.1.34.130) " (match, not search)
+# "(ActorWorker(reference-0) pid=7034, ip=22.1.34.130) ", Ray Data's "(MapWorker(MapBatches(vLLMEngineStageUDF))
+# pid=32897, ip=10.0.19.13) " (match, not search)
 WORKER_PID = re.compile(r"(?:[A-Za-z0-9][\w.-]{0,120} {1,40}\| |[A-Za-z][\w.-]{0,40}/\d{1,6} )?" + _ANSI
-                        + r"\((?:[A-Za-z_][\w.:-]{0,80}(?:\([\w.:-]{1,40}\)|\[rank=[0-9]{1,6}\])?)(?: (?:TP|DP|PP|EP)[0-9]{1,5}){0,4}(?: rank=[0-9]{1,6})?,? pid=(?P<pid>[0-9]{1,10})\b")
+                        + r"\((?:[A-Za-z_][\w.:-]{0,80}(?:\((?:[\w.:-]{1,40}|[\w.:-]{1,40}\([\w.:-]{1,60}\))\)|\[rank=[0-9]{1,6}\])?)"
+                        r"(?: (?:TP|DP|PP|EP)[0-9]{1,5}){0,4}(?: rank=[0-9]{1,6})?,? pid=(?P<pid>[0-9]{1,10})\b")
 WORKER_PID_SPAN = 200  # the prefix lies within a line's first characters
 # vLLM V1's worker names: "Worker_TP2", "Worker_TP1_EP1", "Worker_DP0_TP0_EP0", "Worker_PP0_TP3" -
 # the TP index is the process's rank only in the first data-parallel replica and pipeline stage

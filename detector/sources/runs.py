@@ -70,8 +70,9 @@ _RANK_NAME = (
     # (Azure ML's user_logs/std_log_process_3.txt: the process of global rank 3)
     re.compile(r"(?:^|[^a-z])(?:worker|process|proc|task)[_-]?(\d{1,6})(?![\d])", re.I),
     # ("train-3.log"; not a host name's number: "nvidia-smi-c404-066.txt", "dmesg-r12-c07.txt" - a
-    # token that ends in a digit before it, or a zero-padded number)
-    re.compile(r"[A-Za-z_]-(0|[1-9]\d{0,5})\.(?:out|err|log|txt)$", re.I),
+    # token that ends in a digit before it, or a zero-padded number; nor a pod's or a pid's of five
+    # digits or more, "raycluster-head-27501.txt")
+    re.compile(r"[A-Za-z_]-(0|[1-9]\d{0,3})\.(?:out|err|log|txt)$", re.I),
     re.compile(r"^(\d{1,6})\.(?:out|err|log|txt)$", re.I),
 )
 _KERNEL_NAME = re.compile(r"(?:^|[._-])(?:dmesg|kmsg|kern|kernel|journal|journalctl|syslog|messages)(?:[._-]|$)", re.I)
@@ -478,8 +479,11 @@ _KERNEL_FOLDERS = frozenset({"dmesg", "kernel", "kern", "kernel_logs", "kernel-l
 def _host_in_kernel_folder(name: str, parts: tuple[str, ...]) -> str | None:
     """The node a kernel log in a folder of kernel logs is named for: "dmesg/hgx051.log",
     "kernel/gpu-node-07.txt" (a name with a host's shape, as :func:`_host_of_kernel_name` checks it)."""
-    if not parts or parts[-1].lower() not in _KERNEL_FOLDERS:
-        return None
+    if not parts or parts[-1].lower() not in _KERNEL_FOLDERS or _KERNEL_NAME.search(name):
+        return None  # ("kernel/kern.log.1", "syslog/messages-20240305": a rotation, no node's name)
+    stem = name.rsplit(".", 1)[0] if "." in name and name.rsplit(".", 1)[1].lower() in ("txt", "log", "out") else name
+    if not looks_like_host(stem):
+        return None  # ("dmesg/node07_20240305.log", "dmesg/dmesg.1")
     return _host_of_kernel_name(f"dmesg-{name}")
 
 
