@@ -124,3 +124,11 @@ def test_a_ray_tasks_unhandled_error_cut_before_its_exception_is_a_failure(tmp_p
     ]
     seen = incidents_of(tmp_path, {"ray_driver.log": "\n".join(out) + "\n"}, ruleset)
     assert seen and seen[0].cause is Cause.UNKNOWN, seen
+
+
+def test_a_launcher_that_names_the_crashed_rank_places_the_kill(tmp_path: Path, ruleset: RuleSet) -> None:
+    out = [f"[batch={s}/3000]: Train loss/train/total: 1.2{s % 10}" for s in range(1, 40)]
+    out += ["ERROR:composer.cli.launcher:Rank 7 crashed with exit code -9.",
+            "ERROR:composer.cli.launcher:Global rank 0 (PID 904) exited with code -15"]
+    seen = incidents_of(tmp_path, {"console.txt": "\n".join(out) + "\n"}, ruleset)
+    assert seen and seen[0].rank == 7, seen
