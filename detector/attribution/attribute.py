@@ -480,6 +480,11 @@ KILL_AND_OOM = timedelta(minutes=5)  # a SIGKILL's line (often stamped with the 
 OWN_PID_SPAN = timedelta(hours=2)  # the same pid on the same node: no other process had it since
 
 
+def _ranks_on(facts: RunFacts, node: str) -> bool:
+    """Whether the logs place some rank on ``node``."""
+    return any(r.node is not None and same_host(r.node, node) for r in facts.ranks.values())
+
+
 def _oom_behind_a_kill(kill: Finding, rank: int | None, node: str | None, facts: RunFacts) -> list[Finding]:
     """The OOM killer's lines that account for a rank's death by SIGKILL, within
     :data:`KILL_AND_OOM` of the kill: the kernel's kill of the pid the launcher names; on the
@@ -570,6 +575,13 @@ def _failure_incident(group: Sequence[Finding], initiators: Sequence[Finding], f
         if others:
             votes = _peer_votes(group, facts)
             rank = max(others, key=lambda f: (votes.get(f.rank, 0) if f.rank is not None else 0, -_ts(f))).rank
+    if rank is None and node is not None and primary.cause in HARDWARE | {Cause.CRASH_SIGNAL} and not _ranks_on(facts, node):
+        # the kernel's fault on a node no log places a rank on, and one rank whose own line
+        # reports the same fault at that moment, its node not told: that rank ran there
+        reporting = {f.rank for f in initiators if f.rank is not None and f.node is None and f.cause is primary.cause
+                     and _at_once(f, primary)}
+        if len(reporting) == 1:
+            rank = reporting.pop()
     if rank is None and node is None and primary.cause is not None:
         # an error line no prefix places, and the monitored barrier's report of the peers names
         # the rank they got errors from ("... while waiting for send/recv from rank 0. Please check
@@ -818,6 +830,7 @@ def attribute(facts: RunFacts) -> list[Incident]:
                  or checkpoint_save_straggler(i, facts)
                  or interrupted(i, facts) or storage_stall(i, facts) or loader_dump_behind(i, facts) or oom_victim_task(i, facts)
                  or slowed_then_stopped(i, facts) or i for i in incidents]
+    incidents = _joined_rank_and_node(incidents, facts)
     incidents.extend(_stragglers(facts))
     if not incidents:
         incidents.extend(_unfinished(facts))
@@ -830,6 +843,33 @@ def attribute(facts: RunFacts) -> list[Incident]:
     if last_attempt is not None:
         incidents.sort(key=lambda i: not any(f.attempt == last_attempt for f in i.evidence))
     return _straggler_before_a_stop(incidents, facts)
+
+
+def _joined_rank_and_node(incidents: list[Incident], facts: RunFacts) -> list[Incident]:
+    """``incidents`` with two readings of one fault made one: a rank's own line of a hardware
+    fault or a crash (its node not told) and the kernel's line of the same fault on a node no log
+    places a rank on, both at once (within :data:`SKEW`): that rank on that node, with both lines."""
+    kinds = HARDWARE | {Cause.CRASH_SIGNAL}
+    out = list(incidents)
+    for ranked in incidents:
+        if ranked.cause not in kinds or ranked.initiator.rank is None or ranked.initiator.node is not None:
+            continue
+        if ranked.first_evidence_time is None:
+            continue
+        placed = [i for i in out if i is not ranked and i.cause is ranked.cause and i.initiator.rank is None
+                  and i.initiator.node is not None and i.first_evidence_time is not None
+                  and abs(i.first_evidence_time - ranked.first_evidence_time) <= SKEW
+                  and not _ranks_on(facts, i.initiator.node)]
+        if len(placed) != 1 or not any(i is ranked for i in out):
+            continue
+        node = placed[0]
+        initiator = replace(ranked.initiator, node=node.initiator.node, gpu=ranked.initiator.gpu or node.initiator.gpu)
+        seen = {id(f) for f in node.evidence}
+        evidence = [*node.evidence, *(f for f in ranked.evidence if id(f) not in seen)]
+        joined = _build(ranked.cause, initiator, evidence, ranked.collateral_ranks, max(ranked.confidence, node.confidence),
+                        facts)
+        out = [joined if i is node else i for i in out if i is not ranked]
+    return out
 
 
 AFTER_THE_JOB = timedelta(minutes=5)  # a machine fault this long after the last worker's exit

@@ -18,10 +18,12 @@ from detector.pipeline.filescan import FileScan
 from detector.pipeline.index import RunIndex, _field, _num, _rank, global_of_local, resolve_line_rank, resolve_rank
 from detector.pipeline.tail import (
     completed_line,
+    is_progress,
     own_last_progress,
     own_progress_stamped_after,
     progress_lines_after,
     says_completed,
+    tail_event,
     tail_line,
     tail_of,
 )
@@ -1001,6 +1003,41 @@ def demote_steps_that_did_not_start_training(findings: Sequence[Finding], scans:
     return [dataclasses.replace(f, role=Role.CONTEXT, cause=None)
             if f.rule == EXECVE_FAILED and f.line is not None and progress.get(f.file or "", 0) > f.line else f
             for f in findings]
+
+
+RAYLET_OOM = "launcher.ray_raylet_oom"  # rules/launchers.yaml
+SURVIVED_FOR = timedelta(minutes=10)  # a job that went on this long after a worker's kill survived it
+SURVIVED_PROGRESS = 3  # lines of progress between, at least
+
+
+def demote_survived_worker_kills(findings: Sequence[Finding], scans: Sequence[FileScan]) -> list[Finding]:
+    """``findings`` with Ray's memory monitor killing a worker made context, cause none, where the
+    job went on after it: its file shows :data:`SURVIVED_PROGRESS` lines of progress or more after
+    it, the last of them stamped more than :data:`SURVIVED_FOR` after the kill, before any other
+    failure of the file. Ray retried the task; what failed later failed for its own reason."""
+    by_file = {s.file.display: s for s in scans}
+    failing: dict[str | None, list[int]] = defaultdict(list)
+    for f in findings:
+        if f.line is not None and f.rule != RAYLET_OOM and (
+                f.role is Role.COLLATERAL or (f.role is Role.INITIATOR and f.cause is not None)):
+            failing[f.file].append(f.line)
+
+    def survived(k: Finding) -> bool:
+        scan = by_file.get(k.file or "")
+        if k.rule != RAYLET_OOM or k.role is not Role.INITIATOR or k.time is None or k.line is None or scan is None:
+            return False
+        until = min((line for line in failing.get(k.file, ()) if line > k.line), default=scan.tail_first + len(tail_of(scan)))
+        seen, latest = 0, k.time
+        tail = tail_of(scan)
+        for i in range(max(0, k.line + 1 - scan.tail_first), min(len(tail), until - scan.tail_first)):
+            if is_progress(tail[i]):
+                seen += 1
+                ev = tail_event(scan, i)
+                if ev.time is not None and not ev.time_inferred:
+                    latest = max(latest, ev.time)
+        return seen >= SURVIVED_PROGRESS and latest - k.time > SURVIVED_FOR
+
+    return [dataclasses.replace(f, role=Role.CONTEXT, cause=None) if survived(f) else f for f in findings]
 
 
 def demote_caught_exceptions(findings: Sequence[Finding], scans: Sequence[FileScan],

@@ -39,6 +39,7 @@ from detector.pipeline.findings import (
     demote_shutdown_noise,
     demote_steps_that_did_not_start_training,
     demote_store_loss_before_destroy,
+    demote_survived_worker_kills,
     demote_teardown_errors,
     demote_worker_wait_timeouts,
     elastic_error_findings,
@@ -198,8 +199,8 @@ def run_findings(scans: Sequence[FileScan], idx: RunIndex, rules: RuleSet,
     findings = oom_killed_loader_workers(demote_bystander_ooms(findings))
     findings = demote_after_exit(demote_after_success(demote_secondary_xids(demote_kill_after_watchdog(place_gpu_faults(findings, idx)))))
     findings = demote_caught_exceptions(demote_repeated_actor_exceptions(verl_worker_ranks(findings), scans), scans, idx.file_rank)
-    findings = demote_steps_that_did_not_start_training(
-        demote_shutdown_noise(demote_answered_requests(findings, scans), scans), scans)
+    findings = demote_survived_worker_kills(demote_steps_that_did_not_start_training(
+        demote_shutdown_noise(demote_answered_requests(findings, scans), scans), scans), scans)
     findings = nvrx_stragglers(megatron_stragglers(findings, idx), idx)
     # (the job's own output: a rank log of some length that shows ranks or training, not only a
     # kernel log or a node's report; and the time it ends)

@@ -79,7 +79,7 @@ def tail_event(scan: FileScan, index: int) -> Event:
     ev, stamp = parser.event_of(_tail_prefixed(scan, index, style), tail_of(scan)[index], scan.tail_first + index, None)
     if ev.time is None and (stamp is None or stamp.since_boot is None):
         for back in range(index - 1, max(-1, index - 1 - LOOKBACK_LINES), -1):
-            prev = parser.stamp(_tail_key(scan, back, style)[2])
+            prev = parser.stamp(_tail_key(scan, back, style)[2]) or parser.header_stamp(tail_of(scan)[back])
             if prev is not None and prev.time is not None:
                 return Event(ev.file, ev.line, ev.kind, ev.text, ev.message, prev.time, True,
                              ev.rank, ev.local_rank, ev.node, ev.pid)
@@ -122,7 +122,7 @@ def own_progress_stamped_after(scan: FileScan, line: int, rank: int | None, when
         key = _tail_key(scan, i, style)
         if (rank is not None and key[0] != rank) or not is_progress(key[2]):
             continue
-        stamp = scan.parser.stamp(key[2])
+        stamp = scan.parser.stamp(key[2]) or scan.parser.header_stamp(lines[i])
         if stamp is not None and stamp.time is not None and stamp.time > when:
             found += 1
             if found >= enough:
@@ -142,7 +142,7 @@ def progress_lines_after(scan: FileScan, when: datetime, *, enough: int) -> int:
         message = _tail_key(scan, i, style)[2]
         if not is_progress(message):
             continue
-        stamp = scan.parser.stamp(message)
+        stamp = scan.parser.stamp(message) or scan.parser.header_stamp(lines[i])
         if stamp is None or stamp.time is None:
             continue
         if stamp.time <= when:

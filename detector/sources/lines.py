@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from detector.sources.prefixes import Prefixed, PrefixStyle, logger_rank, strip_prefix
+from detector.sources.prefixes import Prefixed, PrefixStyle, logger_rank, strip_prefix, vllm_header_at
 from detector.sources.runs import FileKind, LogFile
 from detector.sources.timestamps import Stamp, parse_timestamp
 from detector.types import Event, StreamKind
@@ -27,12 +27,20 @@ class LineParser:
     def stamp(self, message: str) -> Stamp | None:
         return parse_timestamp(message, year=self.year)
 
+    def header_stamp(self, raw: str) -> Stamp | None:
+        """The time in vLLM's logger header, which the prefixes' reading took off the message
+        (its month, day and time; the year the run's)."""
+        if self.year is None:
+            return None
+        header = vllm_header_at(raw)
+        return parse_timestamp(raw, year=self.year, pos=header) if header is not None else None
+
     def event(self, raw: str, line: int, inherited: datetime | None) -> tuple[Event, Stamp | None]:
         return self.event_of(strip_prefix(raw, self.style), raw, line, inherited)
 
     def event_of(self, pre: Prefixed, raw: str, line: int, inherited: datetime | None) -> tuple[Event, Stamp | None]:
         """:meth:`event` of a line whose prefix is already stripped (``pre``)."""
-        stamp = self.stamp(pre.message)
+        stamp = self.stamp(pre.message) or self.header_stamp(raw)
         time = stamp.time if stamp else None
         rank = pre.rank  # the file's own rank is resolved later (a combined log has none)
         if pre.hinted and self.f.rank is not None and (pre.rank is None or logger_rank(pre.message) != pre.rank):

@@ -368,6 +368,17 @@ def strip_prefix(line: str, style: PrefixStyle = PrefixStyle.BRACKETS) -> Prefix
 # traceback it logs carries it, so the message is what follows (the time has no year: untimed)
 _VLLM_HEADER = re.compile(r"(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d(?:\.\d{1,6})? \[?[\w.-]{1,80}:\d{1,6}\] ")
 _LEVEL_WORDS = ("DEBUG ", "INFO ", "WARNING ", "ERROR ", "CRITICAL ")
+_VLLM_HEADER_SPAN = 400  # a worker's prefixes before it, at most
+
+
+def vllm_header_at(line: str) -> int | None:
+    """Where vLLM's logger header begins in ``line`` (at its start or behind a worker's prefixes),
+    or None."""
+    for word in _LEVEL_WORDS:
+        at = line.find(word, 0, _VLLM_HEADER_SPAN)
+        if at >= 0 and (at == 0 or line[at - 1] in " )]:") and _VLLM_HEADER.match(line, at) is not None:
+            return at
+    return None
 
 # the container runtime's own log formats, as a node keeps them (/var/log/pods, /var/lib/docker):
 # CRI's "<RFC 3339 time> stderr F <line>" and Docker's json-file '{"log":"<line>\n","stream":...,"time":...}'

@@ -196,6 +196,10 @@ def _with_header(stamp: Stamp | None, text: str, pos: int) -> Stamp | None:
 
 
 _NEMO_LEVELS = frozenset({"D ", "I ", "W ", "E ", "C "})
+# vLLM's logger (and SGLang's and others' after it): the level, then the month and day without a year,
+# "INFO 04-19 19:12:13 [loggers.py:123] ...", "ERROR 03-24 03:58:04 serving_chat.py:222] ..."
+_LEVEL_MONTH_DAY = re.compile(r"(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) (?P<mo>[01][0-9])-(?P<d>[0-3][0-9]) "
+                              r"(?P<h>[0-2][0-9]):(?P<mi>[0-5][0-9]):(?P<s>[0-5][0-9])(?:\.(?P<frac>[0-9]{1,6}))? ")
 _LEVEL_HEADER = re.compile(r"\[(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\|(?:[\w.-]{1,80}:\d{1,6}\] )?")
 
 
@@ -223,6 +227,12 @@ def parse_timestamp(text: str, *, year: int | None = None, pos: int = 0) -> Stam
         inner = _parse_time(text, year=year, pos=decoded.end())
         if inner is not None:
             return inner
+    if text[pos] in "DIWEC" and (vllm := _LEVEL_MONTH_DAY.match(text, pos)) is not None:
+        if year is None:
+            return None
+        t = _safe(year, int(vllm["mo"]), int(vllm["d"]), int(vllm["h"]), int(vllm["mi"]), int(vllm["s"]),
+                  _frac(vllm["frac"]), UTC)
+        return Stamp(t, None, None, vllm.end()) if t else None
     if text.startswith("[NeMo ", pos) and text[pos + 6:pos + 8] in _NEMO_LEVELS:
         # NeMo's logger: "[NeMo I 2024-04-11 16:13:04 megatron_init:263] ...", the stamp after the level
         inner = _parse_time(text, year=year, pos=pos + 8)

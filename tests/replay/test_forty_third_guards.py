@@ -209,3 +209,44 @@ def test_a_handled_traceback_then_a_progress_bar_on_few_lines_is_caught(tmp_path
                      for s in range(20 + 5 * k, 25 + 5 * k)) for k in range(30)]
     text = "\n".join(head + error + after)
     assert not incidents_of(tmp_path, {"slurm-3855891.out": text + "\n"}, ruleset)
+
+
+def _ray_data_job(failure: list[str], *, kill_at: str = "19:10:44", stamps: tuple[str, ...] = ()) -> str:
+    worker = "(MapWorker(MapBatches(vLLMEngineStageUDF)) pid=34088, ip=10.10.27.95)"
+    out = ["2025-04-19 18:34:29,000\tINFO worker.py:1000 -- Connecting to existing Ray cluster at address: 10.10.0.2:6379",
+           f"(raylet, ip=10.10.28.21) [2025-04-19 {kill_at}.740 E 673 413] (raylet) node_manager.cc:3069: 1 Workers "
+           "(tasks / actors) killed due to memory pressure (OOM), 0 Workers crashed due to other reasons at node "
+           "(ID: 7bb5d6c6836a) which has IP 10.10.28.21."]
+    for stamp in stamps:
+        out.append(f"{worker} INFO 04-19 {stamp} [loggers.py:123] Engine 000: Avg prompt throughput: 3673.7 tokens/s, "
+                   "Avg generation throughput: 1920.2 tokens/s, Running: 96 reqs, Waiting: 0 reqs")
+    return "\n".join(out + failure) + "\n"
+
+
+_RAY_JOB_FAILED = [
+    "Traceback (most recent call last):",
+    '  File "/home/ray/batch_infer.py", line 148, in <module>',
+    "    ds.write_parquet(args.output_path)",
+    "RuntimeError: CUDA error: an illegal memory access was encountered",
+]
+
+
+def test_a_worker_ray_killed_for_memory_that_the_job_outlived_is_not_its_failure(tmp_path: Path, ruleset: RuleSet) -> None:
+    # Ray's memory monitor killed a worker; the engines reported progress for 45 minutes (their
+    # vLLM headers carry the time); then the job failed for another reason
+    stamps = tuple(f"{19 + m // 60}:{m % 60:02d}:13" for m in range(12, 58, 5))
+    seen = incidents_of(tmp_path, {"job-driver.log": _ray_data_job(_RAY_JOB_FAILED, stamps=stamps)}, ruleset)
+    assert seen and seen[0].cause is Cause.ILLEGAL_MEMORY_ACCESS, seen
+
+
+def test_a_worker_ray_killed_for_memory_just_before_the_failure_is_the_failure(tmp_path: Path, ruleset: RuleSet) -> None:
+    stamps = ("19:10:50", "19:11:02")
+    seen = incidents_of(tmp_path, {"job-driver.log": _ray_data_job(_RAY_JOB_FAILED, stamps=stamps)}, ruleset)
+    assert seen and seen[0].cause is Cause.HOST_OOM_KILL, seen
+
+
+def test_a_ray_job_that_says_it_succeeded_is_healthy(tmp_path: Path, ruleset: RuleSet) -> None:
+    done = ["2025-04-19 20:17:26,414\tINFO streaming_executor.py:300 -- Dataset dataset_27_0 execution finished in 3397.40 "
+            "seconds", "------------------------------------------", "Job 'raysubmit_qdE6NZPMicJECoew' succeeded",
+            "------------------------------------------"]
+    assert not incidents_of(tmp_path, {"job-driver.log": _ray_data_job(done, stamps=("19:12:13", "19:22:13"))}, ruleset)

@@ -132,3 +132,22 @@ def test_a_launcher_that_names_the_crashed_rank_places_the_kill(tmp_path: Path, 
             "ERROR:composer.cli.launcher:Global rank 0 (PID 904) exited with code -15"]
     seen = incidents_of(tmp_path, {"console.txt": "\n".join(out) + "\n"}, ruleset)
     assert seen and seen[0].rank == 7, seen
+
+
+def test_a_ranks_own_fault_and_the_kernels_on_an_unplaced_node_are_one_incident(tmp_path: Path, ruleset: RuleSet) -> None:
+    # mpirun's tagged lines name rank 31 but no host; the kernel log of gpu-a100-111 (a folder of
+    # node logs, dmesg -x) holds the Xid of the same moment
+    out = [f"[1,{r}]<stdout>:[2025-03-25 23:5{s // 6}:{(s * 10) % 60:02d},000] [INFO] step={s}" for s in range(30) for r in (0, 31)]
+    out[:0] = ["[1,0]<stdout>:gpu-a100-108:1753001:1753001 [0] NCCL INFO cudaDriverVersion 12020",
+               "[1,8]<stdout>:gpu-a100-109:1753101:1753101 [0] NCCL INFO cudaDriverVersion 12020"]
+    out += ["[1,31]<stderr>:[2025-03-25 23:55:25,039] [rank31]: RuntimeError: CUDA error: uncorrectable NVLink error "
+            "detected during the execution"]
+    kernel = ["kern  :info  : [Tue Mar 25 20:00:00 2025] nvidia-nvlink: Nvlink Core is being initialized",
+              "kern  :info  : [Tue Mar 25 20:00:01 2025] nvidia 0000:bd:00.0: enabling device (0000 -> 0002)",
+              "kern  :warn  : [Tue Mar 25 23:55:25 2025] NVRM: Xid (PCI:0000:bd:00): 74, pid=1753926, name=python, NVLink: "
+              "fatal error detected on link 14(0x0, 0x0, 0x100000, 0x0, 0x0, 0x0, 0x0)"]
+    files = {"mpirun.log": "\n".join(out) + "\n", "dmesg/gpu-a100-111.log": "\n".join(kernel) + "\n",
+             "dmesg/gpu-a100-108.log": "\n".join(kernel[:2]) + "\n"}
+    seen = incidents_of(tmp_path, files, ruleset)
+    assert seen[0].cause is Cause.NVLINK and seen[0].rank == 31 and seen[0].node == "gpu-a100-111", seen
+    assert len([s for s in seen if s.cause is Cause.NVLINK]) == 1, seen
