@@ -63,7 +63,8 @@ def _lookback_time(buf: bytes, start: int, floor: int, parser: LineParser,
             time = memo[lstart]
         else:
             raw = decode_line(buf[lstart : pos - 1])
-            stamp = (parser.stamp(strip_prefix(raw, parser.style).message) or parser.header_stamp(raw))
+            # (vLLM's header times, month and day only, are their own lines': not lent to others)
+            stamp = parser.stamp(strip_prefix(raw, parser.style).message)
             time = stamp.time if stamp is not None else None
             if memo is not None:
                 if len(memo) >= LOOKBACK_MEMO:
