@@ -935,6 +935,9 @@ CAUGHT_STEPS = 10  # a rank's step lines in its other file, stamped after its ex
 # HTTP/1.1" 400 Bad Request')
 _CLIENT_ERROR_REPLY = re.compile(r'"(?:GET|POST|PUT|DELETE|PATCH) \S{1,2000} HTTP/[0-9.]{1,3}" 4[0-9]{2}\b')
 ANSWER_LINES = 5  # lines after an exception where the server's reply to the request counts
+SERVED_ON_LINES = 200  # lines after the reply where the server's serving on shows
+# an inference engine's or worker's process, named in its prefix: its exceptions are its own
+_ENGINE_PROCESS = re.compile(r"\((?:EngineCore[\w-]*|VllmWorker[\w-]*|Worker_[\w]+|RayWorkerWrapper|MapWorker\S*)[ ,]")
 
 
 def demote_answered_requests(findings: Sequence[Finding], scans: Sequence[FileScan]) -> list[Finding]:
@@ -946,9 +949,14 @@ def demote_answered_requests(findings: Sequence[Finding], scans: Sequence[FileSc
 
     def answered(f: Finding) -> bool:
         scan = by_file.get(f.file or "")
-        if scan is None or f.line is None:
+        if scan is None or f.line is None or _ENGINE_PROCESS.search(f.text[:300]) is not None:
+            return False  # (an engine's or a worker's own exception: the request's reply comes from the server)
+        if not any(_CLIENT_ERROR_REPLY.search(tail_line(scan, f.line + k)) is not None for k in range(1, ANSWER_LINES + 1)):
             return False
-        return any(_CLIENT_ERROR_REPLY.search(tail_line(scan, f.line + k)) is not None for k in range(1, ANSWER_LINES + 1))
+        # the server went on serving, and its engine did not die
+        after = [tail_line(scan, f.line + k) for k in range(ANSWER_LINES + 1, ANSWER_LINES + SERVED_ON_LINES)]
+        return not any("EngineDeadError" in line or ("EngineCore" in line and "fatal" in line) for line in after) and any(
+            is_progress(line) for line in after)
 
     return [dataclasses.replace(f, role=Role.CONTEXT, cause=None)
             if f.rule == UNCAUGHT and f.role is Role.INITIATOR and f.cause is Cause.PYTHON_EXCEPTION and answered(f)
@@ -979,15 +987,17 @@ _SHUTDOWN_NOISE = frozenset({RAY_UNHANDLED, MPI_FRAME})
 
 
 def demote_shutdown_noise(findings: Sequence[Finding], scans: Sequence[FileScan]) -> list[Finding]:
-    """``findings`` with a Ray error no caller collected and Open MPI's backtrace frames (read as
-    a failure where nothing else says one happened) made context, cause none, after the file's word
-    that training completed, or wherever torchrun's agent says its worker group succeeded: what a
-    finished job's teardown printed."""
-    succeeded = any(f.rule == GROUP_SUCCEEDED for f in findings)
+    """``findings`` with a Ray error no caller collected after its file's word that training
+    completed, and Open MPI's backtrace frames (both read as a failure where nothing else says one
+    happened) in a file where torchrun's agent or a harness says the run succeeded, made context,
+    cause none: what a finished job's teardown printed."""
+    succeeded = {f.file for f in findings if f.rule in _SUCCESS}
     done = {s.file.display: line for s in scans if (line := completed_line(s)) is not None}
 
     def noise(f: Finding) -> bool:
-        return f.rule in _SHUTDOWN_NOISE and (succeeded or (f.line is not None and done.get(f.file or "", f.line) < f.line))
+        if f.rule == MPI_FRAME:  # (frames after a trainer's word that it finished may be a crash in its final save)
+            return f.file in succeeded
+        return f.rule == RAY_UNHANDLED and (f.file in succeeded or (f.line is not None and done.get(f.file or "", f.line) < f.line))
 
     return [dataclasses.replace(f, role=Role.CONTEXT, cause=None) if noise(f) else f for f in findings]
 
@@ -997,11 +1007,21 @@ EXECVE_FAILED = "scheduler.slurm_execve_failed"  # rules/scheduler.yaml
 
 def demote_steps_that_did_not_start_training(findings: Sequence[Finding], scans: Sequence[FileScan]) -> list[Finding]:
     """``findings`` with slurmstepd's failure to start a step's program made context, cause none,
-    where training progress follows it in its file: a step of the batch script other than the
-    training one (a topology dump, a probe) failed to start, and the training ran."""
+    where training progress follows it in its file and nothing failed after it there: a step of the
+    batch script other than the training one (a topology dump, a probe) failed to start, and the
+    training ran."""
     progress = {s.file.display: s.last_progress for s in scans if s.last_progress is not None}
-    return [dataclasses.replace(f, role=Role.CONTEXT, cause=None)
-            if f.rule == EXECVE_FAILED and f.line is not None and progress.get(f.file or "", 0) > f.line else f
+    failing: dict[str | None, int] = {}  # each file's last line that says something failed, besides these
+    for f in findings:
+        if f.line is not None and f.rule != EXECVE_FAILED and f.rule != RULE_EXIT_CODE and (
+                f.role is Role.COLLATERAL or (f.role is Role.INITIATOR and f.cause is not None)):
+            failing[f.file] = max(failing.get(f.file, 0), f.line)
+
+    def trained_after(f: Finding) -> bool:  # (and nothing failed after it in its file)
+        return (f.line is not None and progress.get(f.file or "", 0) > f.line
+                and failing.get(f.file, 0) < f.line)
+
+    return [dataclasses.replace(f, role=Role.CONTEXT, cause=None) if f.rule == EXECVE_FAILED and trained_after(f) else f
             for f in findings]
 
 
@@ -1012,9 +1032,10 @@ SURVIVED_PROGRESS = 3  # lines of progress between, at least
 
 def demote_survived_worker_kills(findings: Sequence[Finding], scans: Sequence[FileScan]) -> list[Finding]:
     """``findings`` with Ray's memory monitor killing a worker made context, cause none, where the
-    job went on after it: its file shows :data:`SURVIVED_PROGRESS` lines of progress or more after
-    it, the last of them stamped more than :data:`SURVIVED_FOR` after the kill, before any other
-    failure of the file. Ray retried the task; what failed later failed for its own reason."""
+    node went on after it: its file shows :data:`SURVIVED_PROGRESS` lines of that node's progress or
+    more after it, the last of them stamped more than :data:`SURVIVED_FOR` after the kill, before
+    any other failure of the file, and no later failure there names the node. Ray retried the
+    task; what failed later failed for its own reason."""
     by_file = {s.file.display: s for s in scans}
     failing: dict[str | None, list[int]] = defaultdict(list)
     for f in findings:
@@ -1024,15 +1045,22 @@ def demote_survived_worker_kills(findings: Sequence[Finding], scans: Sequence[Fi
 
     def survived(k: Finding) -> bool:
         scan = by_file.get(k.file or "")
-        if k.rule != RAYLET_OOM or k.role is not Role.INITIATOR or k.time is None or k.line is None or scan is None:
+        if (k.rule != RAYLET_OOM or k.role is not Role.INITIATOR or k.time is None or k.line is None or scan is None
+                or k.node is None):
             return False
+        if any(f.node is not None and same_host(f.node, k.node) for f in findings
+               if f.line is not None and f.line > k.line and f.file == k.file and f.rule != RAYLET_OOM
+               and (f.role is Role.COLLATERAL or (f.role is Role.INITIATOR and f.cause is not None))):
+            return False  # (a later failure on the node: the kill's)
         until = min((line for line in failing.get(k.file, ()) if line > k.line), default=scan.tail_first + len(tail_of(scan)))
         seen, latest = 0, k.time
         tail = tail_of(scan)
         for i in range(max(0, k.line + 1 - scan.tail_first), min(len(tail), until - scan.tail_first)):
             if is_progress(tail[i]):
-                seen += 1
                 ev = tail_event(scan, i)
+                if ev.node is None or not same_host(ev.node, k.node):
+                    continue  # (the node's own engines' progress: another node's says nothing of it)
+                seen += 1
                 if ev.time is not None and not ev.time_inferred:
                     latest = max(latest, ev.time)
         return seen >= SURVIVED_PROGRESS and latest - k.time > SURVIVED_FOR
@@ -1186,7 +1214,7 @@ def _run_marks(findings: Sequence[Finding]) -> dict[str | None, list[tuple[int, 
         if f.rule in _SUCCESS:
             marks[f.file].append((f.line, "success"))
         elif f.rule == BOUNDARY:
-            marks[f.file].append((f.line, f.field("mark") or f.field("mll_mark") or ""))
+            marks[f.file].append((f.line, f.field("mark") or f.field("mll_mark") or ("run_start" if f.field("ray_job") else "")))
     return marks
 
 
@@ -1576,12 +1604,18 @@ FABRIC_WITHIN = timedelta(seconds=30)
 
 
 def fabric_wide_link_loss(findings: Sequence[Finding]) -> list[Finding]:
-    """``findings`` with the links that went down on :data:`FABRIC_NODES` nodes or more within
-    :data:`FABRIC_WITHIN` of each other placed on no node: a switch, a cable tray or the fabric
-    failed between them, not each node's adapter, and no node is to be drained for it (each line
-    says so, and which nodes)."""
+    """``findings`` with the links that went down, and stayed down, on :data:`FABRIC_NODES` nodes or
+    more within :data:`FABRIC_WITHIN` of each other placed on no node: a switch, a cable tray or the
+    fabric failed between them, not each node's adapter, and no node is to be drained for it (each
+    line says so, and which nodes). A link back up within a minute (a flap) counts no node."""
+    ups = [f for f in findings if f.rule == LINK_UP and f.file and f.line is not None]
+
+    def came_back(d: Finding) -> bool:  # (a flap: its node's link is no fabric's loss)
+        return any(u.file == d.file and 0 < (u.line or 0) - (d.line or 0) <= FLAP_LINES
+                   and (u.time is None or d.time is None or u.time - d.time <= FLAP_UP_WITHIN) for u in ups)
+
     downs = sorted((f for f in findings if f.rule in LINK_DOWN and f.role is Role.INITIATOR and f.node is not None
-                    and f.time is not None), key=lambda f: f.time or datetime.min.replace(tzinfo=UTC))
+                    and f.time is not None and not came_back(f)), key=lambda f: f.time or datetime.min.replace(tzinfo=UTC))
     if len({host_key(f.node or "") for f in downs}) < FABRIC_NODES:
         return list(findings)
     times = [f.time or datetime.min.replace(tzinfo=UTC) for f in downs]
@@ -2041,8 +2075,9 @@ def demote_foreign_app_faults(findings: Sequence[Finding], idx: RunIndex, start:
     app_failure = bool(app_failures)
     rank_pids = set(idx.rank_pid.values())  # (an Xid naming one of them struck while the job ran)
     job_pids = rank_pids | {pid for _node, pid in idx.pid_rank}
-    # the processes the launchers saw die ("failed (exitcode: -9) local_rank: 1 (pid: 3412355)")
-    exited_pids = {f.pid for f in findings if f.pid is not None and f.rank is not None and not f.rule.startswith("system.")}
+    # the job's processes its own lines name: the launchers' word of one that died ("failed (exitcode:
+    # -9) local_rank: 1 (pid: 3412355)"), a worker's prefix ("(EngineCore_0 pid=2001) ERROR ...")
+    exited_pids = {f.pid for f in findings if f.pid is not None and f.field("xid") is None and not f.rule.startswith("system.")}
     app_nodes = {idx.node(f.node) for f in app_failures if f.node is not None}
     # nodes where some rank's own log shows it failing (what a GPU lost under a rank shows there)
     failing_nodes = {idx.node(f.node) for f in findings if f.node is not None and f.rank is not None
@@ -2080,9 +2115,9 @@ def demote_foreign_app_faults(findings: Sequence[Finding], idx: RunIndex, start:
             # no rank of the job failed (an application fault ends its process, and its peers time
             # out) and its output went on after the fault: another process's, whose pid is none of
             # the job's known processes'
-            unfelt = quiet and ((f.pid is not None and bool(job_pids) and f.pid not in job_pids
-                                 and (f.time is None or output_end is None or output_end - f.time > ALIVE_AFTER))
-                                or served_to_the_end)
+            went_on = f.time is None or output_end is None or output_end - f.time > ALIVE_AFTER
+            unfelt = quiet and went_on and ((f.pid is not None and bool(job_pids) and f.pid not in job_pids)
+                                            or (served_to_the_end and (f.pid is None or f.pid not in job_pids)))
             if before or foreign or lived_on or unbacked or tool or elsewhere or unfelt:
                 f = dataclasses.replace(f, role=Role.CONTEXT)
         elif (f.rule == OOM_KILLED and f.role is Role.INITIATOR and start is not None and f.time is not None
@@ -2093,6 +2128,8 @@ def demote_foreign_app_faults(findings: Sequence[Finding], idx: RunIndex, start:
             # another zone; days before, the pid was another process's)
             f = dataclasses.replace(f, role=Role.CONTEXT, cause=None)
         elif (f.role is Role.INITIATOR and f.field("xid") is not None and f.cause in GPU_FAULTS and f.time is not None
+              and not (f.pid is not None and (f.pid in job_pids or f.pid in exited_pids) and (start or failed_at) is not None
+                       and (start or failed_at or f.time) - f.time <= OWN_PID_BEFORE_JOB)  # (a job's process: another zone)
               and ((start is not None and f.time < start - HARDWARE_BEFORE_JOB)
                    or (start is None and failed_at is not None and f.time < failed_at - HARDWARE_BEFORE_FAILURE))):
             # a GPU, memory or NVLink fault the kernel logged hours before the ranks' first line: an

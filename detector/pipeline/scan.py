@@ -184,7 +184,7 @@ def scan_file(
         parser = LineParser(f, style, year)
         kernel_time = None  # (a kernel line's: a combined export keeps the node's earlier days)
         for raw in head_lines:
-            stamp = (parser.stamp(strip_prefix(raw, style).message) or parser.header_stamp(raw))
+            stamp = parser.stamp(strip_prefix(raw, style).message)
             if stamp is not None and stamp.time is not None:
                 if _KERNELISH.search(raw) is None:
                     scan.first_time = stamp.time
@@ -203,7 +203,7 @@ def scan_file(
             # tail holds the whole file: its first stamped line
             kernel_time = None  # (as in the head: a kernel line pasted among the job's is not when it began)
             for raw in scan.tail_lines[:FIRST_STAMP_LINES]:
-                stamp = (parser.stamp(strip_prefix(raw, style).message) or parser.header_stamp(raw))
+                stamp = parser.stamp(strip_prefix(raw, style).message)
                 if stamp is not None and stamp.time is not None:
                     if _KERNELISH.search(raw) is None:
                         scan.first_time = stamp.time
@@ -245,7 +245,7 @@ def _first_dated_line(fh: BinaryIO, parser: LineParser) -> datetime | None:
             continue  # a date deep inside a line (a message, a path): no stamp
         end = data.find(b"\n", m.end(), start + 4096)
         raw = decode_line(data[start : end if end >= 0 else min(len(data), start + 4096)])
-        stamp = (parser.stamp(strip_prefix(raw, parser.style).message) or parser.header_stamp(raw))
+        stamp = parser.stamp(strip_prefix(raw, parser.style).message)
         if stamp is not None and stamp.time is not None:
             return stamp.time
     return None

@@ -359,9 +359,11 @@ def server_shut_down(scan: FileScan) -> bool:
     return any(_SERVER_END.search(line) is not None for line in tail_of(scan)[-SERVER_END_LINES:])
 
 
-# an inference server's progress: a request answered (uvicorn's access log), the engine's periodic
-# throughput report (vLLM's "Avg prompt throughput: ..."), SGLang's batches
-_SERVING = re.compile(r'"(?:get|post) \S{1,300} http/[0-9.]{1,3}" 200\b|avg prompt throughput: [0-9]|(?:decode|prefill) batch\. #')
+# an inference server's progress: a generation request answered (uvicorn's access log of a POST to
+# the OpenAI-style or generate routes; not a health check or a metrics scrape), the engine's
+# periodic report of tokens generated (vLLM's, not 0.0), SGLang's batches with requests in them
+_SERVING = re.compile(r'"post /(?:v1/|generate|infer)\S{0,300} http/[0-9.]{1,3}" 200\b'
+                      r"|avg generation throughput: (?!0\.0 )[0-9]|decode batch\. #running-req: [1-9]|prefill batch\. #new-seq: [1-9]")
 
 
 def is_progress(line: str) -> bool:

@@ -212,14 +212,16 @@ def test_a_handled_traceback_then_a_progress_bar_on_few_lines_is_caught(tmp_path
 
 
 def _ray_data_job(failure: list[str], *, kill_at: str = "19:10:44", stamps: tuple[str, ...] = ()) -> str:
-    worker = "(MapWorker(MapBatches(vLLMEngineStageUDF)) pid=34088, ip=10.10.27.95)"
+    worker = "(MapWorker(MapBatches(vLLMEngineStageUDF)) pid=34088, ip=10.10.28.21)"
     out = ["2025-04-19 18:34:29,000\tINFO worker.py:1000 -- Connecting to existing Ray cluster at address: 10.10.0.2:6379",
            f"(raylet, ip=10.10.28.21) [2025-04-19 {kill_at}.740 E 673 413] (raylet) node_manager.cc:3069: 1 Workers "
            "(tasks / actors) killed due to memory pressure (OOM), 0 Workers crashed due to other reasons at node "
            "(ID: 7bb5d6c6836a) which has IP 10.10.28.21."]
+    other = "(MapWorker(MapBatches(vLLMEngineStageUDF)) pid=31499, ip=10.10.27.131)"
     for stamp in stamps:
-        out.append(f"{worker} INFO 04-19 {stamp} [loggers.py:123] Engine 000: Avg prompt throughput: 3673.7 tokens/s, "
-                   "Avg generation throughput: 1920.2 tokens/s, Running: 96 reqs, Waiting: 0 reqs")
+        for who in (worker, other):
+            out.append(f"{who} INFO 04-19 {stamp} [loggers.py:123] Engine 000: Avg prompt throughput: 3673.7 tokens/s, "
+                       "Avg generation throughput: 1920.2 tokens/s, Running: 96 reqs, Waiting: 0 reqs")
     return "\n".join(out + failure) + "\n"
 
 

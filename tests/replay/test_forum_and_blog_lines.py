@@ -120,10 +120,18 @@ def test_a_ranks_ecc_error_and_the_kernels_xid_of_that_moment_are_one_fault_of_t
     assert [(g.cause, g.rank, g.node, g.drain) for g in got] == [(Cause.ECC_MEMORY, 1, "gpu-node-a", True)]
 
 
-def test_with_a_second_node_named_the_kernels_xid_is_not_given_to_an_unplaced_rank(tmp_path: Path, ruleset: RuleSet) -> None:
+def test_with_a_second_node_named_the_kernels_xid_goes_to_the_unplaced_rank_only_on_a_node_of_no_rank(
+        tmp_path: Path, ruleset: RuleSet) -> None:
+    # (forty-third session) rank 0 runs on gpu-node-b; the kernel's ECC fault on gpu-node-a, where
+    # no log places a rank, and rank 1's own ECC error of the same second: rank 1 ran on gpu-node-a
     other = "gpu-node-b:2231:2231 [0] NCCL INFO comm 0x55d0c8a0 rank 0 nranks 2 cudaDev 0 busId 55000 - Init COMPLETE\n"
-    got = incidents_of(tmp_path, {"kernel.log": _KERNEL_ECC, "rank1.log": _RANK1_ECC, "rank0.log": _RANK0_TIMEOUT,
-                                  "nccl.log": other}, ruleset)
+    got = incidents_of(tmp_path / "b", {"kernel.log": _KERNEL_ECC, "rank1.log": _RANK1_ECC, "rank0.log": _RANK0_TIMEOUT,
+                                        "nccl.log": other}, ruleset)
+    assert [(g.cause, g.rank, g.node) for g in got][:1] == [(Cause.ECC_MEMORY, 1, "gpu-node-a")], got
+    # a rank the logs place on gpu-node-a (rank 2): the fault may be its, not the unplaced rank's
+    placed = other + "gpu-node-a:3131:3131 [0] NCCL INFO comm 0x55d0c8b0 rank 2 nranks 3 cudaDev 0 busId 55000 - Init COMPLETE\n"
+    got = incidents_of(tmp_path / "a", {"kernel.log": _KERNEL_ECC, "rank1.log": _RANK1_ECC, "rank0.log": _RANK0_TIMEOUT,
+                                        "nccl.log": placed}, ruleset)
     assert (Cause.ECC_MEMORY, 1, "gpu-node-a") not in [(g.cause, g.rank, g.node) for g in got]
     assert any(g.cause is Cause.ECC_MEMORY and g.node == "gpu-node-a" for g in got)
 
