@@ -365,7 +365,8 @@ def strip_prefix(line: str, style: PrefixStyle = PrefixStyle.BRACKETS) -> Prefix
 
 
 # vLLM's logger header ("ERROR 08-20 09:48:31 [multiproc_executor.py:487] "): each line of a
-# traceback it logs carries it, so the message is what follows (the time has no year: untimed)
+# traceback it logs carries it, so the message is what follows (its time, month and day without a
+# year or a zone, is the line's own: LineParser.header_stamp; it is not lent to untimed lines)
 _VLLM_HEADER = re.compile(r"(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d(?:\.\d{1,6})? \[?[\w.-]{1,80}:\d{1,6}\] ")
 _LEVEL_WORDS = ("DEBUG ", "INFO ", "WARNING ", "ERROR ", "CRITICAL ")
 _VLLM_HEADER_SPAN = 400  # a worker's prefixes before it, at most
