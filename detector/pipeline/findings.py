@@ -944,7 +944,9 @@ def demote_answered_requests(findings: Sequence[Finding], scans: Sequence[FileSc
     """``findings`` with a Python exception that the server's reply to the request follows within
     :data:`ANSWER_LINES` lines of its file, a client error (a 4xx status in the access log: a
     prompt longer than the model's context, a bad parameter), made context, cause none: the
-    server logged the request's error and went on serving."""
+    server logged the request's error and went on serving. Only the API server's own exceptions
+    (not an engine's or a worker's, named by their prefix), and only where the file shows it serving
+    on within :data:`SERVED_ON_LINES` lines and no engine dying."""
     by_file = {s.file.display: s for s in scans}
 
     def answered(f: Finding) -> bool:
@@ -1102,8 +1104,9 @@ def demote_caught_exceptions(findings: Sequence[Finding], scans: Sequence[FileSc
             # a file of several ranks: the exception's own rank's progress after it (the last
             # progress of the file may be another rank's)
             last = own_last_progress(shared[f.file], line, f.rank) or 0
-        # progress for long after it (a progress bar's updates that a carriage return kept on one
-        # line count one each), or up to the file's word that training completed
+        # progress for long after it (lines of it, or the steps a progress bar's counter advanced:
+        # carriage returns keep many updates on one line), or up to the file's word that training
+        # completed
         return (last - line > CAUGHT_PROGRESS or (last > line and f.file in completed)
                 or _bar_updates(by_file.get(f.file or ""), line, last) > CAUGHT_PROGRESS)
 
