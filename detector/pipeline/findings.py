@@ -1004,6 +1004,11 @@ def demote_shutdown_noise(findings: Sequence[Finding], scans: Sequence[FileScan]
     return [dataclasses.replace(f, role=Role.CONTEXT, cause=None) if noise(f) else f for f in findings]
 
 
+def _says_it_failed(f: Finding) -> bool:
+    """``f`` says that something failed: a failure's consequence, or an initiator with a cause."""
+    return f.role is Role.COLLATERAL or (f.role is Role.INITIATOR and f.cause is not None)
+
+
 EXECVE_FAILED = "scheduler.slurm_execve_failed"  # rules/scheduler.yaml
 
 
@@ -1015,8 +1020,7 @@ def demote_steps_that_did_not_start_training(findings: Sequence[Finding], scans:
     progress = {s.file.display: s.last_progress for s in scans if s.last_progress is not None}
     failing: dict[str | None, int] = {}  # each file's last line that says something failed, besides these
     for f in findings:
-        if f.line is not None and f.rule != EXECVE_FAILED and f.rule != RULE_EXIT_CODE and (
-                f.role is Role.COLLATERAL or (f.role is Role.INITIATOR and f.cause is not None)):
+        if f.line is not None and f.rule not in (EXECVE_FAILED, RULE_EXIT_CODE) and _says_it_failed(f):
             failing[f.file] = max(failing.get(f.file, 0), f.line)
 
     def trained_after(f: Finding) -> bool:  # (and nothing failed after it in its file)
@@ -1039,22 +1043,17 @@ def demote_survived_worker_kills(findings: Sequence[Finding], scans: Sequence[Fi
     any other failure of the file, and no later failure there names the node. Ray retried the
     task; what failed later failed for its own reason."""
     by_file = {s.file.display: s for s in scans}
-    failing: dict[str | None, list[int]] = defaultdict(list)
-    for f in findings:
-        if f.line is not None and f.rule != RAYLET_OOM and (
-                f.role is Role.COLLATERAL or (f.role is Role.INITIATOR and f.cause is not None)):
-            failing[f.file].append(f.line)
+    failures = [f for f in findings if f.line is not None and f.rule != RAYLET_OOM and _says_it_failed(f)]
 
     def survived(k: Finding) -> bool:
         scan = by_file.get(k.file or "")
         if (k.rule != RAYLET_OOM or k.role is not Role.INITIATOR or k.time is None or k.line is None or scan is None
                 or k.node is None):
             return False
-        if any(f.node is not None and same_host(f.node, k.node) for f in findings
-               if f.line is not None and f.line > k.line and f.file == k.file and f.rule != RAYLET_OOM
-               and (f.role is Role.COLLATERAL or (f.role is Role.INITIATOR and f.cause is not None))):
+        later = [f for f in failures if f.file == k.file and (f.line or 0) > k.line]
+        if any(f.node is not None and same_host(f.node, k.node) for f in later):
             return False  # (a later failure on the node: the kill's)
-        until = min((line for line in failing.get(k.file, ()) if line > k.line), default=scan.tail_first + len(tail_of(scan)))
+        until = min((f.line or 0 for f in later), default=scan.tail_first + len(tail_of(scan)))
         seen, latest = 0, k.time
         tail = tail_of(scan)
         for i in range(max(0, k.line + 1 - scan.tail_first), min(len(tail), until - scan.tail_first)):
@@ -1518,6 +1517,18 @@ def _before_success(f: Finding, success: Mapping[str, int]) -> bool:
     return f.file is not None and f.line is not None and f.line < success.get(f.file, -1)
 
 
+def _link_iface(f: Finding) -> str | None:  # (a cable module's events name the NIC's PCI address)
+    return f.field("iface") or f.field("ib_iface") or f.field("nic_pci")
+
+
+def _link_back_up(down: Finding, ups: Sequence[Finding]) -> bool:
+    """The link ``down`` went down on came back up (one of ``ups``, :data:`LINK_UP`) within
+    :data:`FLAP_LINES` lines of its file and :data:`FLAP_UP_WITHIN`: a flap that recovered."""
+    return any(u.file == down.file and 0 < (u.line or 0) - (down.line or 0) <= FLAP_LINES
+               and _link_iface(u) == _link_iface(down)
+               and (u.time is None or down.time is None or u.time - down.time <= FLAP_UP_WITHIN) for u in ups)
+
+
 def demote_recovered_flaps(findings: Sequence[Finding], ranks_until: datetime | None = None) -> list[Finding]:
     """``findings`` with each link that went down and came back up within a minute (a flap that
     recovered) made context, cause none, when it explains nothing the job shows: another failure
@@ -1535,12 +1546,8 @@ def demote_recovered_flaps(findings: Sequence[Finding], ranks_until: datetime | 
         return list(findings)
     ups = [f for f in findings if f.rule == LINK_UP and f.file and f.line is not None]
 
-    def iface(f: Finding) -> str | None:  # (a cable module's events name the NIC's PCI address)
-        return f.field("iface") or f.field("ib_iface") or f.field("nic_pci")
-
     def recovered(d: Finding) -> bool:
-        return any(u.file == d.file and 0 < (u.line or 0) - (d.line or 0) <= FLAP_LINES and iface(u) == iface(d)
-                   and (u.time is None or d.time is None or u.time - d.time <= FLAP_UP_WITHIN) for u in ups)
+        return _link_back_up(d, ups)
 
     others = [f for f in findings if f.role is Role.INITIATOR and f.cause is not None and f.rule not in LINK_DOWN
               and not _cable_unplugged(f)]
@@ -1613,12 +1620,9 @@ def fabric_wide_link_loss(findings: Sequence[Finding]) -> list[Finding]:
     line says so, and which nodes). A link back up within a minute (a flap) counts no node."""
     ups = [f for f in findings if f.rule == LINK_UP and f.file and f.line is not None]
 
-    def came_back(d: Finding) -> bool:  # (a flap: its node's link is no fabric's loss)
-        return any(u.file == d.file and 0 < (u.line or 0) - (d.line or 0) <= FLAP_LINES
-                   and (u.time is None or d.time is None or u.time - d.time <= FLAP_UP_WITHIN) for u in ups)
-
     downs = sorted((f for f in findings if f.rule in LINK_DOWN and f.role is Role.INITIATOR and f.node is not None
-                    and f.time is not None and not came_back(f)), key=lambda f: f.time or datetime.min.replace(tzinfo=UTC))
+                    and f.time is not None and not _link_back_up(f, ups)),  # (a flap is no fabric's loss)
+                   key=lambda f: f.time or datetime.min.replace(tzinfo=UTC))
     if len({host_key(f.node or "") for f in downs}) < FABRIC_NODES:
         return list(findings)
     times = [f.time or datetime.min.replace(tzinfo=UTC) for f in downs]
