@@ -59,6 +59,7 @@ from detector.types import (
     RULE_MEGATRON_STRAGGLER,
     RULE_RUN_UNFINISHED,
     RULE_SLOWDOWN,
+    RULE_SLOWEST_STRAGGLER,
     RULE_STALL,
     RULE_STRAGGLER,
     Cause,
@@ -1202,6 +1203,10 @@ def _stragglers(facts: RunFacts) -> list[Incident]:
         why = (f"Megatron's straggler detector named rank {rank} the slowest in {megatron.field('reports')} of its last "
                f"{megatron.field('of_reports')} reports, its round trip {megatron.field('spread')} times the fastest "
                "rank's" if megatron is not None else None)
+        reported = next((f for f in found if f.rule == RULE_SLOWEST_STRAGGLER), None)
+        if why is None and reported is not None:
+            why = (f"the job's step-time reports named rank {rank} the slowest in {reported.field('reports')} of the last "
+                   f"{reported.field('of_reports')}, its time {reported.field('spread')} times the ranks' typical time")
         block = next((f.field("ranks") for f in found if f.rule == RULE_STRAGGLER and f.rank is None and f.node is None
                       and f.field("ranks")), None)
         if why is None and block is not None and initiator.node is None:

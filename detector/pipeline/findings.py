@@ -41,6 +41,7 @@ from detector.types import (
     RULE_MEGATRON_STRAGGLER,
     RULE_NCCL_TEARDOWN,
     RULE_RUN_UNFINISHED,
+    RULE_SLOWEST_STRAGGLER,
     SIGNAL_SENT,
     Cause,
     Finding,
@@ -2195,6 +2196,45 @@ def megatron_stragglers(findings: Sequence[Finding], idx: RunIndex) -> list[Find
     verdict = dataclasses.replace(
         at, rule=RULE_MEGATRON_STRAGGLER, role=Role.INITIATOR, cause=Cause.STRAGGLER, severity=Severity.WARNING,
         rank=rank, local_rank=idx.rank_local.get(rank), node=idx.rank_node.get(rank), pid=None, gpu=None,
+        confidence=0.6, fields=(*at.fields, ("reports", str(n)), ("of_reports", str(len(last))),
+                                ("spread", f"{spread:.2f}")))
+    return [*findings, verdict]
+
+
+SLOWEST_REPORT = "launcher.slowest_rank_report"  # rules/launchers.yaml
+SLOWEST_SPREAD = 1.3  # the slowest rank's time over the typical (median, mean) time, median of its reports
+_TO_SECONDS = {"s": 1.0, "ms": 0.001}
+
+
+def _report_spread(f: Finding) -> float:
+    typical = field_float(f.field("typical")) * _TO_SECONDS.get(f.field("typical_unit") or "s", 1.0)
+    slow = field_float(f.field("slow")) * _TO_SECONDS.get(f.field("slow_unit") or "s", 1.0)
+    return slow / typical if typical > 0 else 0.0
+
+
+def slowest_rank_stragglers(findings: Sequence[Finding], idx: RunIndex) -> list[Finding]:
+    """``findings`` and, where a trainer's own step-time reports ("median 2.20s ... slowest rank
+    14 (gpu63) 4.72s") named one rank the slowest in most of their last reports (as
+    :func:`megatron_stragglers` reads Megatron's), at :data:`SLOWEST_SPREAD` times the typical
+    time or more (the median over its reports), a straggler finding for that rank, its node
+    from the index or from the report's own words."""
+    reports = sorted((f for f in findings if f.rule == SLOWEST_REPORT), key=lambda f: (f.file or "", f.line or 0))
+    if len(reports) < MEGATRON_MIN_REPORTS:
+        return list(findings)
+    last = reports[-MEGATRON_LAST:]
+    rank_s, n = Counter(f.field("rank") for f in last).most_common(1)[0]
+    rank = small_int(rank_s or "")
+    if rank is None or n < MEGATRON_MIN_REPORTS or n < MEGATRON_SHARE * len(last):
+        return list(findings)
+    mine = [f for f in last if f.field("rank") == rank_s]
+    spread = statistics.median(_report_spread(f) for f in mine)
+    if spread < SLOWEST_SPREAD:
+        return list(findings)
+    at = mine[-1]
+    host = next((h for f in reversed(mine) if (h := f.field("host"))), None)
+    verdict = dataclasses.replace(
+        at, rule=RULE_SLOWEST_STRAGGLER, role=Role.INITIATOR, cause=Cause.STRAGGLER, severity=Severity.WARNING,
+        rank=rank, local_rank=idx.rank_local.get(rank), node=idx.rank_node.get(rank) or host, pid=None, gpu=None,
         confidence=0.6, fields=(*at.fields, ("reports", str(n)), ("of_reports", str(len(last))),
                                 ("spread", f"{spread:.2f}")))
     return [*findings, verdict]

@@ -57,6 +57,7 @@ from detector.pipeline.findings import (
     place_summary_tracebacks,
     place_tgi_span_errors,
     refine_generic_nccl,
+    slowest_rank_stragglers,
     srun_task_hosts,
     unfinished_benchmark,
     verl_worker_ranks,
@@ -201,7 +202,7 @@ def run_findings(scans: Sequence[FileScan], idx: RunIndex, rules: RuleSet,
     findings = demote_caught_exceptions(demote_repeated_actor_exceptions(verl_worker_ranks(findings), scans), scans, idx.file_rank)
     findings = demote_survived_worker_kills(demote_steps_that_did_not_start_training(
         demote_shutdown_noise(demote_answered_requests(findings, scans), scans), scans), scans)
-    findings = nvrx_stragglers(megatron_stragglers(findings, idx), idx)
+    findings = slowest_rank_stragglers(nvrx_stragglers(megatron_stragglers(findings, idx), idx), idx)
     # (the job's own output: a rank log of some length that shows ranks or training, not only a
     # kernel log or a node's report; and the time it ends)
     output = [s for s in scans if s.file.kind is FileKind.RANK_LOG and s.lines >= JOB_OUTPUT_LINES

@@ -397,8 +397,9 @@ def _detect_key(
             & (counts >= config.min_ranks)[None, :]
         )
     # (single lines: a rank's lines only count, the steps it printed no line for pass it by, as
-    # where the ranks' files end at different steps)
-    finite = np.isfinite(rank_med)
+    # where the ranks' files end at different steps; so do the steps too few ranks printed a line
+    # for to judge anyone by: the rank's line there is compared with no peers)
+    finite = np.isfinite(rank_med) & (counts >= config.min_ranks)[None, :]
     runs = _runs(beyond) if win > 1 else _runs_over(beyond, finite)
     # (single lines: still slower at the log's end; a slow start is a warm-up, not a straggler)
     reached = (runs >= streak).any(axis=1) if win > 1 else runs[:, -1] >= streak
