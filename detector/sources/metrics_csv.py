@@ -51,6 +51,7 @@ _LABEL_COLUMNS = frozenset(
         "window_size_in_ms",
     }
 )
+HEADER_SEARCH_ROWS = 5  # opening rows where the header may stand, below a command or a note
 _HEADER_UNIT = re.compile(r"\s*\[[^\]]*\]\s*$")
 
 
@@ -74,6 +75,11 @@ def csv_samples(text: str, *, where: str = "<metrics>") -> Iterator[Sample]:
     rows = [r for r in rows if r and any(cell.strip() for cell in r)]
     if not rows:
         raise InputError(where, "empty CSV: expected a header row and samples")
+    # the command or a note above the header ("# nvidia-smi --query-gpu=... --format=csv -l 10",
+    # "$ dcgmi dmon ..."): the header is the first of the opening rows that names a time column
+    first = next((i for i, row in enumerate(rows[:HEADER_SEARCH_ROWS])
+                  if _pick([_header(h) for h in row], _TIME_COLUMNS) is not None), 0)
+    rows = rows[first:]
     headers = [_header(h) for h in rows[0]]
     t_col = _pick(headers, _TIME_COLUMNS)
     if t_col is None:
@@ -87,7 +93,7 @@ def csv_samples(text: str, *, where: str = "<metrics>") -> Iterator[Sample]:
     body = rows[1:]
     if n_col is not None and v_col is not None:
         label_cols = [i for i in range(len(headers)) if i not in (t_col, n_col, v_col)]
-        for number, row in enumerate(body, start=2):
+        for number, row in enumerate(body, start=first + 2):
             if len(row) != len(headers):
                 raise InputError(
                     f"{where}:{number}", f"{len(row)} columns, the header has {len(headers)}"
@@ -109,7 +115,7 @@ def csv_samples(text: str, *, where: str = "<metrics>") -> Iterator[Sample]:
             f"columns; header {rows[0]!r:.200}",
         )
     label_cols = [i for i in range(len(headers)) if i != t_col and i not in metric_cols]
-    for number, row in enumerate(body, start=2):
+    for number, row in enumerate(body, start=first + 2):
         if len(row) != len(headers):
             raise InputError(
                 f"{where}:{number}", f"{len(row)} columns, the header has {len(headers)}"

@@ -157,6 +157,22 @@ def test_wide_csv_and_nvidia_smi() -> None:
     ) == (0, "0000:00:06", "NVIDIA H200")
 
 
+def test_nvidia_smi_csv_below_its_command_line() -> None:
+    # the monitor's output saved with the command it ran on top (a comment); a bad row's
+    # number is still the file's
+    smi = (
+        "# nvidia-smi --query-gpu=timestamp,index,clocks.sm --format=csv -l 10\n"
+        "timestamp, index, clocks.sm [MHz]\n"
+        "2025/01/15 09:32:06.624, 0, 861 MHz\n"
+        "2025/01/15 09:32:16.624, 0, 855 MHz\n"
+    )
+    series = {s.name: s for s in parse_metrics_csv(smi)}
+    assert series["clocks.sm"].values.tolist() == [861.0, 855.0]
+    bad = "\n".join(smi.splitlines()[:3]) + "\n2025/01/15 09:32:16.624, 0\n"
+    with pytest.raises(InputError, match=r":4: 2 columns"):
+        list(parse_metrics_csv(bad))
+
+
 def test_load_and_merge(tmp_path: pytest.TempPathFactory) -> None:
     a = tmp_path / "a.json"  # type: ignore[operator]
     b = tmp_path / "b.csv"  # type: ignore[operator]
