@@ -164,6 +164,15 @@ def _timeouts_in_different_collectives(collateral: Sequence[Finding], facts: Run
         last = sized
     ops = Counter(op for op, _seq, _f in last.values())
     seqs = [seq for _op, seq, _f in last.values()]
+    behind = _behind_with_another_size(timed, last)
+    if behind is not None:
+        rank, text = behind
+        evidence = [f for _op, _s, f in last.values()]
+        return _build(Cause.COLLECTIVE_MISMATCH, _initiator_for(rank, None, facts, evidence), evidence,
+                      _collateral(collateral, rank, facts), 0.5, facts,
+                      inferred_by=f"the ranks timed out a few collectives apart with different sizes ({text}): the "
+                                  f"others completed the collectives rank {rank} waits in, so they paired "
+                                  "different collectives")
     if len(last) < 2 or len(ops) < 2:
         return None
     if max(seqs) - min(seqs) > MISMATCH_SEQ_SPAN and not _one_group_apart(timed, last):
@@ -182,6 +191,34 @@ def _timeouts_in_different_collectives(collateral: Sequence[Finding], facts: Run
     return _build(Cause.COLLECTIVE_MISMATCH, initiator, evidence, _collateral(collateral, rank, facts),
                   0.6 if rank is not None else 0.4, facts,
                   inferred_by=f"the ranks timed out in different collectives at the same point ({ops_text})")
+
+
+def _behind_with_another_size(timed: Sequence[Finding], last: Mapping[int, tuple[str, int, Finding]]
+                              ) -> tuple[int, str] | None:
+    """One rank that timed out two to :data:`MISMATCH_SEQ_SPAN` collectives behind all the others,
+    in a collective of another size than any of theirs (rank 0 in ALLREDUCE #959 of 544,997,376
+    elements, ranks 1-5 in ALLREDUCE #963 of 2,560), where their lines name no process group (an
+    older torch's: the job's one numbering) or each the same one: a collective completes only
+    when every rank launches it, so the others completed the collectives that rank still waits
+    in with other calls of theirs. (rank, the ranks' collectives as text), else None; one apart
+    is the usual hang (:func:`_timeouts_in_different_collectives`)."""
+    if len(last) < 3:
+        return None
+    groups = _groups_named(timed, last)
+    if groups and not (len(set().union(*groups.values())) == 1 and all(groups.get(rank) for rank in last)):
+        return None
+    seqs = sorted(seq for _op, seq, _f in last.values())
+    low, second = seqs[0], seqs[1]
+    if not (second - low >= 2 and seqs[-1] - low <= MISMATCH_SEQ_SPAN):
+        return None
+    sizes = {r: f.field("numel_in") for r, (_op, _seq, f) in last.items()}
+    if any(size is None for size in sizes.values()):
+        return None
+    rank = next(r for r, (_op, seq, _f) in last.items() if seq == low)
+    if any(sizes[rank] == size for r, size in sizes.items() if r != rank):
+        return None
+    text = ", ".join(f"rank {r}: {op} #{seq} of {sizes[r]}" for r, (op, seq, _f) in sorted(last.items()))
+    return rank, text
 
 
 def _groups_named(findings: Sequence[Finding], ranks: Collection[int]) -> dict[int, set[str]]:
