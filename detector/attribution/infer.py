@@ -193,6 +193,12 @@ def _timeouts_in_different_collectives(collateral: Sequence[Finding], facts: Run
                   inferred_by=f"the ranks timed out in different collectives at the same point ({ops_text})")
 
 
+def _rooted(op: str) -> bool:
+    """A collective with a root (broadcast, reduce, scatter, gather), whose ranks do not all wait
+    for each other: the root's sends, or the senders to it, complete without a stuck peer."""
+    return op.upper().lstrip("_").removesuffix("_BASE").removesuffix("_COALESCED") in ("BROADCAST", "REDUCE", "SCATTER", "GATHER")
+
+
 def _behind_with_another_size(timed: Sequence[Finding], last: Mapping[int, tuple[str, int, Finding]]
                               ) -> tuple[int, str] | None:
     """One rank that timed out two to :data:`MISMATCH_SEQ_SPAN` collectives behind all the others,
@@ -202,8 +208,8 @@ def _behind_with_another_size(timed: Sequence[Finding], last: Mapping[int, tuple
     when every rank launches it, so the others completed the collectives that rank still waits
     in with other calls of theirs. (rank, the ranks' collectives as text), else None; one apart
     is the usual hang (:func:`_timeouts_in_different_collectives`)."""
-    if len(last) < 3:
-        return None
+    if len(last) < 3 or any(_rooted(op) for op, _seq, _f in last.values()):
+        return None  # (a broadcast's root, a reduce's senders, run ahead of a stuck peer by themselves)
     groups = _groups_named(timed, last)
     if groups and not (len(set().union(*groups.values())) == 1 and all(groups.get(rank) for rank in last)):
         return None

@@ -68,18 +68,22 @@ def _pick(headers: Sequence[str], choices: Sequence[str]) -> int | None:
 
 
 def csv_samples(text: str, *, where: str = "<metrics>") -> Iterator[Sample]:
+    numbered: list[tuple[int, list[str]]] = []  # each row that holds something, with its line in the file
+    reader = csv.reader(io.StringIO(text, newline=""))
     try:
-        rows = list(csv.reader(io.StringIO(text, newline="")))
+        for row in reader:
+            if row and any(cell.strip() for cell in row):
+                numbered.append((reader.line_num, row))
     except csv.Error as exc:
         raise InputError(where, f"not readable as CSV: {exc}") from exc
-    rows = [r for r in rows if r and any(cell.strip() for cell in r)]
+    rows = [row for _n, row in numbered]
     if not rows:
         raise InputError(where, "empty CSV: expected a header row and samples")
     # the command or a note above the header ("# nvidia-smi --query-gpu=... --format=csv -l 10",
     # "$ dcgmi dmon ..."): the header is the first of the opening rows that names a time column
     first = next((i for i, row in enumerate(rows[:HEADER_SEARCH_ROWS])
                   if _pick([_header(h) for h in row], _TIME_COLUMNS) is not None), 0)
-    rows = rows[first:]
+    rows, lines = rows[first:], [n for n, _row in numbered[first:]]
     headers = [_header(h) for h in rows[0]]
     t_col = _pick(headers, _TIME_COLUMNS)
     if t_col is None:
@@ -93,7 +97,7 @@ def csv_samples(text: str, *, where: str = "<metrics>") -> Iterator[Sample]:
     body = rows[1:]
     if n_col is not None and v_col is not None:
         label_cols = [i for i in range(len(headers)) if i not in (t_col, n_col, v_col)]
-        for number, row in enumerate(body, start=first + 2):
+        for number, row in zip(lines[1:], body, strict=True):
             if len(row) != len(headers):
                 raise InputError(
                     f"{where}:{number}", f"{len(row)} columns, the header has {len(headers)}"
@@ -115,7 +119,7 @@ def csv_samples(text: str, *, where: str = "<metrics>") -> Iterator[Sample]:
             f"columns; header {rows[0]!r:.200}",
         )
     label_cols = [i for i in range(len(headers)) if i != t_col and i not in metric_cols]
-    for number, row in enumerate(body, start=first + 2):
+    for number, row in zip(lines[1:], body, strict=True):
         if len(row) != len(headers):
             raise InputError(
                 f"{where}:{number}", f"{len(row)} columns, the header has {len(headers)}"

@@ -364,6 +364,28 @@ def _onset(
     return first_col
 
 
+def _still_slow_among_few(rank_med: FloatArray, counts: IntArray, peers: FloatArray, min_ranks: int,
+                          rel: float) -> np.ndarray:
+    """(R, W): the values in the windows fewer than ``min_ranks`` ranks have a value in (too few to
+    judge anyone by) that are still ``rel`` over the others' there (their median; where the rank
+    is alone, the peers' of the last window judged): such a window passes the rank by; a value no
+    slower than that ends its streak (a rank that recovered while the others' logs had ended)."""
+    out = np.zeros(rank_med.shape, dtype=bool)
+    judged = counts >= min_ranks
+    last_peer = np.nan
+    for col in range(rank_med.shape[1]):
+        if judged[col]:
+            last_peer = float(peers[col])
+            continue
+        values = rank_med[:, col]
+        rows = np.flatnonzero(np.isfinite(values))
+        for row in rows.tolist():
+            others = values[rows[rows != row]]
+            ref = float(np.median(others)) if others.size else last_peer
+            out[row, col] = not np.isfinite(ref) or bool(values[row] >= (1.0 + rel) * ref)
+    return out
+
+
 def _detect_key(
     grid: StepGrid, k: int, job_step: FloatArray, config: StatsConfig, win: int, streak: int
 ) -> list[StragglerHit]:
@@ -389,17 +411,19 @@ def _detect_key(
         impact_ok = ~(
             excess < config.impact_fraction * np.where(np.isfinite(job), job, 0.0)[None, :]
         )
+        rel_needed = (config.rel_threshold if win > 1 else max(config.rel_threshold,
+                                                                SHORT_REL if streak >= SHORT_STREAK else TINY_REL))
         beyond = (
             (z >= config.z_threshold)
-            & (rel >= (config.rel_threshold if win > 1 else max(config.rel_threshold,
-                                                                  SHORT_REL if streak >= SHORT_STREAK else TINY_REL)))
+            & (rel >= rel_needed)
             & impact_ok
             & (counts >= config.min_ranks)[None, :]
         )
     # (single lines: a rank's lines only count, the steps it printed no line for pass it by, as
     # where the ranks' files end at different steps; so do the steps too few ranks printed a line
-    # for to judge anyone by: the rank's line there is compared with no peers)
-    finite = np.isfinite(rank_med) & (counts >= config.min_ranks)[None, :]
+    # for to judge anyone by, where the rank's line is still well over the few others' there: a
+    # line no slower than theirs ends its streak, one alone says nothing)
+    finite = np.isfinite(rank_med) & ~_still_slow_among_few(rank_med, counts, peers, config.min_ranks, rel_needed)
     runs = _runs(beyond) if win > 1 else _runs_over(beyond, finite)
     # (single lines: still slower at the log's end; a slow start is a warm-up, not a straggler)
     reached = (runs >= streak).any(axis=1) if win > 1 else runs[:, -1] >= streak

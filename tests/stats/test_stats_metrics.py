@@ -171,6 +171,11 @@ def test_nvidia_smi_csv_below_its_command_line() -> None:
     bad = "\n".join(smi.splitlines()[:3]) + "\n2025/01/15 09:32:16.624, 0\n"
     with pytest.raises(InputError, match=r":4: 2 columns"):
         list(parse_metrics_csv(bad))
+    # blank lines above and among the rows still count
+    lines = smi.splitlines()
+    spaced = "\n".join([lines[0], "", lines[1], lines[2], "", "2025/01/15 09:32:16.624, 0"]) + "\n"
+    with pytest.raises(InputError, match=r":6: 2 columns"):
+        list(parse_metrics_csv(spaced))
 
 
 def test_load_and_merge(tmp_path: pytest.TempPathFactory) -> None:
