@@ -341,6 +341,10 @@ def exit_findings(scans: Sequence[FileScan], idx: RunIndex, rank_findings: Seque
         own_timeouts = {(tf.attempt, tf.rank) for tf in rank_findings
                         if tf.role is Role.COLLATERAL and tf.rank is not None and "timeout" in tf.rule}
         stuck = {key for key in srun_kills if key[0] in timed_out and key not in own_timeouts}
+        # (the tasks terminated once the step was cancelled: the ranks whose watchdogs had not fired
+        # yet, as well as a stuck one; only one such task left in its attempt stands out)
+        terminated = Counter(key[0] for key in stuck if records[key][0] == -15)
+        stuck = {key for key in stuck if records[key][0] != -15 or terminated[key[0]] == 1}
     grace_kills = _grace_kills(records) | (srun_kills - stuck)
     signal_deaths = any(code < 0 and code not in TEARDOWN_CODES and key not in grace_kills
                         for key, (code, *_) in records.items())
@@ -357,6 +361,13 @@ def exit_findings(scans: Sequence[FileScan], idx: RunIndex, rank_findings: Seque
         elif code > 0:
             plain[a] += 1
     wave = _abort_waves(aborts, rank_findings, plain)
+    # one launcher line that reports several ranks' aborts ("srun: error: node07: tasks 0-3,5-7:
+    # Aborted"): one event; where some of them aborted on their watchdog and nothing else in the
+    # logs says what failed, so did the others (where something does, a rank that left no line may
+    # be the one it names: a GPU's fault on its node)
+    aborted_lines = ({(file, line) for (_a, rank), (code, _p, _n, _t, file, line, _x, _att) in records.items()
+                      if code == -6 and rank in aborting}
+                     if not any(f.role is Role.INITIATOR for f in rank_findings) else set())
     out = []
     for (_attempt, rank), (code, pid, node, time, file, line, text, att) in records.items():
         sig = _SIGNALS.get(code)
@@ -370,7 +381,7 @@ def exit_findings(scans: Sequence[FileScan], idx: RunIndex, rank_findings: Seque
             # (srun killed it after the others' watchdogs had given up on a collective it never
             # reached: it was stuck, not killed for what it did)
             role, cause, conf = Role.INITIATOR, Cause.HANG, 0.5
-        elif code in TEARDOWN_CODES or (_attempt, rank) in grace_kills or (code == -6 and (att in wave or rank in aborting
+        elif code in TEARDOWN_CODES or (_attempt, rank) in grace_kills or (code == -6 and (att in wave or rank in aborting or (file, line) in aborted_lines
                                                       or _after_timeout(first_timeout.get(att), time)
                                                       or (att in untimed_timeout and att not in first_timeout
                                                           and not first_alone))):
@@ -411,14 +422,17 @@ def exit_findings(scans: Sequence[FileScan], idx: RunIndex, rank_findings: Seque
 
 def _srun_teardown_kills(records: Mapping[tuple[int | None, int | None], _Exit],
                          rank_findings: Sequence[Finding]) -> set[tuple[int | None, int | None]]:
-    """The srun tasks reported "Killed" after srun said it was ending the step ("srun: Terminating
-    StepId=...", "Job step aborted") in the same file, once another of its tasks was reported
+    """The srun tasks reported "Killed" or "Terminated" after srun said it was ending the step ("srun:
+    Terminating StepId=...", "Job step aborted", a cancel) in the same file, once another of its tasks was reported
     failing before that line: srun killing what was left of the step, not for anything the task
     did (the caller tells a task stuck outside the others' collective from one torn down with them).
     A task killed first, before srun ended the step, stays what it was: a kill nothing explains."""
     ends: dict[str, int] = {}  # each file's first line of srun ending the step
     for f in rank_findings:
-        if f.rule in SRUN_TEARDOWN_RULES and f.file and f.line is not None:
+        # (or slurmstepd's cancel of the step with no reason of its own, once a task failed:
+        # srun's --kill-on-bad-exit, or the user's scancel after the failure)
+        cancel = f.rule == "scheduler.slurm_step_ended" and "CANCELLED" in f.text and "DUE TO" not in f.text
+        if (f.rule in SRUN_TEARDOWN_RULES or cancel) and f.file and f.line is not None:
             ends[f.file] = min(ends.get(f.file, f.line), f.line)
     if not ends:
         return set()
@@ -428,7 +442,7 @@ def _srun_teardown_kills(records: Mapping[tuple[int | None, int | None], _Exit],
                 and f.field("signal") != "Killed"):
             failed_before.add(f.file)
     return {key for key, (code, _pid, _node, _when, file, line, text, _att) in records.items()
-            if code == -9 and file in failed_before and line > ends[file] and text.lstrip().startswith("srun: ")}
+            if code in (-9, -15) and file in failed_before and line > ends[file] and text.lstrip().startswith("srun: ")}
 
 
 GRACE_AFTER = timedelta(seconds=20)  # torchelastic's SIGTERM-to-SIGKILL grace is 30 s by default

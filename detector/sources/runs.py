@@ -781,6 +781,12 @@ def _size(path: Path) -> int:
         return 0
 
 
+# hidden folders that hold a job's own logs: submitit's (Hydra's submitit launcher writes each
+# Slurm task's output to .submitit/<job>/<job>_<task>_log.out and .err); the others (.git, .hydra's
+# config, caches) hold none
+_HIDDEN_LOG_DIRS = frozenset({".submitit"})
+
+
 def discover(target: Path, *, follow_symlinks: bool = False) -> tuple[list[LogFile], list[str]]:
     """All input files of a run (a directory, or one file), and warnings for what was skipped.
 
@@ -822,7 +828,7 @@ def discover(target: Path, *, follow_symlinks: bool = False) -> tuple[list[LogFi
                 dirnames[:] = []
                 continue
             seen_dirs.add((st.st_dev, st.st_ino))
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") or d in _HIDDEN_LOG_DIRS)
         for fname in sorted(filenames):
             path = Path(dirpath) / fname
             rel = path.relative_to(target)
