@@ -309,7 +309,7 @@ def _json_lines(path: Path) -> bool:
 
 
 def _log_export(path: Path) -> bool:
-    """Whether a JSON or CSV file is a log platform's export of records (support.exports)."""
+    """Whether a JSON, CSV or YAML file is a log platform's export of records (support.exports)."""
     try:
         fh, _st, note = open_log(path, False)
     except OSError:
@@ -409,6 +409,8 @@ def classify(path: Path, root: Path) -> LogFile | None:
             return _text_log(path, name, parts, display, size) if _json_lines(path) or _log_export(path) else None
         node = _node_from_dirs(parts)
         return LogFile(path, display, kind, None, None, node, None, size, node_from="folder" if node else None)
+    if suffix in (".yaml", ".yml") and _log_export(path):  # gcloud logging read's entries
+        return _text_log(path, name, parts, display, size)
     if suffix == ".csv":
         if _log_export(path):  # Kibana's, Datadog's or CloudWatch Insights' download of log records
             return _text_log(path, name, parts, display, size)

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
 
-from detector.support.exports import export_records, looks_like_csv_export
+from detector.support.exports import export_records, looks_like_csv_export, looks_like_yaml_export
 
 MAX_INFLATED = 512 << 20  # bytes of a compressed log read, inflated
 _CHUNK = 1 << 20
@@ -362,15 +362,17 @@ def _export_lines(fh: BinaryIO, st: os.stat_result, kind: str) -> bytes | None:
 
 
 def _export_kind(path: Path, fh: BinaryIO) -> str | None:
-    """"json" or "csv" for a file that may be a log platform's export (:mod:`detector.support.exports`):
+    """"json", "csv" or "yaml" for a file that may be a log platform's export (:mod:`detector.support.exports`):
     a JSON document that is not JSON lines, a CSV file whose header names a message column."""
     suffix = path.suffix.lower()
-    if suffix not in (".json", ".csv"):
+    if suffix not in (".json", ".csv", ".yaml", ".yml"):
         return None
     head = fh.read(65536)
     fh.seek(0)
     if suffix == ".csv":
         return "csv" if looks_like_csv_export(head) else None
+    if suffix in (".yaml", ".yml"):
+        return "yaml" if looks_like_yaml_export(head) else None
     stripped = head.lstrip()
     if stripped[:1] not in (b"[", b"{"):
         return None

@@ -27,9 +27,9 @@ from itertools import pairwise
 
 # the fields that hold a record's text, its time and its host, in the order they are tried
 _TEXT_KEYS = ("textPayload", "message", "@message", "msg", "log", "MESSAGE", "line", "Line", "text", "Content",
-              "content", "Message")
+              "content", "Message", "_raw")  # (_raw: Splunk's event)
 _TIME_KEYS = ("timestamp", "@timestamp", "time", "Time", "ts", "Date", "date", "eventTime", "receiveTimestamp",
-              "ingestionTime", "__REALTIME_TIMESTAMP", "tsNs")
+              "ingestionTime", "__REALTIME_TIMESTAMP", "tsNs", "_time")
 # a pod's name before the machine's at the same level of a record (a Kubernetes job's ranks live in
 # pods; the rest of the run names them so)
 _POD_KEYS = ("pod", "pod_name", "kubernetes.pod.name", "kubernetes.pod_name", "k8s.pod.name")
@@ -124,6 +124,8 @@ def platform_record(record: Mapping[str, object], labels: Mapping[str, object] |
     """One record of a log platform: its time, the pod or host it names, its text (also for a JSON
     line that no plainer reader knows); None when it holds no text."""
     text = _first(record, _TEXT_KEYS)
+    if text is None and isinstance(result := record.get("result"), Mapping) and "_raw" in result:
+        return platform_record(result, labels)  # Splunk's JSON export: {"preview": false, "result": {...}}
     if text is None and isinstance(payload := record.get("jsonPayload"), Mapping):
         text = _first(payload, _TEXT_KEYS)
     if not isinstance(text, str):
@@ -225,14 +227,52 @@ def looks_like_csv_export(head: bytes) -> bool:
     return any(k in names for k in _TEXT_KEYS)
 
 
+# gcloud logging read's default output: one YAML document per entry, "---" between them
+_YAML_ENTRY_KEYS = (b"textPayload:", b"jsonPayload:")
+_YAML_META_KEYS = (b"logName:", b"insertId:", b"receiveTimestamp:")
+
+
+def looks_like_yaml_export(head: bytes) -> bool:
+    """Whether a YAML file begins as ``gcloud logging read``'s entries (a log name or insert id, a
+    text or JSON payload at the top level of an entry)."""
+    lines = head.split(b"\n")[:200]
+    return (any(line.startswith(_YAML_ENTRY_KEYS) for line in lines)
+            and any(line.startswith(_YAML_META_KEYS) for line in lines))
+
+
+# an anchor or alias of YAML, which gcloud's entries never use (and which a hostile file would use
+# to make a few lines into gigabytes of nested copies): no export read
+_YAML_ANCHOR = re.compile(r"(?m)(?:^ *|[:\-] +|[\[,{] *)[&*][A-Za-z0-9_][A-Za-z0-9_.-]*(?=[\s,\]}]|$)")
+
+
+def _yaml_records(text: str) -> Iterator[tuple[datetime | None, str | None, str]] | None:
+    if _YAML_ANCHOR.search(text):
+        return None
+    import yaml  # (only for such an export)
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+    def rows() -> Iterator[tuple[datetime | None, str | None, str]]:
+        try:
+            for doc in yaml.load_all(text, Loader=loader):
+                if isinstance(doc, Mapping) and (rec := platform_record(doc)) is not None:
+                    yield rec
+        except yaml.YAMLError:
+            return  # (the entries before a cut or broken one)
+
+    return rows()
+
+
 def export_records(data: bytes, kind: str) -> bytes | None:
-    """The records of an export (``kind`` "json" or "csv") as JSON lines, oldest first (exports
-    often list the newest first; records of the same moment keep their order), one line per
-    line of each message; None when ``data`` holds no log records."""
+    """The records of an export (``kind`` "json", "csv" or "yaml") as JSON lines, oldest first
+    (exports often list the newest first; records of the same moment keep their order), one line
+    per line of each message; None when ``data`` holds no log records."""
     text = data.decode("utf-8", "replace")
     records: Iterable[tuple[datetime | None, str | None, str]] | None
     if kind == "csv":
         records = _csv_records(text)
+    elif kind == "yaml":
+        records = _yaml_records(text)
     else:
         try:
             records = _records_of(json.loads(text))

@@ -1,0 +1,85 @@
+"""The forty-fourth session's log exports: gcloud logging read's default YAML entries, and a
+Splunk search's CSV and JSON exports (the event in _raw, its time in _time)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from detector.rules.engine import RuleSet
+from detector.support.exports import looks_like_yaml_export
+from detector.types import Cause
+from tests.support.replaying import incidents_of
+
+_TRACE = [
+    "[rank3]: Traceback (most recent call last):",
+    '[rank3]:   File "train.py", line 88, in <module>',
+    "[rank3]:     loss = model(batch)",
+    "[rank3]: RuntimeError: CUDA error: an illegal memory access was encountered",
+]
+
+
+def _yaml_entry(i: int, line: str) -> str:
+    return "\n".join([
+        f"insertId: lb4jknwq76tvh{i:03d}",
+        "labels:",
+        "  compute.googleapis.com/resource_name: gke-research-a3-gpu-pool-a3-737c3f7d-rzmn",
+        "logName: projects/llm-research/logs/stderr",
+        'receiveTimestamp: "2026-02-08T14:38:01.579980000Z"',
+        "resource:",
+        "  labels:",
+        "    pod_name: olmo-1b-repro-2f42-worker-0",
+        "  type: k8s_container",
+        "severity: ERROR",
+        f"textPayload: {json.dumps(line)}",
+        f'timestamp: "2026-02-08T14:37:{10 + i:02d}.744588000Z"',
+    ])
+
+
+def test_gcloud_logging_read_yaml_entries_are_diagnosed(tmp_path: Path, ruleset: RuleSet) -> None:
+    # gcloud logging read's default format, newest first, "---" between entries
+    text = "\n---\n".join(_yaml_entry(i, line) for i, line in reversed(list(enumerate(_TRACE)))) + "\n"
+    got = incidents_of(tmp_path, {"gcloud_logging_read.yaml": text}, ruleset)
+    assert [(g.cause, g.rank, g.node) for g in got] == [(Cause.ILLEGAL_MEMORY_ACCESS, 3, "gke-research-a3-gpu-pool-a3-737c3f7d-rzmn")]
+
+
+def test_a_config_yaml_beside_the_logs_is_no_export(tmp_path: Path, ruleset: RuleSet) -> None:
+    assert not looks_like_yaml_export(b"trainer:\n  devices: 8\nmodel:\n  text: hello\n")
+    files = {"config.yaml": "trainer:\n  devices: 8\nlogName: x\ntextPayload: RuntimeError: not a log\n"[:40],
+             "train.log": "step 10 loss 2.0\n"}
+    assert not incidents_of(tmp_path, files, ruleset)
+
+
+def test_a_broken_yaml_export_keeps_the_entries_before_the_break(tmp_path: Path, ruleset: RuleSet) -> None:
+    entries = [_yaml_entry(i, line) for i, line in enumerate(_TRACE)]
+    text = "\n---\n".join(entries) + "\n---\ninsertId: [unclosed\n"
+    got = incidents_of(tmp_path, {"gcloud_logging_read.yaml": text}, ruleset)
+    assert [g.cause for g in got] == [Cause.ILLEGAL_MEMORY_ACCESS]
+
+
+def test_a_splunk_csv_export_is_diagnosed(tmp_path: Path, ruleset: RuleSet) -> None:
+    rows = ['"_raw","_time","host","index","linecount","source","sourcetype","splunk_server"']
+    for i, line in reversed(list(enumerate(_TRACE))):
+        raw = line.replace('"', '""')
+        rows.append(f'"{raw}","2026-02-09T14:52:{10 + i:02d}.464+00:00","g212","main","1",'
+                    '"/lustre/runs/slurm-2357565.out","slurm_job_output","idx01"')
+    got = incidents_of(tmp_path, {"splunk_search_export.csv": "\n".join(rows) + "\n"}, ruleset)
+    assert [(g.cause, g.rank, g.node) for g in got] == [(Cause.ILLEGAL_MEMORY_ACCESS, 3, "g212")]
+
+
+def test_a_splunk_json_export_is_diagnosed(tmp_path: Path, ruleset: RuleSet) -> None:
+    lines = [json.dumps({"preview": False, "offset": i, "result": {
+        "_raw": line, "_time": f"2026-02-09T14:52:{10 + i:02d}.464+00:00", "host": "g212"}})
+        for i, line in enumerate(_TRACE)]
+    got = incidents_of(tmp_path, {"splunk_export.json": "\n".join(lines) + "\n"}, ruleset)
+    assert [(g.cause, g.rank) for g in got] == [(Cause.ILLEGAL_MEMORY_ACCESS, 3)]
+
+
+def test_a_yaml_file_with_anchors_is_not_expanded(tmp_path: Path, ruleset: RuleSet) -> None:
+    # a few lines of aliases that would nest into gigabytes: no export read, the run still replays
+    bomb = ["insertId: a", "logName: projects/x/logs/stderr", 'a: &a ["lol","lol","lol","lol","lol","lol","lol"]']
+    bomb += [f"{chr(98 + i)}: &{chr(98 + i)} [" + ",".join([f"*{chr(97 + i)}"] * 9) + "]" for i in range(9)]
+    bomb += ["textPayload: *j", 'timestamp: "2026-02-08T14:37:10Z"']
+    files = {"gcloud_logging_read.yaml": "\n".join(bomb) + "\n", "train.log": "\n".join(_TRACE) + "\n"}
+    got = incidents_of(tmp_path, files, ruleset)
+    assert [g.cause for g in got] == [Cause.ILLEGAL_MEMORY_ACCESS]
