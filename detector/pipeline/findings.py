@@ -1154,6 +1154,7 @@ def demote_caught_exceptions(findings: Sequence[Finding], scans: Sequence[FileSc
         return list(findings)
     # the last line of each file that says something failed, other than an exception and its traceback
     failing: dict[str | None, int] = {}
+    failing_lines: dict[str | None, list[int]] = defaultdict(list)  # (each of them, but the kernel's)
     # and of each rank's own (a failure of its rank, or an exit with an error that names no rank)
     own_failing: dict[tuple[str | None, int | None], int] = {}
     for f in findings:
@@ -1164,6 +1165,9 @@ def demote_caught_exceptions(findings: Sequence[Finding], scans: Sequence[FileSc
         exited = f.rule == RULE_EXIT_CODE and f.field("exitcode") not in (None, "0")
         if f.role is not Role.CONTEXT or exited:
             failing[f.file] = max(failing.get(f.file, 0), f.line)
+            # (not the kernel's: another process's fault, or one the job's own error line follows)
+            if not f.rule.startswith(("xid.", "system.")):
+                failing_lines[f.file].append(f.line)
             if f.rank is not None or exited:
                 own_failing[(f.file, f.rank)] = max(own_failing.get((f.file, f.rank), 0), f.line)
 
@@ -1174,8 +1178,20 @@ def demote_caught_exceptions(findings: Sequence[Finding], scans: Sequence[FileSc
         return (f.rank is not None and own_failing.get((f.file, f.rank), 0) < line
                 and own_failing.get((f.file, None), 0) < line)
 
+    def ran_on_before_the_next_failure(f: Finding) -> bool:
+        # the job's steps stamped after it, before anything else in its file failed (a log
+        # platform's export of every node and service: the failure that ended the job came long
+        # after the one it caught)
+        scan = by_file.get(f.file or "")
+        if scan is None or f.time is None or f.line is None:
+            return False
+        later = [n for n in failing_lines.get(f.file, ()) if n > (f.line or 0)]
+        rank = f.rank if f.file in shared else None
+        return own_progress_stamped_after(scan, f.line, rank, f.time, enough=CAUGHT_STEPS,
+                                          before=min(later) if later else None) >= CAUGHT_STEPS
+
     caught = {id(f) for f in went_on if failing.get(f.file, 0) < (f.line or 0)
-              or (id(f) in trained_on and nothing_of_its_own_after(f))}
+              or (id(f) in trained_on and nothing_of_its_own_after(f)) or ran_on_before_the_next_failure(f)}
     if not caught:
         return list(findings)
     by_where: dict[tuple[str | None, int | None], list[Finding]] = defaultdict(list)

@@ -17,6 +17,7 @@ from detector.pipeline.filescan import LOOKBACK_LINES, MAX_LINE, FileScan
 from detector.sources.lines import LineParser
 from detector.sources.prefixes import Prefixed, PrefixStyle, quick_prefix, strip_prefix
 from detector.sources.runs import FileKind
+from detector.sources.timestamps import parse_timestamp
 from detector.support.compressed import open_log, stream_size
 from detector.support.text import decode_line, plain_text
 from detector.types import TERMINAL_LINES, Event
@@ -106,10 +107,12 @@ def own_last_progress(scan: FileScan, line: int, rank: int) -> int | None:
     return last
 
 
-def own_progress_stamped_after(scan: FileScan, line: int, rank: int | None, when: datetime, *, enough: int) -> int:
-    """How many lines after ``line`` (within :data:`OWN_PROGRESS_LINES`) show ``rank``'s training
-    progress (any rank's where ``rank`` is None: a file of one rank) stamped after ``when``; stops at
-    ``enough``. None of them where the tail does not reach ``line``."""
+def own_progress_stamped_after(scan: FileScan, line: int, rank: int | None, when: datetime, *, enough: int,
+                               before: int | None = None) -> int:
+    """How many lines after ``line`` (within :data:`OWN_PROGRESS_LINES`, and before line ``before``
+    where given) show ``rank``'s training progress (any rank's where ``rank`` is None: a file of one
+    rank) stamped after ``when``; stops at ``enough``. None of them where the tail does not reach
+    ``line``."""
     if scan.parser is None:
         return 0
     lines = tail_of(scan)
@@ -118,11 +121,19 @@ def own_progress_stamped_after(scan: FileScan, line: int, rank: int | None, when
         return 0
     style = scan.parser.style
     found = 0
-    for i in range(start, min(len(lines), start + OWN_PROGRESS_LINES)):
+    end = min(len(lines), start + OWN_PROGRESS_LINES)
+    if before is not None:
+        end = min(end, before - scan.tail_first)
+    for i in range(start, end):
         key = _tail_key(scan, i, style)
         if (rank is not None and key[0] != rank) or not is_progress(key[2]):
             continue
         stamp = scan.parser.stamp(key[2]) or scan.parser.header_stamp(lines[i])
+        if stamp is not None and stamp.end and (inner := parse_timestamp(
+                key[2], year=scan.parser.year, pos=stamp.end)) is not None and inner.time is not None:
+            # a log platform's record time before the program's own stamp: the program's says when
+            # the line was written (a buffered stdout is collected when it is flushed)
+            stamp = inner
         if stamp is not None and stamp.time is not None and stamp.time > when:
             found += 1
             if found >= enough:

@@ -83,3 +83,50 @@ def test_a_yaml_file_with_anchors_is_not_expanded(tmp_path: Path, ruleset: RuleS
     files = {"gcloud_logging_read.yaml": "\n".join(bomb) + "\n", "train.log": "\n".join(_TRACE) + "\n"}
     got = incidents_of(tmp_path, files, ruleset)
     assert [g.cause for g in got] == [Cause.ILLEGAL_MEMORY_ACCESS]
+
+
+def _ds_step(t: str, step: int) -> str:
+    return f"[2026-02-01 {t},866] [INFO] [logging.py:128:log_dist] [Rank 0] step={step}, skipped=3, lr=[0.00030100]"
+
+
+def _merged_export() -> str:
+    # a Datadog download of every service of the job, newest first: rank 0's checkpoint uploader
+    # caught a read timeout and retried; training went on for fifteen minutes; then rank 2's GPU
+    # reported an uncorrectable ECC error and the job died
+    rows = []
+    caught = ["Traceback (most recent call last):",
+              '  File "/opt/conda/lib/python3.12/site-packages/urllib3/connection.py", line 507, in getresponse',
+              "TimeoutError: The read operation timed out",
+              "WARNING:checkpoint_uploader:upload of step checkpoint shard 3/16 failed (ReadTimeoutError), retrying in 30s"]
+    rows += [("2026-02-01T11:51:39.224Z", "hgx-134", line) for line in caught]
+    for i in range(24):
+        minute, second = divmod(45 + i * 39, 60)
+        t = f"{11 + (51 + minute) // 60:02d}:{(51 + minute) % 60:02d}:{second:02d}"
+        rows.append((f"2026-02-01T{t}.866Z", "hgx-134", _ds_step(t, 2078 + 12 * i)))
+    rows += [("2026-02-01T12:06:23.970Z", "hgx-134",
+              "NVRM: Xid (PCI:0000:47:00): 95, pid=15757, name=pt_main_thread, Uncontained: FBHUB. RST: Yes, D-RST: No"),
+             ("2026-02-01T12:06:24.561Z", "hgx-134", "[rank2]: RuntimeError: CUDA error: uncorrectable ECC error encountered")]
+    out = ['"Date","Host","Service","Message"']
+    out += [f'"{when}","{host}","train","{text.replace(chr(34), chr(34) * 2)}"' for when, host, text in reversed(rows)]
+    return "\n".join(out) + "\n"
+
+
+def test_an_exception_the_job_trained_on_after_is_not_the_merged_export_s_failure(tmp_path: Path, ruleset: RuleSet) -> None:
+    got = incidents_of(tmp_path, {"datadog_logs_export.csv": _merged_export()}, ruleset)
+    assert got and got[0].cause is Cause.ECC_MEMORY and got[0].rank == 2, got
+
+
+def test_steps_stamped_before_the_exception_do_not_make_it_caught(tmp_path: Path, ruleset: RuleSet) -> None:
+    # rank 0's own exception; the step lines after its traceback carry stamps from before it (its
+    # buffered stdout, flushed as it exited), then the launcher reports its exit: the failure
+    rows = [("2026-02-01T11:51:39.224Z", "Traceback (most recent call last):"),
+            ("2026-02-01T11:51:39.224Z", '  File "train.py", line 99, in train'),
+            ("2026-02-01T11:51:39.224Z", "ValueError: sample 88123 has no tokens")]
+    rows += [("2026-02-01T11:51:40.100Z", _ds_step(f"11:{30 + i // 2:02d}:{(i % 2) * 30:02d}", 2078 + 12 * i))
+             for i in range(24)]
+    rows.append(("2026-02-01T11:51:41.000Z", "ERROR:torch.distributed.elastic.multiprocessing.api:failed "
+                 "(exitcode: 1) local_rank: 0 (pid: 15757) of binary: /usr/bin/python3"))
+    out = ['"Date","Host","Service","Message"']
+    out += [f'"{when}","hgx-134","train","{text.replace(chr(34), chr(34) * 2)}"' for when, text in reversed(rows)]
+    got = incidents_of(tmp_path, {"datadog_logs_export.csv": "\n".join(out) + "\n"}, ruleset)
+    assert got and got[0].cause is Cause.PYTHON_EXCEPTION, got
