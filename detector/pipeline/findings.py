@@ -247,6 +247,13 @@ def _summary_node(idx: RunIndex, fr: FailureRecord, fallback: str | None) -> str
     return idx.node(named) or (idx.rank_node.get(fr.rank) if fr.rank is not None else None)
 
 
+KERNEL_LONG_BEFORE = timedelta(days=1)  # a kernel's fault this long before the job's lines is an earlier job's
+
+
+def _kernel_rule(f: Finding) -> bool:
+    return f.rule.startswith(("xid.", "system."))
+
+
 def exit_findings(scans: Sequence[FileScan], idx: RunIndex, rank_findings: Sequence[Finding]) -> list[Finding]:
     """Turn exit codes (torchelastic summaries, agent lines) into evidence: death by a signal is
     initiator-grade (unless the rank was aborting on a watchdog timeout), SIGTERM is collateral."""
@@ -348,11 +355,16 @@ def exit_findings(scans: Sequence[FileScan], idx: RunIndex, rank_findings: Seque
     grace_kills = _grace_kills(records) | (srun_kills - stuck)
     signal_deaths = any(code < 0 and code not in TEARDOWN_CODES and key not in grace_kills
                         for key, (code, *_) in records.items())
+    # (not a kernel's fault from days before the job's lines begin: an earlier job's, in the
+    # node's log the operator attached; attribution sets it aside later)
+    begun = min((f.time for f in rank_findings if f.time is not None and not _kernel_rule(f)), default=None)
+    current = [f for f in rank_findings
+               if not (begun is not None and _kernel_rule(f) and f.time is not None and f.time < begun - KERNEL_LONG_BEFORE)]
     evidence_elsewhere = (any(f.role is Role.INITIATOR or (f.role is Role.COLLATERAL and f.rule not in TEARDOWN_RULES)
-                              for f in rank_findings)
+                              for f in current)
                           or signal_deaths)
     # what else says what failed, beside the ranks that only failed as a consequence
-    initiator_elsewhere = any(f.role is Role.INITIATOR for f in rank_findings) or signal_deaths
+    initiator_elsewhere = any(f.role is Role.INITIATOR for f in current) or signal_deaths
     aborts: dict[int | None, list[datetime | None]] = defaultdict(list)  # each attempt's SIGABRT exit times
     plain: dict[int | None, int] = defaultdict(int)  # each attempt's exits with an error code of a process's own
     for code, _pid, _node, when, _file, _line, _text, a in records.values():
@@ -1166,7 +1178,7 @@ def demote_caught_exceptions(findings: Sequence[Finding], scans: Sequence[FileSc
         if f.role is not Role.CONTEXT or exited:
             failing[f.file] = max(failing.get(f.file, 0), f.line)
             # (not the kernel's: another process's fault, or one the job's own error line follows)
-            if not f.rule.startswith(("xid.", "system.")):
+            if not _kernel_rule(f):
                 failing_lines[f.file].append(f.line)
             if f.rank is not None or exited:
                 own_failing[(f.file, f.rank)] = max(own_failing.get((f.file, f.rank), 0), f.line)

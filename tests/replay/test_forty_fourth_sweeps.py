@@ -94,3 +94,19 @@ def test_several_tasks_terminated_after_the_cancel_name_no_one(tmp_path: Path, r
         "Initializing distributed: GLOBAL_RANK: 5, MEMBER: 6/8\n" + CANCEL + "\n")
     seen = incidents_of(tmp_path, files, ruleset)
     assert seen and seen[0].cause is Cause.HANG and seen[0].rank is None, seen
+
+
+def test_an_earlier_job_s_xid_does_not_hide_the_one_task_that_exited_with_an_error(tmp_path: Path, ruleset: RuleSet) -> None:
+    # srun: task 502 exited with code 1 first, then the step was aborted and the others terminated;
+    # the kernel log the operator attached holds an application Xid of three weeks before
+    out = ["srun --kill-on-bad-exit=1 --ntasks-per-node=8 python pretrain_gpt.py",
+           "srun: error: nid001209: task 502: Exited with exit code 1",
+           "srun: Job step aborted: Waiting up to 32 seconds for job step to finish.",
+           "slurmstepd: error: *** STEP 9504145.0 ON nid001117 CANCELLED AT 2024-12-05T00:24:16 ***",
+           "srun: error: nid001117: tasks 0-7: Terminated",
+           "srun: error: nid001209: tasks 496-501,503: Terminated"]
+    dmesg = ["[Fri Nov 15 06:17:19 2024] NVRM: Xid (PCI:0000:ab:00): 13, pid=88211, name=python, "
+             "Graphics SM Warp Exception on (GPC 0, TPC 1, SM 0): Out Of Range Address"]
+    seen = incidents_of(tmp_path, {"slurm-9504145.out": "\n".join(out) + "\n",
+                                   "dmesg-nid001137.txt": "\n".join(dmesg) + "\n"}, ruleset)
+    assert seen and seen[0].rank == 502 and seen[0].cause is Cause.PYTHON_EXCEPTION, seen
