@@ -107,6 +107,7 @@ def build_index(scans: Sequence[FileScan]) -> RunIndex:
     # a file is one node's where it names its node or the run keeps its logs in several files (one
     # paste of several nodes' lines holds "[default0]:" of each: no offset read from it)
     per_node_files = sum(1 for s in scans if s.file.kind.value == "rank_log") >= 2
+    ds_spawned: list[tuple[str | None, int, int]] = []  # DeepSpeed's workers: (node, local rank, pid)
     for scan in scans:
         f = scan.file
         if f.kind.value != "rank_log":
@@ -128,6 +129,11 @@ def build_index(scans: Sequence[FileScan]) -> RunIndex:
                     continue
                 if m.rule.id == RULE_DS_NODE_RANK:
                     _add_node_ranks(idx, m.fields, hit.event.node or f.node)
+                    continue
+                if m.rule.id == RULE_DS_SPAWNED:
+                    local, spawned = _rank(_field(m.fields, "local_rank")), _num(_field(m.fields, "pid"))
+                    if local is not None and spawned is not None:
+                        ds_spawned.append((hit.event.node or f.node, local, spawned))
                     continue
                 mapping = _field(m.fields, "rank_mapping")
                 if mapping is not None:
@@ -239,6 +245,15 @@ def build_index(scans: Sequence[FileScan]) -> RunIndex:
         devs = per_node[idx.rank_node.get(rank)]
         if len(devs) == len(set(devs)):  # distinct devices per node: cudaDev is the local rank
             idx.rank_local.setdefault(rank, dev)
+    for at, local, spawned in ds_spawned:
+        # (the global rank its node's place gives; on one node, the local rank is the global one)
+        g = global_of_local(idx, at, local, None)
+        if g is None and len({n for n, _l, _p in ds_spawned}) == 1 and not idx.local_rank_global:
+            g = local
+        if g is not None:
+            idx.rank_pid.setdefault(g, spawned)
+            if at:
+                idx.rank_node.setdefault(g, idx.node(at) or at)
     seen_pids: set[int] = set()
     for rank, pid in idx.rank_pid.items():
         idx.pid_rank[(idx.rank_node.get(rank), pid)] = rank
@@ -262,6 +277,7 @@ RULE_VLLM_RANK = "launcher.vllm_rank_assigned"  # rules/launchers.yaml: "rank 10
 RULE_BARRIER_DEVICE = "torch.barrier_device_guess"  # rules/torch.yaml: "[PG ID 0 ... Rank 7]  using GPU 7 to perform barrier"
 RULE_RAY_PG = "launcher.ray_train_process_group"  # "(RayTrainWorker pid=N) Setting up process group for: env:// [rank=3, ...]"
 RULE_DS_NODE_RANK = "launcher.deepspeed_node_rank"  # rules/launchers.yaml: "nnodes=8, num_local_procs=8, node_rank=7"
+RULE_DS_SPAWNED = "launcher.deepspeed_spawned"  # rules/launchers.yaml: "process 931900 spawned with command: [... '--local_rank=0' ...]"
 RULE_RAY_WORKER = "launcher.ray_train_worker"  # Ray Train's table: "- (ip=10.0.0.1, pid=N) world_rank=3, local_rank=3, ..."
 # rules whose line gives the global rank of the process its worker prefix names
 _PREFIX_RANK_RULES = frozenset({RULE_VLLM_RANK, RULE_RAY_PG, RULE_BARRIER_DEVICE})
