@@ -374,12 +374,12 @@ def exit_findings(scans: Sequence[FileScan], idx: RunIndex, rank_findings: Seque
             plain[a] += 1
     wave = _abort_waves(aborts, rank_findings, plain)
     # one launcher line that reports several ranks' aborts ("srun: error: node07: tasks 0-3,5-7:
-    # Aborted"): one event; where some of them aborted on their watchdog and nothing else in the
-    # logs says what failed, so did the others (where something does, a rank that left no line may
-    # be the one it names: a GPU's fault on its node)
+    # Aborted"): where some of them aborted on their watchdog, so did the others that left no log
+    # of their own - unless the kernel reports a fault of the job's time (a rank that left no line
+    # may be the one whose GPU failed: its abort is then its own)
     aborted_lines = ({(file, line) for (_a, rank), (code, _p, _n, _t, file, line, _x, _att) in records.items()
                       if code == -6 and rank in aborting}
-                     if not any(f.role is Role.INITIATOR for f in rank_findings) else set())
+                     if not any(f.role is Role.INITIATOR and _kernel_rule(f) for f in current) else set())
     out = []
     for (_attempt, rank), (code, pid, node, time, file, line, text, att) in records.items():
         sig = _SIGNALS.get(code)

@@ -110,3 +110,24 @@ def test_an_earlier_job_s_xid_does_not_hide_the_one_task_that_exited_with_an_err
     seen = incidents_of(tmp_path, {"slurm-9504145.out": "\n".join(out) + "\n",
                                    "dmesg-nid001137.txt": "\n".join(dmesg) + "\n"}, ruleset)
     assert seen and seen[0].rank == 502 and seen[0].cause is Cause.PYTHON_EXCEPTION, seen
+
+
+def test_ranks_aborting_on_one_srun_line_beside_an_error_stay_its_collateral(tmp_path: Path, ruleset: RuleSet) -> None:
+    # the driver shows the job's CUDA out of memory (no rank); ranks 2 and 3 left their watchdog's
+    # teardown; task 0's log (where srun writes) reports tasks 1-7 aborted on one line, below its
+    # last stamped line: the others that left no log aborted on their watchdogs too, not first
+    files = {f"logs/task_{r}.err": _timed_out(r).replace("E0318 11:43", "E0318 12:13") for r in (2, 3)}
+    files["logs/task_0.err"] = "\n".join([
+        "[rank0]:[W318 11:43:26.464000000 ProcessGroupNCCL.cpp:1234] Warning: a slow reduce",
+        "srun: error: node0137: tasks 1-7: Aborted (core dumped)",
+    ]) + "\n"
+    files["console.log"] = "\n".join([
+        "[2026-03-18 08:27:27,630][HYDRA] Submitit 'slurm' sweep output dir : multirun/2026-03-18/08-27-27",
+        "Error executing job with overrides: ['seed=1']",
+        "Traceback (most recent call last):",
+        '  File "/home/nadia/proj/src/train.py", line 124, in <module>',
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 7.81 GiB. GPU 0 has a total capacity of "
+        "39.39 GiB of which 1.11 GiB is free.",
+    ]) + "\n"
+    seen = incidents_of(tmp_path, files, ruleset)
+    assert seen and seen[0].cause is Cause.CUDA_OOM, seen
