@@ -873,6 +873,23 @@ def _hccl_subgroup(text: str) -> bool:
     return _HCCL_GROUP.search(text) is not None
 
 
+STACK_DUMP_MAIN = "python.stack_dump_main_thread"  # rules/python.yaml: py-spy's main thread
+
+
+def _dumped_outside_a_collective(group: Sequence[Finding], collateral: Sequence[Finding]) -> int | None:
+    """The one rank whose main thread someone dumped (py-spy), that is not waiting in a collective
+    and timed out in none, while other ranks timed out waiting in one: the process they waited
+    for, caught where it stopped (a lock, a save that never returns); None where several such dumps
+    or none."""
+    if not any(_collective_timeout(f) for f in collateral):
+        return None
+    timed = {f.rank for f in collateral if _collective_timeout(f) and f.rank is not None}
+    in_collective = {f.rank for f in group if f.rule == RULE_STACK_COLLECTIVE and f.rank is not None}
+    dumped = {f.rank for f in group if f.rule == STACK_DUMP_MAIN and f.rank is not None}
+    outside = dumped - in_collective - timed
+    return outside.pop() if len(outside) == 1 and len(dumped) == 1 else None
+
+
 def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
     """No rank left initiator-grade evidence: let the collateral evidence point at one."""
     # (a stack dump that training went on after is no evidence: someone looked at a running job)
@@ -1008,6 +1025,12 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
             votes[ordered[0][0]] += 2
             hang_signal = True
             reasons[ordered[0][0]].append("its log went silent first")
+    outside = _dumped_outside_a_collective(group, collateral)
+    if outside is not None:
+        votes[outside] += 3
+        hang_signal = True
+        reasons[outside].append("its stack dump (the only one taken) is not waiting in a collective, while the others "
+                                "timed out waiting in one")
     for f in stalls:
         if f.rank is not None:
             # the step lines of every rank set the one behind apart: surer than the last stamps of

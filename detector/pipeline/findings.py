@@ -103,6 +103,12 @@ def findings_from_hit(hit: Hit, f: LogFile, idx: RunIndex) -> list[Finding]:
                 # a Ray worker's line: the rank its process is (Ray Train's table of workers, the
                 # worker's "Setting up process group ... [rank=N" line)
                 rank = _rank_of_pid(idx, node, actor_pid)
+            if rank is None and pid is not None and m.rule.id == STACK_DUMP_MAIN:
+                # a py-spy dump of a process the launcher named the pid of (DeepSpeed's "process N
+                # spawned", torchrun's worker pids): that rank's stack
+                rank = _rank_of_pid(idx, node, pid)
+                if rank is None and node is not None:
+                    rank = _rank_of_pid(idx, None, pid)
             if rank is None and pid is not None and m.rule.id in RAY_TASK_RULES:
                 # Ray's report that a task raised names the worker's process and node ("ray::
                 # RayTrainWorker...() (pid=18604, ip=10.19.1.62, ...)"): that process's rank
@@ -163,6 +169,7 @@ def findings_from_hit(hit: Hit, f: LogFile, idx: RunIndex) -> list[Finding]:
 
 # Ray's reports that a task or actor method raised, naming the worker's pid and node (rules/launchers.yaml;
 # and its memory monitor's report of the worker it killed)
+STACK_DUMP_MAIN = "python.stack_dump_main_thread"  # rules/python.yaml: py-spy's "Thread 36380 (idle): "MainThread""
 RAY_TASK_RULES = frozenset({"launcher.ray_task_error", "launcher.ray_task_gpu_error", "launcher.ray_task_dist_error",
                             "launcher.ray_memory_monitor", "torch.ray_task_out_of_memory"})
 
@@ -2201,6 +2208,31 @@ def demote_foreign_app_faults(findings: Sequence[Finding], idx: RunIndex, start:
             f = dataclasses.replace(f, role=Role.CONTEXT)
         out.append(f)
     return out
+
+
+_GROUP_RANK = re.compile(r"\[(?:PG [^\]]{0,80}? )?Rank (?P<rank>[0-9]{1,7})\]")
+_PREFIXED_RANK = re.compile(r"^(?:[^\s:\[]{1,64}: )?\[rank[0-9]{1,7}\]:")
+
+
+def ranks_of_group_watchdogs(findings: Sequence[Finding]) -> list[Finding]:
+    """``findings`` without the rank a watchdog's "[Rank 1]" gave lines of no rank prefix where that
+    number is not a global rank: the same "[Rank N]" on two nodes in one attempt (a process group's
+    own numbering: torch before 2.3 prints the rank in the group that timed out, a pipeline's
+    two-rank groups each with a rank 0 and 1). Which global ranks they were, the lines do not say."""
+    told: dict[tuple[int | None, int], set[str]] = defaultdict(set)
+    own = []
+    for f in findings:
+        if f.rank is None or f.node is None or _PREFIXED_RANK.match(f.text or ""):
+            continue
+        m = _GROUP_RANK.search(f.text or "")
+        if m is not None and int(m["rank"]) == f.rank:
+            told[(f.attempt, f.rank)].add(host_key(f.node))
+            own.append(f)
+    grouped = {f.attempt for f in own if len(told[(f.attempt, f.rank or 0)]) >= 2}
+    if not grouped:
+        return list(findings)
+    unranked = {id(f) for f in own if f.attempt in grouped}
+    return [dataclasses.replace(f, rank=None, local_rank=None) if id(f) in unranked else f for f in findings]
 
 
 MEGATRON_REPORT = "launcher.megatron_straggler_report"  # rules/launchers.yaml

@@ -49,3 +49,44 @@ def test_an_oom_kill_of_another_pid_is_not_the_worker_s(tmp_path: Path, ruleset:
     # the kernel killed a process the launcher never spawned, two hours (the zone) away: not named
     seen = incidents_of(tmp_path, {"train.log": _ds_log(True), "dmesg_hpc-h800-58.txt": _dmesg(55555)}, ruleset)
     assert seen and not (seen[0].cause is Cause.HOST_OOM_KILL and seen[0].rank == 2), seen
+
+
+def _wd(host: str, group_rank: int, seq: int) -> str:
+    return (f"{host}: [E ProcessGroupNCCL.cpp:523] [Rank {group_rank}] Watchdog caught collective operation timeout: "
+            f"WorkNCCL(SeqNum={seq}, OpType=BROADCAST, NumelIn=67108864, NumelOut=67108864, Timeout(ms)=1800000) "
+            "ran for 1800063 milliseconds before timing out.")
+
+
+def _pipeline_log() -> str:
+    # torch 2.2 under DeepSpeed's pdsh launcher: each pipeline stage's two-rank broadcast groups
+    # time out, their watchdogs printing the rank in the group ([Rank 0], [Rank 1]) on both nodes
+    lines = []
+    for n, host in enumerate(("hpc-h800-19", "hpc-h800-20")):
+        lines.append(f"{host}: [2024-02-23 19:57:10,100] [INFO] [launch.py:152:main] nnodes=2, num_local_procs=8, node_rank={n}")
+        lines += [f"{host}: [2024-02-23 19:57:13,540] [INFO] [launch.py:256:main] process {3046918 + 100 * n + local} "
+                  f"spawned with command: {_PY.format(local)}" for local in range(8)]
+    lines += [_wd("hpc-h800-20", 1, 20102), _wd("hpc-h800-20", 1, 20098), _wd("hpc-h800-19", 0, 20096),
+              _wd("hpc-h800-19", 1, 20099)]
+    return "\n".join(lines) + "\n"
+
+
+def test_the_same_group_rank_on_two_nodes_names_no_global_rank(tmp_path: Path, ruleset: RuleSet) -> None:
+    seen = incidents_of(tmp_path, {"train.log": _pipeline_log()}, ruleset)
+    assert seen and seen[0].cause is Cause.HANG and seen[0].rank is None, seen
+
+
+def test_the_one_process_dumped_outside_a_collective_is_the_hang(tmp_path: Path, ruleset: RuleSet) -> None:
+    # someone took py-spy of the process DeepSpeed spawned as local rank 5 of the second node
+    # (global rank 13): its main thread waits on a queue of its own, in no collective
+    dump = "\n".join([
+        "Process 3047023: /usr/bin/python3 -u pretrain_gpt.py",
+        "Python v3.12.12 (/usr/bin/python3.12)",
+        "",
+        'Thread 3047023 (idle): "MainThread"',
+        "    wait (threading.py:320)",
+        "    get (queue.py:171)",
+        "    _wait_for_async_save (pretrain_gpt.py:243)",
+        "    main (pretrain_gpt.py:382)",
+    ]) + "\n"
+    seen = incidents_of(tmp_path, {"train.log": _pipeline_log(), "py-spy-3047023.txt": dump}, ruleset)
+    assert seen and seen[0].cause is Cause.HANG and seen[0].rank == 13, seen
