@@ -20,7 +20,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
 
-from detector.support.exports import export_records, looks_like_csv_export, looks_like_yaml_export
+from detector.support.exports import (
+    export_records,
+    looks_like_csv_export,
+    looks_like_jsonl_export,
+    looks_like_yaml_export,
+)
 
 MAX_INFLATED = 512 << 20  # bytes of a compressed log read, inflated
 _CHUNK = 1 << 20
@@ -365,10 +370,12 @@ def _export_kind(path: Path, fh: BinaryIO) -> str | None:
     """"json", "csv" or "yaml" for a file that may be a log platform's export (:mod:`detector.support.exports`):
     a JSON document that is not JSON lines, a CSV file whose header names a message column."""
     suffix = path.suffix.lower()
-    if suffix not in (".json", ".csv", ".yaml", ".yml"):
+    if suffix not in (".json", ".csv", ".yaml", ".yml", ".jsonl", ".ndjson"):
         return None
     head = fh.read(65536)
     fh.seek(0)
+    if suffix in (".jsonl", ".ndjson"):
+        return "jsonl" if looks_like_jsonl_export(head) else None
     if suffix == ".csv":
         return "csv" if looks_like_csv_export(head) else None
     if suffix in (".yaml", ".yml"):
@@ -381,9 +388,10 @@ def _export_kind(path: Path, fh: BinaryIO) -> str | None:
         return "json"  # one line: a whole document (or a single record) written without indentation
     try:
         json.loads(first.strip())
-        return None  # a whole record on its first line: JSON lines, read line by line
     except (ValueError, RecursionError):
         return "json"
+    # a whole record on its first line: JSON lines, read line by line unless an export's
+    return "jsonl" if looks_like_jsonl_export(head) else None
 
 
 def stream_size(fh: BinaryIO) -> int:

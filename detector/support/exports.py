@@ -116,8 +116,12 @@ def _nested(record: Mapping[str, object], keys: tuple[str, ...], depth: int = 2)
 def _where(record: Mapping[str, object]) -> object:
     """The pod or host a record names, the nearest first (a record of the node itself, a kernel
     line, names only the machine; one of a container names the machine at the same level as the
-    pod and keeps them apart in the same way, so lines of the same node read alike)."""
-    return _nested(record, _WHERE_KEYS)
+    pod and keeps them apart in the same way, so lines of the same node read alike). An Elastic
+    document's host is an object: its name."""
+    found = _nested(record, _WHERE_KEYS)
+    if isinstance(found, Mapping):
+        return _first(found, ("name", "hostname"))
+    return found
 
 
 def platform_record(record: Mapping[str, object], labels: Mapping[str, object] | None = None) -> tuple[datetime | None, str | None, str] | None:
@@ -126,6 +130,8 @@ def platform_record(record: Mapping[str, object], labels: Mapping[str, object] |
     text = _first(record, _TEXT_KEYS)
     if text is None and isinstance(result := record.get("result"), Mapping) and "_raw" in result:
         return platform_record(result, labels)  # Splunk's JSON export: {"preview": false, "result": {...}}
+    if text is None and isinstance(source := record.get("_source"), Mapping):
+        return platform_record(source, labels)  # an Elasticsearch document (elasticdump, a search's hits)
     if text is None and isinstance(payload := record.get("jsonPayload"), Mapping):
         text = _first(payload, _TEXT_KEYS)
     if not isinstance(text, str):
@@ -263,8 +269,57 @@ def _yaml_records(text: str) -> Iterator[tuple[datetime | None, str | None, str]
     return rows()
 
 
+_JSONL_HEAD_LINES = 20  # the first lines of a JSON-lines file looked at to tell an export
+
+
+def _head_records(head: bytes) -> list[Mapping[str, object]]:
+    out = []
+    for raw in head.split(b"\n")[:_JSONL_HEAD_LINES]:
+        raw = raw.strip()
+        if raw[:1] != b"{":
+            continue
+        try:
+            doc = json.loads(raw)
+        except (ValueError, RecursionError):
+            continue
+        if isinstance(doc, Mapping):
+            out.append(doc)
+    return out
+
+
+def looks_like_jsonl_export(head: bytes) -> bool:
+    """Whether a JSON-lines file is a log platform's export that lines read one by one would
+    misread: documents that wrap their record (Elasticsearch's "_source", Splunk's "result"),
+    Loki's records of labels and a line (logcli -o jsonl, which lists the newest first), or
+    records listed newest first."""
+    docs = _head_records(head)
+    if len(docs) < 2:
+        return False
+    if any(isinstance(d.get("_source"), Mapping) or isinstance(d.get("result"), Mapping) for d in docs):
+        return True
+    if all(isinstance(d.get("labels"), Mapping) and isinstance(d.get("line"), str) for d in docs):
+        return True
+    times = [t for d in docs if (rec := platform_record(d)) is not None and (t := rec[0]) is not None]
+    return len(times) >= 3 and sum(a > b for a, b in pairwise(times)) > len(times) // 2
+
+
+def _jsonl_records(text: str) -> Iterator[tuple[datetime | None, str | None, str]]:
+    """The records of a JSON-lines export, one a line; lines that are no JSON record (logcli's
+    query URL above them) are passed by."""
+    for raw in text.splitlines():
+        raw = raw.strip()
+        if raw[:1] != "{":
+            continue
+        try:
+            doc = json.loads(raw)
+        except (ValueError, RecursionError):
+            continue
+        if isinstance(doc, Mapping) and (rec := platform_record(doc)) is not None:
+            yield rec
+
+
 def export_records(data: bytes, kind: str) -> bytes | None:
-    """The records of an export (``kind`` "json", "csv" or "yaml") as JSON lines, oldest first
+    """The records of an export (``kind`` "json", "jsonl", "csv" or "yaml") as JSON lines, oldest first
     (exports often list the newest first; records of the same moment keep their order), one line
     per line of each message; None when ``data`` holds no log records."""
     text = data.decode("utf-8", "replace")
@@ -273,6 +328,8 @@ def export_records(data: bytes, kind: str) -> bytes | None:
         records = _csv_records(text)
     elif kind == "yaml":
         records = _yaml_records(text)
+    elif kind == "jsonl":
+        records = _jsonl_records(text)
     else:
         try:
             records = _records_of(json.loads(text))

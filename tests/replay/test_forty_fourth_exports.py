@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from detector.rules.engine import RuleSet
-from detector.support.exports import looks_like_yaml_export
+from detector.support.exports import looks_like_jsonl_export, looks_like_yaml_export
 from detector.types import Cause
 from tests.support.replaying import incidents_of
 
@@ -130,3 +130,36 @@ def test_steps_stamped_before_the_exception_do_not_make_it_caught(tmp_path: Path
     out += [f'"{when}","hgx-134","train","{text.replace(chr(34), chr(34) * 2)}"' for when, text in reversed(rows)]
     got = incidents_of(tmp_path, {"datadog_logs_export.csv": "\n".join(out) + "\n"}, ruleset)
     assert got and got[0].cause is Cause.PYTHON_EXCEPTION, got
+
+
+def test_an_elasticsearch_ndjson_dump_is_read_as_its_documents(tmp_path: Path, ruleset: RuleSet) -> None:
+    # elasticdump's documents, in the index's order: the record under "_source", its host an object
+    docs = [json.dumps({"_index": ".ds-logs-default", "_id": f"id{i}", "_score": 1, "_source": {
+        "@timestamp": f"2026-02-16T18:58:{10 + i:02d}.680Z", "message": line,
+        "host": {"name": "hgx-361", "hostname": "hgx-361"}}}) for i, line in enumerate(_TRACE)]
+    order = [docs[2], docs[0], docs[3], docs[1]]
+    got = incidents_of(tmp_path, {"elasticsearch_export.ndjson": "\n".join(order) + "\n"}, ruleset)
+    assert [(g.cause, g.rank, g.node) for g in got] == [(Cause.ILLEGAL_MEMORY_ACCESS, 3, "hgx-361")]
+
+
+def test_logcli_jsonl_newest_first_is_read_oldest_first(tmp_path: Path, ruleset: RuleSet) -> None:
+    # logcli query -o jsonl: the query's URL, then records newest first; the caught exception of
+    # the checkpoint uploader came long before the failure, training went on between
+    labels = {"container": "pytorch", "namespace": "research", "node_name": "hgx-184", "pod": "moe-master-0"}
+    records = [("2026-02-04T06:42:39.072Z", "TimeoutError: The read operation timed out"),
+               ("2026-02-04T06:42:39.073Z", "WARNING:checkpoint_uploader:upload failed (ReadTimeoutError), retrying in 30s")]
+    records += [(f"2026-02-04T{7 + (i * 3) // 60:02d}:{(i * 3) % 60:02d}:00.000Z",
+                 f"{{'loss': 1.{i:02d}, 'grad_norm': 0.5, 'learning_rate': 2e-05, 'epoch': 0.{i:02d}}}") for i in range(30)]
+    records += [(f"2026-02-04T08:30:{i:02d}.000Z", line) for i, line in enumerate(_TRACE)]
+    lines = ["http://loki-gateway/loki/api/v1/query_range?direction=BACKWARD&limit=10000"]
+    lines += [json.dumps({"labels": labels, "line": text, "timestamp": when}) for when, text in reversed(records)]
+    got = incidents_of(tmp_path, {"loki_moe.jsonl": "\n".join(lines) + "\n"}, ruleset)
+    assert got and (got[0].cause, got[0].rank) == (Cause.ILLEGAL_MEMORY_ACCESS, 3), got
+
+
+def test_a_logger_s_json_lines_oldest_first_are_still_read_line_by_line(tmp_path: Path, ruleset: RuleSet) -> None:
+    lines = [json.dumps({"time": f"2026-02-04T08:30:{i:02d}Z", "level": "ERROR", "msg": line}) for i, line in enumerate(_TRACE)]
+    assert not looks_like_jsonl_export(
+        ("\n".join(lines) + "\n").encode())
+    got = incidents_of(tmp_path, {"train.jsonl": "\n".join(lines) + "\n"}, ruleset)
+    assert [(g.cause, g.rank) for g in got] == [(Cause.ILLEGAL_MEMORY_ACCESS, 3)]
