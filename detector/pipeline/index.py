@@ -99,6 +99,25 @@ _NCCL_PROCESS = re.compile(r"(?:^|[\s\]])[A-Za-z0-9][-A-Za-z0-9_.]{0,62}:[0-9]{1
 MAX_LOCAL_DEVS = 64  # a device tag above it is a service thread's unset one ("[32626]")
 
 
+def _widest_communicators(scans: Sequence[FileScan]) -> dict[tuple[str | None, int], int]:
+    """Each process's (host, pid) widest communicator its NCCL set-up lines name ("rank 22 nranks
+    64 ... busId ba000"): the world's, whose rank is the global one; its sub-communicators' lines
+    ("rank 0 nranks 2", a pipeline's or an expert group's) number their ranks their own way."""
+    widest: dict[tuple[str | None, int], int] = {}
+    for scan in scans:
+        if scan.file.kind.value != "rank_log":
+            continue
+        for hit in scan.hits:
+            for m in hit.matches:
+                if _field(m.fields, "busid") is None:
+                    continue
+                pid, n = _num(_field(m.fields, "pid")), _rank(_field(m.fields, "nranks"))
+                if pid is not None and n:
+                    key = (_field(m.fields, "host") or scan.file.node, pid)
+                    widest[key] = max(widest.get(key, 0), n)
+    return widest
+
+
 def build_index(scans: Sequence[FileScan]) -> RunIndex:
     idx = RunIndex()
     init_hosts: dict[str, Counter[str]] = defaultdict(Counter)  # folder node -> NCCL hosts
@@ -108,6 +127,7 @@ def build_index(scans: Sequence[FileScan]) -> RunIndex:
     # paste of several nodes' lines holds "[default0]:" of each: no offset read from it)
     per_node_files = sum(1 for s in scans if s.file.kind.value == "rank_log") >= 2
     ds_spawned: list[tuple[str | None, int, int]] = []  # DeepSpeed's workers: (node, local rank, pid)
+    widest = _widest_communicators(scans)
     for scan in scans:
         f = scan.file
         if f.kind.value != "rank_log":
@@ -164,6 +184,8 @@ def build_index(scans: Sequence[FileScan]) -> RunIndex:
                 pid = _num(_field(m.fields, "pid"))
                 gpu = normalize_pci(busid)
                 n = _rank(_field(m.fields, "nranks"))
+                if n and pid is not None and n < widest.get((host or f.node, pid), n):
+                    continue  # a sub-communicator's rank (a pipeline's or an expert group's): its own numbering
                 if n:
                     nranks[n] += 1
                 own.add(rank)

@@ -49,7 +49,9 @@ _PREFIX = re.compile(r"^(?:\[(?:rank|default)[0-9]{1,6}\]: ?)+")  # torchrun's p
 # repeat when several ranks print the same failure), and indented ones (a block's body)
 _NOT_STARTUP = re.compile(r"^(?:\s|Traceback \(most recent|During handling|The above exception|[=*#~+-]{4}"
                           r"|\[[0-9]{1,6}\]:|frame #[0-9]|Exception raised from|terminate called"
-                          r"|[A-Za-z_][\w.]{0,80}(?:Error|Exception|Interrupt|Exit)\b)")
+                          r"|[A-Za-z_][\w.]{0,80}(?:Error|Exception|Interrupt|Exit)\b"
+                          # (a CUDA error's own advice, printed below each report of it)
+                          r"|CUDA kernel errors might be|For debugging consider passing|Compile with `TORCH_USE_CUDA_DSA`)")
 
 
 def _key(raw: str) -> str | None:
