@@ -358,7 +358,10 @@ def exit_findings(scans: Sequence[FileScan], idx: RunIndex, rank_findings: Seque
         # (the tasks terminated once the step was cancelled: the ranks whose watchdogs had not fired
         # yet, as well as a stuck one; only one such task left in its attempt stands out)
         terminated = Counter(key[0] for key in stuck if records[key][0] == -15)
-        stuck = {key for key in stuck if records[key][0] != -15 or terminated[key[0]] == 1}
+        # (nor where srun runs torchrun's agents, one a node: a task is a node's agent, not a rank)
+        agents = any(scan.failures for scan in scans) or any(fnd.rule.startswith(("torch.elastic", "torchelastic."))
+                                                              for fnd in rank_findings)
+        stuck = {key for key in stuck if records[key][0] != -15 or (terminated[key[0]] == 1 and not agents)}
     grace_kills = _grace_kills(records) | (srun_kills - stuck)
     signal_deaths = any(code < 0 and code not in TEARDOWN_CODES and key not in grace_kills
                         for key, (code, *_) in records.items())
@@ -1198,16 +1201,16 @@ def demote_caught_exceptions(findings: Sequence[Finding], scans: Sequence[FileSc
                 and own_failing.get((f.file, None), 0) < line)
 
     def ran_on_before_the_next_failure(f: Finding) -> bool:
-        # the job's steps stamped after it, before anything else in its file failed (a log
-        # platform's export of every node and service: the failure that ended the job came long
-        # after the one it caught)
+        # the job's steps stamped after it by the program itself, before anything else in its file
+        # failed (a log platform's export of every node and service: the failure that ended the
+        # job came long after the one it caught)
         scan = by_file.get(f.file or "")
         if scan is None or f.time is None or f.line is None:
             return False
         later = [n for n in failing_lines.get(f.file, ()) if n > (f.line or 0)]
         rank = f.rank if f.file in shared else None
         return own_progress_stamped_after(scan, f.line, rank, f.time, enough=CAUGHT_STEPS,
-                                          before=min(later) if later else None) >= CAUGHT_STEPS
+                                          before=min(later) if later else None, program_stamps=True) >= CAUGHT_STEPS
 
     caught = {id(f) for f in went_on if failing.get(f.file, 0) < (f.line or 0)
               or (id(f) in trained_on and nothing_of_its_own_after(f)) or ran_on_before_the_next_failure(f)}

@@ -10,7 +10,7 @@ and plain lines) and the lines the last-activity walk visits; it is done once pe
 from __future__ import annotations
 
 import re
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import BinaryIO
 
 from detector.pipeline.filescan import LOOKBACK_LINES, MAX_LINE, FileScan
@@ -107,12 +107,17 @@ def own_last_progress(scan: FileScan, line: int, rank: int) -> int | None:
     return last
 
 
+COLLECTED_SPREAD = timedelta(minutes=1)  # a collector's stamps of progress lines this far apart: not one flush
+
+
 def own_progress_stamped_after(scan: FileScan, line: int, rank: int | None, when: datetime, *, enough: int,
-                               before: int | None = None) -> int:
+                               before: int | None = None, program_stamps: bool = False) -> int:
     """How many lines after ``line`` (within :data:`OWN_PROGRESS_LINES`, and before line ``before``
     where given) show ``rank``'s training progress (any rank's where ``rank`` is None: a file of one
     rank) stamped after ``when``; stops at ``enough``. None of them where the tail does not reach
-    ``line``."""
+    ``line``. ``program_stamps``: only lines whose program stamped them itself, behind a log
+    platform's or collector's stamp (the collection time of a buffered stdout says nothing of when
+    the program wrote it), or lines the collector stamped over more than :data:`COLLECTED_SPREAD`."""
     if scan.parser is None:
         return 0
     lines = tail_of(scan)
@@ -122,22 +127,34 @@ def own_progress_stamped_after(scan: FileScan, line: int, rank: int | None, when
     style = scan.parser.style
     found = 0
     end = min(len(lines), start + OWN_PROGRESS_LINES)
+    collected: list[datetime] = []  # (program_stamps: the collector's stamps of lines the program did not stamp)
     if before is not None:
         end = min(end, before - scan.tail_first)
     for i in range(start, end):
         key = _tail_key(scan, i, style)
         if (rank is not None and key[0] != rank) or not is_progress(key[2]):
             continue
-        stamp = scan.parser.stamp(key[2]) or scan.parser.header_stamp(lines[i])
-        if stamp is not None and stamp.end and (inner := parse_timestamp(
-                key[2], year=scan.parser.year, pos=stamp.end)) is not None and inner.time is not None:
+        stamp = scan.parser.stamp(key[2])
+        inner = (parse_timestamp(key[2], year=scan.parser.year, pos=stamp.end)
+                 if stamp is not None and stamp.end else None)
+        if inner is not None and inner.time is not None:
             # a log platform's record time before the program's own stamp: the program's says when
             # the line was written (a buffered stdout is collected when it is flushed)
             stamp = inner
+        elif program_stamps:
+            if stamp is not None and stamp.time is not None and stamp.time > when:
+                collected.append(stamp.time)
+            continue
+        else:
+            stamp = stamp or scan.parser.header_stamp(lines[i])
         if stamp is not None and stamp.time is not None and stamp.time > when:
             found += 1
             if found >= enough:
                 break
+    if found < enough and len(collected) >= enough and max(collected) - min(collected) >= COLLECTED_SPREAD:
+        # lines the collector stamped as they came, over minutes: written over minutes (one
+        # buffer flushed at exit is collected within a second)
+        return len(collected)
     return found
 
 

@@ -246,17 +246,18 @@ def looks_like_yaml_export(head: bytes) -> bool:
             and any(line.startswith(_YAML_META_KEYS) for line in lines))
 
 
-# an anchor or alias of YAML, which gcloud's entries never use (and which a hostile file would use
-# to make a few lines into gigabytes of nested copies): no export read
-_YAML_ANCHOR = re.compile(r"(?m)(?:^ *|[:\-] +|[\[,{] *)[&*][A-Za-z0-9_][A-Za-z0-9_.-]*(?=[\s,\]}]|$)")
-
-
 def _yaml_records(text: str) -> Iterator[tuple[datetime | None, str | None, str]] | None:
-    if _YAML_ANCHOR.search(text):
-        return None
     import yaml  # (only for such an export)
 
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    # an anchor or alias of YAML, which gcloud's entries never use (a hostile file would, to nest a
+    # few lines into gigabytes of copies): the parser's events tell them, without building anything
+    try:
+        for event in yaml.parse(text, Loader=loader):
+            if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
+                return None
+    except yaml.YAMLError:
+        pass  # (the entries before a cut or broken one are still read below)
 
     def rows() -> Iterator[tuple[datetime | None, str | None, str]]:
         try:

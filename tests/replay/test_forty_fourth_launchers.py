@@ -90,3 +90,34 @@ def test_the_one_process_dumped_outside_a_collective_is_the_hang(tmp_path: Path,
     ]) + "\n"
     seen = incidents_of(tmp_path, {"train.log": _pipeline_log(), "py-spy-3047023.txt": dump}, ruleset)
     assert seen and seen[0].cause is Cause.HANG and seen[0].rank == 13, seen
+
+
+_ADVICE = ["CUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect.",
+           "For debugging consider passing CUDA_LAUNCH_BLOCKING=1",
+           "Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions."]
+
+
+def test_sub_communicators_do_not_number_the_global_ranks(tmp_path: Path, ruleset: RuleSet) -> None:
+    # NCCL's debug file of the process on GPU ba:00: its world communicator (rank 22 of 64), then
+    # a two-rank and a sixteen-rank group of its own (rank 0, rank 7); the kernel's Xid 31 names
+    # that process: rank 22's. Its own log reports the illegal address twice (the watchdog's
+    # report, then terminate's what()), each with CUDA's advice below it: one launch, not two
+    nccl = [f"dgx-h29-397:866072:866164 [6] NCCL INFO comm 0x5{i}b4ec180040 rank {r} nranks {n} cudaDev 6 nvmlDev 6 "
+            f"busId ba000 commId 0x5274818298{i}c4f64 - Init START" for i, (r, n) in enumerate(((22, 64), (0, 2), (7, 16)))]
+    own = ["/usr/local/lib/python3.12/dist-packages/transformer_engine/pytorch/attention.py:126: UserWarning: "
+           "To use flash-attn v3, please use the following commands to install",
+           "  warnings.warn(",
+           "[E1108 13:20:54.768156989 ProcessGroupNCCL.cpp:1640] [PG ID 1 PG GUID 1(DATA_PARALLEL_GROUP) Rank 22] "
+           "Process group watchdog thread terminated with exception: CUDA error: an illegal memory access was encountered",
+           *_ADVICE, "",
+           "terminate called after throwing an instance of 'c10::DistBackendError'",
+           "  what():  [PG ID 1 PG GUID 1(DATA_PARALLEL_GROUP) Rank 22] Process group watchdog thread terminated with "
+           "exception: CUDA error: an illegal memory access was encountered", *_ADVICE]
+    files = {"nccl/nccl-dgx-h29-397-866072.log": "\n".join(nccl) + "\n",
+             "logs/mcore-moe-7528686-22.out": "\n".join(own) + "\n",
+             "dmesg-dgx-h29-397.txt": "2024-11-08T13:20:54.718156+00:00 dgx-h29-397 kernel: NVRM: Xid (PCI:0000:ba:00): "
+                                      "31, pid=866072, name=python, Ch 00000008, intr 00000000. MMU Fault: ENGINE GRAPHICS\n",
+             "slurm-7528686.out": "srun: error: dgx-h29-397: task 22: Aborted (core dumped)\n"
+                                  "srun: error: dgx-h29-395: task 7: Aborted (core dumped)\n"}
+    seen = incidents_of(tmp_path, files, ruleset)
+    assert seen and (seen[0].cause, seen[0].rank) == (Cause.ILLEGAL_MEMORY_ACCESS, 22), seen
