@@ -885,9 +885,11 @@ def _dumped_outside_a_collective(group: Sequence[Finding], collateral: Sequence[
         return None
     timed = {f.rank for f in collateral if _collective_timeout(f) and f.rank is not None}
     in_collective = {f.rank for f in group if f.rule == RULE_STACK_COLLECTIVE and f.rank is not None}
-    dumped = {f.rank for f in group if f.rule == STACK_DUMP_MAIN and f.rank is not None}
-    outside = dumped - in_collective - timed
-    return outside.pop() if len(outside) == 1 and len(dumped) == 1 else None
+    dumps = [f for f in group if f.rule == STACK_DUMP_MAIN]
+    if len(dumps) != 1 or dumps[0].rank is None:
+        return None  # (a file of several processes' dumps: one of a node's, its name's number no rank of each)
+    rank = dumps[0].rank
+    return rank if rank not in in_collective and rank not in timed else None
 
 
 def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:

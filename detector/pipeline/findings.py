@@ -1734,17 +1734,18 @@ def demote_bystander_ooms(findings: Sequence[Finding]) -> list[Finding]:
     """``findings`` with each OOM kill of a node's own service (an exporter, a log shipper, the
     container runtime) made context, cause none, when it came more than an hour before the job's
     own first failure line: memory ran short on that node then (a previous job, the service
-    itself), which killed none of this job's processes."""
+    itself), which killed none of this job's processes; and each where no line of the job shows a
+    failure at all."""
     kills = [f for f in findings if f.rule == OOM_KILLED and f.role is Role.INITIATOR and f.time is not None
              and _NODE_DAEMONS.match(f.field("comm") or "")]
     if not kills:
         return list(findings)
     failing = [f.time for f in findings if f.time is not None and not f.rule.startswith("system.")
                and (f.role is Role.COLLATERAL or (f.role is Role.INITIATOR and f.cause is not None))]
-    if not failing:
-        return list(findings)
-    first = min(failing)
-    idle = {id(k) for k in kills if k.time is not None and first - k.time > LINK_IDLE}
+    # (and where nothing of the job failed at all: the service's kill stopped none of it)
+    idle = ({id(k) for k in kills} if not failing and not any(
+                f.role is not Role.CONTEXT and not f.rule.startswith(("system.", "xid.")) for f in findings)
+            else {id(k) for k in kills if failing and k.time is not None and min(failing) - k.time > LINK_IDLE})
     return [dataclasses.replace(f, role=Role.CONTEXT, cause=None) if id(f) in idle else f for f in findings]
 
 

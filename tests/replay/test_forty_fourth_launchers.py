@@ -121,3 +121,24 @@ def test_sub_communicators_do_not_number_the_global_ranks(tmp_path: Path, rulese
                                   "srun: error: dgx-h29-395: task 7: Aborted (core dumped)\n"}
     seen = incidents_of(tmp_path, files, ruleset)
     assert seen and (seen[0].cause, seen[0].rank) == (Cause.ILLEGAL_MEMORY_ACCESS, 22), seen
+
+
+def test_a_file_of_several_processes_dumps_names_no_one_of_them(tmp_path: Path, ruleset: RuleSet) -> None:
+    # py-spy of every process of the first node, saved as one file named for the pod: the number
+    # its name ends in is no rank of each dump, and no one dump stands apart
+    dumps = []
+    for pid in range(350498, 350502):
+        dumps += [f"Process {pid}: /opt/conda/bin/python -u train.py", "Python v3.10.9 (/opt/conda/bin/python)", "",
+                  f'Thread {pid} (idle): "MainThread"', "    synchronize (torch/cuda/__init__.py:954)",
+                  "    train (train.py:217)", ""]
+    seen = incidents_of(tmp_path, {"train.log": _pipeline_log(), "py-spy-dump-dpo-run-master-0.txt": "\n".join(dumps)},
+                        ruleset)
+    assert seen and seen[0].rank is None, seen
+
+
+def test_a_node_daemon_killed_for_memory_while_the_job_ran_on_is_no_failure(tmp_path: Path, ruleset: RuleSet) -> None:
+    steps = [f"2024-08-02 13:{m:02d}:00,000 INFO step {100 * m} loss 2.1" for m in range(0, 50)]
+    kern = ("Aug  2 13:04:42 a3-high-vm-022 kernel: Out of memory: Killed process 76483 (node_exporter) "
+            "total-vm:812344kB, anon-rss:2212kB, file-rss:0kB, shmem-rss:0kB, UID:65534 pgtables:244kB oom_score_adj:0\n")
+    seen = incidents_of(tmp_path, {"train.log": "\n".join(steps) + "\n", "kern-a3-high-vm-022.log": kern}, ruleset)
+    assert not seen, seen
