@@ -296,7 +296,8 @@ def looks_like_jsonl_export(head: bytes) -> bool:
     docs = _head_records(head)
     if len(docs) < 2:
         return False
-    if any(isinstance(d.get("_source"), Mapping) or isinstance(d.get("result"), Mapping) for d in docs):
+    if any((isinstance(src := d.get("_source"), Mapping) and ("@timestamp" in src or "message" in src))
+           or ("preview" in d and isinstance(res := d.get("result"), Mapping) and "_raw" in res) for d in docs):
         return True
     if all(isinstance(d.get("labels"), Mapping) and isinstance(d.get("line"), str) for d in docs):
         return True
@@ -304,19 +305,31 @@ def looks_like_jsonl_export(head: bytes) -> bool:
     return len(times) >= 3 and sum(a > b for a, b in pairwise(times)) > len(times) // 2
 
 
-def _jsonl_records(text: str) -> Iterator[tuple[datetime | None, str | None, str]]:
-    """The records of a JSON-lines export, one a line; lines that are no JSON record (logcli's
-    query URL above them) are passed by."""
+JSONL_STRAY_LINES = 2  # lines of a JSON-lines export that are no record (logcli's query URL), at most
+
+
+def _jsonl_records(text: str) -> list[tuple[datetime | None, str | None, str]] | None:
+    """The records of a JSON-lines export, one a line; a line or two that are no JSON record
+    (logcli's query URL above them) are passed by; more (a program's traceback written into its
+    logger's file) and the file is no export: None, read line by line."""
+    out = []
+    stray = 0
     for raw in text.splitlines():
         raw = raw.strip()
-        if raw[:1] != "{":
+        if not raw:
             continue
         try:
-            doc = json.loads(raw)
+            doc = json.loads(raw) if raw[:1] == "{" else None
         except (ValueError, RecursionError):
+            doc = None
+        if not isinstance(doc, Mapping):
+            stray += 1
+            if stray > JSONL_STRAY_LINES:
+                return None
             continue
-        if isinstance(doc, Mapping) and (rec := platform_record(doc)) is not None:
-            yield rec
+        if (rec := platform_record(doc)) is not None:
+            out.append(rec)
+    return out
 
 
 def export_records(data: bytes, kind: str) -> bytes | None:

@@ -14,6 +14,7 @@ from tests.support.replaying import incidents_of
 
 DATA = Path(__file__).parent / "data" / "review44"
 DATA_B = Path(__file__).parent / "data" / "review44b"  # (the second review's)
+DATA_C = Path(__file__).parent / "data" / "review44c"  # (the third's)
 
 # the run -> its first incident's (cause, rank, node), or None where it raises none
 EXPECTED: dict[str, tuple[Cause, int | None, str | None] | None] = {
@@ -68,3 +69,12 @@ def test_the_second_review_runs_keep_their_diagnosis(name: str, tmp_path: Path, 
         assert not seen, seen[:2]
     else:
         assert seen and (seen[0].cause, seen[0].rank, seen[0].node) == want, seen[:2]
+
+
+def test_a_json_logger_s_file_with_a_result_field_and_a_traceback_is_no_export(tmp_path: Path, ruleset: RuleSet) -> None:
+    # a JSON logger's records, one of them with a "result" field of its own, and Python's traceback
+    # written into the same file as plain text: read line by line, the out-of-memory error kept
+    name = "j2_jsonlogger_result_field"
+    files = {str(p.relative_to(DATA_C / name)): p.read_text() for p in sorted((DATA_C / name).rglob("*")) if p.is_file()}
+    seen = incidents_of(tmp_path, files, ruleset)
+    assert seen and seen[0].cause is Cause.CUDA_OOM, seen[:2]
