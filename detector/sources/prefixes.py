@@ -359,7 +359,7 @@ def strip_prefix(line: str, style: PrefixStyle = PrefixStyle.BRACKETS) -> Prefix
     labels/MPI tags a global rank; a ProcessGroupNCCL ``[Rank N]`` gives the rank when no
     prefix did."""
     quick = quick_prefix(line, style)  # the usual line: one test
-    if quick is not None:
+    if quick is not None and not (line[:1].isdigit() and line.find(" {", 19, 48) > 0):  # (logcli's labels)
         return Prefixed(line[quick[2]:] if quick[2] else line, quick[0], quick[1])
     return _strip_prefix(line, style)
 
@@ -516,7 +516,26 @@ _K8S_LEAD = re.compile(
     r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?) (?=\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:?\d{2}) )")
 
 
+# Loki's logcli in its default output: the entry's time, its stream's labels, the line
+# ("2026-01-30T00:18:51Z {host="gn113", transport="kernel"} NVRM: Xid ..."); the labels name the
+# pod or host, the time stays at the message's start
+_LOGCLI_LEAD = re.compile(r"(?P<stamp>\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})) {1,8}"
+                          r"\{(?P<labels>[A-Za-z_][\w.]{0,63}=\"[^\"\n]{0,253}\"(?:, ?[A-Za-z_][\w.]{0,63}=\"[^\"\n]{0,253}\"){0,30})\} {1,8}")
+_LOGCLI_LABEL = re.compile(r"([A-Za-z_][\w.]{0,63})=\"([^\"\n]{0,253})\"")
+_LOGCLI_WHERE = ("pod", "pod_name", "host", "hostname", "node_name", "nodename", "node", "instance")
+
+
+def _logcli_host(labels: str) -> str | None:
+    found = dict(_LOGCLI_LABEL.findall(labels))
+    return next((v for k in _LOGCLI_WHERE if (v := found.get(k)) and names_a_host(v.split(":")[0])), None)
+
+
 def _strip_prefix(line: str, style: PrefixStyle) -> Prefixed:
+    if line[:1].isdigit() and line.find(" {", 19, 48) > 0 and (logcli := _LOGCLI_LEAD.match(line)) is not None:
+        inner = _strip_prefix(line[logcli.end():], style)
+        host = _logcli_host(logcli["labels"])
+        return Prefixed(logcli["stamp"] + " " + inner.message, inner.rank, inner.local_rank,
+                        inner.host or (host.split(":")[0] if host else None), inner.hinted)
     if line[:1] == "[" or line[:1].isalnum():
         lead = _K8S_LEAD.match(line)
         if lead is not None and (lead["pod"] is not None or names_a_host(lead["spod"] or "")):

@@ -163,3 +163,15 @@ def test_a_logger_s_json_lines_oldest_first_are_still_read_line_by_line(tmp_path
         ("\n".join(lines) + "\n").encode())
     got = incidents_of(tmp_path, {"train.jsonl": "\n".join(lines) + "\n"}, ruleset)
     assert [(g.cause, g.rank) for g in got] == [(Cause.ILLEGAL_MEMORY_ACCESS, 3)]
+
+
+def test_logcli_s_default_output_names_the_host_of_its_labels(tmp_path: Path, ruleset: RuleSet) -> None:
+    # logcli query -o default: each line "TIME {labels} line"; the node's journal names its host
+    journal = ('2026-01-30T00:18:51Z {host="gn113", syslog_identifier="kernel", transport="kernel"} '
+               "NVRM: Xid (PCI:0000:01:00): 79, pid='<unknown>', name=<unknown>, GPU has fallen off the bus.\n")
+    got = incidents_of(tmp_path, {"loki_node_journal.log": journal}, ruleset)
+    assert got and (got[0].cause, got[0].node) == (Cause.GPU_HARDWARE, "gn113"), got
+    train = "\n".join(f'2026-01-30T00:18:{10 + i:02d}Z {{container="pytorch", pod="pretrain-7b-worker-1"}} {line}'
+                      for i, line in enumerate(_TRACE)) + "\n"
+    got = incidents_of(tmp_path / "b", {"loki_pretrain.log": train}, ruleset)
+    assert got and (got[0].cause, got[0].rank, got[0].node) == (Cause.ILLEGAL_MEMORY_ACCESS, 3, "pretrain-7b-worker-1"), got
