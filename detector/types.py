@@ -18,6 +18,7 @@ RULE_SLOWDOWN = "stats.slowdown"
 PEER_GONE_HINTS = ("ib_completion", "ofi_completion", "remote", "closed", "reset", "peer_lost", "connection_lost")
 RULE_MEGATRON_STRAGGLER = "launcher.megatron_straggler"  # Megatron's own straggler reports (pipeline.findings)
 RULE_SLOWEST_STRAGGLER = "launcher.slowest_rank_straggler"  # a trainer's reports naming its slowest rank (pipeline.findings)
+RULE_STACK_DUMP_MAIN = "python.stack_dump_main_thread"  # rules/python.yaml: py-spy's dump of a process's main thread
 RULE_GPU_OUTLIER = "stats.gpu_outlier"
 RULE_EXIT_CODE = "torchelastic.exitcode"
 RULE_RUN_UNFINISHED = "python.run_unfinished"  # a benchmark run that started and never said it stopped (pipeline.findings)

@@ -873,9 +873,6 @@ def _hccl_subgroup(text: str) -> bool:
     return _HCCL_GROUP.search(text) is not None
 
 
-STACK_DUMP_MAIN = "python.stack_dump_main_thread"  # rules/python.yaml: py-spy's main thread
-
-
 def _dumped_outside_a_collective(group: Sequence[Finding], collateral: Sequence[Finding]) -> int | None:
     """The one rank whose main thread someone dumped (py-spy), that is not waiting in a collective
     and timed out in none, while other ranks timed out waiting in one: the process they waited
@@ -885,7 +882,7 @@ def _dumped_outside_a_collective(group: Sequence[Finding], collateral: Sequence[
         return None
     timed = {f.rank for f in collateral if _collective_timeout(f) and f.rank is not None}
     in_collective = {f.rank for f in group if f.rule == RULE_STACK_COLLECTIVE and f.rank is not None}
-    dumps = [f for f in group if f.rule == STACK_DUMP_MAIN]
+    dumps = [f for f in group if f.rule == MAIN_THREAD_DUMP]
     if len(dumps) != 1 or dumps[0].rank is None:
         return None  # (a file of several processes' dumps: one of a node's, its name's number no rank of each)
     rank = dumps[0].rank

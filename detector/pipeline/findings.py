@@ -42,6 +42,7 @@ from detector.types import (
     RULE_NCCL_TEARDOWN,
     RULE_RUN_UNFINISHED,
     RULE_SLOWEST_STRAGGLER,
+    RULE_STACK_DUMP_MAIN,
     SIGNAL_SENT,
     Cause,
     Finding,
@@ -103,7 +104,7 @@ def findings_from_hit(hit: Hit, f: LogFile, idx: RunIndex) -> list[Finding]:
                 # a Ray worker's line: the rank its process is (Ray Train's table of workers, the
                 # worker's "Setting up process group ... [rank=N" line)
                 rank = _rank_of_pid(idx, node, actor_pid)
-            if rank is None and pid is not None and m.rule.id == STACK_DUMP_MAIN:
+            if rank is None and pid is not None and m.rule.id == RULE_STACK_DUMP_MAIN:
                 # a py-spy dump of a process the launcher named the pid of (DeepSpeed's "process N
                 # spawned", torchrun's worker pids): that rank's stack
                 rank = _rank_of_pid(idx, node, pid)
@@ -169,7 +170,6 @@ def findings_from_hit(hit: Hit, f: LogFile, idx: RunIndex) -> list[Finding]:
 
 # Ray's reports that a task or actor method raised, naming the worker's pid and node (rules/launchers.yaml;
 # and its memory monitor's report of the worker it killed)
-STACK_DUMP_MAIN = "python.stack_dump_main_thread"  # rules/python.yaml: py-spy's "Thread 36380 (idle): "MainThread""
 RAY_TASK_RULES = frozenset({"launcher.ray_task_error", "launcher.ray_task_gpu_error", "launcher.ray_task_dist_error",
                             "launcher.ray_memory_monitor", "torch.ray_task_out_of_memory"})
 
@@ -1742,10 +1742,12 @@ def demote_bystander_ooms(findings: Sequence[Finding]) -> list[Finding]:
         return list(findings)
     failing = [f.time for f in findings if f.time is not None and not f.rule.startswith("system.")
                and (f.role is Role.COLLATERAL or (f.role is Role.INITIATOR and f.cause is not None))]
-    # (and where nothing of the job failed at all: the service's kill stopped none of it)
-    idle = ({id(k) for k in kills} if not failing and not any(
-                f.role is not Role.CONTEXT and not f.rule.startswith(("system.", "xid.")) for f in findings)
-            else {id(k) for k in kills if failing and k.time is not None and min(failing) - k.time > LINK_IDLE})
+    if failing:
+        idle = {id(k) for k in kills if k.time is not None and min(failing) - k.time > LINK_IDLE}
+    elif not any(f.role is not Role.CONTEXT and not _kernel_rule(f) for f in findings):
+        idle = {id(k) for k in kills}  # (nothing of the job failed at all: the service's kill stopped none of it)
+    else:
+        return list(findings)
     return [dataclasses.replace(f, role=Role.CONTEXT, cause=None) if id(f) in idle else f for f in findings]
 
 
