@@ -367,7 +367,7 @@ def _export_lines(fh: BinaryIO, st: os.stat_result, kind: str) -> bytes | None:
 
 
 def _export_kind(path: Path, fh: BinaryIO) -> str | None:
-    """"json", "csv" or "yaml" for a file that may be a log platform's export (:mod:`detector.support.exports`):
+    """"json", "jsonl", "csv" or "yaml" for a file that may be a log platform's export (:mod:`detector.support.exports`):
     a JSON document that is not JSON lines, a CSV file whose header names a message column."""
     suffix = path.suffix.lower()
     if suffix not in (".json", ".csv", ".yaml", ".yml", ".jsonl", ".ndjson"):
