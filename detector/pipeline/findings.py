@@ -1200,13 +1200,15 @@ def demote_caught_exceptions(findings: Sequence[Finding], scans: Sequence[FileSc
         return (f.rank is not None and own_failing.get((f.file, f.rank), 0) < line
                 and own_failing.get((f.file, None), 0) < line)
 
+    borrowed = {(h.event.file, h.event.line) for scan in scans for h in scan.hits if h.event.time_inferred}
+
     def ran_on_before_the_next_failure(f: Finding) -> bool:
         # the job's steps stamped after it by the program itself, before anything else in its file
         # failed (a log platform's export of every node and service: the failure that ended the
         # job came long after the one it caught)
         scan = by_file.get(f.file or "")
-        if scan is None or f.time is None or f.line is None:
-            return False
+        if scan is None or f.time is None or f.line is None or (f.file, f.line) in borrowed:
+            return False  # (a time the exception's line took from a line before it says nothing)
         later = [n for n in failing_lines.get(f.file, ()) if n > (f.line or 0)]
         rank = f.rank if f.file in shared else None
         return own_progress_stamped_after(scan, f.line, rank, f.time, enough=CAUGHT_STEPS,
