@@ -61,10 +61,31 @@ def _note_candidates(lines: Sequence[str], start: int) -> list[int]:
     return out
 
 
+STEP_LOOKBACK = 4000  # lines before a tail's last ones looked through for its last step line
+
+
+def steps_end(lines: Sequence[str], window: int, hit: Callable[[str], bool]) -> int:
+    """Where the lines to look at for a file's steps end: the tail's end, or, where none of its
+    last ``window`` lines is a step line (``hit``) but one of the :data:`STEP_LOOKBACK` lines before
+    them is (training's last steps, then a teardown of every rank's tracebacks longer than the
+    window), just after that last step line."""
+    n = len(lines)
+    if n <= window or any(hit(line) for line in lines[n - window:]):
+        return n
+    for i in range(n - window - 1, max(-1, n - window - STEP_LOOKBACK - 1), -1):
+        if hit(lines[i]):
+            return i + 1
+    return n
+
+
 def preset_sample(scan: FileScan) -> list[str]:
-    """The messages of the last :data:`SAMPLE_LINES` lines of a file's tail."""
-    n = len(tail_of(scan))
-    return [tail_message(scan, i) for i in range(max(0, n - SAMPLE_LINES), n)]
+    """The messages of the last :data:`SAMPLE_LINES` lines of a file's tail (of those up to its
+    last step line, where a long teardown follows it: :func:`steps_end`)."""
+    from detector.stats import PRESETS
+
+    searches = [preset.pattern.search for preset in PRESETS]
+    end = steps_end(tail_of(scan), SAMPLE_LINES, lambda line: any(search(line) for search in searches))
+    return [tail_message(scan, i) for i in range(max(0, end - SAMPLE_LINES), end)]
 
 
 def _preset(scans: Sequence[FileScan]) -> Preset | None:
@@ -85,13 +106,18 @@ def _preset(scans: Sequence[FileScan]) -> Preset | None:
 OWN_PRESET_FILES = 256  # files that may read their steps with a preset of their own
 
 
+def _speaks_of_steps(line: str) -> bool:
+    return "step" in line or "iter" in line or "Step" in line or "Iter" in line
+
+
 def _own_preset(scan: FileScan, preset: Preset) -> Preset | None:
     """The preset that reads the step lines of a file's last lines, where it is not ``preset``
     and the lines speak of steps at all (most files that print none are a rank's errors only)."""
     lines = tail_of(scan)
-    if not any("step" in m or "iter" in m or "Step" in m or "Iter" in m for m in lines[-PROBE_LINES:]):
+    end = steps_end(lines, PROBE_LINES, _speaks_of_steps)
+    if not any(_speaks_of_steps(m) for m in lines[max(0, end - PROBE_LINES):end]):
         return None  # (the raw lines first: their prefixes are only taken off where steps may be)
-    messages = [tail_message(scan, i) for i in range(max(0, len(lines) - PROBE_LINES), len(lines))]
+    messages = [tail_message(scan, i) for i in range(max(0, end - PROBE_LINES), end)]
     from detector.stats import choose_preset
 
     chosen = choose_preset(messages)
@@ -120,7 +146,9 @@ def _prints_steps(scan: FileScan, preset: Preset) -> bool:
     if parsed is not None and parsed[0] == preset.name:
         return any(record is not None for _ev, record in parsed[1])
     search = preset.pattern.search
-    return any(search(line) for line in tail_of(scan)[-PROBE_LINES:])
+    lines = tail_of(scan)
+    end = steps_end(lines, PROBE_LINES, lambda line: search(line) is not None)
+    return any(search(line) for line in lines[max(0, end - PROBE_LINES):end])
 
 
 def step_items(scan: FileScan, preset: Preset, cap: int = MAX_STEP_LINES) -> StepItems:
