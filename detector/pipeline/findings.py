@@ -2284,13 +2284,16 @@ def megatron_stragglers(findings: Sequence[Finding], idx: RunIndex) -> list[Find
 
 
 SLOWEST_REPORT = "launcher.slowest_rank_report"  # rules/launchers.yaml
+# the same report in other words: min/median/max in one triple, or the longest and shortest times' ranks
+SLOWEST_REPORTS = frozenset({SLOWEST_REPORT, "launcher.slowest_rank_spread_report", "launcher.max_min_rank_report"})
 SLOWEST_SPREAD = 1.3  # the slowest rank's time over the typical (median, mean) time, median of its reports
 _TO_SECONDS = {"s": 1.0, "ms": 0.001}
 
 
 def _report_spread(f: Finding) -> float:
-    typical = field_float(f.field("typical")) * _TO_SECONDS.get(f.field("typical_unit") or "s", 1.0)
-    slow = field_float(f.field("slow")) * _TO_SECONDS.get(f.field("slow_unit") or "s", 1.0)
+    unit = f.field("slow_unit") or "s"
+    typical = field_float(f.field("typical")) * _TO_SECONDS.get(f.field("typical_unit") or unit, 1.0)
+    slow = field_float(f.field("slow")) * _TO_SECONDS.get(unit, 1.0)
     return slow / typical if typical > 0 else 0.0
 
 
@@ -2300,13 +2303,20 @@ def slowest_rank_stragglers(findings: Sequence[Finding], idx: RunIndex) -> list[
     :func:`megatron_stragglers` reads Megatron's), at :data:`SLOWEST_SPREAD` times the typical
     time or more (the median over its reports), a straggler finding for that rank, its node
     from the index or from the report's own words."""
-    reports = sorted((f for f in findings if f.rule == SLOWEST_REPORT), key=lambda f: (f.file or "", f.line or 0))
+    reports = sorted((f for f in findings if f.rule in SLOWEST_REPORTS), key=lambda f: (f.file or "", f.line or 0))
     if len(reports) < MEGATRON_MIN_REPORTS:
         return list(findings)
     last = reports[-MEGATRON_LAST:]
     rank_s, n = Counter(f.field("rank") for f in last).most_common(1)[0]
+    # (or the rank of the last reports, each of them: a straggler since a step in the middle)
+    streak = {f.field("rank") for f in last[-MEGATRON_MIN_REPORTS:]}
+    if n < MEGATRON_SHARE * len(last) and len(streak) == 1:
+        rank_s = streak.pop()
+        n = sum(1 for f in last if f.field("rank") == rank_s)
     rank = small_int(rank_s or "")
-    if rank is None or n < MEGATRON_MIN_REPORTS or n < MEGATRON_SHARE * len(last):
+    if rank is None or n < MEGATRON_MIN_REPORTS:
+        return list(findings)
+    if n < MEGATRON_SHARE * len(last) and last[-1].field("rank") != rank_s:
         return list(findings)
     mine = [f for f in last if f.field("rank") == rank_s]
     spread = statistics.median(_report_spread(f) for f in mine)
