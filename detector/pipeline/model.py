@@ -371,15 +371,20 @@ def demote_untimed_kernel_faults_of_a_finished_run(findings: list[Finding], scan
     ranks on their way out aside) and one of them says that training completed, or torchrun that
     its worker group succeeded: a fault that hit the run would have left its mark in the ranks'
     logs (a CUDA error, a timeout, an exit), so this one is an earlier job's that the kernel log
-    kept."""
-    kernel = [f for f in findings if f.role is Role.INITIATOR and f.time is None and f.field("xid") is not None]
+    kept. So is an application's GPU fault (Xid 13, 31, 43: a bad address of the process that
+    made it, no fault of the GPU) with a time: a process of the job that made one would have
+    failed with it, so another process made it (a user's other job, a pid not the job's)."""
+    kernel = [f for f in findings if f.role is Role.INITIATOR and f.field("xid") is not None
+              and (f.time is None or f.cause is Cause.ILLEGAL_MEMORY_ACCESS)]
     if not kernel:
         return findings
     rank_logs = {s.file.display for s in scans if s.file.kind is FileKind.RANK_LOG}
-    if any(f.role in (Role.INITIATOR, Role.COLLATERAL) and f.file in rank_logs and not _closing(f) for f in findings):
+    drop = {id(f) for f in kernel}
+    # (a journal's export holds the kernel's lines beside the ranks': the fault itself is no rank's error)
+    if any(f.role in (Role.INITIATOR, Role.COLLATERAL) and f.file in rank_logs and not _closing(f)
+           and id(f) not in drop for f in findings):
         return findings
     if not any(f.rule in (SUCCEEDED, GROUP_SUCCEEDED) for f in findings) and not any(
             s.file.kind is FileKind.RANK_LOG and says_completed(s) for s in scans):
         return findings
-    drop = {id(f) for f in kernel}
     return [replace(f, role=Role.CONTEXT, cause=None) if id(f) in drop else f for f in findings]

@@ -347,11 +347,22 @@ _PROGRAM_JOURNAL_LINE = re.compile(
 JOURNAL_LINES = 3  # of a head's first 40 lines, at least, and more than its kernel lines
 
 
+# journalctl -o json's record of a training program's (its identifier, or its message's rank prefix)
+_JOURNAL_PROGRAM_RECORD = re.compile(
+    rb'"SYSLOG_IDENTIFIER" ?: ?"(?:torchrun|python[0-9.]{0,5}|srun|mpirun|deepspeed|accelerate|ray|trainer|train[\w.-]{0,40})"'
+    rb'|"MESSAGE" ?: ?"\[(?:rank|default)\d')
+
+
 def _program_journal(head: bytes) -> bool:
-    """Whether a file named as a kernel log (``*.journal.txt``, ``syslog``) begins with programs'
-    journald or syslog lines more than with the kernel's, a training program's among them
-    (``journalctl -u trainer``): its ranks' output is read as a rank log's (the kernel lines in it
-    are read as pasted ones)."""
+    """Whether a file named as a kernel log (``*.journal.txt``, ``syslog``, ``journal-node7.json``)
+    begins with programs' journald or syslog lines (or journalctl -o json records) more than with
+    the kernel's, a training program's among them (``journalctl -u trainer``): its ranks' output
+    is read as a rank log's (the kernel lines in it are read as pasted ones)."""
+    if head[:1] == b"{":
+        records = [r for r in head[:8192].split(b"\n")[:40] if r.strip()]
+        kernel = sum(1 for r in records if _JOURNAL_KERNEL.search(r))
+        return (len(records) - kernel >= JOURNAL_LINES and len(records) - kernel > kernel
+                and any(_JOURNAL_PROGRAM_RECORD.search(r) for r in records))
     lines = head[:8192].decode("utf-8", "replace").splitlines()[:40]
     programs = sum(1 for line in lines if _JOURNAL_LINE.match(line))
     return (programs >= JOURNAL_LINES and programs > sum(1 for line in lines if _KERNEL_LINE.match(line))
