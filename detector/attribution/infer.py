@@ -895,8 +895,8 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
     collateral = [f for f in group if f.role is Role.COLLATERAL and not _passing(f, facts)
                   and (f.rule != RULE_STACK_COLLECTIVE or terminal(f, facts))]
     stalls = [f for f in group if f.rule == RULE_STALL]
-    if not collateral and not stalls:
-        return None
+    if not collateral and all(f.role is Role.CONTEXT for f in stalls):
+        return None  # (a pause that training resumed after, alone, is no failure)
     if not stalls and all(f.rule in (RULE_NCCL_PROXY, RULE_LOCAL_CLOSE) for f in collateral):
         # only NCCL's proxy service noting or complaining that a local peer closed its socket: what
         # every process prints when its neighbours exit first at the end of a run, no failure by itself
@@ -1882,6 +1882,18 @@ STORAGE_BEFORE = timedelta(hours=2)  # a storage stall this long before the hang
 STORAGE_AFTER = timedelta(minutes=10)  # (the kernel says so only after its own retries; clocks differ)
 
 
+STORAGE_ZONES = timedelta(hours=14)  # clocks of different zones: a storage stall this far from the hang
+
+
+def _starved_a_process(f: Finding, findings: Sequence[Finding]) -> bool:
+    """A storage stall of a node whose kernel also says a process of it was blocked (a data-loader
+    worker, or any task where its NFS server or Lustre target stopped answering): the stall reached
+    the job."""
+    hung = [g for g in findings if g.rule == RULE_HUNG_TASK and g.node == f.node]
+    return bool(hung) and (any(_LOADER_TASK.match(g.field("comm") or "") for g in hung)
+                           or any(g.rule in (RULE_NFS_STALL, RULE_LUSTRE_STALL) and g.node == f.node for g in findings))
+
+
 def storage_stall(incident: Incident, facts: RunFacts) -> Incident | None:
     """A hang read again as a data-loading stall when the kernel of the hung rank's node (or, where
     no rank was singled out, of the one node whose kernel says so) reports its NFS server not
@@ -1895,7 +1907,11 @@ def storage_stall(incident: Incident, facts: RunFacts) -> Incident | None:
               or (f.rule == RULE_HUNG_TASK and _LOADER_TASK.match(f.field("comm") or ""))]
     end = max((f.time for f in incident.evidence if f.time is not None and f.role is not Role.CONTEXT), default=None)
     if end is not None:
-        stalls = [f for f in stalls if f.time is None or end - STORAGE_BEFORE <= f.time <= end + STORAGE_AFTER]
+        near = [f for f in stalls if f.time is None or end - STORAGE_BEFORE <= f.time <= end + STORAGE_AFTER]
+        # (or hours away, where the kernel's own words say its storage starved a process: its log
+        # stamped in the node's local time, the ranks' in UTC, "dmesg -T" with no zone)
+        stalls = near or [f for f in stalls if f.time is not None and abs(f.time - end) <= STORAGE_ZONES
+                          and _starved_a_process(f, facts.findings)]
     node = incident.initiator.node
     if node is not None:
         stalls = [f for f in stalls if f.node == node]
