@@ -1,0 +1,187 @@
+"""The forty-fifth session's runs: step lines followed by a long teardown, timings that account
+for less than the wall time between their lines, other wordings of a trainer's slowest-rank
+report, an Ascend kernel exception, an application's GPU fault of another process, a journal's
+JSON export that holds the job's output, a pause that training resumed after, and a node's storage
+stall stamped on another zone's clock."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from detector.rules.engine import RuleSet
+from detector.types import Cause
+from tests.support.replaying import incidents_of
+
+# --- step lines, then a long teardown ------------------------------------------------------------
+
+
+def _timings(slow: int, ranks: range, steps: range, minutes_per_line: int = 10) -> list[str]:
+    out = []
+    for n, step in enumerate(steps):
+        minute = n * minutes_per_line
+        stamp = f"2025-05-30 {7 + minute // 60:02d}:{minute % 60:02d}:36,020"
+        for rank in ranks:
+            fwd, bwd, wait = (0.856, 1.658, 0.010) if rank == slow else (0.47 + 0.001 * (rank % 7), 0.91, 1.19)
+            out.append(f"{stamp} - INFO - timing.py:52 - [rank{rank}] step {step} timings: data 0.012s "
+                       f"fwd {fwd:.3f}s bwd {bwd:.3f}s opt 0.041s wait_allreduce {wait:.3f}s")
+    return out
+
+
+def _teardown(lines: int) -> list[str]:
+    out = []
+    for i in range(lines // 4):
+        out += [f"[rank{i % 64}]: Traceback (most recent call last):",
+                f'[rank{i % 64}]:   File "/opt/venv/lib/python3.11/site-packages/torch/distributed/run.py", line 9, in main',
+                f"[rank{i % 64}]:     raise SignalException(f\"Process {{os.getpid()}} got signal: {{sigval}}\", sigval=sigval)",
+                f"[rank{i % 64}]: torch.distributed.elastic.multiprocessing.api.SignalException: Process {4000 + i} got signal: 15"]
+    return out
+
+
+def test_a_straggler_before_a_long_teardown_is_found(tmp_path: Path, ruleset: RuleSet) -> None:
+    # the ranks' timing lines (one in fifty steps, ten minutes apart: the lines' stamps hold more
+    # than the step their timings account for) end 600 lines before the file does: every rank's
+    # traceback as the job was stopped. Rank 13's forward and backward take 1.8 times its peers'
+    lines = _timings(13, range(16), range(2020, 2620, 50)) + _teardown(600)
+    seen = incidents_of(tmp_path, {"slurm-9496505.out": "\n".join(lines) + "\n"}, ruleset)
+    stragglers = [i for i in seen if i.cause is Cause.STRAGGLER]
+    assert stragglers and stragglers[0].rank == 13, seen
+
+
+def test_even_ranks_before_a_long_teardown_are_no_straggler(tmp_path: Path, ruleset: RuleSet) -> None:
+    lines = _timings(-1, range(16), range(2020, 2620, 50)) + _teardown(600)
+    seen = incidents_of(tmp_path, {"slurm-9496505.out": "\n".join(lines) + "\n"}, ruleset)
+    assert not any(i.cause is Cause.STRAGGLER for i in seen), seen
+
+
+# --- a trainer's slowest-rank report in other words ----------------------------------------------
+
+
+def test_max_min_step_time_reports_name_the_straggler(tmp_path: Path, ruleset: RuleSet) -> None:
+    # "step time max 8.48s (rank 23) min 3.01s (rank 30) mean 8.23s": the mean follows the slowest
+    # rank (every rank waits for it), the shortest time is the typical one
+    lines = [f"it {it}: step time max {8.4 + 0.01 * (it % 9):.2f}s (rank 23) min {3.0 + 0.01 * (it % 7):.2f}s "
+             f"(rank {(it * 7) % 31}) mean 8.2{it % 10}s" for it in range(100, 2100, 100)]
+    seen = incidents_of(tmp_path, {"pod_logs.txt": "\n".join(lines) + "\n"}, ruleset)
+    assert seen and seen[0].cause is Cause.STRAGGLER and seen[0].rank == 23, seen
+
+
+def test_max_min_reports_of_changing_ranks_are_no_straggler(tmp_path: Path, ruleset: RuleSet) -> None:
+    lines = [f"it {it}: step time max {3.4 + 0.01 * (it % 9):.2f}s (rank {(it * 11) % 31}) min "
+             f"{3.0 + 0.01 * (it % 7):.2f}s (rank {(it * 7) % 31}) mean 3.2{it % 10}s" for it in range(100, 2100, 100)]
+    seen = incidents_of(tmp_path, {"pod_logs.txt": "\n".join(lines) + "\n"}, ruleset)
+    assert not any(i.cause is Cause.STRAGGLER for i in seen), seen
+
+
+def test_a_straggler_that_began_in_the_last_reports_is_named(tmp_path: Path, ruleset: RuleSet) -> None:
+    # min/med/max in one triple, the slowest rank after it: rank 71 is the slowest in the last
+    # three of six reports only (it began to straggle), well over the median
+    lines = []
+    for n, slow in enumerate((4, 9, 13, 71, 71, 71)):
+        top = 5.1 if slow == 71 else 3.3
+        lines.append(f"[rank0]:2024-05-24 1{4 + n}:06:27,125 INFO [perf] step {68000 + 500 * n} | fwd+bwd time "
+                     f"min/med/max 3.1{n}/3.22/{top:.3f}s | slowest rank {slow} (moe-8x1b-trainer-0-{slow // 8}) "
+                     f"| fastest rank {n + 30}")
+    seen = incidents_of(tmp_path, {"trainer-0-0.log": "\n".join(lines) + "\n"}, ruleset)
+    assert seen and seen[0].cause is Cause.STRAGGLER and seen[0].rank == 71, seen
+
+
+# --- an Ascend NPU's kernel exception -----------------------------------------------------------
+
+
+def test_an_ascend_aivec_error_exception_is_a_kernel_fault(tmp_path: Path, ruleset: RuleSet) -> None:
+    log = ("[rank7]:[W723 10:35:57.462407611 compiler_depend.ts:57] Warning: EZ9999: Inner Error!\n"
+           "EZ9999: [PID: 14897] 2025-07-23-10:35:42.381.401 The error from device(chipId:7, dieId:0), serial number "
+           "is 2, there is an aivec error exception, core id is 5, error code = 0, dump info: pc start: 0x1240441f2000\n")
+    seen = incidents_of(tmp_path, {"console.log": log}, ruleset)
+    assert seen and seen[0].cause is Cause.ILLEGAL_MEMORY_ACCESS, seen
+
+
+# --- an application's GPU fault of another process, in a run that finished ----------------------
+
+
+def _journal(records: list[tuple[str, str, str]]) -> str:
+    out = []
+    for n, (transport, ident, message) in enumerate(records):
+        out.append(json.dumps({"__REALTIME_TIMESTAMP": str(1768818700000000 + n * 60_000_000), "_TRANSPORT": transport,
+                               "SYSLOG_IDENTIFIER": ident, "_HOSTNAME": "dgx060", "MESSAGE": message}))
+    return "\n".join(out) + "\n"
+
+
+def test_a_journal_export_of_a_finished_run_with_another_process_gpu_fault_is_healthy(
+        tmp_path: Path, ruleset: RuleSet) -> None:
+    # journalctl -o json of the node: the trainer's unit's output and one kernel line, an Xid 43 of
+    # a pid that is no rank's; the run trains to its end and torchrun's group succeeds
+    records = [("stdout", "torchrun", "WARNING:torch.distributed.run:"),
+               ("stdout", "torchrun", "[default1]:  return fn(*args, **kwargs)"),
+               ("stdout", "torchrun", "[default0]:2026-01-19 10:20:59,794 INFO [train.py:214] [rank0] step 770/780 loss=4.04"),
+               ("kernel", "kernel", "NVRM: Xid (PCI:0000:90:00): 43, pid=296183, name=python, Ch 00000003"),
+               ("stdout", "torchrun", "[default0]:2026-01-19 11:14:59,794 INFO [train.py:214] [rank0] step 780/780 loss=4.03"),
+               ("stdout", "torchrun", "[default0]:Training completed. Saving final checkpoint to /checkpoints/final"),
+               ("stdout", "torchrun", "INFO:torch.distributed.elastic.agent.server.api:[default] worker group "
+                                      "successfully finished. Waiting 300 seconds for other agents to finish.")]
+    seen = incidents_of(tmp_path, {"journal-dgx060.json": _journal(records)}, ruleset)
+    assert not seen, seen
+
+
+def test_a_journal_export_of_the_kernel_alone_keeps_its_gpu_fault(tmp_path: Path, ruleset: RuleSet) -> None:
+    records = [("kernel", "kernel", "NVRM: GPU at PCI:0000:90:00: GPU-3b1f"),
+               ("kernel", "kernel", "NVRM: Xid (PCI:0000:90:00): 79, pid='<unknown>', name=<unknown>, GPU has fallen off the bus."),
+               ("kernel", "kernel", "NVRM: GPU 0000:90:00.0: GPU has fallen off the bus.")]
+    seen = incidents_of(tmp_path, {"journal-dgx060.json": _journal(records)}, ruleset)
+    assert seen and seen[0].cause is Cause.GPU_HARDWARE, seen
+
+
+# --- a pause that training resumed after --------------------------------------------------------
+
+
+DATA = Path(__file__).parent / "data" / "runs45"
+
+
+def _folder(name: str) -> dict[str, str]:
+    return {str(p.relative_to(DATA / name)): p.read_text() for p in sorted((DATA / name).rglob("*")) if p.is_file()}
+
+
+def test_a_run_that_completed_after_a_pause_and_a_caught_upload_error_is_healthy(
+        tmp_path: Path, ruleset: RuleSet) -> None:
+    # (a generator's run, blind21 seed 3: Lightning's progress bars, a caught checkpoint-upload
+    # traceback, a long pause the steps resumed after, sacct's COMPLETED, and an old Xid 13 and 43
+    # of another process in the node's kernel log days before the job)
+    seen = incidents_of(tmp_path, _folder("completed_after_a_pause"), ruleset)
+    assert not seen, seen
+
+
+# --- a storage stall on another zone's clock ----------------------------------------------------
+
+
+def _hung_job(node: str) -> dict[str, str]:
+    ranks = []
+    for rank in range(8):
+        ranks.append(f"[2024-06-19 12:00:0{rank}] [rank{rank}] step 900 loss 2.31")
+    for rank in range(7):
+        ranks.append(f"[rank{rank}]:[E619 12:09:24.762228 ProcessGroupNCCL.cpp:616] [Rank {rank}] Watchdog caught "
+                     "collective operation timeout: WorkNCCL(SeqNum=9001, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, "
+                     "Timeout(ms)=600000) ran for 600032 milliseconds before timing out.")
+    kernel = ["[Wed Jun 19 07:58:36 2024] nfs: server nas01 not responding, still trying",
+              "[Wed Jun 19 08:01:54 2024] INFO: task pt_data_worker:224566 blocked for more than 245 seconds.",
+              "[Wed Jun 19 08:01:54 2024]  nfs_read_folio+0x1a5/0x200 [nfs]"]
+    return {f"logs/{node}.log": "\n".join(ranks) + "\n", f"kmsg/{node}-dmesg-T.txt": "\n".join(kernel) + "\n"}
+
+
+def test_a_storage_stall_hours_off_on_the_hung_ranks_node_is_a_data_loading_stall(
+        tmp_path: Path, ruleset: RuleSet) -> None:
+    # rank 7 alone never reports the timeout; its node's kernel log ("dmesg -T": the node's local
+    # time, no zone) says its NFS server stopped answering and a data-loader worker was blocked,
+    # stamped four hours before the ranks' UTC lines
+    seen = incidents_of(tmp_path, _hung_job("dgx-a100-031"), ruleset)
+    assert seen and seen[0].cause is Cause.DATA_LOADER_STALL, seen
+
+
+def test_an_nfs_hiccup_hours_off_with_no_process_blocked_leaves_the_hang(tmp_path: Path, ruleset: RuleSet) -> None:
+    # the same kernel log without the blocked task: the server stopped answering for a moment,
+    # hours from the hang on its clock, and nothing says a process of the job waited on it
+    files = _hung_job("dgx-a100-031")
+    files["kmsg/dgx-a100-031-dmesg-T.txt"] = ("[Wed Jun 19 07:58:36 2024] nfs: server nas01 not responding, still trying\n"
+                                             "[Wed Jun 19 07:58:41 2024] nfs: server nas01 OK\n")
+    seen = incidents_of(tmp_path, files, ruleset)
+    assert seen and seen[0].cause is Cause.HANG and seen[0].rank == 7, seen
