@@ -185,3 +185,45 @@ def test_an_nfs_hiccup_hours_off_with_no_process_blocked_leaves_the_hang(tmp_pat
                                              "[Wed Jun 19 07:58:41 2024] nfs: server nas01 OK\n")
     seen = incidents_of(tmp_path, files, ruleset)
     assert seen and seen[0].cause is Cause.HANG and seen[0].rank == 7, seen
+
+
+# --- more wordings: pytest's report of a rank's exception, UCX's failed registration, NCCL's bootstrap
+
+
+def test_a_pytest_report_under_horovodrun_names_the_rank_that_raised(tmp_path: Path, ruleset: RuleSet) -> None:
+    log = "\n".join([
+        "[1]<stdout>:mi100-03:3241229:3244291 [1] NCCL INFO Channel 00 : 1[c3000] -> 0[3000] via direct shared memory",
+        "[0]<stdout>:>           raise HorovodInternalError(e)",
+        "[0]<stdout>:E           horovod.common.exceptions.HorovodInternalError: ScaleBuffer not implemented for AMD GPUs.",
+        "[1]<stdout>:mi100-03:3241229:3244291 [1] NCCL INFO Channel 01 : 1[c3000] -> 0[3000] via direct shared memory",
+        "[0]<stdout>:",
+        "[0]<stdout>:horovod/torch/mpi_ops.py:1290: HorovodInternalError",
+    ]) + "\n"
+    seen = incidents_of(tmp_path, {"horovodrun.log": log}, ruleset)
+    assert seen and seen[0].cause is Cause.PYTHON_EXCEPTION and seen[0].rank == 0, seen
+
+
+def test_ucx_refusing_to_register_a_gpu_buffer_is_the_nodes_rdma_path(tmp_path: Path, ruleset: RuleSet) -> None:
+    log = "\n".join([
+        "[1647516906.396315] [node-rtx3080:82049:0]           ib_md.c:349  UCX  ERROR ibv_reg_mr(address=0x7f724fa00000, "
+        "length=4096, access=0xf) failed: Bad address",
+        "[1647516906.396356] [node-rtx3080:82049:0]          ucp_mm.c:164  UCX  ERROR failed to register address "
+        "0x7f724fa00000 mem_type bit 0x2 length 4096 on md[5]=mlx5_0: Input/output error (md reg_mem_types 0x3)",
+        "[node-rtx3080.local:82049] pml_ucx.c:860  Error: ucx send failed: Input/output error",
+        "[node-rtx3080:82049] *** An error occurred in MPI_Isend",
+        "[node-rtx3080:82049] *** MPI_ERRORS_ARE_FATAL (processes in this communicator will now abort,",
+    ]) + "\n"
+    seen = incidents_of(tmp_path, {"console.log": log}, ruleset)
+    assert seen and seen[0].cause is Cause.NETWORK and seen[0].node == "node-rtx3080", seen
+
+
+def test_nccls_newer_word_for_a_garbage_bootstrap_address_is_a_network_fault(tmp_path: Path, ruleset: RuleSet) -> None:
+    log = "\n".join([
+        "h100-4:739790:739878 [4] NCCL INFO Bootstrap : Using ens7:10.0.0.4<0>",
+        "h100-4:739790:739878 [4] misc/socket.cc:397 NCCL WARN Net : connecting to address  with family 33621 is "
+        "neither AF_INET(2) nor AF_INET6(10)",
+        "h100-4:739790:739878 [4] NCCL INFO bootstrap.cc:256 -> 3",
+        "h100-4:739790:739878 [4] NCCL INFO init.cc:1089 -> 3",
+    ]) + "\n"
+    seen = incidents_of(tmp_path, {"console.log": log}, ruleset)
+    assert seen and seen[0].cause is Cause.NETWORK, seen
