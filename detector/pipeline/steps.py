@@ -62,15 +62,24 @@ def _note_candidates(lines: Sequence[str], start: int) -> list[int]:
 
 
 STEP_LOOKBACK = 4000  # lines before a tail's last ones looked through for its last step line
+LOOKBACK_FILES = 16  # files whose tails are looked back through for their steps, per question, at most
 
 
-def steps_end(lines: Sequence[str], window: int, hit: Callable[[str], bool]) -> int:
-    """Where the lines to look at for a file's steps end: the tail's end, or, where none of its
-    last ``window`` lines is a step line (``hit``) but one of the :data:`STEP_LOOKBACK` lines before
-    them is (training's last steps, then a teardown of every rank's tracebacks longer than the
-    window), just after that last step line."""
+def _step_words(line: str) -> bool:
+    """Whether a line holds a word some preset's step line holds (a substring test, before the
+    presets' patterns: they cost a hundred times more, and a file of tracebacks has thousands of
+    lines none of them reads)."""
+    return ("step" in line or "iter" in line or "Step" in line or "Iter" in line or "poch" in line or "%|" in line
+            or "it=" in line or "loss" in line or "batch" in line or "STEP" in line or "ITER" in line)
+
+
+def steps_end(lines: Sequence[str], window: int, hit: Callable[[str], bool], *, lookback: bool = True) -> int:
+    """Where the lines to look at for a file's steps end: the tail's end, or, with ``lookback``,
+    where none of its last ``window`` lines is a step line (``hit``) but one of the
+    :data:`STEP_LOOKBACK` lines before them is (training's last steps, then a teardown of every
+    rank's tracebacks longer than the window), just after that last step line."""
     n = len(lines)
-    if n <= window or any(hit(line) for line in lines[n - window:]):
+    if not lookback or n <= window or any(hit(line) for line in lines[n - window:]):
         return n
     for i in range(n - window - 1, max(-1, n - window - STEP_LOOKBACK - 1), -1):
         if hit(lines[i]):
@@ -78,29 +87,36 @@ def steps_end(lines: Sequence[str], window: int, hit: Callable[[str], bool]) -> 
     return n
 
 
-def preset_sample(scan: FileScan) -> list[str]:
-    """The messages of the last :data:`SAMPLE_LINES` lines of a file's tail (of those up to its
-    last step line, where a long teardown follows it: :func:`steps_end`)."""
-    from detector.stats import PRESETS
+def preset_sample(scan: FileScan, *, lookback: bool = False) -> list[str]:
+    """The messages of the last :data:`SAMPLE_LINES` lines of a file's tail (with ``lookback``, of
+    those up to its last step line, where a long teardown follows it: :func:`steps_end`)."""
+    lines = tail_of(scan)
+    end = len(lines)
+    if lookback:
+        from detector.stats import PRESETS
 
-    searches = [preset.pattern.search for preset in PRESETS]
-    end = steps_end(tail_of(scan), SAMPLE_LINES, lambda line: any(search(line) for search in searches))
+        searches = [preset.pattern.search for preset in PRESETS]
+        end = steps_end(lines, SAMPLE_LINES, lambda line: _step_words(line) and any(search(line) for search in searches))
     return [tail_message(scan, i) for i in range(max(0, end - SAMPLE_LINES), end)]
 
 
 def _preset(scans: Sequence[FileScan]) -> Preset | None:
-    sample: list[str] = []
-    for scan in scans:
-        if scan.file.kind is not FileKind.RANK_LOG or scan.parser is None:
-            continue
-        sample.extend(preset_sample(scan))
-        if len(sample) >= 4 * SAMPLE_LINES:
-            break
-    if not sample:
-        return None
+    """The run's step preset, from the last lines of its first rank logs; where those read no
+    step (each file ends in a teardown longer than the sample), from the lines before their
+    teardowns, in the first :data:`LOOKBACK_FILES` files."""
     from detector.stats import choose_preset
 
-    return choose_preset(sample)
+    logs = [scan for scan in scans if scan.file.kind is FileKind.RANK_LOG and scan.parser is not None]
+    for lookback in (False, True):
+        sample: list[str] = []
+        for scan in logs[:LOOKBACK_FILES] if lookback else logs:
+            sample.extend(preset_sample(scan, lookback=lookback))
+            if len(sample) >= 4 * SAMPLE_LINES:
+                break
+        chosen = choose_preset(sample) if sample else None
+        if chosen is not None:
+            return chosen
+    return None
 
 
 OWN_PRESET_FILES = 256  # files that may read their steps with a preset of their own
@@ -110,11 +126,12 @@ def _speaks_of_steps(line: str) -> bool:
     return "step" in line or "iter" in line or "Step" in line or "Iter" in line
 
 
-def _own_preset(scan: FileScan, preset: Preset) -> Preset | None:
-    """The preset that reads the step lines of a file's last lines, where it is not ``preset``
-    and the lines speak of steps at all (most files that print none are a rank's errors only)."""
+def _own_preset(scan: FileScan, preset: Preset, *, lookback: bool = False) -> Preset | None:
+    """The preset that reads the step lines of a file's last lines (with ``lookback``, of those
+    before a teardown longer than the probe), where it is not ``preset`` and the lines speak of
+    steps at all (most files that print none are a rank's errors only)."""
     lines = tail_of(scan)
-    end = steps_end(lines, PROBE_LINES, _speaks_of_steps)
+    end = steps_end(lines, PROBE_LINES, _speaks_of_steps, lookback=lookback)
     if not any(_speaks_of_steps(m) for m in lines[max(0, end - PROBE_LINES):end]):
         return None  # (the raw lines first: their prefixes are only taken off where steps may be)
     messages = [tail_message(scan, i) for i in range(max(0, end - PROBE_LINES), end)]
@@ -141,13 +158,13 @@ def step_line_cap(files_with_steps: int) -> int:
     return max(MAX_STEP_LINES, min(LONG_STEP_LINES, STEP_LINE_BUDGET // files_with_steps))
 
 
-def _prints_steps(scan: FileScan, preset: Preset) -> bool:
+def _prints_steps(scan: FileScan, preset: Preset, *, lookback: bool = False) -> bool:
     parsed = scan.steps
     if parsed is not None and parsed[0] == preset.name:
         return any(record is not None for _ev, record in parsed[1])
     search = preset.pattern.search
     lines = tail_of(scan)
-    end = steps_end(lines, PROBE_LINES, lambda line: search(line) is not None)
+    end = steps_end(lines, PROBE_LINES, lambda line: search(line) is not None, lookback=lookback)
     return any(search(line) for line in lines[max(0, end - PROBE_LINES):end])
 
 
@@ -204,12 +221,20 @@ def step_samples(scans: Sequence[FileScan], idx: RunIndex, *, parsed_cap: int = 
     # (the ranks' own timing lines beside a launcher's log in the run's format): its own preset
     own: dict[int, Preset] = {}
     printing = 0
+    lookbacks = LOOKBACK_FILES  # (a file whose last lines are a long teardown: the lines before it)
     for i, scan in enumerate(logs):
         if _prints_steps(scan, preset):
             printing += 1
         elif len(own) < OWN_PRESET_FILES and (other := _own_preset(scan, preset)) is not None:
             own[i] = other
             printing += 1
+        elif lookbacks > 0:
+            lookbacks -= 1
+            if _prints_steps(scan, preset, lookback=True):
+                printing += 1
+            elif len(own) < OWN_PRESET_FILES and (other := _own_preset(scan, preset, lookback=True)) is not None:
+                own[i] = other
+                printing += 1
     cap = step_line_cap(printing)
     for i, scan in enumerate(logs):
         file_preset = own.get(i, preset)
