@@ -26,7 +26,7 @@ from detector.rules.engine import RuleMatch, RuleSet, Verified
 from detector.sources.lines import LineParser
 from detector.sources.prefixes import Prefixed, PrefixStyle, detect_style, quick_prefix, strip_prefix
 from detector.sources.runs import FileKind, LogFile
-from detector.sources.timestamps import date_output
+from detector.sources.timestamps import TIME_OF_DAY, date_output
 from detector.sources.torchelastic import NO_ENTRY_WITHIN, parse_summary
 from detector.support.compressed import open_log
 from detector.support.text import decode_line, is_binary, plain_text
@@ -184,6 +184,8 @@ def scan_file(
         parser = LineParser(f, style, year)
         kernel_time = None  # (a kernel line's: a combined export keeps the node's earlier days)
         for raw in head_lines:
+            if TIME_OF_DAY.search(raw) is None:
+                continue  # (no wall-clock stamp without a time of day)
             stamp = parser.stamp(strip_prefix(raw, style).message)
             if stamp is not None and stamp.time is not None:
                 if _KERNELISH.search(raw) is None:
@@ -203,6 +205,8 @@ def scan_file(
             # tail holds the whole file: its first stamped line
             kernel_time = None  # (as in the head: a kernel line pasted among the job's is not when it began)
             for raw in scan.tail_lines[:FIRST_STAMP_LINES]:
+                if TIME_OF_DAY.search(raw) is None:
+                    continue
                 stamp = parser.stamp(strip_prefix(raw, style).message)
                 if stamp is not None and stamp.time is not None:
                     if _KERNELISH.search(raw) is None:

@@ -17,7 +17,7 @@ from detector.pipeline.filescan import LOOKBACK_LINES, MAX_LINE, FileScan
 from detector.sources.lines import LineParser
 from detector.sources.prefixes import Prefixed, PrefixStyle, quick_prefix, strip_prefix
 from detector.sources.runs import FileKind
-from detector.sources.timestamps import parse_timestamp
+from detector.sources.timestamps import TIME_OF_DAY, parse_timestamp
 from detector.support.compressed import open_log, stream_size
 from detector.support.text import decode_line, plain_text
 from detector.types import TERMINAL_LINES, Event
@@ -197,6 +197,7 @@ def last_activity(scan: FileScan, *, max_lines: int = ACTIVITY_LINES) -> dict[in
         return out
     style = parser.style
     stamp_of = parser.stamp
+    clock = TIME_OF_DAY.search
     keys = scan.tail_keys
     lines = tail_of(scan)
     if len(keys) != len(lines):
@@ -216,6 +217,8 @@ def last_activity(scan: FileScan, *, max_lines: int = ACTIVITY_LINES) -> dict[in
             continue
         if rank is None and rank_log and _KERNEL_LINE.search(lines[i]) is not None:
             continue  # (a kernel line among a rank's, a journal's -k part after the unit's: the node's time, not the rank's)
+        if clock(key[2]) is None:
+            continue  # (no time of day in it: no wall-clock stamp; NCCL's untimed INFO lines by the thousand)
         stamp = stamp_of(key[2])
         if stamp is not None and stamp.time is not None:
             out[rank] = stamp.time
