@@ -1885,13 +1885,18 @@ STORAGE_AFTER = timedelta(minutes=10)  # (the kernel says so only after its own 
 STORAGE_ZONES = timedelta(hours=14)  # clocks of different zones: a storage stall this far from the hang
 
 
+STARVED_WITHIN = timedelta(minutes=30)  # a data-loader worker blocked this near its node's storage stall
+
+
 def _starved_a_process(f: Finding, findings: Sequence[Finding]) -> bool:
-    """A storage stall of a node whose kernel also says a process of it was blocked (a data-loader
-    worker, or any task where its NFS server or Lustre target stopped answering): the stall reached
-    the job."""
-    hung = [g for g in findings if g.rule == RULE_HUNG_TASK and g.node == f.node]
-    return bool(hung) and (any(_LOADER_TASK.match(g.field("comm") or "") for g in hung)
-                           or any(g.rule in (RULE_NFS_STALL, RULE_LUSTRE_STALL) and g.node == f.node for g in findings))
+    """A storage stall of a node whose kernel also says a data-loader worker of it was blocked
+    near the stall's own time (both on the kernel's clock): the stall reached a training job's
+    input. (A blocked rsync, or the trainer itself blocked in the GPU driver, says nothing of its
+    input; nor does a server that stopped answering for a moment.)"""
+    if f.time is None:
+        return False
+    return any(g.rule == RULE_HUNG_TASK and g.node == f.node and _LOADER_TASK.match(g.field("comm") or "")
+               and g.time is not None and abs(g.time - f.time) <= STARVED_WITHIN for g in findings)
 
 
 def storage_stall(incident: Incident, facts: RunFacts) -> Incident | None:

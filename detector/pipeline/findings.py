@@ -2285,8 +2285,12 @@ def megatron_stragglers(findings: Sequence[Finding], idx: RunIndex) -> list[Find
 
 SLOWEST_REPORT = "launcher.slowest_rank_report"  # rules/launchers.yaml
 # the same report in other words: min/median/max in one triple, or the longest and shortest times' ranks
-SLOWEST_REPORTS = frozenset({SLOWEST_REPORT, "launcher.slowest_rank_spread_report", "launcher.max_min_rank_report"})
+MAX_MIN_REPORT = "launcher.max_min_rank_report"  # rules/launchers.yaml
+SLOWEST_REPORTS = frozenset({SLOWEST_REPORT, "launcher.slowest_rank_spread_report", MAX_MIN_REPORT})
 SLOWEST_SPREAD = 1.3  # the slowest rank's time over the typical (median, mean) time, median of its reports
+# the slowest rank's over the fastest's, where a report gives only those two: jitter alone puts the
+# extremes of a few dozen ranks further apart than either is from the median
+EXTREMES_SPREAD = 1.6
 _TO_SECONDS = {"s": 1.0, "ms": 0.001}
 
 
@@ -2308,19 +2312,19 @@ def slowest_rank_stragglers(findings: Sequence[Finding], idx: RunIndex) -> list[
         return list(findings)
     last = reports[-MEGATRON_LAST:]
     rank_s, n = Counter(f.field("rank") for f in last).most_common(1)[0]
-    # (or the rank of the last reports, each of them: a straggler since a step in the middle)
-    streak = {f.field("rank") for f in last[-MEGATRON_MIN_REPORTS:]}
-    if n < MEGATRON_SHARE * len(last) and len(streak) == 1:
+    if n < MEGATRON_SHARE * len(last):
+        # (or the rank each of the last reports names: a straggler since a step in the middle)
+        streak = {f.field("rank") for f in last[-MEGATRON_MIN_REPORTS:]}
+        if len(streak) != 1:
+            return list(findings)
         rank_s = streak.pop()
         n = sum(1 for f in last if f.field("rank") == rank_s)
     rank = small_int(rank_s or "")
     if rank is None or n < MEGATRON_MIN_REPORTS:
         return list(findings)
-    if n < MEGATRON_SHARE * len(last) and last[-1].field("rank") != rank_s:
-        return list(findings)
     mine = [f for f in last if f.field("rank") == rank_s]
     spread = statistics.median(_report_spread(f) for f in mine)
-    if spread < SLOWEST_SPREAD:
+    if spread < (EXTREMES_SPREAD if all(f.rule == MAX_MIN_REPORT for f in mine) else SLOWEST_SPREAD):
         return list(findings)
     at = mine[-1]
     host = next((h for f in reversed(mine) if (h := f.field("host"))), None)

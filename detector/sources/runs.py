@@ -347,10 +347,13 @@ _PROGRAM_JOURNAL_LINE = re.compile(
 JOURNAL_LINES = 3  # of a head's first 40 lines, at least, and more than its kernel lines
 
 
-# journalctl -o json's record of a training program's (its identifier, or its message's rank prefix)
+# journalctl -o json's record of a training program's: a launcher's identifier, or a message of a
+# rank (its prefix) or of NCCL or torch.distributed (a Python service's, WALinuxAgent's, is none)
+# (or, read as an export's records, oldest first, {"time", "host", "log"}: the log's words alone)
 _JOURNAL_PROGRAM_RECORD = re.compile(
-    rb'"SYSLOG_IDENTIFIER" ?: ?"(?:torchrun|python[0-9.]{0,5}|srun|mpirun|deepspeed|accelerate|ray|trainer|train[\w.-]{0,40})"'
-    rb'|"MESSAGE" ?: ?"\[(?:rank|default)\d')
+    rb'"SYSLOG_IDENTIFIER" ?: ?"(?:torchrun|srun|mpirun|deepspeed|accelerate|trainer|train[\w.-]{0,40})"'
+    rb'|"(?:MESSAGE|log)" ?: ?"(?:\[(?:rank|default)\d|[^"]{0,200}(?:NCCL INFO|NCCL WARN|torch\.distributed))')
+_EXPORTED_KERNEL_RECORD = re.compile(rb'"log" ?: ?"(?:\[[^\]"]{0,40}\] ?)?(?:NVRM: |kernel: |[A-Za-z][\w.-]{0,62} kernel: )')
 
 
 def _program_journal(head: bytes) -> bool:
@@ -360,7 +363,7 @@ def _program_journal(head: bytes) -> bool:
     is read as a rank log's (the kernel lines in it are read as pasted ones)."""
     if head[:1] == b"{":
         records = [r for r in head[:8192].split(b"\n")[:40] if r.strip()]
-        kernel = sum(1 for r in records if _JOURNAL_KERNEL.search(r))
+        kernel = sum(1 for r in records if _JOURNAL_KERNEL.search(r) or _EXPORTED_KERNEL_RECORD.search(r))
         return (len(records) - kernel >= JOURNAL_LINES and len(records) - kernel > kernel
                 and any(_JOURNAL_PROGRAM_RECORD.search(r) for r in records))
     lines = head[:8192].decode("utf-8", "replace").splitlines()[:40]

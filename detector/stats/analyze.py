@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 
 from detector.sources.metrics import MetricSeries
@@ -10,7 +11,7 @@ from detector.types import Finding
 from .config import StatsConfig
 from .findings import gpu_findings, slowdown_findings, straggler_findings
 from .gpu_outliers import detect_gpu_outliers
-from .model import LogNote, StepSample
+from .model import LogNote, NoteKind, StepSample
 from .series import build_grid, job_step_seconds, job_wall_per_step
 from .slowdown import detect_slowdowns
 from .stall import stall_findings
@@ -41,10 +42,30 @@ def analyze(
         metrics,
         end_time=end_time,
         config=config,
-        notes=notes,
+        notes=[*notes, *reached_the_last_step(samples, notes)],
         rank_gpus=rank_gpus,
         samples=samples,
     )
+
+
+def reached_the_last_step(samples: Sequence[StepSample], notes: Sequence[LogNote]) -> list[LogNote]:
+    """An end-of-training note for each rank whose last step line reached the step count it gives
+    ("step 10000/10000") and that printed no end line of its own: it finished training, as a
+    rank that says so did (its silence after it, an upload or an evaluation of rank 0's, is no
+    stall of the others). Not a progress bar's count: an epoch's bar reaches its total at every
+    epoch's end (a hang in the validation after it is a hang)."""
+    said = {n.rank for n in notes if n.kind is NoteKind.END}
+    last: dict[int, StepSample] = {}
+    for sample in samples:
+        if sample.rank not in said and (sample.rank not in last or sample.time >= last[sample.rank].time):
+            last[sample.rank] = sample
+    return [LogNote(rank, sample.time, NoteKind.END, sample.text, sample.file, sample.line)
+            for rank, sample in sorted(last.items())
+            if sample.total is not None and sample.total > 0 and sample.step >= sample.total
+            and not _PROGRESS_BAR.search(sample.text or "")]
+
+
+_PROGRESS_BAR = re.compile(r"%\||\bit/s\b|\bs/it\b|\bEpoch \d")
 
 
 def analyze_table(

@@ -227,3 +227,4 @@ def test_nccls_newer_word_for_a_garbage_bootstrap_address_is_a_network_fault(tmp
     ]) + "\n"
     seen = incidents_of(tmp_path, {"console.log": log}, ruleset)
     assert seen and seen[0].cause is Cause.NETWORK, seen
+
