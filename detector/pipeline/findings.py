@@ -1106,6 +1106,11 @@ def demote_survived_worker_kills(findings: Sequence[Finding], scans: Sequence[Fi
     return [dataclasses.replace(f, role=Role.CONTEXT, cause=None) if survived(f) else f for f in findings]
 
 
+# a logger's word that the program goes on after the exception it is about to print
+_GOES_ON = re.compile(r"(?i)\b(?:continuing|will (?:retry|continue)|retrying|ignoring|skipping)\b[^:]{0,80}:?\s*$")
+ANNOUNCED_TRACEBACK = 80  # lines from a traceback's header to its exception line, at most
+
+
 def demote_caught_exceptions(findings: Sequence[Finding], scans: Sequence[FileScan],
                              file_rank: Mapping[str, int] | None = None) -> list[Finding]:
     """``findings`` with a Python exception that its file's training progress went on well after
@@ -1170,7 +1175,23 @@ def demote_caught_exceptions(findings: Sequence[Finding], scans: Sequence[FileSc
         rank = f.rank if f.file in shared else None
         return own_progress_stamped_after(scan, f.line, rank, f.time, enough=CAUGHT_STEPS) >= CAUGHT_STEPS
 
+    headers = sorted((f for f in findings if f.rule == TRACEBACK and f.line is not None), key=lambda f: f.line or 0)
+
+    def announced(f: Finding) -> bool:
+        # the program's own word, on the line before the traceback, that it goes on ("hook failed
+        # at step 48540, continuing training:", "upload failed, will retry:"): it logged the
+        # exception it caught
+        scan = by_file.get(f.file or "")
+        line = f.line or 0
+        header = next((h for h in reversed(headers) if h.file == f.file and h.rank == f.rank
+                       and line - ANNOUNCED_TRACEBACK <= (h.line or 0) < line), None)
+        if scan is None or header is None or header.line is None:
+            return False
+        return _GOES_ON.search(tail_line(scan, header.line - 1)[-200:]) is not None
+
     trained_on = {id(f) for f in exceptions if stamped_on_after(f)}
+    said = {id(f) for f in exceptions if announced(f)}
+    trained_on |= said
     went_on = [f for f in exceptions if id(f) in trained_on or went_on_after(f) or stepped_on_after(f)]
     if not went_on:
         return list(findings)
