@@ -173,6 +173,9 @@ class RunFacts:
     file_lines: Mapping[str, int] = field(default_factory=dict)
     ended: bool = False
     last_progress: Mapping[str, int] = field(default_factory=dict)  # each file's last line of training progress
+    # the last attempt of a job whose attempts are files of their own (a requeued job's output per
+    # restart: pipeline.model.numbered_file_attempts numbered its findings' attempts); None: none
+    last_file_attempt: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -775,6 +775,18 @@ def _with_folder_attempts(findings: Sequence[Finding]) -> tuple[list[Finding], i
     return out, len(order) - 1
 
 
+def _after_a_clean_last_attempt(incidents: list[Incident], last_attempt: int, facts: RunFacts) -> list[Incident]:
+    """``incidents`` without the earlier attempts' where no failure of the job's last attempt is
+    left: the job was resubmitted after them and its last attempt ran well; a node an earlier
+    attempt's fault was on was replaced or is left to its own check."""
+    if any(any(f.attempt == last_attempt for f in i.evidence) for i in incidents):
+        return incidents
+    if any(f.attempt == last_attempt and f.role is not Role.CONTEXT and f.cause is not Cause.STRAGGLER
+           for f in facts.findings):
+        return incidents
+    return []
+
+
 def attribute(facts: RunFacts) -> list[Incident]:
     """All incidents of a run, most important first (machine faults before others, then time;
     where the run holds several attempts of a job in folders of their own, the last attempt's
@@ -782,6 +794,8 @@ def attribute(facts: RunFacts) -> list[Incident]:
     facts = _recovered(facts)
     incidents: list[Incident] = []
     attempted, last_attempt = _with_folder_attempts(facts.findings)
+    if last_attempt is None:
+        last_attempt = facts.last_file_attempt  # (a requeued job's files, one an attempt)
     if last_attempt is not None:
         facts = replace(facts, findings=tuple(attempted))
     failure_findings = _peer_died_first(_aborts_by_the_watchdog(_deaths_after_timeouts(_crashes_after_a_lost_peer(
@@ -843,6 +857,8 @@ def attribute(facts: RunFacts) -> list[Incident]:
                                   i.first_evidence_time.timestamp() if i.first_evidence_time else float("inf")))
     if last_attempt is not None:
         incidents.sort(key=lambda i: not any(f.attempt == last_attempt for f in i.evidence))
+        if last_attempt == facts.last_file_attempt:
+            incidents = _after_a_clean_last_attempt(incidents, last_attempt, facts)
     return _straggler_before_a_stop(incidents, facts)
 
 

@@ -6,6 +6,7 @@ their clock; the model is built by the same functions, so their diagnoses agree 
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
@@ -71,7 +72,9 @@ from detector.pipeline.tail import (
     progress_between,
     says_completed,
     server_shut_down,
+    tail_event,
     tail_line,
+    tail_of,
 )
 from detector.rules.engine import RuleSet
 from detector.sources.runs import FileKind, LogFile
@@ -109,6 +112,7 @@ class RunModel:
     findings: list[Finding]
     ranks: dict[int, RankInfo]
     warnings: list[str] = field(default_factory=list)
+    last_file_attempt: int | None = None  # (numbered_file_attempts)
 
     @property
     def world_size(self) -> int | None:
@@ -118,7 +122,8 @@ class RunModel:
               seen_ranks: Iterable[int] = (), *, file_lines: Mapping[str, int] | None = None,
               ended: bool = False, last_progress: Mapping[str, int] | None = None) -> RunFacts:
         return RunFacts(tuple(self.findings if findings is None else findings), self.ranks, self.index.world_size,
-                        median_step_s, frozenset(seen_ranks), dict(file_lines or {}), ended, dict(last_progress or {}))
+                        median_step_s, frozenset(seen_ranks), dict(file_lines or {}), ended, dict(last_progress or {}),
+                        self.last_file_attempt)
 
 
 def log_activity(scans: Sequence[FileScan], idx: RunIndex) -> dict[int, Activity]:
@@ -312,8 +317,55 @@ def build_model(
     tails); the sidecar passes its live facts, the ranks' progress and the coordinator's ranks."""
     idx = index if index is not None else build_index_for(scans, live)
     findings, warnings = run_findings(scans, idx, rules, elastic_files, relaunches=True)
+    findings, last_attempt = numbered_file_attempts(findings, scans) if live is None else (findings, None)
     act = activity if activity is not None else log_activity(scans, idx)
-    return RunModel(idx, findings, rank_infos(idx, act, external, srun_task_hosts(findings)), warnings)
+    return RunModel(idx, findings, rank_infos(idx, act, external, srun_task_hosts(findings)), warnings, last_attempt)
+
+
+# a job's attempts in files of their own named by a number (a requeued job's output per restart,
+# "slurm-5746418_3.out", "train.2.log"): the stem the files share, and the number
+_NUMBERED_FILE = re.compile(r"^(?P<stem>.*?[._-])(?P<n>[0-9]{1,3})(?P<ext>(?:\.[A-Za-z]{1,4})?)$")
+ATTEMPT_GAP = timedelta(seconds=30)  # one numbered file's last line before the next one's first, at least
+
+
+def _progress_end(scan: FileScan) -> datetime | None:
+    """When a file's training progress ended (its last progress line's time; its last stamped
+    line's where it shows none): the end of the attempt, whatever clock the scheduler's lines
+    after it keep (slurmstepd's local time beside a program's UTC)."""
+    line = scan.last_progress
+    if line is not None and scan.tail_first <= line < scan.tail_first + len(tail_of(scan)) and scan.parser is not None:
+        time = tail_event(scan, line - scan.tail_first).time
+        if time is not None:
+            return time
+    return scan.last_time
+
+
+def numbered_file_attempts(findings: list[Finding], scans: Sequence[FileScan]) -> tuple[list[Finding], int | None]:
+    """``findings`` given the attempt their file's number names, and the last attempt's, where
+    two or more rank logs of one folder differ only in a number and each began after the one
+    numbered before it had ended (a requeued or resubmitted job's output, one file an attempt;
+    a job array's tasks run side by side and are no such files) and no attempt is known from the
+    files' folders (torchrun's attempt_N); (findings, None) otherwise."""
+    if any(f.attempt is not None for f in findings):
+        return findings, None
+    stems: dict[tuple[str, str, str], list[tuple[int, FileScan]]] = defaultdict(list)
+    for scan in scans:
+        if scan.file.kind is not FileKind.RANK_LOG or scan.first_time is None or scan.last_time is None:
+            continue
+        folder, _, base = scan.file.display.replace("\\", "/").rpartition("/")
+        m = _NUMBERED_FILE.match(base)
+        if m:
+            stems[(folder, m["stem"], m["ext"])].append((int(m["n"]), scan))
+    runs = [sorted(v, key=lambda x: x[0]) for v in stems.values() if len(v) >= 2]
+    if len(runs) != 1:
+        return findings, None
+    files = runs[0]
+    for (_a, earlier), (_b, later) in itertools.pairwise(files):
+        end = _progress_end(earlier)
+        if later.first_time is None or end is None or later.first_time - end < ATTEMPT_GAP:
+            return findings, None  # (side by side, or one ran into the next: no attempts)
+    order = {scan.file.display: i for i, (_n, scan) in enumerate(files)}
+    return [replace(f, attempt=order[f.file]) if f.file in order else f for f in findings], len(files) - 1
 
 
 def _closing(f: Finding) -> bool:
@@ -353,7 +405,8 @@ def demote_faults_before_completion(findings: list[Finding], scans: Sequence[Fil
         if f.file not in ends or f.file in failing_after or f.line is None:
             return False
         scan, end = ends[f.file]
-        return (f.line < end and f.role in (Role.INITIATOR, Role.COLLATERAL) and f.cause not in _KEPT_AT_THE_END
+        return (f.line < end and f.role in (Role.INITIATOR, Role.COLLATERAL)
+                and (f.cause not in _KEPT_AT_THE_END or f.rule in _SURVIVED_EVENTS)
                 and progress_between(scan, f.line, end, enough=WENT_ON) >= WENT_ON)
 
     return [replace(f, role=Role.CONTEXT, cause=None) if before(f) else f for f in findings]
@@ -363,6 +416,9 @@ WENT_ON = 3  # lines of training progress after a failure, before the word that 
 # what stays however the run ended: a fault of the node's hardware (drained for the next job) and
 # a slow rank (a run with a straggler completes)
 _KEPT_AT_THE_END = GPU_FAULTS | {Cause.NETWORK, Cause.STRAGGLER}
+# but an adapter's asynchronous event ("NET/IB : mlx5_6:1 Got async event : port error") that
+# training went on after to its end: a port that flapped and came back, the job untouched by it
+_SURVIVED_EVENTS = frozenset({"nccl.ib_async_event"})
 
 
 def demote_untimed_kernel_faults_of_a_finished_run(findings: list[Finding], scans: Sequence[FileScan]) -> list[Finding]:

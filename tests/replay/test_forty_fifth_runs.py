@@ -228,3 +228,77 @@ def test_nccls_newer_word_for_a_garbage_bootstrap_address_is_a_network_fault(tmp
     seen = incidents_of(tmp_path, {"console.log": log}, ruleset)
     assert seen and seen[0].cause is Cause.NETWORK, seen
 
+
+
+# --- a requeued job's attempts, a file each ---------------------------------------------------
+
+
+def _attempt(day: int, node: str, steps: range, tail: list[str]) -> str:
+    lines = [f"0: [2025-05-{day:02d} {8 + i // 60:02d}:{i % 60:02d}:00] iteration {step:8d}/   54000 | "
+             f"elapsed time per iteration (ms): 9100.5 | lm loss: 2.31E+00" for i, step in enumerate(steps)]
+    return "\n".join([f"0: + srun on {node}", *lines, *tail]) + "\n"
+
+
+_XID_DEATH = ["0: {node}:2206504:2206504 [0] enqueue.cc:1556 NCCL WARN Cuda failure 'unknown error'",
+              "0: [rank0]: RuntimeError: CUDA error: unknown error",
+              "srun: error: {node}: task 0: Exited with exit code 1"]
+
+
+def test_a_requeued_job_whose_last_attempt_completed_is_healthy(tmp_path: Path, ruleset: RuleSet) -> None:
+    # the first attempt died on a GPU error on hgx-b189 (the node was replaced); the second, on
+    # hgx-b198, trained to its end and saved its checkpoint
+    files = {"slurm-5746418_0.out": _attempt(28, "hgx-b189", range(30000, 30600, 10),
+                                             [x.format(node="hgx-b189") for x in _XID_DEATH]),
+             "slurm-5746418_1.out": _attempt(29, "hgx-b198", range(30500, 31100, 10),
+                                             ["0:   successfully saved checkpoint from iteration    31090",
+                                              "srun finished with exit code 0"])}
+    seen = incidents_of(tmp_path, files, ruleset)
+    assert not seen, seen
+
+
+def test_a_requeued_jobs_verdict_is_its_last_attempts_failure(tmp_path: Path, ruleset: RuleSet) -> None:
+    files = {"slurm-5746418_0.out": _attempt(28, "hgx-b189", range(30000, 30600, 10),
+                                             [x.format(node="hgx-b189") for x in _XID_DEATH]),
+             "slurm-5746418_1.out": _attempt(29, "hgx-b198", range(30500, 31100, 10),
+                                             ["0: [rank0]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate "
+                                              "2.00 GiB. GPU 0 has a total capacity of 79.11 GiB of which 1.06 GiB is free.",
+                                              "srun: error: hgx-b198: task 0: Exited with exit code 1"])}
+    seen = incidents_of(tmp_path, files, ruleset)
+    assert seen and seen[0].cause is Cause.CUDA_OOM, seen
+
+
+def test_job_array_tasks_side_by_side_are_no_attempts(tmp_path: Path, ruleset: RuleSet) -> None:
+    # two tasks of an array ran at the same time: the one that failed is the verdict
+    files = {"slurm-5746418_0.out": _attempt(28, "hgx-b189", range(30000, 30600, 10),
+                                             [x.format(node="hgx-b189") for x in _XID_DEATH]),
+             "slurm-5746418_1.out": _attempt(28, "hgx-b198", range(30500, 31100, 10),
+                                             ["srun finished with exit code 0"])}
+    seen = incidents_of(tmp_path, files, ruleset)
+    assert seen and seen[0].rank == 0 and seen[0].cause is not None, seen
+
+
+# --- a program's word that it goes on after an exception; a port that flapped ---------------
+
+
+def test_an_exception_logged_after_the_programs_word_that_it_continues_is_caught(tmp_path: Path, ruleset: RuleSet) -> None:
+    lines = [f" 1:  [2025-05-30 {10 + i // 4:02d}:{(i % 4) * 15:02d}:18] iteration {48000 + 100 * i:8d}/   54000 | "
+             "elapsed time per iteration (ms): 9195.4" for i in range(8)]
+    lines += [" 0: WARNING: eval/upload hook failed at step 48540, continuing training:",
+              " 0: Traceback (most recent call last):",
+              ' 0:   File "/opt/megatron/pretrain_gpt.py", line 466, in run_hooks',
+              " 0:     hook(step, metrics)",
+              ' 0: botocore.exceptions.EndpointConnectionError: Could not connect to the endpoint URL: "https://s3/x.json"']
+    lines += [f" 1:  [2025-05-30 {12 + i // 4:02d}:{(i % 4) * 15:02d}:18] iteration {48800 + 100 * i:8d}/   54000 | "
+              "elapsed time per iteration (ms): 9195.4" for i in range(3)]
+    seen = incidents_of(tmp_path, {"slurm-1.out": "\n".join(lines) + "\n"}, ruleset)
+    assert not seen, seen
+
+
+def test_an_adapter_port_event_training_ran_on_after_to_its_end_is_no_failure(tmp_path: Path, ruleset: RuleSet) -> None:
+    lines = [f"[rank3]:2024-10-22 21:{i:02d}:11,356 INFO step {100 * i}/5000 loss 2.1 step_time 0.9s" for i in range(20)]
+    lines.append("cn113:2170629:2170643 [3] transport/net_ib.cc:101 NCCL WARN NET/IB : mlx5_6:1 Got async event : port error")
+    lines += [f"[rank3]:2024-10-22 22:{i:02d}:11,356 INFO step {2000 + 100 * i}/5000 loss 2.0 step_time 0.9s"
+              for i in range(31)]
+    lines.append("[rank3]:2024-10-22 22:31:20,000 INFO Training completed. Saving final checkpoint.")
+    seen = incidents_of(tmp_path, {"rank3.log": "\n".join(lines) + "\n"}, ruleset)
+    assert not seen, seen
