@@ -311,7 +311,9 @@ _PROGRESS = re.compile(
     r"\b(?:global[_ ]?step|step|iter(?:ation)?|epoch)\b\s{0,3}[:=#]?\s{0,3}\[?\s{0,3}[0-9]|(?<![\w/])it=[0-9]"
     r"|[0-9]{1,3}%\|[^|]{0,200}\|\s{0,4}[0-9]{1,12}/[0-9]{1,12} \["
     r"|\b(?:training|train|run|job|fine-?tuning)\s{1,3}(?:is\s)?(?:completed|finished|done|complete)\b"
-    r"|train_runtime|\{'loss': ",
+    r"|train_runtime|\{'loss': "
+    # (a trainer's own lines in Chinese: "第 50 步" step 50, "第 3 轮" epoch 3, "训练完成" training done)
+    r"|第\s{0,2}[0-9]{1,9}\s{0,2}(?:步|轮|次迭代)|训练(?:完成|结束)",
     re.IGNORECASE,
 )
 def last_progress_line(scan: FileScan) -> int | None:
@@ -406,7 +408,7 @@ def is_progress(line: str) -> bool:
     if ("http/" in low or "throughput: " in low or " batch. #" in low) and _SERVING.search(low) is not None:
         return True
     return ("step" in low or "iter" in low or "it=" in low or "epoch" in low or "%|" in low or "train" in low or "run " in low
-            or "job " in low or "tuning" in low or "'loss'" in low) and _PROGRESS.search(low) is not None
+            or "job " in low or "tuning" in low or "'loss'" in low or "第" in low or "训练" in low) and _PROGRESS.search(low) is not None
 
 
 # where a paste's log ends and the notes pasted after it begin: a markdown fence (alone on its

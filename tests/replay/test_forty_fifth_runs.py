@@ -302,3 +302,16 @@ def test_an_adapter_port_event_training_ran_on_after_to_its_end_is_no_failure(tm
     lines.append("[rank3]:2024-10-22 22:31:20,000 INFO Training completed. Saving final checkpoint.")
     seen = incidents_of(tmp_path, {"rank3.log": "\n".join(lines) + "\n"}, ruleset)
     assert not seen, seen
+
+
+def test_a_trainers_steps_in_chinese_after_a_caught_exception_show_it_went_on(tmp_path: Path, ruleset: RuleSet) -> None:
+    # "第 N 步" (step N): rank 1's own stamped step lines go on for long after the metrics
+    # uploader's timeout it caught; the run ends well
+    lines = [f"[2025-01-14 08:{i:02d}:42,216] [rank 1] 第 {10 * i} 步, loss: 3.7, 耗时: 6.240s" for i in range(1, 10)]
+    lines += ["Traceback (most recent call last):",
+              '  File "/usr/local/lib/python3.10/dist-packages/swanlab/data/sdk.py", line 212, in _upload',
+              "    resp = self._session.post(url, json=payload, timeout=10)",
+              "requests.exceptions.ReadTimeout: HTTPSConnectionPool(host='api.swanlab.cn', port=443): Read timed out."]
+    lines += [f"[2025-01-14 09:{i:02d}:42,216] [rank 1] 第 {100 + 10 * i} 步, loss: 3.6, 耗时: 6.240s" for i in range(40)]
+    seen = incidents_of(tmp_path, {"workerlog.1": "\n".join(lines) + "\n"}, ruleset)
+    assert not seen, seen
