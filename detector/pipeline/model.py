@@ -79,7 +79,7 @@ from detector.pipeline.tail import (
 from detector.rules.engine import RuleSet
 from detector.sources.runs import FileKind, LogFile
 from detector.sources.timestamps import nccl_header
-from detector.support.numbers import MAX_RANKS
+from detector.support.numbers import MAX_RANKS, small_int
 from detector.types import (
     DEATHS_OF_PEERS,
     GPU_FAULTS,
@@ -340,6 +340,35 @@ def _progress_end(scan: FileScan) -> datetime | None:
     return scan.last_time
 
 
+ATTEMPT_MARKER = "launcher.attempt_marker"  # rules/launchers.yaml
+
+
+ATTEMPT_LINES = 20  # lines of a file after its last attempt's mark, at least: that attempt ran
+
+
+def _marked_attempts(findings: list[Finding], lines: Mapping[str, int]) -> tuple[list[Finding], int] | None:
+    """``findings`` given the attempt a wrapper script's marks in their file say ("attempt 2/8:"),
+    where one file holds two or more marks whose numbers rise (a retry loop around the launcher,
+    its attempts one after another in one output) and its last attempt ran (lines of it follow
+    its mark), and the last attempt's; None otherwise. Lines before the first mark go with the
+    first attempt."""
+    marks = [f for f in findings if f.rule == ATTEMPT_MARKER and f.line is not None]
+    files = {f.file for f in marks}
+    if len(files) != 1 or len(marks) < 2:
+        return None
+    if lines.get(next(iter(files)) or "", 0) - max(f.line or 0 for f in marks) < ATTEMPT_LINES:
+        return None
+    marks.sort(key=lambda f: f.line or 0)
+    numbers = [small_int(f.field("n") or "") or 0 for f in marks]
+    if any(b <= a for a, b in itertools.pairwise(numbers)):
+        return None
+    (file,) = files
+    starts = [f.line or 0 for f in marks]
+    out = [replace(f, attempt=max(0, bisect.bisect_right(starts, f.line) - 1))
+           if f.file == file and f.line is not None else f for f in findings]
+    return out, len(marks) - 1
+
+
 def numbered_file_attempts(findings: list[Finding], scans: Sequence[FileScan]) -> tuple[list[Finding], int | None]:
     """``findings`` given the attempt their file's number names, and the last attempt's, where
     two or more rank logs of one folder differ only in a number and each began after the one
@@ -348,6 +377,9 @@ def numbered_file_attempts(findings: list[Finding], scans: Sequence[FileScan]) -
     files' folders (torchrun's attempt_N); (findings, None) otherwise."""
     if any(f.attempt is not None for f in findings):
         return findings, None
+    marked = _marked_attempts(findings, {s.file.display: s.lines for s in scans})
+    if marked is not None:
+        return marked
     stems: dict[tuple[str, str, str], list[tuple[int, FileScan]]] = defaultdict(list)
     for scan in scans:
         if scan.file.kind is not FileKind.RANK_LOG or scan.first_time is None or scan.last_time is None:

@@ -315,3 +315,38 @@ def test_a_trainers_steps_in_chinese_after_a_caught_exception_show_it_went_on(tm
     lines += [f"[2025-01-14 09:{i:02d}:42,216] [rank 1] 第 {100 + 10 * i} 步, loss: 3.6, 耗时: 6.240s" for i in range(40)]
     seen = incidents_of(tmp_path, {"workerlog.1": "\n".join(lines) + "\n"}, ruleset)
     assert not seen, seen
+
+
+# --- a wrapper's retry loop: attempts marked in one file ---------------------------------------
+
+
+def _looped(last_tail: list[str], *, announce_next: bool = False) -> str:
+    lines = ["[run.sh 2025-02-19T21:30:28+09:00] attempt 1/8: 2 hosts (node04 node05)"]
+    lines += [f"node04: [2025-02-19 21:{31 + i // 10:02d}:{(i % 10) * 6:02d},000] [INFO] [logging.py:96:log_dist] "
+              f"[Rank 0] step={100 * i}, skipped=0, lr=[0.0001]" for i in range(40)]
+    lines += ["node05: [rank12]: RuntimeError: CUDA error: uncorrectable ECC error encountered",
+              "node05: [2025-02-19 21:40:02,000] [ERROR] [launch.py:325:sigkill_handler] ['/usr/bin/python3', '-u', "
+              "'train.py', '--local_rank=4'] exits with return code = 1",
+              "[run.sh 2025-02-20T13:22:33+09:00] sleeping 60s before retry",
+              "[run.sh 2025-02-20T13:40:37+09:00] attempt 2/8: 2 hosts (node04 node06)"]
+    lines += [f"node04: [2025-02-20 13:{41 + i // 10:02d}:{(i % 10) * 6:02d},000] [INFO] [logging.py:96:log_dist] "
+              f"[Rank 0] step={4000 + 100 * i}, skipped=0, lr=[0.0001]" for i in range(40)]
+    lines += last_tail
+    if announce_next:
+        lines.append("[run.sh 2025-02-20T14:02:06+09:00] sleeping 300s before attempt 3/8")
+    return "\n".join(lines) + "\n"
+
+
+def test_a_retry_loop_whose_last_attempt_ran_well_is_healthy(tmp_path: Path, ruleset: RuleSet) -> None:
+    # attempt 1 lost a GPU to an ECC error on node05 (replaced by node06); attempt 2 trains on
+    seen = incidents_of(tmp_path, {"run.log": _looped(["node04: training finished: 8000 steps"])}, ruleset)
+    assert not seen, seen
+
+
+def test_a_retry_loops_verdict_is_its_last_attempts_failure(tmp_path: Path, ruleset: RuleSet) -> None:
+    tail = ["node06: [rank9]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 8.00 GiB. GPU 1 has a "
+            "total capacity of 79.11 GiB of which 2.06 GiB is free.",
+            "node06: [2025-02-20 14:01:02,000] [ERROR] [launch.py:325:sigkill_handler] ['/usr/bin/python3', '-u', "
+            "'train.py', '--local_rank=1'] exits with return code = 1"]
+    seen = incidents_of(tmp_path, {"run.log": _looped(tail, announce_next=True)}, ruleset)
+    assert seen and seen[0].cause is Cause.CUDA_OOM, seen
