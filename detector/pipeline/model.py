@@ -326,6 +326,7 @@ def build_model(
 # "slurm-5746418_3.out", "train.2.log"): the stem the files share, and the number
 _NUMBERED_FILE = re.compile(r"^(?P<stem>.*?[._-])(?P<n>[0-9]{1,3})(?P<ext>(?:\.[A-Za-z]{1,4})?)$")
 ATTEMPT_GAP = timedelta(seconds=30)  # one numbered file's last line before the next one's first, at least
+_SLURM_OUTPUT = re.compile(r"^slurm-(?P<job>[0-9]{1,12})(?:_(?P<n>[0-9]{1,4}))?(?P<ext>\.(?:out|err|log))$")
 
 
 def _progress_end(scan: FileScan) -> datetime | None:
@@ -380,14 +381,16 @@ def numbered_file_attempts(findings: list[Finding], scans: Sequence[FileScan]) -
     marked = _marked_attempts(findings, {s.file.display: s.lines for s in scans})
     if marked is not None:
         return marked
-    stems: dict[tuple[str, str, str], list[tuple[int, FileScan]]] = defaultdict(list)
+    stems: dict[tuple[str, str, str], list[tuple[tuple[int, int], FileScan]]] = defaultdict(list)
     for scan in scans:
         if scan.file.kind is not FileKind.RANK_LOG or scan.first_time is None or scan.last_time is None:
             continue
         folder, _, base = scan.file.display.replace("\\", "/").rpartition("/")
-        m = _NUMBERED_FILE.match(base)
-        if m:
-            stems[(folder, m["stem"], m["ext"])].append((int(m["n"]), scan))
+        if (job := _SLURM_OUTPUT.match(base)) is not None:
+            # (Slurm's outputs of one job's restarts, and of the job resubmitted under a new id)
+            stems[(folder, "slurm-", job["ext"])].append(((int(job["job"]), int(job["n"] or 0)), scan))
+        elif (m := _NUMBERED_FILE.match(base)) is not None:
+            stems[(folder, m["stem"], m["ext"])].append(((int(m["n"]), 0), scan))
     runs = [sorted(v, key=lambda x: x[0]) for v in stems.values() if len(v) >= 2]
     if len(runs) != 1:
         return findings, None

@@ -350,3 +350,14 @@ def test_a_retry_loops_verdict_is_its_last_attempts_failure(tmp_path: Path, rule
             "'train.py', '--local_rank=1'] exits with return code = 1"]
     seen = incidents_of(tmp_path, {"run.log": _looped(tail, announce_next=True)}, ruleset)
     assert seen and seen[0].cause is Cause.CUDA_OOM, seen
+
+
+def test_a_job_resubmitted_under_a_new_id_is_its_last_attempt(tmp_path: Path, ruleset: RuleSet) -> None:
+    # the requeued job's outputs, then the resubmission's own (a new job id): it trained well
+    files = {"slurm-4863886_0.out": _attempt(28, "hgx-b189", range(30000, 30600, 10),
+                                             [x.format(node="hgx-b189") for x in _XID_DEATH]),
+             "slurm-4865737.out": _attempt(29, "hgx-b198", range(30500, 31100, 10),
+                                           ["0:   successfully saved checkpoint from iteration    31090",
+                                            "srun finished with exit code 0"])}
+    seen = incidents_of(tmp_path, files, ruleset)
+    assert not seen, seen
