@@ -176,6 +176,8 @@ class RunFacts:
     # the last attempt of a job whose attempts are files of their own (a requeued job's output per
     # restart: pipeline.model.numbered_file_attempts numbered its findings' attempts); None: none
     last_file_attempt: int | None = None
+    last_attempt_ended_well: bool = False  # (and whether that attempt said it ended well)
+    last_attempt_hosts: frozenset[str] = frozenset()  # (the hosts its output names; empty: not known)
 
 
 @dataclass(frozen=True, slots=True)

@@ -777,14 +777,18 @@ def _with_folder_attempts(findings: Sequence[Finding]) -> tuple[list[Finding], i
 
 def _after_a_clean_last_attempt(incidents: list[Incident], last_attempt: int, facts: RunFacts) -> list[Incident]:
     """``incidents`` without the earlier attempts' where no failure of the job's last attempt is
-    left: the job was resubmitted after them and its last attempt ran well; a node an earlier
-    attempt's fault was on was replaced or is left to its own check."""
+    left (and it said it ended well): the job was resubmitted after them and its last attempt ran
+    well; a node an earlier attempt's fault was on was replaced or is left to its own check."""
     if any(any(f.attempt == last_attempt for f in i.evidence) for i in incidents):
         return incidents
     if any(f.attempt == last_attempt and f.role is not Role.CONTEXT and f.cause is not Cause.STRAGGLER
            for f in facts.findings):
         return incidents
-    return []
+    # (but a GPU's, its memory's or its links' fault on a node the last attempt ran on again: still
+    # suspect, as after a restart torchrun's agent made)
+    again = {h.split(".")[0].lower() for h in facts.last_attempt_hosts}
+    return [i for i in incidents if i.cause in GPU_FAULTS and i.initiator.node is not None
+            and i.initiator.node.split(".")[0].lower() in again]
 
 
 def attribute(facts: RunFacts) -> list[Incident]:
@@ -857,7 +861,7 @@ def attribute(facts: RunFacts) -> list[Incident]:
                                   i.first_evidence_time.timestamp() if i.first_evidence_time else float("inf")))
     if last_attempt is not None:
         incidents.sort(key=lambda i: not any(f.attempt == last_attempt for f in i.evidence))
-        if last_attempt == facts.last_file_attempt:
+        if last_attempt == facts.last_file_attempt and facts.last_attempt_ended_well:
             incidents = _after_a_clean_last_attempt(incidents, last_attempt, facts)
     return _straggler_before_a_stop(incidents, facts)
 

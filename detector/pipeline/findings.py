@@ -1107,7 +1107,9 @@ def demote_survived_worker_kills(findings: Sequence[Finding], scans: Sequence[Fi
 
 
 # a logger's word that the program goes on after the exception it is about to print
-_GOES_ON = re.compile(r"(?i)\b(?:continuing|will (?:retry|continue)|retrying|ignoring|skipping)\b[^:]{0,80}:?\s*$")
+# (that introduces the traceback: a line that ends with a colon; a retry's count without one,
+# "retrying in 16s [4/5]", may be followed by the last try's failure that ended the job)
+_GOES_ON = re.compile(r"(?i)\b(?:continuing|will (?:retry|continue)|retrying|ignoring|skipping)\b[^:]{0,80}:\s*$")
 ANNOUNCED_TRACEBACK = 80  # lines from a traceback's header to its exception line, at most
 
 
@@ -2311,7 +2313,7 @@ SLOWEST_REPORTS = frozenset({SLOWEST_REPORT, "launcher.slowest_rank_spread_repor
 SLOWEST_SPREAD = 1.3  # the slowest rank's time over the typical (median, mean) time, median of its reports
 # the slowest rank's over the fastest's, where a report gives only those two: jitter alone puts the
 # extremes of a few dozen ranks further apart than either is from the median
-EXTREMES_SPREAD = 1.6
+EXTREMES_SPREAD = 1.45
 _TO_SECONDS = {"s": 1.0, "ms": 0.001}
 
 

@@ -113,6 +113,8 @@ class RunModel:
     ranks: dict[int, RankInfo]
     warnings: list[str] = field(default_factory=list)
     last_file_attempt: int | None = None  # (numbered_file_attempts)
+    last_attempt_ended_well: bool = False
+    last_attempt_hosts: frozenset[str] = frozenset()
 
     @property
     def world_size(self) -> int | None:
@@ -123,7 +125,7 @@ class RunModel:
               ended: bool = False, last_progress: Mapping[str, int] | None = None) -> RunFacts:
         return RunFacts(tuple(self.findings if findings is None else findings), self.ranks, self.index.world_size,
                         median_step_s, frozenset(seen_ranks), dict(file_lines or {}), ended, dict(last_progress or {}),
-                        self.last_file_attempt)
+                        self.last_file_attempt, self.last_attempt_ended_well, self.last_attempt_hosts)
 
 
 def log_activity(scans: Sequence[FileScan], idx: RunIndex) -> dict[int, Activity]:
@@ -317,14 +319,27 @@ def build_model(
     tails); the sidecar passes its live facts, the ranks' progress and the coordinator's ranks."""
     idx = index if index is not None else build_index_for(scans, live)
     findings, warnings = run_findings(scans, idx, rules, elastic_files, relaunches=True)
-    findings, last_attempt = numbered_file_attempts(findings, scans) if live is None else (findings, None)
+    findings, last_attempt, ended_well = numbered_file_attempts(findings, scans) if live is None else (findings, None, False)
+    hosts: frozenset[str] = frozenset()
+    if last_attempt is not None and not any(f.rule == ATTEMPT_MARKER for f in findings):
+        # (the hosts the last attempt's own file names: each attempt a file of its own)
+        last = _last_attempt_file(scans)
+        if last is not None:
+            hosts = frozenset((*last.hosts, *((last.file.node,) if last.file.node else ())))
     act = activity if activity is not None else log_activity(scans, idx)
-    return RunModel(idx, findings, rank_infos(idx, act, external, srun_task_hosts(findings)), warnings, last_attempt)
+    return RunModel(idx, findings, rank_infos(idx, act, external, srun_task_hosts(findings)), warnings, last_attempt,
+                    ended_well, hosts)
 
 
 # a job's attempts in files of their own named by a number (a requeued job's output per restart,
 # "slurm-5746418_3.out", "train.2.log"): the stem the files share, and the number
-_NUMBERED_FILE = re.compile(r"^(?P<stem>.*?[._-])(?P<n>[0-9]{1,3})(?P<ext>(?:\.[A-Za-z]{1,4})?)$")
+# (the number after a word for an attempt: "train.attempt2.log", "run_retry3.log"; a rank's or a
+# task's number, "train_0.log", "log_rank1.txt", names files side by side, no attempts)
+_NUMBERED_FILE = re.compile(r"^(?P<stem>.*?(?i:attempt|retry|restart|requeue|resubmit|try)[._-]?)(?P<n>[0-9]{1,3})"
+                            r"(?P<ext>(?:\.[A-Za-z]{1,4})?)$")
+# a wrapper's or the scheduler's word, at the end of an attempt's output, that it ended well
+_ENDED_WELL = re.compile(r"(?i)\bexit(?:ed)?(?: with)? (?:code|status):? 0\b|\brc=0\b|\bCOMPLETED\b|worker group successfully finished")
+ENDED_WELL_LINES = 30
 ATTEMPT_GAP = timedelta(seconds=30)  # one numbered file's last line before the next one's first, at least
 _SLURM_OUTPUT = re.compile(r"^slurm-(?P<job>[0-9]{1,12})(?:_(?P<n>[0-9]{1,4}))?(?P<ext>\.(?:out|err|log))$")
 
@@ -370,17 +385,24 @@ def _marked_attempts(findings: list[Finding], lines: Mapping[str, int]) -> tuple
     return out, len(marks) - 1
 
 
-def numbered_file_attempts(findings: list[Finding], scans: Sequence[FileScan]) -> tuple[list[Finding], int | None]:
-    """``findings`` given the attempt their file's number names, and the last attempt's, where
-    two or more rank logs of one folder differ only in a number and each began after the one
-    numbered before it had ended (a requeued or resubmitted job's output, one file an attempt;
-    a job array's tasks run side by side and are no such files) and no attempt is known from the
-    files' folders (torchrun's attempt_N); (findings, None) otherwise."""
-    if any(f.attempt is not None for f in findings):
-        return findings, None
-    marked = _marked_attempts(findings, {s.file.display: s.lines for s in scans})
-    if marked is not None:
-        return marked
+def _ended_well(scan: FileScan, findings: Sequence[Finding], attempt: int) -> bool:
+    """Whether the last attempt, whose output ends ``scan``, said it ended well: training's word
+    that it completed, torchrun's group's success, or a wrapper's or the scheduler's exit code 0
+    among the file's last lines."""
+    if says_completed(scan) or any(f.attempt == attempt and f.rule in (SUCCEEDED, GROUP_SUCCEEDED) for f in findings):
+        return True
+    return any(_ENDED_WELL.search(line) for line in tail_of(scan)[-ENDED_WELL_LINES:])
+
+
+def _last_attempt_file(scans: Sequence[FileScan]) -> FileScan | None:
+    """The file of a job's last attempt among numbered files (:func:`numbered_file_attempts`)."""
+    files = _attempt_files(scans)
+    return files[-1][1] if files else None
+
+
+def _attempt_files(scans: Sequence[FileScan]) -> list[tuple[tuple[int, int], FileScan]]:
+    """The rank logs of one folder that differ only in an attempt's number, in its order (one
+    set of them; none where there are several or none)."""
     stems: dict[tuple[str, str, str], list[tuple[tuple[int, int], FileScan]]] = defaultdict(list)
     for scan in scans:
         if scan.file.kind is not FileKind.RANK_LOG or scan.first_time is None or scan.last_time is None:
@@ -392,15 +414,35 @@ def numbered_file_attempts(findings: list[Finding], scans: Sequence[FileScan]) -
         elif (m := _NUMBERED_FILE.match(base)) is not None:
             stems[(folder, m["stem"], m["ext"])].append(((int(m["n"]), 0), scan))
     runs = [sorted(v, key=lambda x: x[0]) for v in stems.values() if len(v) >= 2]
-    if len(runs) != 1:
-        return findings, None
-    files = runs[0]
+    return runs[0] if len(runs) == 1 else []
+
+
+def numbered_file_attempts(findings: list[Finding], scans: Sequence[FileScan]) -> tuple[list[Finding], int | None, bool]:
+    """``findings`` given the attempt their file's number names, the last attempt's, and whether
+    it said it ended well (:func:`_ended_well`), where two or more rank logs of one folder differ
+    only in an attempt's number (Slurm's outputs of a job's restarts and resubmissions,
+    "train.attempt2.log") and each began after the one before it had ended (a job array's tasks
+    run side by side and are no such files), or where a wrapper marked its attempts in one file
+    ("attempt 2/8:"), and no attempt is known from the files' folders (torchrun's attempt_N);
+    (findings, None, False) otherwise."""
+    if any(f.attempt is not None for f in findings):
+        return findings, None, False
+    by_name = {s.file.display: s for s in scans}
+    marked = _marked_attempts(findings, {s.file.display: s.lines for s in scans})
+    if marked is not None:
+        out, last = marked
+        file = next(f.file for f in out if f.rule == ATTEMPT_MARKER)
+        return out, last, file is not None and _ended_well(by_name[file], out, last)
+    files = _attempt_files(scans)
+    if not files:
+        return findings, None, False
     for (_a, earlier), (_b, later) in itertools.pairwise(files):
         end = _progress_end(earlier)
         if later.first_time is None or end is None or later.first_time - end < ATTEMPT_GAP:
-            return findings, None  # (side by side, or one ran into the next: no attempts)
+            return findings, None, False  # (side by side, or one ran into the next: no attempts)
     order = {scan.file.display: i for i, (_n, scan) in enumerate(files)}
-    return [replace(f, attempt=order[f.file]) if f.file in order else f for f in findings], len(files) - 1
+    out = [replace(f, attempt=order[f.file]) if f.file in order else f for f in findings]
+    return out, len(files) - 1, _ended_well(files[-1][1], out, len(files) - 1)
 
 
 def _closing(f: Finding) -> bool:
@@ -441,7 +483,7 @@ def demote_faults_before_completion(findings: list[Finding], scans: Sequence[Fil
             return False
         scan, end = ends[f.file]
         return (f.line < end and f.role in (Role.INITIATOR, Role.COLLATERAL)
-                and (f.cause not in _KEPT_AT_THE_END or f.rule in _SURVIVED_EVENTS)
+                and (f.cause not in _KEPT_AT_THE_END or (f.rule in _SURVIVED_EVENTS and f.field("event") == "port error"))
                 and progress_between(scan, f.line, end, enough=WENT_ON) >= WENT_ON)
 
     return [replace(f, role=Role.CONTEXT, cause=None) if before(f) else f for f in findings]
@@ -451,8 +493,9 @@ WENT_ON = 3  # lines of training progress after a failure, before the word that 
 # what stays however the run ended: a fault of the node's hardware (drained for the next job) and
 # a slow rank (a run with a straggler completes)
 _KEPT_AT_THE_END = GPU_FAULTS | {Cause.NETWORK, Cause.STRAGGLER}
-# but an adapter's asynchronous event ("NET/IB : mlx5_6:1 Got async event : port error") that
-# training went on after to its end: a port that flapped and came back, the job untouched by it
+# but an adapter's asynchronous port error ("NET/IB : mlx5_6:1 Got async event : port error") that
+# training went on after to its end: a port that flapped and came back, the job untouched by it (a
+# catastrophic error of the adapter is kept: the node's adapter is bad whatever the job survived)
 _SURVIVED_EVENTS = frozenset({"nccl.ib_async_event"})
 
 

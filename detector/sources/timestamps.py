@@ -36,7 +36,7 @@ class Stamp:
 # what every wall-clock stamp below holds (ISO, glog, syslog, dmesg -T, ctime, vLLM's, torchelastic's):
 # a line without it has no time of day, whatever its header (a stamp's reading costs fifty times
 # this search: NCCL's untimed INFO lines by the thousand are passed over with it)
-TIME_OF_DAY = re.compile(r"[0-9]{2}:[0-9]{2}:[0-9]{2}")
+TIME_OF_DAY = re.compile(r"[0-9]{2}:[0-9]{2}:[0-9]{2}|__REALTIME_TIMESTAMP")  # (journalctl -o json: microseconds)
 
 # ISO-8601 / Python logging / journald short-iso: 2026-11-29T12:00:01.123+00:00, 2026-11-29 12:00:01,123
 _ISO = re.compile(

@@ -64,3 +64,39 @@ def test_an_ascend_aicore_exception_that_is_a_multi_bit_ecc_error_is_the_devices
         tmp_path: Path, ruleset: RuleSet) -> None:
     seen = incidents_of(tmp_path, _folder("ascend_aicore_ecc"), ruleset)
     assert seen and seen[0].cause is Cause.ECC_MEMORY, seen
+
+
+DATA_B = Path(__file__).parent / "data" / "review45b"  # (the second review's)
+
+
+def _folder_b(name: str) -> dict[str, str]:
+    return {str(p.relative_to(DATA_B / name)): p.read_text() for p in sorted((DATA_B / name).rglob("*")) if p.is_file()}
+
+
+@pytest.mark.parametrize(("name", "cause", "rank"), [
+    # a job's per-task files ("train_%t.log", pod logs) side by side are no attempts, whatever
+    # the clocks of their first stamped lines say
+    ("srun_per_task_files_oom", Cause.CUDA_OOM, None),
+    ("srun_per_task_save_fails", Cause.PYTHON_EXCEPTION, None),
+    ("pod_logs_zoned_clock_ecc", Cause.ECC_MEMORY, 3),
+    # the job resubmitted under a new id after a clean restart: its own failure is the verdict
+    ("array_then_resubmitted_job_oom", Cause.CUDA_OOM, 2),
+    # a retry loop's count before the traceback of its last try is no word that it went on
+    ("retry_exhausted_traceback", Cause.PYTHON_EXCEPTION, 2),
+    # an adapter's catastrophic error the job survived is still the node's fault
+    ("completed_after_hca_catastrophic", Cause.NETWORK, None),
+    # a rank 45% slower than the fastest, report after report
+    ("maxmin_consistent_straggler_145", Cause.STRAGGLER, 13),
+    # an earlier attempt's GPU fault on the node the last attempt ran on again is kept
+    ("requeue_xid79_same_node", Cause.GPU_HARDWARE, None),
+])
+def test_the_second_reviews_runs(name: str, cause: Cause, rank: int | None, tmp_path: Path, ruleset: RuleSet) -> None:
+    seen = incidents_of(tmp_path, _folder_b(name), ruleset)
+    assert seen and seen[0].cause is cause and (rank is None or seen[0].rank == rank), seen
+
+
+def test_an_earlier_attempts_gpu_fault_on_a_node_the_last_attempt_left_is_dropped(tmp_path: Path, ruleset: RuleSet) -> None:
+    # the requeued job's last attempt ran on gpu-05, not on gpu-03 whose GPU fell off the bus, and
+    # ended with exit code 0
+    seen = incidents_of(tmp_path, _folder_b("requeue_xid79_then_ok"), ruleset)
+    assert not seen, seen
