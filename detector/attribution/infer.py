@@ -1883,8 +1883,6 @@ STORAGE_AFTER = timedelta(minutes=10)  # (the kernel says so only after its own 
 
 
 STORAGE_ZONES = timedelta(hours=14)  # clocks of different zones: a storage stall this far from the hang
-
-
 STARVED_WITHIN = timedelta(minutes=30)  # a data-loader worker blocked this near its node's storage stall
 
 

@@ -331,16 +331,16 @@ def build_model(
                     ended_well, hosts)
 
 
-# a job's attempts in files of their own named by a number (a requeued job's output per restart,
-# "slurm-5746418_3.out", "train.2.log"): the stem the files share, and the number
-# (the number after a word for an attempt: "train.attempt2.log", "run_retry3.log"; a rank's or a
-# task's number, "train_0.log", "log_rank1.txt", names files side by side, no attempts)
+# a job's attempts in files of their own, named by the attempt's number after a word for one
+# ("train.attempt2.log", "run_retry3.log"): the stem the files share, and the number (a rank's or
+# a task's number, "train_0.log", "log_rank1.txt", names files side by side, no attempts)
 _NUMBERED_FILE = re.compile(r"^(?P<stem>.*?(?i:attempt|retry|restart|requeue|resubmit|try)[._-]?)(?P<n>[0-9]{1,3})"
                             r"(?P<ext>(?:\.[A-Za-z]{1,4})?)$")
 # a wrapper's or the scheduler's word, at the end of an attempt's output, that it ended well
 _ENDED_WELL = re.compile(r"(?i)\bexit(?:ed)?(?: with)? (?:code|status):? 0\b|\brc=0\b|\bCOMPLETED\b|worker group successfully finished")
 ENDED_WELL_LINES = 30
 ATTEMPT_GAP = timedelta(seconds=30)  # one numbered file's last line before the next one's first, at least
+# Slurm's outputs of one job's restarts ("slurm-5746418_3.out") and of its resubmission under a new id
 _SLURM_OUTPUT = re.compile(r"^slurm-(?P<job>[0-9]{1,12})(?:_(?P<n>[0-9]{1,4}))?(?P<ext>\.(?:out|err|log))$")
 
 
@@ -357,8 +357,6 @@ def _progress_end(scan: FileScan) -> datetime | None:
 
 
 ATTEMPT_MARKER = "launcher.attempt_marker"  # rules/launchers.yaml
-
-
 ATTEMPT_LINES = 20  # lines of a file after its last attempt's mark, at least: that attempt ran
 
 
