@@ -784,11 +784,11 @@ def _after_a_clean_last_attempt(incidents: list[Incident], last_attempt: int, fa
     if any(f.attempt == last_attempt and f.role is not Role.CONTEXT and f.cause is not Cause.STRAGGLER
            for f in facts.findings):
         return incidents
-    # (but a GPU's, its memory's or its links' fault on a node the last attempt ran on again: still
-    # suspect, as after a restart torchrun's agent made)
+    # (but a GPU's, its memory's or its links' fault on a node the last attempt ran on again, or
+    # where its lines name no host: still suspect, as after a restart torchrun's agent made)
     again = {h.split(".")[0].lower() for h in facts.last_attempt_hosts}
-    return [i for i in incidents if i.cause in GPU_FAULTS and i.initiator.node is not None
-            and i.initiator.node.split(".")[0].lower() in again]
+    return [i for i in incidents if i.cause in GPU_FAULTS and (
+        not again or i.initiator.node is None or i.initiator.node.split(".")[0].lower() in again)]
 
 
 def attribute(facts: RunFacts) -> list[Incident]:

@@ -321,11 +321,12 @@ def build_model(
     findings, warnings = run_findings(scans, idx, rules, elastic_files, relaunches=True)
     findings, last_attempt, ended_well = numbered_file_attempts(findings, scans) if live is None else (findings, None, False)
     hosts: frozenset[str] = frozenset()
-    if last_attempt is not None and not any(f.rule == ATTEMPT_MARKER for f in findings):
-        # (the hosts the last attempt's own file names: each attempt a file of its own)
-        last = _last_attempt_file(scans)
+    if last_attempt is not None:
+        # (the hosts the last attempt's lines name; and, each attempt a file of its own, its file's)
+        hosts = frozenset(f.node for f in findings if f.attempt == last_attempt and f.node)
+        last = None if any(f.rule == ATTEMPT_MARKER for f in findings) else _last_attempt_file(scans)
         if last is not None:
-            hosts = frozenset((*last.hosts, *((last.file.node,) if last.file.node else ())))
+            hosts |= frozenset((*last.hosts, *((last.file.node,) if last.file.node else ())))
     act = activity if activity is not None else log_activity(scans, idx)
     return RunModel(idx, findings, rank_infos(idx, act, external, srun_task_hosts(findings)), warnings, last_attempt,
                     ended_well, hosts)
@@ -337,7 +338,11 @@ def build_model(
 _NUMBERED_FILE = re.compile(r"^(?P<stem>.*?(?i:attempt|retry|restart|requeue|resubmit|try)[._-]?)(?P<n>[0-9]{1,3})"
                             r"(?P<ext>(?:\.[A-Za-z]{1,4})?)$")
 # a wrapper's or the scheduler's word, at the end of an attempt's output, that it ended well
-_ENDED_WELL = re.compile(r"(?i)\bexit(?:ed)?(?: with)? (?:code|status):? 0\b|\brc=0\b|\bCOMPLETED\b|worker group successfully finished")
+_ENDED_WELL = re.compile(r"(?i)\bexit(?:ed)?(?: with)? (?:code|status):? 0\b|\brc=0\b|worker group successfully finished")
+# a resubmission's word, in its output's first lines, that it carries on the job before it (a
+# job of another id in the same folder is otherwise another job: a conversion, an evaluation)
+_RESUMES = re.compile(r"(?i)resum|restart|requeue|from (?:the )?(?:last |latest )?checkpoint|found checkpoint|loading checkpoint")
+RESUME_LINES = 300
 ENDED_WELL_LINES = 30
 ATTEMPT_GAP = timedelta(seconds=30)  # one numbered file's last line before the next one's first, at least
 # Slurm's outputs of one job's restarts ("slurm-5746418_3.out") and of its resubmission under a new id
@@ -434,10 +439,13 @@ def numbered_file_attempts(findings: list[Finding], scans: Sequence[FileScan]) -
     files = _attempt_files(scans)
     if not files:
         return findings, None, False
-    for (_a, earlier), (_b, later) in itertools.pairwise(files):
+    for (a, earlier), (b, later) in itertools.pairwise(files):
         end = _progress_end(earlier)
         if later.first_time is None or end is None or later.first_time - end < ATTEMPT_GAP:
             return findings, None, False  # (side by side, or one ran into the next: no attempts)
+        if a[0] != b[0] and _SLURM_OUTPUT.match(later.file.display.rpartition("/")[2]) is not None and not any(
+                _RESUMES.search(line) for line in tail_of(later)[:RESUME_LINES]):
+            return findings, None, False  # (another job's output, not the job resubmitted)
     order = {scan.file.display: i for i, (_n, scan) in enumerate(files)}
     out = [replace(f, attempt=order[f.file]) if f.file in order else f for f in findings]
     return out, len(files) - 1, _ended_well(files[-1][1], out, len(files) - 1)

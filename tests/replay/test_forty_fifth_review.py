@@ -100,3 +100,22 @@ def test_an_earlier_attempts_gpu_fault_on_a_node_the_last_attempt_left_is_droppe
     # ended with exit code 0
     seen = incidents_of(tmp_path, _folder_b("requeue_xid79_then_ok"), ruleset)
     assert not seen, seen
+
+
+DATA_C = Path(__file__).parent / "data" / "review45c"  # (the third review's)
+
+
+@pytest.mark.parametrize(("name", "cause", "rank"), [
+    # a wrapper's retry on the same two hosts after a GPU's ECC error: the node is still suspect
+    ("wrapper_retry_ecc_same_nodes", Cause.ECC_MEMORY, 5),
+    # the requeued attempt's lines name no host: nothing says it left the faulty node
+    ("requeue_ecc_last_file_names_no_host", Cause.ECC_MEMORY, 3),
+    # "validation completed" before the last attempt's output stops is no word that it ended well
+    ("requeue_last_hangs_after_eval_completed", Cause.ILLEGAL_MEMORY_ACCESS, 3),
+    # a later job of another id in the submit folder (a conversion) is no resubmission
+    ("slurm_dir_failed_train_then_convert_job", Cause.ILLEGAL_MEMORY_ACCESS, 3),
+])
+def test_the_third_reviews_runs(name: str, cause: Cause, rank: int, tmp_path: Path, ruleset: RuleSet) -> None:
+    files = {str(p.relative_to(DATA_C / name)): p.read_text() for p in sorted((DATA_C / name).rglob("*")) if p.is_file()}
+    seen = incidents_of(tmp_path, files, ruleset)
+    assert seen and seen[0].cause is cause and seen[0].rank == rank, seen

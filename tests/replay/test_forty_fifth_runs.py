@@ -337,10 +337,24 @@ def _looped(last_tail: list[str], *, announce_next: bool = False) -> str:
     return "\n".join(lines) + "\n"
 
 
-def test_a_retry_loop_whose_last_attempt_ran_well_is_healthy(tmp_path: Path, ruleset: RuleSet) -> None:
-    # attempt 1 lost a GPU to an ECC error on node05 (replaced by node06); attempt 2 trains on
-    seen = incidents_of(tmp_path, {"run.log": _looped(["node04: training finished: 8000 steps"])}, ruleset)
+_INIT_ON = ("{node}: {node}:2206:2206 [0] NCCL INFO comm 0x55d2c8a0 rank {rank} nranks 16 cudaDev 0 nvmlDev 0 "
+            "busId 1b000 commId 0x5a1f3b2e - Init COMPLETE")
+
+
+def test_a_retry_loop_whose_last_attempt_ran_well_on_other_nodes_is_healthy(tmp_path: Path, ruleset: RuleSet) -> None:
+    # attempt 1 lost a GPU to an ECC error on node05; attempt 2 runs on node04 and node06 (its
+    # NCCL lines name them) and trains on to its end
+    tail = [_INIT_ON.format(node="node04", rank=0), _INIT_ON.format(node="node06", rank=8),
+            "node04: training finished: 8000 steps"]
+    seen = incidents_of(tmp_path, {"run.log": _looped(tail)}, ruleset)
     assert not seen, seen
+
+
+def test_a_retry_loop_that_ran_again_on_the_faulty_node_keeps_its_gpu_fault(tmp_path: Path, ruleset: RuleSet) -> None:
+    tail = [_INIT_ON.format(node="node04", rank=0), _INIT_ON.format(node="node05", rank=8),
+            "node04: training finished: 8000 steps"]
+    seen = incidents_of(tmp_path, {"run.log": _looped(tail)}, ruleset)
+    assert seen and seen[0].cause is Cause.ECC_MEMORY, seen
 
 
 def test_a_retry_loops_verdict_is_its_last_attempts_failure(tmp_path: Path, ruleset: RuleSet) -> None:
@@ -356,8 +370,8 @@ def test_a_job_resubmitted_under_a_new_id_is_its_last_attempt(tmp_path: Path, ru
     # the requeued job's outputs, then the resubmission's own (a new job id): it trained well
     files = {"slurm-4863886_0.out": _attempt(28, "hgx-b189", range(30000, 30600, 10),
                                              [x.format(node="hgx-b189") for x in _XID_DEATH]),
-             "slurm-4865737.out": _attempt(29, "hgx-b198", range(30500, 31100, 10),
-                                           ["0:   successfully saved checkpoint from iteration    31090",
-                                            "srun finished with exit code 0"])}
+             "slurm-4865737.out": "0: Resuming from checkpoint at iteration 30500\n" + _attempt(
+                 29, "hgx-b198", range(30500, 31100, 10),
+                 ["0:   successfully saved checkpoint from iteration    31090", "srun finished with exit code 0"])}
     seen = incidents_of(tmp_path, files, ruleset)
     assert not seen, seen
