@@ -222,7 +222,7 @@ def run_findings(scans: Sequence[FileScan], idx: RunIndex, rules: RuleSet,
     findings = demote_foreign_app_faults(findings, idx, min(starts) if starts else None, bool(output) or served,
                                          output_end, served)
     if relaunches:  # (replay: the files are whole)
-        findings = unfinished_benchmark(demote_untimed_kernel_faults_of_a_finished_run(
+        findings = unfinished_benchmark(demote_kernel_faults_of_a_finished_run(
             demote_faults_before_completion(findings, scans), scans), scans)
     return findings, warnings
 
@@ -319,12 +319,12 @@ def build_model(
     tails); the sidecar passes its live facts, the ranks' progress and the coordinator's ranks."""
     idx = index if index is not None else build_index_for(scans, live)
     findings, warnings = run_findings(scans, idx, rules, elastic_files, relaunches=True)
-    findings, last_attempt, ended_well = numbered_file_attempts(findings, scans) if live is None else (findings, None, False)
+    findings, last_attempt, ended_well, last = (numbered_file_attempts(findings, scans) if live is None
+                                                else (findings, None, False, None))
     hosts: frozenset[str] = frozenset()
     if last_attempt is not None:
         # (the hosts the last attempt's lines name; and, each attempt a file of its own, its file's)
         hosts = frozenset(f.node for f in findings if f.attempt == last_attempt and f.node)
-        last = None if any(f.rule == ATTEMPT_MARKER for f in findings) else _last_attempt_file(scans)
         if last is not None:
             hosts |= frozenset((*last.hosts, *((last.file.node,) if last.file.node else ())))
     act = activity if activity is not None else log_activity(scans, idx)
@@ -397,12 +397,6 @@ def _ended_well(scan: FileScan, findings: Sequence[Finding], attempt: int) -> bo
     return any(_ENDED_WELL.search(line) for line in tail_of(scan)[-ENDED_WELL_LINES:])
 
 
-def _last_attempt_file(scans: Sequence[FileScan]) -> FileScan | None:
-    """The file of a job's last attempt among numbered files (:func:`numbered_file_attempts`)."""
-    files = _attempt_files(scans)
-    return files[-1][1] if files else None
-
-
 def _attempt_files(scans: Sequence[FileScan]) -> list[tuple[tuple[int, int], FileScan]]:
     """The rank logs of one folder that differ only in an attempt's number, in its order (one
     set of them; none where there are several or none)."""
@@ -420,35 +414,36 @@ def _attempt_files(scans: Sequence[FileScan]) -> list[tuple[tuple[int, int], Fil
     return runs[0] if len(runs) == 1 else []
 
 
-def numbered_file_attempts(findings: list[Finding], scans: Sequence[FileScan]) -> tuple[list[Finding], int | None, bool]:
-    """``findings`` given the attempt their file's number names, the last attempt's, and whether
-    it said it ended well (:func:`_ended_well`), where two or more rank logs of one folder differ
+def numbered_file_attempts(findings: list[Finding], scans: Sequence[FileScan]
+                           ) -> tuple[list[Finding], int | None, bool, FileScan | None]:
+    """``findings`` given the attempt their file's number names, the last attempt's, whether it
+    said it ended well (:func:`_ended_well`) and its file where each attempt has one, where two or more rank logs of one folder differ
     only in an attempt's number (Slurm's outputs of a job's restarts and resubmissions,
     "train.attempt2.log") and each began after the one before it had ended (a job array's tasks
     run side by side and are no such files), or where a wrapper marked its attempts in one file
     ("attempt 2/8:"), and no attempt is known from the files' folders (torchrun's attempt_N);
-    (findings, None, False) otherwise."""
+    (findings, None, False, None) otherwise."""
     if any(f.attempt is not None for f in findings):
-        return findings, None, False
+        return findings, None, False, None
     by_name = {s.file.display: s for s in scans}
     marked = _marked_attempts(findings, {s.file.display: s.lines for s in scans})
     if marked is not None:
         out, last = marked
         file = next(f.file for f in out if f.rule == ATTEMPT_MARKER)
-        return out, last, file is not None and _ended_well(by_name[file], out, last)
+        return out, last, file is not None and _ended_well(by_name[file], out, last), None
     files = _attempt_files(scans)
     if not files:
-        return findings, None, False
+        return findings, None, False, None
     for (a, earlier), (b, later) in itertools.pairwise(files):
         end = _progress_end(earlier)
         if later.first_time is None or end is None or later.first_time - end < ATTEMPT_GAP:
-            return findings, None, False  # (side by side, or one ran into the next: no attempts)
+            return findings, None, False, None  # (side by side, or one ran into the next: no attempts)
         if a[0] != b[0] and _SLURM_OUTPUT.match(later.file.display.rpartition("/")[2]) is not None and not any(
                 _RESUMES.search(line) for line in tail_of(later)[:RESUME_LINES]):
-            return findings, None, False  # (another job's output, not the job resubmitted)
+            return findings, None, False, None  # (another job's output, not the job resubmitted)
     order = {scan.file.display: i for i, (_n, scan) in enumerate(files)}
     out = [replace(f, attempt=order[f.file]) if f.file in order else f for f in findings]
-    return out, len(files) - 1, _ended_well(files[-1][1], out, len(files) - 1)
+    return out, len(files) - 1, _ended_well(files[-1][1], out, len(files) - 1), files[-1][1]
 
 
 def _closing(f: Finding) -> bool:
@@ -505,7 +500,7 @@ _KEPT_AT_THE_END = GPU_FAULTS | {Cause.NETWORK, Cause.STRAGGLER}
 _SURVIVED_EVENTS = frozenset({"nccl.ib_async_event"})
 
 
-def demote_untimed_kernel_faults_of_a_finished_run(findings: list[Finding], scans: Sequence[FileScan]) -> list[Finding]:
+def demote_kernel_faults_of_a_finished_run(findings: list[Finding], scans: Sequence[FileScan]) -> list[Finding]:
     """A kernel's GPU fault with no wall-clock time (dmesg's seconds since boot, the boot's date
     unknown) made context where the ranks' logs show no error at all (NCCL's closed connections of
     ranks on their way out aside) and one of them says that training completed, or torchrun that

@@ -71,11 +71,17 @@ TINY_STREAK = 3
 TINY_REL = 1.5
 
 
+def _times_comm_apart(keys: tuple[str, ...]) -> bool:
+    """Whether the lines time the collective's wait apart ("allreduce_wait", "comm"; not a data
+    wait)."""
+    return any(any(word in key.lower() for word in _COMM_APART) and "data" not in key.lower() for key in keys)
+
+
 def eligible_keys(keys: tuple[str, ...], config: StatsConfig) -> list[int]:
     """Indices of the local timings that are rank-local (do not include a collective): none of
     the collective words in the name, or only a backward's where the same lines time the
     communication apart ("fwd_bwd 8.1 s | allreduce 0.1 s")."""
-    apart = any(any(word in key.lower() for word in _COMM_APART) and "data" not in key.lower() for key in keys)
+    apart = _times_comm_apart(keys)
     out = []
     for i, key in enumerate(keys):
         name = key.lower()
@@ -124,8 +130,7 @@ def _timed_step(grid: StepGrid) -> FloatArray | None:
     """Per column, the median over ranks of the sum of a line's timings, where the lines time
     the collective's wait apart ("data 0.02s fwd 0.47s bwd 0.91s opt 0.04s wait_allreduce 1.2s":
     the whole step accounted for); None where they do not."""
-    if not grid.local_keys or not any(
-            any(word in key.lower() for word in _COMM_APART) and "data" not in key.lower() for key in grid.local_keys):
+    if not grid.local_keys or not _times_comm_apart(grid.local_keys):
         return None
     stacked = np.stack(grid.local)  # (K, R, C)
     held = np.isfinite(stacked).any(axis=0)
