@@ -79,7 +79,9 @@ def _time_key(f: Finding) -> datetime | None:
 
 def _group_by_attempt(findings: Sequence[Finding]) -> list[list[Finding]]:
     """Split findings by torchrun attempt; findings without an attempt (kernel logs, consoles)
-    go to the attempt whose time span holds them, else the nearest earlier one, else the first."""
+    go to the attempt whose time span holds them, else the nearest earlier one, else the first;
+    those with no time to the last (what was collected after the job: a pod's description, the
+    scheduler's events, a kernel log whose boot is not dated)."""
     attempts = sorted({f.attempt for f in findings if f.attempt is not None})
     if len(attempts) <= 1:
         return [list(findings)] if findings else []
@@ -92,7 +94,7 @@ def _group_by_attempt(findings: Sequence[Finding]) -> list[list[Finding]]:
         if f.attempt is not None:
             groups[f.attempt].append(f)
             continue
-        target = attempts[0]
+        target = attempts[0] if f.time is not None else attempts[-1]
         if f.time is not None:
             for a in attempts:  # the latest attempt that had started by then
                 lo, _hi = spans[a]
@@ -787,8 +789,15 @@ def _after_a_clean_last_attempt(incidents: list[Incident], last_attempt: int, fa
     # (but a GPU's, its memory's or its links' fault on a node the last attempt ran on again, or
     # where its lines name no host: still suspect, as after a restart torchrun's agent made)
     again = {h.split(".")[0].lower() for h in facts.last_attempt_hosts}
-    return [i for i in incidents if i.cause in GPU_FAULTS and (
-        not again or i.initiator.node is None or i.initiator.node.split(".")[0].lower() in again)]
+
+    def nodes(i: Incident) -> set[str]:
+        # (its initiator's node; else the nodes its own evidence names: a GPU lost on no named
+        # node, its rank's NCCL lines naming the host)
+        if i.initiator.node is not None:
+            return {i.initiator.node.split(".")[0].lower()}
+        return {f.node.split(".")[0].lower() for f in i.evidence if f.node and f.role is Role.INITIATOR}
+
+    return [i for i in incidents if i.cause in GPU_FAULTS and (not again or not nodes(i) or nodes(i) & again)]
 
 
 def attribute(facts: RunFacts) -> list[Incident]:

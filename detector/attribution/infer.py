@@ -1938,6 +1938,7 @@ def storage_stall(incident: Incident, facts: RunFacts) -> Incident | None:
 # rules/python.yaml: faulthandler's frame of the data loader (only for a rank a hang was found on:
 # the same frames print when a process dies of a signal)
 FAULTHANDLER_LOADER = "python.faulthandler_in_data_loader"
+WAITED_FOR_BATCH = "python.waited_for_batch"  # a program's word that a rank waited long for its next batch
 ONE_DUMP_LINES = 80  # a stack dump's frames of the data loader span at most this many lines
 
 
@@ -1954,7 +1955,8 @@ def loader_dump_behind(incident: Incident, facts: RunFacts) -> Incident | None:
     # (faulthandler's only among the rank's last words: a watchdog that dumps every few minutes
     # also dumps a healthy rank waiting for a batch, and training goes on after it; the others'
     # teardown may follow it at length in a combined log)
-    loader = [f for f in facts.findings if f.rule == RULE_STACK_LOADER or f.rule == FAULTHANDLER_LOADER]
+    # (and the program's own word that the rank waits for its next batch, among its last words)
+    loader = [f for f in facts.findings if f.rule in (RULE_STACK_LOADER, FAULTHANDLER_LOADER, WAITED_FOR_BATCH)]
     dumps = [f for f in loader if (f.rank == rank or (pid is not None and f.pid == pid))
              and (f.rule == RULE_STACK_LOADER or _last_words_or_before_the_timeouts(f, facts))]
     if (not dumps and loader and all(f.rank is None and f.pid is None for f in loader)
@@ -1979,8 +1981,10 @@ def _loader_dump_of_one_rank(incident: Incident, facts: RunFacts) -> Incident | 
     """A hang no rank was found for, read again as a data-loading stall when the run's stack dumps
     of the data loader (py-spy's, a file a process) are all of one rank, named by the dump, that
     never reported a collective's timeout of its own: the rank someone took the stack of, and the
-    one the others waited for, was waiting for its next batch."""
-    dumps = [f for f in facts.findings if f.rule == RULE_STACK_LOADER]
+    one the others waited for, was waiting for its next batch. So is the program's own word, among
+    its last words before the timeouts, that one rank waits long for its next batch."""
+    dumps = [f for f in facts.findings if f.rule == RULE_STACK_LOADER] or [
+        f for f in facts.findings if f.rule == WAITED_FOR_BATCH and _last_words_or_before_the_timeouts(f, facts)]
     ranks = {f.rank for f in dumps}
     if not dumps or len(ranks) != 1 or None in ranks:
         return None

@@ -1191,9 +1191,9 @@ def demote_caught_exceptions(findings: Sequence[Finding], scans: Sequence[FileSc
             return False
         return _GOES_ON.search(tail_line(scan, header.line - 1)[-200:]) is not None
 
-    trained_on = {id(f) for f in exceptions if stamped_on_after(f)}
+    stamped = {id(f) for f in exceptions if stamped_on_after(f)}
     said = {id(f) for f in exceptions if announced(f)}
-    trained_on |= said
+    trained_on = stamped | said
     went_on = [f for f in exceptions if id(f) in trained_on or went_on_after(f) or stepped_on_after(f)]
     if not went_on:
         return list(findings)
@@ -1237,8 +1237,12 @@ def demote_caught_exceptions(findings: Sequence[Finding], scans: Sequence[FileSc
         return own_progress_stamped_after(scan, f.line, rank, f.time, enough=CAUGHT_STEPS,
                                           before=min(later) if later else None, program_stamps=True) >= CAUGHT_STEPS
 
+    # (a program that said it goes on, and whose progress after the exception shows it did, caught
+    # it, whatever failed of its own later: that later failure has lines of its own)
     caught = {id(f) for f in went_on if failing.get(f.file, 0) < (f.line or 0)
-              or (id(f) in trained_on and nothing_of_its_own_after(f)) or ran_on_before_the_next_failure(f)}
+              or (id(f) in trained_on and nothing_of_its_own_after(f))
+              or (id(f) in said and (id(f) in stamped or went_on_after(f) or stepped_on_after(f)))
+              or ran_on_before_the_next_failure(f)}
     if not caught:
         return list(findings)
     by_where: dict[tuple[str | None, int | None], list[Finding]] = defaultdict(list)

@@ -145,13 +145,13 @@ def log_activity(scans: Sequence[FileScan], idx: RunIndex) -> dict[int, Activity
 
 def rank_infos(idx: RunIndex, activity: Mapping[int, Activity],
                external: Mapping[int, RankInfo] | None = None,
-               hosts: Mapping[int, str] | None = None) -> dict[int, RankInfo]:
+               hosts: Mapping[int, str] | None = None, placed: Iterable[int] = ()) -> dict[int, RankInfo]:
     """One :class:`RankInfo` per known rank; ``external`` (the coordinator's view of other
     nodes) fills in what this model does not know; ``hosts`` (where srun said it ran a task)
-    places a rank no other line placed."""
+    places a rank no other line placed; ``placed``: ranks known from them alone."""
     external = external or {}
     hosts = hosts or {}
-    ranks = {r for r in idx.ranks() | set(activity) | set(external) if 0 <= r < MAX_RANKS}
+    ranks = {r for r in idx.ranks() | set(activity) | set(external) | set(placed) if 0 <= r < MAX_RANKS}
     out: dict[int, RankInfo] = {}
     for r in sorted(ranks):
         act = activity.get(r)
@@ -328,8 +328,21 @@ def build_model(
         if last is not None:
             hosts |= frozenset((*last.hosts, *((last.file.node,) if last.file.node else ())))
     act = activity if activity is not None else log_activity(scans, idx)
-    return RunModel(idx, findings, rank_infos(idx, act, external, srun_task_hosts(findings)), warnings, last_attempt,
-                    ended_well, hosts)
+    task_hosts = _task_hosts(findings, last_attempt)
+    # (where a job's attempts are known, a rank of the last attempt that srun alone places is a
+    # rank of the run: its failure's node is where the last attempt ran it)
+    placed = {f.rank for f in findings if f.attempt == last_attempt and f.rank in task_hosts} if last_attempt is not None else set()
+    return RunModel(idx, findings, rank_infos(idx, act, external, task_hosts, placed), warnings,
+                    last_attempt, ended_well, hosts)
+
+
+def _task_hosts(findings: Sequence[Finding], last_attempt: int | None) -> dict[int, str]:
+    """Where srun said it ran each task, the last attempt's word first where a job's attempts
+    are known (a node excluded after an attempt moves the tasks after it to other hosts)."""
+    hosts = srun_task_hosts(findings)
+    if last_attempt is not None:
+        hosts.update(srun_task_hosts([f for f in findings if f.attempt == last_attempt]))
+    return hosts
 
 
 # a job's attempts in files of their own, named by the attempt's number after a word for one
@@ -345,6 +358,7 @@ _RESUMES = re.compile(r"(?i)resum|restart|requeue|from (?:the )?(?:last |latest 
 RESUME_LINES = 300
 ENDED_WELL_LINES = 30
 ATTEMPT_GAP = timedelta(seconds=30)  # one numbered file's last line before the next one's first, at least
+ATTEMPT_START_GAP = timedelta(hours=1)  # or its first line before the next one's, where that one resumes
 # Slurm's outputs of one job's restarts ("slurm-5746418_3.out") and of its resubmission under a new id
 _SLURM_OUTPUT = re.compile(r"^slurm-(?P<job>[0-9]{1,12})(?:_(?P<n>[0-9]{1,4}))?(?P<ext>\.(?:out|err|log))$")
 
@@ -371,13 +385,15 @@ def _marked_attempts(findings: list[Finding], lines: Mapping[str, int]) -> tuple
     its attempts one after another in one output) and its last attempt ran (lines of it follow
     its mark), and the last attempt's; None otherwise. Lines before the first mark go with the
     first attempt."""
-    marks = [f for f in findings if f.rule == ATTEMPT_MARKER and f.line is not None]
+    marks = sorted((f for f in findings if f.rule == ATTEMPT_MARKER and f.line is not None), key=lambda f: f.line or 0)
     files = {f.file for f in marks}
+    # (a mark that repeats the one before it is the wrapper's word on how that attempt ended,
+    # "attempt 4/5 failed; giving up", not an attempt of its own)
+    marks = [f for i, f in enumerate(marks) if i == 0 or f.field("n") != marks[i - 1].field("n")]
     if len(files) != 1 or len(marks) < 2:
         return None
     if lines.get(next(iter(files)) or "", 0) - max(f.line or 0 for f in marks) < ATTEMPT_LINES:
         return None
-    marks.sort(key=lambda f: f.line or 0)
     numbers = [small_int(f.field("n") or "") or 0 for f in marks]
     if any(b <= a for a, b in itertools.pairwise(numbers)):
         return None
@@ -414,6 +430,51 @@ def _attempt_files(scans: Sequence[FileScan]) -> list[tuple[tuple[int, int], Fil
     return runs[0] if len(runs) == 1 else []
 
 
+# a container's log from before its restart, saved beside its current one ("kubectl logs
+# --previous" into "worker-1.previous.log", "master-0-prev.log")
+_PREVIOUS_FILE = re.compile(r"^(?P<stem>.+?)[._-](?:previous|prev)(?P<ext>(?:\.[A-Za-z]{1,4})?)$", re.IGNORECASE)
+
+
+def _previous_containers(findings: list[Finding], scans: Sequence[FileScan]
+                         ) -> tuple[list[Finding], int, bool, None] | None:
+    """``findings`` given two attempts where a folder holds containers' logs from before their
+    restart beside their current ones (a pod's "worker-1.previous.log" and "worker-1.log"): the
+    previous logs the first attempt's, the current ones the last's, a current log with no
+    previous one the last's too where it began after the previous logs began (a pod created for
+    the restart); None where no such pair is found, or a previous log began after its current
+    one. The last attempt ended well where each of its paired logs said so."""
+    logs = {s.file.display.replace("\\", "/"): s for s in scans if s.file.kind is FileKind.RANK_LOG}
+    pairs: dict[str, tuple[FileScan, FileScan]] = {}
+    for name, scan in logs.items():
+        folder, _, base = name.rpartition("/")
+        m = _PREVIOUS_FILE.match(base)
+        if m is None:
+            continue
+        current = logs.get(f"{folder}/{m['stem']}{m['ext']}" if folder else f"{m['stem']}{m['ext']}")
+        if current is not None:
+            pairs[name] = (scan, current)
+    if not pairs:
+        return None
+    for earlier, later in pairs.values():
+        if earlier.first_time is not None and later.first_time is not None and earlier.first_time > later.first_time:
+            return None
+    folders = {name.rpartition("/")[0] for name in pairs}
+    starts = [t for e, _later in pairs.values() if (t := e.first_time) is not None]
+    attempt: dict[str, int] = {}
+    for name, scan in logs.items():
+        folder, _, base = name.rpartition("/")
+        if folder not in folders:
+            continue
+        if _PREVIOUS_FILE.match(base) is not None:
+            attempt[scan.file.display] = 0
+        elif any(later is scan for _e, later in pairs.values()) or (
+                starts and scan.first_time is not None and scan.first_time > min(starts)):
+            attempt[scan.file.display] = 1
+    out = [replace(f, attempt=attempt[f.file]) if f.file in attempt else f for f in findings]
+    ended = all(_ended_well(later, out, 1) for _e, later in pairs.values())
+    return out, 1, ended, None
+
+
 def numbered_file_attempts(findings: list[Finding], scans: Sequence[FileScan]
                            ) -> tuple[list[Finding], int | None, bool, FileScan | None]:
     """``findings`` given the attempt their file's number names, the last attempt's, whether it
@@ -431,13 +492,23 @@ def numbered_file_attempts(findings: list[Finding], scans: Sequence[FileScan]
         out, last = marked
         file = next(f.file for f in out if f.rule == ATTEMPT_MARKER)
         return out, last, file is not None and _ended_well(by_name[file], out, last), None
+    previous = _previous_containers(findings, scans)
+    if previous is not None:
+        return previous
     files = _attempt_files(scans)
     if not files:
         return findings, None, False, None
     for (a, earlier), (b, later) in itertools.pairwise(files):
         end = _progress_end(earlier)
-        if later.first_time is None or end is None or later.first_time - end < ATTEMPT_GAP:
-            return findings, None, False, None  # (side by side, or one ran into the next: no attempts)
+        if later.first_time is None or end is None:
+            return findings, None, False, None
+        if later.first_time - end < ATTEMPT_GAP and not (
+                earlier.first_time is not None and later.first_time - earlier.first_time >= ATTEMPT_START_GAP
+                and any(_RESUMES.search(line) for line in tail_of(later)[:RESUME_LINES])):
+            # (side by side, or one ran into the next: no attempts; but one that began hours after
+            # the one before it and says it resumes is the job's next attempt, whatever the clocks
+            # of a wrapper's local time and a program's UTC make of their ends)
+            return findings, None, False, None
         if a[0] != b[0] and _SLURM_OUTPUT.match(later.file.display.rpartition("/")[2]) is not None and not any(
                 _RESUMES.search(line) for line in tail_of(later)[:RESUME_LINES]):
             return findings, None, False, None  # (another job's output, not the job resubmitted)

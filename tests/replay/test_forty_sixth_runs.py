@@ -1,0 +1,235 @@
+"""The forty-sixth session's runs: long job histories (a wrapper's retry loop in one output, its
+word on how an attempt ended, counts of ten or more; Slurm's requeued outputs on a wrapper's local
+clock beside a program's UTC; a pod's log from before its restart beside its current one), a rank
+srun moved to another node after an attempt, an exception the program said it caught and trained
+on before it failed otherwise, a rank that waited long for its next batch, and the fatal lines of
+TensorFlow's and Neuron's runtimes."""
+
+from __future__ import annotations
+
+import datetime
+
+from detector.rules.engine import RuleSet
+from detector.types import Cause
+from tests.support.replaying import incidents_of
+
+# --- a wrapper's retry loop in one output ----------------------------------------------------------
+
+
+def _steps(rank: int, first: int, count: int, hour: int, day: int = 22) -> list[str]:
+    return [f"{rank:3d}: 2024-01-{day} {hour:02d}:{n:02d}:10,000 | INFO | trainer | step {first + 10 * n} | loss 3.2 | 9.0 s/step"
+            for n in range(count)]
+
+
+def _first_attempt(hosts: tuple[str, str]) -> list[str]:
+    # rank 3 on the first host loses its InfiniBand port; the others see their peers go
+    return [
+        "+ srun -l -N 2 --ntasks-per-node=4 python -u train.py --resume",
+        *_steps(0, 2000, 25, 8),
+        f"  3: {hosts[0]}:1318623:1318640 [3] transport/net_ib.cc:101 NCCL WARN NET/IB : mlx5_3:1 Got async event : port error",
+        f"  5: {hosts[1]}:2127729:2127738 [1] transport/net_ib.cc:1295 NCCL WARN NET/IB : Got completion from peer 10.75.21.60<58046> with status=12 opcode=128 len=0 vendor err 129 (Send)",
+        f"srun: error: {hosts[0]}: tasks 0-3: Aborted (core dumped)",
+        f"srun: error: {hosts[1]}: tasks 4-7: Aborted (core dumped)",
+        "srun exit code 134",
+    ]
+
+
+def _last_attempt(host: str, rank: int) -> list[str]:
+    # after the first host was excluded, rank 4 (now on the replacement host) hits an ECC error
+    return [
+        "+ srun -l -N 2 --ntasks-per-node=4 --exclude=gpu-a01 python -u train.py --resume",
+        *_steps(0, 2000, 30, 10),
+        f"{rank:3d}: Traceback (most recent call last):",
+        f'{rank:3d}:   File "/workspace/train.py", line 412, in train_step',
+        f"{rank:3d}:     loss = model(batch)",
+        f"{rank:3d}: RuntimeError: CUDA error: uncorrectable ECC error encountered",
+        f"srun: error: {host}: task {rank}: Exited with exit code 1",
+        "srun: Terminating StepId=4337896.1",
+        "srun: error: gpu-a02: tasks 0-3: Aborted (core dumped)",
+        *[f"{host}: FAIL GPU 0000:07:00.0: Volatile DBE 1" if n == 0 else f"gpu-a0{n + 2}: OK (8 GPUs, ib up)" for n in range(22)],
+    ]
+
+
+def test_a_wrappers_word_on_how_an_attempt_ended_starts_no_attempt(tmp_path, ruleset: RuleSet) -> None:
+    # "attempt 2/3 failed; giving up" repeats the last attempt's number: it is the wrapper's word
+    # on how that attempt ended, so the attempts are still told apart and the last one's ECC error
+    # leads, on the host srun ran its rank on in that attempt (the first attempt ran rank 4 on
+    # another host, since excluded)
+    lines = ["==== attempt 1/3  Mon Jan 22 08:50:08 CST 2024 ====", *_first_attempt(("gpu-a01", "gpu-a02")),
+             "==== attempt 2/3  Mon Jan 22 09:58:23 CST 2024 ====", *_last_attempt("gpu-a09", 4),
+             "attempt 2/3 failed; giving up: same failure signature twice"]
+    seen = incidents_of(tmp_path, {"slurm-4337896.out": "\n".join(lines) + "\n"}, ruleset)
+    assert seen[0].cause is Cause.ECC_MEMORY, seen
+    assert (seen[0].rank, seen[0].node) == (4, "gpu-a09"), seen
+
+
+def test_attempts_counted_out_of_ten_or_more_are_attempts(tmp_path, ruleset: RuleSet) -> None:
+    # "attempt 1/10:" is attempt 1 of 10 (the count's second digit is no word after it)
+    lines = ["[run.sh 2023-11-22T23:57:09-08:00] attempt 1/10: 2 hosts (gpu-a01 gpu-a02)",
+             *_first_attempt(("gpu-a01", "gpu-a02")),
+             "[run.sh 2023-11-23T03:30:02-08:00] sleeping 60s before retry",
+             "[run.sh 2023-11-23T03:31:03-08:00] attempt 2/10: 2 hosts (gpu-a09 gpu-a02)",
+             *_last_attempt("gpu-a09", 4),
+             "[run.sh 2023-11-23T10:54:27-08:00] sleeping 300s before attempt 3/10"]
+    seen = incidents_of(tmp_path, {"run.log": "\n".join(lines) + "\n"}, ruleset)
+    assert seen[0].cause is Cause.ECC_MEMORY, seen
+
+
+# --- Slurm's requeued outputs, a wrapper's local time beside the program's UTC --------------------
+
+
+def _requeued(n: int, day: int, ending: list[str]) -> str:
+    weekday = datetime.date(2024, 10, day).strftime("%a")
+    head = ["+ date", f"{weekday} Oct {day} 03:46:57 PST 2024",
+            f"SLURM_JOB_ID=9113338 SLURM_RESTART_COUNT={n} SLURM_NNODES=2 SLURM_JOB_NODELIST=gpu-a[166-167]",
+            f"found checkpoint: gs://ckpt/llama-13b/latest -> step {41000 + 7000 * n}",
+            "+ srun -l --kill-on-bad-exit=1 --ntasks-per-node=8 python -u pretrain_gpt.py --resume",
+            # (the ranks' start-up, unstamped: the file's first time is the wrapper's date)
+            *[f"{r:2d}: | distributed init (rank {r}): env://, host gpu-a16{6 + r // 8}, local_rank {r % 8}" for r in range(16)] * 8]
+    # (the program stamps its lines in UTC, and ran into the next day: its last line, in UTC, is
+    # later than the next attempt's first, the wrapper's date in its local time)
+    steps = [f" 0: [2024-10-{day + 1} {11 + k // 60:02d}:{k % 60:02d}:27] iteration {41000 + 7000 * n + k}/100000 | loss 2.1"
+             for k in range(40)]
+    return "\n".join(head + steps + ending) + "\n"
+
+
+def test_requeued_outputs_on_two_clocks_are_the_jobs_attempts(tmp_path, ruleset: RuleSet) -> None:
+    # the first output ends in the program's UTC hours after the next one's first line in the
+    # wrapper's local time; but the next began a day later and says it resumes: the job's next
+    # attempt, whose failure (an exception on rank 0) is the job's, not the first's preemption
+    files = {
+        "slurm-9113338_0.out": _requeued(0, 13, [
+            "slurmstepd: error: *** JOB 9113338 ON gpu-a166 CANCELLED AT 2024-10-14T11:40:34 DUE TO PREEMPTION ***"]),
+        "slurm-9113338_1.out": _requeued(1, 14, [
+            " 0: Traceback (most recent call last):",
+            ' 0:   File "pretrain_gpt.py", line 466, in save',
+            " 0:     torch.save(state, path)",
+            " 0: OSError: [Errno 28] No space left on device",
+            "srun: error: gpu-a166: task 0: Exited with exit code 1"]),
+    }
+    seen = incidents_of(tmp_path, files, ruleset)
+    assert seen[0].cause is Cause.PYTHON_EXCEPTION and seen[0].rank == 0, seen
+
+
+# --- a pod's log from before its restart ----------------------------------------------------------
+
+
+def test_a_pods_previous_log_is_the_earlier_attempt(tmp_path, ruleset: RuleSet) -> None:
+    # "kubectl logs --previous" saved beside the current log: the previous one's CUDA OOM was the
+    # first attempt's; the current one's exception ended the job
+    files = {
+        "pods/train-worker-0.previous.log": "\n".join([
+            "[rank1]: Traceback (most recent call last):",
+            '[rank1]:   File "/opt/train.py", line 88, in step',
+            "[rank1]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 1 has a total capacity of 79.11 GiB of which 1.2 GiB is free.",
+        ]) + "\n",
+        "pods/train-worker-0.log": "\n".join([
+            *[f"{{'loss': 2.03, 'grad_norm': 0.28, 'learning_rate': 2.8e-04, 'epoch': 0.{k:02d}}}" for k in range(30)],
+            "[rank3]: Traceback (most recent call last):",
+            '[rank3]:   File "/opt/train.py", line 120, in load_batch',
+            "[rank3]: KeyError: 'input_ids'",
+        ]) + "\n",
+    }
+    seen = incidents_of(tmp_path, files, ruleset)
+    assert seen[0].cause is Cause.PYTHON_EXCEPTION and seen[0].rank == 3, seen
+
+
+def test_a_pod_description_without_times_goes_with_the_last_attempt(tmp_path, ruleset: RuleSet) -> None:
+    # the description (collected after the job, no times in its lines) says the pod's container
+    # was killed for memory: the last attempt's end, not the first's, whose rank ran out of GPU memory
+    files = {
+        "pods/train-worker-0.previous.log": "\n".join([
+            "[rank1]: Traceback (most recent call last):",
+            '[rank1]:   File "/opt/train.py", line 88, in step',
+            "[rank1]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 1 has a total capacity of 79.11 GiB of which 1.2 GiB is free.",
+        ]) + "\n",
+        "pods/train-worker-0.log": "\n".join([
+            *[f"{{'loss': 2.03, 'grad_norm': 0.28, 'learning_rate': 2.8e-04, 'epoch': 0.{k:02d}}}" for k in range(30)],
+            # (the peers of the process the kernel killed lose it)
+            "[rank2]:[E ProcessGroupNCCL.cpp:916] [Rank 2] NCCL watchdog thread terminated with exception: NCCL error: remote "
+            "process exited or there was a network error, NCCL version 2.18.1",
+            "[rank3]:[E ProcessGroupNCCL.cpp:916] [Rank 3] NCCL watchdog thread terminated with exception: NCCL error: remote "
+            "process exited or there was a network error, NCCL version 2.18.1",
+        ]) + "\n",
+        "describe-train-worker-0.txt": "\n".join([
+            "Name:             train-worker-0",
+            "    State:          Terminated",
+            "      Reason:       OOMKilled",
+            "      Exit Code:    137",
+            "    Last State:     Terminated",
+            "      Reason:       Error",
+            "      Exit Code:    1",
+        ]) + "\n",
+    }
+    seen = incidents_of(tmp_path, files, ruleset)
+    assert seen[0].cause is Cause.HOST_OOM_KILL, seen
+
+
+# --- an exception the program said it caught ------------------------------------------------------
+
+
+def test_an_exception_the_program_said_it_caught_is_not_its_failure(tmp_path, ruleset: RuleSet) -> None:
+    # "continuing training:" before the traceback, and the rank's steps stamped after it: caught,
+    # although the same rank failed hours later (a peer's loss): that failure is the run's
+    steps = [f"[default0]:2023-12-28 {17 + k // 60:02d}:{k % 60:02d}:23,326 | INFO | trainer | step {4560 + 10 * k} | loss 3.85"
+             for k in range(120)]
+    lines = [
+        "[default0]:2023-12-28 17:19:53,507 | INFO | trainer | step 4550 | loss 3.86",
+        "[default0]:WARNING: eval/upload hook failed at step 4540, continuing training:",
+        "[default0]:Traceback (most recent call last):",
+        '[default0]:  File "/opt/llm/hooks/upload.py", line 41, in __call__',
+        "[default0]:    self.client.upload_file(path, self.bucket, key)",
+        '[default0]:botocore.exceptions.EndpointConnectionError: Could not connect to the endpoint URL: "https://s3.us-west-2.amazonaws.com/ml/eval.json"',
+        *steps,
+        "[default0]:node-1:50209:50212 [0] misc/socket.cc:538 NCCL WARN Net : Connection closed by remote peer node-7<54287>",
+        "[default0]:[E ProcessGroupNCCL.cpp:916] [Rank 0] NCCL watchdog thread terminated with exception: NCCL error: remote process exited or there was a network error, NCCL version 2.18.1",
+        "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: -6) local_rank: 0 (pid: 50209) of binary: /usr/bin/python",
+    ]
+    files = {
+        "logs/node-1.log": "\n".join(lines) + "\n",
+        "dmesg-node-7.txt": "[Thu Dec 28 21:56:08 2023] python[986653]: segfault at 0 ip 00007f3b2c1d4e5a sp 00007ffd3a2b1c40 error 4 in libc.so.6[7f3b2c000000+195000]\n",
+    }
+    seen = incidents_of(tmp_path, files, ruleset)
+    assert seen[0].cause is not Cause.PYTHON_EXCEPTION, seen
+
+
+# --- a rank that waited long for its next batch ---------------------------------------------------
+
+
+def test_a_rank_that_waited_for_its_batch_is_a_data_loading_stall(tmp_path, ruleset: RuleSet) -> None:
+    # the trainer's own word, right before the others' collective timeouts, that rank 20 has
+    # waited minutes for its next batch: the rank the others waited for was starved of its input
+    timeouts = []
+    for rank in (16, 17, 18):
+        timeouts += [
+            f"[rank{rank}]:[E1108 04:18:27.887105079 ProcessGroupNCCL.cpp:607] [Rank {rank}] Watchdog caught collective operation "
+            "timeout: WorkNCCL(SeqNum=302495, OpType=_ALLGATHER_BASE, NumelIn=1048576, NumelOut=1048576, Timeout(ms)=3600000) ran for 3600023 milliseconds before timing out.",
+            f"[rank{rank}]:[E1108 04:18:27.887105079 ProcessGroupNCCL.cpp:1709] [PG 0 (default_pg) Rank {rank}] Timeout at NCCL work: 302495, "
+            "last enqueued NCCL work: 302496, last completed NCCL work: 302494."]
+    lines = [f"2024-11-08 03:{20 + k * 2}:54,808 | WARNING | data | rank 20 waited {150 * (k + 1)}s for next batch (prefetch queue empty, 8 workers)"
+             for k in range(3)] + timeouts
+    seen = incidents_of(tmp_path, {"worker-1.log": "\n".join(lines) + "\n"}, ruleset)
+    assert seen[0].cause is Cause.DATA_LOADER_STALL and seen[0].rank == 20, seen
+
+
+# --- the fatal lines of TensorFlow's and Neuron's runtimes ----------------------------------------
+
+
+def test_a_fatal_line_of_xla_then_its_abort_is_a_crash(tmp_path, ruleset: RuleSet) -> None:
+    lines = [
+        "(MeshHostWorker pid=929, ip=10.32.13.122) 2022-12-02 00:55:01.023445: F external/org_tensorflow/tensorflow/compiler/xla/service/gpu/nvptx_compiler.cc:454] ptxas returned an error during compilation of ptx to sass: 'INTERNAL: ptxas exited with non-zero error code 32512'",
+        "(MeshHostWorker pid=929, ip=10.32.13.122) *** SIGABRT received at time=1669913701 on cpu 17 ***",
+        "(MeshHostWorker pid=929, ip=10.32.13.122) PC: @     0x7f0a5461e387  (unknown)  raise",
+    ]
+    seen = incidents_of(tmp_path, {"console.log": "\n".join(lines) + "\n"}, ruleset)
+    assert seen and seen[0].cause is Cause.CRASH_SIGNAL, seen
+
+
+def test_neurons_collectives_without_efa_are_a_network_failure(tmp_path, ruleset: RuleSet) -> None:
+    lines = [
+        "2023-May-21 14:27:33.0030 102203:102204 [0] nccl_net_ofi_init:1415 CCOM WARN NET/OFI aws-ofi-nccl initialization failed",
+        "2023-May-21 14:27:33.0045 102203:102204 [0] init.cc:655 CCOM WARN Unable to run multi-instance workload.  Ofi plugin is not installed or EFA is not enabled",
+        "2023-May-21 14:27:33.0045 102203:102204 ERROR   NRT:nrt_load_collectives                    failed to create global communicator, global_device_id=1, global_device_count=2, ROOT_COMM_ID=172.31.63.174:62128)",
+    ]
+    seen = incidents_of(tmp_path, {"instance1.log": "\n".join(lines) + "\n"}, ruleset)
+    assert seen and seen[0].cause is Cause.NETWORK, seen
