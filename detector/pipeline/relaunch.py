@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from datetime import timedelta
 from collections.abc import Iterable, Mapping, Sequence
 
 from detector.pipeline.filescan import FileScan
@@ -215,6 +216,8 @@ def _another_program(raw: Sequence[str], begin: int, line: int, found: int) -> b
     return before is not None and after is not None and before != after
 
 
+EARLIER_LAUNCH = timedelta(hours=15)  # before the last launch began, past any two zones' offset
+OTHER_LAUNCH = timedelta(minutes=30)  # a host's last launch this long before the job's last: another launch
 LAUNCHER_BANNER = "torch.launcher_start_banner"  # rules/torch.yaml: torchrun's banner as it starts
 BANNER_LINES = 2  # the banner's blank and starred lines before it
 # torchelastic's exit summary of a launch (pipeline.findings reads its entries as exit codes)
@@ -296,17 +299,48 @@ def last_launch_starts(scans: Iterable[FileScan], findings: Sequence[Finding],
     return out
 
 
+def _short(host: str) -> str:
+    return host.split(".")[0].lower()
+
+
 def demote_earlier_launches(scans: Sequence[FileScan], findings: Sequence[Finding],
                             file_rank: Mapping[str, int]) -> list[Finding]:
-    """``findings`` with those of a file's earlier launches (before its last launch's start)
-    made context, a hardware fault excepted."""
+    """``findings`` with those of a file's earlier launches (before its last launch's start),
+    and another file's stamped long before the last launch began, made context; a fault of a GPU
+    excepted (its node is still suspect) unless the last launch no longer ran on its node."""
     starts = last_launch_starts(scans, findings, file_rank)
     if not starts:
         return list(findings)
+    # when the job's last launch began: the last time torchrun's banner was printed, in any file
+    # (each host's launcher prints it as a launch starts)
+    banners: dict[str, list[Finding]] = {}
+    for f in findings:
+        if f.rule == LAUNCHER_BANNER and f.file is not None and f.time is not None:
+            banners.setdefault(f.file, []).append(f)
+    began = max((f.time for fs in banners.values() for f in fs if f.time is not None), default=None)
+    # a file whose launches all began well before that (a host the last launch no longer used,
+    # replaced after an earlier one failed on it): all of it is of earlier launches, and so is a
+    # fault of its host's GPU
+    # (and whose own lines ended before it began: a host whose clock is behind the others' still
+    # ran on after the last launch's banner)
+    ended = {s.file.display: s.last_time for s in scans}
+    left = {file for file, fs in banners.items() if began is not None
+            and max(f.time for f in fs if f.time is not None) < began - OTHER_LAUNCH
+            and (last := ended.get(file)) is not None and last < began}
+    left_hosts = {_short(f.node) for f in findings if f.file in left and f.node}
+    left_hosts -= {_short(f.node) for f in findings if f.file in banners and f.file not in left and f.node}
 
     def before(f: Finding) -> bool:
+        if f.cause in GPU_FAULTS:
+            return f.node is not None and _short(f.node) in left_hosts
+        if f.file in left:
+            return True
         start = starts.get(f.file or "")
-        return start is not None and f.line is not None and f.line < start and f.cause not in GPU_FAULTS
+        if start is None:
+            # (another file's line, stamped long before the last launch began - farther than any
+            # two clocks' zones apart: an earlier launch's, a kernel's OOM kill of it)
+            return began is not None and f.time is not None and f.time < began - EARLIER_LAUNCH
+        return f.line is not None and f.line < start
 
     return [dataclasses.replace(f, role=Role.CONTEXT, cause=None) if before(f) and f.role is not Role.CONTEXT else f
             for f in findings if not (before(f) and f.role is Role.CONTEXT and f.rule in _LAST_WORDS)]

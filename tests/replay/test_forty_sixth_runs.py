@@ -233,3 +233,83 @@ def test_neurons_collectives_without_efa_are_a_network_failure(tmp_path, ruleset
     ]
     seen = incidents_of(tmp_path, {"instance1.log": "\n".join(lines) + "\n"}, ruleset)
     assert seen and seen[0].cause is Cause.NETWORK, seen
+
+
+# --- a host's log of torchrun launches appended one after another ---------------------------------
+
+
+def _launch(host: str, started: str, ended: str, rank: int, failure: list[str], exitcode: int, steps: int = 30) -> list[str]:
+    day, clock = started.split(" ")
+    lines = ["+ torchrun --nnodes=2 --nproc-per-node=8 --max-restarts=0 --rdzv-endpoint=trn-01:29400 --tee 3 finetune.py --resume",
+             f"[{started},509] torch.distributed.run: [WARNING] ",
+             f"[{started},509] torch.distributed.run: [WARNING] *****************************************",
+             f"[{started},509] torch.distributed.run: [WARNING] Setting OMP_NUM_THREADS environment variable for each process "
+             "to be 1 in default, to avoid your system being overloaded, please further tune the variable for optimal "
+             "performance in your application as needed. ",
+             f"[{started},509] torch.distributed.run: [WARNING] *****************************************"]
+    hour = int(clock[:2])
+    lines += [f"[default0]:{day} {hour + 1 + k // 60:02d}:{k % 60:02d}:10,000 | INFO | trainer | step {100 * k} | loss 2.5"
+              for k in range(steps)]
+    lines += failure
+    lines += [f"[{ended},718] torch.distributed.elastic.multiprocessing.api: [ERROR] failed (exitcode: {exitcode}) "
+              f"local_rank: {rank % 8} (pid: 2664651) of binary: /opt/conda/bin/python",
+              "torch.distributed.elastic.multiprocessing.errors.ChildFailedError: ",
+              "============================================================",
+              "finetune.py FAILED",
+              "------------------------------------------------------------",
+              "Root Cause (first observed failure):",
+              "[0]:",
+              f"  time      : {ended.replace(' ', '_')}",
+              f"  host      : {host}",
+              f"  rank      : {rank} (local_rank: {rank % 8})",
+              f"  exitcode  : {exitcode} (pid: 2664651)",
+              "  error_file: <N/A>",
+              "============================================================"]
+    return lines
+
+
+_SHAPE_ERROR = ["[default6]:[rank14]: Traceback (most recent call last):",
+                '[default6]:[rank14]:   File "/workspace/model/loss.py", line 57, in forward',
+                "[default6]:[rank14]:     return F.cross_entropy(logits.view(-1, logits.size(-1)), labels.view(-1))",
+                "[default6]:[rank14]: ValueError: Expected input batch_size (65536) to match target batch_size (65535)."]
+
+
+def test_a_kernels_kill_of_an_earlier_launch_is_not_the_last_launchs_failure(tmp_path, ruleset: RuleSet) -> None:
+    # the host's log holds two launches; the kernel's OOM kill a day before the second began
+    # ended the first: the second's exception is the job's failure
+    log = (_launch("trn-15", "2024-05-27 02:01:09", "2024-05-28 00:48:41", 14, [], -9)
+           + _launch("trn-15", "2024-05-29 02:28:02", "2024-05-29 08:29:42", 14, _SHAPE_ERROR, 1))
+    files = {"logs/trn-15.log": "\n".join(log) + "\n",
+             "dmesg-trn-15.txt": "[Tue May 28 00:48:40 2024] Out of memory: Killed process 2365297 (python) "
+                                 "total-vm:346444283kB, anon-rss:317718528kB, file-rss:637929kB, shmem-rss:0kB, UID:0 "
+                                 "pgtables:622412kB oom_score_adj:0\n"}
+    seen = incidents_of(tmp_path, files, ruleset)
+    assert seen[0].cause is Cause.PYTHON_EXCEPTION and seen[0].rank == 14, seen
+
+
+def test_a_gpu_fault_of_a_host_the_last_launch_left_is_not_its_failure(tmp_path, ruleset: RuleSet) -> None:
+    # the first host's GPU had an uncorrectable ECC error in its second launch; it was replaced,
+    # and the last launch, on another host, failed with an exception of its own
+    ecc = ["[default1]:[rank1]: RuntimeError: CUDA error: uncorrectable ECC error encountered"]
+    old = (_launch("gpu-7", "2024-07-24 02:56:03", "2024-07-24 08:10:00", 0, _SHAPE_ERROR[:0], 1)
+           + _launch("gpu-7", "2024-07-25 03:48:25", "2024-07-25 12:14:00", 1, ecc, 1))
+    new = _launch("gpu-26", "2024-07-25 20:11:10", "2024-07-26 01:00:00", 14, _SHAPE_ERROR, 1)
+    files = {"logs/gpu-7.log": "\n".join(old) + "\n", "logs/gpu-26.log": "\n".join(new) + "\n",
+             "dmesg-gpu-7.txt": "[Thu Jul 25 12:13:57 2024] NVRM: Xid (PCI:0000:2a:00): 48, pid=502232, name=python3, "
+                                "An uncorrectable double bit error (DBE) has been detected on GPU in the framebuffer at "
+                                "partition 5, subpartition 0.\n"}
+    seen = incidents_of(tmp_path, files, ruleset)
+    assert seen[0].cause is Cause.PYTHON_EXCEPTION and seen[0].rank == 14, seen
+
+
+def test_a_gpu_fault_of_a_host_the_last_launch_used_still_counts(tmp_path, ruleset: RuleSet) -> None:
+    # the same, but the host with the ECC error ran the last launch too: its GPU is still suspect
+    ecc = ["[default1]:[rank1]: RuntimeError: CUDA error: uncorrectable ECC error encountered"]
+    log = (_launch("gpu-7", "2024-07-25 03:48:25", "2024-07-25 12:14:00", 1, ecc, 1)
+           + _launch("gpu-7", "2024-07-25 20:11:10", "2024-07-26 01:00:00", 14, _SHAPE_ERROR, 1))
+    files = {"logs/gpu-7.log": "\n".join(log) + "\n",
+             "dmesg-gpu-7.txt": "[Thu Jul 25 12:13:57 2024] NVRM: Xid (PCI:0000:2a:00): 48, pid=502232, name=python3, "
+                                "An uncorrectable double bit error (DBE) has been detected on GPU in the framebuffer at "
+                                "partition 5, subpartition 0.\n"}
+    seen = incidents_of(tmp_path, files, ruleset)
+    assert any(i.cause is Cause.ECC_MEMORY for i in seen), seen
