@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from datetime import timedelta
 from collections.abc import Iterable, Mapping, Sequence
+from datetime import timedelta
 
 from detector.pipeline.filescan import FileScan
 from detector.support.compressed import open_log
