@@ -77,11 +77,12 @@ def _time_key(f: Finding) -> datetime | None:
     return f.time
 
 
-def _group_by_attempt(findings: Sequence[Finding]) -> list[list[Finding]]:
+def _group_by_attempt(findings: Sequence[Finding], *, untimed_last: bool = False) -> list[list[Finding]]:
     """Split findings by torchrun attempt; findings without an attempt (kernel logs, consoles)
     go to the attempt whose time span holds them, else the nearest earlier one, else the first;
-    those with no time to the last (what was collected after the job: a pod's description, the
-    scheduler's events, a kernel log whose boot is not dated)."""
+    with ``untimed_last`` (the attempts are the job's, each in files of its own or marked in
+    one), those with no time to the last (what was collected after the job: a pod's description,
+    the scheduler's events, a kernel log whose boot is not dated)."""
     attempts = sorted({f.attempt for f in findings if f.attempt is not None})
     if len(attempts) <= 1:
         return [list(findings)] if findings else []
@@ -94,7 +95,7 @@ def _group_by_attempt(findings: Sequence[Finding]) -> list[list[Finding]]:
         if f.attempt is not None:
             groups[f.attempt].append(f)
             continue
-        target = attempts[0] if f.time is not None else attempts[-1]
+        target = attempts[-1] if f.time is None and untimed_last else attempts[0]
         if f.time is not None:
             for a in attempts:  # the latest attempt that had started by then
                 lo, _hi = spans[a]
@@ -354,18 +355,30 @@ RULE_LAUNCH_FAILURE = "cuda.launch_failure"  # rules/cuda.yaml
 GPU_FAULT_AFTER = timedelta(hours=1)
 
 
-def _gpu_fault_behind(primary: Finding, initiators: Sequence[Finding]) -> Finding:
+def _gpu_fault_behind(primary: Finding, initiators: Sequence[Finding], node: str | None = None) -> Finding:
     """A rank's "unspecified launch failure" is what a process sees when its GPU falls off the bus;
     the kernel's fault for a GPU of that node, logged later than the time the rank's line was
     given (an unstamped traceback takes the time of the last stamped line before it, often the
-    start of the job), is the failure, not the application."""
-    if primary.rule != RULE_LAUNCH_FAILURE or primary.node is None or primary.time is None:
-        return primary
+    start of the job), is the failure, not the application. So is a fatal error of its NVLink
+    (Xid 74), and a kernel's fault stamped a whole number of time zones from the rank's line (a
+    kernel log in the node's local time beside a program's UTC). ``node``: the rank's, where its
+    line names none."""
     nodes = {f.node for f in initiators if f.node is not None}
-    one_node = all(same_host(n, primary.node) for n in nodes)  # (a kernel paste without host names: this node's)
-    later = [f for f in initiators if f.cause is Cause.GPU_HARDWARE and f.time is not None
-             and (same_host(f.node, primary.node) if f.node is not None else one_node)
-             and timedelta(0) <= f.time - primary.time <= GPU_FAULT_AFTER]
+    node = primary.node or node or (next(iter(nodes)) if len(nodes) == 1 else None)  # (or the run's one node)
+    if primary.rule != RULE_LAUNCH_FAILURE or node is None or primary.time is None:
+        return primary
+    one_node = all(same_host(n, node) for n in nodes)  # (a kernel paste without host names: this node's)
+
+    def close(gap: timedelta) -> bool:
+        # (a zone's gap to within two minutes: the rank's line may take its time from a line
+        # before it, and a gap of hours a few minutes off a zone's is another event)
+        off = abs(gap).total_seconds() % ZONE_STEP_S
+        return timedelta(0) <= gap <= GPU_FAULT_AFTER or (
+            abs(gap).total_seconds() >= ZONE_STEP_S and abs(gap) <= MAX_ZONE_GAP and min(off, ZONE_STEP_S - off) <= FAULT_ZONE_SLACK_S)
+
+    later = [f for f in initiators if f.cause in (Cause.GPU_HARDWARE, Cause.NVLINK) and f.time is not None
+             and (same_host(f.node, node) if f.node is not None else one_node)
+             and close(f.time - primary.time)]
     return min(later, key=lambda f: (f.time, -_strength(f))) if later else primary
 
 
@@ -536,7 +549,8 @@ def _failure_incident(group: Sequence[Finding], initiators: Sequence[Finding], f
     if primary.cause is Cause.NETWORK:
         primary, lost_to = _named_by_the_peers(primary, kept, group)
     seen_by = primary
-    behind = _gpu_fault_behind(primary, kept)
+    behind = _gpu_fault_behind(primary, kept, facts.ranks[primary.rank].node
+                               if primary.rank is not None and primary.rank in facts.ranks else None)
     primary = _memory_fault_behind(behind, kept)
     rank, node = primary.rank, primary.node
     if primary is not seen_by and rank is None and (primary.gpu is None or not any(r.gpu for r in facts.ranks.values())):
@@ -777,14 +791,24 @@ def _with_folder_attempts(findings: Sequence[Finding]) -> tuple[list[Finding], i
     return out, len(order) - 1
 
 
+RULE_IB_ASYNC = "nccl.ib_async_event"  # rules/nccl.yaml: an adapter's asynchronous event
+
+
 def _after_a_clean_last_attempt(incidents: list[Incident], last_attempt: int, facts: RunFacts) -> list[Incident]:
     """``incidents`` without the earlier attempts' where no failure of the job's last attempt is
     left (and it said it ended well): the job was resubmitted after them and its last attempt ran
-    well; a node an earlier attempt's fault was on was replaced or is left to its own check."""
+    well; a node an earlier attempt's fault was on was replaced or is left to its own check. (An
+    adapter's port error in the last attempt, which it trained on after to its good end, is a
+    port that flapped and came back: no failure of it.)"""
+    def flapped(f: Finding) -> bool:
+        return f.attempt == last_attempt and f.rule == RULE_IB_ASYNC and f.field("event") == "port error"
+
+    incidents = [i for i in incidents if not (any(f.attempt == last_attempt for f in i.evidence) and all(
+        flapped(f) for f in i.evidence if f.role is Role.INITIATOR))]
     if any(any(f.attempt == last_attempt for f in i.evidence) for i in incidents):
         return incidents
     if any(f.attempt == last_attempt and f.role is not Role.CONTEXT and f.cause is not Cause.STRAGGLER
-           for f in facts.findings):
+           and not flapped(f) for f in facts.findings):
         return incidents
     # (but a GPU's, its memory's or its links' fault on a node the last attempt ran on again, or
     # where its lines name no host: still suspect, as after a restart torchrun's agent made)
@@ -815,7 +839,10 @@ def attribute(facts: RunFacts) -> list[Incident]:
         _recovery_actions_after_a_fault(
             [f for f in facts.findings if f.cause is not Cause.STRAGGLER and not f.rule.startswith(RULE_GPU_OUTLIER)])))),
         facts)
-    late = _after_the_job(failure_findings, facts)
+    # (where a job's attempts are known, after its last attempt's workers exited: an earlier
+    # attempt's exits say nothing of when the job ended)
+    late = _after_the_job(failure_findings if last_attempt is None else
+                          [f for f in failure_findings if f.attempt in (None, last_attempt)], facts)
     later_incidents: list[Incident] = []
     if late:
         # a machine fault after every worker had exited is no cause of this run's end: an incident
@@ -823,7 +850,7 @@ def attribute(facts: RunFacts) -> list[Incident]:
         later_incidents = [_failure_incident(late, late, facts)[0]]
         gone = {id(f) for f in late}
         failure_findings = [f for f in failure_findings if id(f) not in gone]
-    for group in _group_by_attempt(failure_findings):
+    for group in _group_by_attempt(failure_findings, untimed_last=facts.last_file_attempt is not None):
         initiators = [f for f in group if f.role is Role.INITIATOR and f.cause is not None and f.rule != RULE_STALL]
         hung = finish_incident(group, facts, stopped_by=initiators) if initiators else None
         if hung is not None:
@@ -956,6 +983,10 @@ def _faults_after_the_failure(incidents: Sequence[Incident]) -> list[Incident]:
                                      for s in starts)
 
     return [i for i in incidents if i.remediation.drain_node and i.cause is Cause.NETWORK and late(i)]
+
+
+MAX_ZONE_GAP = timedelta(hours=14)  # two clocks' zones at most this far apart
+FAULT_ZONE_SLACK_S = 120
 
 
 def _a_zone_apart(gap: timedelta) -> bool:

@@ -1939,6 +1939,14 @@ def storage_stall(incident: Incident, facts: RunFacts) -> Incident | None:
 # the same frames print when a process dies of a signal)
 FAULTHANDLER_LOADER = "python.faulthandler_in_data_loader"
 WAITED_FOR_BATCH = "python.waited_for_batch"  # a program's word that a rank waited long for its next batch
+WAITED_LONG_S = 60.0  # (a wait of seconds says the batch came late, not that the loader stalled)
+
+
+def _waited_long(f: Finding) -> bool:
+    try:
+        return f.rule == WAITED_FOR_BATCH and float(f.field("secs") or 0) >= WAITED_LONG_S
+    except ValueError:
+        return False
 ONE_DUMP_LINES = 80  # a stack dump's frames of the data loader span at most this many lines
 
 
@@ -1956,7 +1964,7 @@ def loader_dump_behind(incident: Incident, facts: RunFacts) -> Incident | None:
     # also dumps a healthy rank waiting for a batch, and training goes on after it; the others'
     # teardown may follow it at length in a combined log)
     # (and the program's own word that the rank waits for its next batch, among its last words)
-    loader = [f for f in facts.findings if f.rule in (RULE_STACK_LOADER, FAULTHANDLER_LOADER, WAITED_FOR_BATCH)]
+    loader = [f for f in facts.findings if f.rule in (RULE_STACK_LOADER, FAULTHANDLER_LOADER) or _waited_long(f)]
     dumps = [f for f in loader if (f.rank == rank or (pid is not None and f.pid == pid))
              and (f.rule == RULE_STACK_LOADER or _last_words_or_before_the_timeouts(f, facts))]
     if (not dumps and loader and all(f.rank is None and f.pid is None for f in loader)
@@ -1984,7 +1992,7 @@ def _loader_dump_of_one_rank(incident: Incident, facts: RunFacts) -> Incident | 
     one the others waited for, was waiting for its next batch. So is the program's own word, among
     its last words before the timeouts, that one rank waits long for its next batch."""
     dumps = [f for f in facts.findings if f.rule == RULE_STACK_LOADER] or [
-        f for f in facts.findings if f.rule == WAITED_FOR_BATCH and _last_words_or_before_the_timeouts(f, facts)]
+        f for f in facts.findings if _waited_long(f) and _last_words_or_before_the_timeouts(f, facts)]
     ranks = {f.rank for f in dumps}
     if not dumps or len(ranks) != 1 or None in ranks:
         return None

@@ -1691,6 +1691,35 @@ def demote_recovered_flaps(findings: Sequence[Finding], ranks_until: datetime | 
     return [dataclasses.replace(f, role=Role.CONTEXT, cause=None) if id(f) in demoted else f for f in findings]
 
 
+NCCL_PORT_ERROR = "nccl.ib_async_event"  # rules/nccl.yaml, its event "port error"
+NCCL_PORT_ACTIVE = "nccl.ib_port_active"
+
+
+def demote_nccl_port_flaps(findings: Sequence[Finding]) -> list[Finding]:
+    """``findings`` with NCCL's word of an InfiniBand port error made context, cause none, where the
+    same port came back up right after it ("Got async event : port active", within
+    :data:`FLAP_LINES` lines of its file and :data:`FLAP_UP_WITHIN`) and nothing of the job's
+    failed within :data:`FLAP_LEAD` after it: a flap that recovered, which the job trained on
+    through (the job's failure hours later is another's)."""
+    errors = [f for f in findings if f.rule == NCCL_PORT_ERROR and f.field("event") == "port error"
+              and f.role is Role.INITIATOR and f.file and f.line is not None and f.time is not None]
+    if not errors:
+        return list(findings)
+    ups = [f for f in findings if f.rule == NCCL_PORT_ACTIVE and f.file and f.line is not None]
+    failing = [f.time for f in findings if f.time is not None and f.rule != NCCL_PORT_ERROR
+               and (f.role is Role.COLLATERAL or (f.role is Role.INITIATOR and f.cause is not None))]
+
+    def flapped(d: Finding) -> bool:
+        back = any(u.file == d.file and 0 < (u.line or 0) - (d.line or 0) <= FLAP_LINES
+                   and (u.field("hca"), u.field("port")) == (d.field("hca"), d.field("port"))
+                   and u.rank == d.rank and (u.time is None or d.time is None or u.time - d.time <= FLAP_UP_WITHIN)
+                   for u in ups)
+        return back and d.time is not None and not any(-FLAP_SKEW <= t - d.time <= FLAP_LEAD for t in failing)
+
+    demoted = {id(d) for d in errors if flapped(d)}
+    return [dataclasses.replace(f, role=Role.CONTEXT, cause=None) if id(f) in demoted else f for f in findings]
+
+
 FABRIC_NODES = 3  # nodes whose links went down at once: the switch or the fabric between them
 FABRIC_WITHIN = timedelta(seconds=30)
 

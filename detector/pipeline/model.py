@@ -33,6 +33,7 @@ from detector.pipeline.findings import (
     demote_foreign_app_faults,
     demote_kill_after_watchdog,
     demote_launcher_reply_race,
+    demote_nccl_port_flaps,
     demote_orphaned_spawn_children,
     demote_recovered_flaps,
     demote_repeated_actor_exceptions,
@@ -204,8 +205,8 @@ def run_findings(scans: Sequence[FileScan], idx: RunIndex, rules: RuleSet,
         demote_caught_oom(demote_abort_after_cpp_exception(findings)))))))
     ends = [t for s in scans if s.file.kind is FileKind.RANK_LOG and (t := s.last_time) is not None]
     ranks_logged = any(s.file.kind is FileKind.RANK_LOG and s.lines > 0 for s in scans)
-    findings = fabric_wide_link_loss(
-        demote_faults_before_driver_load(demote_recovered_flaps(findings, max(ends) if ends else None), ranks_logged))
+    findings = fabric_wide_link_loss(demote_faults_before_driver_load(
+        demote_nccl_port_flaps(demote_recovered_flaps(findings, max(ends) if ends else None)), ranks_logged))
     findings = oom_killed_loader_workers(demote_bystander_ooms(findings))
     findings = demote_after_exit(demote_after_success(demote_secondary_xids(demote_kill_after_watchdog(place_gpu_faults(findings, idx)))))
     findings = demote_caught_exceptions(demote_repeated_actor_exceptions(verl_worker_ranks(findings), scans), scans, idx.file_rank)
@@ -359,6 +360,11 @@ RESUME_LINES = 300
 ENDED_WELL_LINES = 30
 ATTEMPT_GAP = timedelta(seconds=30)  # one numbered file's last line before the next one's first, at least
 ATTEMPT_START_GAP = timedelta(hours=1)  # or its first line before the next one's, where that one resumes
+MAX_CLOCK_GAP = timedelta(hours=14)  # (two clocks' zones at most this far apart)
+# a requeued job's own word that it was requeued or resumes its run (not a model's "Loading
+# checkpoint shards", which every fine-tune prints)
+_REQUEUED = re.compile(r"(?i)SLURM_RESTART_COUNT=[1-9]|requeue|resum(?:e|es|ed|ing) (?:from|training|at)|--resume\b"
+                       r"|found checkpoint|restart(?:ing|ed)? from")
 # Slurm's outputs of one job's restarts ("slurm-5746418_3.out") and of its resubmission under a new id
 _SLURM_OUTPUT = re.compile(r"^slurm-(?P<job>[0-9]{1,12})(?:_(?P<n>[0-9]{1,4}))?(?P<ext>\.(?:out|err|log))$")
 
@@ -377,6 +383,7 @@ def _progress_end(scan: FileScan) -> datetime | None:
 
 ATTEMPT_MARKER = "launcher.attempt_marker"  # rules/launchers.yaml
 ATTEMPT_LINES = 20  # lines of a file after its last attempt's mark, at least: that attempt ran
+ATTEMPT_MIN_LINES = 5  # lines from one attempt's mark to the next one's, at least
 
 
 def _marked_attempts(findings: list[Finding], lines: Mapping[str, int]) -> tuple[list[Finding], int] | None:
@@ -397,6 +404,8 @@ def _marked_attempts(findings: list[Finding], lines: Mapping[str, int]) -> tuple
     numbers = [small_int(f.field("n") or "") or 0 for f in marks]
     if any(b <= a for a, b in itertools.pairwise(numbers)):
         return None
+    if any((b.line or 0) - (a.line or 0) < ATTEMPT_MIN_LINES for a, b in itertools.pairwise(marks)):
+        return None  # (a retry loop's tries a few lines apart: an upload's, not the job's attempts)
     (file,) = files
     starts = [f.line or 0 for f in marks]
     out = [replace(f, attempt=max(0, bisect.bisect_right(starts, f.line) - 1))
@@ -459,7 +468,7 @@ def _previous_containers(findings: list[Finding], scans: Sequence[FileScan]
         if earlier.first_time is not None and later.first_time is not None and earlier.first_time > later.first_time:
             return None
     folders = {name.rpartition("/")[0] for name in pairs}
-    starts = [t for e, _later in pairs.values() if (t := e.first_time) is not None]
+    ends = [t for e, _later in pairs.values() if (t := e.last_time) is not None]
     attempt: dict[str, int] = {}
     for name, scan in logs.items():
         folder, _, base = name.rpartition("/")
@@ -468,8 +477,12 @@ def _previous_containers(findings: list[Finding], scans: Sequence[FileScan]
         if _PREVIOUS_FILE.match(base) is not None:
             attempt[scan.file.display] = 0
         elif any(later is scan for _e, later in pairs.values()) or (
-                starts and scan.first_time is not None and scan.first_time > min(starts)):
+                ends and scan.first_time is not None and scan.first_time > min(ends)):
             attempt[scan.file.display] = 1
+        else:
+            # a container that ran through the others' restart (one pod's container restarted,
+            # not the job): no attempts of the job
+            return None
     out = [replace(f, attempt=attempt[f.file]) if f.file in attempt else f for f in findings]
     ended = all(_ended_well(later, out, 1) for _e, later in pairs.values())
     return out, 1, ended, None
@@ -504,7 +517,8 @@ def numbered_file_attempts(findings: list[Finding], scans: Sequence[FileScan]
             return findings, None, False, None
         if later.first_time - end < ATTEMPT_GAP and not (
                 earlier.first_time is not None and later.first_time - earlier.first_time >= ATTEMPT_START_GAP
-                and any(_RESUMES.search(line) for line in tail_of(later)[:RESUME_LINES])):
+                and end - later.first_time <= MAX_CLOCK_GAP
+                and any(_REQUEUED.search(line) for line in tail_of(later)[:RESUME_LINES])):
             # (side by side, or one ran into the next: no attempts; but one that began hours after
             # the one before it and says it resumes is the job's next attempt, whatever the clocks
             # of a wrapper's local time and a program's UTC make of their ends)

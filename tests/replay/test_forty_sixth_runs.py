@@ -313,3 +313,58 @@ def test_a_gpu_fault_of_a_host_the_last_launch_used_still_counts(tmp_path, rules
                                 "partition 5, subpartition 0.\n"}
     seen = incidents_of(tmp_path, files, ruleset)
     assert any(i.cause is Cause.ECC_MEMORY for i in seen), seen
+
+
+# --- a GPU's NVLink fault in the node's kernel log, on the node's local clock ---------------------
+
+
+def test_a_launch_failure_with_the_nodes_nvlink_fault_a_zone_away_is_nvlink(tmp_path, ruleset: RuleSet) -> None:
+    # rank 1's "unspecified launch failure", stamped by the program in UTC; the node's kernel log,
+    # in its local time nine hours ahead, has the GPU's NVLink fault at that moment
+    steps = [f"  0: 2024-05-20 08:{k:02d}:40,990 | INFO | trainer | step {100 * k} | loss 3.1" for k in range(26, 56)]
+    out = [*steps,
+           "  1: Traceback (most recent call last):",
+           '  1:   File "/mnt/code/gpt/train.py", line 584, in train',
+           "  1:     loss.backward()",
+           "  1: RuntimeError: CUDA error: unspecified launch failure",
+           "srun: error: gn0075: task 1: Exited with exit code 1",
+           "srun: error: gn0075: task 0: Aborted (core dumped)"]
+    files = {"slurm-1584921.out": "\n".join(out) + "\n",
+             "dmesg-gn0075.txt": "[Mon May 20 17:55:45 2024] NVRM: Xid (PCI:0000:0f:00): 74, pid=1582747, name=python, "
+                                 "NVLink: fatal error detected on link 0(0x0, 0x0, 0x10000, 0x0, 0x0, 0x0, 0x0)\n"}
+    seen = incidents_of(tmp_path, files, ruleset)
+    assert seen[0].cause is Cause.NVLINK and seen[0].rank == 1, seen
+
+
+# --- an InfiniBand port that flapped and came back ------------------------------------------------
+
+
+def _flap(rank: int, host: str) -> list[str]:
+    return [f"{rank:3d}: {host}:1237036:1237047 [1] transport/net_ib.cc:101 NCCL WARN NET/IB : mlx5_1:1 Got async event : port error",
+            f"{rank:3d}: {host}:1237036:1237047 [1] transport/net_ib.cc:101 NCCL WARN NET/IB : mlx5_1:1 Got async event : port active"]
+
+
+def test_a_port_that_flapped_in_a_last_attempt_that_ended_well_is_no_failure(tmp_path, ruleset: RuleSet) -> None:
+    # the first attempt ran out of GPU memory; the second flapped a port, trained on and finished
+    first = [*_steps(0, 0, 25, 8),
+             "  5: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 5 has a total capacity of 79.11 GiB of which 1.2 GiB is free.",
+             "srun: error: hgx-b099: task 5: Exited with exit code 1",
+             "srun exit code 1"]
+    last = [*_steps(0, 5000, 12, 10), *_flap(9, "hgx-b101"), *_steps(0, 6300, 30, 12),
+            "  0: 2025-03-18 12:23:12,735 | INFO | trainer | training finished: 8000 steps, final loss 3.5930",
+            "srun exit code 0 after 7h37m (Tue Mar 18 12:24:05 CET 2025)",
+            "training finished, exiting loop"]
+    lines = ["==== attempt 1/3  Mon Mar 17 10:35:51 CET 2025 ====", *first, "sleeping 120s before next attempt",
+             "==== attempt 2/3  Tue Mar 18 04:46:36 CET 2025 ====", *last]
+    seen = incidents_of(tmp_path, {"slurm-2385424.out": "\n".join(lines) + "\n"}, ruleset)
+    assert not seen, seen
+
+
+def test_a_port_that_flapped_hours_before_the_failure_is_not_its_cause(tmp_path, ruleset: RuleSet) -> None:
+    # the port came back at once and training went on for hours before the ranks timed out
+    lines = [*_steps(0, 0, 10, 8), *_flap(9, "hgx-b101"), *_steps(0, 1000, 50, 10),
+             *[f"{r:3d}: [rank{r}]:[E ProcessGroupNCCL.cpp:607] [Rank {r}] Watchdog caught collective operation timeout: "
+               "WorkNCCL(SeqNum=302495, OpType=ALLREDUCE, NumelIn=1048576, NumelOut=1048576, Timeout(ms)=600000) ran for "
+               "600023 milliseconds before timing out." for r in (0, 1, 2, 3)]]
+    seen = incidents_of(tmp_path, {"slurm-2385424.out": "\n".join(lines) + "\n"}, ruleset)
+    assert seen and seen[0].cause is not Cause.NETWORK, seen

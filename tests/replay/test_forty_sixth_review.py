@@ -1,0 +1,58 @@
+"""The forty-sixth session's review: run folders a reviewer built where the session's new readings
+of a job's attempts and of runtimes' fatal lines turned a right diagnosis wrong
+(tests/replay/data/review46/), with a pod's description kept as a guard."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from detector.rules.engine import RuleSet
+from detector.types import Cause
+from tests.support.replaying import incidents_of
+
+DATA = Path(__file__).parent / "data" / "review46"
+
+
+def _folder(name: str) -> dict[str, str]:
+    return {str(p.relative_to(DATA / name)): p.read_text() for p in sorted((DATA / name).rglob("*")) if p.is_file()}
+
+
+def test_one_pods_restart_is_no_attempt_of_the_job(tmp_path: Path, ruleset: RuleSet) -> None:
+    # worker-1's container ran out of GPU memory and restarted; the other pods ran on through it
+    # (begun a second after worker-1's first container) and timed out waiting for it
+    seen = incidents_of(tmp_path, _folder("prevpod_sibling"), ruleset)
+    assert seen and seen[0].cause is Cause.CUDA_OOM, seen
+
+
+def test_a_pod_that_never_restarted_keeps_its_failure(tmp_path: Path, ruleset: RuleSet) -> None:
+    # worker-0 restarted after a start-up error and trained to its end; master-0 never restarted,
+    # and its checkpoint save failed
+    seen = incidents_of(tmp_path, _folder("prevpod_unpaired_fail"), ruleset)
+    assert seen and seen[0].cause is Cause.PYTHON_EXCEPTION and seen[0].rank == 0, seen
+
+
+@pytest.mark.parametrize("name", ["array_overlap", "array_overlap_ids"])
+def test_side_by_side_slurm_outputs_are_no_requeue(name: str, tmp_path: Path, ruleset: RuleSet) -> None:
+    # two array tasks (or two jobs) ran at once for an hour and a half, the later one loading a
+    # model's "checkpoint shards": task 0's KeyError is not cleared by task 1's clean end
+    seen = incidents_of(tmp_path, _folder(name), ruleset)
+    assert seen and seen[0].cause is Cause.PYTHON_EXCEPTION and seen[0].rank == 5, seen
+
+
+def test_xlas_fatal_word_that_another_task_died_is_no_crash_of_its_own(tmp_path: Path, ruleset: RuleSet) -> None:
+    # the survivors' "Terminating process because the coordinator detected missing heartbeats"
+    seen = incidents_of(tmp_path, _folder("jax_heartbeat_tf"), ruleset)
+    assert not seen or seen[0].cause is not Cause.CRASH_SIGNAL, seen
+
+
+def test_an_uploads_retries_after_the_failure_are_no_attempts(tmp_path: Path, ruleset: RuleSet) -> None:
+    # "Attempt 1/10: uploading", "Attempt 2/10: ..." a few lines apart after the traceback
+    seen = incidents_of(tmp_path, _folder("marker_upload_after_fail"), ruleset)
+    assert seen and seen[0].cause is Cause.PYTHON_EXCEPTION and seen[0].rank == 3, seen
+
+
+def test_a_pods_description_of_its_oom_kill_still_counts(tmp_path: Path, ruleset: RuleSet) -> None:
+    seen = incidents_of(tmp_path, _folder("prevpod_describe"), ruleset)
+    assert seen and seen[0].cause is Cause.HOST_OOM_KILL, seen
