@@ -21,6 +21,7 @@ from detector.pipeline.tail import (
     is_progress,
     own_last_progress,
     own_progress_stamped_after,
+    progress_between,
     progress_lines_after,
     says_completed,
     tail_event,
@@ -1693,14 +1694,16 @@ def demote_recovered_flaps(findings: Sequence[Finding], ranks_until: datetime | 
 
 NCCL_PORT_ERROR = "nccl.ib_async_event"  # rules/nccl.yaml, its event "port error"
 NCCL_PORT_ACTIVE = "nccl.ib_port_active"
+FLAP_WENT_ON = 3  # lines of training progress after a port's flap, in its file
 
 
-def demote_nccl_port_flaps(findings: Sequence[Finding]) -> list[Finding]:
+def demote_nccl_port_flaps(findings: Sequence[Finding], scans: Sequence[FileScan]) -> list[Finding]:
     """``findings`` with NCCL's word of an InfiniBand port error made context, cause none, where the
     same port came back up right after it ("Got async event : port active", within
-    :data:`FLAP_LINES` lines of its file and :data:`FLAP_UP_WITHIN`) and nothing of the job's
-    failed within :data:`FLAP_LEAD` after it: a flap that recovered, which the job trained on
-    through (the job's failure hours later is another's)."""
+    :data:`FLAP_LINES` lines of its file and :data:`FLAP_UP_WITHIN`), training went on after it
+    (:data:`FLAP_WENT_ON` lines of progress in its file before anything else there failed) and
+    nothing of the job's failed within :data:`FLAP_LEAD` after it: a flap that recovered, which the
+    job trained on through (the job's failure hours later is another's)."""
     errors = [f for f in findings if f.rule == NCCL_PORT_ERROR and f.field("event") == "port error"
               and f.role is Role.INITIATOR and f.file and f.line is not None and f.time is not None]
     if not errors:
@@ -1709,12 +1712,25 @@ def demote_nccl_port_flaps(findings: Sequence[Finding]) -> list[Finding]:
     failing = [f.time for f in findings if f.time is not None and f.rule != NCCL_PORT_ERROR
                and (f.role is Role.COLLATERAL or (f.role is Role.INITIATOR and f.cause is not None))]
 
+    by_file = {s.file.display: s for s in scans}
+
+    def went_on(d: Finding) -> bool:
+        scan = by_file.get(d.file or "")
+        if scan is None or d.line is None:
+            return False
+        later = [f.line for f in findings if f.file == d.file and f.line is not None and f.line > d.line
+                 and f.rule not in (NCCL_PORT_ERROR, NCCL_PORT_ACTIVE)
+                 and (f.role is Role.COLLATERAL or (f.role is Role.INITIATOR and f.cause is not None))]
+        end = min(later) if later else scan.lines + 1
+        return progress_between(scan, d.line, end, enough=FLAP_WENT_ON) >= FLAP_WENT_ON
+
     def flapped(d: Finding) -> bool:
         back = any(u.file == d.file and 0 < (u.line or 0) - (d.line or 0) <= FLAP_LINES
                    and (u.field("hca"), u.field("port")) == (d.field("hca"), d.field("port"))
                    and u.rank == d.rank and (u.time is None or d.time is None or u.time - d.time <= FLAP_UP_WITHIN)
                    for u in ups)
-        return back and d.time is not None and not any(-FLAP_SKEW <= t - d.time <= FLAP_LEAD for t in failing)
+        return (back and d.time is not None and not any(-FLAP_SKEW <= t - d.time <= FLAP_LEAD for t in failing)
+                and went_on(d))
 
     demoted = {id(d) for d in errors if flapped(d)}
     return [dataclasses.replace(f, role=Role.CONTEXT, cause=None) if id(f) in demoted else f for f in findings]

@@ -206,7 +206,7 @@ def run_findings(scans: Sequence[FileScan], idx: RunIndex, rules: RuleSet,
     ends = [t for s in scans if s.file.kind is FileKind.RANK_LOG and (t := s.last_time) is not None]
     ranks_logged = any(s.file.kind is FileKind.RANK_LOG and s.lines > 0 for s in scans)
     findings = fabric_wide_link_loss(demote_faults_before_driver_load(
-        demote_nccl_port_flaps(demote_recovered_flaps(findings, max(ends) if ends else None)), ranks_logged))
+        demote_nccl_port_flaps(demote_recovered_flaps(findings, max(ends) if ends else None), scans), ranks_logged))
     findings = oom_killed_loader_workers(demote_bystander_ooms(findings))
     findings = demote_after_exit(demote_after_success(demote_secondary_xids(demote_kill_after_watchdog(place_gpu_faults(findings, idx)))))
     findings = demote_caught_exceptions(demote_repeated_actor_exceptions(verl_worker_ranks(findings), scans), scans, idx.file_rank)
@@ -362,8 +362,9 @@ ATTEMPT_GAP = timedelta(seconds=30)  # one numbered file's last line before the 
 ATTEMPT_START_GAP = timedelta(hours=1)  # or its first line before the next one's, where that one resumes
 MAX_CLOCK_GAP = timedelta(hours=14)  # (two clocks' zones at most this far apart)
 # a requeued job's own word that it was requeued or resumes its run (not a model's "Loading
-# checkpoint shards", which every fine-tune prints)
-_REQUEUED = re.compile(r"(?i)SLURM_RESTART_COUNT=[1-9]|requeue|resum(?:e|es|ed|ing) (?:from|training|at)|--resume\b"
+# checkpoint shards", which every fine-tune prints;
+# nor a command line's flags, "--resume auto", "#SBATCH --requeue")
+_REQUEUED = re.compile(r"(?i)SLURM_RESTART_COUNT=[1-9]|\brequeued\b|resum(?:e|es|ed|ing) (?:from|training|at)"
                        r"|found checkpoint|restart(?:ing|ed)? from")
 # Slurm's outputs of one job's restarts ("slurm-5746418_3.out") and of its resubmission under a new id
 _SLURM_OUTPUT = re.compile(r"^slurm-(?P<job>[0-9]{1,12})(?:_(?P<n>[0-9]{1,4}))?(?P<ext>\.(?:out|err|log))$")
@@ -401,11 +402,14 @@ def _marked_attempts(findings: list[Finding], lines: Mapping[str, int]) -> tuple
         return None
     if lines.get(next(iter(files)) or "", 0) - max(f.line or 0 for f in marks) < ATTEMPT_LINES:
         return None
+    # (a mark a few lines before the next one: an attempt that failed at once, "Unable to create
+    # step", goes with the next; a retry loop's tries a few lines apart, an upload's, leave one)
+    marks = [f for i, f in enumerate(marks) if i + 1 == len(marks) or (marks[i + 1].line or 0) - (f.line or 0) >= ATTEMPT_MIN_LINES]
+    if len(marks) < 2:
+        return None
     numbers = [small_int(f.field("n") or "") or 0 for f in marks]
     if any(b <= a for a, b in itertools.pairwise(numbers)):
         return None
-    if any((b.line or 0) - (a.line or 0) < ATTEMPT_MIN_LINES for a, b in itertools.pairwise(marks)):
-        return None  # (a retry loop's tries a few lines apart: an upload's, not the job's attempts)
     (file,) = files
     starts = [f.line or 0 for f in marks]
     out = [replace(f, attempt=max(0, bisect.bisect_right(starts, f.line) - 1))

@@ -312,12 +312,16 @@ def demote_earlier_launches(scans: Sequence[FileScan], findings: Sequence[Findin
     if not starts:
         return list(findings)
     # when the job's last launch began: the last time torchrun's banner was printed, in any file
-    # (each host's launcher prints it as a launch starts)
+    # of the job's (each host's launcher prints it as a launch starts; a file that shows training
+    # or a failure: a GPU check run with torchrun the next day, that passed, is another program)
+    job_files = {s.file.display for s in scans if s.last_progress is not None} | {
+        f.file for f in findings if f.file is not None and f.role is not Role.CONTEXT}
     banners: dict[str, list[Finding]] = {}
     for f in findings:
         if f.rule == LAUNCHER_BANNER and f.file is not None and f.time is not None:
             banners.setdefault(f.file, []).append(f)
-    began = max((f.time for fs in banners.values() for f in fs if f.time is not None), default=None)
+    began = max((f.time for file, fs in banners.items() if file in job_files for f in fs if f.time is not None),
+                default=None)
     # a file whose launches all began well before that (a host the last launch no longer used,
     # replaced after an earlier one failed on it): all of it is of earlier launches, and so is a
     # fault of its host's GPU
@@ -327,8 +331,11 @@ def demote_earlier_launches(scans: Sequence[FileScan], findings: Sequence[Findin
     left = {file for file, fs in banners.items() if began is not None
             and max(f.time for f in fs if f.time is not None) < began - OTHER_LAUNCH
             and (last := ended.get(file)) is not None and last < began}
+    # (the hosts of the files that ran on: named by their lines or by the files' names)
+    node_of = {s.file.display: s.file.node for s in scans}
     left_hosts = {_short(f.node) for f in findings if f.file in left and f.node}
     left_hosts -= {_short(f.node) for f in findings if f.file in banners and f.file not in left and f.node}
+    left_hosts -= {_short(n) for file in banners if file not in left and (n := node_of.get(file))}
 
     def before(f: Finding) -> bool:
         if f.cause in GPU_FAULTS:

@@ -56,3 +56,30 @@ def test_an_uploads_retries_after_the_failure_are_no_attempts(tmp_path: Path, ru
 def test_a_pods_description_of_its_oom_kill_still_counts(tmp_path: Path, ruleset: RuleSet) -> None:
     seen = incidents_of(tmp_path, _folder("prevpod_describe"), ruleset)
     assert seen and seen[0].cause is Cause.HOST_OOM_KILL, seen
+
+
+# --- the second review ----------------------------------------------------------------------------
+
+
+def test_a_port_flap_the_job_never_trained_on_after_is_its_cause(tmp_path: Path, ruleset: RuleSet) -> None:
+    # the port came back, but no step followed: the ranks timed out ten minutes later
+    seen = incidents_of(tmp_path, _folder("flap_hang_10min"), ruleset)
+    assert seen and seen[0].cause is Cause.NETWORK and seen[0].rank == 9, seen
+
+
+def test_an_attempt_that_failed_at_once_keeps_the_attempts(tmp_path: Path, ruleset: RuleSet) -> None:
+    # attempt 2/3's "Unable to create step" four lines before attempt 3/3, which trained to its end
+    seen = incidents_of(tmp_path, _folder("marker_fast_fail_between"), ruleset)
+    assert not seen, seen
+
+
+@pytest.mark.parametrize("name", ["relaunch_healthcheck_next_day", "relaunch_healthcheck_same_host"])
+def test_a_gpu_check_run_after_the_job_is_not_its_last_launch(name: str, tmp_path: Path, ruleset: RuleSet) -> None:
+    # torchrun's GPU check the next day (it passed), saved beside the job's log of two launches
+    seen = incidents_of(tmp_path, _folder(name), ruleset)
+    assert seen and seen[0].cause is Cause.ECC_MEMORY and seen[0].node == "trn-15", seen
+
+
+def test_a_resume_flag_on_side_by_side_outputs_is_no_requeue(tmp_path: Path, ruleset: RuleSet) -> None:
+    seen = incidents_of(tmp_path, _folder("array_overlap_resume_flag"), ruleset)
+    assert seen and seen[0].cause is Cause.PYTHON_EXCEPTION and seen[0].rank == 5, seen
