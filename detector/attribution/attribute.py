@@ -77,12 +77,15 @@ def _time_key(f: Finding) -> datetime | None:
     return f.time
 
 
-def _group_by_attempt(findings: Sequence[Finding], *, untimed_last: bool = False) -> list[list[Finding]]:
+def _group_by_attempt(findings: Sequence[Finding], *, untimed_last: bool = False,
+                      last_hosts: frozenset[str] = frozenset()) -> list[list[Finding]]:
     """Split findings by torchrun attempt; findings without an attempt (kernel logs, consoles)
     go to the attempt whose time span holds them, else the nearest earlier one, else the first;
     with ``untimed_last`` (the attempts are the job's, each in files of its own or marked in
     one), those with no time to the last (what was collected after the job: a pod's description,
-    the scheduler's events, a kernel log whose boot is not dated)."""
+    the scheduler's events, a kernel log whose boot is not dated), unless they name a node the
+    last attempt did not run on (``last_hosts``: its hosts, where known)."""
+    again = {h.split(".")[0].lower() for h in last_hosts}
     attempts = sorted({f.attempt for f in findings if f.attempt is not None})
     if len(attempts) <= 1:
         return [list(findings)] if findings else []
@@ -95,7 +98,8 @@ def _group_by_attempt(findings: Sequence[Finding], *, untimed_last: bool = False
         if f.attempt is not None:
             groups[f.attempt].append(f)
             continue
-        target = attempts[-1] if f.time is None and untimed_last else attempts[0]
+        target = attempts[-1] if f.time is None and untimed_last and not (
+            again and f.node and f.node.split(".")[0].lower() not in again) else attempts[0]
         if f.time is not None:
             for a in attempts:  # the latest attempt that had started by then
                 lo, _hi = spans[a]
@@ -376,9 +380,14 @@ def _gpu_fault_behind(primary: Finding, initiators: Sequence[Finding], node: str
         return timedelta(0) <= gap <= GPU_FAULT_AFTER or (
             abs(gap).total_seconds() >= ZONE_STEP_S and abs(gap) <= MAX_ZONE_GAP and min(off, ZONE_STEP_S - off) <= FAULT_ZONE_SLACK_S)
 
+    # (not another GPU's fault, and none where the kernel's application fault of the rank's own
+    # process, at its moment, already explains the launch failure)
+    explained = any(f.cause is Cause.ILLEGAL_MEMORY_ACCESS and f.field("xid") is not None and f.time is not None
+                    and abs(f.time - primary.time) <= SKEW for f in initiators)
     later = [f for f in initiators if f.cause in (Cause.GPU_HARDWARE, Cause.NVLINK) and f.time is not None
              and (same_host(f.node, node) if f.node is not None else one_node)
-             and close(f.time - primary.time)]
+             and (primary.gpu is None or f.gpu is None or f.gpu == primary.gpu)
+             and close(f.time - primary.time) and not (explained and f.time - primary.time > GPU_FAULT_AFTER)]
     return min(later, key=lambda f: (f.time, -_strength(f))) if later else primary
 
 
@@ -850,7 +859,8 @@ def attribute(facts: RunFacts) -> list[Incident]:
         later_incidents = [_failure_incident(late, late, facts)[0]]
         gone = {id(f) for f in late}
         failure_findings = [f for f in failure_findings if id(f) not in gone]
-    for group in _group_by_attempt(failure_findings, untimed_last=facts.last_file_attempt is not None):
+    for group in _group_by_attempt(failure_findings, untimed_last=facts.last_file_attempt is not None,
+                                   last_hosts=facts.last_attempt_hosts):
         initiators = [f for f in group if f.role is Role.INITIATOR and f.cause is not None and f.rule != RULE_STALL]
         hung = finish_incident(group, facts, stopped_by=initiators) if initiators else None
         if hung is not None:

@@ -1732,7 +1732,11 @@ def demote_nccl_port_flaps(findings: Sequence[Finding], scans: Sequence[FileScan
         return (back and d.time is not None and not any(-FLAP_SKEW <= t - d.time <= FLAP_LEAD for t in failing)
                 and went_on(d))
 
-    demoted = {id(d) for d in errors if flapped(d)}
+    # (a port that flapped again and again is the suspect, whatever the job trained on between)
+    times: dict[tuple[str | None, int | None, str | None, str | None, str | None], int] = defaultdict(int)
+    for d in errors:
+        times[(d.file, d.rank, d.node, d.field("hca"), d.field("port"))] += 1
+    demoted = {id(d) for d in errors if flapped(d) and times[(d.file, d.rank, d.node, d.field("hca"), d.field("port"))] == 1}
     return [dataclasses.replace(f, role=Role.CONTEXT, cause=None) if id(f) in demoted else f for f in findings]
 
 

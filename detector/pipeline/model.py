@@ -79,7 +79,7 @@ from detector.pipeline.tail import (
 )
 from detector.rules.engine import RuleSet
 from detector.sources.runs import FileKind, LogFile
-from detector.sources.timestamps import nccl_header
+from detector.sources.timestamps import date_output, nccl_header
 from detector.support.numbers import MAX_RANKS, small_int
 from detector.types import (
     DEATHS_OF_PEERS,
@@ -361,6 +361,7 @@ ENDED_WELL_LINES = 30
 ATTEMPT_GAP = timedelta(seconds=30)  # one numbered file's last line before the next one's first, at least
 ATTEMPT_START_GAP = timedelta(hours=1)  # or its first line before the next one's, where that one resumes
 MAX_CLOCK_GAP = timedelta(hours=14)  # (two clocks' zones at most this far apart)
+DATE_LINES = 50  # a file's first lines, where a batch script's "+ date" is
 # a requeued job's own word that it was requeued or resumes its run (not a model's "Loading
 # checkpoint shards", which every fine-tune prints;
 # nor a command line's flags, "--resume auto", "#SBATCH --requeue")
@@ -395,9 +396,13 @@ def _marked_attempts(findings: list[Finding], lines: Mapping[str, int]) -> tuple
     first attempt."""
     marks = sorted((f for f in findings if f.rule == ATTEMPT_MARKER and f.line is not None), key=lambda f: f.line or 0)
     files = {f.file for f in marks}
-    # (a mark that repeats the one before it is the wrapper's word on how that attempt ended,
-    # "attempt 4/5 failed; giving up", not an attempt of its own)
-    marks = [f for i, f in enumerate(marks) if i == 0 or f.field("n") != marks[i - 1].field("n")]
+    # (the last mark, where it repeats the one before it, is the wrapper's word on how that
+    # attempt ended, "attempt 4/5 failed; giving up", not an attempt of its own; a number repeated
+    # before it is a retry loop's own count, "Attempt 1/10: uploading", "Attempt 1/10: ... retrying")
+    if len(marks) >= 2 and marks[-1].field("n") == marks[-2].field("n"):
+        marks = marks[:-1]
+    if any(a.field("n") == b.field("n") for a, b in itertools.pairwise(marks)):
+        return None
     if len(files) != 1 or len(marks) < 2:
         return None
     if lines.get(next(iter(files)) or "", 0) - max(f.line or 0 for f in marks) < ATTEMPT_LINES:
@@ -492,6 +497,13 @@ def _previous_containers(findings: list[Finding], scans: Sequence[FileScan]
     return out, 1, ended, None
 
 
+def _begins_with_a_date(scan: FileScan) -> bool:
+    """The file's first time is a wrapper's date(1) before anything stamped ("+ date" in a batch
+    script): its clock may be another zone's than the program's stamps in the file before it."""
+    return scan.first_time is not None and any(
+        date_output(line) == scan.first_time for line in tail_of(scan)[:DATE_LINES])
+
+
 def numbered_file_attempts(findings: list[Finding], scans: Sequence[FileScan]
                            ) -> tuple[list[Finding], int | None, bool, FileScan | None]:
     """``findings`` given the attempt their file's number names, the last attempt's, whether it
@@ -521,7 +533,7 @@ def numbered_file_attempts(findings: list[Finding], scans: Sequence[FileScan]
             return findings, None, False, None
         if later.first_time - end < ATTEMPT_GAP and not (
                 earlier.first_time is not None and later.first_time - earlier.first_time >= ATTEMPT_START_GAP
-                and end - later.first_time <= MAX_CLOCK_GAP
+                and end - later.first_time <= MAX_CLOCK_GAP and _begins_with_a_date(later)
                 and any(_REQUEUED.search(line) for line in tail_of(later)[:RESUME_LINES])):
             # (side by side, or one ran into the next: no attempts; but one that began hours after
             # the one before it and says it resumes is the job's next attempt, whatever the clocks

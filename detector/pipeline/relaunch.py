@@ -217,7 +217,6 @@ def _another_program(raw: Sequence[str], begin: int, line: int, found: int) -> b
 
 
 EARLIER_LAUNCH = timedelta(hours=15)  # before the last launch began, past any two zones' offset
-OTHER_LAUNCH = timedelta(minutes=30)  # a host's last launch this long before the job's last: another launch
 LAUNCHER_BANNER = "torch.launcher_start_banner"  # rules/torch.yaml: torchrun's banner as it starts
 BANNER_LINES = 2  # the banner's blank and starred lines before it
 # torchelastic's exit summary of a launch (pipeline.findings reads its entries as exit codes)
@@ -299,53 +298,25 @@ def last_launch_starts(scans: Iterable[FileScan], findings: Sequence[Finding],
     return out
 
 
-def _short(host: str) -> str:
-    return host.split(".")[0].lower()
-
-
 def demote_earlier_launches(scans: Sequence[FileScan], findings: Sequence[Finding],
                             file_rank: Mapping[str, int]) -> list[Finding]:
     """``findings`` with those of a file's earlier launches (before its last launch's start),
     and another file's stamped long before the last launch began, made context; a fault of a GPU
-    excepted (its node is still suspect) unless the last launch no longer ran on its node."""
+    excepted (its node is still suspect)."""
     starts = last_launch_starts(scans, findings, file_rank)
     if not starts:
         return list(findings)
-    # when the job's last launch began: the last time torchrun's banner was printed, in any file
-    # of the job's (each host's launcher prints it as a launch starts; a file that shows training
-    # or a failure: a GPU check run with torchrun the next day, that passed, is another program)
-    job_files = {s.file.display for s in scans if s.last_progress is not None} | {
-        f.file for f in findings if f.file is not None and f.role is not Role.CONTEXT}
-    banners: dict[str, list[Finding]] = {}
-    for f in findings:
-        if f.rule == LAUNCHER_BANNER and f.file is not None and f.time is not None:
-            banners.setdefault(f.file, []).append(f)
-    began = max((f.time for file, fs in banners.items() if file in job_files for f in fs if f.time is not None),
-                default=None)
-    # a file whose launches all began well before that (a host the last launch no longer used,
-    # replaced after an earlier one failed on it): all of it is of earlier launches, and so is a
-    # fault of its host's GPU
-    # (and whose own lines ended before it began: a host whose clock is behind the others' still
-    # ran on after the last launch's banner)
-    ended = {s.file.display: s.last_time for s in scans}
-    left = {file for file, fs in banners.items() if began is not None
-            and max(f.time for f in fs if f.time is not None) < began - OTHER_LAUNCH
-            and (last := ended.get(file)) is not None and last < began}
-    # (the hosts of the files that ran on: named by their lines or by the files' names)
-    node_of = {s.file.display: s.file.node for s in scans}
-    left_hosts = {_short(f.node) for f in findings if f.file in left and f.node}
-    left_hosts -= {_short(f.node) for f in findings if f.file in banners and f.file not in left and f.node}
-    left_hosts -= {_short(n) for file in banners if file not in left and (n := node_of.get(file))}
+    # when the job's last launch began: the first stamped line of a relaunched file's last launch
+    # (the earliest of them); another file's failure (a kernel's OOM kill of an earlier launch)
+    # stamped long before it, farther than any two clocks' zones apart, was an earlier launch's
+    began = min((f.time for f in findings if f.file in starts and f.line is not None and f.time is not None
+                 and f.line >= starts[f.file]), default=None)
 
     def before(f: Finding) -> bool:
         if f.cause in GPU_FAULTS:
-            return f.node is not None and _short(f.node) in left_hosts
-        if f.file in left:
-            return True
+            return False
         start = starts.get(f.file or "")
         if start is None:
-            # (another file's line, stamped long before the last launch began - farther than any
-            # two clocks' zones apart: an earlier launch's, a kernel's OOM kill of it)
             return began is not None and f.time is not None and f.time < began - EARLIER_LAUNCH
         return f.line is not None and f.line < start
 

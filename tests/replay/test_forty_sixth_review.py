@@ -83,3 +83,48 @@ def test_a_gpu_check_run_after_the_job_is_not_its_last_launch(name: str, tmp_pat
 def test_a_resume_flag_on_side_by_side_outputs_is_no_requeue(tmp_path: Path, ruleset: RuleSet) -> None:
     seen = incidents_of(tmp_path, _folder("array_overlap_resume_flag"), ruleset)
     assert seen and seen[0].cause is Cause.PYTHON_EXCEPTION and seen[0].rank == 5, seen
+
+
+# --- the third review -----------------------------------------------------------------------------
+
+
+def test_an_uploads_retry_loop_of_several_lines_a_try_is_no_attempts(tmp_path: Path, ruleset: RuleSet) -> None:
+    # "Attempt 1/10: uploading", its errors, "Attempt 1/10: aws exited with code 1, retrying",
+    # "Attempt 2/10: ..." after the job's traceback: a count repeated before the last is a retry's
+    seen = incidents_of(tmp_path, _folder("upload_retries_multiline"), ruleset)
+    assert seen and seen[0].cause is Cause.PYTHON_EXCEPTION and seen[0].rank == 3, seen
+
+
+@pytest.mark.parametrize("name", ["array_overlap_task_requeued", "array_overlap_task_resumes"])
+def test_side_by_side_outputs_on_one_clock_are_no_requeue(name: str, tmp_path: Path, ruleset: RuleSet) -> None:
+    # the later task was itself requeued (or resumes), but both outputs are the program's own
+    # stamps on one clock, an hour and a half side by side
+    seen = incidents_of(tmp_path, _folder(name), ruleset)
+    assert seen and seen[0].cause is Cause.PYTHON_EXCEPTION and seen[0].rank == 5, seen
+
+
+def test_an_undated_kernel_fault_of_a_host_the_last_attempt_left_stays_with_its_attempt(
+        tmp_path: Path, ruleset: RuleSet) -> None:
+    # attempt 2 ran with --exclude=gpu-a01 after its GPU fell off the bus; gpu-a01's dmesg has
+    # no dates: the last attempt's KeyError is the job's failure
+    seen = incidents_of(tmp_path, _folder("marked_attempts_undated_dmesg_b"), ruleset)
+    assert seen and seen[0].cause is Cause.PYTHON_EXCEPTION and seen[0].rank == 5, seen
+
+
+def test_an_eval_run_after_the_failed_training_leaves_its_failure(tmp_path: Path, ruleset: RuleSet) -> None:
+    # the batch script ran "torchrun --standalone eval.py" on one host after the training died
+    seen = incidents_of(tmp_path, _folder("eval_after_failed_training"), ruleset)
+    assert seen and seen[0].node == "gpu-a02", seen
+
+
+def test_a_port_that_keeps_flapping_is_the_suspect(tmp_path: Path, ruleset: RuleSet) -> None:
+    seen = incidents_of(tmp_path, _folder("port_flapping_repeatedly"), ruleset)
+    assert seen and seen[0].cause is Cause.NETWORK and seen[0].rank == 9, seen
+
+
+def test_an_nvlink_fault_of_another_gpu_hours_later_is_no_launch_failures_cause(
+        tmp_path: Path, ruleset: RuleSet) -> None:
+    # rank 3's launch failure with its own process's Xid 13 at that second; an Xid 74 on another
+    # GPU three and a half hours later
+    seen = incidents_of(tmp_path, _folder("launch_failure_iso_zones"), ruleset)
+    assert any(i.cause is Cause.ILLEGAL_MEMORY_ACCESS and i.rank == 3 for i in seen), seen

@@ -287,23 +287,9 @@ def test_a_kernels_kill_of_an_earlier_launch_is_not_the_last_launchs_failure(tmp
     assert seen[0].cause is Cause.PYTHON_EXCEPTION and seen[0].rank == 14, seen
 
 
-def test_a_gpu_fault_of_a_host_the_last_launch_left_is_not_its_failure(tmp_path, ruleset: RuleSet) -> None:
-    # the first host's GPU had an uncorrectable ECC error in its second launch; it was replaced,
-    # and the last launch, on another host, failed with an exception of its own
-    ecc = ["[default1]:[rank1]: RuntimeError: CUDA error: uncorrectable ECC error encountered"]
-    old = (_launch("gpu-7", "2024-07-24 02:56:03", "2024-07-24 08:10:00", 0, _SHAPE_ERROR[:0], 1)
-           + _launch("gpu-7", "2024-07-25 03:48:25", "2024-07-25 12:14:00", 1, ecc, 1))
-    new = _launch("gpu-26", "2024-07-25 20:11:10", "2024-07-26 01:00:00", 14, _SHAPE_ERROR, 1)
-    files = {"logs/gpu-7.log": "\n".join(old) + "\n", "logs/gpu-26.log": "\n".join(new) + "\n",
-             "dmesg-gpu-7.txt": "[Thu Jul 25 12:13:57 2024] NVRM: Xid (PCI:0000:2a:00): 48, pid=502232, name=python3, "
-                                "An uncorrectable double bit error (DBE) has been detected on GPU in the framebuffer at "
-                                "partition 5, subpartition 0.\n"}
-    seen = incidents_of(tmp_path, files, ruleset)
-    assert seen[0].cause is Cause.PYTHON_EXCEPTION and seen[0].rank == 14, seen
-
-
 def test_a_gpu_fault_of_a_host_the_last_launch_used_still_counts(tmp_path, ruleset: RuleSet) -> None:
-    # the same, but the host with the ECC error ran the last launch too: its GPU is still suspect
+    # the host's GPU had an uncorrectable ECC error in an earlier launch of its log, and it ran the
+    # last launch too: its GPU is still suspect
     ecc = ["[default1]:[rank1]: RuntimeError: CUDA error: uncorrectable ECC error encountered"]
     log = (_launch("gpu-7", "2024-07-25 03:48:25", "2024-07-25 12:14:00", 1, ecc, 1)
            + _launch("gpu-7", "2024-07-25 20:11:10", "2024-07-26 01:00:00", 14, _SHAPE_ERROR, 1))
