@@ -197,7 +197,11 @@ def _end_event(
     ended = np.array(
         [ends.get(int(grid.ranks[r]), -np.inf) >= last_times[i] for i, r in enumerate(rows)]
     )
-    job_end = max((n for n in notes if n.kind is NoteKind.END and n.rank is None), key=lambda n: n.time, default=None)
+    # (or by a rank that printed no step of its own: rank 0's "training finished" where the last
+    # rank prints the steps, Megatron's way, speaks for the job)
+    stepped = {int(grid.ranks[r]) for r in rows}
+    job_end = max((n for n in notes if n.kind is NoteKind.END and (n.rank is None or n.rank not in stepped)),
+                  key=lambda n: n.time, default=None)
     if job_end is not None:
         # the job's own end of training, printed by no rank ("training finished: 60 steps"): every
         # rank whose last step came before it finished with it (that line its end note)

@@ -354,3 +354,20 @@ def test_a_port_that_flapped_hours_before_the_failure_is_not_its_cause(tmp_path,
                "600023 milliseconds before timing out." for r in (0, 1, 2, 3)]]
     seen = incidents_of(tmp_path, {"slurm-2385424.out": "\n".join(lines) + "\n"}, ruleset)
     assert seen and seen[0].cause is not Cause.NETWORK, seen
+
+
+# --- the job's end printed by a rank that prints no steps -----------------------------------------
+
+
+def test_rank_zeros_word_that_training_finished_ends_the_last_ranks_steps(tmp_path, ruleset: RuleSet) -> None:
+    # the last rank prints the iterations (Megatron's way), rank 0 that training finished; an
+    # nvidia-smi taken an hour after: no stall
+    steps = [f"15: [default7]: [2025-07-10 {4 + k // 60:02d}:{k % 60:02d}:26] iteration {6000 + 20 * k:8d}/  253800 | "
+             f"consumed samples: {3000000 + 10240 * k:12d} | elapsed time per iteration (ms): 2408.8 | lm loss: 1.1E+00 |"
+             for k in range(60)]
+    out = [*steps, "0: [default0]:2025-07-10 05:00:38,348 - INFO - train.py:640 - training finished: 7180 steps, final loss 1.1164"]
+    smi = ("$ nvidia-smi\nThu Jul 10 06:02:06 2025\n"
+           "+-----------------------------------------------------------------------------------------+\n"
+           "| NVIDIA-SMI 550.127.05         Driver Version: 550.127.05      CUDA Version: 12.4        |\n")
+    seen = incidents_of(tmp_path, {"slurm-8376438.out": "\n".join(out) + "\n", "nvidia-smi_node165.txt": smi}, ruleset)
+    assert not seen, seen
