@@ -45,7 +45,8 @@ truth.json, side by side with a naive reader that takes the first error-looking 
     python bench/diagnosis.py --split fresh43 # the forty-third session's set-aside (scored, then promoted)
     python bench/diagnosis.py --split fresh44 # the forty-fourth session's set-aside (scored, then promoted)
     python bench/diagnosis.py --split fresh45 # the forty-fifth session's set-aside (scored, then promoted)
-    python bench/diagnosis.py --split fresh46 # the forty-seventh set-aside (next session; once, at the end)
+    python bench/diagnosis.py --split fresh46 # the forty-sixth session's set-aside (scored, then promoted)
+    python bench/diagnosis.py --split fresh47 # the forty-eighth set-aside (next session; once, at the end)
     (fresh5, fresh6 and fresh7, set aside in the eighth to tenth sessions, were scored once and
     then moved to development: split.json's "promoted")
     python bench/diagnosis.py --split all --misses
@@ -144,7 +145,8 @@ ASIDES: tuple[tuple[str, str], ...] = (
     ("fresh35", "fresh35"), ("fresh36", "fresh36"), ("fresh37", "fresh37"), ("fresh38", "fresh38"),
     ("fresh39", "fresh39"), ("fresh40", "fresh40"), ("fresh41", "fresh41"), ("fresh42", "fresh42"),
     ("fresh43", "fresh43"), ("fresh44", "fresh44"), ("fresh45", "fresh45"),
-    ("fresh46", "fresh46"))
+    ("fresh46", "fresh46"),
+    ("fresh47", "fresh47"))
 SPLITS: tuple[str, ...] = ("dev", *(label for _, label in ASIDES))
 
 
