@@ -357,6 +357,8 @@ RULE_MPI_ABORT = "launcher.mpi_abort_invoked"  # rules/launchers.yaml
 MPI_ABORT_RULES = frozenset({RULE_MPI_ABORT, "launcher.msmpi_exited_without_finalize"})
 RULE_LAUNCH_FAILURE = "cuda.launch_failure"  # rules/cuda.yaml
 GPU_FAULT_AFTER = timedelta(hours=1)
+MAX_ZONE_GAP = timedelta(hours=14)  # two clocks' zones at most this far apart
+FAULT_ZONE_SLACK_S = 120  # a kernel's fault this close to a whole zone's gap from the rank's line
 
 
 def _gpu_fault_behind(primary: Finding, initiators: Sequence[Finding], node: str | None = None) -> Finding:
@@ -365,8 +367,9 @@ def _gpu_fault_behind(primary: Finding, initiators: Sequence[Finding], node: str
     given (an unstamped traceback takes the time of the last stamped line before it, often the
     start of the job), is the failure, not the application. So is a fatal error of its NVLink
     (Xid 74), and a kernel's fault stamped a whole number of time zones from the rank's line (a
-    kernel log in the node's local time beside a program's UTC). ``node``: the rank's, where its
-    line names none."""
+    kernel log in the node's local time beside a program's UTC) - not another GPU's, nor one
+    hours away where the kernel's fault of the rank's own process at its moment (an Xid 13)
+    already explains it. ``node``: the rank's, where its line names none."""
     nodes = {f.node for f in initiators if f.node is not None}
     node = primary.node or node or (next(iter(nodes)) if len(nodes) == 1 else None)  # (or the run's one node)
     if primary.rule != RULE_LAUNCH_FAILURE or node is None or primary.time is None:
@@ -376,9 +379,10 @@ def _gpu_fault_behind(primary: Finding, initiators: Sequence[Finding], node: str
     def close(gap: timedelta) -> bool:
         # (a zone's gap to within two minutes: the rank's line may take its time from a line
         # before it, and a gap of hours a few minutes off a zone's is another event)
-        off = abs(gap).total_seconds() % ZONE_STEP_S
-        return timedelta(0) <= gap <= GPU_FAULT_AFTER or (
-            abs(gap).total_seconds() >= ZONE_STEP_S and abs(gap) <= MAX_ZONE_GAP and min(off, ZONE_STEP_S - off) <= FAULT_ZONE_SLACK_S)
+        seconds = abs(gap).total_seconds()
+        off = seconds % ZONE_STEP_S
+        in_zones = ZONE_STEP_S <= seconds <= MAX_ZONE_GAP.total_seconds()
+        return timedelta(0) <= gap <= GPU_FAULT_AFTER or (in_zones and min(off, ZONE_STEP_S - off) <= FAULT_ZONE_SLACK_S)
 
     # (not another GPU's fault, and none where the kernel's application fault of the rank's own
     # process, at its moment, already explains the launch failure)
@@ -993,10 +997,6 @@ def _faults_after_the_failure(incidents: Sequence[Incident]) -> list[Incident]:
                                      for s in starts)
 
     return [i for i in incidents if i.remediation.drain_node and i.cause is Cause.NETWORK and late(i)]
-
-
-MAX_ZONE_GAP = timedelta(hours=14)  # two clocks' zones at most this far apart
-FAULT_ZONE_SLACK_S = 120
 
 
 def _a_zone_apart(gap: timedelta) -> bool:

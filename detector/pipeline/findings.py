@@ -1703,7 +1703,8 @@ def demote_nccl_port_flaps(findings: Sequence[Finding], scans: Sequence[FileScan
     :data:`FLAP_LINES` lines of its file and :data:`FLAP_UP_WITHIN`), training went on after it
     (:data:`FLAP_WENT_ON` lines of progress in its file before anything else there failed) and
     nothing of the job's failed within :data:`FLAP_LEAD` after it: a flap that recovered, which the
-    job trained on through (the job's failure hours later is another's)."""
+    job trained on through (the job's failure hours later is another's). Not a port that flapped
+    more than once."""
     errors = [f for f in findings if f.rule == NCCL_PORT_ERROR and f.field("event") == "port error"
               and f.role is Role.INITIATOR and f.file and f.line is not None and f.time is not None]
     if not errors:
@@ -1711,7 +1712,6 @@ def demote_nccl_port_flaps(findings: Sequence[Finding], scans: Sequence[FileScan
     ups = [f for f in findings if f.rule == NCCL_PORT_ACTIVE and f.file and f.line is not None]
     failing = [f.time for f in findings if f.time is not None and f.rule != NCCL_PORT_ERROR
                and (f.role is Role.COLLATERAL or (f.role is Role.INITIATOR and f.cause is not None))]
-
     by_file = {s.file.display: s for s in scans}
 
     def went_on(d: Finding) -> bool:
@@ -1733,10 +1733,11 @@ def demote_nccl_port_flaps(findings: Sequence[Finding], scans: Sequence[FileScan
                 and went_on(d))
 
     # (a port that flapped again and again is the suspect, whatever the job trained on between)
-    times: dict[tuple[str | None, int | None, str | None, str | None, str | None], int] = defaultdict(int)
-    for d in errors:
-        times[(d.file, d.rank, d.node, d.field("hca"), d.field("port"))] += 1
-    demoted = {id(d) for d in errors if flapped(d) and times[(d.file, d.rank, d.node, d.field("hca"), d.field("port"))] == 1}
+    def port(d: Finding) -> tuple[str | None, int | None, str | None, str | None, str | None]:
+        return d.file, d.rank, d.node, d.field("hca"), d.field("port")
+
+    flaps = Counter(port(d) for d in errors)
+    demoted = {id(d) for d in errors if flaps[port(d)] == 1 and flapped(d)}
     return [dataclasses.replace(f, role=Role.CONTEXT, cause=None) if id(f) in demoted else f for f in findings]
 
 

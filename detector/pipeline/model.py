@@ -363,8 +363,8 @@ ATTEMPT_START_GAP = timedelta(hours=1)  # or its first line before the next one'
 MAX_CLOCK_GAP = timedelta(hours=14)  # (two clocks' zones at most this far apart)
 DATE_LINES = 50  # a file's first lines, where a batch script's "+ date" is
 # a requeued job's own word that it was requeued or resumes its run (not a model's "Loading
-# checkpoint shards", which every fine-tune prints;
-# nor a command line's flags, "--resume auto", "#SBATCH --requeue")
+# checkpoint shards", which every fine-tune prints, nor a command line's flags, "--resume auto",
+# "#SBATCH --requeue")
 _REQUEUED = re.compile(r"(?i)SLURM_RESTART_COUNT=[1-9]|\brequeued\b|resum(?:e|es|ed|ing) (?:from|training|at)"
                        r"|found checkpoint|restart(?:ing|ed)? from")
 # Slurm's outputs of one job's restarts ("slurm-5746418_3.out") and of its resubmission under a new id
@@ -458,9 +458,10 @@ def _previous_containers(findings: list[Finding], scans: Sequence[FileScan]
     """``findings`` given two attempts where a folder holds containers' logs from before their
     restart beside their current ones (a pod's "worker-1.previous.log" and "worker-1.log"): the
     previous logs the first attempt's, the current ones the last's, a current log with no
-    previous one the last's too where it began after the previous logs began (a pod created for
-    the restart); None where no such pair is found, or a previous log began after its current
-    one. The last attempt ended well where each of its paired logs said so."""
+    previous one the last's too where it began after a previous log ended (a pod created for the
+    restart); None where no such pair is found, a previous log began after its current one, or a
+    log without a previous one ran through the restart (one pod's container restarted, not the
+    job). The last attempt ended well where each of its paired logs said so."""
     logs = {s.file.display.replace("\\", "/"): s for s in scans if s.file.kind is FileKind.RANK_LOG}
     pairs: dict[str, tuple[FileScan, FileScan]] = {}
     for name, scan in logs.items():
@@ -489,9 +490,7 @@ def _previous_containers(findings: list[Finding], scans: Sequence[FileScan]
                 ends and scan.first_time is not None and scan.first_time > min(ends)):
             attempt[scan.file.display] = 1
         else:
-            # a container that ran through the others' restart (one pod's container restarted,
-            # not the job): no attempts of the job
-            return None
+            return None  # (a container that ran through the others' restart)
     out = [replace(f, attempt=attempt[f.file]) if f.file in attempt else f for f in findings]
     ended = all(_ended_well(later, out, 1) for _e, later in pairs.values())
     return out, 1, ended, None
@@ -507,12 +506,13 @@ def _begins_with_a_date(scan: FileScan) -> bool:
 def numbered_file_attempts(findings: list[Finding], scans: Sequence[FileScan]
                            ) -> tuple[list[Finding], int | None, bool, FileScan | None]:
     """``findings`` given the attempt their file's number names, the last attempt's, whether it
-    said it ended well (:func:`_ended_well`) and its file where each attempt has one, where two or more rank logs of one folder differ
-    only in an attempt's number (Slurm's outputs of a job's restarts and resubmissions,
-    "train.attempt2.log") and each began after the one before it had ended (a job array's tasks
-    run side by side and are no such files), or where a wrapper marked its attempts in one file
-    ("attempt 2/8:"), and no attempt is known from the files' folders (torchrun's attempt_N);
-    (findings, None, False, None) otherwise."""
+    said it ended well (:func:`_ended_well`) and its file where each attempt has one, where two
+    or more rank logs of one folder differ only in an attempt's number (Slurm's outputs of a job's
+    restarts and resubmissions, "train.attempt2.log") and each began after the one before it had
+    ended (a job array's tasks run side by side and are no such files), where a wrapper marked
+    its attempts in one file ("attempt 2/8:"), or where containers' logs from before their restart
+    lie beside their current ones (:func:`_previous_containers`), and no attempt is known from the
+    files' folders (torchrun's attempt_N); (findings, None, False, None) otherwise."""
     if any(f.attempt is not None for f in findings):
         return findings, None, False, None
     by_name = {s.file.display: s for s in scans}
@@ -536,8 +536,8 @@ def numbered_file_attempts(findings: list[Finding], scans: Sequence[FileScan]
                 and end - later.first_time <= MAX_CLOCK_GAP and _begins_with_a_date(later)
                 and any(_REQUEUED.search(line) for line in tail_of(later)[:RESUME_LINES])):
             # (side by side, or one ran into the next: no attempts; but one that began hours after
-            # the one before it and says it resumes is the job's next attempt, whatever the clocks
-            # of a wrapper's local time and a program's UTC make of their ends)
+            # the one before it, on its wrapper's date, and says it was requeued is the job's next
+            # attempt, whatever a wrapper's local time and the program's UTC make of their ends)
             return findings, None, False, None
         if a[0] != b[0] and _SLURM_OUTPUT.match(later.file.display.rpartition("/")[2]) is not None and not any(
                 _RESUMES.search(line) for line in tail_of(later)[:RESUME_LINES]):
