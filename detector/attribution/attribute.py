@@ -359,9 +359,11 @@ RULE_LAUNCH_FAILURE = "cuda.launch_failure"  # rules/cuda.yaml
 GPU_FAULT_AFTER = timedelta(hours=1)
 MAX_ZONE_GAP = timedelta(hours=14)  # two clocks' zones at most this far apart
 FAULT_ZONE_SLACK_S = 120  # a kernel's fault this close to a whole zone's gap from the rank's line
+SAME_PROCESS_WITHIN = timedelta(days=1)
 
 
-def _gpu_fault_behind(primary: Finding, initiators: Sequence[Finding], node: str | None = None) -> Finding:
+def _gpu_fault_behind(primary: Finding, initiators: Sequence[Finding], node: str | None = None,
+                      pid: int | None = None) -> Finding:
     """A rank's "unspecified launch failure" is what a process sees when its GPU falls off the bus;
     the kernel's fault for a GPU of that node, logged later than the time the rank's line was
     given (an unstamped traceback takes the time of the last stamped line before it, often the
@@ -369,7 +371,8 @@ def _gpu_fault_behind(primary: Finding, initiators: Sequence[Finding], node: str
     (Xid 74), and a kernel's fault stamped a whole number of time zones from the rank's line (a
     kernel log in the node's local time beside a program's UTC) - not another GPU's, nor one
     hours away where the kernel's fault of the rank's own process at its moment (an Xid 13)
-    already explains it. ``node``: the rank's, where its line names none."""
+    already explains it; and one that names the rank's own process (``pid``: the rank's, where
+    its line names none), whatever the clocks make of its time."""
     nodes = {f.node for f in initiators if f.node is not None}
     node = primary.node or node or (next(iter(nodes)) if len(nodes) == 1 else None)  # (or the run's one node)
     if primary.rule != RULE_LAUNCH_FAILURE or node is None or primary.time is None:
@@ -388,10 +391,16 @@ def _gpu_fault_behind(primary: Finding, initiators: Sequence[Finding], node: str
     # process, at its moment, already explains the launch failure)
     explained = any(f.cause is Cause.ILLEGAL_MEMORY_ACCESS and f.field("xid") is not None and f.time is not None
                     and abs(f.time - primary.time) <= SKEW for f in initiators)
+    pid = primary.pid or pid
+
+    def its_process(f: Finding) -> bool:  # (the kernel's line names the rank's process, within a day)
+        return (pid is not None and f.pid == pid and f.node is not None and f.time is not None and primary.time is not None
+                and abs(f.time - primary.time) <= SAME_PROCESS_WITHIN)
+
     later = [f for f in initiators if f.cause in (Cause.GPU_HARDWARE, Cause.NVLINK) and f.time is not None
              and (same_host(f.node, node) if f.node is not None else one_node)
              and (primary.gpu is None or f.gpu is None or f.gpu == primary.gpu)
-             and close(f.time - primary.time) and not (explained and f.time - primary.time > GPU_FAULT_AFTER)]
+             and (its_process(f) or (close(f.time - primary.time) and not (explained and f.time - primary.time > GPU_FAULT_AFTER)))]
     return min(later, key=lambda f: (f.time, -_strength(f))) if later else primary
 
 
@@ -562,8 +571,8 @@ def _failure_incident(group: Sequence[Finding], initiators: Sequence[Finding], f
     if primary.cause is Cause.NETWORK:
         primary, lost_to = _named_by_the_peers(primary, kept, group)
     seen_by = primary
-    behind = _gpu_fault_behind(primary, kept, facts.ranks[primary.rank].node
-                               if primary.rank is not None and primary.rank in facts.ranks else None)
+    info = facts.ranks.get(primary.rank) if primary.rank is not None else None
+    behind = _gpu_fault_behind(primary, kept, info.node if info else None, info.pid if info else None)
     primary = _memory_fault_behind(behind, kept)
     rank, node = primary.rank, primary.node
     if primary is not seen_by and rank is None and (primary.gpu is None or not any(r.gpu for r in facts.ranks.values())):

@@ -1944,7 +1944,7 @@ WAITED_LONG_S = 60.0  # (a wait of seconds says the batch came late, not that th
 
 def _waited_long(f: Finding) -> bool:
     try:
-        return f.rule == WAITED_FOR_BATCH and float(f.field("secs") or 0) >= WAITED_LONG_S
+        return f.rule == WAITED_FOR_BATCH and float(f.field("secs") or f.field("secs2") or 0) >= WAITED_LONG_S
     except ValueError:
         return False
 ONE_DUMP_LINES = 80  # a stack dump's frames of the data loader span at most this many lines

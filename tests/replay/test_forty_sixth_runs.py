@@ -371,3 +371,31 @@ def test_rank_zeros_word_that_training_finished_ends_the_last_ranks_steps(tmp_pa
            "| NVIDIA-SMI 550.127.05         Driver Version: 550.127.05      CUDA Version: 12.4        |\n")
     seen = incidents_of(tmp_path, {"slurm-8376438.out": "\n".join(out) + "\n", "nvidia-smi_node165.txt": smi}, ruleset)
     assert not seen, seen
+
+
+def test_a_kernel_fault_naming_the_ranks_own_process_is_its_launch_failures_cause(tmp_path, ruleset: RuleSet) -> None:
+    # the traceback takes its time from a line hours before it; the node's kernel log, on its own
+    # clock, names the rank's process (pid 347401, the pid of its NCCL lines) in an NVLink fault
+    err = "\n".join([
+        "x3060c0s1b0n0:347401:347401 [3] NCCL INFO ncclCommInitRank comm 0x5566 rank 3 nranks 8 cudaDev 3 busId c7000 - Init COMPLETE",
+        "2023-03-26 06:16:54,296 | WARNING | logger | tensorboard write failed (ignored): disk quota exceeded",
+        "x3060c0s1b0n0:347401:347478 [3] transport/p2p.cc:301 NCCL WARN Cuda failure 'unspecified launch failure'",
+        "Traceback (most recent call last):",
+        '  File "train.py", line 753, in <module>',
+        "RuntimeError: CUDA error: unspecified launch failure",
+    ]) + "\n"
+    console = ("2023-03-26T14:37:55.733966+00:00 x3060c0s1b0n0 kernel: [931539.434863] NVRM: Xid (PCI:0000:c7:00): 74, "
+               "pid=347401, name=python, NVLink: fatal error detected on link 6(0x0, 0x0, 0x10000, 0x0, 0x0, 0x0, 0x0)\n")
+    seen = incidents_of(tmp_path, {"train.e2328285": err, "console-x3060c0s1b0n0.log": console}, ruleset)
+    assert seen[0].cause is Cause.NVLINK, seen
+
+
+def test_no_batch_from_the_data_loader_for_minutes_makes_a_hang_a_data_loading_stall(tmp_path, ruleset: RuleSet) -> None:
+    timeouts = [f"[rank{r}]:[E0419 13:40:34.911460153 ProcessGroupNCCL.cpp:616] [Rank {r}] Watchdog caught collective "
+                "operation timeout: WorkNCCL(SeqNum=118004, OpType=ALLREDUCE, NumelIn=4194304, NumelOut=4194304, "
+                "Timeout(ms)=1800000) ran for 1800019 milliseconds before timing out." for r in (4, 5, 6)]
+    lines = ["2023-04-19 13:15:35,798 | WARNING | data | [rank 27] no batch from DataLoader for 300 s (step 59001); workers alive: 0/8",
+             "2023-04-19 13:20:35,798 | WARNING | data | [rank 27] no batch from DataLoader for 600 s (step 59001); workers alive: 0/4",
+             *timeouts]
+    seen = incidents_of(tmp_path, {"llama_run1.e2132051": "\n".join(lines) + "\n"}, ruleset)
+    assert seen[0].cause is Cause.DATA_LOADER_STALL and seen[0].rank == 27, seen
