@@ -85,7 +85,6 @@ def _group_by_attempt(findings: Sequence[Finding], *, untimed_last: bool = False
     one), those with no time to the last (what was collected after the job: a pod's description,
     the scheduler's events, a kernel log whose boot is not dated), unless they name a node the
     last attempt did not run on (``last_hosts``: its hosts, where known)."""
-    again = {h.split(".")[0].lower() for h in last_hosts}
     attempts = sorted({f.attempt for f in findings if f.attempt is not None})
     if len(attempts) <= 1:
         return [list(findings)] if findings else []
@@ -98,8 +97,8 @@ def _group_by_attempt(findings: Sequence[Finding], *, untimed_last: bool = False
         if f.attempt is not None:
             groups[f.attempt].append(f)
             continue
-        target = attempts[-1] if f.time is None and untimed_last and not (
-            again and f.node and f.node.split(".")[0].lower() not in again) else attempts[0]
+        left = bool(last_hosts) and f.node is not None and not any(same_host(f.node, h) for h in last_hosts)
+        target = attempts[-1] if f.time is None and untimed_last and not left else attempts[0]
         if f.time is not None:
             for a in attempts:  # the latest attempt that had started by then
                 lo, _hi = spans[a]

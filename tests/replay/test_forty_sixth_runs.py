@@ -114,17 +114,23 @@ def test_requeued_outputs_on_two_clocks_are_the_jobs_attempts(tmp_path, ruleset:
 # --- a pod's log from before its restart ----------------------------------------------------------
 
 
+# the first container's end (rank 1 out of GPU memory), and a trainer's metric lines
+_PREVIOUS_OOM = "\n".join([
+    "[rank1]: Traceback (most recent call last):",
+    '[rank1]:   File "/opt/train.py", line 88, in step',
+    "[rank1]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 1 has a total capacity of "
+    "79.11 GiB of which 1.2 GiB is free.",
+]) + "\n"
+_TRAINER_STEPS = [f"{{'loss': 2.03, 'grad_norm': 0.28, 'learning_rate': 2.8e-04, 'epoch': 0.{k:02d}}}" for k in range(30)]
+
+
 def test_a_pods_previous_log_is_the_earlier_attempt(tmp_path, ruleset: RuleSet) -> None:
     # "kubectl logs --previous" saved beside the current log: the previous one's CUDA OOM was the
     # first attempt's; the current one's exception ended the job
     files = {
-        "pods/train-worker-0.previous.log": "\n".join([
-            "[rank1]: Traceback (most recent call last):",
-            '[rank1]:   File "/opt/train.py", line 88, in step',
-            "[rank1]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 1 has a total capacity of 79.11 GiB of which 1.2 GiB is free.",
-        ]) + "\n",
+        "pods/train-worker-0.previous.log": _PREVIOUS_OOM,
         "pods/train-worker-0.log": "\n".join([
-            *[f"{{'loss': 2.03, 'grad_norm': 0.28, 'learning_rate': 2.8e-04, 'epoch': 0.{k:02d}}}" for k in range(30)],
+            *_TRAINER_STEPS,
             "[rank3]: Traceback (most recent call last):",
             '[rank3]:   File "/opt/train.py", line 120, in load_batch',
             "[rank3]: KeyError: 'input_ids'",
@@ -138,13 +144,9 @@ def test_a_pod_description_without_times_goes_with_the_last_attempt(tmp_path, ru
     # the description (collected after the job, no times in its lines) says the pod's container
     # was killed for memory: the last attempt's end, not the first's, whose rank ran out of GPU memory
     files = {
-        "pods/train-worker-0.previous.log": "\n".join([
-            "[rank1]: Traceback (most recent call last):",
-            '[rank1]:   File "/opt/train.py", line 88, in step',
-            "[rank1]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 1 has a total capacity of 79.11 GiB of which 1.2 GiB is free.",
-        ]) + "\n",
+        "pods/train-worker-0.previous.log": _PREVIOUS_OOM,
         "pods/train-worker-0.log": "\n".join([
-            *[f"{{'loss': 2.03, 'grad_norm': 0.28, 'learning_rate': 2.8e-04, 'epoch': 0.{k:02d}}}" for k in range(30)],
+            *_TRAINER_STEPS,
             # (the peers of the process the kernel killed lose it)
             "[rank2]:[E ProcessGroupNCCL.cpp:916] [Rank 2] NCCL watchdog thread terminated with exception: NCCL error: remote "
             "process exited or there was a network error, NCCL version 2.18.1",
