@@ -26,7 +26,7 @@ from detector.rules.engine import RuleMatch, RuleSet, Verified
 from detector.sources.lines import LineParser
 from detector.sources.prefixes import Prefixed, PrefixStyle, detect_style, quick_prefix, strip_prefix
 from detector.sources.runs import FileKind, LogFile
-from detector.sources.timestamps import TIME_OF_DAY, date_output
+from detector.sources.timestamps import date_output, time_of_day
 from detector.sources.torchelastic import NO_ENTRY_WITHIN, parse_summary
 from detector.support.compressed import open_log
 from detector.support.text import decode_line, is_binary, plain_text
@@ -42,6 +42,15 @@ _KERNELISH = re.compile(r" kernel: |\bNVRM: |nvidia-nvswitch[0-9]{0,3}: |\bSXid 
 CHUNK = 8 << 20
 LOOKAHEAD = 256 << 10  # following lines kept available for multi-line rules
 TAIL_BYTES = 256 << 10
+
+
+_CLOCK_HINT = re.compile(rb":[0-9]{2}:")  # (what every time of day, hh:mm:ss, holds: found fast, by its colon)
+
+
+def _no_clock(buf: bytes, start: int, end: int) -> bool:
+    """``buf[start:end]`` is ASCII and holds no time of day (``hh:mm:ss``): no stamp of it has a
+    time (one in other digits than ASCII's is left to the parser)."""
+    return _CLOCK_HINT.search(buf, start, end) is None and buf[start:end].isascii()
 
 
 LOOKBACK_MEMO = 100_000  # lines whose stamp a buffer's look-backs remember (then forgotten, and read again)
@@ -62,10 +71,13 @@ def _lookback_time(buf: bytes, start: int, floor: int, parser: LineParser,
         if memo is not None and lstart in memo:
             time = memo[lstart]
         else:
-            raw = decode_line(buf[lstart : pos - 1])
-            # (vLLM's header times, month and day only, are their own lines': not lent to others)
-            stamp = parser.stamp(strip_prefix(raw, parser.style).message)
-            time = stamp.time if stamp is not None else None
+            if _no_clock(buf, lstart, pos - 1):
+                time = None  # (every stamp with a time holds a time of day: NCCL's untimed INFO lines by the thousand)
+            else:
+                raw = decode_line(buf[lstart : pos - 1])
+                # (vLLM's header times, month and day only, are their own lines': not lent to others)
+                stamp = parser.stamp(strip_prefix(raw, parser.style).message)
+                time = stamp.time if stamp is not None else None
             if memo is not None:
                 if len(memo) >= LOOKBACK_MEMO:
                     memo.clear()
@@ -184,7 +196,7 @@ def scan_file(
         parser = LineParser(f, style, year)
         kernel_time = None  # (a kernel line's: a combined export keeps the node's earlier days)
         for raw in head_lines:
-            if TIME_OF_DAY.search(raw) is None:
+            if time_of_day(raw) is None:
                 continue  # (no wall-clock stamp without a time of day)
             stamp = parser.stamp(strip_prefix(raw, style).message)
             if stamp is not None and stamp.time is not None:
@@ -205,7 +217,7 @@ def scan_file(
             # tail holds the whole file: its first stamped line
             kernel_time = None  # (as in the head: a kernel line pasted among the job's is not when it began)
             for raw in scan.tail_lines[:FIRST_STAMP_LINES]:
-                if TIME_OF_DAY.search(raw) is None:
+                if time_of_day(raw) is None:
                     continue
                 stamp = parser.stamp(strip_prefix(raw, style).message)
                 if stamp is not None and stamp.time is not None:
@@ -346,6 +358,7 @@ def process_buffer(buf: bytes, start: int, end: int, base_line: int, scan: FileS
     own_rank = f.rank is not None
     summary_until = 0  # the last line of the last torchelastic summary read
     lookback_memo: dict[int, datetime | None] = {}
+    untimed = None  # (whether the buffer holds no time of day at all: looked at once, when first asked)
     for off, ids in rules.candidate_lines(buf, start, end):
         if newlines is not None and off - last_off > end - off:
             line_no = base_line + newlines - count(b"\n", off, end)
@@ -430,7 +443,9 @@ def process_buffer(buf: bytes, start: int, end: int, base_line: int, scan: FileS
         if stamp is not None and stamp.host:
             scan.hosts.add(stamp.host)
         if ev.time is None and (stamp is None or stamp.since_boot is None):
-            inherited = _lookback_time(buf, off, start, parser, lookback_memo)
+            if untimed is None:
+                untimed = _no_clock(buf, start, end)
+            inherited = None if untimed else _lookback_time(buf, off, start, parser, lookback_memo)
             if inherited is not None:
                 ev = Event(ev.file, ev.line, ev.kind, ev.text, ev.message, inherited, True,
                            ev.rank, ev.local_rank, ev.node, ev.pid)

@@ -17,7 +17,7 @@ from detector.pipeline.filescan import LOOKBACK_LINES, MAX_LINE, FileScan
 from detector.sources.lines import LineParser
 from detector.sources.prefixes import Prefixed, PrefixStyle, quick_prefix, strip_prefix
 from detector.sources.runs import FileKind
-from detector.sources.timestamps import TIME_OF_DAY, parse_timestamp
+from detector.sources.timestamps import parse_timestamp, time_of_day
 from detector.support.compressed import open_log, stream_size
 from detector.support.text import decode_line, plain_text
 from detector.types import TERMINAL_LINES, Event
@@ -182,6 +182,7 @@ def progress_lines_after(scan: FileScan, when: datetime, *, enough: int) -> int:
 
 
 ACTIVITY_LINES = 20000
+_ACTIVITY_JOIN_LINES = 200  # a tail this long is searched for a time of day at once first
 _KERNEL_LINE = re.compile(r" kernel: |\bNVRM: ")  # a kernel line kept or pasted in a rank's log
 
 
@@ -197,14 +198,18 @@ def last_activity(scan: FileScan, *, max_lines: int = ACTIVITY_LINES) -> dict[in
         return out
     style = parser.style
     stamp_of = parser.stamp
-    clock = TIME_OF_DAY.search
+    clock = time_of_day
     keys = scan.tail_keys
     lines = tail_of(scan)
     if len(keys) != len(lines):
         keys[:] = [None] * len(lines)
+    if len(lines) > _ACTIVITY_JOIN_LINES and clock("\n".join(lines)) is None:
+        return out  # (no time of day anywhere in the tail: one search, not one a line)
     wanted = len(scan.prefix_ranks) + 1
     rank_log = scan.file.kind is FileKind.RANK_LOG
     for i in range(len(lines) - 1, max(-1, len(lines) - 1 - max_lines), -1):
+        if clock(lines[i]) is None:
+            continue  # (no time of day in the line: none in its message; NCCL's untimed INFO lines by the thousand)
         key = keys[i]
         if isinstance(key, int):  # a line with the rank prefix of the one before (_read_tail)
             if key in out:

@@ -208,6 +208,7 @@ def hosts_named(lines: list[str]) -> tuple[set[str], set[str]]:
         quiet.clear()
     ray_hosts = False
     ray_local = False
+    nccl_heads: set[str] = set()
     for raw in lines:
         line = raw.rstrip("\r")
         if "pid=" in line[:WORKER_PID_SPAN] and (worker := WORKER_PID.match(line, 0, WORKER_PID_SPAN)) is not None:
@@ -217,6 +218,14 @@ def hosts_named(lines: list[str]) -> tuple[set[str], set[str]]:
                 ray_hosts = True  # a Ray worker's prefix with its node's address
             else:
                 ray_local = True  # a Ray (or vLLM) worker on the driver's own node: no address printed
+        # NCCL's lines behind one process's header ("host:pid:tid [dev] NCCL INFO ...", by the
+        # thousand under NCCL_DEBUG=INFO): what they name is their header's (and what comes before it)
+        nccl = line.find(" NCCL ", 0, _NCCL_HEAD_SPAN)
+        if nccl > 0:
+            head = line[:nccl]
+            if head in nccl_heads:
+                continue
+            nccl_heads.add(head)
         shape = line.encode("utf-8", "surrogateescape").translate(_DIGITS_TO_0)
         if shape in quiet:
             continue
@@ -249,6 +258,7 @@ UNNAMED_HOST = "(unnamed host)"
 
 
 _DIGITS_TO_0 = bytes.maketrans(b"123456789", b"000000000")
+_NCCL_HEAD_SPAN = 160  # where NCCL's " NCCL INFO"/" NCCL WARN" follows its header (hosts_named)
 _QUIET_SHAPES: set[bytes] = set()  # shapes of lines that name no host (hosts_named)
 _QUIET_SHAPES_MAX = 20_000
 _QUIET_SHAPE_LEN = 400  # longer lines are parsed each time (the memo stays under ~10 MB)

