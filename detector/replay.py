@@ -90,7 +90,8 @@ def _year_hint(files: Sequence[LogFile]) -> int | None:
     to :data:`YEAR_SEARCH` bytes in all; else a kernel log's audit records' year; else the files'
     modification year. The ranks' logs are read first: a kernel log begins at its node's boot,
     weeks before the job and maybe in the year before it."""
-    ranks = [f for f in files if f.kind is FileKind.RANK_LOG]
+    # (a notebook's outputs last: the dates of an nvidia-smi cell or of a table of runs are not the run's)
+    ranks = sorted((f for f in files if f.kind is FileKind.RANK_LOG), key=lambda f: f.path.suffix.lower() == ".ipynb")
     # (a few of the ranks' logs, then the kernel logs, then the rest: 200,000 ranks' glog-only
     # logs are not all opened before a kernel log that has the year)
     logs = ranks[:YEAR_FIRST_RANK_LOGS] + [f for f in files if f.kind is FileKind.KERNEL] + ranks[YEAR_FIRST_RANK_LOGS:]

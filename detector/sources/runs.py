@@ -10,6 +10,7 @@ lines all come from one host)."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import re
@@ -25,6 +26,7 @@ from detector.sources.prefixes import WORKER_PID, WORKER_PID_SPAN, logger_rank, 
 from detector.sources.timestamps import parse_timestamp
 from detector.support.compressed import (
     GZIP_MAGIC,
+    NOTEBOOK_MAX,
     inner_name,
     is_compressed_log_name,
     open_log,
@@ -433,6 +435,9 @@ def classify(path: Path, root: Path) -> LogFile | None:
             return _text_log(path, name, parts, display, size) if _json_lines(path) or _log_export(path) else None
         node = _node_from_dirs(parts)
         return LogFile(path, display, kind, None, None, node, None, size, node_from="folder" if node else None)
+    if suffix == ".ipynb":  # a notebook's cells' outputs (support.compressed.notebook_outputs)
+        # (one too large to read is listed: reading it says why it was skipped)
+        return _text_log(path, name, parts, display, size) if size > NOTEBOOK_MAX or _notebook_printed(path) else None
     if suffix in (".yaml", ".yml") and _log_export(path):  # gcloud logging read's entries
         return _text_log(path, name, parts, display, size)
     if suffix == ".csv":
@@ -764,6 +769,32 @@ _NOT_TEXT_LOGS = {".json", ".ipynb", ".cfg", ".ini", ".conf", ".js", ".css", ".x
 
 
 _FENCE = re.compile(rb"^ {0,3}(?:```|~~~)", re.MULTILINE)
+
+
+def _notebook_printed(path: Path) -> bool:
+    """A Jupyter notebook whose cells' outputs show a training run (read as its log): lines of
+    distributed training (ranks' prefixes, NCCL's, torch.distributed's, a launcher's) or many of
+    training progress. Not one that plotted a run's curves, checked the environment or loaded a
+    checkpoint to look at it: its errors are no job's."""
+    try:
+        fh, _st, note = open_log(path, False)
+        with fh:
+            text = fh.read(NOTEBOOK_MAX)
+    except OSError:
+        return False
+    if note is None or not note.startswith("a Jupyter notebook"):
+        return False
+    return (_DISTRIBUTED_WORDS.search(text) is not None
+            or sum(1 for _ in itertools.islice(_TRAINING_STEP.finditer(text), NOTEBOOK_STEPS)) >= NOTEBOOK_STEPS)
+
+
+# what a notebook's outputs show of a distributed run: a rank's prefix, NCCL's lines, the process
+# group's, a launcher's (torchrun's, accelerate's notebook_launcher, DeepSpeed's)
+_DISTRIBUTED_WORDS = re.compile(rb"\[rank ?[0-9]|\[default[0-9]|\bNCCL (?:INFO|WARN)\b|ProcessGroupNCCL|torch\.distributed\."
+                                rb"|\btorchrun\b|notebook_launcher|Launching training on [0-9]|\bLOCAL_RANK\b|\bworld_size\b"
+                                rb"|ChildFailedError|\[deepspeed\]|DeepSpeed ")
+_TRAINING_STEP = re.compile(rb"(?i)\b(?:step|iter(?:ation)?|epoch)\b\s{0,3}[:=#]?\s{0,3}\[?\s{0,3}[0-9]")
+NOTEBOOK_STEPS = 20  # lines of training progress in a notebook's outputs that make it a run's log
 
 
 def _quotes_a_log(path: Path) -> bool:

@@ -28,6 +28,7 @@ from detector.support.exports import (
 )
 
 MAX_INFLATED = 512 << 20  # bytes of a compressed log read, inflated
+NOTEBOOK_MAX = 64 << 20  # a Jupyter notebook larger than this is not parsed (its JSON is read whole)
 _CHUNK = 1 << 20
 _ARCHIVES = (".tar.gz", ".tgz")
 GZIP_MAGIC = b"\x1f\x8b"
@@ -172,6 +173,15 @@ def open_log(path: Path | str, compressed: bool) -> tuple[BinaryIO, os.stat_resu
     wide: str | None = None
     try:
         st = os.fstat(fh.fileno())
+        if not compressed and Path(path).suffix.lower() == ".ipynb":
+            if st.st_size > NOTEBOOK_MAX:
+                raise OSError(f"a notebook of {st.st_size >> 20} MiB, larger than the {NOTEBOOK_MAX >> 20} MiB read: "
+                              "save its output as text (jupyter nbconvert --to script, or copy the cell's output)")
+            text = _converted("notebook", st, lambda: notebook_outputs(fh.read(NOTEBOOK_MAX)))
+            if text is not None:
+                fh.close()
+                return io.BytesIO(text), st, "a Jupyter notebook, read as its cells' outputs"
+            fh.seek(0)
         export = None if compressed else _export_kind(Path(path), fh)
         if export is not None:
             lines = _export_lines(fh, st, export)
@@ -359,6 +369,45 @@ def _converted(what: str, st: os.stat_result, convert: Callable[[], bytes | None
             _CONVERTED.pop(next(iter(_CONVERTED)))
         _CONVERTED[key] = out
     return out
+
+
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+
+
+def notebook_outputs(data: bytes) -> bytes | None:
+    """What a Jupyter notebook's cells printed, in order, as text: their streams (stdout and
+    stderr: a training loop's lines, ``!torchrun``'s output), their results' plain text and their
+    errors' tracebacks (terminal colours taken out). None when ``data`` is no notebook or its
+    cells printed nothing."""
+    try:
+        doc = json.loads(data.decode("utf-8", "replace"))
+    except (ValueError, RecursionError):
+        return None
+    cells = doc.get("cells") if isinstance(doc, dict) else None
+    if not isinstance(cells, list):
+        return None
+    out: list[str] = []
+    for cell in cells:
+        outputs = cell.get("outputs") if isinstance(cell, dict) else None
+        for o in outputs if isinstance(outputs, list) else ():
+            if not isinstance(o, dict):
+                continue
+            kind = o.get("output_type")
+            if kind == "stream":
+                text = o.get("text")
+            elif kind == "error":
+                text = o.get("traceback") or [f"{o.get('ename', 'Error')}: {o.get('evalue', '')}"]
+                text = [_ANSI.sub("", str(t)) + "\n" for t in text] if isinstance(text, list) else text
+            elif kind in ("execute_result", "display_data"):
+                data_ = o.get("data")
+                text = data_.get("text/plain") if isinstance(data_, dict) else None
+            else:
+                continue
+            if isinstance(text, list):
+                text = "".join(str(t) for t in text)
+            if isinstance(text, str) and text:
+                out.append(text if text.endswith("\n") else text + "\n")
+    return "".join(out).encode("utf-8") if out else None
 
 
 def _export_lines(fh: BinaryIO, st: os.stat_result, kind: str) -> bytes | None:
