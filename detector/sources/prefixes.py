@@ -119,7 +119,9 @@ def _host_token(line: str, pos: int) -> re.Match[str] | None:
     if not any(c.isdigit() for c in host) or not any(c.isalpha() for c in host):
         return None
     return m
-_SRUN = re.compile(r"\s{0,6}(?P<task>\d{1,6}): ")
+# srun --label's "3: ", and Intel MPI's "mpirun -l" / MPICH's "-prepend-rank" "[3] " (read as one
+# style: a file labelled so throughout)
+_SRUN = re.compile(r"\s{0,6}(?P<br>\[)?(?P<task>\d{1,6})(?(br)\] |: )")
 # a wall-clock stamp a collector or `ts` put before the launcher's prefix
 LEAD_STAMP = re.compile(
     r"\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?: ?(?:Z|[+-]\d{2}:?\d{2}| UTC))?\]?:? {1,2}"
@@ -669,9 +671,12 @@ def detect_style(sample: Iterable[str]) -> PrefixStyle:
     if labelled >= 3 and _labels_repeat(s for s, (srun, _host, _br) in zip(lines, kinds, strict=True) if srun):
         if labelled >= max(3, int(0.8 * len(lines))):
             return PrefixStyle.SRUN_LABEL
-        if labelled >= 5:  # a batch script's preamble (its "set -x" trace, its echo lines), then srun's output
+        if labelled >= 5:
+            # a batch script's preamble (its "set -x" trace, its echo lines), then srun's output, then
+            # perhaps the scheduler's epilogue (PBS's resource usage, LSF's job report)
             first = next(i for i, (srun, _host, _br) in enumerate(kinds) if srun)
-            if labelled >= 0.9 * (len(lines) - first):
+            last = max(i for i, (srun, _host, _br) in enumerate(kinds) if srun)
+            if labelled >= 0.9 * (last + 1 - first):
                 return PrefixStyle.SRUN_LABEL
     hosts: Counter[str] = Counter()
     for s, (_srun, host, _br) in zip(lines, kinds, strict=True):
@@ -686,15 +691,29 @@ def detect_style(sample: Iterable[str]) -> PrefixStyle:
 
 def _labels_repeat(labelled: Iterable[str]) -> bool:
     """srun's task labels come back line after line; a backtrace's or a list's numbers ("   0:
-    rust_begin_unwind", "   1: core::panicking::panic_fmt") each appear once."""
+    rust_begin_unwind", "   1: core::panicking::panic_fmt") each appear once. MPI's bracketed
+    ranks ("[3] ") are ranks only where they are few for their size (a program's pids, "[4456] ",
+    are not: the ranks shown of a job are numbers from 0 up, some of them)."""
     seen: set[str] = set()
+    repeated = False
+    bracketed: set[int] = set()
     for line in labelled:
         m = _SRUN.match(line)
         if m is not None:
+            if m["br"] is not None:
+                bracketed.add(int(m["task"]))
             if m["task"] in seen:
-                return True
+                repeated = True
             seen.add(m["task"])
-    return False
+    if bracketed and (max(bracketed) >= _MPI_LABEL_SPAN * len(bracketed) + _MPI_LABEL_SLACK
+                      or min(bracketed) >= 2 * len(bracketed) + _MPI_LOW_SLACK):
+        return False  # (a container's pids, "[53] ", "[54] ": small, but none of them low)
+    return repeated
+
+
+_MPI_LABEL_SPAN = 4  # MPI's bracketed ranks: the largest at most this many times as many as are shown ...
+_MPI_LABEL_SLACK = 64  # ... and this many more
+_MPI_LOW_SLACK = 8  # and the smallest below twice as many as are shown, and this many more
 
 
 _TO_ZERO = str.maketrans("1234567", "0000000")  # (8 and 9 kept: "local8: " is no syslog facility, "local0: " is)

@@ -446,9 +446,17 @@ def classify(path: Path, root: Path) -> LogFile | None:
         node = _node_from_dirs(parts)
         return LogFile(path, display, FileKind.METRICS, None, None, node, None, size, node_from="folder" if node else None)
     if (suffix not in _TEXT_SUFFIXES and not _NUMBERED_SUFFIX.match(suffix) and not _RANK_SUFFIX.search(name)
-            and not (_KERNEL_FILE.match(name) and suffix not in _NOT_LOG_SUFFIXES | _OBJECT_SUFFIXES)):
+            and not (_KERNEL_FILE.match(name) and suffix not in _NOT_LOG_SUFFIXES | _OBJECT_SUFFIXES)
+            and not _PART_OF_A_LOG.search(name)):
         return None
     return _text_log(path, name, parts, display, size)
+
+
+# a log's part or copy saved under the log's own name and a word for what it is: "slurm-123.out.tail"
+# (tail -n 5000 > ...), "train.log.head", "rank3.log.part2", "job.err.trimmed", "train.log.bak"
+_PART_OF_A_LOG = re.compile(r"\.(?:log|out|err|txt|stdout|stderr)\.(?:tail|head|part[0-9]{0,3}|excerpt|trimmed|cut|snippet"
+                            r"|partial|short|last[0-9]{0,7}|first[0-9]{0,7}|old|bak|orig|prev(?:ious)?|saved?|copy)$",
+                            re.IGNORECASE)
 
 
 # detectron2's and fvcore's per-rank files beside rank 0's log.txt: log.txt.rank1, log.txt.rank2 ...
@@ -932,7 +940,7 @@ def discover(target: Path, *, follow_symlinks: bool = False) -> tuple[list[LogFi
     found = _first_of_ranked_siblings(_pytorchjob_ranks(found))
     if not found:
         skipped = f"; left out: {'; '.join(warnings[:5])}" + (" ..." if len(warnings) > 5 else "") if warnings else ""
-        raise InputError(str(target), "no log files found (looked for *.log, *.out, *.err, *.txt, *.jsonl, PBS's *.o<job>, kernel logs, torchrun log dirs, and those gzip-compressed; *.md, then any text file, when nothing else)" + skipped)
+        raise InputError(str(target), "no log files found (looked for *.log, *.out, *.err, *.txt, *.jsonl, PBS's *.o<job>, kernel logs, torchrun log dirs, Jupyter notebooks, parts saved as *.out.tail or *.log.head, and those gzip-compressed; *.md, then any text file, when nothing else)" + skipped)
     return found, warnings
 
 
