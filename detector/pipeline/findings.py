@@ -17,7 +17,9 @@ from detector.pipeline.evidence import Hit
 from detector.pipeline.filescan import FileScan
 from detector.pipeline.index import RunIndex, _field, _num, _rank, global_of_local, resolve_line_rank, resolve_rank
 from detector.pipeline.tail import (
+    completed_before,
     completed_line,
+    completions,
     is_progress,
     own_last_progress,
     own_progress_stamped_after,
@@ -1260,6 +1262,77 @@ def demote_caught_exceptions(findings: Sequence[Finding], scans: Sequence[FileSc
             for f in findings if not its_traceback(f)]
 
 
+# a program's word, on the line before a traceback it logged, that it will try again or go on
+# ("checkpoint write failed, will retry in 30s (attempt 1/5)", "upload failed; retrying",
+# "tensorboard write failed (ignored):", "bad sample, skipping:")
+_RETRIES = re.compile(r"(?i)\b(?:will (?:retry|try again|continue)|retrying|retry in [0-9]|ignor(?:ed|ing)|skipping|continuing)\b")
+# the last of its tries ("attempt 5/5", "[20/20]"): no try follows it
+_LAST_TRY = re.compile(r"(?:\battempt |\[)([0-9]{1,4})/\1\b")
+# what says a process of the job ended with an error (torchrun's exit codes and summary, srun's
+# task lines, mpirun's): after a retried exception, of its own rank or of none, the exception's end
+_EXITS = frozenset({RULE_EXIT_CODE, "torch.elastic_child_failed", "torch.elastic_child_failed_bare", MPIRUN_SIGNAL,
+                    "launcher.mpirun_first_nonzero", "scheduler.srun_task_exit", "scheduler.srun_task_signal"})
+
+
+def demote_retried_exceptions(findings: Sequence[Finding], scans: Sequence[FileScan]) -> list[Finding]:
+    """``findings`` with a Python exception made context (and its traceback's header dropped)
+    where the line before its traceback says the program will try again (or ignores it and goes
+    on), and the job's training progress stamped after it and before anything else in its file
+    failed (:data:`CAUGHT_STEPS` lines, in any of its logs: the stdout beside the stderr that holds
+    the traceback) shows that it went on: a checkpoint write or an upload that failed once and was
+    retried, a metrics writer's error logged and ignored."""
+    by_file = {s.file.display: s for s in scans}
+    headers = sorted((f for f in findings if f.rule == TRACEBACK and f.line is not None), key=lambda f: f.line or 0)
+
+    def header_of(f: Finding) -> Finding | None:
+        line = f.line or 0
+        return next((h for h in reversed(headers) if h.file == f.file and h.rank == f.rank
+                     and line - ANNOUNCED_TRACEBACK <= (h.line or 0) < line), None)
+
+    candidates: dict[int, Finding | None] = {}
+    for f in findings:
+        if (f.rule != UNCAUGHT or f.role is not Role.INITIATOR or f.cause is not Cause.PYTHON_EXCEPTION
+                or f.time is None or f.line is None or (scan := by_file.get(f.file or "")) is None):
+            continue
+        header = header_of(f)
+        said = tail_line(scan, header.line - 1)[-200:] if header is not None and header.line is not None else ""
+        if _RETRIES.search(said) and not _LAST_TRY.search(said):
+            candidates[id(f)] = header
+    if not candidates:
+        return list(findings)
+    # what else fails in each file (the lines and times of it), besides these
+    failing: dict[str | None, list[tuple[int, datetime | None]]] = defaultdict(list)
+    for f in findings:
+        if f.line is not None and f.role is not Role.CONTEXT and f.rule not in (UNCAUGHT, TRACEBACK, FRAME):
+            failing[f.file].append((f.line, f.time))
+    rank_logs = [s for s in scans if s.file.kind is FileKind.RANK_LOG]
+    borrowed = {(h.event.file, h.event.line) for scan in scans for h in scan.hits if h.event.time_inferred}  # (a time taken from a line before)
+
+    # a process's end with an error, of a rank (None: of no rank or any)
+    ended = [f for f in findings if f.rule in _EXITS and f.field("exitcode") != "0"]
+
+    def went_on(f: Finding) -> bool:
+        # the job's progress stamped after it, and before the next failure of its file with a time
+        # (steps went on after it: what failed later without a time was later too); not where a
+        # process of its rank (or of no rank named) ended with an error after it: an uncaught
+        # exception hours after an old warning of a retry, whose time it took
+        if f.time is None:
+            return False
+        if any((e.rank is None or f.rank is None or e.rank == f.rank) and ((e.file == f.file and (e.line or 0) > (f.line or 0))
+                                                        or (e.time is not None and e.time > f.time)) for e in ended):
+            return False
+        until = min((time for line, time in failing.get(f.file, ()) if line > (f.line or 0) and time is not None
+                     and (f.file, line) not in borrowed), default=None)
+        return any(progress_lines_after(s, f.time, enough=CAUGHT_STEPS, before=until) >= CAUGHT_STEPS for s in rank_logs)
+
+    retried = {id(f) for f in findings if id(f) in candidates and went_on(f)}
+    if not retried:
+        return list(findings)
+    dropped = {id(h) for k, h in candidates.items() if k in retried and h is not None}
+    return [dataclasses.replace(f, role=Role.CONTEXT, cause=None) if id(f) in retried else f
+            for f in findings if id(f) not in dropped]
+
+
 COMM_DESTROYED = "nccl.comm_destroyed"
 STORE_GONE = "torch.store_dump_flag_failed"
 
@@ -1274,6 +1347,22 @@ def demote_store_loss_before_destroy(findings: Sequence[Finding]) -> list[Findin
         return list(findings)
     return [dataclasses.replace(f, role=Role.CONTEXT, cause=None)
             if f.rule == STORE_GONE and f.rank is not None and f.rank in destroyed else f for f in findings]
+
+
+def demote_store_loss_after_completion(findings: Sequence[Finding], scans: Sequence[FileScan]) -> list[Finding]:
+    """``findings`` with a rank's heartbeat failing to reach the store made context where its
+    file said before it that training completed, with no progress between: the store's host (rank
+    0's process) finished and left first, the others on their way out."""
+    files = {f.file for f in findings if f.rule == STORE_GONE}
+    if not files:
+        return list(findings)
+    marks = {s.file.display: completions(s) for s in scans if s.file.display in files}
+
+    def after_completion(f: Finding) -> bool:
+        return f.line is not None and completed_before(marks.get(f.file or "", []), f.line, f.rank)
+
+    return [dataclasses.replace(f, role=Role.CONTEXT, cause=None) if f.rule == STORE_GONE and after_completion(f) else f
+            for f in findings]
 
 
 SUCCEEDED = "python.run_succeeded"
@@ -1632,8 +1721,12 @@ def demote_recovered_flaps(findings: Sequence[Finding], ranks_until: datetime | 
     def recovered(d: Finding) -> bool:
         return _link_back_up(d, ups)
 
+    # (NCCL's word that a port failed and came right back up is this flap as a rank saw it: no other failure)
+    port_ups = [f for f in findings if f.rule == NCCL_PORT_ACTIVE and f.file and f.line is not None]
+    same_flap = {id(f) for f in findings if f.rule == NCCL_PORT_ERROR and f.field("event") == "port error"
+                 and _port_came_back(f, port_ups)}
     others = [f for f in findings if f.role is Role.INITIATOR and f.cause is not None and f.rule not in LINK_DOWN
-              and not _cable_unplugged(f)]
+              and not _cable_unplugged(f) and id(f) not in same_flap]
     # network errors the ranks saw (a transfer, a socket, NCCL's own; a peer's death reads so too)
     rank_network = [f.time for f in findings if f.cause is Cause.NETWORK and f.rule not in LINK_DOWN
                     and not f.rule.startswith("system.")]
@@ -1666,7 +1759,7 @@ def demote_recovered_flaps(findings: Sequence[Finding], ranks_until: datetime | 
     if not flaps:
         return [dataclasses.replace(f, role=Role.CONTEXT, cause=None) if id(f) in idle else f for f in findings]
     timed = [f.time for f in findings if f.time is not None and f.rule not in LINK_DOWN and f.rule != LINK_UP
-             and not _cable_unplugged(f)
+             and not _cable_unplugged(f) and id(f) not in same_flap
              and (f.role is Role.COLLATERAL or (f.role is Role.INITIATOR and f.cause is not None))]
 
     def after(d: Finding, t: datetime) -> bool:
@@ -1697,21 +1790,31 @@ NCCL_PORT_ACTIVE = "nccl.ib_port_active"
 FLAP_WENT_ON = 3  # lines of training progress after a port's flap, in its file
 
 
+def _port_came_back(d: Finding, ups: Sequence[Finding]) -> bool:
+    """NCCL's word of a port error ``d`` is followed by its port's "port active" (``ups``) within
+    :data:`FLAP_LINES` lines of its file and :data:`FLAP_UP_WITHIN`."""
+    return any(u.file == d.file and 0 < (u.line or 0) - (d.line or 0) <= FLAP_LINES
+               and (u.field("hca"), u.field("port")) == (d.field("hca"), d.field("port"))
+               and u.rank == d.rank and (u.time is None or d.time is None or u.time - d.time <= FLAP_UP_WITHIN)
+               for u in ups)
+
+
 def demote_nccl_port_flaps(findings: Sequence[Finding], scans: Sequence[FileScan]) -> list[Finding]:
     """``findings`` with NCCL's word of an InfiniBand port error made context, cause none, where the
     same port came back up right after it ("Got async event : port active", within
     :data:`FLAP_LINES` lines of its file and :data:`FLAP_UP_WITHIN`), training went on after it
     (:data:`FLAP_WENT_ON` lines of progress in its file before anything else there failed) and
-    nothing of the job's failed within :data:`FLAP_LEAD` after it: a flap that recovered, which the
-    job trained on through (the job's failure hours later is another's). Not a port that flapped
-    more than once."""
+    nothing of the job's failed within :data:`FLAP_LEAD` after it (in a log without times: nothing
+    of the job's failed at all): a flap that recovered, which the job trained on through (the job's
+    failure hours later is another's). Not a port that flapped more than once."""
     errors = [f for f in findings if f.rule == NCCL_PORT_ERROR and f.field("event") == "port error"
-              and f.role is Role.INITIATOR and f.file and f.line is not None and f.time is not None]
+              and f.role is Role.INITIATOR and f.file and f.line is not None]
     if not errors:
         return list(findings)
     ups = [f for f in findings if f.rule == NCCL_PORT_ACTIVE and f.file and f.line is not None]
-    failing = [f.time for f in findings if f.time is not None and f.rule != NCCL_PORT_ERROR
-               and (f.role is Role.COLLATERAL or (f.role is Role.INITIATOR and f.cause is not None))]
+    failed = [f for f in findings if f.rule != NCCL_PORT_ERROR
+              and (f.role is Role.COLLATERAL or (f.role is Role.INITIATOR and f.cause is not None))]
+    failing = [f.time for f in failed if f.time is not None]
     by_file = {s.file.display: s for s in scans}
 
     def went_on(d: Finding) -> bool:
@@ -1725,11 +1828,9 @@ def demote_nccl_port_flaps(findings: Sequence[Finding], scans: Sequence[FileScan
         return progress_between(scan, d.line, end, enough=FLAP_WENT_ON) >= FLAP_WENT_ON
 
     def flapped(d: Finding) -> bool:
-        back = any(u.file == d.file and 0 < (u.line or 0) - (d.line or 0) <= FLAP_LINES
-                   and (u.field("hca"), u.field("port")) == (d.field("hca"), d.field("port"))
-                   and u.rank == d.rank and (u.time is None or d.time is None or u.time - d.time <= FLAP_UP_WITHIN)
-                   for u in ups)
-        return (back and d.time is not None and not any(-FLAP_SKEW <= t - d.time <= FLAP_LEAD for t in failing)
+        if d.time is None:  # (a log without times: nothing of the job's failed at all)
+            return _port_came_back(d, ups) and not failed and went_on(d)
+        return (_port_came_back(d, ups) and not any(-FLAP_SKEW <= t - d.time <= FLAP_LEAD for t in failing)
                 and went_on(d))
 
     # (a port that flapped again and again is the suspect, whatever the job trained on between)

@@ -37,9 +37,11 @@ from detector.pipeline.findings import (
     demote_orphaned_spawn_children,
     demote_recovered_flaps,
     demote_repeated_actor_exceptions,
+    demote_retried_exceptions,
     demote_secondary_xids,
     demote_shutdown_noise,
     demote_steps_that_did_not_start_training,
+    demote_store_loss_after_completion,
     demote_store_loss_before_destroy,
     demote_survived_worker_kills,
     demote_teardown_errors,
@@ -200,7 +202,7 @@ def run_findings(scans: Sequence[FileScan], idx: RunIndex, rules: RuleSet,
     starts = [s.first_time for s in scans if s.first_time is not None and s.file.kind.value == "rank_log"]
     if relaunches:
         findings = demote_earlier_launches(scans, findings, idx.file_rank)
-    findings = demote_store_loss_before_destroy(demote_destroy_warnings(demote_teardown_errors(demote_orphaned_spawn_children(demote_feeder_thread_errors(demote_exit_handler_errors(demote_launcher_reply_race(demote_worker_wait_timeouts(refine_generic_nccl(findings)))))))))
+    findings = demote_store_loss_after_completion(demote_store_loss_before_destroy(demote_destroy_warnings(demote_teardown_errors(demote_orphaned_spawn_children(demote_feeder_thread_errors(demote_exit_handler_errors(demote_launcher_reply_race(demote_worker_wait_timeouts(refine_generic_nccl(findings))))))))), scans)
     findings = place_tgi_span_errors(place_nccl_tests_failures(place_sglang_tracebacks(place_ray_tracebacks(place_spawn_tracebacks(
         demote_caught_oom(demote_abort_after_cpp_exception(findings)))))))
     ends = [t for s in scans if s.file.kind is FileKind.RANK_LOG and (t := s.last_time) is not None]
@@ -209,7 +211,8 @@ def run_findings(scans: Sequence[FileScan], idx: RunIndex, rules: RuleSet,
         demote_nccl_port_flaps(demote_recovered_flaps(findings, max(ends) if ends else None), scans), ranks_logged))
     findings = oom_killed_loader_workers(demote_bystander_ooms(findings))
     findings = demote_after_exit(demote_after_success(demote_secondary_xids(demote_kill_after_watchdog(place_gpu_faults(findings, idx)))))
-    findings = demote_caught_exceptions(demote_repeated_actor_exceptions(verl_worker_ranks(findings), scans), scans, idx.file_rank)
+    findings = demote_retried_exceptions(demote_caught_exceptions(
+        demote_repeated_actor_exceptions(verl_worker_ranks(findings), scans), scans, idx.file_rank), scans)
     findings = demote_survived_worker_kills(demote_steps_that_did_not_start_training(
         demote_shutdown_noise(demote_answered_requests(findings, scans), scans), scans), scans)
     findings = slowest_rank_stragglers(nvrx_stragglers(megatron_stragglers(findings, idx), idx), idx)

@@ -9,6 +9,7 @@ and plain lines) and the lines the last-activity walk visits; it is done once pe
 
 from __future__ import annotations
 
+import bisect
 import re
 from datetime import datetime, timedelta
 from typing import BinaryIO
@@ -158,9 +159,10 @@ def own_progress_stamped_after(scan: FileScan, line: int, rank: int | None, when
     return found
 
 
-def progress_lines_after(scan: FileScan, when: datetime, *, enough: int) -> int:
+def progress_lines_after(scan: FileScan, when: datetime, *, enough: int, before: datetime | None = None) -> int:
     """How many of the file's tail lines, read from its end, show training progress stamped after
-    ``when``; stops at ``enough`` (or at the first stamped line at or before ``when``)."""
+    ``when`` (and before ``before``, where given); stops at ``enough`` (or at the first stamped
+    line at or before ``when``)."""
     if scan.parser is None:
         return 0
     lines = tail_of(scan)
@@ -175,6 +177,8 @@ def progress_lines_after(scan: FileScan, when: datetime, *, enough: int) -> int:
             continue
         if stamp.time <= when:
             break
+        if before is not None and stamp.time >= before:
+            continue
         found += 1
         if found >= enough:
             break
@@ -334,7 +338,9 @@ def last_progress_line(scan: FileScan) -> int | None:
 _COMPLETED = re.compile(
     r"train_runtime|\b(?:training|train|run|job|fine-?tuning)\s{1,3}(?:is\s)?(?:completed|finished|done|complete)\b"
     # detectron2's end of training (its final evaluation may follow)
-    r"|\btotal training time: [0-9]",
+    r"|\btotal training time: [0-9]"
+    # Lightning's: "`Trainer.fit` stopped: `max_epochs=10` reached."
+    r"|\btrainer\.fit`? stopped: `?max_(?:epochs|steps|time)=[^`\s]{1,40}`? reached",
     re.IGNORECASE)
 COMPLETED_LINES = 40  # a file's last lines where a note that training completed counts
 
@@ -367,6 +373,16 @@ def tail_line(scan: FileScan, line: int) -> str:
     return tail[i] if 0 <= i < len(tail) else ""
 
 
+# a progress bar at its total ("100%|##########| 4000/4000 [6:38:23<00:00, 5.14s/it]"): Hugging
+# Face's trainer closes its bar after its final summary, which prints the bar once more
+_FINISHED_BAR = re.compile(r"100%\|[^|]{0,200}\|\s{0,4}([0-9]{1,12})/\1 \[")
+
+
+def _goes_on(line: str) -> bool:
+    """Training progress that is not a progress bar at its end (:data:`_FINISHED_BAR`)."""
+    return is_progress(line) and _FINISHED_BAR.search(line[-400:]) is None
+
+
 def completed_line(scan: FileScan) -> int | None:
     """The line number of the file's word that training completed (:func:`says_completed`), or
     None."""
@@ -376,12 +392,46 @@ def completed_line(scan: FileScan) -> int | None:
         low = lines[i].lower()
         if ("train" in low or "run" in low or "job" in low or "tuning" in low) and _COMPLETED.search(low):
             phase = "train_runtime" not in low and ("epoch" in low or "starting" in low)  # (an epoch's end)
-            if phase or any(is_progress(later) for later in lines[i + 1:]):
+            if phase or any(_goes_on(later) for later in lines[i + 1:]):
                 return None
             return scan.tail_first + len(tail) - len(lines) + i
-        if is_progress(lines[i]):
+        if _goes_on(lines[i]):
             return None  # progress after the last completion line, or no completion line at all
     return None
+
+
+TEARDOWN_LINES = 20000  # a teardown's lines after a word that training completed, at most
+
+
+def completions(scan: FileScan) -> list[tuple[int, bool, int | None]]:
+    """The line numbers of the file's tail that say training completed (True) or show training
+    progress after which it went on (False), in order, each with the rank its prefix names (None:
+    no prefix): one pass over the tail, which :func:`completed_before` then reads for any line."""
+    tail = tail_of(scan)
+    style = scan.parser.style if scan.parser is not None else PrefixStyle.BRACKETS
+    out: list[tuple[int, bool, int | None]] = []
+    for i, text in enumerate(tail):
+        low = text.lower()
+        if ("train" in low or "run" in low or "job" in low or "tuning" in low) and _COMPLETED.search(low):
+            # (an epoch's end is no end of training)
+            done = "train_runtime" in low or not ("epoch" in low or "starting" in low)
+            out.append((scan.tail_first + i, done, _tail_key(scan, i, style)[0]))
+        elif _goes_on(text):
+            out.append((scan.tail_first + i, False, None))
+    return out
+
+
+def completed_before(marks: list[tuple[int, bool, int | None]], line: int, rank: int | None) -> bool:
+    """Of a file's :func:`completions`, the last before line number ``line`` (within
+    :data:`TEARDOWN_LINES`) says that training completed, for the job (no rank's prefix) or for
+    ``rank`` itself: no progress came between, and the run had finished before ``line`` was written
+    (a job of hundreds of ranks prints as many lines on its way out). Rank 0's word that it
+    completed is not another rank's (with uneven data it finishes first, the others wait for it)."""
+    i = bisect.bisect_left(marks, line, key=lambda m: m[0]) - 1
+    if i < 0:
+        return False
+    at, done, said_by = marks[i]
+    return done and line - at <= TEARDOWN_LINES and (said_by is None or said_by == rank)
 
 
 # an inference server's orderly end (uvicorn's, under vLLM, SGLang and the OpenAI-style frontends;
