@@ -125,6 +125,27 @@ def _without_time_limits_after_failures(initiators: Sequence[Finding], facts: Ru
     return [f for f in initiators if id(f) not in ended] if ended else initiators
 
 
+HUNG_BEFORE_LIMIT = timedelta(minutes=30)  # ranks' collective timeouts this long before a time limit: a hung job
+
+
+def _without_time_limits_long_after_timeouts(initiators: list[Finding], group: Sequence[Finding],
+                                             facts: RunFacts) -> list[Finding]:
+    """``initiators`` without Slurm's time-limit cancellations where they are the only initiators
+    and came :data:`HUNG_BEFORE_LIMIT` or more after the ranks had timed out waiting in a collective,
+    with no training progress after those timeouts in their files: the job had hung (its ranks
+    waiting on one that stopped) and sat until its time limit, which only ended it."""
+    if not initiators or any(f.rule != TIME_LIMIT for f in initiators):
+        return initiators
+    timeouts = [f for f in group if f.role is Role.COLLATERAL and f.rule == RULE_WATCHDOG and f.time is not None
+                and f.line is not None and f.file is not None]
+    if not timeouts or any(f.time is None for f in initiators):
+        return initiators
+    if any(facts.last_progress.get(f.file or "", 0) > (f.line or 0) for f in timeouts):
+        return initiators  # (training went on after a timeout: a subgroup's, not the job's)
+    first = min(f.time for f in timeouts if f.time is not None)
+    return [] if all(f.time is not None and f.time - first >= HUNG_BEFORE_LIMIT for f in initiators) else initiators
+
+
 def _printed_before(initiators: Sequence[Finding], group: Sequence[Finding]) -> list[Finding]:
     """``initiators``, each untimed one that its file printed just before a stamped line of a
     finding of the same rank (or of none: a launcher's) which is itself earlier than every
@@ -873,7 +894,8 @@ def attribute(facts: RunFacts) -> list[Incident]:
         failure_findings = [f for f in failure_findings if id(f) not in gone]
     for group in _group_by_attempt(failure_findings, untimed_last=facts.last_file_attempt is not None,
                                    last_hosts=facts.last_attempt_hosts):
-        initiators = [f for f in group if f.role is Role.INITIATOR and f.cause is not None and f.rule != RULE_STALL]
+        initiators = _without_time_limits_long_after_timeouts(
+            [f for f in group if f.role is Role.INITIATOR and f.cause is not None and f.rule != RULE_STALL], group, facts)
         hung = finish_incident(group, facts, stopped_by=initiators) if initiators else None
         if hung is not None:
             # a rank hung on the way out until the scheduler ended the job (its time limit)

@@ -260,3 +260,27 @@ def test_a_logs_tail_saved_as_out_tail_is_read(tmp_path, ruleset: RuleSet) -> No
     seen = incidents_of(tmp_path, files, ruleset)
     assert seen and seen[0].cause is Cause.CUDA_OOM
     assert seen[0].rank == 957
+
+
+# --- a hung job that sat until its time limit -------------------------------------------------------
+
+
+def _hung_then_limit(limit: str) -> str:
+    lines = [f"[rank{r}]:2024-02-16 20:{m:02d}:05,000 | INFO | step {100 * m + r} | loss 2.1" for m in range(0, 40, 5) for r in range(4)]
+    lines += [f"[rank{r}]:[E216 21:12:05.0288{r}4194 ProcessGroupNCCL.cpp:607] [Rank {r}] Watchdog caught collective"
+              " operation timeout: WorkNCCL(SeqNum=6763, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran"
+              " for 1800038 milliseconds before timing out." for r in (0, 1, 2)]
+    lines += [f"slurmstepd: error: *** JOB 6011566 ON dgx022 CANCELLED AT {limit} DUE TO TIME LIMIT ***"]
+    return "\n".join(lines) + "\n"
+
+
+def test_a_job_whose_ranks_timed_out_hours_before_its_time_limit_hung(tmp_path, ruleset: RuleSet) -> None:
+    # three ranks timed out in their allreduce at 21:12; rank 3 never came; Slurm's time limit
+    # ended the job five hours later: it hung, the limit only ended it
+    seen = incidents_of(tmp_path, {"slurm-6011566.out": _hung_then_limit("2024-02-17T02:00:00")}, ruleset)
+    assert seen and seen[0].cause is Cause.HANG
+
+
+def test_a_time_limit_just_after_the_ranks_timed_out_stays_the_stop(tmp_path, ruleset: RuleSet) -> None:
+    seen = incidents_of(tmp_path, {"slurm-6011566.out": _hung_then_limit("2024-02-16T21:13:00")}, ruleset)
+    assert seen and seen[0].cause is Cause.PREEMPTION
