@@ -131,19 +131,28 @@ HUNG_BEFORE_LIMIT = timedelta(minutes=30)  # ranks' collective timeouts this lon
 def _without_time_limits_long_after_timeouts(initiators: list[Finding], group: Sequence[Finding],
                                              facts: RunFacts) -> list[Finding]:
     """``initiators`` without Slurm's time-limit cancellations where they are the only initiators
-    and came :data:`HUNG_BEFORE_LIMIT` or more after the ranks had timed out waiting in a collective,
-    with no training progress after those timeouts in their files: the job had hung (its ranks
-    waiting on one that stopped) and sat until its time limit, which only ended it."""
+    and came :data:`HUNG_BEFORE_LIMIT` or more after the ranks had timed out waiting in a collective
+    (or after their untimed timeouts in the same file), with no training progress after those
+    timeouts in their files: the job had hung (its ranks waiting on one that stopped) and sat until
+    its time limit, which only ended it."""
     if not initiators or any(f.rule != TIME_LIMIT for f in initiators):
         return initiators
-    timeouts = [f for f in group if f.role is Role.COLLATERAL and f.rule == RULE_WATCHDOG and f.time is not None
+    timeouts = [f for f in group if f.role is Role.COLLATERAL and f.rule == RULE_WATCHDOG
                 and f.line is not None and f.file is not None]
-    if not timeouts or any(f.time is None for f in initiators):
+    if not timeouts:
         return initiators
     if any(facts.last_progress.get(f.file or "", 0) > (f.line or 0) for f in timeouts):
         return initiators  # (training went on after a timeout: a subgroup's, not the job's)
-    first = min(f.time for f in timeouts if f.time is not None)
-    return [] if all(f.time is not None and f.time - first >= HUNG_BEFORE_LIMIT for f in initiators) else initiators
+    timed = [f.time for f in timeouts if f.time is not None]
+
+    def long_after(limit: Finding) -> bool:
+        if limit.time is not None and timed:
+            return limit.time - min(timed) >= HUNG_BEFORE_LIMIT
+        # (untimed timeouts its file printed before it: the ranks had waited out their timeout and
+        # died before the scheduler's word, which a stop that caused them would precede)
+        return any(f.time is None and f.file == limit.file and (f.line or 0) < (limit.line or 0) for f in timeouts)
+
+    return [] if all(long_after(f) for f in initiators) else initiators
 
 
 def _printed_before(initiators: Sequence[Finding], group: Sequence[Finding]) -> list[Finding]:

@@ -284,3 +284,15 @@ def test_a_job_whose_ranks_timed_out_hours_before_its_time_limit_hung(tmp_path, 
 def test_a_time_limit_just_after_the_ranks_timed_out_stays_the_stop(tmp_path, ruleset: RuleSet) -> None:
     seen = incidents_of(tmp_path, {"slurm-6011566.out": _hung_then_limit("2024-02-16T21:13:00")}, ruleset)
     assert seen and seen[0].cause is Cause.PREEMPTION
+
+
+def test_untimed_timeouts_printed_before_a_time_limit_are_a_hang(tmp_path, ruleset: RuleSet) -> None:
+    # torch 2.0's watchdog lines carry no time, nor do the trainer's steps; the timeouts come before
+    # slurmstepd's word in the file: the ranks had waited out their timeout before the limit
+    lines = [f"[rank{r}]: step {100 * m + r} | loss 2.1" for m in range(0, 40, 5) for r in range(4)]
+    lines += [f"[rank{r}]:[E ProcessGroupNCCL.cpp:475] [Rank {r}] Watchdog caught collective operation timeout:"
+              " WorkNCCL(SeqNum=6763, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for 1800038"
+              " milliseconds before timing out." for r in (0, 1, 2)]
+    lines += ["slurmstepd: error: *** JOB 6011566 ON dgx022 CANCELLED AT 2024-02-17T02:00:00 DUE TO TIME LIMIT ***"]
+    seen = incidents_of(tmp_path, {"slurm-6011566.out": "\n".join(lines) + "\n"}, ruleset)
+    assert seen and seen[0].cause is Cause.HANG
