@@ -1311,12 +1311,21 @@ def demote_retried_exceptions(findings: Sequence[Finding], scans: Sequence[FileS
     # a process's end with an error, of a rank (None: of no rank or any)
     ended = [f for f in findings if f.rule in _EXITS and f.field("exitcode") != "0"]
 
+    # how the job ended, where anything says: training completed, or another failure later
+    finished = any(f.rule in _SUCCESS for f in findings) or any(
+        (marks := completions(s)) and marks[-1][1] for s in scans if s.file.kind is FileKind.RANK_LOG)
+    initiators = [f for f in findings if f.role is Role.INITIATOR and f.cause is not None and f.time is not None
+                  and f.rule not in (UNCAUGHT, TRACEBACK, FRAME)]
+
     def went_on(f: Finding) -> bool:
         # the job's progress stamped after it, and before the next failure of its file with a time
-        # (steps went on after it: what failed later without a time was later too); not where a
-        # process of its rank (or of no rank named) ended with an error after it: an uncaught
-        # exception hours after an old warning of a retry, whose time it took
+        # (steps went on after it: what failed later without a time was later too), and the job
+        # ended otherwise (it completed, or failed of something else later); not where a process
+        # of its rank (or of no rank named) ended with an error after it: an uncaught exception
+        # hours after an old warning of a retry, whose time it took, is the job's end
         if f.time is None:
+            return False
+        if not finished and not any(g.time is not None and f.time is not None and g.time > f.time for g in initiators):
             return False
         if any((e.rank is None or f.rank is None or e.rank == f.rank) and ((e.file == f.file and (e.line or 0) > (f.line or 0))
                                                         or (e.time is not None and e.time > f.time)) for e in ended):

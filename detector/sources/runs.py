@@ -452,11 +452,11 @@ def classify(path: Path, root: Path) -> LogFile | None:
     return _text_log(path, name, parts, display, size)
 
 
-# a log's part or copy saved under the log's own name and a word for what it is: "slurm-123.out.tail"
-# (tail -n 5000 > ...), "train.log.head", "rank3.log.part2", "job.err.trimmed", "train.log.bak"
+# a log's part saved under the log's own name and a word for what it is: "slurm-123.out.tail"
+# (tail -n 5000 > ...), "train.log.head", "rank3.log.part2", "job.err.trimmed" (not a copy kept
+# aside, "train.log.bak", "train.log.old": an earlier run's, which a launch script moved away)
 _PART_OF_A_LOG = re.compile(r"\.(?:log|out|err|txt|stdout|stderr)\.(?:tail|head|part[0-9]{0,3}|excerpt|trimmed|cut|snippet"
-                            r"|partial|short|last[0-9]{0,7}|first[0-9]{0,7}|old|bak|orig|prev(?:ious)?|saved?|copy)$",
-                            re.IGNORECASE)
+                            r"|partial|short|last[0-9]{0,7}|first[0-9]{0,7})$", re.IGNORECASE)
 
 
 # detectron2's and fvcore's per-rank files beside rank 0's log.txt: log.txt.rank1, log.txt.rank2 ...
@@ -781,9 +781,9 @@ _FENCE = re.compile(rb"^ {0,3}(?:```|~~~)", re.MULTILINE)
 
 def _notebook_printed(path: Path) -> bool:
     """A Jupyter notebook whose cells' outputs show a training run (read as its log): lines of
-    distributed training (ranks' prefixes, NCCL's, torch.distributed's, a launcher's) or many of
-    training progress. Not one that plotted a run's curves, checked the environment or loaded a
-    checkpoint to look at it: its errors are no job's."""
+    training progress, many of them or a few beside lines of distributed training (ranks'
+    prefixes, NCCL's, a launcher's). Not one that plotted a run's curves, checked the environment
+    or loaded a checkpoint to look at it: its errors are no job's."""
     try:
         fh, _st, note = open_log(path, False)
         with fh:
@@ -792,17 +792,18 @@ def _notebook_printed(path: Path) -> bool:
         return False
     if note is None or not note.startswith("a Jupyter notebook"):
         return False
-    return (_DISTRIBUTED_WORDS.search(text) is not None
-            or sum(1 for _ in itertools.islice(_TRAINING_STEP.finditer(text), NOTEBOOK_STEPS)) >= NOTEBOOK_STEPS)
+    steps = sum(1 for _ in itertools.islice(_TRAINING_STEP.finditer(text), NOTEBOOK_STEPS))
+    return steps >= NOTEBOOK_STEPS or (steps >= NOTEBOOK_RUN_STEPS and _DISTRIBUTED_WORDS.search(text) is not None)
 
 
 # what a notebook's outputs show of a distributed run: a rank's prefix, NCCL's lines, the process
-# group's, a launcher's (torchrun's, accelerate's notebook_launcher, DeepSpeed's)
-_DISTRIBUTED_WORDS = re.compile(rb"\[rank ?[0-9]|\[default[0-9]|\bNCCL (?:INFO|WARN)\b|ProcessGroupNCCL|torch\.distributed\."
-                                rb"|\btorchrun\b|notebook_launcher|Launching training on [0-9]|\bLOCAL_RANK\b|\bworld_size\b"
-                                rb"|ChildFailedError|\[deepspeed\]|DeepSpeed ")
+# group's, a launcher's (torchrun's, accelerate's notebook_launcher); not a checkpoint's arguments
+# printed ("world_size=4") or DeepSpeed's zero_to_fp32 run on it
+_DISTRIBUTED_WORDS = re.compile(rb"\[rank ?[0-9]|\[default[0-9]|\bNCCL (?:INFO|WARN)\b|ProcessGroupNCCL"
+                                rb"|\btorchrun\b|notebook_launcher|Launching training on [0-9]|ChildFailedError")
 _TRAINING_STEP = re.compile(rb"(?i)\b(?:step|iter(?:ation)?|epoch)\b\s{0,3}[:=#]?\s{0,3}\[?\s{0,3}[0-9]")
 NOTEBOOK_STEPS = 20  # lines of training progress in a notebook's outputs that make it a run's log
+NOTEBOOK_RUN_STEPS = 3  # and how many, at least, beside the lines of a distributed run
 
 
 def _quotes_a_log(path: Path) -> bool:

@@ -4,8 +4,10 @@ checkpoint to look at it, read as the run's log and its error as the run's failu
 that hid a Slurm job's ``.e``/``.o`` files (read only when nothing named as a log is there); a
 container's small pids in ``[53] `` read as MPI's rank labels; an uncaught exception hours after an
 old "will retry" warning (whose time its traceback took) read as the retried one, and a retry that
-was the last of its tries; rank 0's word that it completed, with uneven data, read as the other
-ranks' when they lost the store it took with it."""
+was the last of its tries, or with no launcher's word after it; rank 0's word that it completed,
+with uneven data, read as the other ranks' when they lost the store it took with it; a stale
+``train.log.bak`` of an earlier run read as the run's; a notebook that printed a checkpoint's
+``world_size`` read as a run's log."""
 
 from __future__ import annotations
 
@@ -78,3 +80,24 @@ def test_rank_0s_word_that_training_completed_is_not_the_other_ranks(ruleset: Ru
     incidents = _incidents("store-loss-after-rank0-finished-early-uneven-shards", ruleset)
     assert incidents and incidents[0].cause is Cause.HANG
     assert incidents[0].initiator.rank == 0
+
+
+def test_a_stale_copy_of_an_earlier_run_is_not_read(ruleset: RuleSet) -> None:
+    # train.log.bak holds the previous run's OOM; the current train.log's rank 1 raised
+    incidents = _incidents("stale-bak-previous-oom-current-keyerror", ruleset)
+    assert incidents and incidents[0].cause is Cause.PYTHON_EXCEPTION
+    assert incidents[0].initiator.rank == 1
+
+
+def test_an_uncaught_exception_after_an_old_retry_warning_ends_the_job_with_no_launcher_to_say_so(ruleset: RuleSet) -> None:
+    # nohup's stdout and stderr, no launcher: the steps stop, nothing says the job completed or
+    # failed of anything else
+    for name in ("retry-warning-then-later-fatal-nohup-no-exit-line", "retry-warning-then-later-fatal-torchrun-logdir"):
+        incidents = _incidents(name, ruleset)
+        assert incidents and incidents[0].cause is Cause.PYTHON_EXCEPTION, name
+
+
+def test_a_notebook_that_prints_a_checkpoints_world_size_is_no_runs_log(ruleset: RuleSet) -> None:
+    incidents = _incidents("nb-eval-notebook-prints-ckpt-args-world-size-plus-hang-logs", ruleset)
+    assert incidents and incidents[0].cause is Cause.HANG
+    assert incidents[0].initiator.rank == 2
