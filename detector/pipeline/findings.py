@@ -1277,10 +1277,14 @@ _EXITS = frozenset({RULE_EXIT_CODE, "torch.elastic_child_failed", "torch.elastic
 def demote_retried_exceptions(findings: Sequence[Finding], scans: Sequence[FileScan]) -> list[Finding]:
     """``findings`` with a Python exception made context (and its traceback's header dropped)
     where the line before its traceback says the program will try again (or ignores it and goes
-    on), and the job's training progress stamped after it and before anything else in its file
-    failed (:data:`CAUGHT_STEPS` lines, in any of its logs: the stdout beside the stderr that holds
-    the traceback) shows that it went on: a checkpoint write or an upload that failed once and was
-    retried, a metrics writer's error logged and ignored."""
+    on; not the last of its tries), the job's training progress stamped after it and before
+    anything else in its file failed (:data:`CAUGHT_STEPS` lines, in any of its logs: the stdout
+    beside the stderr that holds the traceback) shows that it went on, and the job ended otherwise
+    (training completed, or another failure later) with no process of its rank ending with an
+    error after it: a checkpoint write or an upload that failed once and was retried, a metrics
+    writer's error logged and ignored. (An uncaught exception hours after an old warning of a
+    retry takes that warning's time: the launcher's word on its rank's exit, or the job's end
+    with nothing else to explain it, keeps it the failure.)"""
     by_file = {s.file.display: s for s in scans}
     headers = sorted((f for f in findings if f.rule == TRACEBACK and f.line is not None), key=lambda f: f.line or 0)
 
@@ -1318,14 +1322,11 @@ def demote_retried_exceptions(findings: Sequence[Finding], scans: Sequence[FileS
                   and f.rule not in (UNCAUGHT, TRACEBACK, FRAME)]
 
     def went_on(f: Finding) -> bool:
-        # the job's progress stamped after it, and before the next failure of its file with a time
-        # (steps went on after it: what failed later without a time was later too), and the job
-        # ended otherwise (it completed, or failed of something else later); not where a process
-        # of its rank (or of no rank named) ended with an error after it: an uncaught exception
-        # hours after an old warning of a retry, whose time it took, is the job's end
+        # (the progress counted is what came before the next failure of its file with a time of
+        # its own: steps went on after it, so what failed later without one was later too)
         if f.time is None:
             return False
-        if not finished and not any(g.time is not None and f.time is not None and g.time > f.time for g in initiators):
+        if not finished and not any(g.time is not None and g.time > f.time for g in initiators):
             return False
         if any((e.rank is None or f.rank is None or e.rank == f.rank) and ((e.file == f.file and (e.line or 0) > (f.line or 0))
                                                         or (e.time is not None and e.time > f.time)) for e in ended):
