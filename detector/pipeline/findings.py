@@ -1318,15 +1318,17 @@ def demote_retried_exceptions(findings: Sequence[Finding], scans: Sequence[FileS
     # how the job ended, where anything says: training completed, or another failure later
     finished = any(f.rule in _SUCCESS for f in findings) or any(
         (marks := completions(s)) and marks[-1][1] for s in scans if s.file.kind is FileKind.RANK_LOG)
-    initiators = [f for f in findings if f.role is Role.INITIATOR and f.cause is not None and f.time is not None
-                  and f.rule not in (UNCAUGHT, TRACEBACK, FRAME)]
+    # (and what else failed, with a time of its own: another rank's error, the peers' timeouts)
+    later_failures = [f for f in findings if f.time is not None and f.rule not in (UNCAUGHT, TRACEBACK, FRAME)
+                      and (f.role is Role.COLLATERAL or (f.role is Role.INITIATOR and f.cause is not None))
+                      and (f.file, f.line) not in borrowed]
 
     def went_on(f: Finding) -> bool:
         # (the progress counted is what came before the next failure of its file with a time of
         # its own: steps went on after it, so what failed later without one was later too)
         if f.time is None:
             return False
-        if not finished and not any(g.time is not None and g.time > f.time for g in initiators):
+        if not finished and not any(g.time is not None and g.time > f.time for g in later_failures):
             return False
         if any((e.rank is None or f.rank is None or e.rank == f.rank) and ((e.file == f.file and (e.line or 0) > (f.line or 0))
                                                         or (e.time is not None and e.time > f.time)) for e in ended):

@@ -296,3 +296,34 @@ def test_untimed_timeouts_printed_before_a_time_limit_are_a_hang(tmp_path, rules
     lines += ["slurmstepd: error: *** JOB 6011566 ON dgx022 CANCELLED AT 2024-02-17T02:00:00 DUE TO TIME LIMIT ***"]
     seen = incidents_of(tmp_path, {"slurm-6011566.out": "\n".join(lines) + "\n"}, ruleset)
     assert seen and seen[0].cause is Cause.HANG
+
+
+# --- torchrun's word of a SIGABRT among the ranks' watchdog takedowns ------------------------------
+
+
+def test_a_workers_sigabrt_within_a_minute_of_the_watchdogs_taking_ranks_down_is_theirs(tmp_path, ruleset: RuleSet) -> None:
+    # a log's tail as an operator kept it: ranks 2 and 3's watchdogs time out and take their
+    # processes down; torchrun's summary names rank 1's exit -6 ten seconds before (its own
+    # watchdog's lines were cut): the abort is the watchdog's, not a crash
+    lines = []
+    for r in (2, 3):
+        lines += [f"[rank{r}]:[E215 19:47:50.55373{r}962 ProcessGroupNCCL.cpp:607] [Rank {r}] Watchdog caught collective operation"
+                  " timeout: WorkNCCL(SeqNum=17298, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600017"
+                  " milliseconds before timing out.",
+                  f"[rank{r}]:[E215 19:47:50.55373{r}516 ProcessGroupNCCL.cpp:1595] [PG ID 0 PG GUID 0(default_pg) Rank {r}] Process"
+                  f" group watchdog thread terminated with exception: [Rank {r}] Watchdog caught collective operation timeout"]
+    lines += ["torch.distributed.elastic.multiprocessing.errors.ChildFailedError: ",
+              "============================================================",
+              "train.py FAILED",
+              "------------------------------------------------------------",
+              "Root Cause (first observed failure):",
+              "[0]:",
+              "  time      : 2024-02-15_19:47:40",
+              "  host      : hgx-a16-05",
+              "  rank      : 1 (local_rank: 1)",
+              "  exitcode  : -6 (pid: 2095982)",
+              "  error_file: <N/A>",
+              "  traceback : Signal 6 (SIGABRT) received by PID 2095982",
+              "============================================================"]
+    seen = incidents_of(tmp_path, {"job-328065.log.tail": "\n".join(lines) + "\n"}, ruleset)
+    assert not seen or seen[0].cause is not Cause.CRASH_SIGNAL
