@@ -48,6 +48,7 @@ from detector.attribution.infer import (
     slowed_then_stopped,
     storage_stall,
 )
+from detector.sources.timestamps import time_of_day
 from detector.support.hosts import host_key, same_host
 from detector.support.numbers import field_float, small_int
 from detector.types import (
@@ -1209,7 +1210,7 @@ RULE_LIGHTNING_CRASH = "launcher.lightning_child_crashed"  # rules/launchers.yam
 # what a rank's NCCL watchdog prints as it takes its process down (after a timeout or an error)
 _WATCHDOG_TAKEDOWN = frozenset({RULE_HEARTBEAT_ABORT, "torch.nccl_teardown", "torch.watchdog_thread_terminated"})
 _SIGABRT = re.compile(r"\bSIGABRT\b|[Ss]ignal:? 6\b|code -6\b")
-WATCHDOG_ABORT_WITHIN = timedelta(minutes=1)  # a worker's SIGABRT this close to the ranks' watchdog takedowns is theirs
+WATCHDOG_ABORT_WITHIN = timedelta(minutes=1)  # a worker's SIGABRT this close to the ranks' collective timeouts is theirs
 
 
 def _aborts_by_the_watchdog(findings: Sequence[Finding]) -> list[Finding]:
@@ -1222,8 +1223,8 @@ def _aborts_by_the_watchdog(findings: Sequence[Finding]) -> list[Finding]:
     rank, after that rank's takedown in another file (a notebook's cell output beside the server's
     log), where the two are on one node, in that order where both are stamped, and the report's
     own file said nothing else failed before it. torchrun's word that a worker died of SIGABRT
-    (exit code -6) counts so within :data:`WATCHDOG_ABORT_WITHIN` of any rank's takedown (a crash
-    that hung its peers comes a collective's timeout before theirs)."""
+    (exit code -6) counts so within :data:`WATCHDOG_ABORT_WITHIN` of any rank's collective timeout
+    (a crash that hung its peers comes a collective's timeout before theirs)."""
     taken_down: dict[tuple[str | None, int | None], list[tuple[int, int | None]]] = defaultdict(list)
     # (in another file: when, and on which node)
     rank_taken_down: dict[tuple[int, int | None], list[tuple[datetime | None, str | None]]] = defaultdict(list)
@@ -1241,16 +1242,19 @@ def _aborts_by_the_watchdog(findings: Sequence[Finding]) -> list[Finding]:
                    and ((g.role is Role.INITIATOR and g.cause is not None and g.rule != f.rule)
                         or g.rule == "torch.cpp_terminate") for g in findings)
 
-    takedown_times = [t for times in rank_taken_down.values() for t, _node in times if t is not None]
+    # (the times of the ranks' collective timeouts, stamped on their own lines: a crash takes its
+    # peers down at once too, by their NCCL errors, but no peer times out within a minute of it)
+    timeout_times = [f.time for f in findings if f.rule == RULE_WATCHDOG and f.time is not None
+                     and time_of_day(f.text or "") is not None]
 
     def the_watchdogs(f: Finding) -> bool:
         if f.line is None or f.role is not Role.INITIATOR:
             return False
         if f.rule == RULE_EXIT_CODE:
-            # torchrun's word that a worker died of SIGABRT within a minute of the ranks' watchdogs
-            # taking their processes down (its own watchdog's line perhaps not in what was kept)
+            # torchrun's word that a worker died of SIGABRT within a minute of the ranks' collective
+            # timeouts (its own watchdog's line perhaps not in what was kept)
             return (f.field("exitcode") == "-6" and f.time is not None
-                    and any(abs(t - f.time) <= WATCHDOG_ABORT_WITHIN for t in takedown_times))
+                    and any(abs(t - f.time) <= WATCHDOG_ABORT_WITHIN for t in timeout_times))
         if f.rule == RULE_LIGHTNING_CRASH:
             if f.field("exitcode") != "-6":
                 return False
