@@ -48,7 +48,6 @@ from detector.attribution.infer import (
     slowed_then_stopped,
     storage_stall,
 )
-from detector.sources.timestamps import time_of_day
 from detector.support.hosts import host_key, same_host
 from detector.support.numbers import field_float, small_int
 from detector.types import (
@@ -1210,6 +1209,7 @@ RULE_LIGHTNING_CRASH = "launcher.lightning_child_crashed"  # rules/launchers.yam
 # what a rank's NCCL watchdog prints as it takes its process down (after a timeout or an error)
 _WATCHDOG_TAKEDOWN = frozenset({RULE_HEARTBEAT_ABORT, "torch.nccl_teardown", "torch.watchdog_thread_terminated"})
 _SIGABRT = re.compile(r"\bSIGABRT\b|[Ss]ignal:? 6\b|code -6\b")
+_CLOCK = re.compile(r"[0-9]{2}:[0-9]{2}:[0-9]{2}")  # a time of day in a line: the line's own stamp
 WATCHDOG_ABORT_WITHIN = timedelta(minutes=1)  # a worker's SIGABRT this close to the ranks' collective timeouts is theirs
 
 
@@ -1245,7 +1245,7 @@ def _aborts_by_the_watchdog(findings: Sequence[Finding]) -> list[Finding]:
     # (the times of the ranks' collective timeouts, stamped on their own lines: a crash takes its
     # peers down at once too, by their NCCL errors, but no peer times out within a minute of it)
     timeout_times = [f.time for f in findings if f.rule == RULE_WATCHDOG and f.time is not None
-                     and time_of_day(f.text or "") is not None]
+                     and _CLOCK.search(f.text or "") is not None]
 
     def the_watchdogs(f: Finding) -> bool:
         if f.line is None or f.role is not Role.INITIATOR:
