@@ -378,6 +378,16 @@ def tail_line(scan: FileScan, line: int) -> str:
 _FINISHED_BAR = re.compile(r"100%\|[^|]{0,200}\|\s{0,4}([0-9]{1,12})/\1 \[")
 
 
+def _says_done(line: str) -> bool | None:
+    """Whether ``line`` says that training completed (:data:`_COMPLETED`): True; False where its
+    word is an epoch's or a phase's end ("epoch 3 finished", "starting ... done"); None where it
+    says neither (a few substring tests first)."""
+    low = line.lower()
+    if not (("train" in low or "run" in low or "job" in low or "tuning" in low) and _COMPLETED.search(low)):
+        return None
+    return "train_runtime" in low or not ("epoch" in low or "starting" in low)
+
+
 def _goes_on(line: str) -> bool:
     """Training progress that is not a progress bar at its end (:data:`_FINISHED_BAR`)."""
     return is_progress(line) and _FINISHED_BAR.search(line[-400:]) is None
@@ -389,10 +399,9 @@ def completed_line(scan: FileScan) -> int | None:
     tail = tail_of(scan)
     lines = tail[-COMPLETED_LINES:]
     for i in range(len(lines) - 1, -1, -1):
-        low = lines[i].lower()
-        if ("train" in low or "run" in low or "job" in low or "tuning" in low) and _COMPLETED.search(low):
-            phase = "train_runtime" not in low and ("epoch" in low or "starting" in low)  # (an epoch's end)
-            if phase or any(_goes_on(later) for later in lines[i + 1:]):
+        done = _says_done(lines[i])
+        if done is not None:
+            if not done or any(_goes_on(later) for later in lines[i + 1:]):
                 return None
             return scan.tail_first + len(tail) - len(lines) + i
         if _goes_on(lines[i]):
@@ -411,10 +420,8 @@ def completions(scan: FileScan) -> list[tuple[int, bool, int | None]]:
     style = scan.parser.style if scan.parser is not None else PrefixStyle.BRACKETS
     out: list[tuple[int, bool, int | None]] = []
     for i, text in enumerate(tail):
-        low = text.lower()
-        if ("train" in low or "run" in low or "job" in low or "tuning" in low) and _COMPLETED.search(low):
-            # (an epoch's end is no end of training)
-            done = "train_runtime" in low or not ("epoch" in low or "starting" in low)
+        done = _says_done(text)
+        if done is not None:
             out.append((scan.tail_first + i, done, _tail_key(scan, i, style)[0]))
         elif _goes_on(text):
             out.append((scan.tail_first + i, False, None))

@@ -26,6 +26,7 @@ from detector.support.exports import (
     looks_like_jsonl_export,
     looks_like_yaml_export,
 )
+from detector.support.text import strip_ansi
 
 MAX_INFLATED = 512 << 20  # bytes of a compressed log read, inflated
 NOTEBOOK_MAX = 64 << 20  # a Jupyter notebook larger than this is not parsed (its JSON is read whole)
@@ -371,9 +372,6 @@ def _converted(what: str, st: os.stat_result, convert: Callable[[], bytes | None
     return out
 
 
-_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
-
-
 def notebook_outputs(data: bytes) -> bytes | None:
     """What a Jupyter notebook's cells printed, in order, as text: their streams (stdout and
     stderr: a training loop's lines, ``!torchrun``'s output), their results' plain text and their
@@ -397,7 +395,7 @@ def notebook_outputs(data: bytes) -> bytes | None:
                 text = o.get("text")
             elif kind == "error":
                 text = o.get("traceback") or [f"{o.get('ename', 'Error')}: {o.get('evalue', '')}"]
-                text = [_ANSI.sub("", str(t)) + "\n" for t in text] if isinstance(text, list) else text
+                text = [strip_ansi(str(t)) + "\n" for t in text] if isinstance(text, list) else text
             elif kind in ("execute_result", "display_data"):
                 data_ = o.get("data")
                 text = data_.get("text/plain") if isinstance(data_, dict) else None
