@@ -222,7 +222,10 @@ def scan_file(
             # no stamp in the first lines (a launcher's banner, NCCL's untimed INFO), but the
             # tail holds the whole file: its first stamped line
             kernel_time = None  # (as in the head: a kernel line pasted among the job's is not when it began)
-            for raw in scan.tail_lines[:FIRST_STAMP_LINES]:
+            first = scan.tail_lines[:FIRST_STAMP_LINES]
+            if len(first) > 200 and time_of_day("\n".join(first)) is None:
+                first = []  # (no time of day in any of them: one search, not one a line)
+            for raw in first:
                 if time_of_day(raw) is None:
                     continue
                 stamp = parser.stamp(strip_prefix(raw, style).message)

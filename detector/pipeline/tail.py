@@ -212,14 +212,16 @@ def last_activity(scan: FileScan, *, max_lines: int = ACTIVITY_LINES) -> dict[in
     wanted = len(scan.prefix_ranks) + 1
     rank_log = scan.file.kind is FileKind.RANK_LOG
     for i in range(len(lines) - 1, max(-1, len(lines) - 1 - max_lines), -1):
-        if clock(lines[i]) is None:
-            continue  # (no time of day in the line: none in its message; NCCL's untimed INFO lines by the thousand)
         key = keys[i]
+        # (a line of a rank already placed, its prefix read: no search for its time)
         if isinstance(key, int):  # a line with the rank prefix of the one before (_read_tail)
             if key in out:
                 continue
-            key = _tail_key(scan, i, style)
-        elif key is None:
+        elif key is not None and key[0] in out:
+            continue
+        if clock(lines[i]) is None:
+            continue  # (no time of day in the line: none in its message; NCCL's untimed INFO lines by the thousand)
+        if key is None or isinstance(key, int):
             key = _tail_key(scan, i, style)
         rank = key[0]
         if rank in out:
