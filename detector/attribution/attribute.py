@@ -1117,7 +1117,7 @@ def _names_the_slow_one(incident: Incident) -> bool:
 
 # a process that died of its own failure: its peers' transfers to it fail after it
 _OWN_DEATHS = frozenset({Cause.PYTHON_EXCEPTION, Cause.CUDA_OOM, Cause.ILLEGAL_MEMORY_ACCESS, Cause.CRASH_SIGNAL,
-                         Cause.HOST_OOM_KILL, Cause.GPU_HARDWARE, Cause.ECC_MEMORY})
+                         Cause.HOST_OOM_KILL, Cause.GPU_HARDWARE, Cause.ECC_MEMORY, Cause.DATA_LOADER_STALL})
 
 
 RULE_RECOVERY_ACTION = "xid.recovery_action_reset"  # rules/xid.yaml: Xid 154, what the driver asks to be done
@@ -1150,21 +1150,36 @@ def _recovery_actions_after_a_fault(findings: Sequence[Finding]) -> list[Finding
             else f for f in findings]
 
 
+_LOCAL_GID = re.compile(r"\blocalGid ::ffff:([0-9]{1,3}(?:\.[0-9]{1,3}){3})\b")
+
+
 def _peer_died_first(findings: Sequence[Finding], facts: RunFacts) -> list[Finding]:
     """``findings`` with each network error that names its peer (an InfiniBand completion error
     "from peer 10.0.14.110<37564>") made collateral, cause none, when a rank on that peer's host
     has initiator-grade evidence of dying of its own failure (an exception, an OOM, a crash, a GPU
     fault; the rank's node from its line or from the run's index): the transfers to a dead process
     fail, and the survivors report its host as their peer."""
-    dead = {host_key(node) for f in findings if f.role is Role.INITIATOR and f.cause in _OWN_DEATHS
-            and (node := f.node or (facts.ranks[f.rank].node if f.rank is not None and f.rank in facts.ranks else None))}
-    if not dead:
+    deaths = [(host_key(node), f.rule) for f in findings if f.role is Role.INITIATOR and f.cause in _OWN_DEATHS
+              and (node := f.node or (facts.ranks[f.rank].node if f.rank is not None and f.rank in facts.ranks else None))]
+    if not deaths:
         return list(findings)
+    dead = {host for host, _rule in deaths}
+    # (the host of an address: an InfiniBand error's line names its own, "localGid ::ffff:10.1.2.3";
+    # a host known so is dead where its rank's own words say so, not a launcher's exit code alone:
+    # a SIGABRT there is as often the watchdog's own abort after the peer's error)
+    hosts = {m[1]: f.node for f in findings if f.node and f.field("peer") is not None
+             and (m := _LOCAL_GID.search(f.text)) is not None}
+    said = {host for host, rule in deaths if rule != RULE_EXIT_CODE}
 
     def to_the_dead(f: Finding) -> bool:
         peer = f.field("peer")
-        return (f.role is Role.INITIATOR and f.cause is Cause.NETWORK and peer is not None
-                and host_key(peer.split("<", 1)[0]) in dead and host_key(f.node or "") not in dead)
+        if f.role is not Role.INITIATOR or f.cause is not Cause.NETWORK or peer is None:
+            return False
+        address = peer.split("<", 1)[0]
+        where = host_key(hosts.get(address, address))
+        # (a peer on the rank's own host: the dead process beside it)
+        return where in (dead if address not in hosts else said) and (
+            host_key(f.node or "") not in dead or where == host_key(f.node or ""))
 
     return [replace(f, role=Role.COLLATERAL, cause=None) if to_the_dead(f) else f for f in findings]
 

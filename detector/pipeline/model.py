@@ -335,7 +335,9 @@ def build_model(
     task_hosts = _task_hosts(findings, last_attempt)
     # (where a job's attempts are known, a rank of the last attempt that srun alone places is a
     # rank of the run: its failure's node is where the last attempt ran it)
-    placed = {f.rank for f in findings if f.attempt == last_attempt and f.rank in task_hosts} if last_attempt is not None else set()
+    # (and, no attempts known, a rank that srun places whose own failure its lines say)
+    placed = {f.rank for f in findings if f.rank in task_hosts and (
+        f.attempt == last_attempt if last_attempt is not None else f.role is Role.INITIATOR)}
     return RunModel(idx, findings, rank_infos(idx, act, external, task_hosts, placed), warnings,
                     last_attempt, ended_well, hosts)
 

@@ -1,0 +1,58 @@
+"""The forty-eighth session's runs: a model that does not split over the parallel sizes asked
+for, said without its exception's class; and a rank whose DataLoader worker the OOM killer took,
+its node's other ranks and the other nodes reporting InfiniBand completion errors from that
+node's address."""
+
+from __future__ import annotations
+
+from detector.rules.engine import RuleSet
+from detector.types import Cause
+from tests.support.replaying import incidents_of
+
+
+def test_heads_not_divisible_by_the_tensor_parallel_size_is_a_configuration_error(tmp_path, ruleset: RuleSet) -> None:
+    # vLLM's words as a user pasted them, the ValueError's class left out
+    seen = incidents_of(tmp_path, {"console.log": (
+        "INFO 09-14 10:02:11 llm_engine.py:72] Initializing an LLM engine with config: model='tiiuae/falcon-7b',"
+        " tensor_parallel_size=2\n"
+        "Total number of attention heads (71) must be divisible by tensor parallel size (2).\n")}, ruleset)
+    assert seen and seen[0].cause is Cause.PYTHON_EXCEPTION
+    assert not seen[0].drain
+
+
+def test_a_batch_size_that_divides_is_no_error(tmp_path, ruleset: RuleSet) -> None:
+    seen = incidents_of(tmp_path, {"console.log": (
+        "global batch size (512) is divisible by data parallel size (64)\n"
+        "step 10 | loss 2.31 | 812 ms/step\n")}, ruleset)
+    assert seen == []
+
+
+def _ib(rank: int, host: str, pid: int, own: str, peer: str) -> str:
+    return (f"{rank:2d}: {host}:{pid}:{pid + 6} [{rank % 8}] transport/net_ib.cc:1430 NCCL WARN NET/IB : Got completion"
+            f" from peer {peer}<38355> with status=12 opcode=0 len=0 vendor err 129 (Recv) localGid ::ffff:{own}"
+            f" remoteGids::ffff:{peer}\n")
+
+
+def test_completion_errors_from_a_node_whose_rank_died_are_its_death(tmp_path, ruleset: RuleSet) -> None:
+    # rank 27 on dgx162 loses its DataLoader worker to the OOM killer and exits; rank 29 beside it
+    # on dgx162 and rank 36 on dgx164 then see completion errors from dgx162's address (rank 29's
+    # own, as its localGid says): the transfers to a dead process, not a network fault
+    init = "".join(f"{r:2d}: | distributed init (rank {r}): env://, host {h}, local_rank {r % 8}, pid {p}\n"
+                   for r, h, p in ((27, "dgx162", 2435164), (29, "dgx162", 2435170), (36, "dgx164", 507638)))
+    steps = "".join(f"63:  [2024-02-20 17:{m:02d}:59] iteration {48000 + m * 10:8d}/  250000 | elapsed time per"
+                    " iteration (ms): 9196.0 | lm loss: 1.978071E+00 |\n" for m in range(10, 38, 3))
+    log = (init + steps
+           + "27: ERROR: DataLoader worker (pid 2435530) is killed by signal: Killed. \n"
+           + "27: Traceback (most recent call last):\n"
+           + '27:   File "/opt/megatron/pretrain_gpt.py", line 237, in <module>\n'
+           + "27: RuntimeError: DataLoader worker (pid(s) 2435530) exited unexpectedly\n"
+           + "srun: error: dgx162: task 27: Exited with exit code 1\n"
+           + _ib(29, "dgx162", 2435170, "10.179.36.13", "10.179.36.13")
+           + "29: [E ProcessGroupNCCL.cpp:1182] [Rank 29] NCCL watchdog thread terminated with exception: NCCL error:"
+             " remote process exited or there was a network error, NCCL version 2.19.3\n"
+           + _ib(36, "dgx164", 507638, "10.179.36.14", "10.179.36.13")
+           + "36: [E ProcessGroupNCCL.cpp:1182] [Rank 36] NCCL watchdog thread terminated with exception: NCCL error:"
+             " remote process exited or there was a network error, NCCL version 2.19.3\n")
+    seen = incidents_of(tmp_path, {"slurm-6579179.out": log}, ruleset)
+    assert seen and seen[0].rank == 27 and seen[0].node == "dgx162"
+    assert all(s.cause is not Cause.NETWORK for s in seen)
