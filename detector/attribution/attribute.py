@@ -1104,7 +1104,8 @@ def _straggler_before_a_stop(incidents: list[Incident], facts: RunFacts) -> list
     return [slow, *(i for i in incidents if i is not slow)]
 
 
-RULE_CLOCK_SLOWDOWN = "xid.gpu_clock_slowdown_active"  # rules/xid.yaml: nvidia-smi's clock event reasons
+# rules/xid.yaml: nvidia-smi's clock event reasons (-q's words, --query-gpu's mask, a check's report)
+CLOCK_SLOWDOWNS = frozenset({"xid.gpu_clock_slowdown_active", "xid.gpu_clock_slowdown_mask", "xid.gpu_clock_slowdown_reported"})
 
 
 def _names_the_slow_one(incident: Incident) -> bool:
@@ -1112,7 +1113,7 @@ def _names_the_slow_one(incident: Incident) -> bool:
     report of slowing down."""
     who = incident.initiator
     return (who.rank is not None or who.node is not None or who.gpu is not None
-            or any(f.rule == RULE_CLOCK_SLOWDOWN for f in incident.evidence))
+            or any(f.rule in CLOCK_SLOWDOWNS for f in incident.evidence))
 
 
 # a process that died of its own failure: its peers' transfers to it fail after it

@@ -56,3 +56,28 @@ def test_completion_errors_from_a_node_whose_rank_died_are_its_death(tmp_path, r
     seen = incidents_of(tmp_path, {"slurm-6579179.out": log}, ruleset)
     assert seen and seen[0].rank == 27 and seen[0].node == "dgx162"
     assert all(s.cause is not Cause.NETWORK for s in seen)
+
+
+def test_a_stress_tests_report_of_a_thermally_throttled_gpu_is_a_slow_job(tmp_path, ruleset: RuleSet) -> None:
+    # the job did not fail, it ran slowly; a node check's only output names the throttled GPU
+    seen = incidents_of(tmp_path, {"thermal_results.log": (
+        "thermal_results.vmssB3GCE6.1004.120.log:\n"
+        "  [RESULT] vmssB3GCE6 | FAILED due to thermal throttling: GPU5 (HW Thermal Slowdown)\n\n"
+        "thermal_results.vmssTSERJB.1004.120.log:\n"
+        "  [RESULT] vmssTSERJB | PASSED\n")}, ruleset)
+    assert seen and seen[0].cause is Cause.STRAGGLER
+    assert not seen[0].drain
+
+
+def test_nvidia_smi_query_rows_with_a_hardware_slowdown_bit_are_a_slow_gpu(tmp_path, ruleset: RuleSet) -> None:
+    header = ("$ nvidia-smi --query-gpu=index,pci.bus_id,temperature.gpu,clocks.sm,clocks_event_reasons.active,power.draw"
+              " --format=csv\nindex, pci.bus_id, temperature.gpu, clocks.current.sm [MHz], clocks_event_reasons.active,"
+              " power.draw [W]\n")
+    slow = "".join(f"{i}, 00000000:{bus}:00.0, 91, 1141, 0x0000000000000040, 416.97 W\n" if i == 3 else
+                   f"{i}, 00000000:{bus}:00.0, 64, 1980, 0x0000000000000000, 690.10 W\n"
+                   for i, bus in enumerate(("07", "0F", "47", "4E", "87", "90", "B7", "BD")))
+    seen = incidents_of(tmp_path / "slow", {"console.log": header + slow}, ruleset)
+    assert seen and seen[0].cause is Cause.STRAGGLER
+    # a power cap (0x4) and an idle GPU (0x1) are no slowdown
+    capped = slow.replace("0x0000000000000040", "0x0000000000000004").replace("0x0000000000000000", "0x0000000000000001")
+    assert incidents_of(tmp_path / "capped", {"console.log": header + capped}, ruleset) == []
