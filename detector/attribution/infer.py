@@ -34,6 +34,7 @@ from detector.types import (
     RULE_STACK_COLLECTIVE,
     RULE_STACK_LOADER,
     RULE_STALL,
+    RULE_STRAGGLER,
     SIGNAL_SENT,
     STALL_WARNING_RULES,
     TERMINAL_LINES,
@@ -1978,11 +1979,26 @@ def loader_dump_behind(incident: Incident, facts: RunFacts) -> Incident | None:
         # waits for a batch and goes on)
         dumps = loader
     if not dumps:
-        return None
+        # (or its own step lines: its time to load a batch far above its peers' before it stopped)
+        slow = [f for f in facts.findings if f.rule == RULE_STRAGGLER and f.rank == rank
+                and _DATA_TIME.match(f.field("metric") or "") is not None]
+        if not slow:
+            return None
+        return _build(Cause.DATA_LOADER_STALL, incident.initiator, [*incident.evidence, slow[0]], incident.collateral_ranks,
+                      max(incident.confidence, 0.5), facts,
+                      inferred_by=f"the ranks waited for rank {rank}, whose own step lines had shown its wait for the data "
+                                  "loader's next batch far above its peers' before it stopped: it was starved of its "
+                                  "input (slow storage, a stuck or dead loader worker)")
     return _build(Cause.DATA_LOADER_STALL, incident.initiator, [*incident.evidence, dumps[0]], incident.collateral_ranks,
                   max(incident.confidence, 0.5), facts,
                   inferred_by=f"the ranks waited for rank {rank}, and its stack dump waits for the data loader's next "
                               "batch: it was starved of its input (slow storage, a stuck or dead loader worker)")
+
+
+# the step lines' time of loading a batch, as the straggler statistics name it ("data 44.3s",
+# "data_time=", "dataloader_ms", "batch load"): a rank slow there waits for its input
+_DATA_TIME = re.compile(r"^(?:data|dataloader|data_?load(?:er|ing)?|data_wait|data_fetch|batch_?load|load_batch|input|fetch)"
+                        r"(?:_time)?(?:_[mu]?s)?$", re.IGNORECASE)
 
 
 def _loader_dump_of_one_rank(incident: Incident, facts: RunFacts) -> Incident | None:

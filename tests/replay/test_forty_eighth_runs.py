@@ -81,3 +81,23 @@ def test_nvidia_smi_query_rows_with_a_hardware_slowdown_bit_are_a_slow_gpu(tmp_p
     # a power cap (0x4) and an idle GPU (0x1) are no slowdown
     capped = slow.replace("0x0000000000000040", "0x0000000000000004").replace("0x0000000000000000", "0x0000000000000001")
     assert incidents_of(tmp_path / "capped", {"console.log": header + capped}, ruleset) == []
+
+
+def test_a_hung_rank_whose_batches_had_come_ever_slower_was_starved_of_its_input(tmp_path, ruleset: RuleSet) -> None:
+    # each rank logs its step's breakdown; rank 5's time waiting for its next batch climbs far
+    # above its peers', then it stops: the others time out waiting for it in the all-reduce
+    lines = []
+    for step in range(1, 121):
+        for rank in range(8):
+            data = 30.0 + step * 0.3 if rank == 5 and step > 40 else 0.01 + (rank % 3) * 0.004
+            mm, ss = divmod(step * 4, 60)
+            lines.append(f"2024-02-24 07:{20 + mm:02d}:{ss:02d},743 [rank{rank}] step {step} | data {data:.3f}s"
+                         f" | fwd+bwd 3.{700 + rank:03d}s | allreduce wait 0.010s")
+    for rank in range(8):
+        if rank != 5:
+            lines.append(f"[rank{rank}]:[E224 08:40:01.118431882 ProcessGroupNCCL.cpp:632] [Rank {rank}] Watchdog caught"
+                         " collective operation timeout: WorkNCCL(SeqNum=4211, OpType=ALLREDUCE, NumelIn=1, NumelOut=1,"
+                         " Timeout(ms)=600000) ran for 600011 milliseconds before timing out.")
+    seen = incidents_of(tmp_path, {"train.log": "\n".join(lines) + "\n"}, ruleset)
+    assert seen and seen[0].rank == 5
+    assert seen[0].cause is Cause.DATA_LOADER_STALL
