@@ -21,12 +21,13 @@ from enum import StrEnum
 from pathlib import Path
 
 from detector.errors import InputError
+from detector.sources.archives import Budget, is_archive_name, scratch_folder, stem, unpack
 from detector.sources.flight_recorder.names import looks_like_fr_dump, rank_from_dump_name
 from detector.sources.prefixes import WORKER_PID, WORKER_PID_SPAN, logger_rank, strip_prefix
 from detector.sources.timestamps import parse_timestamp
 from detector.support.compressed import (
-    GZIP_MAGIC,
     NOTEBOOK_MAX,
+    compressed_head,
     inner_name,
     is_compressed_log_name,
     open_log,
@@ -653,7 +654,7 @@ def _classify_compressed(path: Path, name: str, parts: tuple[str, ...], display:
         return None
     try:
         with open_regular(path) as fh:
-            gz = fh.read(2) == GZIP_MAGIC  # (a plain log named .gz is read as it is)
+            gz = compressed_head(fh.read(6))  # (a plain log named .gz is read as it is)
     except OSError:
         gz = True  # reading it will say why not
     return _text_log(path, name, parts, display, size, compressed=gz)
@@ -853,15 +854,23 @@ def _size(path: Path) -> int:
 _HIDDEN_LOG_DIRS = frozenset({".submitit"})
 
 
-def discover(target: Path, *, follow_symlinks: bool = False) -> tuple[list[LogFile], list[str]]:
+def discover(target: Path, *, follow_symlinks: bool = False, archives: bool = True) -> tuple[list[LogFile], list[str]]:
     """All input files of a run (a directory, or one file), and warnings for what was skipped.
 
-    Symbolic links are not followed out of the run directory unless ``follow_symlinks``.
+    Symbolic links are not followed out of the run directory unless ``follow_symlinks``. With
+    ``archives``, the files of the tar and zip archives among them are read too, under the
+    archive's name (:mod:`detector.sources.archives`; an archive's own archives are not).
     Raises InputError when the path is missing or holds nothing to read.
     """
     if not os.path.lexists(target):
         raise InputError(str(target), "no such file or directory")
     warnings: list[str] = []
+    if target.is_file() and archives and is_archive_name(target.name):
+        unpacked, said = _archives_files([target], target.parent, Budget())
+        if not unpacked:
+            raise InputError(str(target), "an archive with no log among its files" + (
+                f" ({'; '.join(said[:3])})" if said else ""))
+        return unpacked, said
     if target.is_file():
         item = classify(target, target.parent)
         if item is None:
@@ -874,6 +883,7 @@ def discover(target: Path, *, follow_symlinks: bool = False) -> tuple[list[LogFi
     notes: list[Path] = []  # .md and the like: read only when nothing else is a log
     others: list[Path] = []  # text files of other names: read only when neither logs nor notes are there
     seen_dirs: set[tuple[int, int]] = set()  # (device, inode) of the folders walked: links in a loop are walked once
+    packed_logs: list[Path] = []  # tar and zip archives: their files are read too
     def unreadable(exc: OSError) -> None:  # a folder os.walk could not list: said, not skipped silently
         where = os.path.relpath(exc.filename, target) if exc.filename else "."
         warnings.append(f"{where}: folder not read ({exc.strerror or exc}), its logs are left out")
@@ -917,6 +927,8 @@ def discover(target: Path, *, follow_symlinks: bool = False) -> tuple[list[LogFi
             item = classify(path, target)
             if item is not None:
                 found.append(_vetted(item))
+            elif archives and is_archive_name(fname):
+                packed_logs.append(path)
             elif (packed := _unsupported_name(fname)) is not None:
                 warnings.append(f"{rel}: {packed}, skipped")
             elif path.suffix.lower() in _NOTES_SUFFIXES and fname not in _SKIP_NAMES:
@@ -924,6 +936,10 @@ def discover(target: Path, *, follow_symlinks: bool = False) -> tuple[list[LogFi
             elif (fname not in _SKIP_NAMES and path.suffix.lower() not in _NOT_LOG_SUFFIXES | _NOT_TEXT_LOGS
                   and len(others) < _MAX_NOTES and _looks_like_text(path)):
                 others.append(path)  # a forwarded e-mail (.eml), an export with a name of its own
+    if packed_logs:
+        unpacked, said = _archives_files(packed_logs, target, Budget())
+        found += unpacked
+        warnings += said
     if not found and not notes and others:  # nothing else: text files of any other name are read
         notes = others
     quoting = [p for p in notes if _quotes_a_log(p)] if found else []
@@ -941,12 +957,40 @@ def discover(target: Path, *, follow_symlinks: bool = False) -> tuple[list[LogFi
     found = _first_of_ranked_siblings(_pytorchjob_ranks(found))
     if not found:
         skipped = f"; left out: {'; '.join(warnings[:5])}" + (" ..." if len(warnings) > 5 else "") if warnings else ""
-        raise InputError(str(target), "no log files found (looked for *.log, *.out, *.err, *.txt, *.jsonl, PBS's *.o<job>, kernel logs, torchrun log dirs, Jupyter notebooks, parts saved as *.out.tail or *.log.head, and those gzip-compressed; *.md, then any text file, when nothing else)" + skipped)
+        raise InputError(str(target), "no log files found (looked for *.log, *.out, *.err, *.txt, *.jsonl, PBS's *.o<job>, kernel logs, torchrun log dirs, Jupyter notebooks, parts saved as *.out.tail or *.log.head, those gzip-, bzip2- or xz-compressed, and inside tar and zip archives; *.md, then any text file, when nothing else)" + skipped)
+    return found, warnings
+
+
+def _archives_files(paths: list[Path], target: Path, budget: Budget) -> tuple[list[LogFile], list[str]]:
+    """The log files of the archives ``paths`` (of the run at ``target``), each unpacked into a
+    folder of its own named as the archive without its suffixes (a node's name, "node07.tar.gz",
+    is read from it as from a folder), shown under the archive's name; and what was said."""
+    found: list[LogFile] = []
+    warnings: list[str] = []
+    scratch = scratch_folder()
+    for i, path in enumerate(paths):
+        rel = str(path.relative_to(target)) if path != target else path.name
+        where = scratch / str(i) / stem(path.name)
+        notes = unpack(path, where, budget)
+        warnings += [f"{rel}: {note}" for note in notes]
+        if not where.is_dir():
+            if not notes:
+                warnings.append(f"{rel}: an archive with no file in it to read")
+            continue
+        try:
+            inner, said = discover(where.parent, archives=False)
+        except InputError:
+            warnings.append(f"{rel}: an archive with no log among its files")
+            continue
+        for f in inner:
+            rest = f.display.replace("\\", "/").split("/", 1)
+            found.append(replace(f, display=f"{rel}/{rest[1] if len(rest) > 1 else rest[0]}"))
+        warnings += [f"{rel}: {w}" for w in said]
     return found, warnings
 
 
 # what a log compressed in a format not read here, or packed in an archive, is named
-_UNSUPPORTED_SUFFIX = {".xz": "xz", ".bz2": "bzip2", ".zst": "zstd", ".lz4": "lz4", ".7z": "7z"}
+_UNSUPPORTED_SUFFIX = {".zst": "zstd", ".lz4": "lz4", ".7z": "7z"}
 _ARCHIVE_NAME = re.compile(r"\.(?:tar(?:\.(?:gz|xz|bz2|zst))?|tgz|txz|tbz2)$", re.I)
 
 

@@ -3,22 +3,25 @@
 
 A compressed log is inflated into memory, at most :data:`MAX_INFLATED` bytes of it (a gzip bomb
 costs that much and no more); a stream cut short (a copy interrupted, a disk that filled) gives
-what it holds up to the cut, with a note. Archives (``.tar.gz``, ``.tgz``) are not logs and are
-not opened here (run discovery skips them)."""
+what it holds up to the cut, with a note. bzip2 and xz streams are read the same way (also under
+a plain name). Archives (``.tar.gz``, ``.zip``) are not opened here: run discovery unpacks them
+(:mod:`detector.sources.archives`)."""
 
 from __future__ import annotations
 
+import bz2
 import errno
 import html
 import io
 import json
+import lzma
 import os
 import re
 import stat
 import zlib
 from collections.abc import Callable
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from detector.support.exports import (
     export_records,
@@ -36,26 +39,46 @@ GZIP_MAGIC = b"\x1f\x8b"
 _GZIP = 16 + zlib.MAX_WBITS  # a gzip header and trailer around the deflate stream
 
 
+_COMPRESSED_SUFFIXES = (".gz", ".bz2", ".xz")
+
+
 def is_compressed_log_name(name: str) -> bool:
-    """A gzip-compressed file that is not an archive of several files."""
+    """A gzip-, bzip2- or xz-compressed file that is not an archive of several files."""
     low = name.lower()
-    return low.endswith(".gz") and not low.endswith(_ARCHIVES) and len(low) > 3
+    return (low.endswith(_COMPRESSED_SUFFIXES) and not low.endswith(_ARCHIVES) and ".tar." not in low
+            and len(low) > 4)
 
 
 def inner_name(name: str) -> str:
     """The name the file had before it was compressed (``kern.log.2`` for ``kern.log.2.gz``)."""
-    return name[:-3] if is_compressed_log_name(name) else name
+    if not is_compressed_log_name(name):
+        return name
+    return name[: name.rfind(".")]
+
+
+BZIP2_MAGIC = b"BZh"
+XZ_MAGIC = b"\xfd7zXZ\x00"
+
+
+def compressed_head(head: bytes) -> bool:
+    """Whether a file's first bytes are a gzip, bzip2 or xz stream's."""
+    return head.startswith((GZIP_MAGIC, XZ_MAGIC)) or (head.startswith(BZIP2_MAGIC) and head[3:4].isdigit())
 
 
 def inflate(raw: BinaryIO, limit: int = MAX_INFLATED) -> tuple[bytes, str | None]:
     """The inflated bytes of the gzip stream ``raw`` (several members in a row, as ``cat a.gz
     b.gz`` makes, read one after the other), up to ``limit``, and a note when they are not all of
-    it (cut at the limit, or the stream ends early or is damaged). Raises OSError when not even
-    its start inflates (not gzip at all, or empty)."""
+    it (cut at the limit, or the stream ends early or is damaged). A bzip2 or xz stream is read
+    the same way (:func:`_decompress`). Raises OSError when not even its start inflates (not
+    compressed at all, or empty)."""
+    pending = raw.read(_CHUNK)
+    if pending.startswith(BZIP2_MAGIC):
+        return _decompress(raw, pending, limit, bz2.BZ2Decompressor, "bzip2")
+    if pending.startswith(XZ_MAGIC):
+        return _decompress(raw, pending, limit, lzma.LZMADecompressor, "xz")
     out = bytearray()
     note = None
     d = zlib.decompressobj(_GZIP)
-    pending = raw.read(_CHUNK)
     header = pending.startswith(GZIP_MAGIC)  # (a stream cut before any text still began as gzip)
     try:
         while len(out) <= limit:
@@ -79,6 +102,44 @@ def inflate(raw: BinaryIO, limit: int = MAX_INFLATED) -> tuple[bytes, str | None
         if not out:
             raise OSError(f"not a readable gzip file ({exc})") from None
         note = f"compressed stream damaged ({exc}): read up to the damage"
+    if len(out) > limit:
+        del out[limit:]
+        note = f"more than {limit >> 20} MiB once inflated: read its first {limit >> 20} MiB"
+    return bytes(out), note
+
+
+def _decompress(raw: BinaryIO, pending: bytes, limit: int, make: Callable[[], Any], what: str) -> tuple[bytes, str | None]:
+    """:func:`inflate` of a bzip2 or xz stream (``make``: its decompressor), streams in a row read
+    one after the other, ``pending`` its first bytes read."""
+    out = bytearray()
+    note = None
+    d = make()
+    try:
+        while len(out) <= limit:
+            if d.eof:  # the next stream, or padding after the last one
+                pending = d.unused_data + pending
+                if not pending.strip(b"\0"):
+                    pending = raw.read(_CHUNK)
+                    if not pending.strip(b"\0"):
+                        break
+                    continue
+                d = make()
+            if d.needs_input:
+                if not pending:
+                    pending = raw.read(_CHUNK)
+                    if not pending:
+                        note = "compressed stream ends early (a cut copy): read up to the cut"
+                        break
+                chunk, pending = pending, b""
+            else:
+                chunk = b""
+            out += d.decompress(chunk, limit + 1 - len(out))
+    except (OSError, EOFError, ValueError, lzma.LZMAError) as exc:
+        if not out:
+            raise OSError(f"not a readable {what} file ({exc})") from None
+        note = f"compressed stream damaged ({exc}): read up to the damage"
+    if not out and note is not None:
+        raise OSError(f"a {what} stream cut short before any of its text (a copy interrupted?)")
     if len(out) > limit:
         del out[limit:]
         note = f"more than {limit >> 20} MiB once inflated: read its first {limit >> 20} MiB"
@@ -192,6 +253,9 @@ def open_log(path: Path | str, compressed: bool) -> tuple[BinaryIO, os.stat_resu
                     f" (only its first {MAX_INFLATED >> 20} MiB)" if st.st_size > MAX_INFLATED else "")
                 return io.BytesIO(lines), st, told
             fh.seek(0)
+        if not compressed and unsupported_format(fh.read(_MAGIC_BYTES), Path(path).name) in ("xz", "bzip2"):
+            compressed = True  # (a bzip2 or xz stream under a plain name: read inflated)
+        fh.seek(0)
         if not compressed:
             head = fh.read(_MAGIC_BYTES)
             fh.seek(0)

@@ -105,9 +105,11 @@ def test_fifos_devices_and_sockets_are_skipped_not_read(layout: tuple[Path, Path
 
 
 @pytest.mark.parametrize("kind", ["tar", "tgz", "zip"])
-def test_archives_are_not_extracted(layout: tuple[Path, Path], tmp_path: Path, kind: str, ruleset: RuleSet) -> None:
-    """Archives are not an input format: one in a run (or given as the run) is skipped or read
-    as binary data; a member named ``../../escaped.log`` is never written anywhere."""
+def test_archives_are_read_without_writing_outside(layout: tuple[Path, Path], tmp_path: Path, kind: str,
+                                                  ruleset: RuleSet) -> None:
+    """An archive in a run (or given as the run) is read in a folder of the process's own: a
+    member named ``../../escaped.log`` is read there, as ``logs.../escaped.log``, and never
+    written in the run, beside it or above it."""
     run, _ = layout
     payload = SECRET.encode() + b"\n"
     if kind == "zip":
@@ -121,10 +123,12 @@ def test_archives_are_not_extracted(layout: tuple[Path, Path], tmp_path: Path, k
             info.size = len(payload)
             tf.addfile(info, io.BytesIO(payload))
     before = {p for p in tmp_path.rglob("*")}
-    assert "SECRET-OUTSIDE" not in _texts(run, ruleset)
-    replay_path(path, ruleset)  # the archive itself as the run: binary, skipped
+    files, _warnings = discover(run)
+    assert f"{path.name}/escaped.log" in {f.display for f in files}
+    assert all(path.name not in str(f.path) and str(run) not in str(f.path) for f in files if f.display.startswith(path.name))
+    replay_path(path, ruleset)  # the archive itself as the run
     assert {p for p in tmp_path.rglob("*")} == before
-    assert not list(tmp_path.parent.glob("escaped.log"))
+    assert not list(tmp_path.parent.glob("escaped.log")) and not list(tmp_path.parent.parent.glob("escaped.log"))
 
 
 # --- YAML -------------------------------------------------------------------------------------
