@@ -373,6 +373,9 @@ DATE_LINES = 50  # a file's first lines, where a batch script's "+ date" is
 _REQUEUED = re.compile(r"(?i)SLURM_RESTART_COUNT=[1-9]|\brequeued\b|resum(?:e|es|ed|ing) (?:from|training|at)"
                        r"|found checkpoint|restart(?:ing|ed)? from")
 # Slurm's outputs of one job's restarts ("slurm-5746418_3.out") and of its resubmission under a new id
+# a log and logrotate's older copies of it beside it ("train.log", "train.log.1", "train.log.2.gz"):
+# launches of a job one after another where each began after the one before it had ended
+_ROTATED_FILE = re.compile(r"^(?P<stem>.+?\.(?:log|out|err|txt))(?:\.(?P<n>[0-9]{1,3}))?(?:\.(?:gz|bz2|xz))?$", re.IGNORECASE)
 _SLURM_OUTPUT = re.compile(r"^slurm-(?P<job>[0-9]{1,12})(?:_(?P<n>[0-9]{1,4}))?(?P<ext>\.(?:out|err|log))$")
 
 
@@ -449,6 +452,9 @@ def _attempt_files(scans: Sequence[FileScan]) -> list[tuple[tuple[int, int], Fil
             stems[(folder, "slurm-", job["ext"])].append(((int(job["job"]), int(job["n"] or 0)), scan))
         elif (m := _NUMBERED_FILE.match(base)) is not None:
             stems[(folder, m["stem"], m["ext"])].append(((int(m["n"]), 0), scan))
+        elif (m := _ROTATED_FILE.match(base)) is not None:
+            # (logrotate's: "train.log" the newest, "train.log.1", "train.log.2.gz" ever older)
+            stems[(folder, m["stem"], "rotated")].append(((-int(m["n"] or 0), 0), scan))
     runs = [sorted(v, key=lambda x: x[0]) for v in stems.values() if len(v) >= 2]
     return runs[0] if len(runs) == 1 else []
 

@@ -101,3 +101,31 @@ def test_a_hung_rank_whose_batches_had_come_ever_slower_was_starved_of_its_input
     seen = incidents_of(tmp_path, {"train.log": "\n".join(lines) + "\n"}, ruleset)
     assert seen and seen[0].rank == 5
     assert seen[0].cause is Cause.DATA_LOADER_STALL
+
+
+_BANNER = ("W1105 {t}.380000 1862313 torch/distributed/run.py:793] \n"
+           "W1105 {t}.381000 1862313 torch/distributed/run.py:793] *****************************************\n"
+           "W1105 {t}.381000 1862313 torch/distributed/run.py:793] Setting OMP_NUM_THREADS environment variable for each"
+           " process to be 1 in default, to avoid your system being overloaded, please further tune the variable for"
+           " optimal performance in your application as needed. \n"
+           "W1105 {t}.381000 1862313 torch/distributed/run.py:793] *****************************************\n")
+
+
+def _steps(day: int, hour: int, n: int) -> str:
+    return "".join(f"[2025-11-{day:02d} {hour:02d}:{i // 60:02d}:{i % 60:02d},001][finetune][INFO] - step {i} | loss 1.1"
+                   f" | 600 ms/step\n" for i in range(1, n))
+
+
+def test_logrotates_older_copy_of_a_crashed_launch_before_one_that_completed(tmp_path, ruleset: RuleSet) -> None:
+    # train.log.1 (older) holds a launch that ran out of GPU memory; train.log, two days later,
+    # a new launch that trained to its end: the job is healthy now
+    older = (_BANNER.format(t="23:36:19") + _steps(3, 23, 300)
+             + "[rank7]: torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 7 has a total"
+               " capacity of 39.39 GiB of which 1.17 GiB is free.\n")
+    newest = (_BANNER.format(t="00:39:24") + _steps(5, 0, 1142)
+              + "[2025-11-05 00:53:17,283][finetune][INFO] - Training completed: 1142 steps in 11:50\n")
+    assert incidents_of(tmp_path / "ok", {"logs/train.log.1": older, "logs/train.log": newest}, ruleset) == []
+    # the other way round (the newest launch crashed), the crash is the run's
+    seen = incidents_of(tmp_path / "bad", {"logs/train.log.1": newest.replace("2025-11-05", "2025-11-03"),
+                                           "logs/train.log": older.replace("2025-11-03", "2025-11-05")}, ruleset)
+    assert seen and seen[0].cause is Cause.CUDA_OOM and seen[0].rank == 7
