@@ -1364,17 +1364,45 @@ def demote_store_loss_before_destroy(findings: Sequence[Finding]) -> list[Findin
 def demote_store_loss_after_completion(findings: Sequence[Finding], scans: Sequence[FileScan]) -> list[Finding]:
     """``findings`` with a rank's heartbeat failing to reach the store made context where its
     file said before it that training completed, with no progress between: the store's host (rank
-    0's process) finished and left first, the others on their way out."""
+    0's process) finished and left first, the others on their way out. So is a launcher's own
+    connection to the store reset (c10d's socket, "recvValue failed ... Connection reset by peer")
+    stamped after a rank log's last word that training completed (its workers' logs apart from
+    the launcher's output: a node's agent sees the store's host leave once its job is done)."""
     files = {f.file for f in findings if f.rule == STORE_GONE}
-    if not files:
+    done_at = _job_completed_at(scans) if any(_store_reset(f) for f in findings) else None
+    if not files and done_at is None:
         return list(findings)
     marks = {s.file.display: completions(s) for s in scans if s.file.display in files}
 
     def after_completion(f: Finding) -> bool:
-        return f.line is not None and completed_before(marks.get(f.file or "", []), f.line, f.rank)
+        if f.rule == STORE_GONE and f.line is not None and completed_before(marks.get(f.file or "", []), f.line, f.rank):
+            return True
+        return (done_at is not None and f.time is not None and _store_reset(f)
+                and done_at <= f.time <= done_at + STORE_RESET_AFTER)
 
-    return [dataclasses.replace(f, role=Role.CONTEXT, cause=None) if f.rule == STORE_GONE and after_completion(f) else f
-            for f in findings]
+    return [dataclasses.replace(f, role=Role.CONTEXT, cause=None) if after_completion(f) else f for f in findings]
+
+
+RULE_RESET = "torch.connection_reset"
+STORE_RESET_AFTER = timedelta(minutes=10)  # a launcher's store connection reset this soon after the job completed
+
+
+def _store_reset(f: Finding) -> bool:
+    """A connection to the c10d store (its socket's own line) lost: the store's host gone."""
+    return f.rule in (STORE_GONE, RULE_RESET) and f.role is not Role.CONTEXT and (
+        "socket.cpp" in f.text or "TCPStore" in f.text or "SocketImpl(" in f.text)
+
+
+def _job_completed_at(scans: Sequence[FileScan]) -> datetime | None:
+    """When the first rank log's last lines said that training completed (stamped), or None."""
+    times = []
+    for scan in scans:
+        if scan.file.kind is not FileKind.RANK_LOG or scan.parser is None:
+            continue
+        line = completed_line(scan)
+        if line is not None and (time := tail_event(scan, line - scan.tail_first).time) is not None:
+            times.append(time)
+    return min(times, default=None)
 
 
 SUCCEEDED = "python.run_succeeded"

@@ -129,3 +129,23 @@ def test_logrotates_older_copy_of_a_crashed_launch_before_one_that_completed(tmp
     seen = incidents_of(tmp_path / "bad", {"logs/train.log.1": newest.replace("2025-11-05", "2025-11-03"),
                                            "logs/train.log": older.replace("2025-11-03", "2025-11-05")}, ruleset)
     assert seen and seen[0].cause is Cause.CUDA_OOM and seen[0].rank == 7
+
+
+def test_a_launchers_store_connection_reset_after_the_job_completed_is_its_teardown(tmp_path, ruleset: RuleSet) -> None:
+    # the workers' own logs (torchrun --log-dir) say training completed; node 1's agent, in the
+    # job's output, then loses its connection to the store on node 0, whose agent has left
+    worker = "".join(f"[2024-08-24 03:{m:02d}:30,839][train][INFO] - step {m * 25}/3763 | loss 1.48 | 1529.4 ms/step\n"
+                     for m in range(10, 55)) + "[2024-08-24 03:56:05,561][train][INFO] - Training completed: 3763 steps\n"
+    out = ("0: W0824 02:18:58.530000 600028 torch/distributed/run.py:793] \n"
+           "0: W0824 02:18:58.530000 600028 torch/distributed/run.py:793] *****************************************\n"
+           "1: W0824 02:19:17.206000 3327499 torch/distributed/run.py:793] \n"
+           "1: W0824 02:19:17.206000 3327499 torch/distributed/run.py:793] *****************************************\n"
+           "1: [W0824 {t} socket.cpp:487] [c10d] recvValue failed on SocketImpl(fd=14, addr=[nid000045]:46185,"
+           " remote=[nid000044]:29500): Connection reset by peer\n")
+    files = {"slurm-4532514.out": out.format(t="03:56:28.232613959"),
+             "nid000044/torchelastic/4532514_ac6f0cfa/attempt_0/0/stdout.log": worker}
+    assert incidents_of(tmp_path / "done", files, ruleset) == []
+    # before the workers said so, the reset is the run's
+    files["slurm-4532514.out"] = out.format(t="03:41:28.232613959")
+    files["nid000044/torchelastic/4532514_ac6f0cfa/attempt_0/0/stdout.log"] = worker.rsplit("[2024-08-24 03:56:05", 1)[0]
+    assert incidents_of(tmp_path / "cut", files, ruleset) != []
