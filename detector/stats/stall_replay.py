@@ -169,6 +169,10 @@ def _history_event(
     )
 
 
+LAG_STEPS = 50  # steps the others went on after the first ranks' last, beyond which those ranks' logs ended early
+LAG_INCREMENTS = 5  # (and as many of the logs' steps between lines)
+
+
 def _end_event(
     grid: StepGrid,
     end_time: float,
@@ -227,9 +231,19 @@ def _end_event(
     nodes = tuple((int(r), n) for r, n in zip(grid.ranks, grid.nodes, strict=True) if n)
     finished = [int(grid.ranks[r]) for r in rows[ended]]
     end_note = end_notes.get(finished[0]) if finished else None
+    ahead = None if event is None else event.ahead_step if event.ahead_step is not None else event.finished_step
+    if (event is not None and ahead is not None
+            and ahead - event.last_step > max(LAG_STEPS, LAG_INCREMENTS * _increment(grid.step_gaps, grid.n_cols))):
+        # the others went on (or trained to their end) many steps after the first ranks' last:
+        # in synchronous training no rank falls that far behind and lives; their logs end early
+        # (a fetch's byte limit, a copy made before the end), not their training
+        return None
     if event is None:
         if not finished or ended.all():
             return None
+        if int(last_steps[ended].max()) - int(last_steps[~ended].max()) > max(
+                LAG_STEPS, LAG_INCREMENTS * _increment(grid.step_gaps, grid.n_cols)):
+            return None  # (the unfinished ranks' logs end long before the others' end: cut, as above)
         return _finish_split_event(grid, rows, ended, times, last_steps, end_time, end_notes, nodes)
     lead_rank = event.first_ranks[0] if event.first_ranks else event.stalled_ranks[0]
     lead_row = grid.row_of(lead_rank)

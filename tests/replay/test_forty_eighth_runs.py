@@ -149,3 +149,22 @@ def test_a_launchers_store_connection_reset_after_the_job_completed_is_its_teard
     files["slurm-4532514.out"] = out.format(t="03:41:28.232613959")
     files["nid000044/torchelastic/4532514_ac6f0cfa/attempt_0/0/stdout.log"] = worker.rsplit("[2024-08-24 03:56:05", 1)[0]
     assert incidents_of(tmp_path / "cut", files, ruleset) != []
+
+
+def test_a_pod_log_fetched_with_a_byte_limit_is_no_stall(tmp_path, ruleset: RuleSet) -> None:
+    # kubectl logs --limit-bytes cut the master pod's log at step 300 (mid-line); the workers
+    # trained on to step 1000 and completed: no rank can fall 700 steps behind and live
+    def pod(ranks: range, last: int, done: bool) -> str:
+        lines = [f"[rank{r}]:2025-05-10 03:{(s * 6) // 60:02d}:{(s * 6) % 60:02d},000 INFO step {s * 10} | loss 1.2"
+                 " | 600 ms/step" for s in range(1, last // 10 + 1) for r in ranks]
+        if done:
+            lines += [f"[rank{r}]:2025-05-10 03:10:02,000 INFO training finished: 1000 steps" for r in ranks]
+        return "\n".join(lines) + ("\n" if done else " | grad_n")
+    seen = incidents_of(tmp_path / "cut", {"pt-7b-master-0.log": pod(range(0, 4), 300, False),
+                                           "pt-7b-worker-0.log": pod(range(4, 12), 1000, True)}, ruleset)
+    assert seen == []
+    # ranks that stop a step or two before the others do stall them
+    late = "".join(f"[rank{r}]:2025-05-10 03:25:00,000 INFO waiting in all_reduce\n" for r in range(4, 12))
+    seen = incidents_of(tmp_path / "stuck", {"pt-7b-master-0.log": pod(range(0, 4), 980, False) + "\n",
+                                             "pt-7b-worker-0.log": pod(range(4, 12), 1000, False) + "\n" + late}, ruleset)
+    assert seen and seen[0].cause is Cause.HANG and any("ranks 0, 1, 2, 3 stopped first" in e for e in seen[0].evidence)
