@@ -205,10 +205,12 @@ def test_a_stalled_rank_among_many_per_rank_logs_is_found(tmp_path: Path, monkey
     for r in range(files):
         node = tmp_path / "run" / f"node{r // 8:03d}"
         node.mkdir(parents=True, exist_ok=True)
-        last = 10 if r == 123 else 200
+        # (the others wait for it a step later, until their watchdog gives up: no rank of a
+        # synchronous job falls far behind the others and lives)
+        last = 190 if r == 123 else 191
         (node / f"rank{r}.log").write_text("".join(
             f"[rank{r}]:2026-11-30 10:{i // 60:02d}:{i % 60:02d},000 INFO step {i} | loss 1.0 | step_ms 800\n"
-            for i in range(last)))
+            for i in range(last)) + ("" if r == 123 else f"[rank{r}]:2026-11-30 10:13:10,000 INFO waiting for the all-reduce\n"))
     report = replay_path(tmp_path / "run", ruleset)
     assert report.summary.ranks == files
     [incident] = report.incidents
