@@ -34,12 +34,17 @@ MAX_SPREAD_S = 2.0  # and in seconds, at most
 def node_clock_offsets(samples: Sequence[StepSample]) -> dict[str, float]:
     """Host key -> seconds the node's clock is ahead of the others' (only the nodes whose offset
     is clear: at least :data:`MIN_OFFSET_S`, agreed on by :data:`MIN_COMMON_STEPS` steps or
-    more). Empty where fewer than three nodes print steps: with two, which one is off cannot be
-    told."""
+    more). Of two nodes, which one is off cannot be told: the one of the lower ranks (rank 0's,
+    the job's first node) is read as right and the other put on its clock."""
     per_node: dict[str, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
+    lowest: dict[str, int] = {}
     for s in samples:
         if s.node:
-            per_node[host_key(s.node)][s.step].append(s.time)
+            key = host_key(s.node)
+            per_node[key][s.step].append(s.time)
+            lowest[key] = min(lowest.get(key, s.rank), s.rank)
+    if len(per_node) == 2:
+        return _second_node_offset(per_node, lowest)
     if len(per_node) < 3:
         return {}
     at: dict[str, dict[int, float]] = {node: {step: statistics.median(ts) for step, ts in steps.items()}
@@ -62,6 +67,21 @@ def node_clock_offsets(samples: Sequence[StepSample]) -> dict[str, float]:
             out[node] = offset
     # a majority of nodes "off" by the same amount is the reference being wrong, not them
     return out if len(out) * 2 < len(at) else {}
+
+
+def _second_node_offset(per_node: Mapping[str, Mapping[int, list[float]]], lowest: Mapping[str, int]) -> dict[str, float]:
+    """Of two nodes, the other node's offset from the clock of the node of the lower ranks, where
+    the steps they share agree on one (as above)."""
+    first, other = sorted(per_node, key=lambda n: (lowest[n], n))
+    diffs = [statistics.median(ts) - statistics.median(per_node[first][step])
+             for step, ts in per_node[other].items() if step in per_node[first]]
+    if len(diffs) < MIN_COMMON_STEPS:
+        return {}
+    offset = statistics.median(diffs)
+    if abs(offset) < MIN_OFFSET_S:
+        return {}
+    spread = statistics.median(abs(d - offset) for d in diffs)
+    return {other: offset} if spread <= min(MAX_SPREAD_S, MAX_SPREAD * abs(offset)) else {}
 
 
 def _offset(node: str | None, offsets: Mapping[str, float]) -> float | None:

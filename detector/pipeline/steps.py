@@ -286,7 +286,7 @@ def step_samples(scans: Sequence[FileScan], idx: RunIndex, *, parsed_cap: int = 
                 continue
             resolver = resolvers.setdefault(rank, StepResolver())
             samples.append(resolver.sample(
-                record, rank=rank, node=idx.rank_node.get(rank) or scan.file.node, time=when,
+                record, rank=rank, node=idx.rank_node.get(rank) or scan.file.node or ev.node, time=when,
                 file=ev.file, line=ev.line, text=ev.text, local_rank=idx.rank_local.get(rank),
             ))
         # a note no rank printed (the job's end of training, a checkpoint) where the file's step

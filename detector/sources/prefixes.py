@@ -165,7 +165,10 @@ _RANK_FIELD = re.compile(r"(?:\| (?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL) {0,8
                          r"|^(?:[0-9TZ:.,+ -]{8,64} (?:[A-Z]{4,8} {1,8})?)?\[(?:[\w.-]{1,24}=[^\s\]=]{1,64} ){0,4}"
                          r"rank=(?P<e>\d{1,6})(?:/\d{1,6})?[ \]]"
                          # Composer's console format: "2026-10-10 18:40:15,714: rank2[656503][MainThread]: INFO: ..."
-                         r"|^(?:[0-9TZ:.,+ -]{8,64}: )?rank(?P<f>\d{1,6})\[[0-9]{1,10}\]\[[^\]\s]{1,64}\]: )")
+                         r"|^(?:[0-9TZ:.,+ -]{8,64}: )?rank(?P<f>\d{1,6})\[[0-9]{1,10}\]\[[^\]\s]{1,64}\]: "
+                         # a structured logger's JSON record: {"ts": ..., "rank": 14, ...} (its quotes escaped
+                         # where the record is itself a log line's message)
+                         r"|^(?:[0-9TZ:.,+ -]{8,64} )?\{(?:[^{}\n]{0,300}?, ?)?\\?\"(?:global_)?rank\\?\": ?(?P<g>\d{1,6})[,}])")
 # icefall / k2's logger: "INFO [train.py:1069] (5/8) Sanity check ..." (rank / world size)
 _LOGGER_RANK_OF = re.compile(r"\[[\w./-]{1,80}:\d{1,6}\] \((?P<rank>\d{1,6})/(?P<world>\d{1,6})\) ")
 _HINT_SPAN = 400  # the rank hint is looked for in the first characters of a message
@@ -196,7 +199,7 @@ def logger_rank(line: str) -> int | None:
     """The global rank a logger's own rank field names at a line's start ("... | INFO | rank 3 |",
     "[rank 3] ", "rank=3 "), without any launcher prefix before it; None when there is none."""
     m = _RANK_FIELD.search(line, 0, _HINT_SPAN)
-    return int(next(g for g in (m["a"], m["b"], m["c"], m["d"], m["e"], m["f"]) if g is not None)) if m else None
+    return int(next(g for g in (m["a"], m["b"], m["c"], m["d"], m["e"], m["f"], m["g"]) if g is not None)) if m else None
 
 
 # What every prefix below begins with (a superset, one test): a bracket, a parenthesis or an

@@ -73,7 +73,7 @@ _TIMEISH = ("time", "latency", "duration")
 
 _KV = re.compile(
     r"(?<![\w.])(?P<key>[A-Za-z][\w./-]*)(?:\s*\((?P<kunit>ms|s|sec|us|µs)\))?"
-    r"\s*(?:[:=]\s*|\s+)(?P<val>" + NUM + r")"
+    r"(?:\\?\"\s*:\s*|\s*(?:[:=]\s*|\s+))(?P<val>" + NUM + r")"  # (a JSON record's "step_time": 3.4 too)
     r"(?:\s?(?P<vunit>ms|us|µs|secs|sec|seconds|s)(?![\w/]))?(?![\w.%/])"
 )
 _PER_STEP = re.compile(r"(?P<val>" + NUM + r")\s*(?P<unit>ms|s)\s*/\s*(?:step|it|iter|batch)\b")
@@ -162,7 +162,7 @@ def split_times(text: str) -> tuple[float | None, tuple[tuple[str, float], ...]]
 # 2026-11-30 12:00:01,123 INFO [rank2] step 7 | loss 1.0312 | step_ms 61.2 | fwd_ms 0.4 | ...
 # Step 100/1000, loss=2.31, step_time=0.45s, data_time=0.02s
 _GENERIC_STEP = re.compile(
-    r"(?<![\w/])(?:(?:global[_ ]?step|step|iteration|iter)(?!\w)\s*(?:[:=#]\s*|\s+)?\[?\s*|it=)"
+    r"(?<![\w/])(?:(?:global[_ ]?step|step|iteration|iter)(?!\w)(?:\\?\"\s*:\s*|\s*(?:[:=#]\s*|\s+)?\[?\s*)|it=)"
     r"(?P<step>\d+)(?:\s*/\s*(?P<total>\d+))?(?![\d.])",
     re.IGNORECASE,
 )  # ("it=1200": the short form some loops print; "it" alone is a word, so only with its "=")

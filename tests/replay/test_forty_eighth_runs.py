@@ -168,3 +168,36 @@ def test_a_pod_log_fetched_with_a_byte_limit_is_no_stall(tmp_path, ruleset: Rule
     seen = incidents_of(tmp_path / "stuck", {"pt-7b-master-0.log": pod(range(0, 4), 980, False) + "\n",
                                              "pt-7b-worker-0.log": pod(range(4, 12), 1000, False) + "\n" + late}, ruleset)
     assert seen and seen[0].cause is Cause.HANG and any("ranks 0, 1, 2, 3 stopped first" in e for e in seen[0].evidence)
+
+
+def test_a_second_nodes_clock_read_from_structured_step_records(tmp_path, ruleset: RuleSet) -> None:
+    # a log platform's records of two nodes, each a structured logger's JSON step record; node-b's
+    # clock is 200 s behind node-a's, so its ranks' errors at their peer's death are stamped
+    # before the exception on node-a that caused them
+    import json as _json
+
+    def stamp(sec: float) -> str:
+        sec = int(sec)
+        return f"2025-11-02T07:{sec // 60:02d}:{sec % 60:02d}.000Z"
+
+    def record(sec: float, host: str, text: str) -> str:
+        return _json.dumps({"time": stamp(sec), "host": host, "log": text})
+
+    def steps(ranks: range, host: str, skew: float) -> list[str]:
+        return [record(300 + s * 3 - skew, host, _json.dumps({"ts": 1762067976.6 + s * 3, "level": "INFO", "rank": r,
+                                                             "host": host, "step": 4000 + s, "loss": 3.7,
+                                                             "step_time": 3.0}))
+                for s in range(40) for r in ranks]
+
+    a = [*steps(range(0, 4), "node-a", 0),
+         record(425, "node-a", "[rank2]: Traceback (most recent call last):"),
+         record(425, "node-a", "[rank2]: AssertionError: sequence length 4097 exceeds max_seq_len 4096")]
+    b = [*steps(range(4, 8), "node-b", 200.0),
+        record(426 - 200, "node-b", "node-b:884165:884267 [1] net.cpp:1404 NCCL WARN NET/OFI Request 0x7f8b68eeab1"
+               " completed with error. RC: 103. Error: Software caused connection abort. Completed length: 0, Request:"
+               " { dev: 0, size: 0, state: CREATED, direction: RECV }"),
+        record(427 - 200, "node-b", "[rank5]:[E1102 07:03:47.403949009 ProcessGroupNCCL.cpp:1902] [PG ID 0 PG GUID"
+               " 0(default_pg) Rank 5] Process group watchdog thread terminated with exception: NCCL error: remote"
+               " process exited or there was a network error, NCCL version 2.21.5")]
+    seen = incidents_of(tmp_path, {"export.jsonl": "\n".join(sorted(a + b)) + "\n"}, ruleset)
+    assert seen and seen[0].cause is Cause.PYTHON_EXCEPTION and seen[0].rank == 2

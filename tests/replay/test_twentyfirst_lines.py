@@ -241,15 +241,17 @@ def test_clock_offsets_need_agreeing_steps() -> None:
     from detector.stats.model import StepSample
 
     def samples(node: str, offset: float, drift: float = 0.0) -> list[StepSample]:
-        return [StepSample(rank=hash(node) % 100, node=node, time=1000.0 + 2 * s + offset + drift * s, step=s)
+        return [StepSample(rank="abcd".index(node) * 8, node=node, time=1000.0 + 2 * s + offset + drift * s, step=s)
                 for s in range(20)]
 
     ahead = node_clock_offsets(samples("a", 0) + samples("b", 0) + samples("c", 0) + samples("d", 120.0))
     assert set(ahead) == {"d"} and abs(ahead["d"] - 120.0) < 1e-6
     # a node that slows step by step drifts away: no one offset fits it
     assert node_clock_offsets(samples("a", 0) + samples("b", 0) + samples("c", 0) + samples("d", 0, drift=3.0)) == {}
-    # two nodes: which one is off cannot be told
-    assert node_clock_offsets(samples("a", 0) + samples("d", 120.0)) == {}
+    # two nodes: which one is off cannot be told; the one of the lower ranks is read as right
+    assert node_clock_offsets(samples("a", 0) + samples("d", 120.0)) == {"d": 120.0}
+    assert node_clock_offsets(samples("a", 120.0) + samples("d", 0)) == {"d": -120.0}
+    assert node_clock_offsets(samples("a", 0) + samples("d", 0, drift=3.0)) == {}
 
 
 def test_slurm_s_cancelled_at_places_an_unstamped_failure_before_later_stamped_ones(tmp_path: Path, ruleset: RuleSet) -> None:
