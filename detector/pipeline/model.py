@@ -456,7 +456,27 @@ def _attempt_files(scans: Sequence[FileScan]) -> list[tuple[tuple[int, int], Fil
             # (logrotate's: "train.log" the newest, "train.log.1", "train.log.2.gz" ever older)
             stems[(folder, m["stem"], "rotated")].append(((-int(m["n"] or 0), 0), scan))
     runs = [sorted(v, key=lambda x: x[0]) for v in stems.values() if len(v) >= 2]
-    return runs[0] if len(runs) == 1 else []
+    if len(runs) != 1:
+        return []
+    # (logrotate cuts one launch's output anywhere, a hang's silence included: its copies are
+    # launches of their own only where each newer one begins with a launch's start)
+    # (and the log itself, the newest, among them: its older copies alone say nothing of the end)
+    rotated = next(k for k, v in stems.items() if len(v) >= 2)[2] == "rotated"
+    return runs[0] if not rotated or (runs[0][-1][0] == (0, 0) and all(
+        _starts_a_launch(scan) for _n, scan in runs[0][1:])) else []
+
+
+# a launch's first lines: torchrun's banner, a shell's trace of the launch command, a trainer's
+# word that it starts
+_LAUNCH_START = re.compile(r"Setting OMP_NUM_THREADS environment variable|torch/distributed/run\.py:[0-9]+\] \*{5}"
+                           r"|^\+ (?:torchrun|srun|deepspeed|accelerate launch|mpirun|python[0-9.]* )"
+                           r"|(?i:\bstarting (?:run|training|job)\b)")
+LAUNCH_START_LINES = 60  # a file's first lines where a launch's start counts
+
+
+def _starts_a_launch(scan: FileScan) -> bool:
+    """Whether the file, read whole in its tail, begins with a launch's start (:data:`_LAUNCH_START`)."""
+    return scan.tail_first == 1 and any(_LAUNCH_START.search(line) for line in tail_of(scan)[:LAUNCH_START_LINES])
 
 
 # a container's log from before its restart, saved beside its current one ("kubectl logs

@@ -199,7 +199,12 @@ def logger_rank(line: str) -> int | None:
     """The global rank a logger's own rank field names at a line's start ("... | INFO | rank 3 |",
     "[rank 3] ", "rank=3 "), without any launcher prefix before it; None when there is none."""
     m = _RANK_FIELD.search(line, 0, _HINT_SPAN)
-    return int(next(g for g in (m["a"], m["b"], m["c"], m["d"], m["e"], m["f"], m["g"]) if g is not None)) if m else None
+    return _field_rank(m) if m else None
+
+
+def _field_rank(m: re.Match[str]) -> int:
+    """The rank a match of :data:`_RANK_FIELD` names, whichever of its forms matched."""
+    return int(next(g for g in m.groups() if g is not None))
 
 
 # What every prefix below begins with (a superset, one test): a bracket, a parenthesis or an
@@ -634,7 +639,7 @@ def _strip_prefix_at(line: str, style: PrefixStyle) -> Prefixed:
         # global rank also where a launcher's prefix gave only the local one ("[default1]:")
         m = _RANK_FIELD.search(message, 0, _HINT_SPAN)
         if m:
-            rank, hinted = int(next(g for g in (m["a"], m["b"], m["c"], m["d"], m["e"], m["f"]) if g is not None)), True
+            rank, hinted = _field_rank(m), True
     if rank is None and local is None:
         if message.find("Rank ", 0, _HINT_SPAN) >= 0:
             m = _RANK_START.match(message) or _PG_RANK.search(message, 0, _HINT_SPAN)

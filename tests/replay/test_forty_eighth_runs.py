@@ -201,3 +201,27 @@ def test_a_second_nodes_clock_read_from_structured_step_records(tmp_path, rulese
                " process exited or there was a network error, NCCL version 2.21.5")]
     seen = incidents_of(tmp_path, {"export.jsonl": "\n".join(sorted(a + b)) + "\n"}, ruleset)
     assert seen and seen[0].cause is Cause.PYTHON_EXCEPTION and seen[0].rank == 2
+
+
+def test_a_json_record_that_speaks_of_a_rank_is_read(tmp_path, ruleset: RuleSet) -> None:
+    # a structured logger's record whose text says "rank 3": its "rank" field names the line's
+    # rank (this once raised StopIteration in the prefix reader)
+    import json as _json
+
+    lines = [_json.dumps({"time": f"2025-03-01T10:00:{s:02d}Z", "log": _json.dumps(
+        {"rank": 3, "step": s, "event": f"rank 3 step {s}", "loss": 1.2, "step_time": 0.5})}) for s in range(1, 30)]
+    lines.append(_json.dumps({"time": "2025-03-01T10:00:31Z", "log": "[rank3]: RuntimeError: CUDA error: an illegal"
+                                                                     " memory access was encountered"}))
+    seen = incidents_of(tmp_path, {"rank3.jsonl": "\n".join(lines) + "\n"}, ruleset)
+    assert seen and seen[0].cause is Cause.ILLEGAL_MEMORY_ACCESS and seen[0].rank == 3
+
+
+def test_logrotates_copies_of_one_launch_cut_during_a_hang_are_no_attempts(tmp_path, ruleset: RuleSet) -> None:
+    # logrotate cut rank 4's output while it hung: the newer file holds only the watchdog's lines,
+    # no launch's start: one launch, its hang the run's
+    older = _BANNER.format(t="23:36:19") + _steps(3, 23, 300)
+    newest = ("[rank4]:[E1103 23:45:19.118431882 ProcessGroupNCCL.cpp:632] [Rank 4] Watchdog caught collective operation"
+              " timeout: WorkNCCL(SeqNum=4211, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for"
+              " 600011 milliseconds before timing out.\n")
+    seen = incidents_of(tmp_path, {"logs/train.log.1": older, "logs/train.log": newest}, ruleset)
+    assert seen and seen[0].cause is Cause.HANG
