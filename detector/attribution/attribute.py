@@ -48,7 +48,7 @@ from detector.attribution.infer import (
     slowed_then_stopped,
     storage_stall,
 )
-from detector.support.hosts import host_key, same_host
+from detector.support.hosts import host_key, is_address, same_host
 from detector.support.numbers import field_float, small_int
 from detector.types import (
     DEATHS_OF_PEERS,
@@ -1171,12 +1171,17 @@ def _peer_died_first(findings: Sequence[Finding], facts: RunFacts) -> list[Findi
     hosts = {m[1]: f.node for f in findings if f.node and f.field("peer") is not None
              and (m := _LOCAL_GID.search(f.text)) is not None}
     said = {host for host, rule in deaths if rule != RULE_EXIT_CODE}
+    # (of a job of two nodes, a peer that is not the rank's own address is the other node)
+    nodes = {host_key(r.node) for r in facts.ranks.values() if r.node}
 
     def to_the_dead(f: Finding) -> bool:
         peer = f.field("peer")
         if f.role is not Role.INITIATOR or f.cause is not Cause.NETWORK or peer is None:
             return False
         address = peer.split("<", 1)[0]
+        if address not in hosts and len(nodes) == 2 and f.node and host_key(f.node) in nodes and is_address(address) and (
+                (own := _LOCAL_GID.search(f.text)) is not None and own[1] != address):
+            hosts[address] = next(n for n in nodes if n != host_key(f.node))
         where = host_key(hosts.get(address, address))
         # (a peer on the rank's own host: the dead process beside it)
         return where in (dead if address not in hosts else said) and (

@@ -5,9 +5,14 @@ node's address."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from detector.replay import replay_path
 from detector.rules.engine import RuleSet
 from detector.types import Cause
 from tests.support.replaying import incidents_of
+
+DATA = Path(__file__).parent / "data" / "forty_eighth"
 
 
 def test_heads_not_divisible_by_the_tensor_parallel_size_is_a_configuration_error(tmp_path, ruleset: RuleSet) -> None:
@@ -225,3 +230,13 @@ def test_logrotates_copies_of_one_launch_cut_during_a_hang_are_no_attempts(tmp_p
               " 600011 milliseconds before timing out.\n")
     seen = incidents_of(tmp_path, {"logs/train.log.1": older, "logs/train.log": newest}, ruleset)
     assert seen and seen[0].cause is Cause.HANG
+
+
+def test_of_two_nodes_a_completion_error_from_the_other_is_its_ranks_death(ruleset: RuleSet) -> None:
+    # rank 8 on hgx011 raises a ValueError; rank 2 on hgx009 then sees a completion error from an
+    # address that is not its own: in a job of two nodes, hgx011's (torchrun --log-dir files of
+    # bench/blind34's node bundles)
+    report = replay_path(DATA / "two_nodes_peer", ruleset)
+    first = report.incidents[0]
+    assert first.cause is Cause.PYTHON_EXCEPTION and first.initiator.rank == 8 and first.initiator.node == "hgx011"
+    assert all(i.cause is not Cause.NETWORK for i in report.incidents)
