@@ -13,6 +13,7 @@ clock) are then moved back by it, before attribution orders the run's evidence b
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import statistics
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
@@ -29,6 +30,8 @@ MIN_OFFSET_S = 5.0  # smaller offsets are within what the attribution's skew win
 MIN_COMMON_STEPS = 5  # steps a node shares with the others, at least
 MAX_SPREAD = 0.1  # the node's per-step offsets' spread (median absolute deviation), as a share of the offset
 MAX_SPREAD_S = 2.0  # and in seconds, at most
+MIN_TWO_NODE_OFFSET_S = 30.0  # of two nodes, the smallest offset read as a clock's
+TWO_NODE_STEPS = 3  # (and at least this many steps' time)
 
 
 def node_clock_offsets(samples: Sequence[StepSample]) -> dict[str, float]:
@@ -78,7 +81,12 @@ def _second_node_offset(per_node: Mapping[str, Mapping[int, list[float]]], lowes
     if len(diffs) < MIN_COMMON_STEPS:
         return {}
     offset = statistics.median(diffs)
-    if abs(offset) < MIN_OFFSET_S:
+    # (with no third node to tell a clock from a node that prints its steps later - a straggler
+    # that logs before it waits for the others - only an offset of many steps' length is a clock's)
+    steps = sorted(per_node[first])
+    gaps = [(statistics.median(per_node[first][b]) - statistics.median(per_node[first][a])) / (b - a)
+            for a, b in itertools.pairwise(steps) if b > a]  # (seconds a step)
+    if abs(offset) < max(MIN_TWO_NODE_OFFSET_S, TWO_NODE_STEPS * (statistics.median(gaps) if gaps else 0.0)):
         return {}
     spread = statistics.median(abs(d - offset) for d in diffs)
     return {other: offset} if spread <= min(MAX_SPREAD_S, MAX_SPREAD * abs(offset)) else {}
