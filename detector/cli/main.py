@@ -48,8 +48,9 @@ def _replay_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
             "with a command that verifies it. RUN is a directory (per-rank logs, a torchrun --log-dir "
             "tree, Slurm, PBS (NAME.o<job>) or mpirun output files, Kubernetes pod logs, kernel logs - "
             "dmesg, journalctl, also its JSON export, saved as dmesg-<node>.txt or kern.log.<node> too - "
-            "JSON-lines logs, metrics exports, Flight Recorder dumps; gzip-compressed files too; notes "
-            "(.md) that quote a log when nothing else is there) or a single log file. The report says "
+            "JSON-lines logs, metrics exports, Flight Recorder dumps; gzip-, bzip2- or xz-compressed "
+            "files and the files of tar and zip archives too; notes (.md) that quote a log when nothing "
+            "else is there), a single log file or an archive of logs. The report says "
             "where each node name came from."
         ),
     )
