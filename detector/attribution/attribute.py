@@ -1104,8 +1104,8 @@ def _straggler_before_a_stop(incidents: list[Incident], facts: RunFacts) -> list
     return [slow, *(i for i in incidents if i is not slow)]
 
 
-# rules/xid.yaml: nvidia-smi's clock event reasons (-q's words, --query-gpu's mask, a check's report)
-CLOCK_SLOWDOWNS = frozenset({"xid.gpu_clock_slowdown_active", "xid.gpu_clock_slowdown_mask", "xid.gpu_clock_slowdown_reported"})
+# rules/xid.yaml: nvidia-smi's clock event reasons (-q's words, a node check's report)
+CLOCK_SLOWDOWNS = frozenset({"xid.gpu_clock_slowdown_active", "xid.gpu_clock_slowdown_reported"})
 
 
 def _names_the_slow_one(incident: Incident) -> bool:
@@ -1160,10 +1160,11 @@ def _peer_died_first(findings: Sequence[Finding], facts: RunFacts) -> list[Findi
     has initiator-grade evidence of dying of its own failure (an exception, an OOM, a crash, a GPU
     fault; the rank's node from its line or from the run's index): the transfers to a dead process
     fail, and the survivors report its host as their peer."""
-    deaths = [(host_key(node), f.rule) for f in findings if f.role is Role.INITIATOR and f.cause in _OWN_DEATHS
-              and (node := f.node or (facts.ranks[f.rank].node if f.rank is not None and f.rank in facts.ranks else None))]
-    if not deaths:
+    died = [(host_key(node), f) for f in findings if f.role is Role.INITIATOR and f.cause in _OWN_DEATHS
+            and (node := f.node or (facts.ranks[f.rank].node if f.rank is not None and f.rank in facts.ranks else None))]
+    if not died:
         return list(findings)
+    deaths = [(host, f.rule) for host, f in died]
     dead = {host for host, _rule in deaths}
     # (the host of an address: an InfiniBand error's line names its own, "localGid ::ffff:10.1.2.3";
     # a host known so is dead where its rank's own words say so, not a launcher's exit code alone:
@@ -1183,11 +1184,23 @@ def _peer_died_first(findings: Sequence[Finding], facts: RunFacts) -> list[Findi
                 (own := _LOCAL_GID.search(f.text)) is not None and own[1] != address):
             hosts[address] = next(n for n in nodes if n != host_key(f.node))
         where = host_key(hosts.get(address, address))
+        if address in hosts and not any(host == where and _not_after(d, f) for host, d in died):
+            return False  # (a host known by its address only: its death must come first, not at the teardown)
         # (a peer on the rank's own host: the dead process beside it)
         return where in (dead if address not in hosts else said) and (
             host_key(f.node or "") not in dead or where == host_key(f.node or ""))
 
     return [replace(f, role=Role.COLLATERAL, cause=None) if to_the_dead(f) else f for f in findings]
+
+
+def _not_after(death: Finding, error: Finding) -> bool:
+    """Whether ``death`` may have come before ``error``: stamped no later than a minute after it,
+    or above it in the same file; unknown orders (no times, other files) may."""
+    if death.time is not None and error.time is not None:
+        return death.time <= error.time + LOST_PEER_WITHIN
+    if death.file == error.file and death.line is not None and error.line is not None:
+        return death.line < error.line
+    return True
 
 
 _LOST_PEER = ("closed", "reset", "peer_lost", "remote", "connection_lost")

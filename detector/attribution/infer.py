@@ -1980,9 +1980,10 @@ def loader_dump_behind(incident: Incident, facts: RunFacts) -> Incident | None:
         dumps = loader
     if not dumps:
         # (or its own step lines: its time to load a batch far above its peers' before it stopped)
-        slow = [f for f in facts.findings if f.rule == RULE_STRAGGLER and f.rank == rank
+        # (still slow when it stopped; and no stack dump of the rank shows it anywhere else)
+        slow = [f for f in facts.findings if f.rule == RULE_STRAGGLER and f.rank == rank and f.field("ongoing") == "true"
                 and _DATA_TIME.match(f.field("metric") or "") is not None]
-        if not slow:
+        if not slow or any(f.rank == rank and f.rule in _STACK_DUMPS for f in facts.findings):
             return None
         return _build(Cause.DATA_LOADER_STALL, incident.initiator, [*incident.evidence, slow[0]], incident.collateral_ranks,
                       max(incident.confidence, 0.5), facts,
@@ -1995,6 +1996,8 @@ def loader_dump_behind(incident: Incident, facts: RunFacts) -> Incident | None:
                               "batch: it was starved of its input (slow storage, a stuck or dead loader worker)")
 
 
+# a stack dump of a process's threads (py-spy's, faulthandler's, gdb's): where the rank was
+_STACK_DUMPS = frozenset({"python.stack_dump_main_thread", RULE_STACK_COLLECTIVE, "generic.gdb_thread_stack"})
 # the step lines' time of loading a batch, as the straggler statistics name it ("data 44.3s",
 # "data_time=", "dataloader_ms", "batch load"): a rank slow there waits for its input
 _DATA_TIME = re.compile(r"^(?:data|dataloader|data_?load(?:er|ing)?|data_wait|data_fetch|batch_?load|load_batch|input|fetch)"

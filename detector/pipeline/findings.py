@@ -21,6 +21,7 @@ from detector.pipeline.tail import (
     completed_line,
     completions,
     is_progress,
+    last_progress_line,
     own_last_progress,
     own_progress_stamped_after,
     progress_between,
@@ -1385,6 +1386,7 @@ def demote_store_loss_after_completion(findings: Sequence[Finding], scans: Seque
 
 RULE_RESET = "torch.connection_reset"
 STORE_RESET_AFTER = timedelta(minutes=10)  # a launcher's store connection reset this soon after the job completed
+STORE_RESET_SKEW = timedelta(minutes=1)  # another rank's progress this long after a completion: no end of the job
 
 
 def _store_reset(f: Finding) -> bool:
@@ -1394,15 +1396,22 @@ def _store_reset(f: Finding) -> bool:
 
 
 def _job_completed_at(scans: Sequence[FileScan]) -> datetime | None:
-    """When the first rank log's last lines said that training completed (stamped), or None."""
+    """When the first rank log's last lines said that training completed (stamped), or None; a
+    completion another rank log trained on after (stamped later: a job's next stage, an earlier
+    launch's log) is none of the job's end."""
     times = []
+    progress = []
     for scan in scans:
         if scan.file.kind is not FileKind.RANK_LOG or scan.parser is None:
             continue
         line = completed_line(scan)
         if line is not None and (time := tail_event(scan, line - scan.tail_first).time) is not None:
             times.append(time)
-    return min(times, default=None)
+        last = scan.last_progress if scan.last_progress is not None else last_progress_line(scan)
+        if last is not None and scan.tail_first <= last and (time := tail_event(scan, last - scan.tail_first).time) is not None:
+            progress.append(time)
+    latest = max(progress, default=None)
+    return min((t for t in times if latest is None or latest <= t + STORE_RESET_SKEW), default=None)
 
 
 SUCCEEDED = "python.run_succeeded"

@@ -74,20 +74,6 @@ def test_a_stress_tests_report_of_a_thermally_throttled_gpu_is_a_slow_job(tmp_pa
     assert not seen[0].drain
 
 
-def test_nvidia_smi_query_rows_with_a_hardware_slowdown_bit_are_a_slow_gpu(tmp_path, ruleset: RuleSet) -> None:
-    header = ("$ nvidia-smi --query-gpu=index,pci.bus_id,temperature.gpu,clocks.sm,clocks_event_reasons.active,power.draw"
-              " --format=csv\nindex, pci.bus_id, temperature.gpu, clocks.current.sm [MHz], clocks_event_reasons.active,"
-              " power.draw [W]\n")
-    slow = "".join(f"{i}, 00000000:{bus}:00.0, 91, 1141, 0x0000000000000040, 416.97 W\n" if i == 3 else
-                   f"{i}, 00000000:{bus}:00.0, 64, 1980, 0x0000000000000000, 690.10 W\n"
-                   for i, bus in enumerate(("07", "0F", "47", "4E", "87", "90", "B7", "BD")))
-    seen = incidents_of(tmp_path / "slow", {"console.log": header + slow}, ruleset)
-    assert seen and seen[0].cause is Cause.STRAGGLER
-    # a power cap (0x4) and an idle GPU (0x1) are no slowdown
-    capped = slow.replace("0x0000000000000040", "0x0000000000000004").replace("0x0000000000000000", "0x0000000000000001")
-    assert incidents_of(tmp_path / "capped", {"console.log": header + capped}, ruleset) == []
-
-
 def test_a_hung_rank_whose_batches_had_come_ever_slower_was_starved_of_its_input(tmp_path, ruleset: RuleSet) -> None:
     # each rank logs its step's breakdown; rank 5's time waiting for its next batch climbs far
     # above its peers', then it stops: the others time out waiting for it in the all-reduce
