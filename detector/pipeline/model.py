@@ -209,6 +209,7 @@ def run_findings(scans: Sequence[FileScan], idx: RunIndex, rules: RuleSet,
     ranks_logged = any(s.file.kind is FileKind.RANK_LOG and s.lines > 0 for s in scans)
     findings = fabric_wide_link_loss(demote_faults_before_driver_load(
         demote_nccl_port_flaps(demote_recovered_flaps(findings, max(ends) if ends else None), scans), ranks_logged))
+    findings = _faults_long_before_the_run(findings, scans, min(starts) if starts else None)
     findings = oom_killed_loader_workers(demote_bystander_ooms(findings))
     findings = demote_after_exit(demote_after_success(demote_secondary_xids(demote_kill_after_watchdog(place_gpu_faults(findings, idx)))))
     findings = demote_retried_exceptions(demote_caught_exceptions(
@@ -342,6 +343,25 @@ def build_model(
                     last_attempt, ended_well, hosts)
 
 
+OLD_KERNEL_FAULT = timedelta(days=2)  # a kernel's fault this long before the run's first stamped line is another run's
+OLD_KERNEL_FAULT_MAX = timedelta(days=200)  # (farther, a year guessed for a stamp without one may be off)
+
+
+def _faults_long_before_the_run(findings: list[Finding], scans: Sequence[FileScan], start: datetime | None) -> list[Finding]:
+    """``findings`` with a kernel log's evidence stamped days before the run's first stamped line
+    made context: a rotated kern.log, a collected journal, hold the node's earlier days (an Xid
+    of a run a week before is the node's history, not this run's failure)."""
+    if start is None:
+        return findings
+    kernel = {s.file.display for s in scans if s.file.kind is FileKind.KERNEL}
+
+    def old(f: Finding) -> bool:
+        return (f.file in kernel and f.time is not None and f.role is not Role.CONTEXT
+                and OLD_KERNEL_FAULT < start - f.time < OLD_KERNEL_FAULT_MAX)
+
+    return [replace(f, role=Role.CONTEXT, cause=None) if old(f) else f for f in findings]
+
+
 def _task_hosts(findings: Sequence[Finding], last_attempt: int | None) -> dict[int, str]:
     """Where srun said it ran each task, the last attempt's word first where a job's attempts
     are known (a node excluded after an attempt moves the tasks after it to other hosts)."""
@@ -455,13 +475,16 @@ def _attempt_files(scans: Sequence[FileScan]) -> list[tuple[tuple[int, int], Fil
         elif (m := _ROTATED_FILE.match(base)) is not None:
             # (logrotate's: "train.log" the newest, "train.log.1", "train.log.2.gz" ever older)
             stems[(folder, m["stem"], "rotated")].append(((-int(m["n"] or 0), 0), scan))
-    runs = [sorted(v, key=lambda x: x[0]) for v in stems.values() if len(v) >= 2]
+    groups = {k: v for k, v in stems.items() if len(v) >= 2}
+    if any(k[2] != "rotated" for k in groups):  # (a scheduler's or a wrapper's numbering says more)
+        groups = {k: v for k, v in groups.items() if k[2] != "rotated"}
+    runs = [sorted(v, key=lambda x: x[0]) for v in groups.values()]
     if len(runs) != 1:
         return []
     # (logrotate cuts one launch's output anywhere, a hang's silence included: its copies are
     # launches of their own only where each newer one begins with a launch's start)
     # (and the log itself, the newest, among them: its older copies alone say nothing of the end)
-    rotated = next(k for k, v in stems.items() if len(v) >= 2)[2] == "rotated"
+    rotated = next(iter(groups))[2] == "rotated"
     return runs[0] if not rotated or (runs[0][-1][0] == (0, 0) and all(
         _starts_a_launch(scan) for _n, scan in runs[0][1:])) else []
 

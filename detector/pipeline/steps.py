@@ -17,6 +17,7 @@ import dataclasses
 import re
 import statistics
 from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from detector.pipeline.clocks import node_clock_offsets, shift_notes, shift_samples
@@ -195,6 +196,27 @@ def step_items(scan: FileScan, preset: Preset, cap: int = MAX_STEP_LINES) -> Ste
     return items
 
 
+# a JSON record's own time: an ISO stamp or Unix seconds under a logger's usual keys
+_RECORD_TIME = re.compile(r'\\?"(?:timestamp|time|ts|@timestamp|asctime|created)\\?"\s*:\s*(?:\\?"(?P<iso>[0-9]{4}-[0-9]{2}-[0-9]{2}'
+                          r'[T ][0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.,][0-9]{1,9})?(?:Z|[+-][0-9]{2}:?[0-9]{2})?)\\?"'
+                          r'|(?P<epoch>1[0-9]{9}(?:\.[0-9]{1,9})?))')
+
+
+def record_time(message: str) -> datetime | None:
+    """The time a JSON record names for itself (:data:`_RECORD_TIME`), or None."""
+    m = _RECORD_TIME.search(message)
+    if m is None:
+        return None
+    if m["epoch"]:
+        return datetime.fromtimestamp(float(m["epoch"]), UTC)
+    text = m["iso"].replace(",", ".").replace("Z", "+00:00")
+    try:
+        when = datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
+
+
 def step_samples(scans: Sequence[FileScan], idx: RunIndex, *, parsed_cap: int = MAX_STEP_LINES,
                  unranked: list[StepSample] | None = None,
                  untimed: list[StepSample] | None = None) -> tuple[list[StepSample], list[LogNote]]:
@@ -247,6 +269,9 @@ def step_samples(scans: Sequence[FileScan], idx: RunIndex, *, parsed_cap: int = 
         series: StepResolver | None = None
         file_notes: list[LogNote] = []  # notes no rank printed ("training finished: 60 steps")
         for ev, record in items:
+            if record is not None and (ev.time is None or ev.time_inferred) and ev.message.lstrip().startswith("{"):
+                # (a JSON step record's own time, not the stamped line's before it)
+                ev = dataclasses.replace(ev, time=record_time(ev.message), time_inferred=False)
             rank = resolve_line_rank(idx, scan.file, idx.node(ev.node), ev.rank, ev.local_rank)
             worded = False  # the rank from the line's own words, not its prefix or file
             if not rank and record is not None and "rank" in ev.message:

@@ -15,18 +15,25 @@ from __future__ import annotations
 import atexit
 import re
 import shutil
+import signal
 import stat
 import tarfile
 import tempfile
+import threading
 import zipfile
 import zlib
 from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
 from typing import IO
 
-MAX_MEMBERS = 20_000  # files unpacked from the archives of one replay, at most
+MAX_MEMBERS = 5_000  # files unpacked from the archives of one replay, at most
 MAX_UNPACKED = 1 << 30  # bytes unpacked from them, at most
 _CHUNK = 1 << 20
+# members that are no log, not unpacked (a model's weights, images, data, code): they would only
+# use up the allowance
+_NOT_LOGS = re.compile(r"\.(?:pt|pth|bin|safetensors|ckpt|npy|npz|h5|hdf5|onnx|pkl|pickle|tfrecord|arrow|parquet"
+                       r"|png|jpe?g|gif|svg|webp|pdf|mp4|wav|so|o|a|whl|egg|py|ipynb|md|rst|ya?ml|toml|cfg|ini|"
+                       r"tar|tgz|zip|7z|zst|lz4|DS_Store)$", re.IGNORECASE)
 ARCHIVE_NAME = re.compile(r"\.(?:tar(?:\.(?:gz|bz2|xz))?|tgz|tbz2?|txz|zip)$", re.IGNORECASE)
 
 
@@ -55,10 +62,18 @@ def _cleanup() -> None:
         shutil.rmtree(root, ignore_errors=True)
 
 
+def _on_sigterm(signum: int, _frame: object) -> None:
+    _cleanup()
+    raise SystemExit(128 + signum)
+
+
 def scratch_folder() -> Path:
-    """A new folder of this process's own for unpacked archives, removed when it exits."""
+    """A new folder of this process's own for unpacked archives, removed when it exits (also on
+    SIGTERM, where nothing else handles it: a timeout's or a scheduler's end)."""
     if not _ROOTS:
         atexit.register(_cleanup)
+        if threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
+            signal.signal(signal.SIGTERM, _on_sigterm)
     root = tempfile.mkdtemp(prefix="rankdoctor-archive-")
     _ROOTS.append(root)
     return Path(root)
@@ -66,15 +81,28 @@ def scratch_folder() -> Path:
 
 def _safe_parts(name: str) -> tuple[str, ...]:
     """A member's name as parts of a path below the folder: no root, no "..", no ".", Windows'
-    separators read as separators."""
+    separators read as separators; none for a member that is no log (:data:`_NOT_LOGS`) or a
+    macOS archiver's metadata."""
     parts = PurePosixPath(name.replace("\\", "/")).parts
-    return tuple(p for p in parts if p not in ("/", "", ".", "..") and not p.endswith(":"))
+    parts = tuple(p for p in parts if p not in ("/", "", ".", "..") and not p.endswith(":"))
+    if not parts or _NOT_LOGS.search(parts[-1]) or parts[0] == "__MACOSX" or parts[-1].startswith("._"):
+        return ()
+    return tuple(p[:200] for p in parts)
+
+
+class _WriteError(Exception):
+    """A member that could not be written below the folder (its cause: the OSError)."""
 
 
 def _copy(src: IO[bytes], dest: Path, budget: Budget) -> bool:
-    """``src`` written to ``dest`` up to what the budget allows; False when it was cut there."""
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    with dest.open("wb") as out:
+    """``src`` written to ``dest`` up to what the budget allows; False when it was cut there.
+    Raises _WriteError where the file cannot be made, OSError where ``src`` cannot be read."""
+    try:
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        out = dest.open("wb")
+    except OSError as exc:
+        raise _WriteError(str(exc.strerror or exc)) from exc
+    with out:
         while True:
             chunk = src.read(min(_CHUNK, budget.size + 1))
             if not chunk:
@@ -129,8 +157,11 @@ def _unpack_tar(path: Path, dest: Path, budget: Budget) -> list[str]:
                     continue
                 with src:
                     whole = _copy(src, dest.joinpath(*parts), budget)
+            except _WriteError as exc:  # (this member only: a name the folder cannot hold)
+                notes.append(f"{member.name}: not unpacked ({exc})")
+                continue
             except (tarfile.TarError, EOFError, zlib.error, OSError) as exc:
-                notes.append(f"{member.name}: cut short ({exc}): read up to there")
+                notes.append(f"{member.name}: cut short ({type(exc).__name__}): read up to there")
                 break
             if not whole:
                 notes.append(f"{member.name}: cut at the {MAX_UNPACKED >> 20} MiB unpacked in one replay")
@@ -161,6 +192,9 @@ def _unpack_zip(path: Path, dest: Path, budget: Budget) -> list[str]:
                     whole = _copy(src, dest.joinpath(*parts), budget)
             except RuntimeError as exc:  # (encrypted)
                 notes.append(f"{info.filename}: not read ({exc})")
+                continue
+            except _WriteError as exc:
+                notes.append(f"{info.filename}: not unpacked ({exc})")
                 continue
             except (zipfile.BadZipFile, zlib.error, EOFError, OSError, NotImplementedError) as exc:
                 notes.append(f"{info.filename}: damaged ({exc}): read up to the damage")

@@ -854,12 +854,15 @@ def _size(path: Path) -> int:
 _HIDDEN_LOG_DIRS = frozenset({".submitit"})
 
 
-def discover(target: Path, *, follow_symlinks: bool = False, archives: bool = True) -> tuple[list[LogFile], list[str]]:
+def discover(target: Path, *, follow_symlinks: bool = False, archives: bool = True,
+             read_notes: bool = True) -> tuple[list[LogFile], list[str]]:
     """All input files of a run (a directory, or one file), and warnings for what was skipped.
 
     Symbolic links are not followed out of the run directory unless ``follow_symlinks``. With
     ``archives``, the files of the tar and zip archives among them are read too, under the
     archive's name (:mod:`detector.sources.archives`; an archive's own archives are not).
+    Without ``read_notes``, text that is no log by its name (a README's quoted traceback, notes) is
+    never read as one (an archive's files: a repository's code packed beside the logs).
     Raises InputError when the path is missing or holds nothing to read.
     """
     if not os.path.lexists(target):
@@ -940,6 +943,8 @@ def discover(target: Path, *, follow_symlinks: bool = False, archives: bool = Tr
         unpacked, said = _archives_files(packed_logs, target, Budget())
         found += unpacked
         warnings += said
+    if not read_notes:
+        notes, others = [], []
     if not found and not notes and others:  # nothing else: text files of any other name are read
         notes = others
     quoting = [p for p in notes if _quotes_a_log(p)] if found else []
@@ -978,7 +983,7 @@ def _archives_files(paths: list[Path], target: Path, budget: Budget) -> tuple[li
                 warnings.append(f"{rel}: an archive with no file in it to read")
             continue
         try:
-            inner, said = discover(where.parent, archives=False)
+            inner, said = discover(where.parent, archives=False, read_notes=False)
         except InputError:
             warnings.append(f"{rel}: an archive with no log among its files")
             continue

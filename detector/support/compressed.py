@@ -116,9 +116,9 @@ def _decompress(raw: BinaryIO, pending: bytes, limit: int, make: Callable[[], An
     d = make()
     try:
         while len(out) <= limit:
-            if d.eof:  # the next stream, or padding after the last one
-                pending = d.unused_data + pending
-                if not pending.strip(b"\0"):
+            if d.eof:  # the next stream, or padding after the last one (xz pads streams with NULs)
+                pending = (d.unused_data + pending).lstrip(b"\0")
+                if not pending:
                     pending = raw.read(_CHUNK)
                     if not pending.strip(b"\0"):
                         break

@@ -127,3 +127,26 @@ def test_a_bzip2_log_cut_short_gives_what_it_holds(tmp_path, ruleset: RuleSet) -
     (run / "rank0.log.bz2").write_bytes(data[: len(data) - 200])
     report = replay_path(run, ruleset)
     assert any("ends early" in w or "damaged" in w for w in report.warnings)
+
+
+def test_an_old_rotated_kernel_logs_xid_is_the_nodes_history(tmp_path, ruleset: RuleSet) -> None:
+    # a collected var/log tarball holds kern.log.2 with an Xid of ten days before the run; the run
+    # itself failed with rank 3's CUDA out of memory
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "rank3.log").write_text(
+        "[rank3]:2024-11-26 03:10:00,000 INFO step 100 | loss 2.0 | 800 ms/step\n"
+        "[rank3]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 3 has a total capacity of"
+        " 79.19 GiB of which 1.12 GiB is free.\n")
+    _tar(run / "var-log.tar.gz", {"var/log/kern.log.2": XID.replace("Nov 26", "Nov 16").encode()})
+    report = replay_path(run, ruleset)
+    assert report.incidents[0].cause is Cause.CUDA_OOM and report.incidents[0].initiator.rank == 3
+
+
+def test_non_log_members_are_not_unpacked(tmp_path) -> None:
+    run = tmp_path / "run"
+    run.mkdir()
+    _tar(run / "bundle.tar.gz", {"model.safetensors": b"\0" * 4096, "loss.png": b"\x89PNG" + b"\0" * 64,
+                                  "logs/rank0.log": OWN.encode(), "__MACOSX/logs/._rank0.log": b"\0\5\26\7"})
+    files, _warnings = discover(run)
+    assert [f.display for f in files] == ["bundle.tar.gz/logs/rank0.log"]

@@ -40,3 +40,36 @@ def test_an_earlier_stages_completion_does_not_end_a_later_stage(run: str, rules
     # and node 1's agent then lost the store: the run failed
     report = replay_path(DATA / run, ruleset)
     assert report.incidents and report.incidents[0].cause is Cause.HANG
+
+
+# --- the second reviewer's: inputs ---------------------------------------------------------------
+
+
+def test_a_requeued_jobs_attempts_beside_a_rotated_trainer_log(ruleset: RuleSet) -> None:
+    # slurm-5746418_0.out failed on a GPU, slurm-5746418_1.out trained to its end; the trainer's
+    # train.log and train.log.1 beside them are no attempts of their own: healthy
+    assert replay_path(DATA / "two_attempt_groups", ruleset).incidents == ()
+
+
+def test_a_code_archives_readme_is_no_log(ruleset: RuleSet) -> None:
+    # a repository's "Download ZIP" beside a healthy run: its README quotes an out-of-memory traceback
+    assert replay_path(DATA / "code_zip_readme", ruleset).incidents == ()
+
+
+def test_json_step_records_between_stamped_lines_have_their_own_times(ruleset: RuleSet) -> None:
+    # print(json.dumps({...})) step records, each with its own time, between stamped logging
+    # lines, to "saving final checkpoint": no stall
+    assert replay_path(DATA / "json_print_metrics_final_ckpt", ruleset).incidents == ()
+
+
+def test_structlog_records_that_speak_of_a_rank(ruleset: RuleSet) -> None:
+    report = replay_path(DATA / "structlog_json_crash", ruleset)
+    assert report.incidents[0].cause is Cause.ILLEGAL_MEMORY_ACCESS and report.incidents[0].initiator.rank == 2
+
+
+def test_a_tar_member_that_cannot_be_written_leaves_the_others(ruleset: RuleSet) -> None:
+    # node08.tar.gz holds a file named like a folder of it: that member is left out, not the rest
+    report = replay_path(DATA / "tar_collision", ruleset)
+    assert report.incidents[0].cause is Cause.ILLEGAL_MEMORY_ACCESS and report.incidents[0].initiator.rank == 4
+    assert any("not unpacked (File exists)" in w for w in report.warnings)
+    assert not any("rankdoctor-archive-" in w for w in report.warnings)  # (no scratch path shown)
