@@ -1390,8 +1390,10 @@ STORE_RESET_SKEW = timedelta(minutes=1)  # another rank's progress this long aft
 
 
 def _store_reset(f: Finding) -> bool:
-    """A connection to the c10d store (its socket's own line) lost: the store's host gone."""
-    return f.rule in (STORE_GONE, RULE_RESET) and f.role is not Role.CONTEXT and (
+    """A launcher's connection to the c10d store (its socket's own line, no worker's rank prefix)
+    lost: the store's host gone. (A worker's own loss of the store, its heartbeat's, after rank 0
+    finished is the others not being done: uneven data.)"""
+    return f.rule == RULE_RESET and f.role is not Role.CONTEXT and "[rank" not in f.text and (
         "socket.cpp" in f.text or "TCPStore" in f.text or "SocketImpl(" in f.text)
 
 
