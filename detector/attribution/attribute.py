@@ -1159,7 +1159,9 @@ def _peer_died_first(findings: Sequence[Finding], facts: RunFacts) -> list[Findi
     "from peer 10.0.14.110<37564>") made collateral, cause none, when a rank on that peer's host
     has initiator-grade evidence of dying of its own failure (an exception, an OOM, a crash, a GPU
     fault; the rank's node from its line or from the run's index): the transfers to a dead process
-    fail, and the survivors report its host as their peer."""
+    fail, and the survivors report its host as their peer. A peer named by its address is placed
+    by the errors' own "localGid" (the address of the rank that printed it), or, in a job of two
+    nodes, as the other one; there the death must have come first (:func:`_not_after`)."""
     died = [(host_key(node), f) for f in findings if f.role is Role.INITIATOR and f.cause in _OWN_DEATHS
             and (node := f.node or (facts.ranks[f.rank].node if f.rank is not None and f.rank in facts.ranks else None))]
     if not died:
