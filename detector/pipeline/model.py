@@ -392,10 +392,10 @@ DATE_LINES = 50  # a file's first lines, where a batch script's "+ date" is
 # "#SBATCH --requeue")
 _REQUEUED = re.compile(r"(?i)SLURM_RESTART_COUNT=[1-9]|\brequeued\b|resum(?:e|es|ed|ing) (?:from|training|at)"
                        r"|found checkpoint|restart(?:ing|ed)? from")
-# Slurm's outputs of one job's restarts ("slurm-5746418_3.out") and of its resubmission under a new id
 # a log and logrotate's older copies of it beside it ("train.log", "train.log.1", "train.log.2.gz"):
 # launches of a job one after another where each began after the one before it had ended
 _ROTATED_FILE = re.compile(r"^(?P<stem>.+?\.(?:log|out|err|txt))(?:\.(?P<n>[0-9]{1,3}))?(?:\.(?:gz|bz2|xz))?$", re.IGNORECASE)
+# Slurm's outputs of one job's restarts ("slurm-5746418_3.out") and of its resubmission under a new id
 _SLURM_OUTPUT = re.compile(r"^slurm-(?P<job>[0-9]{1,12})(?:_(?P<n>[0-9]{1,4}))?(?P<ext>\.(?:out|err|log))$")
 
 

@@ -175,7 +175,8 @@ def wide_encoding(head: bytes) -> str | None:
 
 
 _MAGIC_BYTES = 263  # a tar header's "ustar" is at byte 257
-# compressed streams this module does not inflate, by their first bytes
+# compressed streams by their first bytes: under a plain name, xz and bzip2 are read inflated,
+# zstd is not read (its module is no dependency)
 _MAGICS = ((b"\xfd7zXZ\x00", "xz"), (b"\x28\xb5\x2f\xfd", "zstd"), (b"BZh", "bzip2"))
 _BZIP2_BLOCKS = (b"1AY&SY", b"\x17rE8P\x90")  # after "BZh<level>": a block, or the end of an empty stream
 
@@ -253,13 +254,12 @@ def open_log(path: Path | str, compressed: bool) -> tuple[BinaryIO, os.stat_resu
                     f" (only its first {MAX_INFLATED >> 20} MiB)" if st.st_size > MAX_INFLATED else "")
                 return io.BytesIO(lines), st, told
             fh.seek(0)
-        if not compressed and unsupported_format(fh.read(_MAGIC_BYTES), Path(path).name) in ("xz", "bzip2"):
-            compressed = True  # (a bzip2 or xz stream under a plain name: read inflated)
+        head = b"" if compressed else fh.read(_MAGIC_BYTES)
         fh.seek(0)
+        unsupported = unsupported_format(head, Path(path).name) if head else None
+        if unsupported in ("xz", "bzip2"):
+            compressed = True  # (a bzip2 or xz stream under a plain name: read inflated)
         if not compressed:
-            head = fh.read(_MAGIC_BYTES)
-            fh.seek(0)
-            unsupported = unsupported_format(head, Path(path).name)
             if unsupported is not None:
                 raise OSError(f"compressed with an unsupported format ({unsupported})"
                               if unsupported != "tar" else "an archive (tar), not a log: extract it")
