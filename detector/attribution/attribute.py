@@ -11,7 +11,7 @@ sequence number, the rank that went silent first).
 from __future__ import annotations
 
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
@@ -93,6 +93,7 @@ def _group_by_attempt(findings: Sequence[Finding], *, untimed_last: bool = False
         times = [f.time for f in findings if f.attempt == a and f.time is not None]
         spans[a] = (min(times), max(times)) if times else (None, None)
     groups: dict[int, list[Finding]] = {a: [] for a in attempts}
+    zones = _file_zones(findings)
     for f in findings:
         if f.attempt is not None:
             groups[f.attempt].append(f)
@@ -100,12 +101,39 @@ def _group_by_attempt(findings: Sequence[Finding], *, untimed_last: bool = False
         left = bool(last_hosts) and f.node is not None and not any(same_host(f.node, h) for h in last_hosts)
         target = attempts[-1] if f.time is None and untimed_last and not left else attempts[0]
         if f.time is not None:
+            when = f.time - zones.get(f.file or "", timedelta(0))
             for a in attempts:  # the latest attempt that had started by then
                 lo, _hi = spans[a]
-                if lo is not None and lo - TIE <= f.time:
+                if lo is not None and lo - TIE <= when:
                     target = a
         groups[target].append(f)
     return [groups[a] for a in attempts if groups[a]]
+
+
+def _file_zones(findings: Sequence[Finding]) -> dict[str, timedelta]:
+    """How far the clock of a file whose findings have no attempt (a node's kernel log in local
+    time beside the ranks' UTC) is ahead of the ranks', where one of its faults is a fault of an
+    attempt's rank seen twice (the same cause, on that node or on no named one) a whole number of
+    half hours apart (:func:`_a_zone_apart`), and all such pairs of the file agree (a pair within
+    minutes says the clocks agree: no shift)."""
+    seen = [f for f in findings if f.attempt is not None and f.time is not None and f.role is Role.INITIATOR
+            and f.cause is not None and f.cause is not Cause.UNKNOWN]
+    if not seen:
+        return {}
+    offsets: dict[str, set[int]] = defaultdict(set)
+    for f in findings:
+        if f.attempt is not None or f.time is None or f.role is not Role.INITIATOR or f.cause is None or not f.file:
+            continue
+        for g in seen:
+            if g.cause is not f.cause or (f.node and g.node and not same_host(f.node, g.node)):
+                continue
+            gap = f.time - g.time
+            if abs(gap.total_seconds()) <= ZONE_SLACK_S:
+                offsets[f.file].add(0)  # (the same clock: the fault seen twice at once)
+            elif abs(gap) <= ZONE_SPAN and _a_zone_apart(abs(gap)):
+                offsets[f.file].add(round(gap.total_seconds() / ZONE_STEP_S))
+    return {file: timedelta(seconds=next(iter(steps)) * ZONE_STEP_S) for file, steps in offsets.items()
+            if len(steps) == 1 and 0 not in steps}
 
 
 TIME_LIMIT = "scheduler.slurm_time_limit"
@@ -839,18 +867,42 @@ def _with_folder_attempts(findings: Sequence[Finding]) -> tuple[list[Finding], i
         return list(findings), None
     order = {n: i for i, n in enumerate(sorted(n for _p, n in keys))}
     out = [replace(f, attempt=order[w[1]]) if f.file and (w := where.get(f.file)) is not None else f for f in findings]
-    return out, len(order) - 1
+    last = len(order) - 1
+    (parent,) = parents
+    if _PREVIOUS_DIR.search(parent):
+        # the folders hold the earlier attempts only ("previous-attempts/restart-1/"): the logs
+        # outside them that began after the last of those had ended are the current attempt's
+        ended = max((f.time for f in out if f.attempt == last and f.time is not None), default=None)
+        began: dict[str, datetime] = {}
+        for f in out:
+            if f.attempt is None and f.file and f.time is not None:
+                began[f.file] = min(began.get(f.file, f.time), f.time)
+        current = {file for file, t in began.items() if ended is not None and t > ended}
+        if current:
+            out = [replace(f, attempt=last + 1) if f.file in current else f for f in out]
+            last += 1
+    return out, last
+
+
+# a run's own word that it ended well: torchrun's agent's "worker group successfully finished", a
+# script's success line (rules/torch.yaml, rules/python.yaml)
+_SUCCEEDED = frozenset({"torch.elastic_group_succeeded", "python.run_succeeded"})
+RULE_RESTART_COUNT = "scheduler.slurm_restart_count"  # rules/scheduler.yaml: Slurm's requeue of the job
+# a folder of a job's earlier attempts, kept beside the current one's logs
+_PREVIOUS_DIR = re.compile(r"(?:^|/)(?:previous|prev|old|earlier|past)(?:[-_ ]?(?:attempts?|runs?|restarts?|logs?))?(?:/|$)", re.IGNORECASE)
 
 
 RULE_IB_ASYNC = "nccl.ib_async_event"  # rules/nccl.yaml: an adapter's asynchronous event
 
 
-def _after_a_clean_last_attempt(incidents: list[Incident], last_attempt: int, facts: RunFacts) -> list[Incident]:
+def _after_a_clean_last_attempt(incidents: list[Incident], last_attempt: int, facts: RunFacts, *,
+                                routine_only: bool = False) -> list[Incident]:
     """``incidents`` without the earlier attempts' where no failure of the job's last attempt is
     left (and it said it ended well): the job was resubmitted after them and its last attempt ran
     well; a node an earlier attempt's fault was on was replaced or is left to its own check. (An
     adapter's port error in the last attempt, which it trained on after to its good end, is a
-    port that flapped and came back: no failure of it.)"""
+    port that flapped and came back: no failure of it.) With ``routine_only`` (the job restarted
+    by itself), only the earlier attempts' preemptions go."""
     def flapped(f: Finding) -> bool:
         return f.attempt == last_attempt and f.rule == RULE_IB_ASYNC and f.field("event") == "port error"
 
@@ -872,6 +924,8 @@ def _after_a_clean_last_attempt(incidents: list[Incident], last_attempt: int, fa
             return {i.initiator.node.split(".")[0].lower()}
         return {f.node.split(".")[0].lower() for f in i.evidence if f.node and f.role is Role.INITIATOR}
 
+    if routine_only:
+        return [i for i in incidents if i.cause is not Cause.PREEMPTION]
     return [i for i in incidents if i.cause in GPU_FAULTS and (not again or not nodes(i) or nodes(i) & again)]
 
 
@@ -882,6 +936,7 @@ def attribute(facts: RunFacts) -> list[Incident]:
     facts = _recovered(facts)
     incidents: list[Incident] = []
     attempted, last_attempt = _with_folder_attempts(facts.findings)
+    in_folders = last_attempt is not None
     if last_attempt is None:
         last_attempt = facts.last_file_attempt  # (a requeued job's files, one an attempt)
     if last_attempt is not None:
@@ -950,8 +1005,15 @@ def attribute(facts: RunFacts) -> list[Incident]:
                                   i.first_evidence_time.timestamp() if i.first_evidence_time else float("inf")))
     if last_attempt is not None:
         incidents.sort(key=lambda i: not any(f.attempt == last_attempt for f in i.evidence))
-        if last_attempt == facts.last_file_attempt and facts.last_attempt_ended_well:
-            incidents = _after_a_clean_last_attempt(incidents, last_attempt, facts)
+        if (last_attempt == facts.last_file_attempt and facts.last_attempt_ended_well) or (in_folders and any(
+                f.attempt == last_attempt and f.rule in _SUCCEEDED for f in facts.findings)):
+            # (a requeued job's last file, or its last attempt's folder, said it ended well; where
+            # the scheduler or the orchestrator restarted it by itself, Slurm's requeue with its
+            # restart count or a JobSet's restart, nobody mended anything between: only a
+            # preemption before it was routine, another failure is still what went wrong)
+            counts = Counter(f.file for f in facts.findings if f.rule == RULE_RESTART_COUNT)
+            routine = in_folders or any(n >= 2 for n in counts.values())  # (the requeues appended to one output)
+            incidents = _after_a_clean_last_attempt(incidents, last_attempt, facts, routine_only=routine)
     return _straggler_before_a_stop(incidents, facts)
 
 

@@ -82,6 +82,7 @@ from detector.pipeline.tail import (
 from detector.rules.engine import RuleSet
 from detector.sources.runs import FileKind, LogFile
 from detector.sources.timestamps import date_output, nccl_header
+from detector.support.hosts import expand_hostlist
 from detector.support.numbers import MAX_RANKS, small_int
 from detector.types import (
     DEATHS_OF_PEERS,
@@ -325,13 +326,16 @@ def build_model(
     idx = index if index is not None else build_index_for(scans, live)
     findings, warnings = run_findings(scans, idx, rules, elastic_files, relaunches=True)
     findings, last_attempt, ended_well, last = (numbered_file_attempts(findings, scans) if live is None
-                                                else (findings, None, False, None))
+                                                else (findings, None, False, ()))
     hosts: frozenset[str] = frozenset()
     if last_attempt is not None:
         # (the hosts the last attempt's lines name; and, each attempt a file of its own, its file's)
         hosts = frozenset(f.node for f in findings if f.attempt == last_attempt and f.node)
-        if last is not None:
-            hosts |= frozenset((*last.hosts, *((last.file.node,) if last.file.node else ())))
+        # (and the nodes Slurm gave it, as its batch script echoed them)
+        hosts |= frozenset(h for f in findings if f.attempt == last_attempt and f.rule == SLURM_NODELIST
+                           for h in expand_hostlist(f.field("nodelist") or ""))
+        for scan in last:
+            hosts |= frozenset((*scan.hosts, *((scan.file.node,) if scan.file.node else ())))
     act = activity if activity is not None else log_activity(scans, idx)
     task_hosts = _task_hosts(findings, last_attempt)
     # (where a job's attempts are known, a rank of the last attempt that srun alone places is a
@@ -412,17 +416,21 @@ def _progress_end(scan: FileScan) -> datetime | None:
 
 
 ATTEMPT_MARKER = "launcher.attempt_marker"  # rules/launchers.yaml
+SLURM_NODELIST = "scheduler.slurm_nodelist"  # rules/scheduler.yaml
+RESTART_COUNT = "scheduler.slurm_restart_count"  # rules/scheduler.yaml
 ATTEMPT_LINES = 20  # lines of a file after its last attempt's mark, at least: that attempt ran
 ATTEMPT_MIN_LINES = 5  # lines from one attempt's mark to the next one's, at least
 
 
-def _marked_attempts(findings: list[Finding], lines: Mapping[str, int]) -> tuple[list[Finding], int] | None:
-    """``findings`` given the attempt a wrapper script's marks in their file say ("attempt 2/8:"),
+def _marked_attempts(findings: list[Finding], lines: Mapping[str, int],
+                     mark: str = ATTEMPT_MARKER) -> tuple[list[Finding], int] | None:
+    """``findings`` given the attempt a wrapper script's marks in their file say ("attempt 2/8:";
+    or the findings of rule ``mark``, whose field ``n`` numbers them: a requeued job's restart count),
     where one file holds two or more marks whose numbers rise (a retry loop around the launcher,
     its attempts one after another in one output) and its last attempt ran (lines of it follow
     its mark), and the last attempt's; None otherwise. Lines before the first mark go with the
     first attempt."""
-    marks = sorted((f for f in findings if f.rule == ATTEMPT_MARKER and f.line is not None), key=lambda f: f.line or 0)
+    marks = sorted((f for f in findings if f.rule == mark and f.line is not None), key=lambda f: f.line or 0)
     files = {f.file for f in marks}
     # (the last mark, where it repeats the one before it, is the wrapper's word on how that
     # attempt ended, "attempt 4/5 failed; giving up", not an attempt of its own; a number repeated
@@ -508,7 +516,7 @@ _PREVIOUS_FILE = re.compile(r"^(?P<stem>.+?)[._-](?:previous|prev)(?P<ext>(?:\.[
 
 
 def _previous_containers(findings: list[Finding], scans: Sequence[FileScan]
-                         ) -> tuple[list[Finding], int, bool, None] | None:
+                         ) -> tuple[list[Finding], int, bool, tuple[FileScan, ...]] | None:
     """``findings`` given two attempts where a folder holds containers' logs from before their
     restart beside their current ones (a pod's "worker-1.previous.log" and "worker-1.log"): the
     previous logs the first attempt's, the current ones the last's, a current log with no
@@ -547,7 +555,93 @@ def _previous_containers(findings: list[Finding], scans: Sequence[FileScan]
             return None  # (a container that ran through the others' restart)
     out = [replace(f, attempt=attempt[f.file]) if f.file in attempt else f for f in findings]
     ended = all(_ended_well(later, out, 1) for _e, later in pairs.values())
-    return out, 1, ended, None
+    return out, 1, ended, ()
+
+
+LAUNCH_MARK = "launcher.shell_launch"  # rules/launchers.yaml
+LAUNCH_GAP = timedelta(minutes=10)  # one attempt's launches on its hosts: their spans at most this far apart (skew)
+LAUNCH_TIME_LINES = 40  # lines at a launch's start and end in which stamped lines are looked for
+
+
+def _launch_span(scan: FileScan | None, mark: int, end: int | None,
+                 findings: Sequence[Finding]) -> tuple[datetime, datetime] | None:
+    """When the launch a file's mark (its line ``mark``; the next mark's line ``end``) ran, as far
+    as the file shows it: its first and last stamped lines of the file's tail (near its start and
+    its end) and its findings' times; None where none of them has a time."""
+    times = [f.time for f in findings if f.line is not None and f.line > mark and (end is None or f.line < end)
+             and f.time is not None]
+    if scan is not None and scan.parser is not None:
+        lines = tail_of(scan)
+        first = max(0, mark - scan.tail_first + 1)
+        last = len(lines) if end is None else min(len(lines), end - scan.tail_first)
+        near = (*range(first, min(last, first + LAUNCH_TIME_LINES)), *range(max(first, last - LAUNCH_TIME_LINES), last))
+        for i in near:
+            stamp = scan.parser.stamp(lines[i])
+            if stamp is not None and stamp.time is not None:
+                times.append(stamp.time)
+    return (min(times), max(times)) if times else None
+
+
+def _launched_attempts(findings: list[Finding], scans: Sequence[FileScan]
+                       ) -> tuple[list[Finding], int, bool, tuple[FileScan, ...]] | None:
+    """``findings`` given the attempt a shell's trace of its launch command says ("+ torchrun
+    ...", a console log that ``tee -a`` kept across the job's launches by hand, one per host),
+    where a file holds two or more such marks: the hosts' launches that ran at the same time
+    (their spans within :data:`LAUNCH_GAP` of each other) are one attempt, the attempts in the
+    order they ran, each file's launches later attempts one after another; lines before a
+    file's first mark go with its first launch. Returns the last attempt's number, whether it
+    said it ended well (one of its files) and the files of the last attempt; None where no file
+    holds two marks, a launch shows no time, or two launches of one file would be one attempt."""
+    marks: dict[str, list[int]] = defaultdict(list)
+    for f in findings:
+        if f.rule == LAUNCH_MARK and f.file and f.line is not None:
+            marks[f.file].append(f.line)
+    if not any(len(v) >= 2 for v in marks.values()):
+        return None
+    by_name = {s.file.display: s for s in scans}
+    by_file: dict[str, list[Finding]] = defaultdict(list)
+    for f in findings:
+        if f.file in marks:
+            by_file[f.file].append(f)
+    spans: list[tuple[datetime, datetime, str, int]] = []  # (from, to, file, the launch's index in it)
+    for file, lines in marks.items():
+        lines.sort()
+        for i, line in enumerate(lines):
+            span = _launch_span(by_name.get(file), line, lines[i + 1] if i + 1 < len(lines) else None, by_file[file])
+            if span is None:
+                return None
+            spans.append((*span, file, i))
+    spans.sort()
+    attempt_of: dict[tuple[str, int], int] = {}
+    attempt = 0
+    until = spans[0][1]
+    members: set[str] = set()
+    for start, end, file, i in spans:
+        if start - until > LAUNCH_GAP:
+            attempt, until, members = attempt + 1, end, set()
+        if file in members:
+            return None  # (two launches of one file at once: no launches one after another)
+        members.add(file)
+        until = max(until, end)
+        attempt_of[(file, i)] = attempt
+    if attempt == 0:
+        return None
+
+    began = {(file, i): start for start, _end, file, i in spans}
+
+    def numbered(f: Finding) -> Finding:
+        lines = marks.get(f.file or "")
+        if not lines or f.line is None:
+            return f
+        key = (f.file or "", max(0, bisect.bisect_right(lines, f.line) - 1))
+        if f.rule == LAUNCH_MARK:  # (its time the launch's first, not the line before it's: the launch before)
+            return replace(f, attempt=attempt_of[key], time=began[key])
+        return replace(f, attempt=attempt_of[key])
+
+    out = [numbered(f) for f in findings]
+    last_files = tuple(by_name[file] for file, lines in marks.items()
+                       if attempt_of[(file, len(lines) - 1)] == attempt and file in by_name)
+    return out, attempt, any(_ended_well(scan, out, attempt) for scan in last_files), last_files
 
 
 def _begins_with_a_date(scan: FileScan) -> bool:
@@ -558,33 +652,40 @@ def _begins_with_a_date(scan: FileScan) -> bool:
 
 
 def numbered_file_attempts(findings: list[Finding], scans: Sequence[FileScan]
-                           ) -> tuple[list[Finding], int | None, bool, FileScan | None]:
+                           ) -> tuple[list[Finding], int | None, bool, tuple[FileScan, ...]]:
     """``findings`` given the attempt their file's number names, the last attempt's, whether it
-    said it ended well (:func:`_ended_well`) and its file where each attempt has one, where two
+    said it ended well (:func:`_ended_well`) and its files (where known), where two
     or more rank logs of one folder differ only in an attempt's number (Slurm's outputs of a job's
     restarts and resubmissions, "train.attempt2.log") and each began after the one before it had
     ended (a job array's tasks run side by side and are no such files), where a wrapper marked
     its attempts in one file ("attempt 2/8:"), or where containers' logs from before their restart
-    lie beside their current ones (:func:`_previous_containers`), and no attempt is known from the
-    files' folders (torchrun's attempt_N); (findings, None, False, None) otherwise."""
+    lie beside their current ones (:func:`_previous_containers`), or where a shell's trace of the
+    launch command marks a host's launches in its console log (:func:`_launched_attempts`), and no
+    attempt is known from the files' folders (torchrun's attempt_N); (findings, None, False, ())
+    otherwise."""
     if any(f.attempt is not None for f in findings):
-        return findings, None, False, None
+        return findings, None, False, ()
     by_name = {s.file.display: s for s in scans}
-    marked = _marked_attempts(findings, {s.file.display: s.lines for s in scans})
-    if marked is not None:
-        out, last = marked
-        file = next(f.file for f in out if f.rule == ATTEMPT_MARKER)
-        return out, last, file is not None and _ended_well(by_name[file], out, last), None
+    lines = {s.file.display: s.lines for s in scans}
+    for mark in (ATTEMPT_MARKER, RESTART_COUNT):  # (a wrapper's marks; else a requeued job's restart counts)
+        marked = _marked_attempts(findings, lines, mark)
+        if marked is not None:
+            out, last = marked
+            file = next(f.file for f in out if f.rule == mark)
+            return out, last, file is not None and _ended_well(by_name[file], out, last), ()
     previous = _previous_containers(findings, scans)
     if previous is not None:
         return previous
+    launched = _launched_attempts(findings, scans)
+    if launched is not None:
+        return launched
     files = _attempt_files(scans)
     if not files:
-        return findings, None, False, None
+        return findings, None, False, ()
     for (a, earlier), (b, later) in itertools.pairwise(files):
         end = _progress_end(earlier)
         if later.first_time is None or end is None:
-            return findings, None, False, None
+            return findings, None, False, ()
         if later.first_time - end < ATTEMPT_GAP and not (
                 earlier.first_time is not None and later.first_time - earlier.first_time >= ATTEMPT_START_GAP
                 and end - later.first_time <= MAX_CLOCK_GAP and _begins_with_a_date(later)
@@ -592,13 +693,13 @@ def numbered_file_attempts(findings: list[Finding], scans: Sequence[FileScan]
             # (side by side, or one ran into the next: no attempts; but one that began hours after
             # the one before it, on its wrapper's date, and says it was requeued is the job's next
             # attempt, whatever a wrapper's local time and the program's UTC make of their ends)
-            return findings, None, False, None
+            return findings, None, False, ()
         if a[0] != b[0] and _SLURM_OUTPUT.match(later.file.display.rpartition("/")[2]) is not None and not any(
                 _RESUMES.search(line) for line in tail_of(later)[:RESUME_LINES]):
-            return findings, None, False, None  # (another job's output, not the job resubmitted)
+            return findings, None, False, ()  # (another job's output, not the job resubmitted)
     order = {scan.file.display: i for i, (_n, scan) in enumerate(files)}
     out = [replace(f, attempt=order[f.file]) if f.file in order else f for f in findings]
-    return out, len(files) - 1, _ended_well(files[-1][1], out, len(files) - 1), files[-1][1]
+    return out, len(files) - 1, _ended_well(files[-1][1], out, len(files) - 1), (files[-1][1],)
 
 
 def _closing(f: Finding) -> bool:

@@ -86,3 +86,44 @@ def host_key(host: str) -> str:
         return ".".join(m.groups())
     return host if _IPV4.fullmatch(host) else host.split(".", 1)[0]
 
+
+
+MAX_HOSTLIST = 4096  # hosts one Slurm node list expands to, at most (a 4,096-node job's)
+_HOSTLIST_ITEM = re.compile(r"(?P<prefix>[A-Za-z0-9._-]*)(?:\[(?P<ranges>[0-9,\s-]{1,2000})\](?P<suffix>[A-Za-z0-9._-]*))?")
+
+
+def expand_hostlist(text: str, limit: int = MAX_HOSTLIST) -> list[str]:
+    """The hosts of a Slurm node list (``node[001-004,017],gpu-a1``), in its order; zero-padded
+    numbers keep their width; at most ``limit`` hosts (a list that names more is cut there). A
+    name that is no host's shape is left out; a bracket that does not close ends the list."""
+    out: list[str] = []
+    pos = 0
+    while pos < len(text) and len(out) < limit:
+        m = _HOSTLIST_ITEM.match(text, pos)
+        if m is None or m.end() == pos:
+            break
+        pos = m.end()
+        if m["ranges"] is None:
+            if text.startswith("[", pos):
+                break  # (a bracket that does not close: the list was cut)
+            if m["prefix"] and names_a_host(m["prefix"]):
+                out.append(m["prefix"])
+        else:
+            for part in m["ranges"].replace(" ", "").split(","):
+                lo, _, hi = part.partition("-")
+                if not lo.isdigit() or (hi and not hi.isdigit()):
+                    continue
+                width = len(lo)
+                for n in range(int(lo), (int(hi) if hi else int(lo)) + 1):
+                    name = f"{m['prefix']}{n:0{width}d}{m['suffix']}"
+                    if names_a_host(name):
+                        out.append(name)
+                    if len(out) >= limit:
+                        break
+                if len(out) >= limit:
+                    break
+        if pos < len(text) and text[pos] == ",":
+            pos += 1
+        else:
+            break
+    return out

@@ -1,9 +1,13 @@
-"""The forty-ninth session's runs: an incident note's list of Xid 79 lines, quoted without the
-kernel's "NVRM: Xid (" form."""
+"""The forty-ninth session's runs: an incident note's list of Xid 79 lines; a job's attempts
+(launches by hand in hosts' console logs, Slurm's requeues in files of their own or appended to one,
+a JobSet's earlier pods kept in a folder of their own) and which of them ended the job; a kernel
+log in local time beside the ranks' UTC; exceptions a program said it caught or retries; and two
+report formats (the slowest rank before the median, a vendor's IB transport)."""
 
 from __future__ import annotations
 
 from detector.rules.engine import RuleSet
+from detector.support.hosts import expand_hostlist
 from detector.types import Cause
 from tests.support.replaying import incidents_of
 
@@ -23,4 +27,137 @@ def test_an_incident_notes_quoted_xid_79_list_is_a_gpu_fallen_off_the_bus(tmp_pa
 
 def test_a_runbook_naming_xid_79_is_no_fault(tmp_path, ruleset: RuleSet) -> None:
     seen = incidents_of(tmp_path, {"notes.txt": "Xid 79 (PCI:0000:46:00): see the runbook before draining\n"}, ruleset)
+    assert seen == []
+
+
+def _launch(master: str, day: int, hour: int, ranks: tuple[int, int], body: str, host: str) -> str:
+    """One launch by hand of a two-node torchrun job, as ``tee -a`` keeps it in ``host``'s console log."""
+    steps = "".join(f"[rank{ranks[0]}]:2025-03-{day:02d} {hour + k // 6:02d}:{(k % 6) * 10:02d}:00,000 INFO step"
+                    f" {k * 100} | loss 2.{k} | step_ms 812.0\n" for k in range(1, 12))
+    return (f"+ torchrun --nnodes=2 --nproc-per-node=2 --rdzv-backend=c10d --rdzv-endpoint={master}:29400 train.py --resume\n"
+            f"[2025-03-{day:02d} {hour:02d}:00:00,000] torch.distributed.run: [WARNING] Setting OMP_NUM_THREADS environment"
+            " variable for each process to be 1 in default\n"
+            f"[rank{ranks[0]}]:{host}:4242:4300 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.7<0>\n" + steps + body)
+
+
+_ECC = ("[rank3]:2025-03-01 12:30:00,000 ERROR RuntimeError: CUDA error: uncorrectable ECC error encountered\n"
+        "[2025-03-01 12:30:05,000] torch.distributed.elastic.multiprocessing.api: [ERROR] failed (exitcode: 1)"
+        " local_rank: 1 (pid: 4242) of binary: /usr/bin/python\n")
+
+
+_DONE = "[rank0]:2025-03-02 16:00:00,000 INFO Training completed: 4000 steps\n"
+
+
+def test_an_earlier_launchs_gpu_fault_on_a_node_replaced_since_is_not_the_job_that_finished(tmp_path, ruleset: RuleSet) -> None:
+    # gpu-a07's GPU lost its memory in the first launch; the job was launched again by hand on
+    # gpu-a08 and gpu-a09 (gpu-a07 replaced) and finished: nothing to drain now
+    seen = incidents_of(tmp_path, {
+        "logs/gpu-a07.log": _launch("gpu-a07", 1, 10, (2, 3), _ECC, "gpu-a07"),
+        "logs/gpu-a08.log": (_launch("gpu-a07", 1, 10, (0, 1), "", "gpu-a08")
+                             + _launch("gpu-a08", 2, 9, (0, 1), _DONE, "gpu-a08")),
+        "logs/gpu-a09.log": _launch("gpu-a08", 2, 9, (2, 3), "", "gpu-a09")}, ruleset)
+    assert seen == []
+
+
+def test_the_last_launchs_own_gpu_fault_is_the_verdict(tmp_path, ruleset: RuleSet) -> None:
+    # the same job whose second launch is the one that fails, on gpu-a09
+    ecc = _ECC.replace("2025-03-01 12:30", "2025-03-02 11:30")
+    seen = incidents_of(tmp_path, {
+        "logs/gpu-a07.log": _launch("gpu-a07", 1, 10, (2, 3), "[rank3]:2025-03-01 12:30:00,000 ERROR KeyError: 'labels'\n",
+                                    "gpu-a07"),
+        "logs/gpu-a08.log": _launch("gpu-a07", 1, 10, (0, 1), "", "gpu-a08") + _launch("gpu-a08", 2, 9, (0, 1), "", "gpu-a08"),
+        "logs/gpu-a09.log": _launch("gpu-a08", 2, 9, (2, 3), ecc, "gpu-a09")}, ruleset)
+    assert seen and seen[0].cause is Cause.ECC_MEMORY and seen[0].rank == 3
+
+
+def _requeued(restart: int, node: str, day: int, body: str, rc: int) -> str:
+    """One attempt of a requeued Slurm job, its batch script's echo of the nodes it was given."""
+    its = "".join(f"0:  [2025-05-{day:02d} {10 + k:02d}:00:00] iteration {restart * 1000 + k * 100:8d}/   54000 |"
+                  " elapsed time per iteration (ms): 9138.5 |\n" for k in range(6))
+    return (f"+ date\nThu May {day} 09:55:01 UTC 2025\n"
+            f"SLURM_JOB_ID=5746418 SLURM_RESTART_COUNT={restart} SLURM_NNODES=1 SLURM_JOB_NODELIST={node}\n"
+            "found checkpoint: /lustre/ckpt/latest -> step 41000\n"
+            "+ srun -l --kill-on-bad-exit=1 python -u pretrain_gpt.py --resume\n" + its + body
+            + f"+ rc={rc}\nsrun finished with exit code {rc}\n")
+
+
+def test_a_requeued_jobs_earlier_ecc_fault_is_not_drained_once_its_last_attempt_ran_elsewhere(
+        tmp_path, ruleset: RuleSet) -> None:
+    # attempt 0 on hgx-b193 lost a GPU's memory; Slurm requeued the job on hgx-b198, where it
+    # finished: the echoed node list says where the last attempt ran
+    ecc = ("1: [rank1]:[E0528 16:58:51.521569600 ProcessGroupNCCL.cpp:1601] [PG ID 0 PG GUID 0(default_pg) Rank 1]"
+           " Process group watchdog thread terminated with exception: CUDA error: uncorrectable ECC error encountered\n"
+           "srun: error: hgx-b193: task 1: Aborted (core dumped)\n")
+    done = "1: [after training is done] datetime: 2025-05-30 16:09:36 \n"
+    seen = incidents_of(tmp_path, {"slurm-5746418_0.out": _requeued(0, "hgx-b193", 28, ecc, 1),
+                                   "slurm-5746418_1.out": _requeued(1, "hgx-b198", 30, done, 0)}, ruleset)
+    assert seen == []
+
+
+def test_slurm_node_lists_expand() -> None:
+    assert expand_hostlist("gpu[001-003,017],login-2") == ["gpu001", "gpu002", "gpu003", "gpu017", "login-2"]
+    assert expand_hostlist("a[1-3]-ib") == ["a1-ib", "a2-ib", "a3-ib"]
+    assert expand_hostlist("n[1-100000]")[-1] == "n4096"  # (at most MAX_HOSTLIST)
+    assert expand_hostlist("gpu[1-") == []  # (a list cut inside its bracket)
+
+
+def test_a_kernel_log_in_local_time_puts_its_fault_in_the_launch_it_happened_in(tmp_path, ruleset: RuleSet) -> None:
+    # the first launch lost gpu-a07's GPU memory at 12:30 UTC; the node's dmesg -T says 20:30, its
+    # clock eight hours ahead, inside the second launch's hours; the second launch, on gpu-a08 and
+    # gpu-a09, failed on its own (a KeyError on rank 2): the kernel's fault is the first launch's
+    key_error = ("[rank2]:2025-03-01 22:10:00,000 ERROR training failed\n[rank2]: Traceback (most recent call last):\n"
+                 '[rank2]:   File "/workspace/train.py", line 88, in <module>\n'
+                 "[rank2]:     batch = collate(samples)\n[rank2]: KeyError: 'labels'\n")
+    dmesg = ("[Sat Mar  1 20:30:02 2025] NVRM: Xid (PCI:0000:19:00): 48, pid='<unknown>', name=<unknown>, An uncorrectable"
+             " double bit error (DBE) has been detected on GPU in the framebuffer at partition 3, subpartition 0.\n")
+    seen = incidents_of(tmp_path, {
+        "logs/gpu-a07.log": _launch("gpu-a07", 1, 10, (2, 3), _ECC, "gpu-a07"),
+        "logs/gpu-a08.log": (_launch("gpu-a07", 1, 10, (0, 1), "", "gpu-a08")
+                             + _launch("gpu-a08", 1, 18, (0, 1), "", "gpu-a08")),
+        "logs/gpu-a09.log": _launch("gpu-a08", 1, 18, (2, 3), key_error, "gpu-a09"),
+        "dmesg-gpu-a07.txt": dmesg}, ruleset)
+    assert seen and seen[0].cause is Cause.PYTHON_EXCEPTION and seen[0].rank == 2
+
+
+def _slurm_attempt(restart: int, start: str, body: str) -> str:
+    return (f"{start} | SLURM_JOB_ID=1411942 SLURM_RESTART_COUNT={restart} SLURM_JOB_NODELIST=node-[004,006]\n"
+            "MASTER_ADDR=node-004 MASTER_PORT=29400 NNODES=2\n" + body)
+
+
+def _steps(day_time: str, first: int, n: int = 12) -> str:
+    return "".join(f"0: [2024-09-08 {day_time}:{k:02d},000][train][INFO] step {first + k * 10}/2000 | loss 4.86 |"
+                   " 1170.9 ms/step\n" for k in range(n))
+
+
+def test_a_requeued_jobs_attempts_appended_to_one_file_end_with_its_last(tmp_path, ruleset: RuleSet) -> None:
+    # Slurm preempted the job twice and requeued it, its output appended to one file; the third
+    # attempt finished: the preemptions were routine
+    preempted = ("slurmstepd: error: *** JOB 1411942 ON node-004 CANCELLED AT {t} DUE TO PREEMPTION ***\n"
+                 "1: WARNING:torch.distributed.elastic.agent.server.api:Received Signals.SIGTERM death signal,"
+                 " shutting down workers\n")
+    out = (_slurm_attempt(0, "Sun Sep  8 15:26:37 2024", _steps("15:30", 0)
+                          + preempted.format(t="2024-09-08T15:36:45"))
+           + _slurm_attempt(1, "Sun Sep  8 15:42:19 2024", _steps("15:45", 100)
+                            + preempted.format(t="2024-09-08T15:50:54"))
+           + _slurm_attempt(2, "Sun Sep  8 16:04:35 2024", _steps("16:10", 200, 30)
+                            + "0: [2024-09-08 16:30:54,287][train][INFO] reached max_steps=2000, saving final checkpoint\n"
+                            "[requeue-wrapper] srun finished rc=0; training complete\n"))
+    seen = incidents_of(tmp_path, {"slurm-1411942.out": out}, ruleset)
+    assert seen == []
+
+
+def test_the_current_pods_that_finished_after_their_earlier_attempts_folders_end_the_job(tmp_path, ruleset: RuleSet) -> None:
+    # a JobSet restarted twice after planned preemptions; the operator kept the earlier attempts'
+    # pod logs under previous-attempts/, and the current pods finished
+    def pod(t0: str, end: str) -> str:
+        return ("".join(f"2025-04-17T{t0}:{k:02d}.000Z [titan] 2025-04-17 {t0}:{k:02d},503 - root - INFO - step: {k * 10}"
+                        "  loss:  2.13  memory: 67.51GiB(85.33%)  tps: 5,428\n" for k in range(10)) + end)
+    sigterm = ("2025-04-17T{t}.620Z [2025-04-17 {t},620] torch.distributed.elastic.agent.server.api: [WARNING] Received"
+               " Signals.SIGTERM death signal, shutting down workers\n")
+    done = ("2025-04-17T10:36:46.615Z [2025-04-17 10:36:46,615] torch.distributed.elastic.agent.server.api: [INFO]"
+            " [default] worker group successfully finished. Waiting 300 seconds for other agents to finish\n")
+    seen = incidents_of(tmp_path, {
+        "logs/previous-attempts/restart-0/trainer-0-0-qzstz.log": pod("09:50", sigterm.format(t="09:51:31")),
+        "logs/previous-attempts/restart-1/trainer-0-0-bczx8.log": pod("10:10", sigterm.format(t="10:17:31")),
+        "logs/trainer-0-0-7pg8b.log": pod("10:30", done)}, ruleset)
     assert seen == []
