@@ -22,6 +22,7 @@ from detector.pipeline.tail import (
     completions,
     is_progress,
     last_progress_line,
+    line_local_rank,
     own_last_progress,
     own_progress_stamped_after,
     progress_between,
@@ -33,7 +34,7 @@ from detector.pipeline.tail import (
 )
 from detector.rules.engine import RuleSet
 from detector.sources.pci import normalize_pci
-from detector.sources.prefixes import WORKER_PID, WORKER_PID_SPAN
+from detector.sources.prefixes import WORKER_PID, WORKER_PID_SPAN, PrefixStyle, strip_prefix
 from detector.sources.runs import FileKind, LogFile
 from detector.sources.timestamps import nccl_header, parse_timestamp
 from detector.sources.torchelastic import FailureRecord
@@ -1150,7 +1151,7 @@ def demote_caught_exceptions(findings: Sequence[Finding], scans: Sequence[FileSc
         if f.rank is not None and f.file in shared:
             # a file of several ranks: the exception's own rank's progress after it (the last
             # progress of the file may be another rank's)
-            last = own_last_progress(shared[f.file], line, f.rank) or 0
+            last = own_last_progress(shared[f.file], line, f.rank, line_local_rank(shared[f.file], line)) or 0
         # progress for long after it (lines of it, or the steps a progress bar's counter advanced:
         # carriage returns keep many updates on one line), or up to the file's word that training
         # completed
@@ -1266,7 +1267,13 @@ def demote_caught_exceptions(findings: Sequence[Finding], scans: Sequence[FileSc
 # a program's word, on the line before a traceback it logged, that it will try again or go on
 # ("checkpoint write failed, will retry in 30s (attempt 1/5)", "upload failed; retrying",
 # "tensorboard write failed (ignored):", "bad sample, skipping:")
-_RETRIES = re.compile(r"(?i)\b(?:will (?:retry|try again|continue)|retrying|retry in [0-9]|ignor(?:ed|ing)|skipping|continuing)\b")
+_RETRIES = re.compile(r"(?i)\b(?:will (?:retry|try again|continue)|retrying|retry in [0-9]|ignor(?:ed|ing)|skipping|continuing"
+                      r"|fall(?:ing)? ?back (?:to|on))\b"
+                      # (in Chinese, Japanese and Korean: retry, continue training, does not affect training, ignore)
+                      r"|重试|继续训练|不影响训练|忽略|再試行|リトライ|続行|재시도|무시")
+RETRY_WORD_AFTER = 2  # lines after an exception's line where a program's word that it retries counts
+RETRIED_STEPS = 3  # lines of the job's progress stamped after an exception its program said it retries: it went on
+CUDA_OOM_ERROR = "torch.cuda_oom"  # rules/torch.yaml
 # the last of its tries ("attempt 5/5", "[20/20]"): no try follows it
 _LAST_TRY = re.compile(r"(?:\battempt |\[)([0-9]{1,4})/\1\b")
 # what says a process of the job ended with an error (torchrun's exit codes and summary, srun's
@@ -1275,11 +1282,34 @@ _EXITS = frozenset({RULE_EXIT_CODE, "torch.elastic_child_failed", "torch.elastic
                     "launcher.mpirun_first_nonzero", "scheduler.srun_task_exit", "scheduler.srun_task_signal"})
 
 
+# the lines of a chained exception's traceback after its first exception line: "During handling
+# of the above exception, another exception occurred:", a new header, a frame, its source line,
+# the next exception's line
+_CHAIN_LINE = re.compile(r"During handling of the above exception|The above exception was the direct cause"
+                         r"|Traceback \(most recent call last\)|^\s+File \"|^\s{2,}\S|^[\w.]+(?:Error|Exception|Timeout|Interrupt)\b")
+CHAIN_LINES = 60  # lines of a chained exception's traceback after its first exception, at most
+
+
+def _chain_end(scan: FileScan, line: int) -> int:
+    """The last line of the exception chain whose first exception line is ``line`` (the line
+    itself where no chained traceback follows it)."""
+    end = line
+    style = scan.parser.style if scan.parser is not None else PrefixStyle.BRACKETS
+    for k in range(1, CHAIN_LINES + 1):
+        text = strip_prefix(tail_line(scan, line + k), style).message
+        if not text.strip():
+            continue
+        if not _CHAIN_LINE.search(text):
+            break
+        end = line + k
+    return end
+
+
 def demote_retried_exceptions(findings: Sequence[Finding], scans: Sequence[FileScan]) -> list[Finding]:
     """``findings`` with a Python exception made context (and its traceback's header dropped)
     where the line before its traceback says the program will try again (or ignores it and goes
     on; not the last of its tries), the job's training progress stamped after it and before
-    anything else in its file failed (:data:`CAUGHT_STEPS` lines, in any of its logs: the stdout
+    anything else in its file failed (:data:`RETRIED_STEPS` lines, in any of its logs: the stdout
     beside the stderr that holds the traceback) shows that it went on, and the job ended otherwise
     (training completed, or another failure later) with no process of its rank ending with an
     error after it: a checkpoint write or an upload that failed once and was retried, a metrics
@@ -1296,12 +1326,21 @@ def demote_retried_exceptions(findings: Sequence[Finding], scans: Sequence[FileS
 
     candidates: dict[int, Finding | None] = {}
     for f in findings:
-        if (f.rule != UNCAUGHT or f.role is not Role.INITIATOR or f.cause is not Cause.PYTHON_EXCEPTION
-                or f.time is None or f.line is None or (scan := by_file.get(f.file or "")) is None):
+        # (an uncaught exception's line; or a CUDA out-of-memory error's, which a program that
+        # catches it prints as an exception too: "OOM at eval batch size 64; retrying with 32")
+        if ((f.rule != UNCAUGHT or f.cause is not Cause.PYTHON_EXCEPTION) and f.rule != CUDA_OOM_ERROR) or (
+                f.role is not Role.INITIATOR or f.time is None or f.line is None
+                or (scan := by_file.get(f.file or "")) is None):
             continue
+        if f.rule == CUDA_OOM_ERROR and header_of(f) is None:
+            continue  # (an OOM that no traceback shows caught: its word alone says nothing)
         header = header_of(f)
         said = tail_line(scan, header.line - 1)[-200:] if header is not None and header.line is not None else ""
-        if _RETRIES.search(said) and not _LAST_TRY.search(said):
+        # (or its word right after the exception: "metrics upload failed, retrying later (training
+        # is not affected)", a chained exception's last line before it)
+        end = _chain_end(scan, f.line)
+        after = [tail_line(scan, end + k)[-200:] for k in range(1, RETRY_WORD_AFTER + 1)]
+        if any(_RETRIES.search(text) and not _LAST_TRY.search(text) for text in (said, *after)):
             candidates[id(f)] = header
     if not candidates:
         return list(findings)
@@ -1313,8 +1352,10 @@ def demote_retried_exceptions(findings: Sequence[Finding], scans: Sequence[FileS
     rank_logs = [s for s in scans if s.file.kind is FileKind.RANK_LOG]
     borrowed = {(h.event.file, h.event.line) for scan in scans for h in scan.hits if h.event.time_inferred}  # (a time taken from a line before)
 
-    # a process's end with an error, of a rank (None: of no rank or any)
-    ended = [f for f in findings if f.rule in _EXITS and f.field("exitcode") != "0"]
+    # a process's end with an error, of a rank (None: of no rank or any); not one the launcher's
+    # SIGTERM ended (its teardown after whatever failed: no error of the process's own)
+    ended = [f for f in findings if f.rule in _EXITS and f.field("exitcode") not in ("0", "-15")
+             and f.field("signal") != "SIGTERM"]
 
     # how the job ended, where anything says: training completed, or another failure later
     finished = any(f.rule in _SUCCESS for f in findings) or any(
@@ -1329,14 +1370,15 @@ def demote_retried_exceptions(findings: Sequence[Finding], scans: Sequence[FileS
         # its own: steps went on after it, so what failed later without one was later too)
         if f.time is None:
             return False
-        if not finished and not any(g.time is not None and g.time > f.time for g in later_failures):
-            return False
+        if not finished and not any(g.time is not None and g.time > f.time for g in later_failures) and not any(
+                line > (f.line or 0) for line, _time in failing.get(f.file, ())):
+            return False  # (nothing failed after it: not with a time of its own, nor later in its file)
         if any((e.rank is None or f.rank is None or e.rank == f.rank) and ((e.file == f.file and (e.line or 0) > (f.line or 0))
                                                         or (e.time is not None and e.time > f.time)) for e in ended):
             return False
         until = min((time for line, time in failing.get(f.file, ()) if line > (f.line or 0) and time is not None
                      and (f.file, line) not in borrowed), default=None)
-        return any(progress_lines_after(s, f.time, enough=CAUGHT_STEPS, before=until) >= CAUGHT_STEPS for s in rank_logs)
+        return any(progress_lines_after(s, f.time, enough=RETRIED_STEPS, before=until) >= RETRIED_STEPS for s in rank_logs)
 
     retried = {id(f) for f in findings if id(f) in candidates and went_on(f)}
     if not retried:

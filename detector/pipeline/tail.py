@@ -91,10 +91,38 @@ def tail_event(scan: FileScan, index: int) -> Event:
 OWN_PROGRESS_LINES = 5000  # lines after an exception read for its rank's own progress
 
 
-def own_last_progress(scan: FileScan, line: int, rank: int) -> int | None:
+def _local_of(scan: FileScan, index: int, style: PrefixStyle) -> int | None:
+    """The local rank the prefix of ``scan.tail_lines[index]`` names (torchrun's ``[default3]:``)."""
+    raw = tail_of(scan)[index]
+    quick = quick_prefix(raw, style)
+    return quick[1] if quick is not None else strip_prefix(raw, style).local_rank
+
+
+def _same_rank(scan: FileScan, rank: int, local: int | None, index: int, style: PrefixStyle) -> bool:
+    """Whether ``scan.tail_lines[index]`` is ``rank``'s: its prefix names that rank, or names
+    only a local rank, ``local`` (a one-node log of ``[defaultN]:`` lines, the rank read from it)."""
+    key = _tail_key(scan, index, style)
+    if key[0] is not None or local is None:
+        return key[0] == rank
+    return _local_of(scan, index, style) == local
+
+
+def line_local_rank(scan: FileScan, line: int) -> int | None:
+    """The local rank that the prefix of the file's line ``line`` names, where the tail holds it and
+    the prefix names no global rank (``[default3]:``); None otherwise."""
+    index = line - scan.tail_first
+    lines = tail_of(scan)
+    if not 0 <= index < len(lines):
+        return None
+    style = scan.parser.style if scan.parser is not None else PrefixStyle.BRACKETS
+    return _local_of(scan, index, style) if _tail_key(scan, index, style)[0] is None else None
+
+
+def own_last_progress(scan: FileScan, line: int, rank: int, local: int | None = None) -> int | None:
     """In a file of several ranks' lines, the last line within :data:`OWN_PROGRESS_LINES` after
-    ``line`` where ``rank`` itself (its prefix) shows training progress; None where the tail does
-    not reach ``line`` or the rank shows none."""
+    ``line`` where ``rank`` itself (its prefix; its local rank ``local`` where the prefixes name
+    only local ranks) shows training progress; None where the tail does not reach ``line`` or the
+    rank shows none."""
     lines = tail_of(scan)
     start = line - scan.tail_first + 1
     if start < 1 or start > len(lines):
@@ -102,8 +130,7 @@ def own_last_progress(scan: FileScan, line: int, rank: int) -> int | None:
     style = scan.parser.style if scan.parser is not None else PrefixStyle.BRACKETS
     last = None
     for i in range(start, min(len(lines), start + OWN_PROGRESS_LINES)):
-        key = _tail_key(scan, i, style)
-        if key[0] == rank and is_progress(key[2]):
+        if _same_rank(scan, rank, local, i, style) and is_progress(_tail_key(scan, i, style)[2]):
             last = scan.tail_first + i
     return last
 
@@ -161,8 +188,8 @@ def own_progress_stamped_after(scan: FileScan, line: int, rank: int | None, when
 
 def progress_lines_after(scan: FileScan, when: datetime, *, enough: int, before: datetime | None = None) -> int:
     """How many of the file's tail lines, read from its end, show training progress stamped after
-    ``when`` (and before ``before``, where given); stops at ``enough`` (or at the first stamped
-    line at or before ``when``)."""
+    ``when`` (and before ``before``, where given); stops at ``enough``. (A line stamped at or before
+    ``when`` does not end the count: two loggers of one program may keep two zones' clocks.)"""
     if scan.parser is None:
         return 0
     lines = tail_of(scan)
@@ -175,9 +202,7 @@ def progress_lines_after(scan: FileScan, when: datetime, *, enough: int, before:
         stamp = scan.parser.stamp(message) or scan.parser.header_stamp(lines[i])
         if stamp is None or stamp.time is None:
             continue
-        if stamp.time <= when:
-            break
-        if before is not None and stamp.time >= before:
+        if stamp.time <= when or (before is not None and stamp.time >= before):
             continue
         found += 1
         if found >= enough:
@@ -342,7 +367,10 @@ _COMPLETED = re.compile(
     # detectron2's end of training (its final evaluation may follow)
     r"|\btotal training time: [0-9]"
     # Lightning's: "`Trainer.fit` stopped: `max_epochs=10` reached."
-    r"|\btrainer\.fit`? stopped: `?max_(?:epochs|steps|time)=[^`\s]{1,40}`? reached",
+    r"|\btrainer\.fit`? stopped: `?max_(?:epochs|steps|time)=[^`\s]{1,40}`? reached"
+    # a training loop's own word that it reached its last step ("reached max_steps=5200; saving
+    # final checkpoint", "max_steps reached")
+    r"|\breached max[_ ]steps\b|\bmax[_ ]steps(?: ?= ?[0-9]{1,12})? reached\b",
     re.IGNORECASE)
 COMPLETED_LINES = 40  # a file's last lines where a note that training completed counts
 
@@ -385,14 +413,21 @@ def _says_done(line: str) -> bool | None:
     word is an epoch's or a phase's end ("epoch 3 finished", "starting ... done"); None where it
     says neither (a few substring tests first)."""
     low = line.lower()
-    if not (("train" in low or "run" in low or "job" in low or "tuning" in low) and _COMPLETED.search(low)):
+    if not (("train" in low or "run" in low or "job" in low or "tuning" in low or "max_steps" in low or "max steps" in low)
+            and _COMPLETED.search(low)):
         return None
     return "train_runtime" in low or not ("epoch" in low or "starting" in low)
 
 
+# a checkpoint's save, which names its step or iteration and which a run prints after its last
+# step ("saving checkpoint at iteration 18900", "successfully saved checkpoint from iteration 18900")
+_SAVING = re.compile(r"\bsav(?:e|ed|ing)\b.{0,40}\bcheckpoint|\bcheckpoint\b.{0,40}\bsav(?:e|ed|ing)\b", re.IGNORECASE)
+
+
 def _goes_on(line: str) -> bool:
-    """Training progress that is not a progress bar at its end (:data:`_FINISHED_BAR`)."""
-    return is_progress(line) and _FINISHED_BAR.search(line[-400:]) is None
+    """Training progress that is not a progress bar at its end (:data:`_FINISHED_BAR`) nor a
+    checkpoint's save (:data:`_SAVING`: the run saves its last step after it said it was done)."""
+    return is_progress(line) and _FINISHED_BAR.search(line[-400:]) is None and _SAVING.search(line) is None
 
 
 def completed_line(scan: FileScan) -> int | None:

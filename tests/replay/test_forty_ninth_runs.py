@@ -161,3 +161,84 @@ def test_the_current_pods_that_finished_after_their_earlier_attempts_folders_end
         "logs/previous-attempts/restart-1/trainer-0-0-bczx8.log": pod("10:10", sigterm.format(t="10:17:31")),
         "logs/trainer-0-0-7pg8b.log": pod("10:30", done)}, ruleset)
     assert seen == []
+
+
+def test_an_exception_a_local_rank_said_it_caught_and_trained_on_is_not_the_failure(tmp_path, ruleset: RuleSet) -> None:
+    # a one-node torchrun console (--tee 3: "[defaultN]:" prefixes, local ranks only): rank 0's
+    # upload hook failed and it said it goes on, then trained for hours; later ranks 0, 1 and 3
+    # timed out in an all-reduce that rank 2 never joined
+    caught = ("[default0]:WARNING: eval/upload hook failed at step 9830, continuing training:\n"
+              "[default0]:Traceback (most recent call last):\n"
+              '[default0]:  File "/workspace/hooks/upload.py", line 41, in __call__\n'
+              "[default0]:    self.client.upload_file(path, self.bucket, key)\n"
+              "[default0]:botocore.exceptions.EndpointConnectionError: Could not connect to the endpoint URL:"
+              ' "https://s3.us-west-2.amazonaws.com/ml-artifacts/eval_9830.json"\n')
+    steps = "".join(f"[default0]:{{'loss': 3.{k:03d}, 'grad_norm': 0.32, 'learning_rate': 2.997e-04, 'epoch': 0.06}}\n"
+                    f"[default0]:  1%|▏         | {9830 + k * 10}/500000 [15:28:08<1258:20:38,  9.24s/it]\n"
+                    for k in range(120))
+    timeouts = "".join(f"[default{r}]:[rank{r}]:[E726 10:41:02.123456 ProcessGroupNCCL.cpp:632] [Rank {r}] Watchdog caught"
+                       " collective operation timeout: WorkNCCL(SeqNum=98123, OpType=ALLREDUCE, NumelIn=1, NumelOut=1,"
+                       " Timeout(ms)=600000) ran for 600071 milliseconds before timing out.\n" for r in (0, 1, 3))
+    seen = incidents_of(tmp_path, {"logs/train.log": caught + steps + timeouts}, ruleset)
+    assert seen and seen[0].cause is not Cause.PYTHON_EXCEPTION
+
+
+def test_an_upload_error_its_program_said_it_retries_after_the_traceback_is_no_failure(tmp_path, ruleset: RuleSet) -> None:
+    # a metrics client's chained exception, then its word in Chinese ("upload failed, will retry
+    # later automatically (training is not affected)"), steps going on; minutes later rank 2's
+    # InfiniBand port fails, and the launcher's SIGTERM ends rank 1 with the others
+    steps = "".join(f"[2025-01-14 08:{56 + k // 2:02d}:{(k % 2) * 30:02d},000] [rank 1] 第 {50 + k * 10} 步, loss: 3.7,"
+                    " 耗时: 5.8s\n" for k in range(6))
+    rank1 = ("[2025-01-14 08:55:43,309] [rank 1] 第 40 步, loss: 3.71852, 耗时: 5.850s\n"
+             "Traceback (most recent call last):\n"
+             '  File "/usr/local/lib/python3.10/dist-packages/urllib3/connection.py", line 507, in getresponse\n'
+             "    httplib_response = super().getresponse()\n"
+             "TimeoutError: The read operation timed out\n\n"
+             "During handling of the above exception, another exception occurred:\n\n"
+             "Traceback (most recent call last):\n"
+             '  File "/usr/local/lib/python3.10/dist-packages/swanlab/data/sdk.py", line 212, in _upload\n'
+             "    resp = self._session.post(url, json=payload, timeout=10)\n"
+             "requests.exceptions.ReadTimeout: HTTPSConnectionPool(host='api.swanlab.cn', port=443): Read timed out.\n"
+             "[2025-01-14 08:55:44,550] [rank 1] swanlab: 指标上传失败，稍后自动重试（不影响训练）\n" + steps
+             + "[SignalInfo: *** SIGTERM (@0x89423) received by PID 237 (TID 0x7fc14eb0a3a3) from PID 215 ***]\n")
+    rank2 = ("[2025-01-14 08:59:43,700] [rank 2] 第 80 步, loss: 3.5, 耗时: 5.8s\n"
+             "paddle-sft-worker-0:240:440 [2] transport/net_ib.cc:140 NCCL WARN NET/IB : mlx5_2:1 Got async event : port error\n")
+    seen = incidents_of(tmp_path, {"log/workerlog.1": rank1, "log/workerlog.2": rank2}, ruleset)
+    assert seen and seen[0].cause is Cause.NETWORK
+    assert all(s.cause is not Cause.PYTHON_EXCEPTION for s in seen)
+
+
+def test_an_evaluations_cuda_oom_caught_and_retried_with_a_smaller_batch_is_no_failure(tmp_path, ruleset: RuleSet) -> None:
+    steps = "".join(f"2025-12-28 {16 + k // 6:02d}:{(k % 6) * 10:02d}:00,000 INFO [train_ddp.py:195] step={2450 + k * 50}"
+                    " loss=1.14 step_time=3.49s\n" for k in range(12))
+    log = ("2025-12-28 15:33:41,345 INFO [train_ddp.py:195] step=2400 loss=1.2141 step_time=3.44s\n"
+           "2025-12-28 15:36:17,475 WARNING [eval.py:162] eval: CUDA OOM at eval batch size 64; emptying cache and"
+           " retrying with 32\n"
+           "Traceback (most recent call last):\n"
+           '  File "/workspace/eval_utils.py", line 82, in run_eval\n'
+           "    logits = model(batch)\n"
+           "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB (GPU 0; 79.15 GiB total"
+           " capacity; 73.44 GiB already allocated; 1.06 GiB free)\n"
+           "2025-12-28 15:36:57,475 INFO [eval.py:279] eval done with batch size 32: val_loss=1.6948\n" + steps
+           + "2025-12-28 18:14:10,545 INFO [train_ddp.py:251] reached max_steps=5200; saving final checkpoint\n"
+           "2025-12-28 18:14:18,545 INFO [train_ddp.py:326] saved checkpoint to /ckpt/run-9709/step_5200.pt\n"
+           "2025-12-28 18:14:19,545 INFO [train_ddp.py:238] done.\n")
+    seen = incidents_of(tmp_path, {"slurm-3089709.out": log}, ruleset)
+    assert seen == []
+
+
+def test_an_optional_import_that_failed_and_fell_back_is_no_failure(tmp_path, ruleset: RuleSet) -> None:
+    steps = "".join(f"[default0]: [2024-03-16 {5 + k:02d}:06:02] iteration {k * 1000 + 1000:8d}/   18900 | elapsed time per"
+                    " iteration (ms): 1965.1 |\n" for k in range(12))
+    log = ("[default1]:WARNING: flash_attn import failed, falling back to torch SDPA attention\n"
+           "[default1]:Traceback (most recent call last):\n"
+           '[default1]:  File "/workspace/model.py", line 11, in <module>\n'
+           "[default1]:    from flash_attn import flash_attn_func\n"
+           "[default1]:ImportError: /usr/local/lib/python3.11/dist-packages/flash_attn_2_cuda.so: undefined symbol:"
+           " _ZN3c104cuda9SetDeviceEi\n"
+           "[default0]: [2024-03-16 04:50:02] iteration      100/   18900 | elapsed time per iteration (ms): 1965.1 |\n"
+           + steps + "[default0]:[after training is done] datetime: 2024-03-16 17:47:25 \n"
+           "[default0]:saving checkpoint at iteration    18900 to /checkpoints/gpt in torch_dist format\n"
+           "[default0]:  successfully saved checkpoint from iteration    18900 to /checkpoints/gpt\n")
+    seen = incidents_of(tmp_path, {"torchrun.log": log}, ruleset)
+    assert seen == []
