@@ -2557,7 +2557,8 @@ def megatron_stragglers(findings: Sequence[Finding], idx: RunIndex) -> list[Find
 SLOWEST_REPORT = "launcher.slowest_rank_report"  # rules/launchers.yaml
 # the same report in other words: min/median/max in one triple, or the longest and shortest times' ranks
 MAX_MIN_REPORT = "launcher.max_min_rank_report"  # rules/launchers.yaml
-SLOWEST_REPORTS = frozenset({SLOWEST_REPORT, "launcher.slowest_rank_spread_report", MAX_MIN_REPORT})
+SLOWEST_REPORTS = frozenset({SLOWEST_REPORT, "launcher.slowest_rank_spread_report", "launcher.slowest_rank_vs_median_report",
+                             MAX_MIN_REPORT})
 SLOWEST_SPREAD = 1.3  # the slowest rank's time over the typical (median, mean) time, median of its reports
 # the slowest rank's over the fastest's, where a report gives only those two: jitter alone puts the
 # extremes of a few dozen ranks further apart than either is from the median

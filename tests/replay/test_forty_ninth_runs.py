@@ -242,3 +242,18 @@ def test_an_optional_import_that_failed_and_fell_back_is_no_failure(tmp_path, ru
            "[default0]:  successfully saved checkpoint from iteration    18900 to /checkpoints/gpt\n")
     seen = incidents_of(tmp_path, {"torchrun.log": log}, ruleset)
     assert seen == []
+
+
+def test_step_time_reports_that_name_the_slowest_rank_before_the_median_find_the_straggler(tmp_path, ruleset: RuleSet) -> None:
+    reports = "".join(f"[2024-07-15 {19 + k // 6:02d}:{(k % 6) * 10:02d}:25,144][perf][WARNING] step-time skew: slowest rank 2"
+                      f" (node-106) fwd+bwd {5700 + k * 90:.1f} ms vs median 3417.5 ms (x1.9)\n" for k in range(10))
+    log = reports + "[titan] 2024-07-15 22:31:48,511 - root - ERROR - Detected stragglers. Terminating training...\n"
+    seen = incidents_of(tmp_path, {"node-106.log": log}, ruleset)
+    assert seen and seen[0].cause is Cause.STRAGGLER and seen[0].rank == 2
+
+
+def test_a_vendor_forks_ib_completion_error_is_a_network_fault(tmp_path, ruleset: RuleSet) -> None:
+    # a fork of NCCL's IB transport prints its own tag and no space before the message
+    seen = incidents_of(tmp_path, {"nccl.log": "NET/IBP:Got completion from peer 7.6.13.83<36315> with status=12"
+                                               " opcode=32698 len=32696 vendor err 129 (Send)\n"}, ruleset)
+    assert seen and seen[0].cause is Cause.NETWORK
