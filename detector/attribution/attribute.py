@@ -110,22 +110,32 @@ def _group_by_attempt(findings: Sequence[Finding], *, untimed_last: bool = False
     return [groups[a] for a in attempts if groups[a]]
 
 
+ZONE_PAIRS = 64  # faults of a file (and of the attempts, per cause) paired at most: bounded work
+
+
 def _file_zones(findings: Sequence[Finding]) -> dict[str, timedelta]:
     """How far the clock of a file whose findings have no attempt (a node's kernel log in local
     time beside the ranks' UTC) is ahead of the ranks', where one of its faults is a fault of an
     attempt's rank seen twice (the same cause, on that node or on no named one) a whole number of
     half hours apart (:func:`_a_zone_apart`), and all such pairs of the file agree (a pair within
     minutes says the clocks agree: no shift)."""
-    seen = [f for f in findings if f.attempt is not None and f.time is not None and f.role is Role.INITIATOR
-            and f.cause is not None and f.cause is not Cause.UNKNOWN]
+    seen: dict[Cause, list[Finding]] = defaultdict(list)  # (the attempts' faults by cause, a few of each)
+    for f in findings:
+        if (f.attempt is not None and f.time is not None and f.role is Role.INITIATOR and f.cause is not None
+                and f.cause is not Cause.UNKNOWN and len(seen[f.cause]) < ZONE_PAIRS):
+            seen[f.cause].append(f)
     if not seen:
         return {}
     offsets: dict[str, set[int]] = defaultdict(set)
+    tried: Counter[str] = Counter()
     for f in findings:
         if f.attempt is not None or f.time is None or f.role is not Role.INITIATOR or f.cause is None or not f.file:
             continue
-        for g in seen:
-            if g.cause is not f.cause or (f.node and g.node and not same_host(f.node, g.node)):
+        tried[f.file] += 1
+        if tried[f.file] > ZONE_PAIRS:
+            continue
+        for g in seen.get(f.cause, ()):
+            if g.time is None or (f.node and g.node and not same_host(f.node, g.node)):
                 continue
             gap = f.time - g.time
             if abs(gap.total_seconds()) <= ZONE_SLACK_S:
