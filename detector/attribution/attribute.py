@@ -110,14 +110,16 @@ def _group_by_attempt(findings: Sequence[Finding], *, untimed_last: bool = False
     return [groups[a] for a in attempts if groups[a]]
 
 
-ZONE_PAIRS = 64  # faults of a file (and of the attempts, per cause) paired at most: bounded work
+ZONE_PAIRS = 16  # faults of a file (and of the attempts, per cause) paired at most: bounded work
+HOUR_S = 3600  # (a kernel log's zone: whole hours from the ranks' clock, within two minutes)
+FILE_ZONE_SLACK_S = 120
 
 
 def _file_zones(findings: Sequence[Finding]) -> dict[str, timedelta]:
     """How far the clock of a file whose findings have no attempt (a node's kernel log in local
     time beside the ranks' UTC) is ahead of the ranks', where one of its faults is a fault of an
     attempt's rank seen twice (the same cause, on that node or on no named one) a whole number of
-    half hours apart (:func:`_a_zone_apart`), and all such pairs of the file agree (a pair within
+    hours apart (within :data:`FILE_ZONE_SLACK_S`), and all such pairs of the file agree (a pair within
     minutes says the clocks agree: no shift)."""
     seen: dict[Cause, list[Finding]] = defaultdict(list)  # (the attempts' faults by cause, a few of each)
     for f in findings:
@@ -138,11 +140,14 @@ def _file_zones(findings: Sequence[Finding]) -> dict[str, timedelta]:
             if g.time is None or (f.node and g.node and not same_host(f.node, g.node)):
                 continue
             gap = f.time - g.time
-            if abs(gap.total_seconds()) <= ZONE_SLACK_S:
+            seconds = gap.total_seconds()
+            off = abs(seconds) % HOUR_S
+            if abs(seconds) <= ZONE_SLACK_S:
                 offsets[f.file].add(0)  # (the same clock: the fault seen twice at once)
-            elif abs(gap) <= ZONE_SPAN and _a_zone_apart(abs(gap)):
-                offsets[f.file].add(round(gap.total_seconds() / ZONE_STEP_S))
-    return {file: timedelta(seconds=next(iter(steps)) * ZONE_STEP_S) for file, steps in offsets.items()
+            elif HOUR_S - FILE_ZONE_SLACK_S <= abs(gap.total_seconds()) <= ZONE_SPAN.total_seconds() and min(
+                    off, HOUR_S - off) <= FILE_ZONE_SLACK_S:
+                offsets[f.file].add(round(seconds / HOUR_S))
+    return {file: timedelta(seconds=next(iter(steps)) * HOUR_S) for file, steps in offsets.items()
             if len(steps) == 1 and 0 not in steps}
 
 
@@ -925,7 +930,7 @@ def _after_a_clean_last_attempt(incidents: list[Incident], last_attempt: int, fa
         return incidents
     # (but a GPU's, its memory's or its links' fault on a node the last attempt ran on again, or
     # where its lines name no host: still suspect, as after a restart torchrun's agent made)
-    again = {h.split(".")[0].lower() for h in facts.last_attempt_hosts}
+    again = {h.split(".")[0].lower() for h in (*facts.last_attempt_hosts, *facts.last_attempt_nodes)}
 
     def nodes(i: Incident) -> set[str]:
         # (its initiator's node; else the nodes its own evidence names: a GPU lost on no named
@@ -1021,8 +1026,12 @@ def attribute(facts: RunFacts) -> list[Incident]:
             # the scheduler or the orchestrator restarted it by itself, Slurm's requeue with its
             # restart count or a JobSet's restart, nobody mended anything between: only a
             # preemption before it was routine, another failure is still what went wrong)
-            counts = Counter(f.file for f in facts.findings if f.rule == RULE_RESTART_COUNT)
-            routine = in_folders or any(n >= 2 for n in counts.values())  # (the requeues appended to one output)
+            counts: dict[str | None, set[str | None]] = defaultdict(set)
+            for f in facts.findings:
+                if f.rule == RULE_RESTART_COUNT:
+                    counts[f.file].add(f.field("n"))
+            # (the requeues appended to one output: two restart counts or more in one file)
+            routine = in_folders or any(len(n) >= 2 for n in counts.values())
             incidents = _after_a_clean_last_attempt(incidents, last_attempt, facts, routine_only=routine)
     return _straggler_before_a_stop(incidents, facts)
 

@@ -1151,7 +1151,10 @@ def demote_caught_exceptions(findings: Sequence[Finding], scans: Sequence[FileSc
         if f.rank is not None and f.file in shared:
             # a file of several ranks: the exception's own rank's progress after it (the last
             # progress of the file may be another rank's)
-            last = own_last_progress(shared[f.file], line, f.rank, line_local_rank(shared[f.file], line)) or 0
+            scan = shared[f.file]
+            # (its local rank read where the file is one node's: two nodes' "[default0]:" are two ranks)
+            local = line_local_rank(scan, line) if len(scan.hosts) <= 1 else None
+            last = own_last_progress(scan, line, f.rank, local) or 0
         # progress for long after it (lines of it, or the steps a progress bar's counter advanced:
         # carriage returns keep many updates on one line), or up to the file's word that training
         # completed
@@ -1271,6 +1274,11 @@ _RETRIES = re.compile(r"(?i)\b(?:will (?:retry|try again|continue)|retrying|retr
                       r"|fall(?:ing)? ?back (?:to|on))\b"
                       # (in Chinese, Japanese and Korean: retry, continue training, does not affect training, ignore)
                       r"|重试|继续训练|不影响训练|忽略|再試行|リトライ|続行|재시도|무시")
+# (after the exception, only a word that it tries again or goes on: not "ignored", which Python's
+# own "Exception ignored in: <function ...__del__>" at a dying process's exit says, nor a
+# message's advice to "fall back to eager")
+_RETRIES_AFTER = re.compile(r"(?i)\b(?:will (?:retry|try again|continue)|retrying|retry in [0-9]|continuing)\b"
+                            r"|重试|继续训练|不影响训练|再試行|リトライ|続行|재시도")
 RETRY_WORD_AFTER = 2  # lines after an exception's line where a program's word that it retries counts
 RETRIED_STEPS = 3  # lines of the job's progress stamped after an exception its program said it retries: it went on
 CUDA_OOM_ERROR = "torch.cuda_oom"  # rules/torch.yaml
@@ -1340,7 +1348,8 @@ def demote_retried_exceptions(findings: Sequence[Finding], scans: Sequence[FileS
         # is not affected)", a chained exception's last line before it)
         end = _chain_end(scan, f.line)
         after = [tail_line(scan, end + k)[-200:] for k in range(1, RETRY_WORD_AFTER + 1)]
-        if any(_RETRIES.search(text) and not _LAST_TRY.search(text) for text in (said, *after)):
+        if (_RETRIES.search(said) and not _LAST_TRY.search(said)) or any(
+                _RETRIES_AFTER.search(text) and not _LAST_TRY.search(text) for text in after):
             candidates[id(f)] = header
     if not candidates:
         return list(findings)

@@ -119,6 +119,7 @@ class RunModel:
     last_file_attempt: int | None = None  # (numbered_file_attempts)
     last_attempt_ended_well: bool = False
     last_attempt_hosts: frozenset[str] = frozenset()
+    last_attempt_nodes: frozenset[str] = frozenset()  # (the nodes its batch script echoed)
 
     @property
     def world_size(self) -> int | None:
@@ -129,7 +130,8 @@ class RunModel:
               ended: bool = False, last_progress: Mapping[str, int] | None = None) -> RunFacts:
         return RunFacts(tuple(self.findings if findings is None else findings), self.ranks, self.index.world_size,
                         median_step_s, frozenset(seen_ranks), dict(file_lines or {}), ended, dict(last_progress or {}),
-                        self.last_file_attempt, self.last_attempt_ended_well, self.last_attempt_hosts)
+                        self.last_file_attempt, self.last_attempt_ended_well, self.last_attempt_hosts,
+                        self.last_attempt_nodes)
 
 
 def log_activity(scans: Sequence[FileScan], idx: RunIndex) -> dict[int, Activity]:
@@ -328,12 +330,14 @@ def build_model(
     findings, last_attempt, ended_well, last = (numbered_file_attempts(findings, scans) if live is None
                                                 else (findings, None, False, ()))
     hosts: frozenset[str] = frozenset()
+    given: frozenset[str] = frozenset()
     if last_attempt is not None:
         # (the hosts the last attempt's lines name; and, each attempt a file of its own, its file's)
         hosts = frozenset(f.node for f in findings if f.attempt == last_attempt and f.node)
-        # (and the nodes Slurm gave it, as its batch script echoed them)
-        hosts |= frozenset(h for f in findings if f.attempt == last_attempt and f.rule == SLURM_NODELIST
-                           for h in expand_hostlist(f.field("nodelist") or ""))
+        # (and apart, the nodes Slurm gave it, as its batch script echoed them: where it ran, not
+        # what its lines name, which places an undated kernel fault)
+        given = frozenset(h for f in findings if f.attempt == last_attempt and f.rule == SLURM_NODELIST
+                          for h in expand_hostlist(f.field("nodelist") or ""))
         for scan in last:
             hosts |= frozenset((*scan.hosts, *((scan.file.node,) if scan.file.node else ())))
     act = activity if activity is not None else log_activity(scans, idx)
@@ -344,7 +348,7 @@ def build_model(
     placed = {f.rank for f in findings if f.rank in task_hosts and (
         f.attempt == last_attempt if last_attempt is not None else f.role is Role.INITIATOR)}
     return RunModel(idx, findings, rank_infos(idx, act, external, task_hosts, placed), warnings,
-                    last_attempt, ended_well, hosts)
+                    last_attempt, ended_well, hosts, given)
 
 
 OLD_KERNEL_FAULT = timedelta(days=2)  # a kernel's fault this long before the run's first stamped line is another run's
@@ -563,6 +567,18 @@ LAUNCH_GAP = timedelta(minutes=10)  # one attempt's launches on its hosts: their
 LAUNCH_TIME_LINES = 40  # lines at a launch's start and end in which stamped lines are looked for
 
 
+_PROGRAM = re.compile(r"(?:^|[\s/=])([\w.-]{1,120}\.(?:py|sh))\b|\s-m\s+(?!torch\.distributed\.)([\w.]{1,120})")
+
+
+def _program(command: str) -> str:
+    """What a traced launch command runs: its script's name, or the module after "-m"; the
+    command without its numbers where it names neither."""
+    m = _PROGRAM.search(command)
+    if m is not None:
+        return m.group(1) or m.group(2)
+    return re.sub(r"[0-9]+", "N", command.strip())
+
+
 def _launch_span(scan: FileScan | None, mark: int, end: int | None,
                  findings: Sequence[Finding]) -> tuple[datetime, datetime] | None:
     """When the launch a file's mark (its line ``mark``; the next mark's line ``end``) ran, as far
@@ -586,18 +602,21 @@ def _launched_attempts(findings: list[Finding], scans: Sequence[FileScan]
                        ) -> tuple[list[Finding], int, bool, tuple[FileScan, ...]] | None:
     """``findings`` given the attempt a shell's trace of its launch command says ("+ torchrun
     ...", a console log that ``tee -a`` kept across the job's launches by hand, one per host),
-    where a file holds two or more such marks: the hosts' launches that ran at the same time
+    where a file holds two or more such marks, all of one program (a script's stages, pretraining
+    then an evaluation, are no attempts): the hosts' launches that ran at the same time
     (their spans within :data:`LAUNCH_GAP` of each other) are one attempt, the attempts in the
     order they ran, each file's launches later attempts one after another; lines before a
     file's first mark go with its first launch. Returns the last attempt's number, whether it
     said it ended well (one of its files) and the files of the last attempt; None where no file
     holds two marks, a launch shows no time, or two launches of one file would be one attempt."""
     marks: dict[str, list[int]] = defaultdict(list)
+    programs: set[str] = set()
     for f in findings:
         if f.rule == LAUNCH_MARK and f.file and f.line is not None:
             marks[f.file].append(f.line)
-    if not any(len(v) >= 2 for v in marks.values()):
-        return None
+            programs.add(_program(f.text))
+    if not any(len(v) >= 2 for v in marks.values()) or len(programs) != 1:
+        return None  # (a script's stages, one program after another, are no attempts)
     by_name = {s.file.display: s for s in scans}
     by_file: dict[str, list[Finding]] = defaultdict(list)
     for f in findings:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import BinaryIO
 
@@ -186,15 +187,19 @@ def own_progress_stamped_after(scan: FileScan, line: int, rank: int | None, when
     return found
 
 
+BEHIND_LINES = 4  # progress lines in a row stamped before the time asked about: the count ends
+
+
 def progress_lines_after(scan: FileScan, when: datetime, *, enough: int, before: datetime | None = None) -> int:
     """How many of the file's tail lines, read from its end, show training progress stamped after
-    ``when`` (and before ``before``, where given); stops at ``enough``. (A line stamped at or before
-    ``when`` does not end the count: two loggers of one program may keep two zones' clocks.)"""
+    ``when`` (and before ``before``, where given); stops at ``enough``, or at :data:`BEHIND_LINES`
+    progress lines in a row stamped at or before ``when`` (one such line does not end the count:
+    two loggers of one program may keep two zones' clocks, their lines interleaved)."""
     if scan.parser is None:
         return 0
     lines = tail_of(scan)
     style = scan.parser.style
-    found = 0
+    found = behind = 0
     for i in range(len(lines) - 1, max(-1, len(lines) - 1 - OWN_PROGRESS_LINES), -1):
         message = _tail_key(scan, i, style)[2]
         if not is_progress(message):
@@ -202,7 +207,13 @@ def progress_lines_after(scan: FileScan, when: datetime, *, enough: int, before:
         stamp = scan.parser.stamp(message) or scan.parser.header_stamp(lines[i])
         if stamp is None or stamp.time is None:
             continue
-        if stamp.time <= when or (before is not None and stamp.time >= before):
+        if stamp.time <= when:
+            behind += 1
+            if behind >= BEHIND_LINES:
+                break
+            continue
+        behind = 0
+        if before is not None and stamp.time >= before:
             continue
         found += 1
         if found >= enough:
@@ -419,15 +430,29 @@ def _says_done(line: str) -> bool | None:
     return "train_runtime" in low or not ("epoch" in low or "starting" in low)
 
 
-# a checkpoint's save, which names its step or iteration and which a run prints after its last
-# step ("saving checkpoint at iteration 18900", "successfully saved checkpoint from iteration 18900")
-_SAVING = re.compile(r"\bsav(?:e|ed|ing)\b.{0,40}\bcheckpoint|\bcheckpoint\b.{0,40}\bsav(?:e|ed|ing)\b", re.IGNORECASE)
+# a checkpoint's save that completed, which names its step or iteration and which a run prints
+# after its last step ("successfully saved checkpoint from iteration 18900"); one that only began
+# ("saving checkpoint at iteration 18900") may be where the run hung
+_SAVED = re.compile(r"\b(?:successfully )?saved\b.{0,40}\bcheckpoint|\bcheckpoint\b.{0,40}\bsaved\b", re.IGNORECASE)
 
 
-def _goes_on(line: str) -> bool:
+_SAVE_BEGUN = re.compile(r"\bsav(?:e|ing)\b.{0,40}\bcheckpoint|\bcheckpoint\b.{0,40}\bsav(?:e|ing)\b", re.IGNORECASE)
+
+
+def _goes_on(line: str, saved_later: bool = False) -> bool:
     """Training progress that is not a progress bar at its end (:data:`_FINISHED_BAR`) nor a
-    checkpoint's save (:data:`_SAVING`: the run saves its last step after it said it was done)."""
-    return is_progress(line) and _FINISHED_BAR.search(line[-400:]) is None and _SAVING.search(line) is None
+    checkpoint's save that completed (:data:`_SAVED`; or its start, where ``saved_later``: a
+    completed save follows it): the run saves its last step after it said it was done."""
+    return (is_progress(line) and _FINISHED_BAR.search(line[-400:]) is None and _SAVED.search(line) is None
+            and not (saved_later and _SAVE_BEGUN.search(line)))
+
+
+def _last_saved(lines: Sequence[str]) -> int:
+    """The index of the last of ``lines`` that says a checkpoint's save completed (-1: none)."""
+    for i in range(len(lines) - 1, -1, -1):
+        if "aved" in lines[i] and _SAVED.search(lines[i]):
+            return i
+    return -1
 
 
 def completed_line(scan: FileScan) -> int | None:
@@ -435,13 +460,14 @@ def completed_line(scan: FileScan) -> int | None:
     None."""
     tail = tail_of(scan)
     lines = tail[-COMPLETED_LINES:]
+    saved = _last_saved(lines)
     for i in range(len(lines) - 1, -1, -1):
         done = _says_done(lines[i])
         if done is not None:
-            if not done or any(_goes_on(later) for later in lines[i + 1:]):
+            if not done or any(_goes_on(later, i + 1 + k < saved) for k, later in enumerate(lines[i + 1:])):
                 return None
             return scan.tail_first + len(tail) - len(lines) + i
-        if _goes_on(lines[i]):
+        if _goes_on(lines[i], i < saved):
             return None  # progress after the last completion line, or no completion line at all
     return None
 
@@ -456,11 +482,12 @@ def completions(scan: FileScan) -> list[tuple[int, bool, int | None]]:
     tail = tail_of(scan)
     style = scan.parser.style if scan.parser is not None else PrefixStyle.BRACKETS
     out: list[tuple[int, bool, int | None]] = []
+    saved = _last_saved(tail)
     for i, text in enumerate(tail):
         done = _says_done(text)
         if done is not None:
             out.append((scan.tail_first + i, done, _tail_key(scan, i, style)[0]))
-        elif _goes_on(text):
+        elif _goes_on(text, i < saved):
             out.append((scan.tail_first + i, False, None))
     return out
 
