@@ -144,7 +144,7 @@ def _file_zones(findings: Sequence[Finding]) -> dict[str, timedelta]:
             off = abs(seconds) % HOUR_S
             if abs(seconds) <= ZONE_SLACK_S:
                 offsets[f.file].add(0)  # (the same clock: the fault seen twice at once)
-            elif HOUR_S - FILE_ZONE_SLACK_S <= abs(gap.total_seconds()) <= ZONE_SPAN.total_seconds() and min(
+            elif HOUR_S - FILE_ZONE_SLACK_S <= abs(seconds) <= ZONE_SPAN.total_seconds() and min(
                     off, HOUR_S - off) <= FILE_ZONE_SLACK_S:
                 offsets[f.file].add(round(seconds / HOUR_S))
     return {file: timedelta(seconds=next(iter(steps)) * HOUR_S) for file, steps in offsets.items()
