@@ -1270,15 +1270,16 @@ def demote_caught_exceptions(findings: Sequence[Finding], scans: Sequence[FileSc
 # a program's word, on the line before a traceback it logged, that it will try again or go on
 # ("checkpoint write failed, will retry in 30s (attempt 1/5)", "upload failed; retrying",
 # "tensorboard write failed (ignored):", "bad sample, skipping:")
-_RETRIES = re.compile(r"(?i)\b(?:will (?:retry|try again|continue)|retrying|retry in [0-9]|ignor(?:ed|ing)|skipping|continuing"
-                      r"|fall(?:ing)? ?back (?:to|on))\b"
-                      # (in Chinese, Japanese and Korean: retry, continue training, does not affect training, ignore)
-                      r"|重试|继续训练|不影响训练|忽略|再試行|リトライ|続行|재시도|무시")
+# a word that it tries again or goes on (also in Chinese, Japanese and Korean: "retry", "continue
+# training", "does not affect training"; "retry", "retry", "continue"; "retry")
+_GOES_AGAIN = r"\b(?:will (?:retry|try again|continue)|retrying|retry in [0-9]|continuing)\b"
+_GOES_AGAIN_CJK = r"|重试|继续训练|不影响训练|再試行|リトライ|続行|재시도"
+_RETRIES = re.compile(r"(?i)" + _GOES_AGAIN + r"|\b(?:ignor(?:ed|ing)|skipping|fall(?:ing)? ?back (?:to|on))\b"
+                      + _GOES_AGAIN_CJK + r"|忽略|무시")  # (or ignores, skips, falls back: 忽略 and 무시, "ignore")
 # (after the exception, only a word that it tries again or goes on: not "ignored", which Python's
 # own "Exception ignored in: <function ...__del__>" at a dying process's exit says, nor a
 # message's advice to "fall back to eager")
-_RETRIES_AFTER = re.compile(r"(?i)\b(?:will (?:retry|try again|continue)|retrying|retry in [0-9]|continuing)\b"
-                            r"|重试|继续训练|不影响训练|再試行|リトライ|続行|재시도")
+_RETRIES_AFTER = re.compile(r"(?i)" + _GOES_AGAIN + _GOES_AGAIN_CJK)
 RETRY_WORD_AFTER = 2  # lines after an exception's line where a program's word that it retries counts
 RETRIED_STEPS = 3  # lines of the job's progress stamped after an exception its program said it retries: it went on
 CUDA_OOM_ERROR = "torch.cuda_oom"  # rules/torch.yaml
