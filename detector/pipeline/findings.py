@@ -1283,6 +1283,7 @@ _RETRIES_AFTER = re.compile(r"(?i)" + _GOES_AGAIN + _GOES_AGAIN_CJK)
 RETRY_WORD_AFTER = 2  # lines after an exception's line where a program's word that it retries counts
 RETRIED_STEPS = 3  # lines of the job's progress stamped after an exception its program said it retries: it went on
 CUDA_OOM_ERROR = "torch.cuda_oom"  # rules/torch.yaml
+OOM_RAISED = frozenset({CUDA_OOM_ERROR, "torch.out_of_memory_error"})  # (the allocator's message; the exception's line)
 # the last of its tries ("attempt 5/5", "[20/20]"): no try follows it
 _LAST_TRY = re.compile(r"(?:\battempt |\[)([0-9]{1,4})/\1\b")
 # what says a process of the job ended with an error (torchrun's exit codes and summary, srun's
@@ -1337,11 +1338,11 @@ def demote_retried_exceptions(findings: Sequence[Finding], scans: Sequence[FileS
     for f in findings:
         # (an uncaught exception's line; or a CUDA out-of-memory error's, which a program that
         # catches it prints as an exception too: "OOM at eval batch size 64; retrying with 32")
-        if ((f.rule != UNCAUGHT or f.cause is not Cause.PYTHON_EXCEPTION) and f.rule != CUDA_OOM_ERROR) or (
+        if ((f.rule != UNCAUGHT or f.cause is not Cause.PYTHON_EXCEPTION) and f.rule not in OOM_RAISED) or (
                 f.role is not Role.INITIATOR or f.time is None or f.line is None
                 or (scan := by_file.get(f.file or "")) is None):
             continue
-        if f.rule == CUDA_OOM_ERROR and header_of(f) is None:
+        if f.rule in OOM_RAISED and header_of(f) is None:
             continue  # (an OOM that no traceback shows caught: its word alone says nothing)
         header = header_of(f)
         said = tail_line(scan, header.line - 1)[-200:] if header is not None and header.line is not None else ""
