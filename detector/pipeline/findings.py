@@ -1511,6 +1511,56 @@ def _succeeded_runs(findings: Sequence[Finding]) -> dict[str | None, list[tuple[
     return spans
 
 
+JOB_SUCCEEDED = "scheduler.k8s_job_succeeded"  # rules/scheduler.yaml
+POD_PLACEMENT = "scheduler.k8s_pod_placement"
+SACCT_STATE = "scheduler.sacct_state"
+_SLURM_OUTPUT = re.compile(r"slurm-([0-9]{1,12})(?:_[0-9]{1,9})?\.(?:out|err|log)$")
+
+
+def _k8s_job_succeeded(findings: Sequence[Finding], scans: Sequence[FileScan]) -> bool:
+    """A Kubernetes training operator says the whole job completed successfully
+    (:data:`JOB_SUCCEEDED`), and the job is this bundle's: its name is where its pods' names begin
+    (their logs' file names, `kubectl get pods` rows), or no pod is named at all."""
+    jobs = {job for f in findings if f.rule == JOB_SUCCEEDED and (job := f.field("job"))}
+    if not jobs:
+        return False
+    pods = {Path(s.file.display).name for s in scans if s.file.kind is FileKind.RANK_LOG}
+    pods |= {pod for f in findings if f.rule == POD_PLACEMENT and (pod := f.field("pod"))}
+    named = [p for p in pods if re.search(r"-(?:master|worker|launcher|leader)-[0-9]", p)]
+    return not named or any(p.startswith(job + "-") for p in named for job in jobs)  # (else another job's, in a namespace's events)
+
+
+def _slurm_job_completed(findings: Sequence[Finding], scans: Sequence[FileScan]) -> bool:
+    """Slurm's accounting (:data:`SACCT_STATE`) shows one job, two rows of it or more (the job
+    and its steps), every one COMPLETED with exit code 0:0, and the job is this bundle's (no
+    slurm-JOBID.out of another job): it ended well, its steps as much as its batch script."""
+    rows = [f for f in findings if f.rule == SACCT_STATE]
+    if len(rows) < 2 or any(f.field("state") != "COMPLETED" or f.field("exit_code") != "0:0" for f in rows):
+        return False
+    jobs = {(f.field("job") or "").split("+")[0] for f in rows}
+    outputs = {m.group(1) for s in scans if (m := _SLURM_OUTPUT.search(Path(s.file.display).name))}
+    return len(jobs) == 1 and outputs <= jobs
+
+
+def demote_before_job_success(findings: Sequence[Finding], scans: Sequence[FileScan]) -> list[Finding]:
+    """``findings`` made context (cause none) where the job's orchestrator says the whole job
+    ended well: a Kubernetes training operator's word that it completed successfully
+    (:func:`_k8s_job_succeeded`), or Slurm's accounting of every step COMPLETED 0:0
+    (:func:`_slurm_job_completed`). Whatever its processes printed on the way (a caught OOM, a
+    store's reset at the end, a restarted pod's earlier failure) did not stop it. A GPU, its
+    memory or its links failing is kept (the node is still bad for the next job), and so is a
+    straggler (slow, not dead); a traceback's or a stack dump's last words, read as a failure only
+    where nothing else is, go."""
+    if not (_k8s_job_succeeded(findings, scans) or _slurm_job_completed(findings, scans)):
+        return list(findings)
+
+    def failed(f: Finding) -> bool:
+        return f.role is not Role.CONTEXT and f.cause not in GPU_FAULTS and f.cause is not Cause.STRAGGLER
+
+    return [dataclasses.replace(f, role=Role.CONTEXT, cause=None) if failed(f) else f
+            for f in findings if f.rule not in _LAST_WORDS_ONLY]
+
+
 def demote_after_success(findings: Sequence[Finding]) -> list[Finding]:
     """``findings`` with what a run holds besides the program's word that it succeeded (MLPerf's
     run_stop with status success, its verdict after training and evaluation: :data:`SUCCEEDED`)

@@ -23,6 +23,7 @@ from detector.pipeline.findings import (
     demote_after_exit,
     demote_after_success,
     demote_answered_requests,
+    demote_before_job_success,
     demote_bystander_ooms,
     demote_caught_exceptions,
     demote_caught_oom,
@@ -229,6 +230,7 @@ def run_findings(scans: Sequence[FileScan], idx: RunIndex, rules: RuleSet,
     served = any(s.file.kind is FileKind.RANK_LOG and server_shut_down(s) for s in scans)
     findings = demote_foreign_app_faults(findings, idx, min(starts) if starts else None, bool(output) or served,
                                          output_end, served)
+    findings = demote_before_job_success(findings, scans)
     if relaunches:  # (replay: the files are whole)
         findings = unfinished_benchmark(demote_kernel_faults_of_a_finished_run(
             demote_faults_before_completion(findings, scans), scans), scans)

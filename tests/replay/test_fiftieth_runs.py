@@ -37,3 +37,68 @@ def test_an_oom_caught_then_the_run_stopping_is_still_the_failure(tmp_path, rule
     out = _steps("0:", 15400, 15800, 0) + _CAUGHT_OOM.format(p="0: ")
     seen = incidents_of(tmp_path, {"slurm-2209017.out": out}, ruleset)
     assert seen and seen[0].cause is Cause.CUDA_OOM
+
+
+_POD_TRACEBACK = (
+    "2024-08-26T04:08:14.345669732Z Traceback (most recent call last):\n"
+    '2024-08-26T04:08:14.345669800Z   File "/app/monitor.py", line 41, in poll\n'
+    "2024-08-26T04:08:14.345669900Z pynvml.NVMLError_NotSupported: Not Supported\n")
+
+
+def _pod(name: str, rank: int, tail: str) -> str:
+    steps = "".join(f"2024-08-26T0{k}:00:00.000000000Z 2024-08-26 0{k}:00:00,000 INFO [train.py:396] step={k * 400}"
+                    f" loss=0.6{k} step_time=1.4{k}s\n" for k in range(1, 6))
+    return (f"2024-08-25T23:53:34.250968785Z [2024-08-25 23:53:34,250] torch.distributed.run: [WARNING] Setting"
+            f" OMP_NUM_THREADS environment variable for each process to be 1 in default\n"
+            f"2024-08-26T00:30:00.000000000Z [rank{rank}]:[W socket.cpp:436] [c10d] recvVector failed on"
+            f" SocketImpl(fd=85, addr=[{name}]:54531, remote=[mt5-train-master-0]:12355): Connection reset by peer\n"
+            + _POD_TRACEBACK + steps + tail)
+
+
+_EVENTS = ("LAST SEEN   TYPE      REASON                 OBJECT                  MESSAGE\n"
+           "12m         Normal    PyTorchJobSucceeded    pytorchjob/{job}        PyTorchJob {job} is successfully completed.\n")
+
+
+def test_a_pytorchjob_that_its_operator_says_completed_is_healthy(tmp_path, ruleset: RuleSet) -> None:
+    # the pods' logs hold a store's reset and a monitor thread's traceback; the training operator
+    # says the job completed successfully: no incident
+    files = {"pods/mt5-train-master-0.log": _pod("mt5-train-master-0", 0, ""),
+             "pods/mt5-train-worker-0.log": _pod("mt5-train-worker-0", 8, ""),
+             "events.txt": _EVENTS.format(job="mt5-train")}
+    assert incidents_of(tmp_path, files, ruleset) == []
+    # another job's success in the namespace's events says nothing of this one
+    files["events.txt"] = _EVENTS.format(job="bert-eval")
+    assert incidents_of(tmp_path, files, ruleset) != []
+
+
+def test_a_gpu_fault_is_kept_after_the_operator_says_the_job_completed(tmp_path, ruleset: RuleSet) -> None:
+    # the node's GPU still failed during the job: the node is bad for the next one
+    files = {"pods/mt5-train-master-0.log": _pod("mt5-train-master-0", 0, ""),
+             "events.txt": _EVENTS.format(job="mt5-train"),
+             "dmesg.txt": "[Mon Aug 26 02:00:00 2024] NVRM: Xid (PCI:0000:3b:00): 79, pid=2211, name=python,"
+                          " GPU has fallen off the bus.\n"}
+    seen = incidents_of(tmp_path, files, ruleset)
+    assert seen and seen[0].cause is Cause.GPU_HARDWARE
+
+
+_SACCT = ("JobID           JobName  Partition    Account  AllocCPUS      State ExitCode \n"
+          "------------ ---------- ---------- ---------- ---------- ---------- -------- \n"
+          "2209017           train        gpu ml-research        384  {s0}      {e0} \n"
+          "2209017.batch      batch            ml-research         96  COMPLETED      0:0 \n"
+          "2209017.0      torchrun            ml-research        384  {s1}      {e1} \n")
+
+
+def test_a_slurm_job_whose_every_step_completed_is_healthy(tmp_path, ruleset: RuleSet) -> None:
+    out = (_steps("0:", 15400, 16600, 0) + "0: Traceback (most recent call last):\n"
+           '0:   File "/workspace/upload.py", line 12, in push\n'
+           "0: ConnectionError: HTTPSConnectionPool(host='hub', port=443): Read timed out.\n"
+           + _steps("0:", 16800, 17400, 8))
+    files = {"slurm-2209017.out": out,
+             "sacct.txt": _SACCT.format(s0="COMPLETED", e0="0:0", s1="COMPLETED", e1="0:0")}
+    assert incidents_of(tmp_path, files, ruleset) == []
+    # a step that failed: the job's own row alone (the batch script's last command) says nothing
+    files["sacct.txt"] = _SACCT.format(s0="COMPLETED", e0="0:0", s1="FAILED   ", e1="1:0")
+    assert incidents_of(tmp_path, files, ruleset) != []
+    # another job's accounting beside this job's output says nothing of it either
+    files["sacct.txt"] = _SACCT.format(s0="COMPLETED", e0="0:0", s1="COMPLETED", e1="0:0").replace("2209017", "2209100")
+    assert incidents_of(tmp_path, files, ruleset) != []
