@@ -1513,7 +1513,7 @@ def _succeeded_runs(findings: Sequence[Finding]) -> dict[str | None, list[tuple[
 
 JOB_SUCCEEDED = "scheduler.k8s_job_succeeded"  # rules/scheduler.yaml
 POD_PLACEMENT = "scheduler.k8s_pod_placement"
-SACCT_STATE = "scheduler.sacct_state"
+SACCT_STATE = "scheduler.slurm_accounting_row"
 _SLURM_OUTPUT = re.compile(r"slurm-([0-9]{1,12})(?:_[0-9]{1,9})?\.(?:out|err|log)$")
 
 
