@@ -1542,16 +1542,24 @@ def _slurm_job_completed(findings: Sequence[Finding], scans: Sequence[FileScan])
     return len(jobs) == 1 and outputs <= jobs
 
 
+def _launched_workers_succeeded(findings: Sequence[Finding]) -> bool:
+    """DeepSpeed's launcher says worker processes exited with status 0 (:data:`WORKER_SUCCEEDED`,
+    two or more) and of none that it failed: every process it saw end ended well."""
+    return sum(f.rule == WORKER_SUCCEEDED for f in findings) >= 2 and not any(f.rule in _WORKER_FAILED for f in findings)
+
+
 def demote_before_job_success(findings: Sequence[Finding], scans: Sequence[FileScan]) -> list[Finding]:
     """``findings`` made context (cause none) where the job's orchestrator says the whole job
     ended well: a Kubernetes training operator's word that it completed successfully
     (:func:`_k8s_job_succeeded`), or Slurm's accounting of every step COMPLETED 0:0
-    (:func:`_slurm_job_completed`). Whatever its processes printed on the way (a caught OOM, a
+    (:func:`_slurm_job_completed`), or DeepSpeed's launcher's of every worker process exiting well
+    (:func:`_launched_workers_succeeded`). Whatever its processes printed on the way (a caught OOM, a
     store's reset at the end, a restarted pod's earlier failure) did not stop it. A GPU, its
     memory or its links failing is kept (the node is still bad for the next job), and so is a
     straggler (slow, not dead); a traceback's or a stack dump's last words, read as a failure only
     where nothing else is, go."""
-    if not (_k8s_job_succeeded(findings, scans) or _slurm_job_completed(findings, scans)):
+    if not (_k8s_job_succeeded(findings, scans) or _slurm_job_completed(findings, scans)
+            or _launched_workers_succeeded(findings)):
         return list(findings)
 
     def failed(f: Finding) -> bool:

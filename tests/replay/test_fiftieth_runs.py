@@ -102,3 +102,23 @@ def test_a_slurm_job_whose_every_step_completed_is_healthy(tmp_path, ruleset: Ru
     # another job's accounting beside this job's output says nothing of it either
     files["sacct.txt"] = _SACCT.format(s0="COMPLETED", e0="0:0", s1="COMPLETED", e1="0:0").replace("2209017", "2209100")
     assert incidents_of(tmp_path, files, ruleset) != []
+
+
+def _ds_node(host: str, pids: range, exits: str) -> str:
+    return "".join(f"{host}: [2024-02-28 01:19:05,176] [INFO] [launch.py:351:main] Process {pid} {exits}\n" for pid in pids)
+
+
+def test_a_deepspeed_job_whose_every_process_exited_well_is_healthy(tmp_path, ruleset: RuleSet) -> None:
+    # a time budget's planned stop: ranks lose the store as rank 0's process leaves first, then
+    # the launcher says each process exited well
+    steps = "".join(f"worker-0: steps: {k * 50} loss: 1.2{k} iter time (s): 4.3 samples/sec: 22.1\n" for k in range(1, 8))
+    lost = "".join(f"worker-1: [rank{r}]:[W0228 01:18:0{r % 10}.377638337 ProcessGroupNCCL.cpp:1319] [PG 0 Rank {r}] Failed"
+                   " to check the \"should dump\" flag on TCPStore, (maybe TCPStore server has shut down too early), with"
+                   " error: Broken pipe\n" for r in (8, 9, 10))
+    out = (steps + "worker-0: WARNING - __main__ - Reached time budget at step 350: saving checkpoint and exiting\n" + lost
+           + _ds_node("worker-0", range(4100, 4108), "exits successfully.") + _ds_node("worker-1", range(5100, 5108), "exits successfully."))
+    assert incidents_of(tmp_path, {"train.log": out}, ruleset) == []
+    # one process that the launcher saw fail: the job did not end well
+    failed = ("worker-1: [2024-02-28 01:19:05,176] [ERROR] [launch.py:324:sigkill_handler] ['/usr/bin/python', '-u',"
+              " 'train.py', '--local_rank=3'] exits with return code = 1\n")
+    assert incidents_of(tmp_path, {"train.log": out + failed}, ruleset) != []
