@@ -53,6 +53,10 @@ def _no_clock(buf: bytes, start: int, end: int) -> bool:
     return _CLOCK_HINT.search(buf, start, end) is None and buf[start:end].isascii()
 
 
+# a table's row of a GPU's state (nvidia-smi's GPU the driver can no longer query): the state
+# when the table was printed, since some time before, no event at the time of a stamp above it
+# (the table's header, printed an hour after the job's end): it takes no time from the lines before
+_STATE_ROWS = frozenset({"xid.smi_gpu_err", "xid.smi_gpu_ecc_err"})
 LOOKBACK_MEMO = 100_000  # lines whose stamp a buffer's look-backs remember (then forgotten, and read again)
 
 
@@ -451,7 +455,8 @@ def process_buffer(buf: bytes, start: int, end: int, base_line: int, scan: FileS
         ev, stamp = parser.event_of(pre, raw, line_no, None)
         if stamp is not None and stamp.host:
             scan.hosts.add(stamp.host)
-        if ev.time is None and (stamp is None or stamp.since_boot is None):
+        if ev.time is None and (stamp is None or stamp.since_boot is None) and not all(
+                m.rule.id in _STATE_ROWS for m in kept):
             if untimed is None:
                 untimed = _no_clock(buf, start, end)
             inherited = None if untimed else _lookback_time(buf, off, start, parser, lookback_memo)

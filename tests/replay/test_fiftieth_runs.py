@@ -122,3 +122,33 @@ def test_a_deepspeed_job_whose_every_process_exited_well_is_healthy(tmp_path, ru
     failed = ("worker-1: [2024-02-28 01:19:05,176] [ERROR] [launch.py:324:sigkill_handler] ['/usr/bin/python', '-u',"
               " 'train.py', '--local_rank=3'] exits with return code = 1\n")
     assert incidents_of(tmp_path, {"train.log": out + failed}, ruleset) != []
+
+
+_SMI = ("$ nvidia-smi\n"
+        "Wed Oct 23 14:40:10 2024       \n"
+        "|   1  NVIDIA A100-SXM4-80GB       On  | 00000000:0F:00.0 Off |                    0 |\n"
+        "| N/A   40C    P0             65W /  400W |       4MiB / 81920MiB |      0%      Default |\n"
+        "|   2  NVIDIA A100-SXM4-80GB       On  | 00000000:47:00.0 Off |                 ERR! |\n"
+        "| N/A   ERR!  P0            ERR! /  400W |       0MiB / 81920MiB |    ERR!      Default |\n")
+
+
+def test_a_gpu_that_nvidia_smi_cannot_query_after_the_job_explains_a_ranks_cuda_error(tmp_path, ruleset: RuleSet) -> None:
+    # rank 10 could not take its GPU at start-up; nvidia-smi, an hour after the job, reads "ERR!"
+    # for GPU 2's ECC counters: the state of the GPU since before, not a fault at the table's time
+    out = ("SLURM_JOB_ID=5050085 SLURM_JOB_NODELIST=cn[059-060]\n"
+           "1: [rank10]: Traceback (most recent call last):\n"
+           '1: [rank10]:   File "/app/train.py", line 276, in _initialize_distributed\n'
+           "1: [rank10]:     torch.cuda.set_device(device)\n"
+           "1: [rank10]: RuntimeError: CUDA error: CUDA-capable device(s) is/are busy or unavailable\n"
+           "1: E1023 13:28:22.785535 79026 torch/distributed/elastic/multiprocessing/api.py:869] failed (exitcode: 1)"
+           " local_rank: 2 (pid: 79042) of binary: /usr/bin/python\n")
+    seen = incidents_of(tmp_path, {"slurm-5050085.out": out, "nvidia-smi_cn060.txt": _SMI}, ruleset)
+    assert seen and seen[0].cause is Cause.GPU_HARDWARE
+    assert (seen[0].node, seen[0].drain) == ("cn060", True)
+    assert any("00000000:47:00.0 Off |                 ERR!" in line for line in seen[0].evidence)
+
+
+def test_a_wsl_geforces_err_under_gpu_util_is_no_fault(tmp_path, ruleset: RuleSet) -> None:
+    smi = ("|   0  NVIDIA GeForce ...  Off  | 00000000:01:00.0  On |                  N/A |\n"
+           "| N/A   43C    P8    11W /  N/A |    466MiB /  6144MiB |    ERR!      Default |\n")
+    assert incidents_of(tmp_path, {"nvidia-smi.txt": smi}, ruleset) == []
