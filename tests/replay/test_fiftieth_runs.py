@@ -152,3 +152,18 @@ def test_a_wsl_geforces_err_under_gpu_util_is_no_fault(tmp_path, ruleset: RuleSe
     smi = ("|   0  NVIDIA GeForce ...  Off  | 00000000:01:00.0  On |                  N/A |\n"
            "| N/A   43C    P8    11W /  N/A |    466MiB /  6144MiB |    ERR!      Default |\n")
     assert incidents_of(tmp_path, {"nvidia-smi.txt": smi}, ruleset) == []
+
+
+def test_a_slowest_rank_report_with_its_times_as_fields_names_the_straggler_the_cancel_ended(tmp_path, ruleset: RuleSet) -> None:
+    # "slowest rank 9 (gpu-node-196) fwd_bwd=5.54s median=3.40s": the report's times as key=value
+    # fields; the user cancelled the slow job
+    lines = []
+    for k in range(1, 13):
+        lines.append(f" 0: [2024-10-15 10:{k * 2:02d}:09,167][trainer][INFO] - step {k * 20} | loss 7.8 | step_time 5.81s\n")
+        if k % 3 == 0:
+            lines.append(f" 0: [2024-10-15 10:{k * 2:02d}:09,177][perf][WARNING] - step {k * 20} timing: slowest rank 9"
+                         " (gpu-node-196) fwd_bwd=5.54s median=3.40s max/median=1.63\n")
+    out = ("".join(lines) + "slurmstepd: error: *** JOB 8959616 ON gpu-node-195 CANCELLED AT 2024-10-15T11:42:18 ***\n"
+           "srun: error: gpu-node-196: tasks 8-15: Terminated\nsrun: error: gpu-node-195: tasks 0-7: Terminated\n")
+    seen = incidents_of(tmp_path, {"slurm-8959616.out": out}, ruleset)
+    assert seen and (seen[0].cause, seen[0].rank, seen[0].node) == (Cause.STRAGGLER, 9, "gpu-node-196")
