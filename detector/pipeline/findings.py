@@ -1298,6 +1298,7 @@ _EXITS = frozenset({RULE_EXIT_CODE, "torch.elastic_child_failed", "torch.elastic
 _CHAIN_LINE = re.compile(r"During handling of the above exception|The above exception was the direct cause"
                          r"|Traceback \(most recent call last\)|^\s+File \"|^\s{2,}\S|^[\w.]+(?:Error|Exception|Timeout|Interrupt)\b")
 CHAIN_LINES = 60  # lines of a chained exception's traceback after its first exception, at most
+_CHAINED_INTO = re.compile(r"During handling of the above exception|The above exception was the direct cause")
 
 
 def _chain_end(scan: FileScan, line: int) -> int:
@@ -1315,6 +1316,17 @@ def _chain_end(scan: FileScan, line: int) -> int:
     return end
 
 
+def _may_be_rank(end: Finding, rank: int | None) -> bool:
+    """Whether a process's end (``end``) may be ``rank``'s: its rank, or its tasks' numbers where
+    srun names them ("tasks 120-127: Aborted"), or none known."""
+    if rank is None:
+        return True
+    if end.rank is not None:
+        return end.rank == rank
+    tasks = end.field("task")
+    return not tasks or rank in expand_ranks(tasks)
+
+
 def demote_retried_exceptions(findings: Sequence[Finding], scans: Sequence[FileScan]) -> list[Finding]:
     """``findings`` with a Python exception made context (and its traceback's header dropped)
     where the line before its traceback says the program will try again (or ignores it and goes
@@ -1325,7 +1337,11 @@ def demote_retried_exceptions(findings: Sequence[Finding], scans: Sequence[FileS
     error after it: a checkpoint write or an upload that failed once and was retried, a metrics
     writer's error logged and ignored. (An uncaught exception hours after an old warning of a
     retry takes that warning's time: the launcher's word on its rank's exit, or the job's end
-    with nothing else to explain it, keeps it the failure.)"""
+    with nothing else to explain it, keeps it the failure.) A chained exception's word is the one
+    before its first traceback; before the file's tail, the lines a traceback's header kept (the
+    one before it, the ones after it) are read for the word and for the progress after it. A
+    process's end that another rank's end came before (srun's teardown of a crash elsewhere) is
+    no end of the exception's."""
     by_file = {s.file.display: s for s in scans}
     headers = sorted((f for f in findings if f.rule == TRACEBACK and f.line is not None), key=lambda f: f.line or 0)
 
@@ -1334,7 +1350,38 @@ def demote_retried_exceptions(findings: Sequence[Finding], scans: Sequence[FileS
         return next((h for h in reversed(headers) if h.file == f.file and h.rank == f.rank
                      and line - ANNOUNCED_TRACEBACK <= (h.line or 0) < line), None)
 
+    def text_at(scan: FileScan, line: int) -> str:
+        # (a line of the file's tail; or, before it, one that a traceback's header kept: the line
+        # before it, or one of the lines after it)
+        text = tail_line(scan, line)
+        if text or line >= scan.tail_first:
+            return text
+        for h in headers:
+            if h.file == scan.file.display and h.line is not None:
+                if h.line == line + 1:
+                    return h.field("line_before") or ""
+                if h.line < line <= h.line + len(h.context):
+                    return h.context[line - h.line - 1]
+        return ""
+
+    def chain_start(header: Finding, scan: FileScan) -> Finding:
+        # (the first traceback of a chain: "During handling of the above exception, another
+        # exception occurred:" above a header is the header before it, whose line before says why)
+        style = scan.parser.style if scan.parser is not None else PrefixStyle.BRACKETS
+        while True:
+            above = (header.line or 0) - 1
+            while above > 0 and (header.line or 0) - above <= 3 and not text_at(scan, above).strip(" \t0123456789:"):
+                above -= 1
+            if not _CHAINED_INTO.search(strip_prefix(text_at(scan, above), style).message):
+                return header
+            before = next((h for h in reversed(headers) if h.file == header.file and h.rank == header.rank
+                           and above - CHAIN_LINES <= (h.line or 0) < above), None)
+            if before is None:
+                return header
+            header = before
+
     candidates: dict[int, Finding | None] = {}
+    chain_ends: dict[int, int] = {}  # (the last line of each one's exception chain)
     for f in findings:
         # (an uncaught exception's line; or a CUDA out-of-memory error's, which a program that
         # catches it prints as an exception too: "OOM at eval batch size 64; retrying with 32")
@@ -1345,7 +1392,9 @@ def demote_retried_exceptions(findings: Sequence[Finding], scans: Sequence[FileS
         if f.rule in OOM_RAISED and header_of(f) is None:
             continue  # (an OOM that no traceback shows caught: its word alone says nothing)
         header = header_of(f)
-        said = tail_line(scan, header.line - 1)[-200:] if header is not None and header.line is not None else ""
+        if header is not None:
+            header = chain_start(header, scan)
+        said = text_at(scan, header.line - 1)[-200:] if header is not None and header.line is not None else ""
         # (or its word right after the exception: "metrics upload failed, retrying later (training
         # is not affected)", a chained exception's last line before it)
         end = _chain_end(scan, f.line)
@@ -1353,6 +1402,7 @@ def demote_retried_exceptions(findings: Sequence[Finding], scans: Sequence[FileS
         if (_RETRIES.search(said) and not _LAST_TRY.search(said)) or any(
                 _RETRIES_AFTER.search(text) and not _LAST_TRY.search(text) for text in after):
             candidates[id(f)] = header
+            chain_ends[id(f)] = end
     if not candidates:
         return list(findings)
     # what else fails in each file (the lines and times of it), besides these
@@ -1376,6 +1426,13 @@ def demote_retried_exceptions(findings: Sequence[Finding], scans: Sequence[FileS
                       and (f.role is Role.COLLATERAL or (f.role is Role.INITIATOR and f.cause is not None))
                       and (f.file, f.line) not in borrowed]
 
+    def after_anothers(end: Finding, f: Finding) -> bool:
+        # (a process's end that another rank's came before in the same file, after the exception:
+        # the teardown of that other rank's failure, no end the exception brought)
+        return end.file == f.file and end.line is not None and any(
+            g.file == f.file and g.line is not None and (f.line or 0) < g.line < end.line and not _may_be_rank(g, f.rank)
+            for g in ended)
+
     def went_on(f: Finding) -> bool:
         # (the progress counted is what came before the next failure of its file with a time of
         # its own: steps went on after it, so what failed later without one was later too)
@@ -1384,12 +1441,26 @@ def demote_retried_exceptions(findings: Sequence[Finding], scans: Sequence[FileS
         if not finished and not any(g.time is not None and g.time > f.time for g in later_failures) and not any(
                 line > (f.line or 0) for line, _time in failing.get(f.file, ())):
             return False  # (nothing failed after it: not with a time of its own, nor later in its file)
-        if any((e.rank is None or f.rank is None or e.rank == f.rank) and ((e.file == f.file and (e.line or 0) > (f.line or 0))
-                                                        or (e.time is not None and e.time > f.time)) for e in ended):
+        if any(_may_be_rank(e, f.rank) and ((e.file == f.file and (e.line or 0) > (f.line or 0))
+                                             or (e.time is not None and e.time > f.time)) and not after_anothers(e, f)
+               for e in ended):
             return False
-        until = min((time for line, time in failing.get(f.file, ()) if line > (f.line or 0) and time is not None
+        # (what its own chain of exceptions holds, the chained exception's lines, is not another failure)
+        chain_end = chain_ends.get(id(f), f.line or 0)
+        until = min((time for line, time in failing.get(f.file, ()) if line > chain_end and time is not None
                      and (f.file, line) not in borrowed), default=None)
-        return any(progress_lines_after(s, f.time, enough=RETRIED_STEPS, before=until) >= RETRIED_STEPS for s in rank_logs)
+        if any(progress_lines_after(s, f.time, enough=RETRIED_STEPS, before=until) >= RETRIED_STEPS for s in rank_logs):
+            return True
+        # (an exception before its file's tail: the lines its traceback's header kept after it, up
+        # to the next failure of its file)
+        header = candidates.get(id(f))
+        scan = by_file.get(f.file or "")
+        if header is None or header.line is None or scan is None or chain_end >= scan.tail_first:
+            return False
+        next_failure = min((line for line, _time in failing.get(f.file, ()) if line > chain_end), default=None)
+        kept = [text for k, text in enumerate(header.context, start=header.line + 1)
+                if chain_end < k and (next_failure is None or k < next_failure)]
+        return sum(map(is_progress, kept)) >= RETRIED_STEPS
 
     retried = {id(f) for f in findings if id(f) in candidates and went_on(f)}
     if not retried:

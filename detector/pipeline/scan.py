@@ -57,6 +57,11 @@ def _no_clock(buf: bytes, start: int, end: int) -> bool:
 # when the table was printed, since some time before, no event at the time of a stamp above it
 # (the table's header, printed an hour after the job's end): it takes no time from the lines before
 _STATE_ROWS = frozenset({"xid.smi_gpu_err", "xid.smi_gpu_ecc_err"})
+# a traceback's header keeps the line before it (field line_before): a program's word that it
+# caught the exception and retries ("upload failed (attempt 1/5), retrying in 30s"), read where
+# the file's tail no longer holds it
+_TRACEBACK = "python.traceback"
+LINE_BEFORE_CHARS = 200
 LOOKBACK_MEMO = 100_000  # lines whose stamp a buffer's look-backs remember (then forgotten, and read again)
 
 
@@ -464,4 +469,9 @@ def process_buffer(buf: bytes, start: int, end: int, base_line: int, scan: FileS
                 ev = Event(ev.file, ev.line, ev.kind, ev.text, ev.message, inherited, True,
                            ev.rank, ev.local_rank, ev.node, ev.pid)
         context = tuple(following[:context_n]) if context_n else tuple(extra_context)
-        scan.hits.append(Hit(ev, tuple(m if isinstance(m, RuleMatch) else m.result() for m in kept), context))
+        results = tuple(m if isinstance(m, RuleMatch) else m.result() for m in kept)
+        if off > start and any(m.rule.id == _TRACEBACK for m in results):
+            before = decode_line(buf[buf.rfind(b"\n", start, off - 1) + 1:off - 1])[-LINE_BEFORE_CHARS:]
+            results = tuple(RuleMatch(m.rule, (*m.fields, ("line_before", before))) if m.rule.id == _TRACEBACK else m
+                            for m in results)
+        scan.hits.append(Hit(ev, results, context))

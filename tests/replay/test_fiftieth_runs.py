@@ -5,6 +5,8 @@ and retried with a smaller batch, read on the exception's own line as much as th
 
 from __future__ import annotations
 
+import pytest
+
 from detector.rules.engine import RuleSet
 from detector.types import Cause
 from tests.support.replaying import incidents_of
@@ -167,3 +169,40 @@ def test_a_slowest_rank_report_with_its_times_as_fields_names_the_straggler_the_
            "srun: error: gpu-node-196: tasks 8-15: Terminated\nsrun: error: gpu-node-195: tasks 0-7: Terminated\n")
     seen = incidents_of(tmp_path, {"slurm-8959616.out": out}, ruleset)
     assert seen and (seen[0].cause, seen[0].rank, seen[0].node) == (Cause.STRAGGLER, 9, "gpu-node-196")
+
+
+@pytest.mark.parametrize("frames", [3, 600])
+def test_an_upload_retried_before_another_ranks_crash_is_no_failure(tmp_path, ruleset: RuleSet, frames: int) -> None:
+    # rank 0's checkpoint upload timed out once and was retried (a chained traceback: the word
+    # that it retries is before the first one), training went on; rank 5 crashed later and srun
+    # ended rank 0's task with the others; with 600 frames a rank, the teardown's stack dumps
+    # push all of it out of the file's tail: the crash is the failure, not the upload
+    steps = "".join(f"  0: [2024-09-21 10:{m:02d}:02,960] [rank 0] INFO step {m * 10} | loss 7.45 | step_time 5.46s\n"
+                    for m in range(10, 16))
+    upload = ("  0: [2024-09-21 10:16:49,012] [rank 0] ERROR upload of s3://ckpt/step_287/model_01.safetensors failed"
+              " (attempt 1/5), retrying in 30s\n"
+              "  0: Traceback (most recent call last):\n"
+              '  0:   File "/opt/conda/lib/python3.10/site-packages/urllib3/connection.py", line 466, in getresponse\n'
+              "  0:     httplib_response = super().getresponse()\n"
+              "  0: TimeoutError: The read operation timed out\n"
+              "  0: \n"
+              "  0: During handling of the above exception, another exception occurred:\n"
+              "  0: \n"
+              "  0: Traceback (most recent call last):\n"
+              '  0:   File "/workspace/ckpt_upload.py", line 57, in _upload\n'
+              "  0:     self.s3.upload_file(local, bucket, key)\n"
+              '  0: botocore.exceptions.ReadTimeoutError: Read timeout on endpoint URL: "https://ckpt.s3.amazonaws.com/x"\n')
+    more = "".join(f"  0: [2024-09-21 10:{m:02d}:59,142] [rank 0] INFO step {m * 10} | loss 7.49 | step_time 5.46s\n"
+                   for m in range(17, 25))
+    crash = (" 5: Fatal Python error: Segmentation fault\n"
+             " 5: \n"
+             ' 5:   File "/workspace/model/fused_ops.py", line 125 in forward\n'
+             "srun: error: gpu-node-056: task 5: Segmentation fault (core dumped)\n")
+    teardown = "".join(f"{r:2d}: frame #{k}: <unknown function> + 0x126850 (0x7ff666576a1d in /lib/x86_64-linux-gnu/libc.so.6)\n"
+                       for r in (1, 2, 3, 4, 6, 7) for k in range(frames))
+    ends = ("srun: error: gpu-node-055: tasks 0-3: Aborted (core dumped)\n"
+            "srun: error: gpu-node-056: tasks 4,6-7: Aborted (core dumped)\n")
+    out = steps + upload + more + crash + teardown + ends
+    assert frames < 600 or len(out) > 300_000  # (the upload's lines are before the file's tail)
+    seen = incidents_of(tmp_path, {"slurm-980360.out": out}, ruleset)
+    assert seen and (seen[0].cause, seen[0].rank) == (Cause.CRASH_SIGNAL, 5), seen[0]
