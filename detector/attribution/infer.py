@@ -142,7 +142,8 @@ def _timeouts_in_different_collectives(collateral: Sequence[Finding], facts: Run
         op, seq = f.field("op") or "", small_int(f.field("seq"), digits=18) or 0
         if f.rank is not None and (f.rank not in last or seq < last[f.rank][1]):
             last[f.rank] = (op.upper(), seq, f)
-    uneven = _uneven_sizes(last)
+    groups = _groups_named(timed, last)
+    uneven = _uneven_sizes(last, groups)
     if uneven is not None:
         seq, sizes = uneven
         evidence = [f for _op, _s, f in last.values()]
@@ -156,6 +157,8 @@ def _timeouts_in_different_collectives(collateral: Sequence[Finding], facts: Run
                       0.6 if rank is not None else 0.45, facts,
                       inferred_by=f"the ranks timed out in the same collective #{seq} with different sizes ({sizes_text}): "
                                   "they passed tensors of different sizes to it")
+    if len(set().union(*groups.values()) if groups else set()) > 1:
+        return None  # (ranks of different process groups: each calls and numbers its own collectives)
     sized = {r: (f"{op}({f.field('numel_in')})", seq, f) for r, (op, seq, f) in last.items()
              if f.field("numel_in") is not None}
     if len({seq for _op, seq, _f in last.values()}) == 1 and len(sized) >= 2:
@@ -233,7 +236,7 @@ def _groups_named(findings: Sequence[Finding], ranks: Collection[int]) -> dict[i
     groups: dict[int, set[str]] = defaultdict(set)
     for f in findings:
         if f.rank is not None and f.rank in ranks and (pg := _PG_ID.search(f.text)) is not None:
-            groups[f.rank].add(pg["pg"])
+            groups[f.rank].add(_group_key(pg))
     return groups
 
 
@@ -310,23 +313,36 @@ _SAME_SIZE_OPS = frozenset({"_ALLGATHER_BASE", "ALLREDUCE", "ALLREDUCE_COALESCED
                             "REDUCE_SCATTER", "_REDUCE_SCATTER_BASE", "BROADCAST", "REDUCE"})
 
 
-def _uneven_sizes(last: Mapping[int, tuple[str, int, Finding]]) -> tuple[int, dict[int, str]] | None:
+def _uneven_sizes(last: Mapping[int, tuple[str, int, Finding]],
+                  groups: Mapping[int, set[str]]) -> tuple[int, dict[int, str]] | None:
     """Two or more ranks that timed out in the same collective (sequence number and operation)
     with different input sizes, in a collective whose input is the same size on every rank:
-    (its sequence number, each such rank's size), else None."""
+    (its sequence number, each such rank's size), else None. Each process group numbers its own
+    collectives: a rank's group is the one its timeout's line names, else the one its other
+    watchdog lines name (``groups``, where they name one only)."""
     at: dict[tuple[str, int, str], dict[int, str]] = defaultdict(dict)
     for rank, (op, seq, f) in last.items():
         numel = f.field("numel_in")
         if numel is not None and op in _SAME_SIZE_OPS:
-            pg = _PG_ID.search(f.text)  # (each process group numbers its own collectives)
-            at[(pg["pg"] if pg else "", seq, op)][rank] = numel
+            pg = _PG_ID.search(f.text)
+            named = groups.get(rank, set())
+            if pg is None and len(named) > 1:
+                continue  # (which of its groups timed out, its line does not say)
+            at[(_group_key(pg) if pg else next(iter(named), ""), seq, op)][rank] = numel
     for (_pg, seq, _op), sizes in sorted(at.items()):
         if len(sizes) >= 2 and len(set(sizes.values())) >= 2:
             return seq, sizes
     return None
 
 
-_PG_ID = re.compile(r"\[PG (?:ID )?(?P<pg>[0-9]{1,6})\b[^\]]{0,80}\]")
+_PG_ID = re.compile(r"\[PG (?:ID )?(?P<pg>[0-9]{1,6})\b(?: PG GUID (?P<guid>[^\s\]]{1,80}))?[^\]]{0,80}\]")
+
+
+def _group_key(m: re.Match[str]) -> str:
+    """A process group as its watchdog's line names it: its GUID where the line gives one (the
+    name every member knows it by: two data-parallel groups are both a process's "PG ID 1"), else
+    its id."""
+    return f"{m['pg']}/{m['guid']}" if m["guid"] else m["pg"]
 
 
 def _completed_what_a_peer_waits_in(collateral: Sequence[Finding], facts: RunFacts) -> Incident | None:

@@ -206,3 +206,23 @@ def test_an_upload_retried_before_another_ranks_crash_is_no_failure(tmp_path, ru
     assert frames < 600 or len(out) > 300_000  # (the upload's lines are before the file's tail)
     seen = incidents_of(tmp_path, {"slurm-980360.out": out}, ruleset)
     assert seen and (seen[0].cause, seen[0].rank) == (Cause.CRASH_SIGNAL, 5), seen[0]
+
+
+def _dp_timeout(rank: int, group_rank: int, guid: int, numel: int) -> str:
+    return (f"[rank{rank}]:[E0820 07:25:30.912544966 ProcessGroupNCCL.cpp:1595] [PG ID 1 PG GUID {guid} Rank {group_rank}]"
+            f" Process group watchdog thread terminated with exception: [Rank {group_rank}] Watchdog caught collective"
+            f" operation timeout: WorkNCCL(SeqNum=10642, OpType=ALLREDUCE, NumelIn={numel}, NumelOut={numel},"
+            " Timeout(ms)=1800000) ran for 1800093 milliseconds before timing out.\n")
+
+
+def test_two_data_parallel_groups_numbering_their_own_allreduces_are_no_size_mismatch(tmp_path, ruleset: RuleSet) -> None:
+    # ranks 0 and 2 are one data-parallel group (GUID 1), ranks 1 and 3 another (GUID 2): each
+    # process calls both its "PG ID 1"; their buckets differ between the groups, not within one
+    lines = (_dp_timeout(0, 0, 1, 55551383) + _dp_timeout(2, 1, 1, 55551383)
+             + _dp_timeout(1, 0, 2, 490527864) + _dp_timeout(3, 1, 2, 490527864))
+    seen = incidents_of(tmp_path, {"train.log": lines}, ruleset)
+    assert seen and seen[0].cause is not Cause.COLLECTIVE_MISMATCH
+    # within one group, two sizes are two collectives
+    lines = _dp_timeout(0, 0, 1, 55551383) + _dp_timeout(2, 1, 1, 490527864)
+    seen = incidents_of(tmp_path / "one", {"train.log": lines}, ruleset)
+    assert seen and seen[0].cause is Cause.COLLECTIVE_MISMATCH
