@@ -1583,22 +1583,30 @@ def _succeeded_runs(findings: Sequence[Finding]) -> dict[str | None, list[tuple[
 
 
 JOB_SUCCEEDED = "scheduler.k8s_job_succeeded"  # rules/scheduler.yaml
+JOB_FAILED = "scheduler.k8s_job_failed"
 POD_PLACEMENT = "scheduler.k8s_pod_placement"
 SACCT_STATE = "scheduler.slurm_accounting_row"
 _SLURM_OUTPUT = re.compile(r"slurm-([0-9]{1,12})(?:_[0-9]{1,9})?\.(?:out|err|log)$")
+# a training operator's pod: its job's name, its replica type and index ("gpt-train-worker-3")
+_REPLICA = r"-(?:master|worker|launcher|leader|chief|ps)-[0-9]"
+# a pod's earlier container's log (kubectl logs --previous): an earlier attempt of the job
+_PREVIOUS_CONTAINER = re.compile(r"(?i)(?:^|[/._-])previous(?:[/._-]|$)")
 
 
 def _k8s_job_succeeded(findings: Sequence[Finding], scans: Sequence[FileScan]) -> bool:
     """A Kubernetes training operator says the whole job completed successfully
-    (:data:`JOB_SUCCEEDED`), and the job is this bundle's: its name is where its pods' names begin
-    (their logs' file names, `kubectl get pods` rows), or no pod is named at all."""
+    (:data:`JOB_SUCCEEDED`), and the job is this bundle's: every pod the bundle names (its logs'
+    file names, `kubectl get pods` rows) is one of a job that succeeded, and no word says that a
+    job of that name failed (:data:`JOB_FAILED`: a rerun under the same name; one that names no job
+    leaves it unknown which)."""
     jobs = {job for f in findings if f.rule == JOB_SUCCEEDED and (job := f.field("job"))}
-    if not jobs:
+    if not jobs or any(f.rule == JOB_FAILED and (f.field("job") is None or f.field("job") in jobs) for f in findings):
         return False
     pods = {Path(s.file.display).name for s in scans if s.file.kind is FileKind.RANK_LOG}
     pods |= {pod for f in findings if f.rule == POD_PLACEMENT and (pod := f.field("pod"))}
-    named = [p for p in pods if re.search(r"-(?:master|worker|launcher|leader)-[0-9]", p)]
-    return not named or any(p.startswith(job + "-") for p in named for job in jobs)  # (else another job's, in a namespace's events)
+    of_jobs = [re.compile(r"(?:^|[^a-z0-9])" + re.escape(job) + _REPLICA) for job in jobs]
+    # (a pod of another job: a namespace's events, or several jobs' pods)
+    return all(any(j.search(p) for j in of_jobs) for p in pods if re.search(_REPLICA, p))
 
 
 def _slurm_job_completed(findings: Sequence[Finding], scans: Sequence[FileScan]) -> bool:
@@ -1613,31 +1621,81 @@ def _slurm_job_completed(findings: Sequence[Finding], scans: Sequence[FileScan])
     return len(jobs) == 1 and outputs <= jobs
 
 
-def _launched_workers_succeeded(findings: Sequence[Finding]) -> bool:
-    """DeepSpeed's launcher says worker processes exited with status 0 (:data:`WORKER_SUCCEEDED`,
-    two or more) and of none that it failed: every process it saw end ended well."""
-    return sum(f.rule == WORKER_SUCCEEDED for f in findings) >= 2 and not any(f.rule in _WORKER_FAILED for f in findings)
+def _launched_workers_succeeded(findings: Sequence[Finding]) -> list[Finding]:
+    """DeepSpeed's launcher's words that worker processes exited with status 0
+    (:data:`WORKER_SUCCEEDED`, two or more), where it says of none that it failed; else none."""
+    marks = [f for f in findings if f.rule == WORKER_SUCCEEDED]
+    return marks if len(marks) >= 2 and not any(f.rule in _WORKER_FAILED for f in findings) else []
+
+
+LAST_STATE_LINES = 6  # lines from `kubectl describe pod`'s "Last State:" to its exit code, at most
+
+
+def _in_last_state(f: Finding, by_file: Mapping[str, FileScan]) -> bool:
+    """``f`` is read in `kubectl describe pod`'s "Last State:" block: the exit of the pod's
+    earlier container, an earlier attempt's."""
+    scan = by_file.get(f.file or "")
+    if scan is None or f.line is None:
+        return False
+    for k in range(1, LAST_STATE_LINES + 1):
+        text = tail_line(scan, f.line - k).strip()
+        if text.startswith("Last State:"):
+            return True
+        if text.startswith("State:"):
+            return False
+    return False
+
+
+def _a_process_failed(findings: Sequence[Finding], scans: Sequence[FileScan]) -> bool:
+    """A launcher or the scheduler says a process of the job's last attempt (or of no known
+    attempt) ended with an error (torchrun's exit codes and ChildFailedError, srun's task lines,
+    mpirun's; not the SIGTERM of a teardown) or that the scheduler stopped it (its time limit, a
+    preemption), not in a pod's earlier container's log (``--previous``) nor its "Last State"
+    (:func:`_in_last_state`): whatever else says the job ended well (a batch script's last command, another
+    stage's launcher) is not the word on this process."""
+    last = max((f.attempt for f in findings if f.attempt is not None), default=None)
+    by_file = {s.file.display: s for s in scans}
+    return any(f.attempt in (None, last) and not _PREVIOUS_CONTAINER.search(f.file or "") and (
+        f.rule in _OUTSIDE_STOPS or (f.rule in _EXITS and f.field("exitcode") not in ("0", "-15")
+                                     and f.field("signal") not in ("SIGTERM", "Terminated")))
+        and not _in_last_state(f, by_file) for f in findings)
 
 
 def demote_before_job_success(findings: Sequence[Finding], scans: Sequence[FileScan]) -> list[Finding]:
     """``findings`` made context (cause none) where the job's orchestrator says the whole job
     ended well: a Kubernetes training operator's word that it completed successfully
     (:func:`_k8s_job_succeeded`), or Slurm's accounting of every step COMPLETED 0:0
-    (:func:`_slurm_job_completed`), or DeepSpeed's launcher's of every worker process exiting well
-    (:func:`_launched_workers_succeeded`). Whatever its processes printed on the way (a caught OOM, a
-    store's reset at the end, a restarted pod's earlier failure) did not stop it. A GPU, its
-    memory or its links failing is kept (the node is still bad for the next job), and so is a
-    straggler (slow, not dead); a traceback's or a stack dump's last words, read as a failure only
-    where nothing else is, go."""
-    if not (_k8s_job_succeeded(findings, scans) or _slurm_job_completed(findings, scans)
-            or _launched_workers_succeeded(findings)):
+    (:func:`_slurm_job_completed`); or, for what came before them, DeepSpeed's launcher's words
+    that every worker process it saw end exited well (:func:`_launched_workers_succeeded`: in
+    their file, the lines before the last of them; in another, what is stamped no later). Whatever
+    its processes printed on the way (a caught OOM, a store's reset at the end, a restarted pod's
+    earlier failure) did not stop it. Not where a launcher or the scheduler says a process of it
+    failed (:func:`_a_process_failed`). A GPU, its memory or its links failing is kept (the node is
+    still bad for the next job), and so is a straggler (slow, not dead); a traceback's or a stack
+    dump's last words, read as a failure only where nothing else is, go."""
+    if _a_process_failed(findings, scans):
         return list(findings)
+    marks: list[Finding] = []
+    if not (_k8s_job_succeeded(findings, scans) or _slurm_job_completed(findings, scans)):
+        marks = _launched_workers_succeeded(findings)
+        if not marks:
+            return list(findings)
+    last_line = {m.file: max(n.line or 0 for n in marks if n.file == m.file) for m in marks}
+    last_time = max((m.time for m in marks if m.time is not None), default=None)
+
+    def before(f: Finding) -> bool:
+        if not marks:
+            return True
+        if f.file in last_line:
+            return f.line is not None and f.line < last_line[f.file]
+        return f.time is not None and last_time is not None and f.time <= last_time
 
     def failed(f: Finding) -> bool:
-        return f.role is not Role.CONTEXT and f.cause not in GPU_FAULTS and f.cause is not Cause.STRAGGLER
+        return (f.role is not Role.CONTEXT and f.cause not in GPU_FAULTS and f.cause is not Cause.STRAGGLER
+                and before(f))
 
     return [dataclasses.replace(f, role=Role.CONTEXT, cause=None) if failed(f) else f
-            for f in findings if f.rule not in _LAST_WORDS_ONLY]
+            for f in findings if not (f.rule in _LAST_WORDS_ONLY and before(f))]
 
 
 def demote_after_success(findings: Sequence[Finding]) -> list[Finding]:

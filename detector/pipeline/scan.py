@@ -55,7 +55,8 @@ def _no_clock(buf: bytes, start: int, end: int) -> bool:
 
 # a table's row of a GPU's state (nvidia-smi's GPU the driver can no longer query): the state
 # when the table was printed, since some time before, no event at the time of a stamp above it
-# (the table's header, printed an hour after the job's end): it takes no time from the lines before
+# (the table's header, printed an hour after the job's end): it takes no time from the lines before,
+# where its text holds one table (a monitor's tables every half hour each tell their own time)
 _STATE_ROWS = frozenset({"xid.smi_gpu_err", "xid.smi_gpu_ecc_err"})
 # a traceback's header keeps the line before it (field line_before): a program's word that it
 # caught the exception and retries ("upload failed (attempt 1/5), retrying in 30s"), read where
@@ -460,8 +461,8 @@ def process_buffer(buf: bytes, start: int, end: int, base_line: int, scan: FileS
         ev, stamp = parser.event_of(pre, raw, line_no, None)
         if stamp is not None and stamp.host:
             scan.hosts.add(stamp.host)
-        if ev.time is None and (stamp is None or stamp.since_boot is None) and not all(
-                m.rule.id in _STATE_ROWS for m in kept):
+        if ev.time is None and (stamp is None or stamp.since_boot is None) and not (
+                all(m.rule.id in _STATE_ROWS for m in kept) and buf.count(b"NVIDIA-SMI ", start, end) <= 1):
             if untimed is None:
                 untimed = _no_clock(buf, start, end)
             inherited = None if untimed else _lookback_time(buf, off, start, parser, lookback_memo)
