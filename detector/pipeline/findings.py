@@ -1486,6 +1486,31 @@ def demote_store_loss_before_destroy(findings: Sequence[Finding]) -> list[Findin
             if f.rule == STORE_GONE and f.rank is not None and f.rank in destroyed else f for f in findings]
 
 
+PG_NOT_DESTROYED = "torch.pg_not_destroyed_at_exit"  # rules/torch.yaml
+
+
+def demote_store_loss_after_exit_warning(findings: Sequence[Finding]) -> list[Finding]:
+    """``findings`` with a rank's loss of the store (:data:`STORE_GONE`, a reset of its store
+    connection) made context where the same rank said before it, in the same file, that its
+    process is exiting without destroy_process_group() (:data:`PG_NOT_DESTROYED`, printed at the
+    interpreter's end): its heartbeat monitor lost the store as the others left, after its own
+    work was done. (Whatever made it exit, an exception of its own or another rank's, is read from
+    its other lines.)"""
+    exiting: dict[tuple[str | None, int], int] = {}
+    for f in findings:
+        if f.rule == PG_NOT_DESTROYED and f.rank is not None and f.line is not None:
+            key = (f.file, f.rank)
+            exiting[key] = min(exiting.get(key, f.line), f.line)
+    if not exiting:
+        return list(findings)
+
+    def after_exit(f: Finding) -> bool:
+        return (f.rule in (STORE_GONE, RULE_RESET) and f.rank is not None and f.line is not None
+                and f.role is not Role.CONTEXT and exiting.get((f.file, f.rank), f.line) < f.line)
+
+    return [dataclasses.replace(f, role=Role.CONTEXT, cause=None) if after_exit(f) else f for f in findings]
+
+
 def demote_store_loss_after_completion(findings: Sequence[Finding], scans: Sequence[FileScan]) -> list[Finding]:
     """``findings`` with a rank's heartbeat failing to reach the store made context where its
     file said before it that training completed, with no progress between: the store's host (rank

@@ -226,3 +226,26 @@ def test_two_data_parallel_groups_numbering_their_own_allreduces_are_no_size_mis
     lines = _dp_timeout(0, 0, 1, 55551383) + _dp_timeout(2, 1, 1, 490527864)
     seen = incidents_of(tmp_path / "one", {"train.log": lines}, ruleset)
     assert seen and seen[0].cause is Cause.COLLECTIVE_MISMATCH
+
+
+def _exit_warning(rank: int) -> str:
+    return (f"[rank{rank}]:[W510 13:52:57.009112658 ProcessGroupNCCL.cpp:1524] Warning: WARNING: destroy_process_group()"
+            " was not called before program exit, which can leak resources. For more info, please see"
+            " https://pytorch.org/docs/stable/distributed.html#shutdown (function operator())\n")
+
+
+_STORE_LOST = ("[rank3]:[W510 13:52:58.205932053 TCPStore.cpp:125] [c10d] recvValue failed on SocketImpl(fd=105,"
+               " addr=[host]:35952, remote=[host]:37127): Failed to recv, got 0 bytes. Connection was likely closed. Did"
+               " the remote server shutdown or crash?\n"
+               "[rank3]:[W510 13:52:58.208518267 ProcessGroupNCCL.cpp:1771] [PG ID 0 PG GUID 0(default_pg) Rank 3] Failed"
+               " to check the \"should dump\" flag on TCPStore, (maybe TCPStore server has shut down too early), with"
+               " error: Failed to recv, got 0 bytes.\n")
+
+
+def test_a_ranks_store_lost_after_it_said_its_process_is_exiting_is_its_teardown(tmp_path, ruleset: RuleSet) -> None:
+    steps = "".join(f"[actor=<root>] step {k}  loss=-634.5520  reward_mean=-0.140  dt=18.1s\n" for k in range(1190, 1200))
+    out = steps + "".join(_exit_warning(r) for r in range(4)) + _STORE_LOST
+    assert incidents_of(tmp_path, {"run.log": out}, ruleset) == []
+    # before its own word that it exits, the same loss is not its teardown
+    out = steps + _STORE_LOST + "".join(_exit_warning(r) for r in range(4))
+    assert incidents_of(tmp_path / "before", {"run.log": out}, ruleset) != []
