@@ -138,6 +138,14 @@ def _timeouts_in_different_collectives(collateral: Sequence[Finding], facts: Run
         # before its timeout is kept)
         common = timeouts.most_common(1)[0][0]
         timed = [f for f in timed if f.field("timeout_ms") in (common, None)]
+    groups = _groups_named(timed, {f.rank for f in timed if f.rank is not None})
+    named = Counter(g for gs in groups.values() for g in gs)
+    if len(named) > 1:
+        # (ranks of several process groups, each calling and numbering its own collectives:
+        # compared within the group most of them name, on the lines that name it or none)
+        main = max(sorted(named), key=lambda g: named[g])
+        timed = [f for f in timed if f.rank is not None and (not groups.get(f.rank) or main in groups[f.rank])
+                 and ((pg := _PG_ID.search(f.text)) is None or _group_key(pg) == main)]
     for f in timed:
         op, seq = f.field("op") or "", small_int(f.field("seq"), digits=18) or 0
         if f.rank is not None and (f.rank not in last or seq < last[f.rank][1]):
@@ -157,8 +165,6 @@ def _timeouts_in_different_collectives(collateral: Sequence[Finding], facts: Run
                       0.6 if rank is not None else 0.45, facts,
                       inferred_by=f"the ranks timed out in the same collective #{seq} with different sizes ({sizes_text}): "
                                   "they passed tensors of different sizes to it")
-    if len(set().union(*groups.values()) if groups else set()) > 1:
-        return None  # (ranks of different process groups: each calls and numbers its own collectives)
     sized = {r: (f"{op}({f.field('numel_in')})", seq, f) for r, (op, seq, f) in last.items()
              if f.field("numel_in") is not None}
     if len({seq for _op, seq, _f in last.values()}) == 1 and len(sized) >= 2:

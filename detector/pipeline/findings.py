@@ -1301,30 +1301,23 @@ CHAIN_LINES = 60  # lines of a chained exception's traceback after its first exc
 _CHAINED_INTO = re.compile(r"During handling of the above exception|The above exception was the direct cause")
 
 
-def _chain_end(scan: FileScan, line: int) -> int:
+def _chain_end(scan: FileScan, line: int, text_of: Callable[[FileScan, int], str] = tail_line) -> int:
     """The last line of the exception chain whose first exception line is ``line`` (the line
-    itself where no chained traceback follows it)."""
+    itself where no chained traceback follows it); ``text_of`` reads a line (before the file's
+    tail, a line it cannot read ends the chain)."""
     end = line
     style = scan.parser.style if scan.parser is not None else PrefixStyle.BRACKETS
     for k in range(1, CHAIN_LINES + 1):
-        text = strip_prefix(tail_line(scan, line + k), style).message
+        raw = text_of(scan, line + k)
+        if not raw and line + k < scan.tail_first:
+            break
+        text = strip_prefix(raw, style).message
         if not text.strip():
             continue
         if not _CHAIN_LINE.search(text):
             break
         end = line + k
     return end
-
-
-def _may_be_rank(end: Finding, rank: int | None) -> bool:
-    """Whether a process's end (``end``) may be ``rank``'s: its rank, or its tasks' numbers where
-    srun names them ("tasks 120-127: Aborted"), or none known."""
-    if rank is None:
-        return True
-    if end.rank is not None:
-        return end.rank == rank
-    tasks = end.field("task")
-    return not tasks or rank in expand_ranks(tasks)
 
 
 def demote_retried_exceptions(findings: Sequence[Finding], scans: Sequence[FileScan]) -> list[Finding]:
@@ -1339,9 +1332,11 @@ def demote_retried_exceptions(findings: Sequence[Finding], scans: Sequence[FileS
     retry takes that warning's time: the launcher's word on its rank's exit, or the job's end
     with nothing else to explain it, keeps it the failure.) A chained exception's word is the one
     before its first traceback; before the file's tail, the lines a traceback's header kept (the
-    one before it, the ones after it) are read for the word and for the progress after it. A
-    process's end that another rank's end came before (srun's teardown of a crash elsewhere) is
-    no end of the exception's."""
+    one before it, the ones after it) are read for the word (its own rank's line) and for the
+    progress after it (its own rank's lines, or lines of no rank). A process's end by a signal from
+    outside (NCCL's watchdog's abort, srun's teardown after a crash elsewhere) is no end of the
+    exception's where its own rank trained on after the exception; nor is an exception retried
+    where the other ranks' watchdogs timed out later, each but its rank's (it was not there)."""
     by_file = {s.file.display: s for s in scans}
     headers = sorted((f for f in findings if f.rule == TRACEBACK and f.line is not None), key=lambda f: f.line or 0)
 
@@ -1350,19 +1345,28 @@ def demote_retried_exceptions(findings: Sequence[Finding], scans: Sequence[FileS
         return next((h for h in reversed(headers) if h.file == f.file and h.rank == f.rank
                      and line - ANNOUNCED_TRACEBACK <= (h.line or 0) < line), None)
 
+    kept_lines: dict[str, dict[int, str]] = {}
+
     def text_at(scan: FileScan, line: int) -> str:
         # (a line of the file's tail; or, before it, one that a traceback's header kept: the line
         # before it, or one of the lines after it)
         text = tail_line(scan, line)
         if text or line >= scan.tail_first:
             return text
-        for h in headers:
-            if h.file == scan.file.display and h.line is not None:
-                if h.line == line + 1:
-                    return h.field("line_before") or ""
-                if h.line < line <= h.line + len(h.context):
-                    return h.context[line - h.line - 1]
-        return ""
+        display = scan.file.display
+        if display not in kept_lines:
+            kept: dict[int, str] = {}
+            for h in headers:
+                if h.file == display and h.line is not None and h.line <= scan.tail_first:
+                    kept.setdefault(h.line - 1, h.field("line_before") or "")
+                    for k, context in enumerate(h.context, start=h.line + 1):
+                        kept.setdefault(k, context)
+            kept_lines[display] = kept
+        return kept_lines[display].get(line, "")
+
+    def rank_of(scan: FileScan, text: str) -> int | None:
+        style = scan.parser.style if scan.parser is not None else PrefixStyle.BRACKETS
+        return strip_prefix(text, style).rank
 
     def chain_start(header: Finding, scan: FileScan) -> Finding:
         # (the first traceback of a chain: "During handling of the above exception, another
@@ -1394,10 +1398,13 @@ def demote_retried_exceptions(findings: Sequence[Finding], scans: Sequence[FileS
         header = header_of(f)
         if header is not None:
             header = chain_start(header, scan)
-        said = text_at(scan, header.line - 1)[-200:] if header is not None and header.line is not None else ""
+        said = text_at(scan, header.line - 1) if header is not None and header.line is not None else ""
+        if header is not None and header.rank is not None and rank_of(scan, said) not in (None, header.rank):
+            said = ""  # (another rank's line, printed just before: "Rank 0 Skipping step" before rank 13's traceback)
+        said = said[-200:]
         # (or its word right after the exception: "metrics upload failed, retrying later (training
         # is not affected)", a chained exception's last line before it)
-        end = _chain_end(scan, f.line)
+        end = _chain_end(scan, f.line, text_at)
         after = [tail_line(scan, end + k)[-200:] for k in range(1, RETRY_WORD_AFTER + 1)]
         if (_RETRIES.search(said) and not _LAST_TRY.search(said)) or any(
                 _RETRIES_AFTER.search(text) and not _LAST_TRY.search(text) for text in after):
@@ -1426,12 +1433,24 @@ def demote_retried_exceptions(findings: Sequence[Finding], scans: Sequence[FileS
                       and (f.role is Role.COLLATERAL or (f.role is Role.INITIATOR and f.cause is not None))
                       and (f.file, f.line) not in borrowed]
 
-    def after_anothers(end: Finding, f: Finding) -> bool:
-        # (a process's end that another rank's came before in the same file, after the exception:
-        # the teardown of that other rank's failure, no end the exception brought)
-        return end.file == f.file and end.line is not None and any(
-            g.file == f.file and g.line is not None and (f.line or 0) < g.line < end.line and not _may_be_rank(g, f.rank)
-            for g in ended)
+    def signalled(end: Finding) -> bool:
+        # (a process ended by a signal from outside: NCCL's watchdog's abort, a launcher's or the
+        # scheduler's kill; an exception ends its process with an exit code of its own)
+        code = small_int((end.field("exitcode") or "").lstrip("-"))
+        return bool(end.field("signal")) or (end.field("exitcode") or "").startswith("-") or (code is not None and code >= 128)
+
+    def own_progress(f: Finding, chain_end: int) -> int:
+        # (the exception's own rank training on after it, in a file of several ranks' lines)
+        scan = by_file.get(f.file or "")
+        if scan is None or f.rank is None or f.time is None or not scan.prefix_ranks:
+            return 0
+        if chain_end >= scan.tail_first:
+            return own_progress_stamped_after(scan, chain_end, f.rank, f.time, enough=RETRIED_STEPS)
+        header = candidates.get(id(f))
+        if header is None or header.line is None:
+            return 0
+        return sum(1 for k, text in enumerate(header.context, start=header.line + 1)
+                   if k > chain_end and rank_of(scan, text) == f.rank and is_progress(text))
 
     def went_on(f: Finding) -> bool:
         # (the progress counted is what came before the next failure of its file with a time of
@@ -1441,12 +1460,22 @@ def demote_retried_exceptions(findings: Sequence[Finding], scans: Sequence[FileS
         if not finished and not any(g.time is not None and g.time > f.time for g in later_failures) and not any(
                 line > (f.line or 0) for line, _time in failing.get(f.file, ())):
             return False  # (nothing failed after it: not with a time of its own, nor later in its file)
-        if any(_may_be_rank(e, f.rank) and ((e.file == f.file and (e.line or 0) > (f.line or 0))
-                                             or (e.time is not None and e.time > f.time)) and not after_anothers(e, f)
-               for e in ended):
+        # (the others' watchdogs timed out later, each rank but the exception's: it was not there)
+        waited = {g.rank for g in later_failures if g.time is not None and g.time > f.time and g.rank is not None
+                  and any(w in g.rule for w in ("timeout", "watchdog"))}
+        if len(waited) >= 2 and f.rank is not None and f.rank not in waited:
             return False
         # (what its own chain of exceptions holds, the chained exception's lines, is not another failure)
         chain_end = chain_ends.get(id(f), f.line or 0)
+        own = None  # (its own rank's progress after it, counted where an end by a signal asks)
+        for e in ended:
+            if (e.rank is None or f.rank is None or e.rank == f.rank) and (
+                    (e.file == f.file and (e.line or 0) > (f.line or 0)) or (e.time is not None and e.time > f.time)):
+                if not signalled(e):
+                    return False
+                own = own_progress(f, chain_end) if own is None else own
+                if own < RETRIED_STEPS:
+                    return False  # (killed from outside with no step of its own after the exception)
         until = min((time for line, time in failing.get(f.file, ()) if line > chain_end and time is not None
                      and (f.file, line) not in borrowed), default=None)
         if any(progress_lines_after(s, f.time, enough=RETRIED_STEPS, before=until) >= RETRIED_STEPS for s in rank_logs):
@@ -1459,7 +1488,8 @@ def demote_retried_exceptions(findings: Sequence[Finding], scans: Sequence[FileS
             return False
         next_failure = min((line for line, _time in failing.get(f.file, ()) if line > chain_end), default=None)
         kept = [text for k, text in enumerate(header.context, start=header.line + 1)
-                if chain_end < k and (next_failure is None or k < next_failure)]
+                if chain_end < k and (next_failure is None or k < next_failure)
+                and rank_of(scan, text) in (None, f.rank)]  # (its own rank's lines, or lines of no rank)
         return sum(map(is_progress, kept)) >= RETRIED_STEPS
 
     retried = {id(f) for f in findings if id(f) in candidates and went_on(f)}

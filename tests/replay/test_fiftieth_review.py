@@ -1,11 +1,13 @@
 """Run folders a helper reviewer built against the fiftieth session's changes, where a new reading
-had turned a right diagnosis wrong (each mended): a job's word that it ended well that is not the
+had turned a right diagnosis wrong (each mended), by two reviewers: a job's word that it ended well that is not the
 word on the failed process - Slurm's accounting of a batch script whose last command exited 0
 after torchrun failed, a training operator's success of another job (a name that begins this
 job's pods' names, the same name run again and failed, a namespace's other job), DeepSpeed's
 workers exiting well before a later stage failed; a DeepSpeed exit line whose arguments hold
-brackets; a step-time summary whose "slowest=1.43s" was read as rank 1; and an nvidia-smi
-monitor's tables read as one table's state."""
+brackets; a step-time summary whose "slowest=1.43s" was read as rank 1; an nvidia-smi
+monitor's tables read as one table's state; an exception that ended its rank read as retried
+(another rank's word before it, other ranks' progress after it, the teardown's aborts); and a
+mismatch within one process group missed where several groups timed out."""
 
 from __future__ import annotations
 
@@ -66,3 +68,42 @@ def test_an_nvidia_smi_monitors_tables_each_tell_their_own_time(ruleset: RuleSet
     gpu = [i for i in report.incidents if i.cause is Cause.GPU_HARDWARE]
     assert oom and oom[0].initiator.rank == 0
     assert gpu and gpu[0].first_evidence_time is not None and gpu[0].first_evidence_time.hour == 11
+
+
+@pytest.mark.parametrize(("run", "cause", "rank"), [
+    # rank 5's evaluation ran out of memory, it said it retries with a smaller batch and the retry
+    # ran out too; rank 0 evaluated on, the others hung in the metrics' all-reduce. srun printed
+    # rank 5's end after the others' aborts, or within a range of aborted tasks, or the user
+    # cancelled the hung step
+    ("srun_eval_oom_retry_failed_rank_exits_last", Cause.CUDA_OOM, 5),
+    ("srun_eval_oom_rank_in_aborted_range", Cause.CUDA_OOM, 5),
+    ("srun_eval_oom_retry_failed_then_user_cancel", Cause.CUDA_OOM, 5),
+    # one torchrun a node under srun: srun's task numbers are nodes, not ranks
+    ("torchrun_per_node_keyerror_after_skipping", Cause.PYTHON_EXCEPTION, 5),
+    ("torchrun_per_node_oom_retry_outside_except", Cause.CUDA_OOM, 5),
+    ("torchrun_oom_retry_failed_no_srun_lines", Cause.CUDA_OOM, 5),
+    # rank 13's fatal IndexError just after rank 0's "Skipping step" line; the aborts' stacks
+    # push both out of the file's tail (the other ranks' steps after it, stamped late too)
+    ("pretail_overflow_skipping_before_fatal_traceback", Cause.PYTHON_EXCEPTION, 13),
+    ("pretail_late_flushed_step_lines", Cause.PYTHON_EXCEPTION, 13),
+])
+def test_an_exception_that_ended_its_rank_is_not_read_as_retried(run: str, cause: Cause, rank: int,
+                                                                 ruleset: RuleSet) -> None:
+    report = replay_path(DATA / run, ruleset)
+    assert report.incidents, run
+    first = report.incidents[0]
+    assert (first.cause, first.initiator.rank) == (cause, rank), (run, first.cause, first.initiator.rank)
+
+
+@pytest.mark.parametrize(("run", "rank"), [
+    # two data-parallel groups (GUID 1 and 2) each with the same mismatch at #10642
+    ("pg_two_dp_groups_op_mismatch", None),
+    # rank 3's extra all-gather in the default group, ranks 0-2's metrics all-reduce of group 1
+    # timing out too
+    ("pg_default_mismatch_plus_subgroup_timeout", 3),
+])
+def test_a_mismatch_within_one_process_group_is_read_where_several_groups_time_out(run: str, rank: int | None,
+                                                                                  ruleset: RuleSet) -> None:
+    report = replay_path(DATA / run, ruleset)
+    assert report.incidents and report.incidents[0].cause is Cause.COLLECTIVE_MISMATCH
+    assert report.incidents[0].initiator.rank == rank
