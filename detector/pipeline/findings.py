@@ -1706,8 +1706,8 @@ def _a_process_failed(findings: Sequence[Finding], scans: Sequence[FileScan]) ->
     attempt) ended with an error (torchrun's exit codes and ChildFailedError, srun's task lines,
     mpirun's; not the SIGTERM of a teardown) or that the scheduler stopped it (its time limit, a
     preemption), not in a pod's earlier container's log (``--previous``) nor its "Last State"
-    (:func:`_in_last_state`): whatever else says the job ended well (a batch script's last command, another
-    stage's launcher) is not the word on this process."""
+    (:func:`_in_last_state`): whatever else says the job ended well (a batch script's last
+    command, another stage's launcher) is not the word on this process."""
     last = max((f.attempt for f in findings if f.attempt is not None), default=None)
     by_file = {s.file.display: s for s in scans}
     return any(f.attempt in (None, last) and not _PREVIOUS_CONTAINER.search(f.file or "") and (
@@ -1728,13 +1728,13 @@ def demote_before_job_success(findings: Sequence[Finding], scans: Sequence[FileS
     failed (:func:`_a_process_failed`). A GPU, its memory or its links failing is kept (the node is
     still bad for the next job), and so is a straggler (slow, not dead); a traceback's or a stack
     dump's last words, read as a failure only where nothing else is, go."""
-    if _a_process_failed(findings, scans):
-        return list(findings)
     marks: list[Finding] = []
     if not (_k8s_job_succeeded(findings, scans) or _slurm_job_completed(findings, scans)):
         marks = _launched_workers_succeeded(findings)
         if not marks:
             return list(findings)
+    if _a_process_failed(findings, scans):  # (read last: it may read files' tails again)
+        return list(findings)
     last_line = {m.file: max(n.line or 0 for n in marks if n.file == m.file) for m in marks}
     last_time = max((m.time for m in marks if m.time is not None), default=None)
 
