@@ -165,8 +165,8 @@ def _timeouts_in_different_collectives(collateral: Sequence[Finding], facts: Run
                       0.6 if rank is not None else 0.45, facts,
                       inferred_by=f"the ranks timed out in the same collective #{seq} with different sizes ({sizes_text}): "
                                   "they passed tensors of different sizes to it")
-    sized = {r: (f"{op}({f.field('numel_in')})", seq, f) for r, (op, seq, f) in last.items()
-             if f.field("numel_in") is not None}
+    sized = {r: (f"{op}({f.field('numel_in')})" if op in _SAME_SIZE_OPS else op, seq, f)
+             for r, (op, seq, f) in last.items() if f.field("numel_in") is not None}  # (an all-to-all's splits differ)
     if len({seq for _op, seq, _f in last.values()}) == 1 and len(sized) >= 2:
         # all at one sequence number: the same collective with another size is another collective,
         # among the ranks whose lines say their size (a line cut before it, an older torch's, tells

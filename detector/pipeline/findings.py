@@ -1462,7 +1462,7 @@ def demote_retried_exceptions(findings: Sequence[Finding], scans: Sequence[FileS
             return False  # (nothing failed after it: not with a time of its own, nor later in its file)
         # (the others' watchdogs timed out later, each rank but the exception's: it was not there)
         waited = {g.rank for g in later_failures if g.time is not None and g.time > f.time and g.rank is not None
-                  and any(w in g.rule for w in ("timeout", "watchdog"))}
+                  and "timeout" in g.rule}  # (a wait that ran out: not a peer's loss the watchdog reported)
         if len(waited) >= 2 and f.rank is not None and f.rank not in waited:
             return False
         # (what its own chain of exceptions holds, the chained exception's lines, is not another failure)

@@ -335,10 +335,17 @@ def _add_worker_pid(idx: RunIndex, rank: int, text: str, host: str | None) -> No
     idx.pid_rank.setdefault((None, pid), rank)
 
 
+# a training operator's word on the whole job: its line names the operator's stream, no node of the
+# job ("@logStream": "kubeflow-training-operator" in a log platform's export)
+_CONTROL_PLANE = frozenset({"scheduler.k8s_job_succeeded", "scheduler.k8s_job_failed", "scheduler.k8s_job_evicted"})
+
+
 def _line_hosts(scan: FileScan) -> set[str]:
     """The hosts a combined log's lines name in their own prefixes (pdsh's "host: "): its matched
-    lines', and where those name fewer than two, its tail's (until two are found)."""
-    hosts = {hit.event.node for hit in scan.hits if hit.event.node}
+    lines' (not a training operator's word on the whole job), and where those name fewer than two,
+    its tail's (until two are found)."""
+    hosts = {hit.event.node for hit in scan.hits
+             if hit.event.node and not all(m.rule.id in _CONTROL_PLANE for m in hit.matches)}
     parser = scan.parser
     if len(hosts) < 2 and parser is not None and parser.style is PrefixStyle.HOST_LABEL:
         for raw in reversed(tail_of(scan)):

@@ -249,3 +249,11 @@ def test_a_ranks_store_lost_after_it_said_its_process_is_exiting_is_its_teardown
     # before its own word that it exits, the same loss is not its teardown
     out = steps + _STORE_LOST + "".join(_exit_warning(r) for r in range(4))
     assert incidents_of(tmp_path / "before", {"run.log": out}, ruleset) != []
+
+
+def test_an_all_to_alls_splits_of_different_sizes_are_no_mismatch(tmp_path, ruleset: RuleSet) -> None:
+    # an expert-parallel group's token dispatch: each rank sends what its router chose
+    lines = "".join(_dp_timeout(r, r, 40, numel).replace("OpType=ALLREDUCE", "OpType=ALLTOALL_BASE")
+                    for r, numel in ((0, 16777216), (1, 8388608), (2, 8388608), (3, 12582912)))
+    seen = incidents_of(tmp_path, {"train.log": lines}, ruleset)
+    assert seen and seen[0].cause is not Cause.COLLECTIVE_MISMATCH
