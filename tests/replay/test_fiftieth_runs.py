@@ -257,3 +257,8 @@ def test_an_all_to_alls_splits_of_different_sizes_are_no_mismatch(tmp_path, rule
                     for r, numel in ((0, 16777216), (1, 8388608), (2, 8388608), (3, 12582912)))
     seen = incidents_of(tmp_path, {"train.log": lines}, ruleset)
     assert seen and seen[0].cause is not Cause.COLLECTIVE_MISMATCH
+    # every rank's split the same but one rank's: that rank called another all-to-all
+    lines = "".join(_dp_timeout(r, r, 40, 8388608 if r != 2 else 4194304).replace("OpType=ALLREDUCE", "OpType=ALLTOALL_BASE")
+                    for r in range(5))
+    seen = incidents_of(tmp_path / "odd", {"train.log": lines}, ruleset)
+    assert seen and seen[0].cause is Cause.COLLECTIVE_MISMATCH and seen[0].rank == 2
