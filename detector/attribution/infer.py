@@ -167,9 +167,9 @@ def _timeouts_in_different_collectives(collateral: Sequence[Finding], facts: Run
                                   "they passed tensors of different sizes to it")
     # (an all-to-all's splits differ by design, a mixture of experts' token dispatch: its size tells
     # another collective only where every rank but one shares it, three or more of them)
-    splits = Counter(f.field("numel_in") for op, _seq, f in last.values() if op not in _SAME_SIZE_OPS)
+    splits = Counter(f.field("numel_in") for op, _seq, f in last.values() if op.startswith("ALLTOALL"))
     one_odd = len(splits) == 2 and min(splits.values()) == 1 and max(splits.values()) >= 3
-    sized = {r: (f"{op}({f.field('numel_in')})" if op in _SAME_SIZE_OPS or one_odd else op, seq, f)
+    sized = {r: (f"{op}({f.field('numel_in')})" if not op.startswith("ALLTOALL") or one_odd else op, seq, f)
              for r, (op, seq, f) in last.items() if f.field("numel_in") is not None}
     if len({seq for _op, seq, _f in last.values()}) == 1 and len(sized) >= 2:
         # all at one sequence number: the same collective with another size is another collective,
