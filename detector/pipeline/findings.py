@@ -1676,6 +1676,23 @@ def _slurm_job_completed(findings: Sequence[Finding], scans: Sequence[FileScan])
     return len(jobs) == 1 and outputs <= jobs
 
 
+GROUP_RESTART = "torch.elastic_group_restart"  # rules/torch.yaml: "Worker group FAILED. n/m attempts left"
+
+
+def _torchrun_job_succeeded(findings: Sequence[Finding], scans: Sequence[FileScan]) -> bool:
+    """torchrun's agent on every node of the run says its worker group finished well
+    (:data:`GROUP_SUCCEEDED`) and none restarted its workers (:data:`GROUP_RESTART`): in the one
+    attempt there was, every worker of every node exited 0 (a run of one node, or whose nodes are
+    not known, needs one agent's word)."""
+    marks = [f for f in findings if f.rule == GROUP_SUCCEEDED]
+    if not marks or any(f.rule == GROUP_RESTART for f in findings):
+        return False
+    nodes = {host_key(n) for s in scans if s.file.kind is FileKind.RANK_LOG and (n := s.file.node)}
+    # (an agent's own log holds no host in its lines: the node its file is named for)
+    names = {host_key(f.node or Path(f.file or "").stem) for f in marks}
+    return all(node in names for node in nodes)
+
+
 def _launched_workers_succeeded(findings: Sequence[Finding]) -> list[Finding]:
     """DeepSpeed's launcher's words that worker processes exited with status 0
     (:data:`WORKER_SUCCEEDED`, two or more), where it says of none that it failed; else none."""
@@ -1719,8 +1736,9 @@ def _a_process_failed(findings: Sequence[Finding], scans: Sequence[FileScan]) ->
 def demote_before_job_success(findings: Sequence[Finding], scans: Sequence[FileScan]) -> list[Finding]:
     """``findings`` made context (cause none) where the job's orchestrator says the whole job
     ended well: a Kubernetes training operator's word that it completed successfully
-    (:func:`_k8s_job_succeeded`), or Slurm's accounting of every step COMPLETED 0:0
-    (:func:`_slurm_job_completed`); or, for what came before them, DeepSpeed's launcher's words
+    (:func:`_k8s_job_succeeded`), Slurm's accounting of every step COMPLETED 0:0
+    (:func:`_slurm_job_completed`) or torchrun's agent on every node (:func:`_torchrun_job_succeeded`:
+    py-spy's dumps of a run that went on to finish are snapshots, no hang); or, for what came before them, DeepSpeed's launcher's words
     that every worker process it saw end exited well (:func:`_launched_workers_succeeded`: in
     their file, the lines before the last of them; in another, what is stamped no later). Whatever
     its processes printed on the way (a caught OOM, a store's reset at the end, a restarted pod's
@@ -1729,7 +1747,8 @@ def demote_before_job_success(findings: Sequence[Finding], scans: Sequence[FileS
     still bad for the next job), and so is a straggler (slow, not dead); a traceback's or a stack
     dump's last words, read as a failure only where nothing else is, go."""
     marks: list[Finding] = []
-    if not (_k8s_job_succeeded(findings, scans) or _slurm_job_completed(findings, scans)):
+    if not (_k8s_job_succeeded(findings, scans) or _slurm_job_completed(findings, scans)
+            or _torchrun_job_succeeded(findings, scans)):
         marks = _launched_workers_succeeded(findings)
         if not marks:
             return list(findings)
