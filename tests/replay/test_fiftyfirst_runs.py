@@ -1,6 +1,7 @@
 """The fifty-first session's runs: a job whose torchrun agents on every node say their worker
 groups finished well, with the py-spy dumps an operator took while it ran (snapshots of a live
-job, no hang)."""
+job, no hang); and TensorRT-LLM's words for a custom all-reduce on GPUs that cannot reach each
+other's memory."""
 
 from __future__ import annotations
 
@@ -64,4 +65,14 @@ def test_a_group_that_an_agent_restarted_is_no_clean_finish(tmp_path, ruleset: R
               for i, node in enumerate(("gpu-h100-004", "gpu-h100-006"))}
     seen = incidents_of(tmp_path, _run(agents), ruleset)
     assert seen and seen[0].cause is Cause.HANG
+
+
+def test_tensorrt_llm_custom_all_reduce_without_peer_access(tmp_path, ruleset: RuleSet) -> None:
+    out = (" ]# mpirun -n 2 --allow-run-as-root /app/tensorrt_llm/benchmarks/cpp/gptSessionBenchmark --engine_dir"
+           " ./trt/fp16 --batch_size 8\n"
+           "[TensorRT-LLM][ERROR] [TensorRT-LLM][ERROR] CUDA runtime error in error: peer access is not supported"
+           " between these two devices\n")
+    seen = incidents_of(tmp_path, {"console.log": out}, ruleset)
+    assert seen and seen[0].cause is Cause.PYTHON_EXCEPTION
+    assert any("peer access is not supported" in e for e in seen[0].evidence) and not seen[0].drain
 
