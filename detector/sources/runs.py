@@ -667,7 +667,10 @@ _LINE_TASK = re.compile(r"^(?: {0,6}(\d{1,6}): |\[\d{1,6},(\d{1,6})\]<std(?:out|
 
 # a launcher's own lines (DeepSpeed's launch.py, torchrun's agent): the file is a node's launcher
 # log, whatever number its name ends in
-_LAUNCHER_LINE = re.compile(r"\[launch\.py:\d+:(?:main|sigkill_handler)\]|torch\.distributed\.elastic\.agent|torch\.distributed\.run:")
+# (torchrun's own lines: its logger's names, or since torch 2.2 glog's source paths,
+# "W0605 08:32:50.547000 386933 torch/distributed/run.py:779] Setting OMP_NUM_THREADS ...")
+_LAUNCHER_LINE = re.compile(r"\[launch\.py:\d+:(?:main|sigkill_handler)\]|torch\.distributed\.elastic\.agent|torch\.distributed\.run:"
+                            r"|torch/distributed/(?:run\.py|elastic/(?:agent|multiprocessing)/[a-z_/]{1,60}\.py):[0-9]{1,5}\]")
 
 
 def _not_one_rank(name: str, lines: list[str], hosts: set[str], rank: int | None = None) -> bool:
