@@ -84,6 +84,11 @@ _CTIME = re.compile(
 _KMSG = re.compile(r"(?P<pri>\d{1,3}),(?P<seq>\d{1,20}),(?P<us>\d{1,16}),[^;]*;")
 # torchelastic summary time: 2026-06-08_19:04:45
 _ELASTIC = re.compile(r"(?P<y>\d{4})-(?P<mo>\d{2})-(?P<d>\d{2})_(?P<h>\d{2}):(?P<mi>\d{2}):(?P<s>\d{2})")
+# dates with slashes: MMEngine's logger (and Go's log package), "2024/01/24 02:46:39 - mmengine - INFO - ...";
+# Hugging Face's example scripts (datefmt "%m/%d/%Y %H:%M:%S"), "07/14/2024 15:49:32 - INFO - __main__ - ..."
+# (a first number past 12 is a day: the same clock under a day-first locale)
+_SLASHED = re.compile(r"(?:(?P<y>\d{4})/(?P<mo>\d{2})/(?P<d>\d{2})|(?P<a>\d{2})/(?P<b>\d{2})/(?P<y2>\d{4}))"
+                      r"[ T](?P<h>\d{2}):(?P<mi>\d{2}):(?P<s>\d{2})(?:[.,](?P<frac>\d{1,9}))?")
 
 
 def _frac(value: str | None) -> int:
@@ -302,6 +307,15 @@ def _parse_time(text: str, *, year: int | None, pos: int) -> Stamp | None:
         if m:
             t = _safe(int(m["y"]), int(m["mo"]), int(m["d"]), int(m["h"]), int(m["mi"]), int(m["s"]), 0, UTC)
             return Stamp(t, None, None, m.end()) if t else None
+        m = _SLASHED.match(text, pos)
+        if m:
+            if m["y"]:
+                y, mo, d = int(m["y"]), int(m["mo"]), int(m["d"])
+            else:
+                a, b = int(m["a"]), int(m["b"])
+                y, mo, d = int(m["y2"]), *((b, a) if a > 12 else (a, b))
+            t = _safe(y, mo, d, int(m["h"]), int(m["mi"]), int(m["s"]), _frac(m["frac"]), UTC)
+            return Stamp(t, None, None, m.end()) if t else None
         return None
     if first == "[":
         m = _DMESG.match(text, pos)
@@ -377,6 +391,8 @@ def date_output(text: str) -> datetime | None:
 
 # (led by its literal "20", a fast search: what comes before it is checked after, as \b would)
 _ISO_YEAR = re.compile(r"(20\d{2})-\d{2}-\d{2}[T _]\d{2}:\d{2}")
+# (a date with slashes and its time: MMEngine's "2024/01/24 02:46:39", Hugging Face's "07/14/2024 15:49:32")
+_SLASHED_YEAR = re.compile(r"(?:(20\d{2})/[01]\d/[0-3]\d|[0-3]\d/[0-3]\d/(20\d{2})) \d{2}:\d{2}:\d{2}")
 # C's ctime (nvidia-smi's header, date(1), dmesg -T): "Sun Dec 29 17:58:42 2024"
 _CTIME_YEAR = re.compile(r"\b(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)"
                          r" [ 0-3]?\d \d{2}:\d{2}:\d{2}(?: [A-Z]{3,4})? (20\d{2})\b")
@@ -389,13 +405,18 @@ _BUILD_DATE = re.compile(r"(?:\bSMP|\bPREEMPT(?:_DYNAMIC)?|#\d{1,6}(?:-[\w.]{1,4
 
 def find_year(text: str) -> int | None:
     """The year of the first full date in ``text`` (to complete glog and syslog stamps): an ISO
-    date with its time; else C's ``ctime`` form, not a kernel's build date."""
+    date with its time; else a date with slashes and its time (MMEngine's, Hugging Face's); else
+    C's ``ctime`` form, not a kernel's build date."""
     for m in _ISO_YEAR.finditer(text):
         before = text[m.start() - 1] if m.start() else " "
         if not (before.isalnum() or before == "_"):
             return int(m.group(1))
     if _CLOCK_HINT.search(text) is None:
         return None  # (no time of day: no ctime date either)
+    for m in _SLASHED_YEAR.finditer(text):
+        before = text[m.start() - 1] if m.start() else " "
+        if not (before.isalnum() or before in "_/"):
+            return int(m.group(1) or m.group(2))
     for c in _CTIME_YEAR.finditer(text):
         start = text.rfind("\n", 0, c.start()) + 1
         if not _BUILD_DATE.search(text, start, c.start()):

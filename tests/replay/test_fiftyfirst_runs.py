@@ -1,7 +1,8 @@
 """The fifty-first session's runs: a job whose torchrun agents on every node say their worker
 groups finished well, with the py-spy dumps an operator took while it ran (snapshots of a live
-job, no hang); and TensorRT-LLM's words for a custom all-reduce on GPUs that cannot reach each
-other's memory."""
+job, no hang); TensorRT-LLM's words for a custom all-reduce on GPUs that cannot reach each
+other's memory; and dates written with slashes (Hugging Face's example scripts', MMEngine's) read
+as the times they are."""
 
 from __future__ import annotations
 
@@ -76,3 +77,29 @@ def test_tensorrt_llm_custom_all_reduce_without_peer_access(tmp_path, ruleset: R
     assert seen and seen[0].cause is Cause.PYTHON_EXCEPTION
     assert any("peer access is not supported" in e for e in seen[0].evidence) and not seen[0].drain
 
+
+def test_dates_with_slashes_are_times() -> None:
+    from detector.sources.timestamps import parse_timestamp
+
+    # Hugging Face's example scripts (month first; a first number past 12 is a day) and MMEngine's
+    hf = parse_timestamp("07/14/2024 15:49:32 - INFO - __main__ - Distributed environment: MULTI_GPU")
+    assert hf is not None and hf.time is not None and (hf.time.month, hf.time.day, hf.time.hour) == (7, 14, 15)
+    day_first = parse_timestamp("25/12/2024 10:11:12 - INFO - __main__ - x")
+    assert day_first is not None and day_first.time is not None and (day_first.time.month, day_first.time.day) == (12, 25)
+    mm = parse_timestamp("2024/01/24 02:46:39 - mmengine - INFO - Epoch(train)  [83][  50/2693]")
+    assert mm is not None and mm.time is not None and (mm.time.year, mm.time.month, mm.time.day) == (2024, 1, 24)
+    assert parse_timestamp("13/13/2024 10:11:12 - INFO - x") is None
+
+
+def test_an_earlier_process_app_fault_days_before_a_hugging_face_run(tmp_path, ruleset: RuleSet) -> None:
+    # the run's lines carry Hugging Face's dates: the kernel's Xid 13, two days before its first
+    # line and of another process, is the node's history
+    kern = ("Jul 12 22:44:50 den-pc kernel: nvidia-modeset: Loading NVIDIA Kernel Mode Setting Driver\n"
+            "Jul 12 22:44:56 den-pc kernel: NVRM: Xid (PCI:0000:01:00): 13, pid=215456, name=python, Graphics SM Warp"
+            " Exception on (GPC 1, TPC 0, SM 0): Out Of Range Address\n")
+    run = ("07/14/2024 15:49:32 - INFO - __main__ - Distributed environment: MULTI_GPU  Backend: nccl\n"
+           "den-pc:169763:169823 [0] NCCL INFO comm 0x5581 rank 0 nranks 2 cudaDev 0 busId 1000 - Init COMPLETE\n"
+           "den-pc:169775:169830 [1] NCCL INFO comm 0x5582 rank 1 nranks 2 cudaDev 1 busId 2000 - Init COMPLETE\n"
+           + "".join(f"07/14/2024 15:{50 + k}:10 - INFO - __main__ - epoch 0 step {k * 200} loss 1.{9 - k}\n"
+                     for k in range(6)))
+    assert incidents_of(tmp_path, {"syslog-kernel.txt": kern, "run.log": run}, ruleset) == []
