@@ -1,0 +1,36 @@
+"""Run folders helper reviewers built against the fifty-first session's changes, where a new
+reading had turned a right diagnosis wrong (each mended): a Neuron rank's only failure, XRT's
+"Bad StatusOr access" exception over a runtime status no rule names (bad input, NaN, a plain
+failure), read as no exception of its own; and an HCCL collective's failure with a result that is
+the rank's own (a driver's, a parameter's) read as a peer's."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from detector.replay import replay_path
+from detector.rules.engine import RuleSet
+from detector.types import Cause
+
+DATA = Path(__file__).parent / "data" / "review51"
+
+
+@pytest.mark.parametrize(("run", "cause", "rank"), [
+    # torch-neuronx 1.13 (XRT): rank 5's exception over status 1003 (NaN), then torchrun's teardown
+    ("neuron_xrt_torch113", Cause.PYTHON_EXCEPTION, 5),
+    # rank 2's status 1002 (bad input) two minutes before the others' collectives give up
+    ("neuron_bad_input_ranks", Cause.PYTHON_EXCEPTION, 2),
+    # rank 2's status 1 (a failure) first
+    ("neuron_status1_ranks", Cause.PYTHON_EXCEPTION, 2),
+    # rank 2's HCCL call fails with result 16 (the driver), the others time out half an hour later
+    ("hccl_drv_rank2", Cause.PYTHON_EXCEPTION, 2),
+    # every rank's HCCL call fails with result 1 (a parameter): the program's, read from rank 0
+    ("hccl_para_all_ranks", Cause.PYTHON_EXCEPTION, 0),
+])
+def test_review51_runs(run: str, cause: Cause, rank: int, ruleset: RuleSet) -> None:
+    report = replay_path(DATA / run, ruleset)
+    assert report.incidents, run
+    first = report.incidents[0]
+    assert first.cause is cause and first.initiator.rank == rank, (run, first.cause, first.initiator.rank)
