@@ -10,6 +10,7 @@ lines all come from one host)."""
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import json
 import os
@@ -962,11 +963,78 @@ def discover(target: Path, *, follow_symlinks: bool = False, archives: bool = Tr
         shown = ", ".join(str(p.relative_to(target)) for p in notes[:3]) + (", ..." if len(notes) > 3 else "")
         warnings.append(f"no file has a log's name: read {shown} as log text"
                         + (f" (the first {_MAX_NOTES} of {len(notes)})" if len(notes) > _MAX_NOTES else ""))
-    found = _first_of_ranked_siblings(_pytorchjob_ranks(found))
+    found = _first_of_ranked_siblings(_pytorchjob_ranks(_without_copies(found, warnings)))
     if not found:
         skipped = f"; left out: {'; '.join(warnings[:5])}" + (" ..." if len(warnings) > 5 else "") if warnings else ""
         raise InputError(str(target), "no log files found (looked for *.log, *.out, *.err, *.txt, *.jsonl, PBS's *.o<job>, kernel logs, torchrun log dirs, Jupyter notebooks, parts saved as *.out.tail or *.log.head, those gzip-, bzip2- or xz-compressed, and inside tar and zip archives; *.md, then any text file, when nothing else)" + skipped)
     return found, warnings
+
+
+COPY_MIN_BYTES = 256  # a file this small is no copy worth telling apart (an exit code, a hostfile)
+_COPY_PROBE = 4096  # bytes of each end compared before a whole file is
+
+
+def _without_copies(found: list[LogFile], warnings: list[str]) -> list[LogFile]:
+    """``found`` with each byte-for-byte copy of another file left out (a log attached twice, "train
+    (copy).log", a folder and its backup): read twice, its steps would seem to stand still and its
+    evidence count double. Of the copies, the file with the shortest name (then the first by name)
+    is read. Only files of one size are compared, their ends first, and only those whose ends
+    agree are read whole: a run's distinct logs cost a stat each, or two short reads."""
+    by_size: dict[int, list[LogFile]] = {}
+    for f in found:
+        if f.size >= COPY_MIN_BYTES:
+            by_size.setdefault(f.size, []).append(f)
+    dropped: set[int] = set()
+    for same in by_size.values():
+        if len(same) < 2:
+            continue
+        by_ends: dict[bytes, list[LogFile]] = {}
+        for f in same:
+            ends = _file_ends(f)
+            if ends is not None:
+                by_ends.setdefault(ends, []).append(f)
+        for alike in by_ends.values():
+            if len(alike) < 2:
+                continue
+            by_digest: dict[str, list[LogFile]] = {}
+            for f in alike:
+                digest = _file_digest(f) if f.size > 2 * _COPY_PROBE else ""
+                if digest is not None:
+                    by_digest.setdefault(digest, []).append(f)
+            for copies in by_digest.values():
+                if len(copies) < 2:
+                    continue
+                keep = min(copies, key=lambda f: (len(f.display), f.display))
+                for f in copies:
+                    if f is not keep:
+                        dropped.add(id(f))
+                        warnings.append(f"{f.display}: the same bytes as {keep.display}, read once")
+    return [f for f in found if id(f) not in dropped] if dropped else found
+
+
+def _file_ends(f: LogFile) -> bytes | None:
+    """The first and last :data:`_COPY_PROBE` bytes of a file (the whole of a small one)."""
+    try:
+        with open(f.path, "rb") as fh:
+            head = fh.read(_COPY_PROBE)
+            if f.size <= 2 * _COPY_PROBE:
+                return head + fh.read()
+            fh.seek(f.size - _COPY_PROBE)
+            return head + fh.read(_COPY_PROBE)
+    except OSError:
+        return None
+
+
+def _file_digest(f: LogFile) -> str | None:
+    """A hash of a file's bytes, read in blocks."""
+    h = hashlib.sha1(usedforsecurity=False)
+    try:
+        with open(f.path, "rb") as fh:
+            for block in iter(lambda: fh.read(1 << 20), b""):
+                h.update(block)
+    except OSError:
+        return None
+    return h.hexdigest()
 
 
 def _archives_files(paths: list[Path], target: Path, budget: Budget) -> tuple[list[LogFile], list[str]]:

@@ -103,3 +103,18 @@ def test_an_earlier_process_app_fault_days_before_a_hugging_face_run(tmp_path, r
            + "".join(f"07/14/2024 15:{50 + k}:10 - INFO - __main__ - epoch 0 step {k * 200} loss 1.{9 - k}\n"
                      for k in range(6)))
     assert incidents_of(tmp_path, {"syslog-kernel.txt": kern, "run.log": run}, ruleset) == []
+
+
+def test_a_log_attached_twice_is_read_once(tmp_path, ruleset: RuleSet) -> None:
+    from detector.replay import replay_path
+    from tests.support.replaying import write_run
+
+    # the same rank log under two names: read twice, its steps would stand still (each stamped
+    # twice) and the run would read as stalled; it is read once, and the report says so
+    steps = "".join(f"2024-10-11 22:{30 + k // 6:02d}:{(k % 6) * 10:02d},000 INFO step {2000 + k * 10} loss 2.{k % 10}"
+                    f" step_time 10.0s\n" for k in range(40))
+    files = {"gpu-node-022.log": steps, "copy_of_gpu-node-022.log": steps,
+             "gpu-node-024.log": steps.replace("INFO", "INFO ")}
+    report = replay_path(write_run(tmp_path, files), ruleset)
+    assert any("copy_of_gpu-node-022.log: the same bytes as gpu-node-022.log" in w for w in report.warnings)
+    assert list(report.incidents) == []
