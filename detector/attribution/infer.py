@@ -924,9 +924,11 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
     stalls = [f for f in group if f.rule == RULE_STALL]
     if not collateral and all(f.role is Role.CONTEXT for f in stalls):
         return None  # (a pause that training resumed after, alone, is no failure)
-    if not stalls and all(f.rule in (RULE_NCCL_PROXY, RULE_LOCAL_CLOSE) for f in collateral):
+    if (all(f.role is Role.CONTEXT for f in stalls)
+            and all(f.rule in (RULE_NCCL_PROXY, RULE_LOCAL_CLOSE) for f in collateral)):
         # only NCCL's proxy service noting or complaining that a local peer closed its socket: what
         # every process prints when its neighbours exit first at the end of a run, no failure by itself
+        # (beside it at most a pause that training resumed after)
         return None
     apart = _ready_sets_apart(collateral, facts)
     if apart is not None:
