@@ -1679,13 +1679,31 @@ def _slurm_job_completed(findings: Sequence[Finding], scans: Sequence[FileScan])
 GROUP_RESTART = "torch.elastic_group_restart"  # rules/torch.yaml: "Worker group FAILED. n/m attempts left"
 
 
+EXIT_BARRIER_ERROR = "torch.elastic_exit_barrier_error"  # rules/torch.yaml: an agent waited for the others in vain
+LAUNCH_BANNER = "torch.launcher_start_banner"  # rules/torch.yaml: torchrun starting (its OMP_NUM_THREADS notice)
+AFTER_THE_AGENTS = timedelta(seconds=5)  # a failure stamped this long after the agents' last word is a later program's
+
+
 def _torchrun_job_succeeded(findings: Sequence[Finding], scans: Sequence[FileScan]) -> bool:
     """torchrun's agent on every node of the run says its worker group finished well
     (:data:`GROUP_SUCCEEDED`) and none restarted its workers (:data:`GROUP_RESTART`): in the one
     attempt there was, every worker of every node exited 0 (a run of one node, or whose nodes are
-    not known, needs one agent's word)."""
+    not known, needs one agent's word). Not where an agent waited at the exit barrier in vain
+    (another's workers had not finished), where torchrun started again after the word in its file
+    (a second launch), nor where a failure is stamped after it (a later program's: an evaluation
+    run after the training)."""
     marks = [f for f in findings if f.rule == GROUP_SUCCEEDED]
-    if not marks or any(f.rule == GROUP_RESTART for f in findings):
+    if not marks or any(f.rule in (GROUP_RESTART, EXIT_BARRIER_ERROR) for f in findings):
+        return False
+    last_line: dict[str | None, int] = {}
+    for m in marks:
+        last_line[m.file] = max(last_line.get(m.file, 0), m.line or 0)
+    if any(f.rule == LAUNCH_BANNER and f.file in last_line and (f.line or 0) > last_line[f.file] for f in findings):
+        return False
+    last_time = max((m.time for m in marks if m.time is not None), default=None)
+    if last_time is not None and any(
+            f.time is not None and f.time > last_time + AFTER_THE_AGENTS and f.role is not Role.CONTEXT
+            and f.cause is not None for f in findings):
         return False
     nodes = {host_key(n) for s in scans if s.file.kind is FileKind.RANK_LOG and (n := s.file.node)}
     # (an agent's own log holds no host in its lines: the node its file is named for)

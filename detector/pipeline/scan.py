@@ -26,7 +26,7 @@ from detector.rules.engine import RuleMatch, RuleSet, Verified
 from detector.sources.lines import LineParser
 from detector.sources.prefixes import Prefixed, PrefixStyle, detect_style, quick_prefix, strip_prefix
 from detector.sources.runs import FileKind, LogFile
-from detector.sources.timestamps import date_output, time_of_day
+from detector.sources.timestamps import date_output, slashed_order, time_of_day
 from detector.sources.torchelastic import NO_ENTRY_WITHIN, parse_summary
 from detector.support.compressed import open_log
 from detector.support.text import decode_line, is_binary, plain_text
@@ -210,6 +210,7 @@ def scan_file(
             # before any comes back: a longer look
             style = _style_past_preamble(fh, style)
         parser = LineParser(f, style, year)
+        parser.day_first = slashed_order(head_lines)
         kernel_time = None  # (a kernel line's: a combined export keeps the node's earlier days)
         for raw in head_lines:
             if time_of_day(raw) is None:

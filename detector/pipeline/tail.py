@@ -164,7 +164,7 @@ def own_progress_stamped_after(scan: FileScan, line: int, rank: int | None, when
         if (rank is not None and key[0] != rank) or not is_progress(key[2]):
             continue
         stamp = scan.parser.stamp(key[2])
-        inner = (parse_timestamp(key[2], year=scan.parser.year, pos=stamp.end)
+        inner = (parse_timestamp(key[2], year=scan.parser.year, pos=stamp.end, day_first=scan.parser.day_first)
                  if stamp is not None and stamp.end else None)
         if inner is not None and inner.time is not None:
             # a log platform's record time before the program's own stamp: the program's says when

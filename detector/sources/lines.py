@@ -23,9 +23,12 @@ class LineParser:
         self.style = style
         self.year = year
         self.kind = _kind(f)
+        # how the file writes dates with slashes where both numbers could be the month (its first
+        # lines say: timestamps.slashed_order; None: not known, those dates give no time)
+        self.day_first: bool | None = None
 
     def stamp(self, message: str) -> Stamp | None:
-        return parse_timestamp(message, year=self.year)
+        return parse_timestamp(message, year=self.year, day_first=self.day_first)
 
     def header_stamp(self, raw: str) -> Stamp | None:
         """The time in vLLM's logger header, which the prefixes' reading took off the message

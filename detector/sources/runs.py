@@ -978,7 +978,8 @@ def _without_copies(found: list[LogFile], warnings: list[str]) -> list[LogFile]:
     """``found`` with each byte-for-byte copy of another file left out (a log attached twice, "train
     (copy).log", a folder and its backup): read twice, its steps would seem to stand still and its
     evidence count double. Of the copies, the file with the shortest name (then the first by name)
-    is read. Only files of one size are compared, their ends first, and only those whose ends
+    is read; files read under different nodes or ranks are no copies (:func:`_same_source`). Only
+    files of one size are compared, their ends first, and only those whose ends
     agree are read whole: a run's distinct logs cost a stat each, or two short reads."""
     by_size: dict[int, list[LogFile]] = {}
     for f in found:
@@ -1006,10 +1007,19 @@ def _without_copies(found: list[LogFile], warnings: list[str]) -> list[LogFile]:
                     continue
                 keep = min(copies, key=lambda f: (len(f.display), f.display))
                 for f in copies:
-                    if f is not keep:
+                    if f is not keep and _same_source(f, keep):
                         dropped.add(id(f))
                         warnings.append(f"{f.display}: the same bytes as {keep.display}, read once")
     return [f for f in found if id(f) not in dropped] if dropped else found
+
+
+def _same_source(a: LogFile, b: LogFile) -> bool:
+    """Whether two files of the same bytes may be one log's copies: of one kind, and no node or
+    rank that one is read under differs from the other's (two nodes' logs that happen to say the
+    same are both read: each says its node ran)."""
+    return (a.kind is b.kind and (a.node is None or b.node is None or same_host(a.node, b.node))
+            and (a.rank is None or b.rank is None or a.rank == b.rank)
+            and (a.local_rank is None or b.local_rank is None or a.local_rank == b.local_rank))
 
 
 def _file_ends(f: LogFile) -> bytes | None:

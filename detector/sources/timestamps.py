@@ -85,10 +85,28 @@ _KMSG = re.compile(r"(?P<pri>\d{1,3}),(?P<seq>\d{1,20}),(?P<us>\d{1,16}),[^;]*;"
 # torchelastic summary time: 2026-06-08_19:04:45
 _ELASTIC = re.compile(r"(?P<y>\d{4})-(?P<mo>\d{2})-(?P<d>\d{2})_(?P<h>\d{2}):(?P<mi>\d{2}):(?P<s>\d{2})")
 # dates with slashes: MMEngine's logger (and Go's log package), "2024/01/24 02:46:39 - mmengine - INFO - ...";
-# Hugging Face's example scripts (datefmt "%m/%d/%Y %H:%M:%S"), "07/14/2024 15:49:32 - INFO - __main__ - ..."
-# (a first number past 12 is a day: the same clock under a day-first locale)
+# Hugging Face's example scripts (datefmt "%m/%d/%Y %H:%M:%S"), "07/14/2024 15:49:32 - INFO - __main__ - ...";
+# a logger of one's own may write the day first ("%d/%m/%Y"): a date whose first two numbers are
+# both 12 or less is read only where the file's other dates show the order (``day_first``)
 _SLASHED = re.compile(r"(?:(?P<y>\d{4})/(?P<mo>\d{2})/(?P<d>\d{2})|(?P<a>\d{2})/(?P<b>\d{2})/(?P<y2>\d{4}))"
                       r"[ T](?P<h>\d{2}):(?P<mi>\d{2}):(?P<s>\d{2})(?:[.,](?P<frac>\d{1,9}))?")
+
+
+_SLASHED_IN = re.compile(r"(?:^|[\s\]:|])([0-3][0-9])/([0-3][0-9])/(?:19|20)[0-9]{2}[ T][0-9]{2}:[0-9]{2}")
+
+
+def slashed_order(lines: list[str]) -> bool | None:
+    """Whether the dates with slashes in ``lines`` (a file's first lines) write the day first
+    (True: one's first number is past 12), the month first (False: one's second is), or None
+    (no such date, or none says)."""
+    for line in lines:
+        for m in _SLASHED_IN.finditer(line, 0, 200):
+            a, b = int(m[1]), int(m[2])
+            if a > 12 >= b:
+                return True
+            if b > 12 >= a:
+                return False
+    return None
 
 
 def _frac(value: str | None) -> int:
@@ -223,9 +241,10 @@ _LEVEL_MONTH_DAY = re.compile(r"(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) (?P<mo>[01
 _LEVEL_HEADER = re.compile(r"\[(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\|(?:[\w.-]{1,80}:\d{1,6}\] )?")
 
 
-def parse_timestamp(text: str, *, year: int | None = None, pos: int = 0) -> Stamp | None:
+def parse_timestamp(text: str, *, year: int | None = None, pos: int = 0, day_first: bool | None = None) -> Stamp | None:
     """Parse a timestamp at ``text[pos:]`` (leading spaces allowed). ``year`` completes stamps
-    without a year (glog, syslog); without it those give None.
+    without a year (glog, syslog); without it those give None. ``day_first``: how a file writes
+    dates with slashes whose first two numbers are both 12 or less (None: not known, no time).
 
     The host a line header names is returned with it (``host``): syslog and journald hosts, and
     the NCCL (``host:pid:tid [dev]``), UCX (``[host:pid:0:tid]``), Open MPI (``[host:pid]``) and
@@ -238,13 +257,13 @@ def parse_timestamp(text: str, *, year: int | None = None, pos: int = 0) -> Stam
     # (a facility header has ": " within its first 66 characters)
     m = _FACILITY_HEADER.match(text, pos) if text.find(": ", pos, pos + 66) >= 0 else None
     if m is not None:
-        inner = _parse_time(text, year=year, pos=m.end())
+        inner = _parse_time(text, year=year, pos=m.end(), day_first=day_first)
         host = m["host"] if names_a_host(m["host"]) else None
         if inner is not None:
             return Stamp(inner.time, inner.since_boot, host, inner.end)
         return Stamp(None, None, host, m.end()) if host else None
     if text[pos] in "kumdaslnucf" and (decoded := _DECODE_HEADER.match(text, pos)) is not None:
-        inner = _parse_time(text, year=year, pos=decoded.end())
+        inner = _parse_time(text, year=year, pos=decoded.end(), day_first=day_first)
         if inner is not None:
             return inner
     if text[pos] in "DIWEC" and (vllm := _LEVEL_MONTH_DAY.match(text, pos)) is not None:
@@ -255,19 +274,19 @@ def parse_timestamp(text: str, *, year: int | None = None, pos: int = 0) -> Stam
         return Stamp(t, None, None, vllm.end()) if t else None
     if text.startswith("[NeMo ", pos) and text[pos + 6:pos + 8] in _NEMO_LEVELS:
         # NeMo's logger: "[NeMo I 2024-04-11 16:13:04 megatron_init:263] ...", the stamp after the level
-        inner = _parse_time(text, year=year, pos=pos + 8)
+        inner = _parse_time(text, year=year, pos=pos + 8, day_first=day_first)
         if inner is not None:
             return inner
     if text.startswith("[", pos) and (level := _LEVEL_HEADER.match(text, pos)) is not None:
         # Hugging Face's "[INFO|trainer.py:2128] 2025-11-03 19:43:47,996 >> ..." and
         # LLaMA-Factory's "[INFO|2025-11-03 19:43:47] module:12 >> ...": the stamp follows the level
-        inner = _parse_time(text, year=year, pos=level.end())
+        inner = _parse_time(text, year=year, pos=level.end(), day_first=day_first)
         if inner is not None:
             return inner
-    stamp = _with_header(_parse_time(text, year=year, pos=pos), text, pos)
+    stamp = _with_header(_parse_time(text, year=year, pos=pos, day_first=day_first), text, pos)
     if (stamp is not None and stamp.time is not None and stamp.host is None
             and text[stamp.end + 1:stamp.end + 2] in _INNER_STARTS and text.startswith(" ", stamp.end)
-            and (inner := _parse_time(text, year=year, pos=stamp.end + 1)) is not None
+            and (inner := _parse_time(text, year=year, pos=stamp.end + 1, day_first=day_first)) is not None
             and inner.time is not None and inner.host is not None
             and not timedelta(0) <= stamp.time - inner.time < timedelta(seconds=1)):
         # a collector's stamp (a CI runner's, kubectl's --timestamps) before a system log line
@@ -278,7 +297,7 @@ def parse_timestamp(text: str, *, year: int | None = None, pos: int = 0) -> Stam
     if stamp is None and text.startswith("[", pos) and (tag := _TAG_HEADER.match(text, pos)) is not None:
         # a logger's own tag before its stamp: torchtitan's "[titan] 2025-02-08 10:20:57,792 - root
         # - INFO - ...", "[ERROR] 2022-08-21 20:11:07,312 api: ..."
-        inner = _parse_time(text, year=year, pos=tag.end())
+        inner = _parse_time(text, year=year, pos=tag.end(), day_first=day_first)
         if inner is not None and inner.time is not None:
             return inner
     return stamp
@@ -289,7 +308,7 @@ _TAG_HEADER = re.compile(r"\[[A-Za-z][\w.-]{0,23}\] ")
 _INNER_STARTS = frozenset("0123456789JFMASOND")
 
 
-def _parse_time(text: str, *, year: int | None, pos: int) -> Stamp | None:
+def _parse_time(text: str, *, year: int | None, pos: int, day_first: bool | None = None) -> Stamp | None:
     if pos >= len(text):
         return None
     first = text[pos]
@@ -313,7 +332,10 @@ def _parse_time(text: str, *, year: int | None, pos: int) -> Stamp | None:
                 y, mo, d = int(m["y"]), int(m["mo"]), int(m["d"])
             else:
                 a, b = int(m["a"]), int(m["b"])
-                y, mo, d = int(m["y2"]), *((b, a) if a > 12 else (a, b))
+                first_is_day = a > 12 if a > 12 or b > 12 else day_first
+                if first_is_day is None:
+                    return None  # (5 March or 3 May: the file does not say)
+                y, mo, d = int(m["y2"]), *((b, a) if first_is_day else (a, b))
             t = _safe(y, mo, d, int(m["h"]), int(m["mi"]), int(m["s"]), _frac(m["frac"]), UTC)
             return Stamp(t, None, None, m.end()) if t else None
         return None

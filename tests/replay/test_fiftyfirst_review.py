@@ -1,8 +1,10 @@
 """Run folders helper reviewers built against the fifty-first session's changes, where a new
 reading had turned a right diagnosis wrong (each mended): a Neuron rank's only failure, XRT's
 "Bad StatusOr access" exception over a runtime status no rule names (bad input, NaN, a plain
-failure), read as no exception of its own; and an HCCL collective's failure with a result that is
-the rank's own (a driver's, a parameter's) read as a peer's."""
+failure), read as no exception of its own; an HCCL collective's failure with a result that is the
+rank's own (a driver's, a parameter's) read as a peer's; dates a logger writes day first read
+month first; and torchrun's agents' word that their workers finished taken for a later hang, a
+second launch's or a later program's failure."""
 
 from __future__ import annotations
 
@@ -28,8 +30,18 @@ DATA = Path(__file__).parent / "data" / "review51"
     ("hccl_drv_rank2", Cause.PYTHON_EXCEPTION, 2),
     # every rank's HCCL call fails with result 1 (a parameter): the program's, read from rank 0
     ("hccl_para_all_ranks", Cause.PYTHON_EXCEPTION, 0),
+    # a logger that writes the day first ("05/03/2025": 5 March), every date's day 12 or less: the
+    # dates are not read as 3 May, which had put the Xid 79 two months before the run
+    ("dayfirst_xid", Cause.GPU_HARDWARE, 2),
+    ("dayfirst_xid_torch21", Cause.GPU_HARDWARE, 2),
+    # one node's agent finished, then waited at the exit barrier in vain: another's workers had not
+    ("exit_barrier_hang", Cause.HANG, None),
+    # a first torchrun finished, a second one in the same console hung (stopped with Ctrl-C)
+    ("two_launches_second_hung", Cause.HANG, 2),
+    # the training's torchrun finished; an evaluation run after it ran out of GPU memory
+    ("train_ok_eval_crash", Cause.CUDA_OOM, 0),
 ])
-def test_review51_runs(run: str, cause: Cause, rank: int, ruleset: RuleSet) -> None:
+def test_review51_runs(run: str, cause: Cause, rank: int | None, ruleset: RuleSet) -> None:
     report = replay_path(DATA / run, ruleset)
     assert report.incidents, run
     first = report.incidents[0]

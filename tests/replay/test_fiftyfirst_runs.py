@@ -1,8 +1,8 @@
 """The fifty-first session's runs: a job whose torchrun agents on every node say their worker
 groups finished well, with the py-spy dumps an operator took while it ran (snapshots of a live
 job, no hang); TensorRT-LLM's words for a custom all-reduce on GPUs that cannot reach each
-other's memory; and dates written with slashes (Hugging Face's example scripts', MMEngine's) read
-as the times they are."""
+other's memory; dates written with slashes (Hugging Face's example scripts', MMEngine's) read as
+the times they are; and a log attached twice read once."""
 
 from __future__ import annotations
 
@@ -89,6 +89,10 @@ def test_dates_with_slashes_are_times() -> None:
     mm = parse_timestamp("2024/01/24 02:46:39 - mmengine - INFO - Epoch(train)  [83][  50/2693]")
     assert mm is not None and mm.time is not None and (mm.time.year, mm.time.month, mm.time.day) == (2024, 1, 24)
     assert parse_timestamp("13/13/2024 10:11:12 - INFO - x") is None
+    # 5 March or 3 May: read only where the file's other dates say which number is the day
+    assert parse_timestamp("05/03/2025 10:00:00 - INFO - train - x") is None
+    march = parse_timestamp("05/03/2025 10:00:00 - INFO - train - x", day_first=True)
+    assert march is not None and march.time is not None and (march.time.month, march.time.day) == (3, 5)
 
 
 def test_an_earlier_process_app_fault_days_before_a_hugging_face_run(tmp_path, ruleset: RuleSet) -> None:
