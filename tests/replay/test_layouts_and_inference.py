@@ -291,7 +291,9 @@ def test_json_lines_files_are_logs(tmp_path: Path, ruleset: RuleSet) -> None:
         for s in (1, 2) for r in (0, 1))
     records += json.dumps({"timestamp": "2026-03-01T10:03:00.000000Z", "level": "ERROR", "rank": 1,
                            "message": "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB"}) + "\n"
-    write_run(tmp_path, {"run.jsonl": records, "other/events.ndjson": records})
+    # (the second file not a byte-for-byte copy of the first: a copy is read once)
+    events = records + json.dumps({"timestamp": "2026-03-01T10:03:01.000000Z", "level": "INFO", "message": "exiting"}) + "\n"
+    write_run(tmp_path, {"run.jsonl": records, "other/events.ndjson": events})
     assert sorted(f.display for f in discover(tmp_path)[0]) == ["other/events.ndjson", "run.jsonl"]
     assert _top(tmp_path, ruleset)[:2] == (Cause.CUDA_OOM, 1)
 
