@@ -86,7 +86,7 @@ def _lookback_time(buf: bytes, start: int, floor: int, parser: LineParser,
             else:
                 raw = decode_line(buf[lstart : pos - 1])
                 # (vLLM's header times, month and day only, are their own lines': not lent to others)
-                stamp = parser.stamp(strip_prefix(raw, parser.style).message)
+                stamp = parser.lent_stamp(strip_prefix(raw, parser.style).message)
                 time = stamp.time if stamp is not None else None
             if memo is not None:
                 if len(memo) >= LOOKBACK_MEMO:

@@ -82,7 +82,7 @@ def tail_event(scan: FileScan, index: int) -> Event:
     ev, stamp = parser.event_of(_tail_prefixed(scan, index, style), tail_of(scan)[index], scan.tail_first + index, None)
     if ev.time is None and (stamp is None or stamp.since_boot is None):
         for back in range(index - 1, max(-1, index - 1 - LOOKBACK_LINES), -1):
-            prev = parser.stamp(_tail_key(scan, back, style)[2])  # (vLLM's header times are not lent)
+            prev = parser.lent_stamp(_tail_key(scan, back, style)[2])  # (vLLM's header times are not lent)
             if prev is not None and prev.time is not None:
                 return Event(ev.file, ev.line, ev.kind, ev.text, ev.message, prev.time, True,
                              ev.rank, ev.local_rank, ev.node, ev.pid)

@@ -7,7 +7,7 @@ from datetime import datetime
 
 from detector.sources.prefixes import Prefixed, PrefixStyle, logger_rank, strip_prefix, vllm_header_at
 from detector.sources.runs import FileKind, LogFile
-from detector.sources.timestamps import Stamp, parse_timestamp
+from detector.sources.timestamps import Stamp, parse_timestamp, slashed_at
 from detector.types import Event, StreamKind
 
 
@@ -29,6 +29,15 @@ class LineParser:
 
     def stamp(self, message: str) -> Stamp | None:
         return parse_timestamp(message, year=self.year, day_first=self.day_first)
+
+    def lent_stamp(self, message: str) -> Stamp | None:
+        """:meth:`stamp`, for the untimed lines after it to inherit: a date with slashes is its own
+        line's only (Hugging Face's and MMEngine's loggers stamp a run's setup and a few notes; the
+        progress bars and tracebacks after them come minutes or hours later)."""
+        stamp = self.stamp(message)
+        if stamp is not None and stamp.time is not None and slashed_at(message):
+            return None
+        return stamp
 
     def header_stamp(self, raw: str) -> Stamp | None:
         """The time in vLLM's logger header, which the prefixes' reading took off the message

@@ -95,6 +95,11 @@ _SLASHED = re.compile(r"(?:(?P<y>\d{4})/(?P<mo>\d{2})/(?P<d>\d{2})|(?P<a>\d{2})/
 _SLASHED_IN = re.compile(r"(?:^|[\s\]:|])([0-3][0-9])/([0-3][0-9])/(?:19|20)[0-9]{2}[ T][0-9]{2}:[0-9]{2}")
 
 
+def slashed_at(text: str) -> bool:
+    """Whether ``text`` begins (after spaces) with a date written with slashes and its time."""
+    return _SLASHED.match(text.lstrip(" ")) is not None
+
+
 def slashed_order(lines: list[str]) -> bool | None:
     """Whether the dates with slashes in ``lines`` (a file's first lines) write the day first
     (True: one's first number is past 12), the month first (False: one's second is), or None

@@ -122,3 +122,20 @@ def test_a_log_attached_twice_is_read_once(tmp_path, ruleset: RuleSet) -> None:
     report = replay_path(write_run(tmp_path, files), ruleset)
     assert any("copy_of_gpu-node-022.log: the same bytes as gpu-node-022.log" in w for w in report.warnings)
     assert list(report.incidents) == []
+
+
+def test_a_hugging_face_stamp_is_its_own_lines_only(tmp_path, ruleset: RuleSet) -> None:
+    from detector.replay import replay_path
+    from tests.support.replaying import write_run
+
+    # the logger stamps the setup; an hour of progress bars later the rank fails untimed: the
+    # failure is not placed at the setup's minute
+    log = ("10/22/2023 07:58:06 - WARNING - __main__ - Process rank: 0, device: cuda:0, n_gpu: 1\n"
+           + "".join(f"{{'loss': 7.{k}, 'learning_rate': 1.000e-04, 'epoch': 0.0{k}}}\n" for k in range(9))
+           + "  1%|          | 1300/129683 [0:54:58<90:28:27,  2.46s/it]\n"
+           "[rank0]:[E ProcessGroupNCCL.cpp:565] [Rank 0] Watchdog caught collective operation timeout:"
+           " WorkNCCL(SeqNum=63635, OpType=BROADCAST, NumelIn=4096, NumelOut=4096, Timeout(ms)=600000) ran for"
+           " 600621 milliseconds before timing out.\n")
+    report = replay_path(write_run(tmp_path, {"4802803-0.out": log}), ruleset)
+    assert report.incidents
+    assert all(e.time is None for i in report.incidents for e in i.evidence if "Watchdog" in e.text)
