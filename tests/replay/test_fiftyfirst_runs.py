@@ -139,3 +139,10 @@ def test_a_hugging_face_stamp_is_its_own_lines_only(tmp_path, ruleset: RuleSet) 
     report = replay_path(write_run(tmp_path, {"4802803-0.out": log}), ruleset)
     assert report.incidents
     assert all(e.time is None for i in report.incidents for e in i.evidence if "Watchdog" in e.text)
+
+
+def test_a_build_without_libuv(tmp_path, ruleset: RuleSet) -> None:
+    # (fresh51's Windows paste, behind a full-width colon: read healthy when it was scored)
+    seen = incidents_of(tmp_path, {"console.log": "Error： RuntimeError: use_libuv was requested but PyTorch was build"
+                                                  " without libuv support\n"}, ruleset)
+    assert seen and seen[0].cause is Cause.PYTHON_EXCEPTION and not seen[0].drain
