@@ -1677,8 +1677,6 @@ def _slurm_job_completed(findings: Sequence[Finding], scans: Sequence[FileScan])
 
 
 GROUP_RESTART = "torch.elastic_group_restart"  # rules/torch.yaml: "Worker group FAILED. n/m attempts left"
-
-
 EXIT_BARRIER_ERROR = "torch.elastic_exit_barrier_error"  # rules/torch.yaml: an agent waited for the others in vain
 LAUNCH_BANNER = "torch.launcher_start_banner"  # rules/torch.yaml: torchrun starting (its OMP_NUM_THREADS notice)
 AFTER_THE_AGENTS = timedelta(seconds=5)  # a failure stamped this long after the agents' last word is a later program's
@@ -1755,10 +1753,11 @@ def demote_before_job_success(findings: Sequence[Finding], scans: Sequence[FileS
     """``findings`` made context (cause none) where the job's orchestrator says the whole job
     ended well: a Kubernetes training operator's word that it completed successfully
     (:func:`_k8s_job_succeeded`), Slurm's accounting of every step COMPLETED 0:0
-    (:func:`_slurm_job_completed`) or torchrun's agent on every node (:func:`_torchrun_job_succeeded`:
-    py-spy's dumps of a run that went on to finish are snapshots, no hang); or, for what came before them, DeepSpeed's launcher's words
-    that every worker process it saw end exited well (:func:`_launched_workers_succeeded`: in
-    their file, the lines before the last of them; in another, what is stamped no later). Whatever
+    (:func:`_slurm_job_completed`) or torchrun's agent on every node
+    (:func:`_torchrun_job_succeeded`: py-spy's dumps of a run that went on to finish are snapshots,
+    no hang); or, for what came before them, DeepSpeed's launcher's words that every worker
+    process it saw end exited well (:func:`_launched_workers_succeeded`: in their file, the lines
+    before the last of them; in another, what is stamped no later). Whatever
     its processes printed on the way (a caught OOM, a store's reset at the end, a restarted pod's
     earlier failure) did not stop it. Not where a launcher or the scheduler says a process of it
     failed (:func:`_a_process_failed`). A GPU, its memory or its links failing is kept (the node is

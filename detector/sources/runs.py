@@ -979,8 +979,8 @@ def _without_copies(found: list[LogFile], warnings: list[str]) -> list[LogFile]:
     (copy).log", a folder and its backup): read twice, its steps would seem to stand still and its
     evidence count double. Of the copies, the file with the shortest name (then the first by name)
     is read; files read under different nodes or ranks are no copies (:func:`_same_source`). Only
-    files of one size are compared, their ends first, and only those whose ends
-    agree are read whole: a run's distinct logs cost a stat each, or two short reads."""
+    files of one size are compared, their ends first, and only those whose ends agree are read
+    whole: a run's distinct logs cost a stat each, or two short reads."""
     by_size: dict[int, list[LogFile]] = {}
     for f in found:
         if f.size >= COPY_MIN_BYTES:
