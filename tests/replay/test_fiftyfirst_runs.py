@@ -146,3 +146,15 @@ def test_a_build_without_libuv(tmp_path, ruleset: RuleSet) -> None:
     seen = incidents_of(tmp_path, {"console.log": "Error： RuntimeError: use_libuv was requested but PyTorch was build"
                                                   " without libuv support\n"}, ruleset)
     assert seen and seen[0].cause is Cause.PYTHON_EXCEPTION and not seen[0].drain
+
+
+def test_nccl_s_last_error_names_a_network_transport(tmp_path, ruleset: RuleSet) -> None:
+    # torch's DistBackendError with NCCL's internal error, then NCCL's last error echoed on its own
+    # line: the GPUDirect-TCPX network plugin failed (a GKE A3 run; the paste cut the line)
+    out = ("[5]:torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:317,"
+           " internal error - please report this issue to the NCCL developers, NCCL version 2.21.5\n"
+           "[5]:ncclInternalError: Internal check failed.\n"
+           "[5]:Last error:\n"
+           "[5]:NET/GPUDirectTCPX failed t\n")
+    seen = incidents_of(tmp_path, {"console.log": out}, ruleset)
+    assert seen and seen[0].cause is Cause.NETWORK
