@@ -10,6 +10,7 @@ a plain name). Archives (``.tar.gz``, ``.zip``) are not opened here: run discove
 from __future__ import annotations
 
 import bz2
+import codecs
 import errno
 import html
 import io
@@ -221,6 +222,68 @@ _WIDE_NAME = {"utf-16": "UTF-16", "utf-32": "UTF-32", "utf-16-le": "UTF-16LE", "
               "utf-32-le": "UTF-32LE", "utf-32-be": "UTF-32BE"}
 
 
+LEGACY_HEAD = 64 << 10  # bytes looked at for text in a legacy (Windows code page) encoding
+_LEGACY_NAME = {"gb18030": "GBK (Chinese Windows' code page 936)", "cp932": "Shift-JIS (Japanese Windows' code page 932)",
+                "cp949": "EUC-KR (Korean Windows' code page 949)", "cp1251": "Windows-1251 (Cyrillic)",
+                "cp1252": "Windows-1252 (Western European)"}
+_HIGH_RUN = re.compile(rb"[\x80-\xff]+")
+
+
+def legacy_encoding(head: bytes) -> str | None:
+    """The code page of a text written in a legacy encoding rather than UTF-8 -- what Python on a
+    Chinese or Japanese Windows machine writes when its output is redirected to a file (GBK,
+    Shift-JIS), or a Western one's Windows-1252 -- read from the first :data:`LEGACY_HEAD` bytes.
+    None for ASCII, for UTF-8 (a few broken sequences in it included), for binary data and for
+    text no candidate reads cleanly: those stay as they are, read as UTF-8 with replacements."""
+    if head.isascii():
+        return None
+    try:
+        codecs.getincrementaldecoder("utf-8")().decode(head, final=False)
+        return None
+    except UnicodeDecodeError:
+        pass
+    text = head.decode("utf-8", "replace")
+    bad = text.count("\ufffd")
+    good = sum(1 for ch in text if ch > "\x7f" and ch != "\ufffd")
+    if good >= bad or sum(1 for b in head if b < 9 or 13 < b < 27 or 27 < b < 32) > len(head) // 100:
+        return None  # (UTF-8 with some damage, or binary data)
+    if _reads(head, "gb18030"):
+        pairs = re.findall(rb"[\x81-\xfe][\x40-\x7e\x80-\xfe]", head)
+        euc = sum(1 for p in pairs if 0xA1 <= p[0] <= 0xF7 and p[1] >= 0xA1)
+        if pairs and euc >= 0.8 * len(pairs):
+            # (EUC's area: GB2312's hanzi and punctuation Chinese text is made of -- or Korean
+            # text's hangul, every one of whose syllables has a first byte up to 0xC8)
+            syllables = [p for p in pairs if p[0] >= 0xB0 and p[1] >= 0xA1]
+            korean = bool(syllables) and all(p[0] <= 0xC8 for p in syllables) and _reads(head, "cp949")
+            return "cp949" if korean and len(syllables) >= 4 else "gb18030"
+    japanese = _decoded(head, "cp932")
+    if japanese and sum(1 for ch in japanese if "\u3000" <= ch <= "\u9fff" or "\uff00" <= ch <= "\uffef") >= 0.9 * len(japanese):
+        return "cp932"  # (kana, kanji and full-width forms)
+    runs = [len(m) for m in _HIGH_RUN.findall(head)]
+    if sum(1 for n in runs if n == 1) >= 0.7 * len(runs) and _decoded(head, "cp1252") is not None:
+        return "cp1252"  # (single accented letters between plain ones)
+    russian = _decoded(head, "cp1251")
+    if (russian and len(russian) >= 8 and len(russian) >= 3 * len(runs)
+            and sum(1 for ch in russian if "\u0400" <= ch <= "\u04ff") >= 0.9 * len(russian)):
+        return "cp1251"  # (words of Cyrillic letters)
+    return None
+
+
+def _decoded(head: bytes, codec: str) -> str | None:
+    """``head``'s characters beyond ASCII decoded in ``codec`` (a character cut at its end aside),
+    or None where it does not decode without an error."""
+    try:
+        text = codecs.getincrementaldecoder(codec)().decode(head, final=False)
+    except UnicodeDecodeError:
+        return None
+    return "".join(ch for ch in text if ch > "\x7f")
+
+
+def _reads(head: bytes, codec: str) -> bool:
+    """Whether ``head`` decodes in ``codec`` without an error (a character cut at its end aside)."""
+    return _decoded(head, codec) is not None
+
+
 def _from_wide(data: bytes, codec: str) -> bytes:
     """Text in UTF-16 or UTF-32 (:func:`wide_encoding`) as UTF-8."""
     width = 4 if codec.startswith("utf-32") else 2
@@ -234,6 +297,7 @@ def open_log(path: Path | str, compressed: bool) -> tuple[BinaryIO, os.stat_resu
     at most :data:`MAX_INFLATED` bytes of it read, with a note. Raises OSError."""
     fh = open_regular(path)
     wide: str | None = None
+    legacy: str | None = None
     try:
         st = os.fstat(fh.fileno())
         if not compressed and Path(path).suffix.lower() == ".ipynb":
@@ -265,6 +329,9 @@ def open_log(path: Path | str, compressed: bool) -> tuple[BinaryIO, os.stat_resu
                               if unsupported != "tar" else "an archive (tar), not a log: extract it")
             wide = wide_encoding(head)
             if wide is None:
+                legacy = legacy_encoding(fh.read(LEGACY_HEAD))
+                fh.seek(0)
+            if wide is None and legacy is None:
                 if st.st_size <= HTML_PASTE_BYTES and _html_escaped(fh):
                     decoded = _converted("html", st, lambda: _unescape(fh.read())) or b""
                     fh.close()
@@ -281,17 +348,21 @@ def open_log(path: Path | str, compressed: bool) -> tuple[BinaryIO, os.stat_resu
                         return io.BytesIO(plain), st, _margin_said(form[0])
                 return fh, st, None
             data = fh.read(MAX_INFLATED)
-            note = (f"only its first {MAX_INFLATED >> 20} MiB read ({_WIDE_NAME[wide]} is converted in memory)"
+            note = (f"only its first {MAX_INFLATED >> 20} MiB read ({_WIDE_NAME.get(wide or '', 'its encoding')} is converted in memory)"
                     if st.st_size > MAX_INFLATED else None)
         else:
             data, note = inflate(fh)
             wide = wide_encoding(data[:WIDE_HEAD])
+            legacy = None if wide is not None else legacy_encoding(data[:LEGACY_HEAD])
     except BaseException:
         fh.close()
         raise
     finally:
-        if compressed or wide is not None:
+        if compressed or wide is not None or legacy is not None:
             fh.close()
+    if legacy is not None:
+        data = data.decode(legacy, "replace").encode("utf-8")
+        note = "; ".join(x for x in (f"{_LEGACY_NAME[legacy]} text, converted to UTF-8", note) if x)
     if wide is not None:
         data = _from_wide(data, wide)
         said = ("UTF-16 text (a Windows PowerShell redirect?), converted to UTF-8" if wide == "utf-16"
