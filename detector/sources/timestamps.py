@@ -22,7 +22,11 @@ _LOCAL_MONTHS = {**_MONTHS, **{m: i for names in (
     ("jan", "fev", "mar", "abr", "mai", "jun", "jul", "ago", "set", "out", "nov", "dez"),  # pt
     ("gen", "feb", "mar", "apr", "mag", "giu", "lug", "ago", "set", "ott", "nov", "dic"),  # it
     ("jan", "feb", "mär", "apr", "mai", "jun", "jul", "aug", "sep", "okt", "nov", "dez"),  # de
+    ("janv", "févr", "mars", "avr", "mai", "juin", "juil", "août", "sept", "oct", "nov", "déc"),  # fr
+    ("янв", "фев", "мар", "апр", "мая", "июн", "июл", "авг", "сен", "окт", "ноя", "дек"),  # ru
 ) for i, m in enumerate(names, 1)}}
+# a month word of those: three to five letters, a dot after it in French ("févr.")
+_MONTH_WORD = re.compile(r"[^\W\d_]{3,5}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,8 +72,23 @@ _DMESG_T = re.compile(
 )
 # syslog under another locale: "abr 27 22:39:53 host kernel:" (a month of _LOCAL_MONTHS)
 _SYSLOG_LOCAL = re.compile(
-    r"(?P<mon>[A-Za-zä]{3})\.?\s+(?P<d>\d{1,2}) (?P<h>\d{2}):(?P<mi>\d{2}):(?P<s>\d{2})(?:\.(?P<frac>\d{1,9}))?"
+    r"(?P<mon>[^\W\d_]{3,5})\.?\s+(?P<d>\d{1,2}) (?P<h>\d{2}):(?P<mi>\d{2}):(?P<s>\d{2})(?:\.(?P<frac>\d{1,9}))?"
     r"(?:\s+(?P<host>[A-Za-z0-9][\w.-]*)\s+(?:kernel:|\S+?:))?"
+)
+# journalctl and syslog under a Chinese or Japanese locale: "9月 20 21:34:49 dgx19 kernel: ..."
+_SYSLOG_CJK = re.compile(
+    r"(?P<mo>\d{1,2})月\s{1,2}(?P<d>\d{1,2}) (?P<h>\d{2}):(?P<mi>\d{2}):(?P<s>\d{2})(?:\.(?P<frac>\d{1,9}))?"
+    r"\s+(?P<host>[A-Za-z0-9][\w.-]*)\s+(?:kernel:|\S+?:)"
+)
+# a date written the Chinese or Japanese way (a logger's datefmt, date(1) under zh_CN):
+# "2025年05月18日 22:50:22", "2025年 05月 18日 星期日 18:30:46 CST"
+_DATE_CJK = re.compile(
+    r"(?P<y>\d{4})年 ?(?P<mo>\d{1,2})月 ?(?P<d>\d{1,2})日(?: ?(?:星期|周)[一二三四五六日天]| ?[（(][月火水木金土日][)）])? {0,2}"
+    r"(?P<h>\d{1,2}):(?P<mi>\d{2}):(?P<s>\d{2})(?:[.,](?P<frac>\d{1,9}))?"
+)
+# dmesg -T under another locale: "[mer. févr. 12 11:02:09 2025]", "[Вс июл  6 06:23:56 2025]"
+_DMESG_T_LOCAL = re.compile(
+    r"\[(?:[^\W\d_]{2,4}\.? )?(?P<mon>[^\W\d_]{3,5})\.?\s+(?P<d>\d{1,2}) (?P<h>\d{2}):(?P<mi>\d{2}):(?P<s>\d{2}) (?P<y>\d{4})\]"
 )
 # syslog: Nov 29 12:00:01 host kernel:
 _SYSLOG = re.compile(
@@ -331,6 +350,16 @@ def _parse_time(text: str, *, year: int | None, pos: int, day_first: bool | None
         if m:
             t = _safe(int(m["y"]), int(m["mo"]), int(m["d"]), int(m["h"]), int(m["mi"]), int(m["s"]), 0, UTC)
             return Stamp(t, None, None, m.end()) if t else None
+        if "月" in text[pos + 1:pos + 10]:
+            m = _DATE_CJK.match(text, pos)
+            if m:
+                t = _safe(int(m["y"]), int(m["mo"]), int(m["d"]), int(m["h"]), int(m["mi"]), int(m["s"]), _frac(m["frac"]), UTC)
+                return Stamp(t, None, None, m.end()) if t else None
+            m = _SYSLOG_CJK.match(text, pos)
+            if m and year is not None:
+                t = _safe(year, int(m["mo"]), int(m["d"]), int(m["h"]), int(m["mi"]), int(m["s"]), _frac(m["frac"]), UTC)
+                return Stamp(t, None, m["host"], m.end()) if t else None
+            return None
         m = _SLASHED.match(text, pos)
         if m:
             if m["y"]:
@@ -363,6 +392,13 @@ def _parse_time(text: str, *, year: int | None, pos: int, day_first: bool | None
                 t = _safe(int(m["y"]), month, int(m["d"]), int(m["h"]), int(m["mi"]), int(m["s"]), 0, UTC)
                 return Stamp(t, None, None, m.end()) if t else None
             return None
+        m = _DMESG_T_LOCAL.match(text, pos)
+        if m:
+            month = _LOCAL_MONTHS.get(m["mon"].lower())
+            if month:
+                t = _safe(int(m["y"]), month, int(m["d"]), int(m["h"]), int(m["mi"]), int(m["s"]), 0, UTC)
+                return Stamp(t, None, None, m.end()) if t else None
+            return None
         m = _ISO.match(text, pos)
         if m:
             t = _safe(int(m["y"]), int(m["mo"]), int(m["d"]), int(m["h"]), int(m["mi"]), int(m["s"]),
@@ -386,10 +422,11 @@ def _parse_time(text: str, *, year: int | None, pos: int, day_first: bool | None
             if month and year is not None:
                 t = _safe(year, month, int(m["d"]), int(m["h"]), int(m["mi"]), int(m["s"]), _frac(m["frac"]), UTC)
                 return Stamp(t, None, m["host"], m.end()) if t else None
-    if (first.islower() or text[pos:pos + 3].lower() not in _MONTHS) and text[pos:pos + 3].lower() in _LOCAL_MONTHS:
+    if ((first.islower() or text[pos:pos + 3].lower() not in _MONTHS) and (word := _MONTH_WORD.match(text, pos)) is not None
+            and (word[0].lower() in _LOCAL_MONTHS or word[0][:3].lower() in _LOCAL_MONTHS)):
         m = _SYSLOG_LOCAL.match(text, pos)
         if m and m["host"] is not None:  # (a month word and a time alone may be any sentence's)
-            month = _LOCAL_MONTHS.get(m["mon"].lower())
+            month = _LOCAL_MONTHS.get(m["mon"].lower()) or _LOCAL_MONTHS.get(m["mon"][:3].lower())
             if month and year is not None:
                 t = _safe(year, month, int(m["d"]), int(m["h"]), int(m["mi"]), int(m["s"]), _frac(m["frac"]), UTC)
                 return Stamp(t, None, m["host"], m.end()) if t else None
