@@ -633,8 +633,9 @@ def refine_generic_nccl(findings: Sequence[Finding]) -> list[Finding]:
 NCCL_INIT_RULES = frozenset({"nccl.init_start", "nccl.init_complete"})  # NCCL's set-up lines (rules/nccl.yaml)
 
 
-# the shell's "Killed" (rules/generic.yaml)
+# the shell's "Killed", in English and in the machine's own language (rules/generic.yaml)
 SHELL_KILLED = "generic.shell_killed"
+SHELL_KILLED_RULES = frozenset({SHELL_KILLED, "generic.shell_killed_localized"})
 # watchdogs that kill the stuck server's processes themselves (rules/launchers.yaml), and how many
 # lines after their report its shell's "Killed" follows
 # (and SGLang's launcher ending its process tree after a child failed)
@@ -664,7 +665,22 @@ def demote_kill_after_watchdog(findings: Sequence[Finding]) -> list[Finding]:
     the stuck server itself (SGLang's scheduler watchdog), or of SGLang's launcher hearing that a
     child failed (it then kills its process tree), made collateral (cause none): the server tore
     itself down; no OOM killer is needed to explain it."""
-    return _demote_after(findings, KILLING_WATCHDOGS, KILL_WITHIN, lambda f: f.rule == SHELL_KILLED, Role.COLLATERAL)
+    return _demote_after(findings, KILLING_WATCHDOGS, KILL_WITHIN, lambda f: f.rule in SHELL_KILLED_RULES, Role.COLLATERAL)
+
+
+# torchrun's failure summary (rules/torch.yaml), and how many lines after its "Root Cause" line a
+# shell's "Killed" is taken to be the script's cleanup
+ELASTIC_ROOT_CAUSE = "torch.elastic_root_cause"
+CLEANUP_WITHIN = 40
+
+
+def demote_kill_after_summary(findings: Sequence[Finding]) -> list[Finding]:
+    """``findings`` with a shell's ``Killed`` that follows torchrun's failure summary in its file
+    made context (cause none). torchrun printed the summary and exited with a code of its own, so
+    the process the shell reports killed is another one: the job script's monitor or helper
+    that the script ended once the job had failed, not the job's own death."""
+    return _demote_after(findings, frozenset({ELASTIC_ROOT_CAUSE}), CLEANUP_WITHIN,
+                         lambda f: f.rule in SHELL_KILLED_RULES, Role.CONTEXT)
 
 
 # torchelastic's race: the agent read a worker's error file half written and crashed on it
@@ -1704,9 +1720,12 @@ def _torchrun_job_succeeded(findings: Sequence[Finding], scans: Sequence[FileSca
             and f.cause is not None for f in findings):
         return False
     nodes = {host_key(n) for s in scans if s.file.kind is FileKind.RANK_LOG and (n := s.file.node)}
-    # (an agent's own log holds no host in its lines: the node its file is named for)
+    # (an agent's own log holds no host in its lines: the node its file is named for, alone or
+    # as a word of its name: "train-r11u05-gpu.log")
     names = {host_key(f.node or Path(f.file or "").stem) for f in marks}
-    return all(node in names for node in nodes)
+    stems = [Path(f.file or "").stem.lower() for f in marks if f.node is None]
+    return all(node in names or any(re.search(rf"(?<![a-z0-9]){re.escape(node.lower())}(?![a-z0-9])", stem)
+                                    for stem in stems) for node in nodes)
 
 
 def _launched_workers_succeeded(findings: Sequence[Finding]) -> list[Finding]:
@@ -1749,6 +1768,33 @@ def _a_process_failed(findings: Sequence[Finding], scans: Sequence[FileScan]) ->
         and not _in_last_state(f, by_file) for f in findings)
 
 
+# a fabric tool's snapshot of a port down (rules/system.yaml: ibstat's "State: Down" over a polling
+# or disabled link), taken at a time nobody wrote down: the node's spare port reads so as well
+PORT_SNAPSHOTS = frozenset({"system.ibstat_port_down"})
+AGENT_RECEIVED_SIGNAL = "torch.elastic_received_signal"  # rules/torch.yaml
+
+
+def demote_port_snapshots(findings: Sequence[Finding]) -> list[Finding]:
+    """``findings`` with a fabric tool's undated snapshot of a port down (:data:`PORT_SNAPSHOTS`)
+    made context (cause none) where the job's own lines name another cause for its failure (an
+    exception, a GPU fault, an OOM), or where torchrun's agent was told to stop (a signal) and
+    nothing of the job's shows its network failing: the port may be a spare nothing is cabled
+    to, or went down after, and is no initiator over what the job said. Kept where the job's lines
+    show its network failing, only waits running out, or nothing."""
+    if not any(f.rule in PORT_SNAPSHOTS for f in findings):
+        return list(findings)
+    named = any(f.role is Role.INITIATOR and f.cause is not None and f.rule not in PORT_SNAPSHOTS
+                and f.cause not in (Cause.NETWORK, Cause.HANG, Cause.UNKNOWN) for f in findings)
+    # (or the job was told to stop -- torchrun's agent received a signal -- and nothing of its own
+    # shows its network failing: a preemption or a cancel, whatever a port read later)
+    told_to_stop = (any(f.rule == AGENT_RECEIVED_SIGNAL for f in findings)
+                    and not any(f.cause is Cause.NETWORK and f.rule not in PORT_SNAPSHOTS for f in findings))
+    if not (named or told_to_stop):
+        return list(findings)
+    return [dataclasses.replace(f, role=Role.CONTEXT, cause=None) if f.rule in PORT_SNAPSHOTS else f
+            for f in findings]
+
+
 def demote_before_job_success(findings: Sequence[Finding], scans: Sequence[FileScan]) -> list[Finding]:
     """``findings`` made context (cause none) where the job's orchestrator says the whole job
     ended well: a Kubernetes training operator's word that it completed successfully
@@ -1782,6 +1828,8 @@ def demote_before_job_success(findings: Sequence[Finding], scans: Sequence[FileS
         return f.time is not None and last_time is not None and f.time <= last_time
 
     def failed(f: Finding) -> bool:
+        if f.rule in PORT_SNAPSHOTS and f.time is None:
+            return not marks  # (a port's undated snapshot from a job that ended well throughout)
         return (f.role is not Role.CONTEXT and f.cause not in GPU_FAULTS and f.cause is not Cause.STRAGGLER
                 and before(f))
 
@@ -2607,6 +2655,10 @@ BEFORE_JOB = timedelta(minutes=10)
 HARDWARE_BEFORE_JOB = timedelta(hours=1)  # a hardware Xid this long before the job's first line is an earlier job's
 HARDWARE_BEFORE_FAILURE = timedelta(hours=6)  # or this long before its first timed failure, where its start is unknown
 ALIVE_AFTER = timedelta(minutes=1)
+# the kernel's word of a process that crashed (rules/system.yaml), and how long a quiet job's output
+# must go on after it for the process to be another's
+KERNEL_CRASHES = frozenset({"system.segfault", "system.trap"})
+QUIET_AFTER_CRASH = timedelta(minutes=10)
 OWN_PID_BEFORE_JOB = timedelta(hours=14)  # the widest gap two time zones make
 
 
@@ -2712,6 +2764,9 @@ def demote_foreign_app_faults(findings: Sequence[Finding], idx: RunIndex, start:
     # the job's output shows no failure at all (no error, no timeout, no exit of a rank): nothing
     # but the kernel's GPU faults says anything went wrong
     quiet = job_output and not any(f.role is not Role.CONTEXT and f.field("xid") is None for f in findings)
+    # (the same, the kernel's word of crashed processes aside)
+    quiet_but_crashes = job_output and not any(f.role is not Role.CONTEXT and f.field("xid") is None
+                                               and f.rule not in KERNEL_CRASHES for f in findings)
     out = []
     for f in findings:
         if f.cause is Cause.ILLEGAL_MEMORY_ACCESS and f.role is Role.INITIATOR and f.field("xid") is not None:
@@ -2745,6 +2800,13 @@ def demote_foreign_app_faults(findings: Sequence[Finding], idx: RunIndex, start:
                                             or (served_to_the_end and (f.pid is None or f.pid not in job_pids)))
             if before or foreign or lived_on or unbacked or tool or elsewhere or unfelt:
                 f = dataclasses.replace(f, role=Role.CONTEXT)
+        elif (f.rule in KERNEL_CRASHES and f.role is Role.INITIATOR and quiet_but_crashes and f.time is not None
+              and output_end is not None and output_end - f.time > QUIET_AFTER_CRASH
+              and (f.pid is None or f.pid not in job_pids)):
+            # the kernel saw a process crash (a segfault, a trap) while the job's output shows no
+            # failure at all and goes on long after: a crashed rank ends and its peers time out,
+            # so the process was another's (a monitor's, a notebook's, a tool's)
+            f = dataclasses.replace(f, role=Role.CONTEXT, cause=None)
         elif (f.rule == OOM_KILLED and f.role is Role.INITIATOR and start is not None and f.time is not None
               and f.time < start - BEFORE_JOB and not (f.pid is not None and (f.pid in job_pids or f.pid in exited_pids)
                                                        and start - f.time <= OWN_PID_BEFORE_JOB)):

@@ -17,6 +17,7 @@ from detector.pipeline.boot_clock import date_kernel_boots
 from detector.pipeline.filescan import FileScan
 from detector.pipeline.findings import (
     GROUP_SUCCEEDED,
+    KERNEL_CRASHES,
     SRUN_TASK_LINES,
     SUCCEEDED,
     demote_abort_after_cpp_exception,
@@ -32,10 +33,12 @@ from detector.pipeline.findings import (
     demote_faults_before_driver_load,
     demote_feeder_thread_errors,
     demote_foreign_app_faults,
+    demote_kill_after_summary,
     demote_kill_after_watchdog,
     demote_launcher_reply_race,
     demote_nccl_port_flaps,
     demote_orphaned_spawn_children,
+    demote_port_snapshots,
     demote_recovered_flaps,
     demote_repeated_actor_exceptions,
     demote_retried_exceptions,
@@ -74,6 +77,7 @@ from detector.pipeline.relaunch import demote_earlier_launches
 from detector.pipeline.tail import (
     completed_line,
     last_activity,
+    last_progress_line,
     progress_between,
     says_completed,
     server_shut_down,
@@ -216,7 +220,7 @@ def run_findings(scans: Sequence[FileScan], idx: RunIndex, rules: RuleSet,
         demote_nccl_port_flaps(demote_recovered_flaps(findings, max(ends) if ends else None), scans), ranks_logged))
     findings = _faults_long_before_the_run(findings, scans, min(starts) if starts else None)
     findings = oom_killed_loader_workers(demote_bystander_ooms(findings))
-    findings = demote_after_exit(demote_after_success(demote_secondary_xids(demote_kill_after_watchdog(place_gpu_faults(findings, idx)))))
+    findings = demote_after_exit(demote_after_success(demote_secondary_xids(demote_kill_after_summary(demote_kill_after_watchdog(place_gpu_faults(findings, idx))))))
     findings = demote_retried_exceptions(demote_caught_exceptions(
         demote_repeated_actor_exceptions(verl_worker_ranks(findings), scans), scans, idx.file_rank), scans)
     findings = demote_survived_worker_kills(demote_steps_that_did_not_start_training(
@@ -224,14 +228,18 @@ def run_findings(scans: Sequence[FileScan], idx: RunIndex, rules: RuleSet,
     findings = slowest_rank_stragglers(nvrx_stragglers(megatron_stragglers(findings, idx), idx), idx)
     # (the job's own output: a rank log of some length that shows ranks or training, not only a
     # kernel log or a node's report; and the time it ends)
+    # (a file of nothing but step lines has no findings, and its last progress is looked for only
+    # where the kernel's word of a fault or a crash asks whether the job went on after it)
+    asked = any(f.rule in KERNEL_CRASHES or f.field("xid") is not None for f in findings)
     output = [s for s in scans if s.file.kind is FileKind.RANK_LOG and s.lines >= JOB_OUTPUT_LINES
-              and (s.prefix_ranks or s.file.rank is not None or s.last_progress is not None)]
+              and (s.prefix_ranks or s.file.rank is not None or s.last_progress is not None
+                   or (asked and not s.hits and last_progress_line(s) is not None))]
     output_end = max((s.last_time for s in output if s.last_time is not None), default=None)
     # (an inference server's log that ends with its orderly shutdown is the job's output too)
     served = any(s.file.kind is FileKind.RANK_LOG and server_shut_down(s) for s in scans)
     findings = demote_foreign_app_faults(findings, idx, min(starts) if starts else None, bool(output) or served,
                                          output_end, served)
-    findings = demote_before_job_success(findings, scans)
+    findings = demote_port_snapshots(demote_before_job_success(findings, scans))
     if relaunches:  # (replay: the files are whole)
         findings = unfinished_benchmark(demote_kernel_faults_of_a_finished_run(
             demote_faults_before_completion(findings, scans), scans), scans)
