@@ -1772,19 +1772,25 @@ def _a_process_failed(findings: Sequence[Finding], scans: Sequence[FileScan]) ->
 # or disabled link), taken at a time nobody wrote down: the node's spare port reads so as well
 PORT_SNAPSHOTS = frozenset({"system.ibstat_port_down"})
 AGENT_RECEIVED_SIGNAL = "torch.elastic_received_signal"  # rules/torch.yaml
+# what a job's own lines say failed it, which a port's snapshot does not explain (a process's exit
+# code, an abort, a kernel's Xid are no such word: the network failing ends ranks so as well)
+OWN_FAILURES = frozenset({Cause.PYTHON_EXCEPTION, Cause.CUDA_OOM, Cause.HOST_OOM_KILL, Cause.PREEMPTION,
+                          Cause.DATA_LOADER_STALL, Cause.COLLECTIVE_MISMATCH, Cause.ILLEGAL_MEMORY_ACCESS})
 
 
 def demote_port_snapshots(findings: Sequence[Finding]) -> list[Finding]:
     """``findings`` with a fabric tool's undated snapshot of a port down (:data:`PORT_SNAPSHOTS`)
     made context (cause none) where the job's own lines name another cause for its failure (an
-    exception, a GPU fault, an OOM), or where torchrun's agent was told to stop (a signal) and
-    nothing of the job's shows its network failing: the port may be a spare nothing is cabled
-    to, or went down after, and is no initiator over what the job said. Kept where the job's lines
-    show its network failing, only waits running out, or nothing."""
+    exception, an OOM, a device-side assert: :data:`OWN_FAILURES`), or where torchrun's agent
+    was told to stop (a signal) and nothing of the job's shows its network failing: the port may
+    be a spare nothing is cabled to, or went down after, and is no initiator over what the job
+    said. Kept where the job's lines show its network failing, only waits running out, ranks
+    ending (an abort, an exit code, a kernel's Xid: the network failing ends them so too), or
+    nothing."""
     if not any(f.rule in PORT_SNAPSHOTS for f in findings):
         return list(findings)
-    named = any(f.role is Role.INITIATOR and f.cause is not None and f.rule not in PORT_SNAPSHOTS
-                and f.cause not in (Cause.NETWORK, Cause.HANG, Cause.UNKNOWN) for f in findings)
+    named = any(f.role is Role.INITIATOR and f.cause in OWN_FAILURES and f.field("xid") is None
+                and f.field("exitcode") is None for f in findings)
     # (or the job was told to stop -- torchrun's agent received a signal -- and nothing of its own
     # shows its network failing: a preemption or a cancel, whatever a port read later)
     told_to_stop = (any(f.rule == AGENT_RECEIVED_SIGNAL for f in findings)
