@@ -2698,7 +2698,7 @@ APP_FAILURES = frozenset({Cause.PYTHON_EXCEPTION, Cause.CUDA_OOM, Cause.DATA_LOA
 
 def demote_foreign_app_faults(findings: Sequence[Finding], idx: RunIndex, start: datetime | None,
                               job_output: bool = False, output_end: datetime | None = None,
-                              served_to_the_end: bool = False) -> list[Finding]:
+                              served_to_the_end: bool = False, progress_end: datetime | None = None) -> list[Finding]:
     """Application Xids (13, 31, 43 ...) that are not this job's made context: one logged more
     than :data:`BEFORE_JOB` before the ranks' first line (a kernel log keeps earlier jobs'
     faults); and where the node's kernel log and its ranks share a pid namespace, one whose pid
@@ -2807,11 +2807,12 @@ def demote_foreign_app_faults(findings: Sequence[Finding], idx: RunIndex, start:
             if before or foreign or lived_on or unbacked or tool or elsewhere or unfelt:
                 f = dataclasses.replace(f, role=Role.CONTEXT)
         elif (f.rule in KERNEL_CRASHES and f.role is Role.INITIATOR and quiet_but_crashes and f.time is not None
-              and output_end is not None and output_end - f.time > QUIET_AFTER_CRASH
+              and progress_end is not None and progress_end - f.time > QUIET_AFTER_CRASH
               and (f.pid is None or f.pid not in job_pids)):
             # the kernel saw a process crash (a segfault, a trap) while the job's output shows no
-            # failure at all and goes on long after: a crashed rank ends and its peers time out,
-            # so the process was another's (a monitor's, a notebook's, a tool's)
+            # failure at all and its training goes on long after (``progress_end``: its last step
+            # line's time): a crashed rank ends and its peers time out, so the process was
+            # another's (a monitor's, a notebook's, a tool's)
             f = dataclasses.replace(f, role=Role.CONTEXT, cause=None)
         elif (f.rule == OOM_KILLED and f.role is Role.INITIATOR and start is not None and f.time is not None
               and f.time < start - BEFORE_JOB and not (f.pid is not None and (f.pid in job_pids or f.pid in exited_pids)

@@ -235,10 +235,13 @@ def run_findings(scans: Sequence[FileScan], idx: RunIndex, rules: RuleSet,
               and (s.prefix_ranks or s.file.rank is not None or s.last_progress is not None
                    or (asked and not s.hits and last_progress_line(s) is not None))]
     output_end = max((s.last_time for s in output if s.last_time is not None), default=None)
+    # (and the time by which every file of it that shows training had logged its last step: the
+    # training went on in each, not some file's lines -- an evaluator's polling, a script's next stage)
+    progress_end = min((t for s in output if (t := _last_progress_time(s)) is not None), default=None) if asked else None
     # (an inference server's log that ends with its orderly shutdown is the job's output too)
     served = any(s.file.kind is FileKind.RANK_LOG and server_shut_down(s) for s in scans)
     findings = demote_foreign_app_faults(findings, idx, min(starts) if starts else None, bool(output) or served,
-                                         output_end, served)
+                                         output_end, served, progress_end)
     findings = demote_port_snapshots(demote_before_job_success(findings, scans))
     if relaunches:  # (replay: the files are whole)
         findings = unfinished_benchmark(demote_kernel_faults_of_a_finished_run(
@@ -809,3 +812,11 @@ def demote_kernel_faults_of_a_finished_run(findings: list[Finding], scans: Seque
             s.file.kind is FileKind.RANK_LOG and says_completed(s) for s in scans):
         return findings
     return [replace(f, role=Role.CONTEXT, cause=None) if id(f) in drop else f for f in findings]
+
+
+def _last_progress_time(scan: FileScan) -> datetime | None:
+    """The time of the file's last line that shows training progress, where its tail has one."""
+    line = scan.last_progress if scan.last_progress is not None else last_progress_line(scan)
+    if line is None or not scan.tail_first <= line < scan.tail_first + len(tail_of(scan)):
+        return None
+    return tail_event(scan, line - scan.tail_first).time

@@ -196,3 +196,24 @@ def test_a_monitors_segfault_while_the_job_went_on_quietly_is_no_failure(tmp_pat
     # where the job's output stops with it, the crash is the job's
     stopped = "".join(out.splitlines(keepends=True)[:11])
     assert causes_of(tmp_path / "stopped", {"train.log": stopped, "kern.log": kernel}, ruleset)[:1] == [Cause.CRASH_SIGNAL]
+
+
+def test_a_crash_while_only_an_evaluators_polling_went_on_is_the_jobs(tmp_path: Path, ruleset: RuleSet) -> None:
+    train = "".join(f"2026-12-01 07:{k // 6:02d}:{k % 6 * 10:02d},000 - INFO - train - epoch 3 step {k * 50} loss 2.0\n"
+                    for k in range(64))
+    evaluator = "".join(f"2026-12-01 07:{k:02d}:05,000 - INFO - evaluator - waiting for a checkpoint newer than step 3000\n"
+                        for k in range(30))
+    kernel = ("Dec 01 07:10:37 gpu11 kernel: python[1892]: segfault at 0 ip 00007f3a43f92d2c sp 00007ffd3f6127b0"
+              " error 4 in libc10_cuda.so[7f3a43f00000+80000]\n")
+    files = {"train.log": train, "eval.log": evaluator, "kern.log": kernel}
+    assert causes_of(tmp_path, files, ruleset)[:1] == [Cause.CRASH_SIGNAL]
+
+
+def test_training_said_complete_in_chinese_is_no_stall(tmp_path: Path, ruleset: RuleSet) -> None:
+    head = "2026年12月11日 10:54:12 - INFO - [rank {r}] initialized process group (backend=nccl, local_rank={r}, host=node39)\n"
+    rank0 = head.format(r=0) + "".join(
+        f"2026年12月11日 {11 + k // 20}:{k % 20 * 3:02d}:00 - INFO - step {k * 100}/6500 loss 5.4\n" for k in range(66))
+    done = rank0 + "2026-12-11 15:17:04,194 - INFO - 训练完成. steps=6500\n"
+    others = {f"logs/rank{r}.log": head.format(r=r) + "".join(f"[rank{r}] step {k * 500}: iter 2.2s\n" for k in range(14))
+              for r in (1, 2, 3)}
+    assert causes_of(tmp_path / "done", dict(others, **{"logs/rank0.log": done}), ruleset) == []
