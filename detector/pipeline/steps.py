@@ -42,7 +42,8 @@ STEP_LINE_BUDGET = 128 * MAX_STEP_LINES  # step lines parsed per run, shared by 
 MANY_FILES_BUDGET = 64 * 1024  # step lines parsed per run at most, when many files print steps
 MIN_STEP_LINES = 4  # per file at least: the last interval and step of each rank
 PROBE_LINES = 200  # a file prints steps when one of its last this many lines is a step line
-_NOTE_HINT = re.compile(r"checkpoint|sav|eval|validat|sanity|finish|complete|done|ended|train_runtime|stopped")
+_NOTE_HINT = re.compile(r"checkpoint|sav|eval|validat|sanity|finish|complete|done|ended|train_runtime|stopped"
+                        r"|完成|结束|完毕|結束|完了|終了|완료|종료")
 
 StepItems = list[tuple[Event, "StepRecord | None"]]  # a tail's step and note lines, each with its record
 

@@ -381,7 +381,9 @@ _COMPLETED = re.compile(
     r"|\btrainer\.fit`? stopped: `?max_(?:epochs|steps|time)=[^`\s]{1,40}`? reached"
     # a training loop's own word that it reached its last step ("reached max_steps=5200; saving
     # final checkpoint", "max_steps reached")
-    r"|\breached max[_ ]steps\b|\bmax[_ ]steps(?: ?= ?[0-9]{1,12})? reached\b",
+    r"|\breached max[_ ]steps\b|\bmax[_ ]steps(?: ?= ?[0-9]{1,12})? reached\b"
+    # the same in Chinese, Japanese and Korean ("训练完成. steps=6500", "学習完了")
+    r"|训练(?:已)?(?:完成|结束|完毕)|訓練(?:完成|結束)|学習(?:が)?(?:完了|終了)|학습 (?:완료|종료)",
     re.IGNORECASE)
 COMPLETED_LINES = 40  # a file's last lines where a note that training completed counts
 
@@ -424,7 +426,8 @@ def _says_done(line: str) -> bool | None:
     word is an epoch's or a phase's end ("epoch 3 finished", "starting ... done"); None where it
     says neither (a few substring tests first)."""
     low = line.lower()
-    if not (("train" in low or "run" in low or "job" in low or "tuning" in low or "max_steps" in low or "max steps" in low)
+    if not (("train" in low or "run" in low or "job" in low or "tuning" in low or "max_steps" in low or "max steps" in low
+             or "训" in low or "訓" in low or "学習" in low or "학습" in low)
             and _COMPLETED.search(low)):
         return None
     return "train_runtime" in low or not ("epoch" in low or "starting" in low)

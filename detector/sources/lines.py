@@ -33,9 +33,10 @@ class LineParser:
     def lent_stamp(self, message: str) -> Stamp | None:
         """:meth:`stamp`, for the untimed lines after it to inherit: a date with slashes is its own
         line's only (Hugging Face's and MMEngine's loggers stamp a run's setup and a few notes; the
-        progress bars and tracebacks after them come minutes or hours later)."""
+        progress bars and tracebacks after them come minutes or hours later), and so is a date
+        written the Chinese or Japanese way (a logger of one's own, like those)."""
         stamp = self.stamp(message)
-        if stamp is not None and stamp.time is not None and slashed_at(message):
+        if stamp is not None and stamp.time is not None and (slashed_at(message) or "年" in message[:16]):
             return None
         return stamp
 

@@ -201,7 +201,8 @@ def _parse_custom(
 
 _END = re.compile(
     r"training (?:is )?(?:finished|completed?|done)|finished training|\btrain_runtime\b"
-    r"|`Trainer\.fit` stopped|training ended",
+    r"|`Trainer\.fit` stopped|training ended"
+    r"|训练(?:已)?(?:完成|结束|完毕)|訓練(?:完成|結束)|学習(?:が)?(?:完了|終了)|학습 (?:완료|종료)",
     re.IGNORECASE,
 )
 _PAUSE = re.compile(
