@@ -123,6 +123,9 @@ _JOB_TASK_NAME = re.compile(r"(?:^|[._-])\d{3,12}[.-](\d{1,6})\.(?:out|err|log|t
 _DATE_TIME_NAME = re.compile(r"(?:^|[._-])(?:19|20)\d\d(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])[.-](?:[01]\d|2[0-3])[0-5]\d(?:[0-5]\d)?\.[A-Za-z]{1,4}$")
 
 
+_SCHEDULER_NAME = re.compile(r"(?:slurm|job|srun|sbatch|task|pbs|lsf|flux)[._-]", re.I)
+
+
 # an id in a file name (Ray's worker-<56 hex>-<job>-<pid>.out, a hash, a container id): its digits
 # and the numbers after it are no rank
 _HEX_ID = re.compile(r"[0-9a-f]{16,}", re.I)
@@ -139,8 +142,10 @@ def _rank_from_name(name: str) -> int | None:
         return None
     m = _JOB_TASK_NAME.search(name)
     if m:
-        # (not a date and a time of day: nccl-tests' "all_reduce_perf-20230320-2024.log")
-        return None if _DATE_TIME_NAME.search(name) else int(m.group(1))
+        # (not a date and a time of day: nccl-tests' "all_reduce_perf-20230320-2024.log"; a
+        # scheduler's output is named for its job and task, "slurm-20240117.0002.out")
+        dated = _DATE_TIME_NAME.search(name) and not _SCHEDULER_NAME.match(name)
+        return None if dated else int(m.group(1))
     if name.startswith("slurm-"):  # slurm-<jobid>.out: the batch script's output, not a rank
         return None
     for pattern in _RANK_NAME:

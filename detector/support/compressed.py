@@ -245,8 +245,18 @@ def legacy_encoding(head: bytes) -> str | None:
     text = head.decode("utf-8", "replace")
     bad = text.count("\ufffd")
     good = sum(1 for ch in text if ch > "\x7f" and ch != "\ufffd")
-    if good >= bad or sum(1 for b in head if b < 9 or 13 < b < 27 or 27 < b < 32) > len(head) // 100:
-        return None  # (UTF-8 with some damage, or binary data)
+    if sum(1 for b in head if b < 9 or 13 < b < 27 or 27 < b < 32) > len(head) // 100:
+        return None  # (binary data)
+    # (the lines that are not UTF-8, which a conversion changes, tell the code page: a script's
+    # banner saved in GBK may come before a program's own UTF-8 lines)
+    lines = head.split(b"\n")[:-1] or [head]
+    foreign = [line for line in lines if not line.isascii() and not _is_utf8(line)]
+    if not foreign:
+        return None
+    utf8 = sum(len(line) for line in lines if not line.isascii()) - sum(len(line) for line in foreign)
+    if good >= bad and utf8 >= sum(len(line) for line in foreign):
+        return None  # (UTF-8 with some damage)
+    head = b"\n".join(foreign) + b"\n"
     if _reads(head, "gb18030"):
         pairs = re.findall(rb"[\x81-\xfe][\x40-\x7e\x80-\xfe]", head)
         euc = sum(1 for p in pairs if 0xA1 <= p[0] <= 0xF7 and p[1] >= 0xA1)
@@ -257,8 +267,9 @@ def legacy_encoding(head: bytes) -> str | None:
             korean = bool(syllables) and all(p[0] <= 0xC8 for p in syllables) and _reads(head, "cp949")
             return "cp949" if korean and len(syllables) >= 4 else "gb18030"
     japanese = _decoded(head, "cp932")
-    if japanese and sum(1 for ch in japanese if "\u3000" <= ch <= "\u9fff" or "\uff00" <= ch <= "\uffef") >= 0.9 * len(japanese):
-        return "cp932"  # (kana, kanji and full-width forms)
+    if (japanese and sum(1 for ch in japanese if "\u3000" <= ch <= "\u9fff" or "\uff00" <= ch <= "\uffef") >= 0.9 * len(japanese)
+            and sum(1 for ch in japanese if "\u3040" <= ch <= "\u30ff") >= 0.2 * len(japanese)):
+        return "cp932"  # (kanji, full-width forms and the kana that Japanese text is never without)
     runs = [len(m) for m in _HIGH_RUN.findall(head)]
     if sum(1 for n in runs if n == 1) >= 0.7 * len(runs) and _decoded(head, "cp1252") is not None:
         return "cp1252"  # (single accented letters between plain ones)
@@ -267,6 +278,25 @@ def legacy_encoding(head: bytes) -> str | None:
             and sum(1 for ch in russian if "\u0400" <= ch <= "\u04ff") >= 0.9 * len(russian)):
         return "cp1251"  # (words of Cyrillic letters)
     return None
+
+
+def _is_utf8(line: bytes) -> bool:
+    try:
+        line.decode("utf-8")
+        return True
+    except UnicodeDecodeError:
+        return False
+
+
+def _from_legacy(data: bytes, codec: str) -> bytes:
+    """Text in a code page (:func:`legacy_encoding`) as UTF-8, line by line: a line that is UTF-8
+    already stays as it is (a script's banner saved in GBK, then a program's own UTF-8 output)."""
+    out = []
+    for line in data.split(b"\n"):
+        if not line.isascii() and not _is_utf8(line):
+            line = line.decode(codec, "replace").encode("utf-8")
+        out.append(line)
+    return b"\n".join(out)
 
 
 def _decoded(head: bytes, codec: str) -> str | None:
@@ -361,8 +391,11 @@ def open_log(path: Path | str, compressed: bool) -> tuple[BinaryIO, os.stat_resu
         if compressed or wide is not None or legacy is not None:
             fh.close()
     if legacy is not None:
-        data = data.decode(legacy, "replace").encode("utf-8")
+        data = _from_legacy(data, legacy)
         note = "; ".join(x for x in (f"{_LEGACY_NAME[legacy]} text, converted to UTF-8", note) if x)
+        if len(data) <= HTML_PASTE_BYTES and b"&" in data and sum(data[:_HTML_HEAD].count(e) for e in _ENTITIES) >= 3:
+            data = _unescape(data)  # (a page's text saved in a code page: its entities too)
+            note += "; HTML entities (text copied from a rendered page) decoded"
     if wide is not None:
         data = _from_wide(data, wide)
         said = ("UTF-16 text (a Windows PowerShell redirect?), converted to UTF-8" if wide == "utf-16"

@@ -15,7 +15,7 @@ from detector.replay import replay_path
 from detector.rules.engine import RuleSet
 from detector.sources.runs import _rank_from_name
 from detector.sources.timestamps import parse_timestamp
-from detector.support.compressed import legacy_encoding
+from detector.support.compressed import legacy_encoding, open_log
 from detector.types import Cause
 from tests.support.replaying import causes_of, incidents_of
 
@@ -217,3 +217,58 @@ def test_training_said_complete_in_chinese_is_no_stall(tmp_path: Path, ruleset: 
     others = {f"logs/rank{r}.log": head.format(r=r) + "".join(f"[rank{r}] step {k * 500}: iter 2.2s\n" for k in range(14))
               for r in (1, 2, 3)}
     assert causes_of(tmp_path / "done", dict(others, **{"logs/rank0.log": done}), ruleset) == []
+
+
+def test_a_banner_in_gbk_before_utf8_output_keeps_the_utf8(tmp_path: Path, ruleset: RuleSet) -> None:
+    banner = "开始训练 数据路径 /data/corpus\r\n".encode("gbk")
+    steps = "".join(f"第 {k} 步 loss=1.{k}\n" for k in range(1, 40)).encode()
+    report_dir = tmp_path / "run"
+    report_dir.mkdir()
+    (report_dir / "train.log").write_bytes(banner + steps + "训练完成. steps=39\n".encode() + _SEGV.encode())
+    report = replay_path(report_dir, ruleset)
+    assert [i.cause for i in report.incidents][:1] == [Cause.CRASH_SIGNAL]
+    text = (report_dir / "train.log").read_bytes()
+    fh, _st, _note = open_log(report_dir / "train.log", False)
+    with fh:
+        converted = fh.read().decode("utf-8", "replace")
+    assert "第 39 步" in converted and "训练完成" in converted, converted[:200]
+    assert len(converted.splitlines()) == len(text.splitlines())
+    # a long banner in GBK fills the head the code page is told from: converted, the UTF-8 kept
+    (report_dir / "train.log").write_bytes(banner * 400 + steps + _SEGV.encode())
+    fh, _st, note = open_log(report_dir / "train.log", False)
+    with fh:
+        converted = fh.read().decode("utf-8")
+    assert note and "GBK" in note and "开始训练" in converted and "第 39 步" in converted and "段错误" in converted
+
+
+def test_an_html_escaped_page_saved_in_a_code_page_is_unescaped(tmp_path: Path, ruleset: RuleSet) -> None:
+    page = ("Gerät für Training:\n"
+            "gpu-node-03:2211:2290 [1] include/alloc.h:103 NCCL WARN Cuda failure &#39;out of memory&#39;\n"
+            "[rank1]: torch.distributed.DistBackendError: NCCL error in: &quot;ProcessGroupNCCL.cpp&quot;:1970, "
+            "unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.21.5\n"
+            "[rank1]: ncclUnhandledCudaError: Call to CUDA function failed.\n"
+            "[rank1]: Last error:\n[rank1]: Cuda failure &#39;out of memory&#39;\n")
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "page_source.txt").write_bytes(page.encode("cp1252"))
+    report = replay_path(run, ruleset)
+    assert [i.cause for i in report.incidents][:1] == [Cause.CUDA_OOM], report.warnings
+
+
+def test_a_western_code_page_is_not_taken_for_japanese() -> None:
+    text = "Läufe auf dem Gerät: opération terminée, Usuário Hélène\n" * 3
+    assert legacy_encoding(text.encode("cp1252")) == "cp1252"
+
+
+def test_a_scheduler_output_named_for_a_date_like_job_keeps_its_task() -> None:
+    assert _rank_from_name("slurm-20240117.0002.out") == 2
+    assert _rank_from_name("job-20231105-1203.out") == 1203
+
+
+def test_tensorflows_aborted_collectives_are_no_exception_of_the_worker(tmp_path: Path, ruleset: RuleSet) -> None:
+    worker0 = ("Traceback (most recent call last):\n  File \"/app/train.py\", line 304, in <module>\n    main()\n"
+               "tensorflow.python.framework.errors_impl.UnavailableError: Graph execution error:\n\n"
+               "Collective ops is aborted by: Task /job:worker/replica:0/task:1 heartbeat timeout. This indicates that the"
+               " remote task has failed, got preempted, or crashed unexpectedly.\n")
+    causes = causes_of(tmp_path, {"worker-0.log": _STEPS + worker0}, ruleset)
+    assert Cause.PYTHON_EXCEPTION not in causes, causes
