@@ -272,3 +272,15 @@ def test_tensorflows_aborted_collectives_are_no_exception_of_the_worker(tmp_path
                " remote task has failed, got preempted, or crashed unexpectedly.\n")
     causes = causes_of(tmp_path, {"worker-0.log": _STEPS + worker0}, ruleset)
     assert Cause.PYTHON_EXCEPTION not in causes, causes
+
+
+def test_mxnets_allocation_failure_is_out_of_memory(tmp_path: Path, ruleset: RuleSet) -> None:
+    text = ("[18]<stderr>:Traceback (most recent call last):\n[18]<stderr>:  File \"train_imagenet.py\", line 312, in <module>\n"
+            "[18]<stderr>:MXNetError: cudaMalloc retry failed: out of memory\n")
+    assert causes_of(tmp_path, {"horovod_mxnet.log": _STEPS + text}, ruleset)[:1] == [Cause.CUDA_OOM]
+
+
+def test_an_infiniband_message_truncated_is_a_collective_mismatch(tmp_path: Path, ruleset: RuleSet) -> None:
+    text = ("dgx47:25456:25497 [4] transport/net_ib.cc:1121 NCCL WARN NET/IB : Message truncated : received 4194304 bytes"
+            " instead of 4190208\nOSError: (External) NCCL error(5), invalid usage.\n")
+    assert causes_of(tmp_path, {"log/workerlog.4": _STEPS + text}, ruleset)[:1] == [Cause.COLLECTIVE_MISMATCH]
