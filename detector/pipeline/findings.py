@@ -1532,6 +1532,28 @@ def demote_store_loss_before_destroy(findings: Sequence[Finding]) -> list[Findin
             if f.rule == STORE_GONE and f.rank is not None and f.rank in destroyed else f for f in findings]
 
 
+# a socket's loss of its peer as NCCL's and Python's lines tell it, and the trace of its error code up
+# NCCL's calls (rules/nccl.yaml, rules/torch.yaml)
+SOCKET_PEER_LOST = frozenset({"nccl.socket_peer_lost", "nccl.socket_call_failed", "torch.connection_reset",
+                              "nccl.error_trace_network"})
+
+
+def demote_peer_loss_after_destroy(findings: Sequence[Finding]) -> list[Finding]:
+    """``findings`` with a socket's loss of its peer ("socketProgressOpt: Call to recv from ...
+    failed : Connection reset by peer") made context where it comes after the same process's
+    communicator was destroyed as the program asked (NCCL's "Destroy COMPLETE") in its file: the
+    job was ending, its peers closed their sockets first."""
+    destroyed = [(f.file, f.pid, f.line) for f in findings if f.rule == COMM_DESTROYED and f.line is not None]
+    if not destroyed:
+        return list(findings)
+
+    def after_destroy(f: Finding) -> bool:
+        return (f.rule in SOCKET_PEER_LOST and f.role is Role.COLLATERAL and f.line is not None
+                and any(file == f.file and pid == f.pid and line < f.line for file, pid, line in destroyed))
+
+    return [dataclasses.replace(f, role=Role.CONTEXT, cause=None) if after_destroy(f) else f for f in findings]
+
+
 PG_NOT_DESTROYED = "torch.pg_not_destroyed_at_exit"  # rules/torch.yaml
 
 

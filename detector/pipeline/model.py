@@ -38,6 +38,7 @@ from detector.pipeline.findings import (
     demote_launcher_reply_race,
     demote_nccl_port_flaps,
     demote_orphaned_spawn_children,
+    demote_peer_loss_after_destroy,
     demote_port_snapshots,
     demote_recovered_flaps,
     demote_repeated_actor_exceptions,
@@ -211,7 +212,7 @@ def run_findings(scans: Sequence[FileScan], idx: RunIndex, rules: RuleSet,
     starts = [s.first_time for s in scans if s.first_time is not None and s.file.kind.value == "rank_log"]
     if relaunches:
         findings = demote_earlier_launches(scans, findings, idx.file_rank)
-    findings = demote_store_loss_after_completion(demote_store_loss_after_exit_warning(demote_store_loss_before_destroy(demote_destroy_warnings(demote_teardown_errors(demote_orphaned_spawn_children(demote_feeder_thread_errors(demote_exit_handler_errors(demote_launcher_reply_race(demote_worker_wait_timeouts(refine_generic_nccl(findings)))))))))), scans)
+    findings = demote_store_loss_after_completion(demote_store_loss_after_exit_warning(demote_store_loss_before_destroy(demote_peer_loss_after_destroy(demote_destroy_warnings(demote_teardown_errors(demote_orphaned_spawn_children(demote_feeder_thread_errors(demote_exit_handler_errors(demote_launcher_reply_race(demote_worker_wait_timeouts(refine_generic_nccl(findings))))))))))), scans)
     findings = place_tgi_span_errors(place_nccl_tests_failures(place_sglang_tracebacks(place_ray_tracebacks(place_spawn_tracebacks(
         demote_caught_oom(demote_abort_after_cpp_exception(findings)))))))
     ends = [t for s in scans if s.file.kind is FileKind.RANK_LOG and (t := s.last_time) is not None]

@@ -284,3 +284,24 @@ def test_an_infiniband_message_truncated_is_a_collective_mismatch(tmp_path: Path
     text = ("dgx47:25456:25497 [4] transport/net_ib.cc:1121 NCCL WARN NET/IB : Message truncated : received 4194304 bytes"
             " instead of 4190208\nOSError: (External) NCCL error(5), invalid usage.\n")
     assert causes_of(tmp_path, {"log/workerlog.4": _STEPS + text}, ruleset)[:1] == [Cause.COLLECTIVE_MISMATCH]
+
+
+@pytest.mark.parametrize(("subject", "cause"), [
+    ("Slurm Job_id=1311943 Name=ddp Failed, Run time 2-00:00:14, TIMEOUT", Cause.PREEMPTION),
+    ("Slurm Job_id=3167716 Name=vit_l Failed, Run time 2-00:00:14, PREEMPTED, ExitCode 0", Cause.PREEMPTION),
+    ("Slurm Job_id=5408520 Name=ddp_job Failed, Run time 20:48:13, OUT_OF_MEMORY", Cause.HOST_OOM_KILL),
+    ("Slurm Job_id=2314111 Name=ft Failed, Run time 17:03:09, NODE_FAIL", Cause.UNKNOWN),
+])
+def test_slurms_mail_about_the_job_says_how_it_ended(tmp_path: Path, ruleset: RuleSet, subject: str, cause: Cause) -> None:
+    assert causes_of(tmp_path, {"paste.txt": f"got this email, anything I can do?\n{subject}\n"}, ruleset)[:1] == [cause]
+    done = "Slurm Job_id=9675766 Name=UnZip Ended, Run time 02:44:34, COMPLETED, ExitCode 0\n"
+    assert causes_of(tmp_path / "done", {"paste.txt": done}, ruleset) == []
+
+
+def test_a_socket_reset_after_the_communicator_was_destroyed_is_the_jobs_end(tmp_path: Path, ruleset: RuleSet) -> None:
+    head = "ip-10-27-20-226:270335:270477 [7] "
+    destroy = f"{head}NCCL INFO comm 0x9076324ee7 rank 15 nranks 16 cudaDev 7 busId 3b000 - Destroy COMPLETE\n"
+    reset = (f"{head}misc/socket.cc:50 NCCL WARN socketProgressOpt: Call to recv from 10.3.11.20<57344> failed : Connection reset by peer\n"
+             f"{head}NCCL INFO misc/socket.cc:585 -> 6\n{head}NCCL INFO bootstrap.cc:77 -> 6\n")
+    assert causes_of(tmp_path / "end", {"log.txt": _STEPS + destroy + reset}, ruleset) == []
+    assert causes_of(tmp_path / "midrun", {"log.txt": _STEPS + reset}, ruleset)[:1] == [Cause.NETWORK]
