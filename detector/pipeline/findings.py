@@ -660,6 +660,56 @@ def _demote_after(findings: Sequence[Finding], marks: frozenset[str], within: in
     return [dataclasses.replace(f, role=role, cause=None) if target(f) and after_a_mark(f) else f for f in findings]
 
 
+# TensorFlow's errors of an aborted step, and its words that the abort came from a lost peer
+# (rules/launchers.yaml)
+TF_ABORT_ERRORS = re.compile(r"(?:^|\.)(?:Unavailable|Cancelled|Aborted|DeadlineExceeded)Error$")
+TF_PEER_LOST = frozenset({"launcher.tf_collective_aborted_by_peer", "launcher.tf_cluster_check_peer_down",
+                          "launcher.tf_collective_timeout", "launcher.tf_collective_socket_closed",
+                          "launcher.tf_collective_socket_closed_message",
+                          "launcher.tf_grpc_unavailable", "launcher.grpc_unreachable"})
+TF_ABORT_WITHIN = 4  # lines from the exception's line to its message's words of the lost peer
+UNCAUGHT_RULES = frozenset({"python.uncaught_exception", "python.uncaught_exception_indented"})
+
+
+def demote_tf_peer_aborts(findings: Sequence[Finding]) -> list[Finding]:
+    """``findings`` with a TensorFlow worker's uncaught UnavailableError, CancelledError,
+    AbortedError or DeadlineExceededError made collateral (cause none) where its message, in the
+    next :data:`TF_ABORT_WITHIN` lines, says the coordination service aborted the collectives over
+    a lost peer ("Collective ops is aborted by: Task /job:worker/replica:0/task:1 heartbeat
+    timeout"): what the peer's loss did to this worker; the peer's own log says what failed. An
+    AbortedError of a storage call, a CancelledError over an input's end, stay the worker's own."""
+    lost = {(f.file, f.line) for f in findings if f.rule in TF_PEER_LOST and f.line is not None}
+    if not lost:
+        return list(findings)
+
+    def aborted(f: Finding) -> bool:
+        return (f.rule in UNCAUGHT_RULES and f.line is not None and TF_ABORT_ERRORS.search(f.field("exc_type") or "") is not None
+                and any((f.file, f.line + k) in lost for k in range(1, TF_ABORT_WITHIN + 1)))
+
+    return [dataclasses.replace(f, role=Role.COLLATERAL, cause=None) if aborted(f) else f for f in findings]
+
+
+# Slurm's mails about a job (rules/scheduler.yaml)
+SLURM_MAIL_ENDS = frozenset({"scheduler.slurm_mail_stopped", "scheduler.slurm_mail_out_of_memory",
+                             "scheduler.slurm_mail_node_fail"})
+SLURM_MAIL_COMPLETED = "scheduler.slurm_mail_completed"
+
+
+def demote_mails_before_completion(findings: Sequence[Finding]) -> list[Finding]:
+    """``findings`` with Slurm's mail of a job's end (a time limit, a preemption, an OOM, a node's
+    failure) made context where a later mail in its file says the same job then completed with
+    exit code 0: it was requeued and finished."""
+    done = [(f.file, f.field("job"), f.line) for f in findings if f.rule == SLURM_MAIL_COMPLETED and f.line is not None]
+    if not done:
+        return list(findings)
+
+    def completed_later(f: Finding) -> bool:
+        return (f.rule in SLURM_MAIL_ENDS and f.line is not None
+                and any(file == f.file and job == f.field("job") and line > f.line for file, job, line in done))
+
+    return [dataclasses.replace(f, role=Role.CONTEXT, cause=None) if completed_later(f) else f for f in findings]
+
+
 def demote_kill_after_watchdog(findings: Sequence[Finding]) -> list[Finding]:
     """``findings`` with a shell's ``Killed`` a few lines after the report of a watchdog that kills
     the stuck server itself (SGLang's scheduler watchdog), or of SGLang's launcher hearing that a
@@ -1534,22 +1584,48 @@ def demote_store_loss_before_destroy(findings: Sequence[Finding]) -> list[Findin
 
 # a socket's loss of its peer as NCCL's and Python's lines tell it, and the trace of its error code up
 # NCCL's calls (rules/nccl.yaml, rules/torch.yaml)
+NCCL_INIT_COMPLETE = "nccl.init_complete"  # rules/nccl.yaml
 SOCKET_PEER_LOST = frozenset({"nccl.socket_peer_lost", "nccl.socket_call_failed", "torch.connection_reset",
                               "nccl.error_trace_network"})
 
 
+DESTROY_WITHIN = 20  # lines from a communicator's destruction to the socket errors of its teardown
+
+
+# NCCL's header "host:pid:tid [dev] ", its host in any form (a user's "<hostname1>" too)
+_HEADER_PID = re.compile(r":(?P<pid>[0-9]{1,10}):[0-9]{1,10} \[[0-9]{1,4}\] ")
+
+
+def _header_pid(f: Finding) -> int | None:
+    """The pid NCCL's header on the finding's line prints ("host:pid:tid [dev]"), or None."""
+    m = _HEADER_PID.search(f.text or "")
+    return int(m["pid"]) if m else None
+
+
 def demote_peer_loss_after_destroy(findings: Sequence[Finding]) -> list[Finding]:
     """``findings`` with a socket's loss of its peer ("socketProgressOpt: Call to recv from ...
-    failed : Connection reset by peer") made context where it comes after the same process's
-    communicator was destroyed as the program asked (NCCL's "Destroy COMPLETE") in its file: the
-    job was ending, its peers closed their sockets first."""
-    destroyed = [(f.file, f.pid, f.line) for f in findings if f.rule == COMM_DESTROYED and f.line is not None]
+    failed : Connection reset by peer") made context where it comes at most
+    :data:`DESTROY_WITHIN` lines after the same process (the pid NCCL's header prints) destroyed
+    its communicator as the program asked (NCCL's "Destroy COMPLETE") in its file, every
+    communicator it had set up destroyed by then and none set up again: the job was ending, its
+    peers closed their sockets first. A process that destroyed one group and went on with
+    another, or started a new one, keeps its errors."""
+    destroyed = [(f.file, pid, f.line) for f in findings
+                 if f.rule == COMM_DESTROYED and f.line is not None and (pid := _header_pid(f)) is not None]
     if not destroyed:
         return list(findings)
+    inits = [(f.file, _header_pid(f), f.line) for f in findings if f.rule == NCCL_INIT_COMPLETE and f.line is not None]
 
     def after_destroy(f: Finding) -> bool:
-        return (f.rule in SOCKET_PEER_LOST and f.role is Role.COLLATERAL and f.line is not None
-                and any(file == f.file and pid == f.pid and line < f.line for file, pid, line in destroyed))
+        if f.rule not in SOCKET_PEER_LOST or f.role is not Role.COLLATERAL or f.line is None:
+            return False
+        pid = _header_pid(f)
+        mine = [line for file, d_pid, line in destroyed if file == f.file and d_pid == pid and line < f.line]
+        if pid is None or not mine or f.line > max(mine) + DESTROY_WITHIN:
+            return False
+        # (every communicator the process set up before it was destroyed: none is left to fail)
+        set_up = [line for file, i_pid, line in inits if file == f.file and i_pid == pid and line < f.line]
+        return not any(line > max(mine) for line in set_up) and len(set_up) <= len(mine)
 
     return [dataclasses.replace(f, role=Role.CONTEXT, cause=None) if after_destroy(f) else f for f in findings]
 

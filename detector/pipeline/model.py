@@ -36,6 +36,7 @@ from detector.pipeline.findings import (
     demote_kill_after_summary,
     demote_kill_after_watchdog,
     demote_launcher_reply_race,
+    demote_mails_before_completion,
     demote_nccl_port_flaps,
     demote_orphaned_spawn_children,
     demote_peer_loss_after_destroy,
@@ -51,6 +52,7 @@ from detector.pipeline.findings import (
     demote_store_loss_before_destroy,
     demote_survived_worker_kills,
     demote_teardown_errors,
+    demote_tf_peer_aborts,
     demote_worker_wait_timeouts,
     elastic_error_findings,
     exit_findings,
@@ -221,7 +223,7 @@ def run_findings(scans: Sequence[FileScan], idx: RunIndex, rules: RuleSet,
         demote_nccl_port_flaps(demote_recovered_flaps(findings, max(ends) if ends else None), scans), ranks_logged))
     findings = _faults_long_before_the_run(findings, scans, min(starts) if starts else None)
     findings = oom_killed_loader_workers(demote_bystander_ooms(findings))
-    findings = demote_after_exit(demote_after_success(demote_secondary_xids(demote_kill_after_summary(demote_kill_after_watchdog(place_gpu_faults(findings, idx))))))
+    findings = demote_after_exit(demote_after_success(demote_secondary_xids(demote_mails_before_completion(demote_tf_peer_aborts(demote_kill_after_summary(demote_kill_after_watchdog(place_gpu_faults(findings, idx))))))))
     findings = demote_retried_exceptions(demote_caught_exceptions(
         demote_repeated_actor_exceptions(verl_worker_ranks(findings), scans), scans, idx.file_rank), scans)
     findings = demote_survived_worker_kills(demote_steps_that_did_not_start_training(
