@@ -21,7 +21,7 @@ from detector.sources.prefixes import Prefixed, PrefixStyle, quick_prefix, strip
 from detector.sources.runs import FileKind
 from detector.sources.timestamps import parse_timestamp, time_of_day
 from detector.support.compressed import open_log, stream_size
-from detector.support.text import decode_line, plain_text
+from detector.support.text import CJK_TRAINING_DONE, decode_line, plain_text
 from detector.types import TERMINAL_LINES, Event
 
 
@@ -383,7 +383,7 @@ _COMPLETED = re.compile(
     # final checkpoint", "max_steps reached")
     r"|\breached max[_ ]steps\b|\bmax[_ ]steps(?: ?= ?[0-9]{1,12})? reached\b"
     # the same in Chinese, Japanese and Korean ("训练完成. steps=6500", "学習完了")
-    r"|训练(?:已)?(?:完成|结束|完毕)|訓練(?:完成|結束)|学習(?:が)?(?:完了|終了)|학습 (?:완료|종료)",
+    r"|" + CJK_TRAINING_DONE,
     re.IGNORECASE)
 COMPLETED_LINES = 40  # a file's last lines where a note that training completed counts
 

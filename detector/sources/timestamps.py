@@ -385,20 +385,14 @@ def _parse_time(text: str, *, year: int | None, pos: int, day_first: bool | None
                 found = _header_host(text, m.end())
                 return Stamp(None, None, found[0], found[1]) if found else None
             return Stamp(None, sec + _frac(m["us"]) / 1e6, None, m.end())
-        m = _DMESG_T.match(text, pos)
-        if m:
-            month = _MONTHS.get(m["mon"].lower())
-            if month:
-                t = _safe(int(m["y"]), month, int(m["d"]), int(m["h"]), int(m["mi"]), int(m["s"]), 0, UTC)
-                return Stamp(t, None, None, m.end()) if t else None
-            return None
-        m = _DMESG_T_LOCAL.match(text, pos)
-        if m:
-            month = _LOCAL_MONTHS.get(m["mon"].lower())
-            if month:
-                t = _safe(int(m["y"]), month, int(m["d"]), int(m["h"]), int(m["mi"]), int(m["s"]), 0, UTC)
-                return Stamp(t, None, None, m.end()) if t else None
-            return None
+        for dmesg_t, months in ((_DMESG_T, _MONTHS), (_DMESG_T_LOCAL, _LOCAL_MONTHS)):
+            m = dmesg_t.match(text, pos)
+            if m:
+                month = months.get(m["mon"].lower())
+                if month:
+                    t = _safe(int(m["y"]), month, int(m["d"]), int(m["h"]), int(m["mi"]), int(m["s"]), 0, UTC)
+                    return Stamp(t, None, None, m.end()) if t else None
+                return None
         m = _ISO.match(text, pos)
         if m:
             t = _safe(int(m["y"]), int(m["mo"]), int(m["d"]), int(m["h"]), int(m["mi"]), int(m["s"]),

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import partial
 
 from detector.errors import ConfigError
+from detector.support.text import CJK_TRAINING_DONE
 
 from . import presets as p
 from .model import LogNote, NoteKind, StepRecord, StepSample
@@ -202,7 +203,7 @@ def _parse_custom(
 _END = re.compile(
     r"training (?:is )?(?:finished|completed?|done)|finished training|\btrain_runtime\b"
     r"|`Trainer\.fit` stopped|training ended"
-    r"|训练(?:已)?(?:完成|结束|完毕)|訓練(?:完成|結束)|学習(?:が)?(?:完了|終了)|학습 (?:완료|종료)",
+    r"|" + CJK_TRAINING_DONE,
     re.IGNORECASE,
 )
 _PAUSE = re.compile(

@@ -65,3 +65,8 @@ def is_binary(head: bytes) -> bool:
     text = head.decode("utf-8", "replace")
     bad = text.count("\ufffd") + sum(1 for ch in text if ord(ch) in _CONTROL)
     return bad > 0.3 * len(text)
+
+
+# training's word that it completed in Chinese, Japanese or Korean ("训练完成. steps=6500", "学習完了"):
+# a pattern's text, for the English patterns of the end of training to take in (pipeline.tail, stats.steps)
+CJK_TRAINING_DONE = r"训练(?:已)?(?:完成|结束|完毕)|訓練(?:完成|結束)|学習(?:が)?(?:完了|終了)|학습 (?:완료|종료)"
