@@ -305,3 +305,10 @@ def test_a_socket_reset_after_the_communicator_was_destroyed_is_the_jobs_end(tmp
              f"{head}NCCL INFO misc/socket.cc:585 -> 6\n{head}NCCL INFO bootstrap.cc:77 -> 6\n")
     assert causes_of(tmp_path / "end", {"log.txt": _STEPS + destroy + reset}, ruleset) == []
     assert causes_of(tmp_path / "midrun", {"log.txt": _STEPS + reset}, ruleset)[:1] == [Cause.NETWORK]
+
+
+@pytest.mark.parametrize("signal", ["Bus error", "Illegal instruction", "Segmentation fault"])
+def test_the_shells_crash_padded_to_its_column_is_a_crash(tmp_path: Path, ruleset: RuleSet, signal: str) -> None:
+    # (bash pads the signal's name to a column before "(core dumped)": 15 spaces after "Bus error")
+    line = f"train_cmd.sh: line 34:   894 {signal:<24}(core dumped) python train.py\n"
+    assert causes_of(tmp_path, {"console.log": "Loading extension module fused_adam...\n" + line}, ruleset)[:1] == [Cause.CRASH_SIGNAL]
