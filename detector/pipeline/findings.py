@@ -2869,8 +2869,9 @@ def demote_foreign_app_faults(findings: Sequence[Finding], idx: RunIndex, start:
     # but the kernel's GPU faults says anything went wrong
     quiet = job_output and not any(f.role is not Role.CONTEXT and f.field("xid") is None for f in findings)
     # (the same, the kernel's word of crashed processes aside)
-    quiet_but_crashes = job_output and not any(f.role is not Role.CONTEXT and f.field("xid") is None
-                                               and f.rule not in KERNEL_CRASHES for f in findings)
+    # (``progress_end`` is there only where the job's output shows its training)
+    quiet_but_crashes = not any(f.role is not Role.CONTEXT and f.field("xid") is None
+                                and f.rule not in KERNEL_CRASHES for f in findings)
     out = []
     for f in findings:
         if f.cause is Cause.ILLEGAL_MEMORY_ACCESS and f.role is Role.INITIATOR and f.field("xid") is not None:

@@ -231,16 +231,18 @@ def run_findings(scans: Sequence[FileScan], idx: RunIndex, rules: RuleSet,
     findings = slowest_rank_stragglers(nvrx_stragglers(megatron_stragglers(findings, idx), idx), idx)
     # (the job's own output: a rank log of some length that shows ranks or training, not only a
     # kernel log or a node's report; and the time it ends)
-    # (a file of nothing but step lines has no findings, and its last progress is looked for only
-    # where the kernel's word of a fault or a crash asks whether the job went on after it)
-    asked = any(f.rule in KERNEL_CRASHES or f.field("xid") is not None for f in findings)
     output = [s for s in scans if s.file.kind is FileKind.RANK_LOG and s.lines >= JOB_OUTPUT_LINES
-              and (s.prefix_ranks or s.file.rank is not None or s.last_progress is not None
-                   or (asked and not s.hits and last_progress_line(s) is not None))]
+              and (s.prefix_ranks or s.file.rank is not None or s.last_progress is not None)]
     output_end = max((s.last_time for s in output if s.last_time is not None), default=None)
-    # (and the time by which every file of it that shows training had logged its last step: the
-    # training went on in each, not some file's lines -- an evaluator's polling, a script's next stage)
-    progress_end = min((t for s in output if (t := _last_progress_time(s)) is not None), default=None) if asked else None
+    # (and, where the kernel's word of a crashed process asks whether the job went on after it,
+    # the time by which every file of it that shows training had logged its last step -- a file of
+    # nothing but step lines too, which has no findings: the training went on in each, not some
+    # file's lines, an evaluator's polling or a script's next stage)
+    progress_end = None
+    if any(f.rule in KERNEL_CRASHES for f in findings):
+        trained = [s for s in scans if s.file.kind is FileKind.RANK_LOG and s.lines >= JOB_OUTPUT_LINES
+                   and (s in output or (not s.hits and last_progress_line(s) is not None))]
+        progress_end = min((t for s in trained if (t := _last_progress_time(s)) is not None), default=None)
     # (an inference server's log that ends with its orderly shutdown is the job's output too)
     served = any(s.file.kind is FileKind.RANK_LOG and server_shut_down(s) for s in scans)
     findings = demote_foreign_app_faults(findings, idx, min(starts) if starts else None, bool(output) or served,
