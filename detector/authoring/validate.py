@@ -9,6 +9,10 @@ and counterexamples. :func:`validate_rules` adds what only matters once the rule
 - no pattern has a super-linear shape the static backtracking check misses (linearity.py);
 - hyperscan accepts each pattern; one it refuses is named, with a note that the ``re``
   prefilter is then used for it (a *warning*: matching stays correct, only slower);
+- no pattern makes hyperscan's scan far slower than the others: each is timed alone over a
+  sample made of every loaded rule's examples and counterexamples (a *warning* at 100 times the
+  median pattern's time: nested or wide counted repeats such as ``(?:[^ ]{1,48}[ |]{1,64}){0,12}``
+  build an automaton that scans hundreds of times slower, and the whole replay with it);
 - the prefilter, built for the whole set as a replay builds it, finds every example line for its
   rule (an *error* where it does not although ``re`` matches: the rule would never match in a
   replay; a shipped rule hidden only once the user rules are compiled with it is blamed on them);
@@ -41,6 +45,7 @@ from detector.rules.loader import (
     shipped_rules_dir,
 )
 from detector.rules.prefilter import MIN_LITERAL, prefilter_pattern, required_literals
+from detector.rules.rewrite import relaxed, trimmed
 from detector.rules.scanners import RePrefilter, linear_twin
 from detector.rules.spec import RuleFile
 from detector.support.yamlfile import YamlList, YamlMap, load_yaml_file
@@ -92,20 +97,77 @@ def re_prefilter_problem(pattern: str) -> str | None:
 
 
 @functools.lru_cache(maxsize=4096)
+def _hyperscan_database(pattern: str) -> tuple[Any, str | None]:
+    """``pattern`` alone in a block-mode database, compiled as the engine compiles it, or None and
+    why hyperscan refuses it (ImportError without hyperscan)."""
+    import hyperscan
+
+    db = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
+    try:
+        db.compile(expressions=[relaxed(trimmed(prefilter_pattern(pattern))).encode("utf-8")], ids=[0],
+                   flags=[hyperscan.HS_FLAG_MULTILINE])
+    except hyperscan.error as exc:
+        return None, str(exc) or type(exc).__name__
+    return db, None
+
+
 def hyperscan_problem(pattern: str) -> str | None:
     """Why hyperscan refuses ``pattern`` as the engine would give it, or None (also None when
     hyperscan is not installed: see :func:`hyperscan_available`)."""
     try:
-        import hyperscan
+        return _hyperscan_database(pattern)[1]
     except ImportError:
         return None
-    db = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
-    try:
-        db.compile(expressions=[prefilter_pattern(pattern).encode("utf-8")], ids=[0],
-                   flags=[hyperscan.HS_FLAG_MULTILINE])
-    except hyperscan.error as exc:
-        return str(exc) or type(exc).__name__
+
+
+SCAN_COST_LIMIT = 100  # times the median pattern's scan time: shipped patterns stay under 40
+SCAN_COST_FLOOR = 0.0005  # seconds over the sample below which no pattern is called slow
+
+
+def _scan_seconds(pattern: str, sample: bytes) -> float | None:
+    """The shortest of three hyperscan scans of ``sample`` for ``pattern`` alone, or None where
+    hyperscan refuses it (reported on its own)."""
+    import time
+
+    import hyperscan
+
+    db, _refused = _hyperscan_database(pattern)
+    if db is None:
+        return None
+    scratch = hyperscan.Scratch(db)
+    best = float("inf")
+    for _ in range(3):
+        start = time.perf_counter()
+        db.scan(sample, match_event_handler=_ignore_match, scratch=scratch)
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def _ignore_match(*_args: Any) -> None:
     return None
+
+
+def scan_cost_sample(rules: Sequence[CompiledRule]) -> bytes:
+    """Log text to time the patterns over: every rule's examples and counterexamples, one a line
+    (the shipped rules' come to about 250 KB of lines of every kind the rules are about)."""
+    lines = [line for rule in rules for line, _fields in rule.examples]
+    lines += [line for rule in rules for line in rule.counterexamples]
+    return ("\n".join(lines) + "\n").encode("utf-8", "replace")
+
+
+def slow_patterns(rules: Sequence[CompiledRule]) -> list[tuple[CompiledRule, float]]:
+    """Each rule whose pattern hyperscan scans at least :data:`SCAN_COST_LIMIT` times slower than
+    the median rule's over :func:`scan_cost_sample`, with that ratio (needs hyperscan)."""
+    sample = scan_cost_sample(rules)
+    if not sample.strip():
+        return []
+    timed = [(rule, _scan_seconds(rule.pattern, sample)) for rule in rules]
+    costs = sorted(t for _rule, t in timed if t is not None)
+    if not costs:
+        return []
+    median = max(costs[len(costs) // 2], 1e-9)
+    return [(rule, t / median) for rule, t in timed
+            if t is not None and t >= SCAN_COST_FLOOR and t / median >= SCAN_COST_LIMIT]
 
 
 def hyperscan_available() -> bool:
@@ -267,6 +329,14 @@ def validate_rules(
         except re.error as exc:  # each pattern compiles alone; together they do not
             errors.append(ConfigError(str(shipped_files[0] if shipped_files else "rules"), None,
                                       f"the patterns do not compile together for the re prefilter: {exc}"))
+    if check_hyperscan and result.rules:
+        for rule, ratio in slow_patterns(rules):
+            warnings.append(where.error(
+                rule.path, rule.id,
+                f"warning: hyperscan scans log text {ratio:.0f} times slower for this pattern than for the median "
+                f"rule's (timed over every rule's examples): nested or wide counted repeats, such as "
+                f"'(?:[^ ]{{1,48}}[ |]{{1,64}}){{0,12}}', build a large automaton, and every replay pays for it; "
+                f"narrow the repeats: {_quote(rule.pattern)}", "pattern", rule.line))
     if not errors and result.rules and check_hyperscan:
         shipped_ids = {r.id for r in result.rules if r.path in {str(f) for f in shipped_files}}
         errors.extend(_prefilter_problems(result.rules, where, shipped_ids if user_files else None))

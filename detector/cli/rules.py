@@ -72,7 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     v = sub.add_parser("validate", help="check rule files",
                        description="Check rule files: schema, patterns (re and hyperscan, empty matches, "
-                       "backtracking), duplicate ids, causes and roles, examples and counterexamples. Each "
+                       "backtracking, hyperscan scan cost), duplicate ids, causes and roles, examples and counterexamples. Each "
                        "problem is printed as file:line:column: rule-id: what is wrong. Exit status 1 when "
                        "any is found. PATHs are checked as user layers over the shipped packs.")
     v.add_argument("paths", nargs="*", type=Path, metavar="PATH", help="rule files or directories")

@@ -345,3 +345,35 @@ def test_replay_and_watch_read_the_rules_in_the_environment(tmp_path: Path, monk
     assert config_from_args(args, {"RANKDOCTOR_RULES": str(site)}).rules == (site,)
     args = build_parser().parse_args(["--logs", str(run), "--rules", str(other)])
     assert config_from_args(args, {"RANKDOCTOR_RULES": str(site)}).rules == (other,)
+
+
+SACCT = (r"^ {0,8}(?P<job>[0-9]{1,12}(?:_[0-9]{1,9})?(?:\+[0-9]{1,4})?)(?:\.(?P<step>[a-z]{1,11}\+?|[0-9]{1,6}\+?))?"
+         r"[ |]{1,WIDE}(?:[^ |\n]{1,48}[ |]{1,WIDE}){0,12}?(?P<state>COMPLETED|FAILED|CANCELLED|TIMEOUT|OUT_OF_ME(?:MORY|\+)"
+         r"|NODE_FAIL|PREEMPTED|RUNNING|PENDING|REQUEUED|BOOT_FAIL|DEADLINE|SUSPENDED)(?: by [0-9]{1,10})?\+?[ |]{1,24}"
+         r"(?P<exit_code>[0-9]{1,3}:[0-9]{1,3})(?:[ |]|$)")  # the shipped Slurm accounting rule, gaps widened
+
+
+def _sacct_pack(path: Path, wide: int) -> Path:
+    path.write_text(
+        "rules:\n  - id: site.sacct_row\n    description: a Slurm accounting row\n    role: context\n"
+        f"    pattern: '{SACCT.replace('WIDE', str(wide))}'\n"
+        "    examples:\n      - line: '4242 train gpu lab 16 FAILED 1:0'\n")
+    return path
+
+
+def test_validate_warns_of_a_pattern_that_makes_hyperscan_scan_slowly(tmp_path: Path,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """A shipped rule's gaps of up to 64 blanks inside a repeated group made hyperscan scan some
+    400 times slower and a 256-rank replay 4 times slower, with no word from validate. Each pattern
+    is now timed alone over the rules' examples: the wide one is named (a warning, so --strict
+    fails), the narrow one passes."""
+    from detector.authoring.validate import hyperscan_available
+
+    if not hyperscan_available():
+        pytest.skip("hyperscan is not installed")
+    code, out, _ = _run(capsys, "validate", "--strict", str(_sacct_pack(tmp_path / "wide.yaml", 64)))
+    assert code == 1, out
+    slow = [line for line in out.splitlines() if "times slower" in line]
+    assert len(slow) == 1 and "site.sacct_row" in slow[0] and "wide.yaml:5:" in slow[0], out
+    code, out, _ = _run(capsys, "validate", "--strict", str(_sacct_pack(tmp_path / "narrow.yaml", 24)))
+    assert code == 0, out
