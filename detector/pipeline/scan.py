@@ -151,9 +151,11 @@ def _following(buf: bytes, line_end: int, count: int) -> list[str]:
 FIRST_STAMP_LINES = 4000  # lines of a small file searched for its first stamp
 STYLE_PROBE_BYTES = 64 << 10  # of a file whose first lines show no prefix, looked at again for one
 STYLE_PROBE_LINES = 1000
-# a line's start as srun's or MPI's task label ("  3: ", "[3] ") or a host's label ("node07: ") may
+# a line's start as srun's or MPI's task label ("  3: ", "[3] "), a host's label ("node07: ") or torchx's
+# role and replica ("main/0 ") may
 # begin it: a file with fewer such lines than the styles ask for is neither (detect_style)
-_LABEL_LIKE = re.compile(rb"^(?:[ \t]{0,6}\[?[0-9]{1,6}[\]:] |[A-Za-z0-9][\w.-]{0,62}: )", re.MULTILINE)
+_LABEL_LIKE = re.compile(rb"^(?:[ \t]{0,6}\[?[0-9]{1,6}[\]:] |[A-Za-z0-9][\w.-]{0,62}: |[A-Za-z][\w.-]{0,40}/[0-9]{1,6} )",
+                         re.MULTILINE)
 _LABELS_AT_LEAST = 3
 
 
@@ -168,7 +170,7 @@ def _style_past_preamble(fh: BinaryIO, style: PrefixStyle) -> PrefixStyle:
     if len(_LABEL_LIKE.findall(probe, 0, len(probe))) < _LABELS_AT_LEAST:
         return style  # (too few lines begin as a label could: NCCL's INFO lines by the thousand)
     found = detect_style([decode_line(x) for x in probe.split(b"\n")[:STYLE_PROBE_LINES]])
-    return found if found in (PrefixStyle.SRUN_LABEL, PrefixStyle.HOST_LABEL) else style
+    return found if found in (PrefixStyle.SRUN_LABEL, PrefixStyle.HOST_LABEL, PrefixStyle.TASK_LABEL) else style
 
 
 def scan_file(

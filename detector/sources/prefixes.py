@@ -8,7 +8,9 @@ timestamp such as ``2024-11-20 14:37:16 [rank3]:``):
 - srun ``--label`` ``3: `` (when the file uses it throughout, :class:`PrefixStyle.SRUN_LABEL`);
 - Open MPI ``--tag-output`` ``[1,3]<stderr>:`` and horovodrun ``[3]<stdout>:`` (rank);
 - Lightning ``[rank: 3] `` (rank), ``[host:3]:`` (host and local rank);
-- a task label before one of those (NeMo-Run ``i.pretrain/0 [default2]:``);
+- a task label before one of those (NeMo-Run ``i.pretrain/0 [default2]:``), and on its own when
+  the file uses it throughout (``torchx log``'s ``main/0 usage: torchrun …``,
+  :class:`PrefixStyle.TASK_LABEL`);
 - Ray actor prefixes ``(RayTrainWorker pid=1942, ip=10.0.0.7) `` (host: the ip), with the colour
   codes Ray adds (also when a paste lost their ESC byte: ``[2m[36m(…)[0m``);
 - pdsh / DeepSpeed multi-node ``10.0.0.7: `` (an IPv4 address; a host name when the file uses it
@@ -48,6 +50,7 @@ class PrefixStyle(StrEnum):
     BRACKETS = "brackets"  # [rankN]: / [defaultN]: / [rank=N] || / [1,N]<stderr>: / Ray actors …
     SRUN_LABEL = "srun_label"  # "N: " at the start of every line
     HOST_LABEL = "host_label"  # "host: " at the start of every line (pdsh, clush, DeepSpeed multi-node)
+    TASK_LABEL = "task_label"  # "role/N " at the start of every line (torchx log: the role and replica)
 
 
 @dataclass(frozen=True, slots=True)
@@ -316,7 +319,7 @@ def quick_prefix(line: str, style: PrefixStyle = PrefixStyle.BRACKETS) -> tuple[
     ``[rank=N] ||`` prefix and nothing after it that could start another, or of a line with no
     prefix and no rank hint (``(None, None, 0)``); host None and not hinted in both. None for
     every other line (and style): ask :func:`strip_prefix`."""
-    if style is PrefixStyle.SRUN_LABEL or style is PrefixStyle.HOST_LABEL:
+    if style is PrefixStyle.SRUN_LABEL or style is PrefixStyle.HOST_LABEL or style is PrefixStyle.TASK_LABEL:
         return None
     if line[:1] == "[":
         m = _ONE_BRACKET.match(line)
@@ -611,6 +614,10 @@ def _strip_prefix_at(line: str, style: PrefixStyle) -> Prefixed:
         if m:
             rank = int(m["task"])
             start = m.end()
+    elif style is PrefixStyle.TASK_LABEL:
+        m = _TASK.match(line)
+        if m:
+            start = m.end()  # (the replica's index is torchx's, not a rank)
     pos, prank, local, host = _strip_at(line, start, style)
     if prank is not None:
         rank = prank
@@ -694,6 +701,18 @@ def detect_style(sample: Iterable[str]) -> PrefixStyle:
                 hosts[m["host"]] += 1
     if sum(hosts.values()) >= max(3, int(0.8 * len(lines))) and len(hosts) <= max(2, len(lines) // 2):
         return PrefixStyle.HOST_LABEL
+    # (torchx's label alone before the lines: with torchrun's own prefixes after it on most lines,
+    # "trainer/1 [1]:[rank3]:", the bracketed style reads them as before)
+    tasks: Counter[str] = Counter()
+    bracketed = 0
+    for s in lines:
+        m = _TASK.match(s)
+        if m is not None:
+            tasks[m[0]] += 1
+            bracketed += s[m.end():m.end() + 1] in ("[", "(")
+    if (sum(tasks.values()) >= max(3, int(0.8 * len(lines))) and len(tasks) <= max(2, len(lines) // 4)
+            and bracketed < sum(tasks.values()) // 2):
+        return PrefixStyle.TASK_LABEL
     return PrefixStyle.BRACKETS if any(br for _srun, _host, br in kinds) else PrefixStyle.NONE
 
 

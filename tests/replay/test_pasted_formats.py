@@ -154,6 +154,25 @@ def test_pdsh_labels_before_indented_traceback_lines(tmp_path: Path, ruleset: Ru
     assert (inc.cause, inc.initiator.rank, inc.initiator.node) == (Cause.CUDA_OOM, None, "gpu-q-13")
 
 
+def test_torchx_role_and_replica_labels_are_removed_where_the_file_uses_them(tmp_path: Path, ruleset: RuleSet) -> None:
+    """``torchx log`` puts the role and replica ("main/0 ") before each line of a replica: torchrun's
+    own argparse error behind it read healthy (AAU-torchx-759-awsbatch). Only a file that uses the
+    label throughout loses it: one line that begins "data/0 " by chance keeps it."""
+    from detector.sources.prefixes import PrefixStyle, detect_style
+
+    usage = ["main/0 usage: torchrun [-h] [--nnodes NNODES] [--nproc-per-node NPROC_PER_NODE]"]
+    usage += [f"main/0                 [--opt{i} OPT{i}]" for i in range(6)]
+    error = "main/0 torchrun: error: argument --node-rank/--node_rank: invalid int value: '$AWS_BATCH_JOB_NODE_INDEX'"
+    lines = ["=== BEGIN LOG aws_batch://q/torchx:ddp-1 (FAILED)===", *usage, error,
+             "=== END LOG aws_batch://q/torchx:ddp-1 (FAILED) ==="]
+    assert detect_style(lines) is PrefixStyle.TASK_LABEL
+    assert strip_prefix(error, PrefixStyle.TASK_LABEL).message.startswith("torchrun: error: argument --node-rank")
+    assert detect_style(["data/0 items loaded", "epoch 1", "epoch 2", "epoch 3"]) is not PrefixStyle.TASK_LABEL
+    (tmp_path / "console.log").write_text("\n".join(lines) + "\n")
+    report = replay_path(tmp_path, ruleset)
+    assert [i.cause for i in report.incidents] == [Cause.PYTHON_EXCEPTION]
+
+
 def test_mpirun_timestamp_output_stamps_each_line_before_its_tag(tmp_path: Path, ruleset: RuleSet) -> None:
     """``mpirun --timestamp-output --tag-output`` puts a ctime right before the rank's tag, with no
     space: the tag gives the rank, the ctime the time, and the message is read after both."""
