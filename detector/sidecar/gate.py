@@ -8,7 +8,9 @@
 - **One incident per failure.** After an incident is reported, the evidence seen so far is
   consumed and later incidents of the same *episode* (same torchrun attempt, or no attempt
   known) are suppressed; an independent hardware fault on another node is still reported, and
-  an incident that names a rank replaces (once) one that could not. The episode closes when
+  an incident that names a rank replaces (once) one that could not (a stall seen at the hang
+  floor, then the ranks' timeouts that name the rank): the second says which one it replaces
+  (:meth:`IncidentGate.replaced_by`). The episode closes when
   training progresses again (a new attempt, or steady progress ``recovery_s`` after the
   incident); evidence older than its start is no longer attributed.
 - Reported incidents and the episode are kept in the state store, so a restarted sidecar does
@@ -79,6 +81,7 @@ class IncidentGate:
         for record in self._open:
             self._consumed.update(record.keys)
         self._superseded: set[str] = set()
+        self._replaces: dict[str, str] = {}  # a reported incident's id -> the id of the one it replaced
         self._progress: dict[int, float] = {}
         self._done_attempts: set[int] = set()
         self._stragglers_said: set[tuple[int | None, str | None]] = set()
@@ -140,8 +143,11 @@ class IncidentGate:
                     self._stragglers_said.add(key)
                     fresh.append(incident)
                 continue
-            if not self._is_new(incident):
+            new, replaced = self._is_new(incident)
+            if not new:
                 continue
+            if replaced is not None:
+                self._replaces[incident.id] = replaced
             fresh.append(incident)
             record = ReportedRecord(
                 incident.id, incident_attempt(incident), incident.initiator.rank, incident.initiator.node,
@@ -152,13 +158,20 @@ class IncidentGate:
         self.consume(due)
         return fresh
 
-    def _is_new(self, incident: Incident) -> bool:
+    def replaced_by(self, incident_id: str) -> str | None:
+        """The id of the incident (one that named no rank) that the reported incident
+        ``incident_id`` replaces, or None."""
+        return self._replaces.get(incident_id)
+
+    def _is_new(self, incident: Incident) -> tuple[bool, str | None]:
+        """Whether ``incident`` is to be reported, and the id of the open incident it replaces."""
         attempt = incident_attempt(incident)
         if attempt is not None and attempt in self._done_attempts:
-            return False
+            return False, None
+        replaced: str | None = None
         for record in self._open:
             if record.incident_id == incident.id:
-                return False
+                return False, None
             if attempt is not None and record.attempt is not None and attempt != record.attempt:
                 continue
             node = incident.initiator.node
@@ -169,9 +182,10 @@ class IncidentGate:
                     # (the ranks' exits after a stop from outside are its teardown, not a cause)
                     and not (record.cause == Cause.PREEMPTION.value and incident.cause is Cause.UNKNOWN)):
                 self._superseded.add(record.incident_id)
+                replaced = record.incident_id
                 continue
-            return False
-        return True
+            return False, None
+        return True, replaced
 
     def suppressed_attempts(self) -> set[int | None]:
         return {r.attempt for r in self._open}

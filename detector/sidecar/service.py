@@ -150,7 +150,8 @@ class Sidecar:
             roots = [_fixed_prefix(p) for p in cfg.logs]
             stacks = StackSampler(cfg.stacks, proc_root=cfg.processes.proc_root, warn=self.warn,
                                   notice=self.notice) if cfg.stacks.enabled else None
-            self.procs = ProcessWatcher(cfg.processes, node=self.node, log_roots=roots, stacks=stacks)
+            self.procs = ProcessWatcher(cfg.processes, node=self.node, log_roots=roots, stacks=stacks,
+                                        log_specs=[str(p) for p in cfg.logs])
             out.append(self.procs)
         if cfg.nvml and not cfg.coordinator.enabled:
             self.nvml = NvmlSource(node=self.node, poll_s=cfg.nvml_poll_s, loader=self.outside.nvml_loader,
@@ -258,7 +259,8 @@ class Sidecar:
             self.warn(f"attribution failed: {type(exc).__name__}: {exc}")
             return
         for incident in incidents:
-            self.incidents.append(self.sink.emit(incident, self.outside.clock.time()))
+            self.incidents.append(self.sink.emit(incident, self.outside.clock.time(),
+                                                 self.gate.replaced_by(incident.id)))
 
     def _dispatch(self, item: Item) -> None:
         if isinstance(item, SourceStatus):
@@ -366,7 +368,7 @@ class Sidecar:
             self._dispatch(item)
         now = self.outside.clock.time()
         for incident in self.engine.tick(now):
-            self.incidents.append(self.sink.emit(incident, now))
+            self.incidents.append(self.sink.emit(incident, now, self.gate.replaced_by(incident.id)))
         if self.logs is not None:
             self.logs.save(now)
         self.metrics.close()

@@ -21,20 +21,24 @@ class IncidentHandler(Protocol):
     def submit(self, incident: Incident) -> bool: ...
 
 
-def incident_line(incident: Incident, detected_at: float) -> dict[str, Any]:
+def incident_line(incident: Incident, detected_at: float, replaces: str | None = None) -> dict[str, Any]:
     data = incident_to_dict(incident)
     data["detected_at"] = datetime.fromtimestamp(detected_at, tz=UTC).isoformat()
+    if replaces is not None:
+        data["replaces"] = replaces
     return data
 
 
-def summary(incident: Incident) -> str:
+def summary(incident: Incident, replaces: str | None = None) -> str:
     ini = incident.initiator
     who = "rank ?" if ini.rank is None else f"rank {ini.rank}"
     if ini.node:
         who += f" on {ini.node}"
     if ini.gpu:
         who += f" (GPU {ini.gpu})"
-    return f"INCIDENT {incident.cause.value}: {who}, confidence {incident.confidence:.2f}; {incident.explanation}"
+    again = f" (replaces {replaces}, which named no rank)" if replaces is not None else ""
+    return (f"INCIDENT {incident.cause.value}: {who}, confidence {incident.confidence:.2f}{again}; "
+            f"{incident.explanation}")
 
 
 def _silence(stream: TextIO) -> None:
@@ -64,8 +68,10 @@ class IncidentSink:
         if path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)
 
-    def emit(self, incident: Incident, detected_at: float) -> dict[str, Any]:
-        data = incident_line(incident, detected_at)
+    def emit(self, incident: Incident, detected_at: float, replaces: str | None = None) -> dict[str, Any]:
+        """Report ``incident``; ``replaces``: the id of an earlier incident of the same failure that
+        named no rank, which this one replaces (written as the line's ``replaces``)."""
+        data = incident_line(incident, detected_at, replaces)
         text = json.dumps(data, ensure_ascii=False)
         # Counted before it is written, so that whoever sees the incident in the file also sees
         # it in rankdoctor_incidents_total (a scrape right after the append found it missing).
@@ -80,7 +86,7 @@ class IncidentSink:
                 self._warn(f"cannot append to {self._path}: {exc.strerror or exc}")
         if self._out is not None:
             try:
-                print(summary(incident), file=self._out, flush=True)
+                print(summary(incident, replaces), file=self._out, flush=True)
             except (OSError, ValueError) as exc:  # (ValueError: the stream was closed)
                 # a full disk or a reader that left (a pipe): the summaries stop, the watch goes
                 # on (the incidents file, the counters and the remediation have them)

@@ -152,7 +152,15 @@ def test_gate_new_attempt_and_supersede() -> None:
     gate.observe([unknown, named], NOW + 1)
     due = gate.due(NOW + 1)
     assert due is not None
-    assert [i.initiator.rank for i in gate.select(attribute(RunFacts((unknown, named))), due, NOW + 1)] == [1]
+    second = gate.select(attribute(RunFacts((unknown, named))), due, NOW + 1)
+    assert [i.initiator.rank for i in second] == [1]
+    # the second says which one it replaces (the sidecar tester read the pair as a duplicate),
+    # in the incidents file and on the terminal; the first replaces none
+    assert gate.replaced_by(second[0].id) == first[0].id and gate.replaced_by(first[0].id) is None
+    out = io.StringIO()
+    line = IncidentSink(None, out=out, count=lambda _c: None).emit(second[0], NOW + 1, gate.replaced_by(second[0].id))
+    assert line["replaces"] == first[0].id and f"(replaces {first[0].id}, which named no rank)" in out.getvalue()
+    assert "replaces" not in IncidentSink(None, out=None, count=lambda _c: None).emit(first[0], NOW)
     # a new attempt's step closes the episode; its failure is new
     gate.progress(0, 1, NOW + 20, 4)
     again = finding("python.uncaught_exception", Role.INITIATOR, Cause.PYTHON_EXCEPTION, 3, NOW + 30, line=9, attempt=1)
@@ -227,6 +235,55 @@ def test_process_watcher_exit_roles_and_odd_one_out(tmp_path: Path) -> None:
     watcher.poll(NOW + 1.2)
     later = [f for i in inbox.drain(0.0) if isinstance(i, LiveFindings) for f in i.findings]
     assert {f.rank for f in later} == {0, 2, 3} and all(f.role is Role.COLLATERAL for f in later)
+
+
+def test_process_watcher_takes_the_ranks_whose_output_goes_to_a_followed_file(tmp_path: Path) -> None:
+    """Ranks started one by one (``python train.py > rank0.log``) and the ranks of a plain
+    ``torchrun train.py > console.log`` (its default log folder a temporary one, their output
+    copied by the agent) are this job's when their output, or their launcher's, is a followed
+    file: a sidecar tester's jobs got no process evidence (no stack of a stalled rank, no pid to
+    tie a segfault's kernel line to). A rank writing elsewhere, or with a --log-dir of its own
+    that is not followed, is another job's."""
+    proc, logs, other = tmp_path / "proc", tmp_path / "logs", tmp_path / "other"
+    logs.mkdir()
+    other.mkdir()
+
+    def with_output(pid: int, env: dict[str, str], out: Path, ppid: int = 1) -> None:
+        fake_proc(proc, pid, "S", env)
+        stat = proc / str(pid) / "stat"
+        stat.write_text(stat.read_text().replace(" (python3) S 1 ", f" (python3) S {ppid} ", 1))
+        (proc / str(pid) / "fd").mkdir()
+        (proc / str(pid) / "fd" / "1").symlink_to(out)
+        (proc / str(pid) / "fd" / "2").symlink_to(out)
+
+    with_output(400, {"RANK": "0", "LOCAL_RANK": "0"}, logs / "rank0.log")
+    with_output(401, {"RANK": "1", "LOCAL_RANK": "1"}, other / "rank1.log")
+    with_output(410, {"PATH": "/bin"}, logs / "console.log")  # the torchrun agent
+    tmp_dir = tmp_path / "tmp" / "torchelastic_ab12cd" / "none_x" / "attempt_0" / "2"
+    with_output(411, {"RANK": "2", "LOCAL_RANK": "2", "TORCHELASTIC_ERROR_FILE": str(tmp_dir / "error.json")},
+                tmp_dir / "stdout.log", ppid=410)
+    with_output(420, {"RANK": "3", "LOCAL_RANK": "3", "TORCHELASTIC_ERROR_FILE": str(other / "run" / "3" / "error.json")},
+                logs / "console.log")
+    watcher = ProcessWatcher(ProcessConfig(proc_root=proc, poll_s=0.0, discover_s=0.0), node="n1",
+                             log_roots=[logs], sleep=lambda _s: None)
+    watcher.start(Inbox())
+    watcher.poll(NOW)
+    assert sorted(p.rank for p in watcher.alive) == [0, 2]
+    # followed as one file rather than a folder: the same
+    single = ProcessWatcher(ProcessConfig(proc_root=proc, poll_s=0.0, discover_s=0.0), node="n1",
+                            log_roots=[logs / "console.log"], sleep=lambda _s: None)
+    single.start(Inbox())
+    single.poll(NOW)
+    assert sorted(p.rank for p in single.alive) == [2]
+    # a glob takes the files it matches, not every file of its folder (a reviewer's two jobs on one
+    # host, "--logs 'logs/expA*.log'", claimed the ranks of the job writing logs/expB.log)
+    with_output(430, {"RANK": "5", "LOCAL_RANK": "1"}, logs / "expA.log")
+    with_output(431, {"RANK": "5", "LOCAL_RANK": "1"}, logs / "expB.log")
+    globbed = ProcessWatcher(ProcessConfig(proc_root=proc, poll_s=0.0, discover_s=0.0), node="n1",
+                             log_roots=[logs], log_specs=[str(logs / "expA*.log")], sleep=lambda _s: None)
+    globbed.start(Inbox())
+    globbed.poll(NOW)
+    assert sorted(p.pid for p in globbed.alive) == [430]
 
 
 # --- engine pieces ----------------------------------------------------------------------

@@ -3,8 +3,10 @@
 A process is a rank when its environment has ``RANK`` and ``LOCAL_RANK`` (torchrun, and most
 launchers, set them); it is this job's when ``TORCHELASTIC_ERROR_FILE`` (its torchrun log
 folder) lies under a followed folder — which also ties it to its log file and tells sidecars
-of two "nodes" on one host apart — or, for other launchers, when its environment has every
-``processes.match_env`` pair (e.g. ``SLURM_JOB_ID``). New
+of two "nodes" on one host apart — or when its standard output or error, or its launcher's, is
+a followed file (``torchrun train.py > console.log``; ``python train.py > rank1.log``), or, for
+other launchers, when its environment has every ``processes.match_env`` pair (e.g.
+``SLURM_JOB_ID``). New
 processes are discovered every ``discover_s``; known ones are checked every ``poll_s``.
 
 A rank whose process vanished while its peers live is initiator-grade evidence (``process.exited``):
@@ -32,6 +34,7 @@ first.
 
 from __future__ import annotations
 
+import fnmatch
 import os
 import signal
 import time as _time
@@ -178,17 +181,33 @@ def odd_ones(signatures: Mapping[int, str]) -> list[int]:
     return odd
 
 
+def _absolute_spec(spec: str) -> str:
+    """A --logs argument as an absolute path (its links resolved up to its glob part), for
+    comparing with the targets of /proc/PID/fd."""
+    parts = Path(spec).parts
+    cut = next((i for i, part in enumerate(parts) if any(c in part for c in "*?[")), len(parts))
+    head = Path(*parts[:cut]) if cut else Path(".")
+    try:
+        base = str(head.resolve())
+    except (OSError, RuntimeError):
+        base = os.path.abspath(head)
+    return os.path.join(base, *parts[cut:]) if cut < len(parts) else base
+
+
 class ProcessWatcher:
     name = "processes"
 
     def __init__(self, config: ProcessConfig, *, node: str | None, log_roots: Sequence[Path] = (),
                  sleep: Callable[[float], None] = _time.sleep, stacks: StackSampler | None = None,
-                 clock: Callable[[], float] = _time.monotonic) -> None:
+                 clock: Callable[[], float] = _time.monotonic, log_specs: Sequence[str] | None = None) -> None:
         self._cfg = config
         self._stacks = stacks
         self._clock = clock
         self._node = node
         self._roots = [str(p.resolve()) for p in log_roots]
+        # what --logs named (a folder, a file, a glob): an output file is followed when one of them
+        # takes it (a glob's folder is no followed folder: "logs/expA*.log" is not "logs/expB.log")
+        self._specs = [_absolute_spec(s) for s in (log_specs if log_specs is not None else [str(p) for p in log_roots])]
         self._sleep = sleep
         self._inbox: Inbox | None = None
         self._tracked: dict[int, RankProcess] = {}
@@ -221,18 +240,55 @@ class ProcessWatcher:
         if changed and self._inbox is not None:
             self._inbox.put(Processes(self.alive))
 
-    def _wanted(self, env: Mapping[str, str]) -> bool:
+    def _wanted(self, env: Mapping[str, str], pid: int | None = None, ppid: int | None = None) -> bool:
         """This job's rank: its torchrun log folder is under a followed folder, or (launchers
-        without torchrun, e.g. srun) its environment has every ``match_env`` pair. Other rank
-        processes on the host (another job, another simulated node) are not ours."""
+        without torchrun, e.g. srun) its environment has every ``match_env`` pair, or its output
+        (or its launcher's: torchrun's ``--tee``) goes to a followed file (``torchrun train.py >
+        console.log`` without ``--log-dir``; ranks started one by one, ``python train.py >
+        rank1.log``). Other rank processes on the host (another job, another simulated node) are
+        not ours."""
         for key, value in self._cfg.match_env:
             if env.get(key) != value:
                 return False
         error_file = env.get("TORCHELASTIC_ERROR_FILE")
+        if error_file and self._roots and self._followed(os.path.realpath(error_file)):
+            return True
+        # (a log folder of its own that is not followed, torchrun's --log-dir elsewhere, is another
+        # job's or another simulated node's: only torchrun's default folder, a temporary
+        # "torchelastic_..." one, or none at all, lets the output decide)
+        if (self._roots and pid is not None and (not error_file or "/torchelastic_" in error_file)
+                and self._writes_to_followed(pid, ppid)):
+            return True
         if error_file and self._roots:
-            real = os.path.realpath(error_file)
-            return any(real == root or real.startswith(root.rstrip("/") + "/") for root in self._roots)
+            return False
         return bool(self._cfg.match_env) or not self._roots
+
+    def _followed(self, real: str) -> bool:
+        return any(real == root or real.startswith(root.rstrip("/") + "/") for root in self._roots)
+
+    def _writes_to_followed(self, pid: int, ppid: int | None) -> bool:
+        """The standard output or error of ``pid``, or of its parent ``ppid`` (the launcher that
+        copies its ranks' output), is a followed file."""
+        for p in (pid, ppid):
+            if p is None or p <= 1:
+                continue
+            for fd in (1, 2):
+                try:
+                    target = os.readlink(self._cfg.proc_root / str(p) / "fd" / str(fd))
+                except OSError:
+                    continue
+                if target.startswith("/") and self._output_followed(target.removesuffix(" (deleted)")):
+                    return True
+        return False
+
+    def _output_followed(self, target: str) -> bool:
+        for spec in self._specs:
+            if any(c in spec for c in "*?["):
+                if fnmatch.fnmatchcase(target, spec):
+                    return True
+            elif target == spec or target.startswith(spec.rstrip("/") + "/"):
+                return True
+        return False
 
     def _discover(self) -> bool:
         root = self._cfg.proc_root
@@ -259,7 +315,7 @@ class ProcessWatcher:
                 continue
             env = read_environ(root, pid)
             proc = rank_process(env, pid, stat.start_ticks, self._node) if env is not None else None
-            if proc is None or env is None or not self._wanted(env) \
+            if proc is None or env is None or not self._wanted(env, pid, stat.ppid) \
                     or forked_helper(root, pid, stat.ppid, env):
                 if young_from is None or not young_from <= stat.start_ticks <= young_from + YOUNG_TICKS_MAX:
                     self._ignored[pid] = stat.start_ticks  # (started "after now": /proc/uptime is a container's)
