@@ -191,9 +191,16 @@ def _test(args: argparse.Namespace) -> int:
     if args.logfile == "-":
         if sys.stdin is None:
             raise InputError("-", "standard input is closed: pipe a log (rankdoctor rules test - < rank0.log)")
+        from detector.cli.main import STDIN_LIMIT
+
+        data = sys.stdin.buffer.read(STDIN_LIMIT + 1)  # (bounded, as replay's: not a whole stream in memory)
+        if len(data) > STDIN_LIMIT:
+            raise InputError("-", f"standard input is over {STDIN_LIMIT >> 20} MiB: save it to a file and test "
+                                  "that file (rankdoctor rules test FILE)")
         with tempfile.TemporaryDirectory(prefix="rankdoctor-") as tmp:
             path = Path(tmp) / "stdin.log"
-            path.write_bytes(sys.stdin.buffer.read())
+            path.write_bytes(data)
+            del data
             return _test_file(path, "<stdin>", ruleset, args.kind)
     path = Path(args.logfile)
     if not path.is_file():

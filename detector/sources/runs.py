@@ -459,7 +459,8 @@ def classify(path: Path, root: Path) -> LogFile | None:
         return LogFile(path, display, FileKind.METRICS, None, None, node, None, size, node_from="folder" if node else None)
     if (suffix not in _TEXT_SUFFIXES and not _NUMBERED_SUFFIX.match(suffix) and not _RANK_SUFFIX.search(name)
             and not (_KERNEL_FILE.match(name) and suffix not in _NOT_LOG_SUFFIXES | _OBJECT_SUFFIXES)
-            and not _PART_OF_A_LOG.search(name)):
+            and not _PART_OF_A_LOG.search(name) and not _ROTATED_BY_DATE.search(name)
+            and suffix not in _MORE_LOG_SUFFIXES):
         return None
     return _text_log(path, name, parts, display, size)
 
@@ -469,6 +470,14 @@ def classify(path: Path, root: Path) -> LogFile | None:
 # aside, "train.log.bak", "train.log.old": an earlier run's, which a launch script moved away)
 _PART_OF_A_LOG = re.compile(r"\.(?:log|out|err|txt|stdout|stderr)\.(?:tail|head|part[0-9]{0,3}|excerpt|trimmed|cut|snippet"
                             r"|partial|short|last[0-9]{0,7}|first[0-9]{0,7})$", re.IGNORECASE)
+
+
+# a log rotated by date: Python's TimedRotatingFileHandler ("train.log.2024-05-01",
+# "train.log.2024-05-01_12-00-00"), logrotate's dateext ("rank3.log-20240501", "kern.log-20240501")
+_ROTATED_BY_DATE = re.compile(r"\.(?:log|out|err|txt)[.-](?:20|19)[0-9]{2}-?[01][0-9]-?[0-3][0-9]"
+                              r"(?:[_T.-][0-9]{2}(?:[-:.]?[0-9]{2}){0,2})?$", re.IGNORECASE)
+# logs under a name of their own kind: "node02.dmesg", "node02.kmsg", "node02.syslog", "rank3.logs"
+_MORE_LOG_SUFFIXES = frozenset({".logs", ".dmesg", ".kmsg", ".syslog"})
 
 
 # detectron2's and fvcore's per-rank files beside rank 0's log.txt: log.txt.rank1, log.txt.rank2 ...
@@ -495,8 +504,11 @@ _TOOL_NAME_HOST = re.compile(
     r"|(?P<before>.+?)[-_.]" + _TOOL_WORDS + r"(?:[-_.](?:[a-z]|(?-i:[A-Z_]{3,})|" + _TOOL_OPTIONS + r"))*)$",
     re.IGNORECASE)
 _DATE_LIKE = re.compile(r"^[0-9]{4}[-_.]?[0-9]{2}[-_.]?[0-9]{2}(?:[-_T.][0-9]{2,6})*$")
-_NOT_A_HOST = re.compile(r"^(?:v|ver|version|rank|local[-_]?rank|r|part|attempt|try|run|job|step|epoch|day|test)[-_]?[0-9]{1,6}$",
+_NOT_A_HOST = re.compile(r"^(?:v|ver|version|rank|local[-_]?rank|r|part|attempt|try|run|job|step|epoch|day|test"
+                         r"|txt|log|out|err)[-_.]?[0-9]{1,6}$",
                          re.IGNORECASE)  # "dmesg_v2.txt", "dmesg-rank3.txt": a version or a rank, not a host
+# a rotation's number after a file's own suffix ("dmesg.txt.1", "kern.log.2")
+_ROTATION_TAIL = re.compile(r"(?<=\.(?:txt|log|out|err))\.[0-9]{1,4}$", re.IGNORECASE)
 
 
 def _host_of_kernel_name(name: str, shape: re.Pattern[str] = _KERNEL_NAME_HOST) -> str | None:
@@ -505,7 +517,7 @@ def _host_of_kernel_name(name: str, shape: re.Pattern[str] = _KERNEL_NAME_HOST) 
     "journalctl-10.0.0.5.log"), or a node report's (``shape`` :data:`_TOOL_NAME_HOST`:
     "nvidia-smi_node07.txt"): a letter first and a digit in it, or an IPv4 address; not a word, a
     rotation number or a date."""
-    stem = name
+    stem = _ROTATION_TAIL.sub("", name)  # ("dmesg.txt.1", "dmesg.out.2": a rotation of "dmesg.txt")
     for suffix in (".txt", ".log", ".out"):
         if stem.lower().endswith(suffix) and len(stem) > len(suffix):
             stem = stem[: -len(suffix)]
@@ -868,6 +880,19 @@ def _size(path: Path) -> int:
 _HIDDEN_LOG_DIRS = frozenset({".submitit"})
 
 
+_PSEUDO_ROOTS = ("/proc", "/sys")
+
+
+def _pseudo_files(target: Path) -> bool:
+    """``target`` (a link followed) lies in /proc or /sys, whose files report no size and some of
+    which never end (/proc/PID/pagemap, /proc/kmsg)."""
+    try:
+        real = os.path.realpath(target)
+    except (OSError, ValueError):
+        return False
+    return any(real == root or real.startswith(root + "/") for root in _PSEUDO_ROOTS)
+
+
 def discover(target: Path, *, follow_symlinks: bool = False, archives: bool = True,
              read_notes: bool = True) -> tuple[list[LogFile], list[str]]:
     """All input files of a run (a directory, or one file), and warnings for what was skipped.
@@ -881,6 +906,9 @@ def discover(target: Path, *, follow_symlinks: bool = False, archives: bool = Tr
     """
     if not os.path.lexists(target):
         raise InputError(str(target), "no such file or directory")
+    if _pseudo_files(target):
+        raise InputError(str(target), "a kernel pseudo-filesystem (/proc, /sys), not a run's logs: its files never end "
+                                      "(copy the log out first, e.g. dmesg > dmesg.txt)")
     warnings: list[str] = []
     if target.is_file() and archives and is_archive_name(target.name):
         unpacked, said = _archives_files([target], target.parent, Budget())

@@ -58,8 +58,9 @@ def is_binary(head: bytes) -> bool:
     """A file whose start is mostly not text (control bytes, invalid UTF-8). Runs of NULs do not
     count: a log that was being written when its node crashed or lost power comes back with
     blocks of NULs where its last writes were, and a preallocated log starts with them; the text
-    around them is still the log."""
-    head = head.replace(b"\0", b"")
+    around them is still the log. Nor do backspaces and bells: Keras' progress bar writes a line's
+    width of backspaces before each redraw, to a file as to a terminal."""
+    head = head.replace(b"\0", b"").replace(b"\x08", b"").replace(b"\x07", b"")
     if not head:
         return False
     text = head.decode("utf-8", "replace")
