@@ -38,6 +38,7 @@ from detector.attribution.infer import (
     _peer_votes,
     _spawned_traceback,
     checkpoint_save_straggler,
+    crashed_rank,
     data_prep_straggler,
     interrupted,
     last_resort,
@@ -46,6 +47,7 @@ from detector.attribution.infer import (
     oom_victim_task,
     ras_rank_behind,
     slowed_then_stopped,
+    stopped_in_a_test_sweep,
     storage_stall,
 )
 from detector.support.hosts import host_key, is_address, same_host
@@ -180,6 +182,8 @@ def _without_time_limits_long_after_timeouts(initiators: list[Finding], group: S
     its time limit, which only ended it."""
     if not initiators or any(f.rule != TIME_LIMIT for f in initiators):
         return initiators
+    if all(stopped_in_a_test_sweep(f, group) for f in initiators):
+        return []  # (nccl-tests stopped in its sweep and sat until the time limit: a hang)
     timeouts = [f for f in group if f.role is Role.COLLATERAL and f.rule == RULE_WATCHDOG
                 and f.line is not None and f.file is not None]
     if not timeouts:
@@ -1007,6 +1011,7 @@ def attribute(facts: RunFacts) -> list[Incident]:
     incidents = [ras_rank_behind(i, facts) or data_prep_straggler(i, facts) or main_first_straggler(i, facts)
                  or checkpoint_save_straggler(i, facts)
                  or interrupted(i, facts) or storage_stall(i, facts) or loader_dump_behind(i, facts) or oom_victim_task(i, facts)
+                 or crashed_rank(i, facts)
                  or slowed_then_stopped(i, facts) or i for i in incidents]
     incidents = _joined_rank_and_node(incidents, facts)
     incidents.extend(_stragglers(facts))

@@ -6,6 +6,7 @@ mismatch."""
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import re
 from collections import Counter, defaultdict
 from collections.abc import Collection, Mapping, Sequence
@@ -19,7 +20,7 @@ from detector.attribution.incident import (
     _collateral,
     _initiator_for,
 )
-from detector.support.hosts import host_key, same_host
+from detector.support.hosts import host_key, names_a_host, same_host
 from detector.support.numbers import field_float, small_int
 from detector.types import (
     RULE_DATA_PREP,
@@ -1242,6 +1243,15 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
         # a rank's traceback whose exception line the paste cut: that traceback, printed before any of
         # it, says more (the last resort); one printed during the teardown is the teardown's
         return None
+    silent_one = _the_one_rank_the_others_lost(group, collateral, facts)
+    if silent_one is not None:
+        # every other rank lost its connection to a peer and this one's log simply stops, with no
+        # line of its own: its process ended without a word (killed: SIGKILL, the OOM killer)
+        return _build(Cause.UNKNOWN, _initiator_for(silent_one, None, facts, []), collateral,
+                      _collateral(group, silent_one, facts), 0.35, facts,
+                      inferred_by=f"every other rank lost its connection to a peer, and rank {silent_one}'s log stops "
+                                  "before that with no error of its own: its process ended without a word (a "
+                                  "SIGKILL, the OOM killer, a crash that printed nothing)")
     lost_to = _the_one_peer_lost(collateral, facts)
     if lost_to is not None:
         # the ranks lost their connection to one host (gloo's "Connection closed by peer
@@ -1255,14 +1265,42 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
                   inferred_by="no rank left initiator-grade evidence and none stands out")
 
 
+def _the_one_rank_the_others_lost(group: Sequence[Finding], collateral: Sequence[Finding],
+                                  facts: RunFacts) -> int | None:
+    """The one rank of the logs that left no line of evidence at all while every other rank lost
+    its connection to a peer (gloo's "Connection closed by peer", NCCL's remote errors), its log
+    ending no later than the first of those losses; else None. (Ranks launched one by one, each
+    with its own log: no launcher says which process died.)"""
+    lost = [f for f in collateral if f.rank is not None and any(h in f.rule for h in PEER_LOST_HINTS)]
+    known = set(facts.ranks)
+    if not lost or len(known) < 2 or (facts.world_size and facts.world_size != len(known)):
+        return None
+    # (every loss naming a peer on another machine, one none of these ranks runs on: the logs are
+    # one node's of a bigger job and the peer is where to look, not a rank of this node that was
+    # only torn down)
+    peers = {host_key(p) for f in lost if (p := (f.field("peer") or "").split("<", 1)[0].strip("[]"))}
+    if any(names_a_host(p) for p in peers):
+        return None
+    said = {f.rank for f in group if f.rank is not None}
+    quiet = known - said
+    if len(quiet) != 1 or {f.rank for f in lost} != known - quiet:
+        return None
+    rank = next(iter(quiet))
+    last = facts.ranks[rank].last_time
+    first_loss = min((f.time for f in lost if f.time is not None), default=None)
+    if last is None or first_loss is None or last > first_loss:
+        return None
+    return rank
+
+
 def _the_one_peer_lost(collateral: Sequence[Finding], facts: RunFacts) -> str | None:
     """The one peer host (an address or a name) that every collateral line naming a lost peer
     names, where each such line names one and no rank of the logs runs on it; else None."""
     lost = [f for f in collateral if any(h in f.rule for h in PEER_LOST_HINTS)]
     # (the host as a line names it: "10.0.14.110<37564>", "[10.0.1.17]")
     peers = [(f.field("peer") or "").split("<", 1)[0].strip("[]") for f in lost]
-    if not lost or not all(peers) or len({host_key(p) for p in peers}) != 1:
-        return None
+    if not lost or not all(peers) or len({host_key(p) for p in peers}) != 1 or not names_a_host(peers[0]):
+        return None  # (a loopback address: a process of the same host, no node to name)
     if any(r.node is not None and host_key(r.node) == host_key(peers[0]) for r in facts.ranks.values()):
         return None
     return peers[0]
@@ -1301,8 +1339,45 @@ def terminal(f: Finding, facts: RunFacts) -> bool:
 # a line printed just before the first collective: a failure only as a log's very last line
 SETUP_LAST_WORDS = "launcher.setup_last_words"
 NCCL_TESTS_HEADER = "launcher.nccl_tests_header_last"  # (the last line itself: no result row after it)
+NCCL_TESTS_ROW = "launcher.nccl_tests_row"  # (a row of its table: the sweep got this far)
+NCCL_TESTS_SUMMARY = "launcher.nccl_tests_summary"  # (its average bus bandwidth: the sweep ended)
+SWEEP_END_WITHIN = 12  # lines from nccl-tests' last row to the scheduler's end of the job (its teardown's lines)
+# Slurm ending a job from outside: its time limit, a user's scancel
+SCHEDULER_ENDS = frozenset({"scheduler.slurm_time_limit", SLURM_STEP_ENDED})
 STORE_BARRIER_WAITING = "torch.store_barrier_waiting"  # (a rank waiting for the others to join the group)
 LAST_LINES = 3
+
+
+def stopped_in_a_test_sweep(f: Finding, group: Sequence[Finding]) -> bool:
+    """``f`` (a row of nccl-tests' table, or the scheduler's end of the job) lies in a file whose
+    last nccl-tests row before the scheduler's end has no summary after it: the sweep stopped in
+    its next collective and sat there until the scheduler ended the job (its time limit). A
+    table that ends with no scheduler's word after it (a paste cut by its user) says nothing."""
+    if f.file is None or f.line is None:
+        return False
+    same = [g for g in group if g.file == f.file and g.line is not None]
+    # (a requeue or a task's failure is no end from outside that a stopped test sat until)
+    ends = [g.line for g in same if g.rule in SCHEDULER_ENDS and g.line is not None and not g.field("reason")]
+    if f.rule == NCCL_TESTS_ROW:
+        ends = [e for e in ends if e > f.line]
+    elif f.rule in SCHEDULER_ENDS and not f.field("reason"):
+        ends = [f.line]
+    else:
+        return False
+    if not ends:
+        return False
+    end = min(ends)
+    rows = sorted((g.line, small_int(g.field("size"), digits=13)) for g in same
+                  if g.rule == NCCL_TESTS_ROW and g.line is not None and g.line < end)
+    if not rows or (f.rule == NCCL_TESTS_ROW and f.line != rows[-1][0]):
+        return False
+    if end - rows[-1][0] > SWEEP_END_WITHIN:
+        return False  # (lines after the table: a test cut by its own timeout, then training went on)
+    if any(g.rule == NCCL_TESTS_SUMMARY for g in same if (g.line or 0) < end):
+        return False  # (a sweep of this file finished: a loop of sweeps, which the limit cut)
+    sizes = [size for _line, size in rows]
+    # (sizes that fall back: the sweep ran again, "-N 0" or "-n" cycles of a burn-in)
+    return all(a is not None and b is not None and a <= b for a, b in itertools.pairwise(sizes))
 
 
 def at_the_end(f: Finding, facts: RunFacts, lines: int = LAST_LINES) -> bool:
@@ -1363,7 +1438,7 @@ LAST_RESORT_RULES = frozenset({"python.fatal_abort", "torch.c10_fatal_abort", "t
                                "launcher.deepspeed_host_memory_full", "launcher.pals_rank_abort",
                                "torch.store_bind_in_use", "torch.store_bind6_in_use", "generic.address_in_use",
                                "torch.store_addr_unresolved", "generic.storage_errno_logged",
-                               NCCL_TESTS_HEADER, STORE_BARRIER_WAITING,
+                               NCCL_TESTS_HEADER, NCCL_TESTS_ROW, STORE_BARRIER_WAITING, "launcher.msrun_worker_exit",
                                "launcher.tpu_init_waiting", SLURM_STEP_ENDED, VLLM_SHM_WAIT, "rdma.verbs_no_provider"})
 # a last-resort rule that names no cause of its own: the cause it stands for (a traceback whose
 # exception line the paste cut)
@@ -1377,7 +1452,8 @@ LAST_RESORT_CAUSE = {"python.traceback": Cause.PYTHON_EXCEPTION, TRACEBACK_FRAME
 # accelerate's launchers) and of the interpreter's entry
 _LAUNCHER_FRAMES = ("torch/distributed/launch.py", "torch/distributed/run.py", "torch/distributed/elastic/",
                     "torch/distributed/launcher/", "/runpy.py", "/bin/torchrun", "/bin/deepspeed", "deepspeed/launcher/",
-                    "/bin/accelerate", "accelerate/commands/")
+                    "/bin/accelerate", "accelerate/commands/", "oneflow/distributed/launch.py",
+                    "paddle/distributed/launch/", "paddle/distributed/fleet/launch")
 _FRAME_FILE = re.compile(r'File "([^"]{1,500})"')
 
 
@@ -1483,6 +1559,7 @@ def last_resort(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
                         or _raised_from_the_wait(f, group, facts))
                    and not (f.rule == TRACEBACK_FRAME and f.file in headed)
                    and (f.rule not in BEFORE_A_FAILURE or _failed_after(f, group))
+                   and (f.rule != NCCL_TESTS_ROW or stopped_in_a_test_sweep(f, group))
                    and repeats[(f.rule, f.file)] >= REPEATED_LAST_WORDS.get(f.rule, 0)),
                   key=lambda f: (f.time is None, f.time.timestamp() if f.time else 0.0, f.rule in LAST_RESORT_CAUSE,
                                  f.file or "", f.line or 0))
@@ -1504,6 +1581,8 @@ def last_resort(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
     if first not in evidence:  # (the spawned child's traceback, given the rank its header names)
         evidence.insert(0, first)
     initiator = _initiator_for(first.rank, first.node, facts, evidence)
+    if first.rule == NCCL_TESTS_ROW:  # (rank 0 prints the table: no sign it is the one that stopped)
+        initiator = _initiator_for(None, None, facts, [])
     if first.rule == SLURM_STEP_ENDED:  # (the node the step ran on did nothing wrong)
         initiator = _initiator_for(None, None, facts, [])
         why = "Slurm cancelled the job (a user's scancel, a time limit or a preemption) and no line before it says anything failed"
@@ -1512,6 +1591,9 @@ def last_resort(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
         who = f"rank {first.rank}" if first.rank is not None else "a rank"
         why = (f"{who} waited in the store for a peer past its timeout and the log ends there (or in the traceback "
                "of that wait): a peer stopped before it reached the same point; no line says which one or why")
+    elif first.rule == NCCL_TESTS_ROW:
+        why = (f"nccl-tests' sweep stopped after its {first.field('size')}-byte row (no summary followed) and the "
+               "scheduler ended the job later: the next collective never returned")
     elif first.rule in (SETUP_LAST_WORDS, NCCL_TESTS_HEADER):
         why = "the log ends on the line the job prints just before its first collective: it never got past it"
     elif first.rule == STORE_BARRIER_WAITING:
@@ -2058,6 +2140,44 @@ def _loader_dump_of_one_rank(incident: Incident, facts: RunFacts) -> Incident | 
 RULE_SRUN_SIGNAL = "scheduler.srun_task_signal"  # rules/scheduler.yaml
 RULE_MPIRUN_SIGNAL = "launcher.mpirun_signal"  # rules/launchers.yaml: mpirun's ranks are the job's
 OOM_TASK_WITHIN = timedelta(minutes=5)
+
+
+_EXITED_WITH = re.compile(r"exited with code (?P<code>-?[0-9]{1,4})")
+CRASH_EXIT_CODES = frozenset({"-11", "-7", "-4", "-8", "139", "135", "132", "136"})  # SIGSEGV, SIGBUS, SIGILL, SIGFPE
+
+
+def crashed_rank(incident: Incident, facts: RunFacts) -> Incident | None:
+    """A crash the kernel logged on a node ("python3[36073]: segfault at ..."), its pid a thread's
+    (the kernel names the thread that faulted: an async checkpoint writer, a data loader's thread,
+    not the rank's process that torchrun lists), read with torchrun's summary: the one rank of
+    that node (or of no node named) whose process ended on a crash signal within minutes of it is
+    the one that crashed."""
+    ini = incident.initiator
+    if incident.cause is not Cause.CRASH_SIGNAL or ini.rank is not None or ini.node is None:
+        return None
+    anchor = next((f for f in incident.evidence if f.role is Role.INITIATOR and f.rule.startswith("system.")), None)
+    if anchor is None or anchor.time is None:
+        return None
+    crashed: set[int] = set()
+    for f in facts.findings:
+        if f.rule != RULE_EXIT_CODE or f.rank is None or f.time is None or abs(f.time - anchor.time) > OOM_TASK_WITHIN:
+            continue
+        if f.node is not None and not same_host(f.node, ini.node):
+            continue
+        m = _EXITED_WITH.search(f.text or "")
+        code = f.field("exitcode") or (m["code"] if m else None)
+        if code in CRASH_EXIT_CODES:
+            crashed.add(f.rank)
+    if len(crashed) != 1:
+        return None
+    rank = next(iter(crashed))
+    info = facts.ranks.get(rank)
+    if info is not None and info.node is not None and not same_host(info.node, ini.node):
+        return None
+    local = info.local_rank if info is not None else ini.local_rank
+    collateral = tuple(r for r in incident.collateral_ranks if r != rank)
+    return dataclasses.replace(incident, initiator=dataclasses.replace(ini, rank=rank, local_rank=local),
+                               collateral_ranks=collateral)
 
 
 def oom_victim_task(incident: Incident, facts: RunFacts) -> Incident | None:

@@ -477,7 +477,8 @@ _PART_OF_A_LOG = re.compile(r"\.(?:log|out|err|txt|stdout|stderr)\.(?:tail|head|
 _ROTATED_BY_DATE = re.compile(r"\.(?:log|out|err|txt)[.-](?:20|19)[0-9]{2}-?[01][0-9]-?[0-3][0-9]"
                               r"(?:[_T.-][0-9]{2}(?:[-:.]?[0-9]{2}){0,2})?$", re.IGNORECASE)
 # logs under a name of their own kind: "node02.dmesg", "node02.kmsg", "node02.syslog", "rank3.logs"
-_MORE_LOG_SUFFIXES = frozenset({".logs", ".dmesg", ".kmsg", ".syslog"})
+# and a terminal's recording, asciinema's ".cast" (read as what it showed: support.compressed)
+_MORE_LOG_SUFFIXES = frozenset({".logs", ".dmesg", ".kmsg", ".syslog", ".cast"})
 
 
 # detectron2's and fvcore's per-rank files beside rank 0's log.txt: log.txt.rank1, log.txt.rank2 ...

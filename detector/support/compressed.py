@@ -339,6 +339,13 @@ def open_log(path: Path | str, compressed: bool) -> tuple[BinaryIO, os.stat_resu
                 fh.close()
                 return io.BytesIO(text), st, "a Jupyter notebook, read as its cells' outputs"
             fh.seek(0)
+        if not compressed and Path(path).suffix.lower() == ".cast":
+            cast = _converted("recording", st, lambda: asciinema_output(fh.read(NOTEBOOK_MAX)))
+            if cast is not None:
+                fh.close()
+                return io.BytesIO(cast), st, "an asciinema recording, read as the terminal's output" + (
+                    f" (only its first {NOTEBOOK_MAX >> 20} MiB)" if st.st_size > NOTEBOOK_MAX else "")
+            fh.seek(0)
         export = None if compressed else _export_kind(Path(path), fh)
         if export is not None:
             lines = _export_lines(fh, st, export)
@@ -538,6 +545,38 @@ def _converted(what: str, st: os.stat_result, convert: Callable[[], bytes | None
             _CONVERTED.pop(next(iter(_CONVERTED)))
         _CONVERTED[key] = out
     return out
+
+
+def asciinema_output(data: bytes) -> bytes | None:
+    """What an asciinema recording (a ``.cast`` file) showed on the terminal, as text: its output
+    events in order (format 2 and 3: a JSON header line, then ``[time, "o", "text"]`` a line;
+    format 1: one JSON document with ``"stdout": [[delay, "text"], ...]``). None when ``data`` is
+    no recording."""
+    text = data.decode("utf-8", "replace")
+    out: list[str] = []
+    first, _, rest = text.partition("\n")
+    try:
+        header = json.loads(first)
+    except (ValueError, RecursionError):
+        header = None
+    if isinstance(header, dict) and header.get("version") in (2, 3):
+        for line in rest.splitlines():
+            try:
+                event = json.loads(line)
+            except (ValueError, RecursionError):
+                continue  # (a line cut at the end of what was read)
+            if isinstance(event, list) and len(event) >= 3 and event[1] == "o" and isinstance(event[2], str):
+                out.append(event[2])
+    else:
+        try:
+            doc = json.loads(text)
+        except (ValueError, RecursionError):
+            return None
+        frames = doc.get("stdout") if isinstance(doc, dict) and doc.get("version") == 1 else None
+        if not isinstance(frames, list):
+            return None
+        out = [f[1] for f in frames if isinstance(f, list) and len(f) >= 2 and isinstance(f[1], str)]
+    return "".join(out).encode("utf-8") if out else None
 
 
 def notebook_outputs(data: bytes) -> bytes | None:

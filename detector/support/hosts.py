@@ -38,8 +38,10 @@ def host_shaped(name: str) -> bool:
 
 def names_a_host(name: str) -> bool:
     """Whether ``name`` names a machine of the job: not the local host's own names (a single-node
-    launch's "localhost") and not a placeholder (:func:`placeholder_host`)."""
-    return name.lower() not in LOCAL_HOSTS and not placeholder_host(name)
+    launch's "localhost", a loopback address: a peer at 127.0.0.1 is a process of the same host)
+    and not a placeholder (:func:`placeholder_host`)."""
+    low = name.lower()
+    return low not in LOCAL_HOSTS and not low.startswith("127.") and low != "::1" and not placeholder_host(name)
 
 
 @functools.lru_cache(maxsize=4096)
