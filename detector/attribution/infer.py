@@ -1288,9 +1288,14 @@ def _the_one_rank_the_others_lost(group: Sequence[Finding], collateral: Sequence
     rank = next(iter(quiet))
     last = facts.ranks[rank].last_time
     first_loss = min((f.time for f in lost if f.time is not None), default=None)
-    if last is None or first_loss is None or last > first_loss:
+    # (a loss's traceback lines bear no stamp of their own: the file's last stamp stands for them,
+    # a step that each rank logged in the same second)
+    if last is None or first_loss is None or last > first_loss + QUIET_SLACK:
         return None
     return rank
+
+
+QUIET_SLACK = timedelta(seconds=5)
 
 
 def _the_one_peer_lost(collateral: Sequence[Finding], facts: RunFacts) -> str | None:

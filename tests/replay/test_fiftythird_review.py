@@ -38,6 +38,9 @@ DATA = Path(__file__).parent / "data" / "review53"
     # checkpoint writer thread that faulted, python3.11[36073]; torchrun's summary lists rank 12's
     # process, pid 36046, ended by SIGSEGV: the node's one rank that crashed is the one named
     ("blind32_thread_segfault_dmesg", Cause.CRASH_SIGNAL, 12, "g0090"),
+    # a real job (gloo on CPU, three ranks started one by one, rank 1 killed by SIGKILL in step 15):
+    # ranks 0 and 2 lose a peer at 127.0.0.1 in the same second as rank 1's last step
+    ("real_sigkill_rank1_hand_launched", Cause.UNKNOWN, 1, None),
 ])
 def test_reviewers_runs(ruleset: RuleSet, run: str, cause: Cause, rank: int | None, node: str | None) -> None:
     report = replay_path(DATA / run, ruleset)
