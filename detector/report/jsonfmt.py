@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
@@ -85,14 +84,8 @@ def report_to_dict(report: Report) -> dict[str, Any]:
     }
 
 
-# a lone surrogate: what Python makes of a file name's bytes that are not UTF-8 ("k\xffern.log");
-# no JSON reader takes one
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
 def dumps_report(report: Report) -> str:
-    text = json.dumps(report_to_dict(report), indent=2, ensure_ascii=False) + "\n"
-    return _SURROGATE.sub("\ufffd", text)
+    return json.dumps(report_to_dict(report), indent=2, ensure_ascii=False) + "\n"
 
 
 # --- reading back (remediation takes incidents from reports and sidecar incident files) ---
