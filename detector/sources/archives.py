@@ -28,6 +28,9 @@ from typing import IO
 
 MAX_MEMBERS = 5_000  # files unpacked from the archives of one replay, at most
 MAX_UNPACKED = 1 << 30  # bytes unpacked from them, at most
+# bytes unpacked of any one member, at most: a 1 GB rank0.log of step lines does not use up the
+# allowance before the rank3.log after it, which holds the failure
+MAX_MEMBER = MAX_UNPACKED // 4
 _CHUNK = 1 << 20
 # members that are no log, not unpacked (a model's weights, images, data, code): they would only
 # use up the allowance
@@ -102,17 +105,19 @@ def _copy(src: IO[bytes], dest: Path, budget: Budget) -> bool:
         out = dest.open("wb")
     except OSError as exc:
         raise _WriteError(str(exc.strerror or exc)) from exc
+    left = min(budget.size, MAX_MEMBER)  # (this member's share)
     with out:
         while True:
-            chunk = src.read(min(_CHUNK, budget.size + 1))
+            chunk = src.read(min(_CHUNK, left + 1))
             if not chunk:
                 return True
-            if len(chunk) > budget.size:
-                out.write(chunk[: budget.size])
-                budget.size = 0
+            if len(chunk) > left:
+                out.write(chunk[:left])
+                budget.size -= left
                 return False
             out.write(chunk)
             budget.size -= len(chunk)
+            left -= len(chunk)
 
 
 def unpack(path: Path, dest: Path, budget: Budget) -> list[str]:
@@ -164,9 +169,17 @@ def _unpack_tar(path: Path, dest: Path, budget: Budget) -> list[str]:
                 notes.append(f"{member.name}: cut short ({type(exc).__name__}): read up to there")
                 break
             if not whole:
-                notes.append(f"{member.name}: cut at the {MAX_UNPACKED >> 20} MiB unpacked in one replay")
-                break
+                notes.append(_cut_note(member.name, budget))
+                if budget.size <= 0:
+                    break
     return notes
+
+
+def _cut_note(name: str, budget: Budget) -> str:
+    if budget.size <= 0:
+        return (f"{name}: cut at the {MAX_UNPACKED >> 20} MiB unpacked in one replay; the files after it "
+                "are left out")
+    return f"{name}: only its first {MAX_MEMBER >> 20} MiB read (the most of one file unpacked from an archive)"
 
 
 def _unpack_zip(path: Path, dest: Path, budget: Budget) -> list[str]:
@@ -200,6 +213,7 @@ def _unpack_zip(path: Path, dest: Path, budget: Budget) -> list[str]:
                 notes.append(f"{info.filename}: damaged ({exc}): read up to the damage")
                 continue
             if not whole:
-                notes.append(f"{info.filename}: cut at the {MAX_UNPACKED >> 20} MiB unpacked in one replay")
-                break
+                notes.append(_cut_note(info.filename, budget))
+                if budget.size <= 0:
+                    break
     return notes

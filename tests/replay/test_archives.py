@@ -100,6 +100,22 @@ def test_the_unpacked_bytes_are_bounded(tmp_path, monkeypatch: pytest.MonkeyPatc
     assert any("cut at the" in w for w in warnings)
 
 
+def test_one_huge_member_does_not_use_up_the_allowance_of_the_members_after_it(
+        tmp_path, monkeypatch: pytest.MonkeyPatch, ruleset: RuleSet) -> None:
+    """A node's tarball whose first member is a huge log of step lines: the rank3.log after it,
+    which holds the failure, was never read (the allowance spent on the first; a hostile tester's
+    1.1 GB rank0.log read "no incident"). Each member gets at most a share of it."""
+    monkeypatch.setattr(archives, "MAX_UNPACKED", 1000)
+    monkeypatch.setattr(archives, "MAX_MEMBER", 400)
+    run = tmp_path / "run"
+    run.mkdir()
+    _tar(run / "node07.tar.gz", {"rank0.log": b"[rank0]: step 5 loss 2.3\n" * 200, "rank1.log": OWN.encode()})
+    files, warnings = discover(run)
+    assert sorted(f.display for f in files) == ["node07.tar.gz/rank0.log", "node07.tar.gz/rank1.log"], warnings
+    assert any("rank0.log: only its first" in w for w in warnings)
+    assert replay_path(run, ruleset).incidents[0].initiator.rank == 4  # (OWN is rank 4's error)
+
+
 def test_a_replay_of_an_archive_itself(tmp_path, ruleset: RuleSet) -> None:
     _tar(tmp_path / "collected.tgz", {"node07/rank4.log": OWN.encode(), "node07/dmesg.log": XID.encode()})
     report = replay_path(tmp_path / "collected.tgz", ruleset)
