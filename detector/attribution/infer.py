@@ -1265,6 +1265,12 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
                   inferred_by="no rank left initiator-grade evidence and none stands out")
 
 
+def _peer_host(f: Finding) -> str:
+    """The host of the peer a lost connection names, as the line names it ("10.0.14.110<37564>",
+    "[10.0.1.17]"), or ""."""
+    return (f.field("peer") or "").split("<", 1)[0].strip("[]")
+
+
 def _the_one_rank_the_others_lost(group: Sequence[Finding], collateral: Sequence[Finding],
                                   facts: RunFacts) -> int | None:
     """The one rank of the logs that left no line of evidence at all while every other rank lost
@@ -1278,7 +1284,7 @@ def _the_one_rank_the_others_lost(group: Sequence[Finding], collateral: Sequence
     # (every loss naming a peer on another machine, one none of these ranks runs on: the logs are
     # one node's of a bigger job and the peer is where to look, not a rank of this node that was
     # only torn down)
-    peers = {host_key(p) for f in lost if (p := (f.field("peer") or "").split("<", 1)[0].strip("[]"))}
+    peers = {host_key(p) for f in lost if (p := _peer_host(f))}
     if any(names_a_host(p) for p in peers):
         return None
     said = {f.rank for f in group if f.rank is not None}
@@ -1303,7 +1309,7 @@ def _the_one_peer_lost(collateral: Sequence[Finding], facts: RunFacts) -> str | 
     names, where each such line names one and no rank of the logs runs on it; else None."""
     lost = [f for f in collateral if any(h in f.rule for h in PEER_LOST_HINTS)]
     # (the host as a line names it: "10.0.14.110<37564>", "[10.0.1.17]")
-    peers = [(f.field("peer") or "").split("<", 1)[0].strip("[]") for f in lost]
+    peers = [_peer_host(f) for f in lost]
     if not lost or not all(peers) or len({host_key(p) for p in peers}) != 1 or not names_a_host(peers[0]):
         return None  # (a loopback address: a process of the same host, no node to name)
     if any(r.node is not None and host_key(r.node) == host_key(peers[0]) for r in facts.ranks.values()):
@@ -1556,6 +1562,19 @@ def last_resort(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
             last_frame[g.file] = max(last_frame.get(g.file, 0), g.line or 0)
     headed = {f.file for f in group if f.rule != TRACEBACK_FRAME and f.file is not None and f.line is not None
               and last_frame.get(f.file, 0) > f.line}
+    # (each file's last nccl-tests row, where its sweep stopped until the scheduler ended the job:
+    # looked at once, not once a row)
+    rows_of: dict[str, list[Finding]] = defaultdict(list)
+    for g in group:
+        if g.rule == NCCL_TESTS_ROW and g.file is not None and g.line is not None:
+            rows_of[g.file].append(g)
+    last_rows = []  # (the last row before each of the scheduler's ends in the file)
+    for file, rows in rows_of.items():
+        for end in {g.line for g in group if g.file == file and g.rule in SCHEDULER_ENDS and g.line is not None}:
+            before = [r for r in rows if (r.line or 0) < end]
+            if before:
+                last_rows.append(max(before, key=lambda r: r.line or 0))
+    stalled_rows = {id(g) for g in last_rows if stopped_in_a_test_sweep(g, group)}
     seen = sorted((f for f in group if f.role is Role.CONTEXT and f.rule in LAST_RESORT_RULES
                    and ((f.cause or LAST_RESORT_CAUSE.get(f.rule)) is not None or _cancelled_step(f))
                    and not (f.rule == "python.traceback" and _LOGGED_WARNING.search(f.text, 0, 400))
@@ -1564,7 +1583,7 @@ def last_resort(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
                         or _raised_from_the_wait(f, group, facts))
                    and not (f.rule == TRACEBACK_FRAME and f.file in headed)
                    and (f.rule not in BEFORE_A_FAILURE or _failed_after(f, group))
-                   and (f.rule != NCCL_TESTS_ROW or stopped_in_a_test_sweep(f, group))
+                   and (f.rule != NCCL_TESTS_ROW or id(f) in stalled_rows)
                    and repeats[(f.rule, f.file)] >= REPEATED_LAST_WORDS.get(f.rule, 0)),
                   key=lambda f: (f.time is None, f.time.timestamp() if f.time else 0.0, f.rule in LAST_RESORT_CAUSE,
                                  f.file or "", f.line or 0))
