@@ -147,11 +147,9 @@ class Sidecar:
                                     observer_factory=self.outside.observer_factory, warn=self.warn)
             out.append(self.logs)
         if cfg.processes.enabled and not cfg.coordinator.enabled:
-            roots = [_fixed_prefix(p) for p in cfg.logs]
             stacks = StackSampler(cfg.stacks, proc_root=cfg.processes.proc_root, warn=self.warn,
                                   notice=self.notice) if cfg.stacks.enabled else None
-            self.procs = ProcessWatcher(cfg.processes, node=self.node, log_roots=roots, stacks=stacks,
-                                        log_specs=[str(p) for p in cfg.logs])
+            self.procs = ProcessWatcher(cfg.processes, node=self.node, log_roots=cfg.logs, stacks=stacks)
             out.append(self.procs)
         if cfg.nvml and not cfg.coordinator.enabled:
             self.nvml = NvmlSource(node=self.node, poll_s=cfg.nvml_poll_s, loader=self.outside.nvml_loader,
@@ -376,15 +374,6 @@ class Sidecar:
             with contextlib.suppress(Exception):
                 self._remediation_closer.close(timeout=5.0)
         self.store.close()
-
-
-def _fixed_prefix(spec: str) -> Path:
-    """A --logs argument without its glob part: the folder its files are under."""
-    parts = Path(spec).parts
-    for i, part in enumerate(parts):
-        if any(c in part for c in "*?["):
-            return Path(*parts[:i]) if i else Path(".")
-    return Path(spec)
 
 
 def _preset(config: SidecarConfig) -> Any:

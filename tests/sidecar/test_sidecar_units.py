@@ -280,7 +280,7 @@ def test_process_watcher_takes_the_ranks_whose_output_goes_to_a_followed_file(tm
     with_output(430, {"RANK": "5", "LOCAL_RANK": "1"}, logs / "expA.log")
     with_output(431, {"RANK": "5", "LOCAL_RANK": "1"}, logs / "expB.log")
     globbed = ProcessWatcher(ProcessConfig(proc_root=proc, poll_s=0.0, discover_s=0.0), node="n1",
-                             log_roots=[logs], log_specs=[str(logs / "expA*.log")], sleep=lambda _s: None)
+                             log_roots=[str(logs / "expA*.log")], sleep=lambda _s: None)
     globbed.start(Inbox())
     globbed.poll(NOW)
     assert sorted(p.pid for p in globbed.alive) == [430]

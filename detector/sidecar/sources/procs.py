@@ -181,33 +181,42 @@ def odd_ones(signatures: Mapping[int, str]) -> list[int]:
     return odd
 
 
+def fixed_prefix(spec: str) -> Path:
+    """A --logs argument without its glob part: the folder its files are under."""
+    parts = Path(spec).parts
+    for i, part in enumerate(parts):
+        if any(c in part for c in "*?["):
+            return Path(*parts[:i]) if i else Path(".")
+    return Path(spec)
+
+
 def _absolute_spec(spec: str) -> str:
     """A --logs argument as an absolute path (its links resolved up to its glob part), for
     comparing with the targets of /proc/PID/fd."""
-    parts = Path(spec).parts
-    cut = next((i for i, part in enumerate(parts) if any(c in part for c in "*?[")), len(parts))
-    head = Path(*parts[:cut]) if cut else Path(".")
+    head = fixed_prefix(spec)
+    rest = Path(spec).parts[len(head.parts):]
     try:
         base = str(head.resolve())
     except (OSError, RuntimeError):
         base = os.path.abspath(head)
-    return os.path.join(base, *parts[cut:]) if cut < len(parts) else base
+    return os.path.join(base, *rest) if rest else base
 
 
 class ProcessWatcher:
     name = "processes"
 
-    def __init__(self, config: ProcessConfig, *, node: str | None, log_roots: Sequence[Path] = (),
+    def __init__(self, config: ProcessConfig, *, node: str | None, log_roots: Sequence[Path | str] = (),
                  sleep: Callable[[float], None] = _time.sleep, stacks: StackSampler | None = None,
-                 clock: Callable[[], float] = _time.monotonic, log_specs: Sequence[str] | None = None) -> None:
+                 clock: Callable[[], float] = _time.monotonic) -> None:
+        """``log_roots``: what --logs named (folders, files, globs)."""
         self._cfg = config
         self._stacks = stacks
         self._clock = clock
         self._node = node
-        self._roots = [str(p.resolve()) for p in log_roots]
-        # what --logs named (a folder, a file, a glob): an output file is followed when one of them
-        # takes it (a glob's folder is no followed folder: "logs/expA*.log" is not "logs/expB.log")
-        self._specs = [_absolute_spec(s) for s in (log_specs if log_specs is not None else [str(p) for p in log_roots])]
+        self._roots = [str(fixed_prefix(str(p)).resolve()) for p in log_roots]
+        # an output file is followed when a --logs argument takes it (a glob's folder is no
+        # followed folder: "logs/expA*.log" is not "logs/expB.log")
+        self._specs = [_absolute_spec(str(p)) for p in log_roots]
         self._sleep = sleep
         self._inbox: Inbox | None = None
         self._tracked: dict[int, RankProcess] = {}
