@@ -213,18 +213,7 @@ def scan_file(
             style = _style_past_preamble(fh, style)
         parser = LineParser(f, style, year)
         parser.day_first = slashed_order(head_lines)
-        kernel_time = None  # (a kernel line's: a combined export keeps the node's earlier days)
-        for raw in head_lines:
-            if time_of_day(raw) is None:
-                continue  # (no wall-clock stamp without a time of day)
-            stamp = parser.stamp(strip_prefix(raw, style).message)
-            if stamp is not None and stamp.time is not None:
-                if _KERNELISH.search(raw) is None:
-                    scan.first_time = stamp.time
-                    break
-                kernel_time = kernel_time or stamp.time
-        else:
-            scan.first_time = kernel_time
+        scan.first_time = _first_stamp(head_lines, parser)
         if scan.first_time is None:
             # a batch script's "+ date" before anything stamped: when the job started
             scan.first_time = next((t for raw in head_lines if (t := date_output(raw)) is not None), None)
@@ -234,21 +223,10 @@ def scan_file(
         if scan.first_time is None and scan.tail_first == 1:
             # no stamp in the first lines (a launcher's banner, NCCL's untimed INFO), but the
             # tail holds the whole file: its first stamped line
-            kernel_time = None  # (as in the head: a kernel line pasted among the job's is not when it began)
             first = scan.tail_lines[:FIRST_STAMP_LINES]
             if len(first) > 200 and time_of_day("\n".join(first)) is None:
                 first = []  # (no time of day in any of them: one search, not one a line)
-            for raw in first:
-                if time_of_day(raw) is None:
-                    continue
-                stamp = parser.stamp(strip_prefix(raw, style).message)
-                if stamp is not None and stamp.time is not None:
-                    if _KERNELISH.search(raw) is None:
-                        scan.first_time = stamp.time
-                        break
-                    kernel_time = kernel_time or stamp.time
-            else:
-                scan.first_time = kernel_time
+            scan.first_time = _first_stamp(first, parser)  # (a kernel line's time only where no other)
         elif scan.first_time is None and f.kind is FileKind.RANK_LOG:
             scan.first_time = _first_dated_line(fh, parser)
     scan.parser = parser
@@ -260,6 +238,22 @@ def scan_file(
         if scan.last_time is None or time > scan.last_time:
             scan.last_time = time
     return scan
+
+def _first_stamp(lines: Sequence[str], parser: LineParser) -> datetime | None:
+    """The time of the first stamped line of ``lines`` that is not a kernel line, else of the
+    first kernel line's (a combined export keeps the node's earlier days in its kernel lines, and
+    a kernel line pasted among the job's is not when the job began)."""
+    kernel_time = None
+    for raw in lines:
+        if time_of_day(raw) is None:
+            continue  # (no wall-clock stamp without a time of day)
+        stamp = parser.stamp(strip_prefix(raw, parser.style).message)
+        if stamp is not None and stamp.time is not None:
+            if _KERNELISH.search(raw) is None:
+                return stamp.time
+            kernel_time = kernel_time or stamp.time
+    return kernel_time
+
 
 FIRST_STAMP_BYTES = 8 << 20  # of a large file without a stamp in its first lines, searched for its first date
 _DATE = re.compile(rb"(?<![0-9])(?:19|20)[0-9]{2}-[01][0-9]-[0-3][0-9][T ][0-2][0-9]:[0-5][0-9]:[0-5][0-9]")

@@ -151,11 +151,8 @@ def _unpack_tar(path: Path, dest: Path, budget: Budget) -> list[str]:
             parts = _safe_parts(member.name)
             if not parts:
                 continue
-            if budget.members <= 0 or budget.size <= 0:
-                notes.append(f"more files than are unpacked in one replay ({MAX_MEMBERS:,} files, "
-                             f"{MAX_UNPACKED >> 20} MiB): the rest left out")
+            if not _take_member(budget, notes):
                 break
-            budget.members -= 1
             try:
                 src = tf.extractfile(member)
                 if src is None:
@@ -173,6 +170,16 @@ def _unpack_tar(path: Path, dest: Path, budget: Budget) -> list[str]:
                 if budget.size <= 0:
                     break
     return notes
+
+
+def _take_member(budget: Budget, notes: list[str]) -> bool:
+    """Count one more member against ``budget``; False (and a note) when no more may be unpacked."""
+    if budget.members <= 0 or budget.size <= 0:
+        notes.append(f"more files than are unpacked in one replay ({MAX_MEMBERS:,} files, "
+                     f"{MAX_UNPACKED >> 20} MiB): the rest left out")
+        return False
+    budget.members -= 1
+    return True
 
 
 def _cut_note(name: str, budget: Budget) -> str:
@@ -195,11 +202,8 @@ def _unpack_zip(path: Path, dest: Path, budget: Budget) -> list[str]:
             parts = _safe_parts(info.filename)
             if not parts:
                 continue
-            if budget.members <= 0 or budget.size <= 0:
-                notes.append(f"more files than are unpacked in one replay ({MAX_MEMBERS:,} files, "
-                             f"{MAX_UNPACKED >> 20} MiB): the rest left out")
+            if not _take_member(budget, notes):
                 break
-            budget.members -= 1
             try:
                 with zf.open(info) as src:
                     whole = _copy(src, dest.joinpath(*parts), budget)
