@@ -128,12 +128,26 @@ class Scored:
         if self.truth.rank is not None:
             return self.verdict.rank == self.truth.rank
         if self.truth.node is not None:
-            return self.verdict.node == self.truth.node
+            return self.verdict.node is not None and same_node(self.verdict.node, self.truth.node)
         return False
 
     @property
     def false_drain(self) -> bool:
         return self.verdict.drain and (self.truth.healthy or self.truth.cause not in DRAIN_CAUSES)
+
+
+_ADDRESS = re.compile(r"[0-9]{1,3}(?:\.[0-9]{1,3}){3}")
+
+
+def same_node(said: str, truth: str) -> bool:
+    """One host however spelt: equal ignoring case, or a short name and its fully qualified form
+    (``nodeau02`` and ``nodeau02.palmetto.clemson.edu``); addresses only when equal."""
+    a, b = said.lower(), truth.lower()
+    if a == b:
+        return True
+    if _ADDRESS.fullmatch(a) or _ADDRESS.fullmatch(b):
+        return False
+    return a.split(".", 1)[0] == b.split(".", 1)[0]
 
 
 # The set-asides, in the order they were gathered: split.json's key and the --split name.
