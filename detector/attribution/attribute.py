@@ -29,6 +29,7 @@ from detector.attribution.incident import (
     _same_origin,
     _strength,
     _ts,
+    sole_host,
 )
 from detector.attribution.infer import (
     LAST_RESORT_CAUSE,
@@ -999,7 +1000,8 @@ def attribute(facts: RunFacts) -> list[Incident]:
             # data) before what the collateral evidence alone points at
             inferred = finish_incident(group, facts) or _infer(group, facts)
             if inferred is None or (inferred.cause is Cause.UNKNOWN and inferred.initiator.rank is None
-                                    and inferred.initiator.node is None):
+                                    and inferred.initiator.node in (None, sole_host(facts))):
+                # (the run's one host names no more than that the failure happened there)
                 # (collateral that says only that something failed, an NCCL "internal error": the
                 # last words that name a cause say more - a peer refusing every connection)
                 fallback = last_resort(group, facts)

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from datetime import datetime, timedelta
 
 from detector.attribution.advice import explain, local_adapter_evidence, remediation_for
+from detector.support.hosts import host_key, same_host
 from detector.types import (
     RULE_GPU_OUTLIER,
     Cause,
@@ -130,6 +132,35 @@ def _collateral(group: Sequence[Finding], exclude: int | None, facts: RunFacts) 
     return tuple(sorted(r for r in ranks if r is not None and r != exclude))
 
 
+# causes that name no node by themselves: the whole job stopped from outside, a slow job, ranks
+# that called different collectives
+_NOT_ON_A_NODE = frozenset({Cause.PREEMPTION, Cause.STRAGGLER, Cause.COLLECTIVE_MISMATCH})
+
+
+def sole_host(facts: RunFacts) -> str | None:
+    """The one host the run's findings and ranks name (spelt short or in full: its longest
+    spelling), or None where they name none or several."""
+    named = {f.node for f in facts.findings if f.node} | {r.node for r in facts.ranks.values() if r.node}
+    if not named:
+        return None
+    longest = max(sorted(named), key=len)
+    return longest if all(same_host(n, longest) for n in named) else None
+
+
+def _peer_elsewhere(evidence: Sequence[Finding], host: str) -> bool:
+    """Whether a line of ``evidence`` names a peer on another host than ``host`` (a connection
+    to 10.0.1.17 lost): the failure may be that peer's, whose logs are not here."""
+    for f in evidence:
+        peer = (f.field("peer") or "").split("<", 1)[0]
+        if peer.startswith("["):
+            peer = peer[1:].split("]", 1)[0]
+        elif peer.count(":") == 1:
+            peer = peer.split(":", 1)[0]
+        if peer and not same_host(host_key(peer), host):
+            return True
+    return False
+
+
 def _build(
     cause: Cause,
     initiator: Initiator,
@@ -140,6 +171,12 @@ def _build(
     *,
     inferred_by: str | None = None,
 ) -> Incident:
+    if initiator.rank is None and initiator.node is None and cause not in _NOT_ON_A_NODE:
+        sole = sole_host(facts)
+        if sole is not None and not _peer_elsewhere(evidence, sole):
+            # no rank to name, but the run names one host and only that one (its kernel log's, its
+            # NCCL lines', its file's): the failure happened there
+            initiator = replace(initiator, node=sole)
     failure_times = [f.time for f in evidence if f.time is not None and f.role is not Role.CONTEXT]
     if failure_times:
         # context lines (NCCL init, summaries) from long before the failure are not evidence of it

@@ -38,7 +38,7 @@ from detector.sources.prefixes import WORKER_PID, WORKER_PID_SPAN, PrefixStyle, 
 from detector.sources.runs import FileKind, LogFile
 from detector.sources.timestamps import nccl_header, parse_timestamp
 from detector.sources.torchelastic import FailureRecord
-from detector.support.hosts import host_key, is_address, placeholder_host, same_host
+from detector.support.hosts import host_key, is_address, names_a_host, placeholder_host, same_host
 from detector.support.numbers import field_float, small_int
 from detector.types import (
     GPU_FAULTS,
@@ -994,6 +994,33 @@ def verl_worker_ranks(findings: Sequence[Finding]) -> list[Finding]:
                 f = dataclasses.replace(f, rank=int(m["rank"]))
         out.append(f)
     return out
+
+
+# Ray's words for the node of a worker it saw die: the raylet's "Worker IP address: 10.1.2.3" (on
+# the line), the actor's description after an ActorDiedError ("\tip: 10.1.2.3" on a line of its
+# own), the memory monitor's "node (ID: ..., IP: 10.1.2.3)" where a paste broke its line
+_RAY_WORKER_IP = re.compile(r"(?:\bWorker IP address: |^\s*ip: |\bnode \(ID: [0-9a-f]{1,64}, IP: )"
+                            r"(?P<ip>[0-9]{1,3}(?:\.[0-9]{1,3}){3})\b")
+RAY_DEATH_RULES = frozenset({"launcher.ray_worker_died", "launcher.ray_raylet_oom"})
+
+
+def ray_worker_nodes(findings: Sequence[Finding], node_of: Callable[[str | None], str | None]) -> list[Finding]:
+    """``findings`` with the node of a Ray worker that the raylet or the driver reports dead (or
+    killed for memory), read from the address Ray gives on the line or in the lines after it
+    (the actor's description), where the line has no node. ``node_of`` reads a host as the run
+    names it (an address the run knows by a host name)."""
+    out = []
+    for f in findings:
+        if f.rule in RAY_DEATH_RULES and f.node is None:
+            m = next((m for text in (f.text, *f.context[:RAY_DESCRIPTION_LINES])
+                      if (m := _RAY_WORKER_IP.search(text)) is not None), None)
+            if m is not None and names_a_host(m["ip"]) and not m["ip"].startswith("0."):
+                f = dataclasses.replace(f, node=node_of(m["ip"]))
+        out.append(f)
+    return out
+
+
+RAY_DESCRIPTION_LINES = 8  # (an ActorDiedError's description: class, id, pid, name, namespace, ip)
 
 
 def demote_repeated_actor_exceptions(findings: Sequence[Finding], scans: Sequence[FileScan]) -> list[Finding]:

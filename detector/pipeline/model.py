@@ -69,6 +69,7 @@ from detector.pipeline.findings import (
     place_summary_tracebacks,
     place_tgi_span_errors,
     ranks_of_group_watchdogs,
+    ray_worker_nodes,
     refine_generic_nccl,
     slowest_rank_stragglers,
     srun_task_hosts,
@@ -225,7 +226,7 @@ def run_findings(scans: Sequence[FileScan], idx: RunIndex, rules: RuleSet,
     findings = oom_killed_loader_workers(demote_bystander_ooms(findings))
     findings = demote_after_exit(demote_after_success(demote_secondary_xids(demote_mails_before_completion(demote_tf_peer_aborts(demote_kill_after_summary(demote_kill_after_watchdog(place_gpu_faults(findings, idx))))))))
     findings = demote_retried_exceptions(demote_caught_exceptions(
-        demote_repeated_actor_exceptions(verl_worker_ranks(findings), scans), scans, idx.file_rank), scans)
+        demote_repeated_actor_exceptions(ray_worker_nodes(verl_worker_ranks(findings), idx.node), scans), scans, idx.file_rank), scans)
     findings = demote_survived_worker_kills(demote_steps_that_did_not_start_training(
         demote_shutdown_noise(demote_answered_requests(findings, scans), scans), scans), scans)
     findings = slowest_rank_stragglers(nvrx_stragglers(megatron_stragglers(findings, idx), idx), idx)

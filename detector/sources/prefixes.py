@@ -483,7 +483,7 @@ def json_record_messages(data: bytes) -> bytes:
             .replace(b"\\t", b"\t").replace(b"\x00", b"\\"))
 
 
-_JSON_TEXT = ("log", "msg", "message", "text", "line", "MESSAGE")  # (MESSAGE: journalctl -o json)
+_JSON_TEXT = ("log", "msg", "message", "text", "line", "MESSAGE", "data")  # (MESSAGE: journalctl -o json; data: milabench's {"event": "line", "data": ...})
 _JSON_TIME = ("time", "timestamp", "@timestamp", "ts", "asctime")
 _JSON_RANK = ("rank", "global_rank", "RANK")
 _JSON_HOST = ("host", "hostname", "node", "node_name", "_HOSTNAME")

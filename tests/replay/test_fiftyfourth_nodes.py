@@ -1,0 +1,99 @@
+"""The fifty-fourth session's node readings: a run that names one host and only that one names it
+for a failure no rank can be given, and Ray's report of a dead worker names the worker's node by
+the address it gives (on the line, or in the actor's description after it)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from detector.rules.engine import RuleSet
+from detector.types import Cause
+from tests.support.replaying import incidents_of
+
+_WATCHDOG = ("[rank{r}]:[E1207 09:10:{s:02d}.000000000 ProcessGroupNCCL.cpp:632] [Rank {r}] Watchdog caught "
+             "collective operation timeout: WorkNCCL(SeqNum=88, OpType=ALLREDUCE, NumelIn=1024, NumelOut=1024, "
+             "Timeout(ms)=600000) ran for 600042 milliseconds before timing out.\n")
+
+
+def _init(host: str, ranks: range) -> str:
+    return "".join(f"{host}:{4100 + r}:{4200 + r} [{r % 8}] NCCL INFO Channel 00/0 : {r} -> {(r + 1) % 4} via P2P/IPC\n"
+                   for r in ranks)
+
+
+def test_a_hang_on_the_one_host_the_run_names_names_that_host(tmp_path: Path, ruleset: RuleSet) -> None:
+    """Four ranks on one container host time out in the same all-reduce and no rank says why: the
+    hang names no rank, but the run names one host only (its NCCL lines'), so that is where it
+    happened. Before, the node was left out too."""
+    text = _init("9aee1c01f3e7", range(4)) + "".join(_WATCHDOG.format(r=r, s=r) for r in range(4))
+    got = incidents_of(tmp_path / "one", {"train.log": text}, ruleset)
+    assert [(g.cause, g.rank, g.node) for g in got] == [(Cause.HANG, None, "9aee1c01f3e7")]
+
+
+def test_a_run_that_names_two_hosts_names_no_node_for_an_unplaced_hang(tmp_path: Path, ruleset: RuleSet) -> None:
+    text = (_init("gpu-a07", range(2)) + _init("gpu-a08", range(2, 4))
+            + "".join(_WATCHDOG.format(r=r, s=r) for r in range(4)))
+    got = incidents_of(tmp_path / "two", {"train.log": text}, ruleset)
+    assert [(g.cause, g.rank, g.node) for g in got] == [(Cause.HANG, None, None)]
+
+
+def test_a_lost_peer_on_another_host_keeps_the_node_unnamed(tmp_path: Path, ruleset: RuleSet) -> None:
+    """The one host named lost its connection to a peer at another address, whose logs are not
+    here: the failure may be that peer's, so the named host is not blamed for it."""
+    text = (_init("node1", range(2))
+            + "node1:4100:4300 [0] include/socket.h:409 NCCL WARN Net : Connection closed by remote peer "
+              "10.0.0.12<41632>\n"
+            + "node1:4100:4300 [0] NCCL INFO transport/net_socket.cc:493 -> 6\n")
+    got = incidents_of(tmp_path / "peer", {"train.log": text}, ruleset)
+    assert got and got[0].rank is None and got[0].node is None
+
+
+_RAYLET = ("(raylet) A worker died or was killed while executing a task by an unexpected system error. To troubleshoot "
+           "the problem, check the logs for the dead worker. RayTask ID: ffffffffffffffff3c2a Worker ID: 6f1e2 "
+           "Node ID: 4b955aeb106f Worker IP address: {ip} Worker port: 10015 Worker PID: 2436 Worker exit type: "
+           "SYSTEM_ERROR Worker exit detail: Worker unexpectedly exits with a connection error code 2. End of file.\n")
+
+
+def test_the_raylet_names_the_dead_workers_node(tmp_path: Path, ruleset: RuleSet) -> None:
+    """The raylet's "A worker died ..." names the worker's address: the node of the death (before:
+    no node). A loopback address names no node."""
+    got = incidents_of(tmp_path / "a", {"driver.log": _RAYLET.format(ip="10.109.18.239")}, ruleset)
+    assert [(g.cause, g.node) for g in got] == [(Cause.UNKNOWN, "10.109.18.239")]
+    got = incidents_of(tmp_path / "b", {"driver.log": _RAYLET.format(ip="127.0.0.1")}, ruleset)
+    assert [(g.cause, g.node) for g in got] == [(Cause.UNKNOWN, None)]
+
+
+def test_an_actor_died_error_names_the_node_in_the_actors_description(tmp_path: Path, ruleset: RuleSet) -> None:
+    text = ("Traceback (most recent call last):\n"
+            '  File "/opt/verl/main_ppo.py", line 64, in main\n'
+            "    ray.get(runner.run.remote(config))\n"
+            "ray.exceptions.ActorDiedError: The actor died unexpectedly before finishing this task.\n"
+            "        class_name: TaskRunner\n"
+            "        actor_id: 8d1498767d305748d59d87da01000000\n"
+            "        pid: 319017\n"
+            "        namespace: 1109301e-e25e-4e12-9ae4-1dd5fc7468e4\n"
+            "        ip: 10.44.139.116\n"
+            "The actor is dead because its worker process has died. Worker exit type: SYSTEM_ERROR Worker exit "
+            "detail: Worker exits unexpectedly. Worker exits with an exit code None.\n")
+    got = incidents_of(tmp_path / "actor", {"driver.log": text}, ruleset)
+    assert [(g.cause, g.node) for g in got] == [(Cause.UNKNOWN, "10.44.139.116")]
+
+
+def test_the_raylets_memory_report_broken_over_two_lines_names_the_node(tmp_path: Path, ruleset: RuleSet) -> None:
+    text = ("(raylet) [2025-12-07 09:57:19,206 E 393463 393463] (raylet) node_manager.cc:3277: 2 Workers (tasks / "
+            "actors) killed due to memory pressure (OOM), 0 Workers crashed due to other reasons at \n"
+            "node (ID: 8289f87b78d161ae21bf723c7c57838345a56248dd48a2c3f0d5ac73, IP: 172.24.0.226) over the last time "
+            "period. To see more information about the Workers killed on this node, use `ray logs raylet.out -ip "
+            "172.24.0.226`\n")
+    got = incidents_of(tmp_path / "oom", {"driver.log": text}, ruleset)
+    assert [(g.cause, g.node) for g in got] == [(Cause.HOST_OOM_KILL, "172.24.0.226")]
+
+
+def test_a_record_whose_line_is_its_data_field_reads_the_ranks_prefix(tmp_path: Path, ruleset: RuleSet) -> None:
+    """milabench writes each line of a run's output as a JSON record, the line in "data": the
+    rank's prefix inside it names the rank (before: the record was read as it is, no rank)."""
+    lines = ('  File "/opt/venv/lib/python3.12/site-packages/transformers/generation/utils.py", line 2760, in _sample\n',
+             "torch.AcceleratorError: HIP error: unspecified launch failure\n")
+    text = "".join('{"event": "line", "data": "[rank1]: ' + line.replace('"', '\\"').replace("\n", "\\n")
+                   + '", "pipe": "stderr"}\n' for line in lines)
+    got = incidents_of(tmp_path / "mila", {"llama.data": text}, ruleset)
+    assert got and got[0].rank == 1
