@@ -150,9 +150,16 @@ def _rank_from_name(name: str) -> int | None:
         return None
     for pattern in _RANK_NAME:
         m = pattern.search(name)
-        if m:
+        if m and not (pattern is _RANK_NAME[2] and _NUMBERED_NOT_BY_RANK.search(name)):
             return int(m.group(1))
     return None
+
+
+# a file numbered for something other than a rank: a launcher's console of one launch ("console-2.log",
+# the second launch's, holding every rank's output), an attempt or a retry ("attempt-1.log")
+_NUMBERED_NOT_BY_RANK = re.compile(
+    r"(?:^|[^a-z])(?:console|launcher|launch|driver|agent|combined|nohup|terminal|session|screen|tmux|attempt|retry"
+    r"|try|rerun|requeue|restart)-\d{1,4}\.(?:out|err|log|txt)$", re.I)
 
 
 def looks_like_host(name: str) -> bool:
@@ -1055,9 +1062,12 @@ def _without_copies(found: list[LogFile], warnings: list[str]) -> list[LogFile]:
 def _same_source(a: LogFile, b: LogFile) -> bool:
     """Whether two files of the same bytes may be one log's copies: of one kind, and no node or
     rank that one is read under differs from the other's (two nodes' logs that happen to say the
-    same are both read: each says its node ran)."""
+    same are both read: each says its node ran), nor the torchrun attempt."""
     return (a.kind is b.kind and (a.node is None or b.node is None or same_host(a.node, b.node))
             and (a.rank is None or b.rank is None or a.rank == b.rank)
+            # (torchrun's restart of a worker that fails the same way again writes the same bytes
+            # into the next attempt's folder: two attempts, each read)
+            and (a.attempt is None or b.attempt is None or a.attempt == b.attempt)
             and (a.local_rank is None or b.local_rank is None or a.local_rank == b.local_rank))
 
 
