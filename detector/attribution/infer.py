@@ -1436,6 +1436,7 @@ def _failed_after(f: Finding, group: Sequence[Finding]) -> bool:
 # else says what failed, the incident's cause when nothing does
 GDB_THREAD_STACK = "generic.gdb_thread_stack"  # rules/generic.yaml: gdb's "Thread 16 (Thread 0x... (LWP n) "name"):"
 NCCL_KERNEL_STACK = "nccl.device_kernel_stack"  # rules/nccl.yaml: cuda-gdb's threads of a kernel in NCCL's prims_ll.h
+WRAPPED_LAUNCHER_EXIT = "launcher.wrapped_launcher_exit"  # rules/launchers.yaml
 LAST_RESORT_RULES = frozenset({"python.fatal_abort", "torch.c10_fatal_abort", "torch.cpp_terminate", "generic.caught_signal_abort",
                                "generic.mpi_signal_abort", "generic.mpi_error_message_end", "generic.mpi_signal_received", "generic.ucx_backtrace",
                                "generic.mpi_backtrace_frame",
@@ -1450,6 +1451,7 @@ LAST_RESORT_RULES = frozenset({"python.fatal_abort", "torch.c10_fatal_abort", "t
                                "torch.store_bind_in_use", "torch.store_bind6_in_use", "generic.address_in_use",
                                "torch.store_addr_unresolved", "generic.storage_errno_logged",
                                NCCL_TESTS_HEADER, NCCL_TESTS_ROW, STORE_BARRIER_WAITING, "launcher.msrun_worker_exit",
+                               WRAPPED_LAUNCHER_EXIT,
                                "launcher.tpu_init_waiting", SLURM_STEP_ENDED, VLLM_SHM_WAIT, "rdma.verbs_no_provider"})
 # a last-resort rule that names no cause of its own: the cause it stands for (a traceback whose
 # exception line the paste cut)
@@ -1657,6 +1659,9 @@ def last_resort(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
                "could not use the NIC; no other line says what failed")
     elif first.cause is Cause.NETWORK:
         why = "connections kept failing to reach a peer or the store and no other line says what failed"
+    elif first.rule == WRAPPED_LAUNCHER_EXIT:
+        why = ("the program that ran the launcher as a subprocess raised when the launcher failed, and no line of the "
+               "launcher's or its workers' output says what failed: read the launcher's own output")
     else:
         what = first.field("exc_type")
         why = "a process aborted" + (f" on an uncaught {what}" if what else "") + " and no other line says what failed"

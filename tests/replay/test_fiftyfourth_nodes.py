@@ -97,3 +97,94 @@ def test_a_record_whose_line_is_its_data_field_reads_the_ranks_prefix(tmp_path: 
                    + '", "pipe": "stderr"}\n' for line in lines)
     got = incidents_of(tmp_path / "mila", {"llama.data": text}, ruleset)
     assert got and got[0].rank == 1
+
+
+def test_a_launcher_run_as_a_subprocess_is_no_python_exception(tmp_path: Path, ruleset: RuleSet) -> None:
+    """A Modal function ran torchrun with subprocess.run(check=True): its CalledProcessError after
+    torchrun's failure table is the wrapper's word, not a failure of its own; the out-of-memory
+    error before it, which no prefix places, is the run's (before: python_exception)."""
+    text = ("$ modal run train.py\n"
+            "W0805 19:29:27.508183 220620 torch/distributed/run.py:793] Setting OMP_NUM_THREADS environment variable "
+            "for each process to be 1 in default\n"
+            + "".join(f"step {k}/20000 | loss 8.8038 | 2.82 s/it\n" for k in range(25, 2175, 25)) +
+            "Traceback (most recent call last):\n"
+            '  File "/root/trainer.py", line 400, in train\n'
+            "    metrics = evaluate(model, val_loader)\n"
+            "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 7.83 GiB. GPU 0 has a total capacity of "
+            "79.15 GiB of which 2.09 GiB is free.\n"
+            "[rank11]:[E805 21:07:01.174043106 ProcessGroupNCCL.cpp:1595] [PG ID 0 PG GUID 0(default_pg) Rank 11] "
+            "Process group watchdog thread terminated with exception: NCCL error: remote process exited or there was a "
+            "network error, NCCL version 2.20.5\n"
+            "E0805 21:07:03.881068 184976 torch/distributed/elastic/multiprocessing/api.py:869] failed (exitcode: 1) "
+            "local_rank: 0 (pid: 184984) of binary: /usr/bin/python\n"
+            "torch.distributed.elastic.multiprocessing.errors.ChildFailedError: \n"
+            "============================================================\n"
+            "/root/train.py FAILED\n"
+            "------------------------------------------------------------\n"
+            "Failures:\n"
+            "  <NO_OTHER_FAILURES>\n"
+            "------------------------------------------------------------\n"
+            "Root Cause (first observed failure):\n"
+            "[0]:\n"
+            "  time      : 2025-08-05_21:07:01\n"
+            "  host      : 961720f8da87\n"
+            "  rank      : 0 (local_rank: 0)\n"
+            "  exitcode  : 1 (pid: 184984)\n"
+            "  error_file: <N/A>\n"
+            "  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html\n"
+            "============================================================\n"
+            "[rank20]:[W805 21:07:03.556726439 TCPStore.cpp:125] [c10d] recvValue failed on SocketImpl(fd=103, "
+            "addr=[b6ce99470183]:48174, remote=[961720f8da87]:23456): Connection reset by peer\n"
+            "Traceback (most recent call last):\n"
+            '  File "/root/train.py", line 130, in train\n'
+            "    subprocess.run(cmd, check=True)\n"
+            "subprocess.CalledProcessError: Command '['torchrun', '--nnodes=1', '--nproc-per-node=8', "
+            "'/root/train.py']' returned non-zero exit status 1.\n")
+    got = incidents_of(tmp_path / "modal", {"modal_run_output.txt": text}, ruleset)
+    assert got and got[0].cause is Cause.CUDA_OOM
+
+
+def test_a_wrappers_word_alone_says_the_job_failed_its_cause_unknown(tmp_path: Path, ruleset: RuleSet) -> None:
+    """Only the wrapper's CalledProcessError of torchrun in the paste: the job failed, but nothing
+    says why (before: an uncaught Python exception, the wrapper's own)."""
+    text = ("subprocess.CalledProcessError: Command '['torchrun', '--nnodes=4', '--nproc-per-node=8', '--node-rank=0', "
+            "'/root/train.py']' returned non-zero exit status 1.\n")
+    got = incidents_of(tmp_path / "alone", {"modal_run_output.txt": text}, ruleset)
+    assert [(g.cause, g.rank) for g in got] == [(Cause.UNKNOWN, None)]
+    assert "read the launcher's own output" in got[0].explanation
+
+
+def test_a_restart_that_fails_the_same_way_is_read_in_each_attempt(tmp_path: Path, ruleset: RuleSet) -> None:
+    """torchrun restarted a worker that failed the same way again: its attempt_1 stderr holds the
+    same bytes as attempt_0's (no stamps in a traceback). Both are read: each attempt names rank
+    1 (before, the second was dropped as a copy and its attempt read "unknown, no rank")."""
+    trace = ("Traceback (most recent call last):\n"
+             '  File "/work/train.py", line 88, in <module>\n'
+             "    main()\n"
+             '  File "/work/train.py", line 61, in main\n'
+             "    loss = step(model, batch)\n"
+             '  File "/work/train.py", line 40, in step\n'
+             '    raise ValueError("bad batch shape (7, 3) at step 10; expected (8, 3)")\n'
+             "ValueError: bad batch shape (7, 3) at step 10; expected (8, 3)\n")
+    lost = ("[rank0]: RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:534] Connection closed by peer "
+            "[127.0.0.1]:29012\n")
+    files = {}
+    for attempt in (0, 1):
+        base = f"tr/5f16aa1f_dkuj8mvq/attempt_{attempt}"
+        files[f"{base}/1/stderr.log"] = trace
+        files[f"{base}/0/stderr.log"] = lost + f"attempt {attempt}\n"
+    got = incidents_of(tmp_path / "restarts", files, ruleset)
+    assert [(g.cause, g.rank) for g in got] == [(Cause.PYTHON_EXCEPTION, 1), (Cause.PYTHON_EXCEPTION, 1)]
+
+
+def test_a_launchs_numbered_console_is_no_ranks_log(tmp_path: Path, ruleset: RuleSet) -> None:
+    """A second launch's console, console-2.log, holds the job's output with no rank prefixes: its
+    number is the launch's, not a rank's (before, the error was placed on rank 2; so were the
+    sidecar's collateral ranks of a 2-rank job)."""
+    text = ("Traceback (most recent call last):\n"
+            '  File "/work/train.py", line 40, in step\n'
+            "ValueError: bad batch shape (7, 3) at step 10\n")
+    got = incidents_of(tmp_path / "console", {"console-2.log": text}, ruleset)
+    assert [(g.cause, g.rank) for g in got] == [(Cause.PYTHON_EXCEPTION, None)]
+    got = incidents_of(tmp_path / "train", {"train-2.log": text}, ruleset)  # (a rank's own log, named for it)
+    assert [(g.cause, g.rank) for g in got] == [(Cause.PYTHON_EXCEPTION, 2)]
