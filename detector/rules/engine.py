@@ -355,14 +355,19 @@ class RuleSet:
         # a log collector's stamp before the program's text (Kubernetes, fluentd, `ts`): the
         # rules anchored at the start of the message read what follows it
         # (or a console progress bar the line was written right after: tqdm ends its bar with no newline)
-        start = anchored_start(text) if self._anchored else 0
-        body = text[start:] if start else text
         anchored = self._anchored
+        body: str | None = None  # (looked for when a selected rule is anchored: most lines have none)
         for i in selected:
             rule = by_index[i]
             if rule is None:
                 continue
-            subject = body if i in anchored else text
+            if i in anchored:
+                if body is None:
+                    start = anchored_start(text)
+                    body = text[start:] if start else text
+                subject = body
+            else:
+                subject = text
             m = rule.regex.search(subject) if short else linear_search(rule.regex, self._twin(i), subject)
             if m is None and subject is not text:  # an anchored rule whose pattern starts with the stamp itself
                 subject = text
