@@ -111,6 +111,17 @@ def _field_ranks(value: str | None) -> list[int]:
     return [int(x) for x in (value or "").split(",") if x.strip().isdigit()]
 
 
+def launch_folder(f: LogFile) -> str | None:
+    """The run folder of the torchrun launch a rank log of ``--log-dir`` belongs to
+    (``<run_id>/attempt_N/<local_rank>/stderr.log``: ``<run_id>``), or None for another file."""
+    if f.attempt is None or f.local_rank is None:
+        return None
+    parents = f.path.parents
+    if len(parents) < 3 or not parents[1].name.startswith("attempt_"):
+        return None
+    return str(parents[2])
+
+
 class LiveEngine:
     def __init__(self, rules: RuleSet, processor: LineProcessor, gate: IncidentGate, *, node: str | None,
                  hang: HangConfig, rank_gpus: Mapping[int, str] = {},
@@ -124,6 +135,7 @@ class LiveEngine:
         self._discriminator = discriminator
         self._tracker = StallTracker(stats_config(hang)) if hang.enabled else None
         self._files: dict[str, LiveFile] = {}
+        self._launches: dict[str, int] = {}  # a torchrun launch's run folder -> gate.reported when first seen
         self._elastic: dict[str, LogFile] = {}
         self._live: list[Finding] = []
         self._external: tuple[Finding, ...] = ()
@@ -185,6 +197,9 @@ class LiveEngine:
         if lf is None:
             lf = self._files[key] = self._lines.open(chunk.file)
             self._index = None
+            launch = launch_folder(chunk.file)
+            if launch is not None:
+                self._launches.setdefault(launch, self.gate.reported)
         result = self._lines.process(lf, chunk)
         self.lines_read += chunk.line_count()
         if result.new_hits or result.new_failures:
@@ -202,7 +217,8 @@ class LiveEngine:
             sample = resolver.sample(step.record, rank=rank, node=lf.file.node, time=step.time,
                                      file=lf.file.display, line=step.line, text=step.text,
                                      local_rank=step.local_rank if step.local_rank is not None else lf.file.local_rank)
-            self._observe_step(sample, attempt)
+            launch = launch_folder(lf.file)
+            self._observe_step(sample, attempt, self._launches.get(launch) if launch is not None else None)
         for note in result.notes:
             rank = resolve_rank(idx, lf.file, note.rank, note.local_rank)
             if note.kind is NoteKind.END and rank is not None:
@@ -210,7 +226,7 @@ class LiveEngine:
             if self._tracker is not None:
                 self._tracker.observe_note(LogNote(rank, note.time, note.kind, note.text, lf.file.display, note.line))
 
-    def _observe_step(self, sample: StepSample, attempt: int | None) -> None:
+    def _observe_step(self, sample: StepSample, attempt: int | None, launch_seen: int | None = None) -> None:
         p = self._progress.setdefault(sample.rank, _Progress())
         if p.attempt is not None and attempt is not None and attempt > p.attempt and self._tracker is not None:
             self._tracker = StallTracker(stats_config(self._hang))  # a new attempt starts afresh
@@ -221,7 +237,7 @@ class LiveEngine:
         self._samples.setdefault(sample.rank, deque(maxlen=STRAGGLER_SAMPLES)).append(sample)
         if self._tracker is not None:
             self._tracker.observe(sample)
-        self.gate.progress(sample.rank, attempt, sample.time, max(1, len(self._progress)))
+        self.gate.progress(sample.rank, attempt, sample.time, max(1, len(self._progress)), launch_seen=launch_seen)
 
     def on_findings(self, findings: Sequence[Finding]) -> None:
         self._live.extend(findings)

@@ -84,6 +84,10 @@ class IncidentGate:
         self._replaces: dict[str, str] = {}  # a reported incident's id -> the id of the one it replaced
         self._progress: dict[int, float] = {}
         self._done_attempts: set[int] = set()
+        # incidents reported since this gate started, and that count when the last open one was:
+        # a torchrun launch first seen at or after it began after that incident
+        self.reported = 0
+        self._last_open_seen = 0
         self._stragglers_said: set[tuple[int | None, str | None]] = set()
 
     def configure(self, config: DetectionConfig) -> None:
@@ -149,6 +153,8 @@ class IncidentGate:
             if replaced is not None:
                 self._replaces[incident.id] = replaced
             fresh.append(incident)
+            self.reported += 1
+            self._last_open_seen = self.reported
             record = ReportedRecord(
                 incident.id, incident_attempt(incident), incident.initiator.rank, incident.initiator.node,
                 incident.cause.value, now, tuple(sorted(due.keys)),
@@ -192,12 +198,21 @@ class IncidentGate:
 
     # --- episodes ---
 
-    def progress(self, rank: int, attempt: int | None, time: float, n_ranks: int) -> None:
-        """A step line: closes the open episode when training clearly goes on."""
+    def progress(self, rank: int, attempt: int | None, time: float, n_ranks: int, *,
+                 launch_seen: int | None = None) -> None:
+        """A step line: closes the open episode when training clearly goes on. ``launch_seen``:
+        the value of :attr:`reported` when the torchrun launch the line is from (its run folder)
+        was first seen; a launch first seen after the last open incident was reported is a new
+        launch of the job (a requeue, a rerun into the same folder: its attempts count from 0
+        again), and its training is a new episode at once."""
         if not self._open:
             return
         attempts = [r.attempt for r in self._open if r.attempt is not None]
         last = max(r.at for r in self._open)
+        if launch_seen is not None and launch_seen >= self._last_open_seen:
+            self._done_attempts.clear()  # (the new launch's attempts are numbered afresh)
+            self._close(last)
+            return
         if attempt is not None and attempts and attempt > max(attempts):
             self._done_attempts.update(attempts)
             self._close(last)  # the old attempt's teardown, after the report, is still its own

@@ -173,6 +173,33 @@ def test_gate_new_attempt_and_supersede() -> None:
     assert {r.rank for r in store.reported_since(0)} == {None, 1, 3}
 
 
+def test_a_new_launch_after_an_incident_opens_a_new_episode_at_once() -> None:
+    """A job relaunched into the same watched folder (a Slurm requeue, a user's rerun) starts its
+    attempts from 0 again, in a new run folder, seconds after the first launch's incident: its
+    training closes the episode at once, and its own failure is reported (before, the second
+    launch's failure went unreported: the same attempt, progress within recovery_s)."""
+    from detector.attribution.attribute import RunFacts, attribute
+
+    gate = IncidentGate(DetectionConfig(settle_s=0.0, collateral_wait_s=0.0), SidecarStore(None))
+    first_launch = gate.reported  # (the first launch's run folder, seen before anything was reported)
+    failed = finding("python.uncaught_exception", Role.INITIATOR, Cause.PYTHON_EXCEPTION, 1, NOW, line=1, attempt=0)
+    gate.observe([failed], NOW)
+    due = gate.due(NOW)
+    assert due is not None
+    assert [i.initiator.rank for i in gate.select(attribute(RunFacts((failed,))), due, NOW)] == [1]
+    # the first launch's own lines after its incident (buffered output, a late flush) close nothing
+    gate.progress(0, 0, NOW + 2, 2, launch_seen=first_launch)
+    assert gate.open_incidents == 1
+    second_launch = gate.reported  # (a run folder first seen after the incident)
+    gate.progress(0, 0, NOW + 5, 2, launch_seen=second_launch)
+    assert gate.open_incidents == 0
+    again = dataclasses.replace(failed, rank=0, line=7, file="log2", time=datetime.fromtimestamp(NOW + 15, tz=UTC))
+    gate.observe([again], NOW + 15)
+    due = gate.due(NOW + 15)
+    assert due is not None
+    assert [i.initiator.rank for i in gate.select(attribute(RunFacts((again,))), due, NOW + 15)] == [0]
+
+
 # --- processes --------------------------------------------------------------------------
 
 
