@@ -423,6 +423,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return EXIT_OK
+    except Exception as exc:
+        if type(exc).__name__ != "OperationalError" or type(exc).__module__ != "sqlite3":
+            raise
+        # (a state database on a full disk or a read-only folder: nothing was acted on; sqlite3 is
+        # not imported here, which a replay does not need)
+        print(f"rankdoctor: error: a state database cannot be written ({exc}): free the disk or give a "
+              "writable state folder; nothing was done", file=sys.stderr)
+        return EXIT_ERROR
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -163,7 +163,7 @@ class RemediationStore:
 
     def previous(self, incident_id: str) -> IncidentRecord | None:
         with self._connect() as db:
-            return _record(db, incident_id)
+            return _record(db, incident_key(incident_id))
 
     def breaker(self) -> BreakerState:
         with self._connect() as db:
@@ -212,7 +212,7 @@ class RemediationStore:
                budget: BudgetConfig, job: str, job_nodes: int | None, *,
                write: bool) -> Clearance:
         now = self._clock.time()
-        seen = _record(db, incident.id)
+        seen = _record(db, incident_key(incident.id))
         if seen is not None:
             return Clearance(seen, plan)
         opened = None
@@ -235,11 +235,11 @@ class RemediationStore:
                                "VALUES (1, 1, ?, ?, 'rankdoctor')", (over, now))
             elif write:
                 db.execute("INSERT INTO drains (at, node, job, incident_id, status) "
-                           "VALUES (?, ?, ?, ?, 'reserved')", (now, plan.node, job, incident.id))
+                           "VALUES (?, ?, ?, ?, 'reserved')", (now, plan.node, job, incident_key(incident.id)))
         if write:
             db.execute("INSERT INTO incidents (id, at, cause, node, job, outcome) "
                        "VALUES (?, ?, ?, ?, ?, 'in_progress')",
-                       (incident.id, now, incident.cause.value, plan.node, job))
+                       (incident_key(incident.id), now, incident.cause.value, plan.node, job))
         return Clearance(None, plan, opened)
 
     # --- after acting ---
@@ -247,18 +247,18 @@ class RemediationStore:
     def drain_done(self, incident_id: str, ok: bool) -> None:
         with self._connect() as db:
             db.execute("UPDATE drains SET status = ? WHERE incident_id = ? AND status = "
-                       "'reserved'", ("ok" if ok else "failed", incident_id))
+                       "'reserved'", ("ok" if ok else "failed", incident_key(incident_id)))
 
     def finish(self, incident_id: str, outcome: str, summary: str) -> None:
         with self._connect() as db:
             db.execute("UPDATE incidents SET outcome = ?, summary = ? WHERE id = ?",
-                       (outcome, summary, incident_id))
+                       (outcome, summary, incident_key(incident_id)))
 
     def record_verification(self, v: Verification) -> None:
         with self._connect() as db:
             db.execute("INSERT INTO verifications (incident_id, at, status, step, detail) "
                        "VALUES (?, ?, ?, ?, ?)",
-                       (v.incident_id, self._clock.time(), v.status.value, v.step, v.detail))
+                       (incident_key(v.incident_id), self._clock.time(), v.status.value, v.step, v.detail))
 
     def reset_breaker(self, by: str) -> BreakerState:
         """Close the breaker; returns the state it had."""
@@ -267,6 +267,13 @@ class RemediationStore:
             db.execute("INSERT OR REPLACE INTO breaker (id, open, reason, at, by) "
                        "VALUES (1, 0, ?, ?, ?)", ("reset", self._clock.time(), by))
             return before
+
+
+def incident_key(incident_id: str) -> str:
+    """The id an incident is kept under: its words joined by one space (the same incident with a
+    space or a line break added to its id, by hand or by a tool that wrote the file again, is no
+    new one: it acted a second time, a second drain and requeue)."""
+    return " ".join(incident_id.split()) or incident_id
 
 
 def _record(db: sqlite3.Connection, incident_id: str) -> IncidentRecord | None:

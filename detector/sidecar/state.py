@@ -112,9 +112,18 @@ class SidecarStore:
         self._retry_at = 0.0
         self.error: str | None = None  # why the last write failed; None once everything is saved
         if directory is not None:
-            directory.mkdir(parents=True, exist_ok=True)
             self.path = directory / "sidecar.sqlite3"
-            self._db = self._open_file(self.path)
+            directory.mkdir(parents=True, exist_ok=True)
+            try:
+                self._db = self._open_file(self.path)
+            except sqlite3.OperationalError as exc:
+                # (a full disk, an I/O error: watching goes on with the state in memory, as when
+                # the disk fills while it runs; a restart forgets it)
+                self._warn(f"state database {self.path} cannot be opened ({exc}); state kept in memory: a restarted "
+                           "sidecar reads files again from their start and may report an incident again")
+                self.persistent = False
+                self.error = str(exc)
+                self._db = self._open(":memory:")
         else:
             self._db = self._open(":memory:")
 

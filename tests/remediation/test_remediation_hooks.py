@@ -68,6 +68,7 @@ def test_slurm_drain_then_checks_the_node_state() -> None:
     res = hook.run(call(Action.DRAIN))
     assert res.status is Status.OK, res
     assert runner.argvs == [
+        ("scontrol", "show", "job", "-o", "1234"),  # (the job's nodes: a node of another job is not drained)
         ("scontrol", "update", "NodeName=n1", "State=DRAIN",
          "Reason=rankdoctor: gpu_hardware inc-1"),
         ("scontrol", "show", "node", "-o", "n1"),

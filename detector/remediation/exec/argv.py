@@ -23,8 +23,15 @@ _SPACES = re.compile(r"\s+")
 _TOKEN_UNSAFE = re.compile(r"[^A-Za-z0-9._:-]+")
 
 
+# names a scheduler reads as more than one node: Slurm's "NodeName=ALL" updates every node of the
+# cluster (a log line naming the host "ALL" must not drain them all), and words that stand for a
+# host rather than name one
+RESERVED_NODE_NAMES = frozenset({"all", "none", "localhost", "default", "unknown", "node", "nodes", "host", "hostname"})
+
+
 def valid_node(name: object) -> bool:
-    return isinstance(name, str) and NODE_RE.fullmatch(name) is not None
+    return (isinstance(name, str) and NODE_RE.fullmatch(name) is not None
+            and name.lower() not in RESERVED_NODE_NAMES)
 
 
 def valid_job_id(job_id: object) -> bool:

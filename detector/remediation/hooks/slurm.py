@@ -30,6 +30,7 @@ from detector.remediation.model import (
     JobFacts,
     Status,
 )
+from detector.support.hosts import expand_hostlist, same_host
 from detector.support.settings import Settings
 
 RESUBMIT_MODES = ("requeue", "sbatch", "none")
@@ -151,8 +152,23 @@ class SlurmHook:
 
     # --- the protocol ---
 
+    def _foreign_node(self, call: HookCall, node: str) -> HookResult | None:
+        """A refusal where the job is known and ``node`` is none of its nodes: a node name read
+        from log text (which the job's own output can print) must not drain another job's node."""
+        if self.job_id is None:
+            return None
+        listed = self._show_job(call.deadline).get("NodeList", "")
+        nodes = expand_hostlist(listed) if listed and not listed.startswith("(") else []
+        if not nodes or any(same_host(node, n) for n in nodes):
+            return None
+        return HookResult(Status.FAILED, f"{node} is not one of job {self.job_id}'s nodes ({listed[:200]}): "
+                                         "not drained")
+
     def plan(self, call: HookCall) -> HookResult:
         if call.action is Action.DRAIN and call.node:
+            refused = self._foreign_node(call, call.node)
+            if refused is not None:
+                return refused
             return HookResult(Status.DRY_RUN, f"would drain {call.node}",
                               (self.drain_command(call.node, call.reason),))
         if call.action is Action.RESUBMIT and self.job_id is not None:
@@ -173,6 +189,9 @@ class SlurmHook:
         return HookResult(Status.SKIPPED, f"nothing to do for {call.action}")
 
     def _drain(self, call: HookCall, node: str) -> HookResult:
+        refused = self._foreign_node(call, node)
+        if refused is not None:
+            return refused
         argv = self.drain_command(node, call.reason)
         res = self._run(argv, call)
         if not res.ok:

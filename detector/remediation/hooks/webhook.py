@@ -11,6 +11,7 @@ import json
 import urllib.error
 import urllib.request
 from collections.abc import Mapping
+from typing import Any
 from urllib.parse import urlsplit
 
 from detector.remediation.exec.process import remaining
@@ -21,6 +22,19 @@ from detector.support.settings import Settings
 EVENTS = (Event.DECISION.value, Event.VERIFICATION_FAILED.value)
 
 
+class _NoRedirects(urllib.request.HTTPRedirectHandler):
+    """Redirects are not followed: urllib would repeat a POST as a GET without its body (the page
+    lost, "ok" recorded) and send the token to whatever host the redirect names; the 3xx status is
+    the answer (a failed call: set the final URL)."""
+
+    def redirect_request(self, req: urllib.request.Request, fp: Any, code: int, msg: str, headers: Any,
+                         newurl: str) -> None:
+        return None
+
+
+_OPENER = urllib.request.build_opener(_NoRedirects)
+
+
 class UrllibPoster:
     """The production :class:`HttpPoster` (stdlib ``urllib``)."""
 
@@ -28,9 +42,9 @@ class UrllibPoster:
                  timeout: float) -> int:
         request = urllib.request.Request(url, data=body, headers=dict(headers), method="POST")
         try:
-            with urllib.request.urlopen(request, timeout=timeout) as response:  # (http/https only, checked at load)
+            with _OPENER.open(request, timeout=timeout) as response:  # (http/https only, checked at load)
                 return int(response.status)
-        except urllib.error.HTTPError as exc:
+        except urllib.error.HTTPError as exc:  # (a redirect not followed comes here too)
             return int(exc.code)
 
 
@@ -100,6 +114,10 @@ class WebhookHook:
                 if secret:
                     text = text.replace(secret, "***")
             return HookResult(Status.FAILED, f"POST to {public_url(self._url)} failed: {text}",
+                              shown)
+        if 300 <= status < 400:
+            return HookResult(Status.FAILED, f"POST to {public_url(self._url)}: HTTP {status}, a redirect (not "
+                                             "followed: the token stays with this host; set the final URL)",
                               shown)
         if not 200 <= status < 300:
             return HookResult(Status.FAILED, f"POST to {public_url(self._url)}: HTTP {status}",
