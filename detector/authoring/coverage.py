@@ -123,6 +123,7 @@ class Cluster:
     first_line: int
     examples: list[str] = field(default_factory=list)  # distinct messages, first seen first
     kinds: set[StreamKind] = field(default_factory=set)
+    mined: bool = True  # (False: the lines past what the miner clusters, counted together; no template)
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,13 +169,32 @@ def _lines(path: Path, compressed: bool = False) -> Iterator[bytes]:
             skipping = not complete and len(piece) >= MAX_LINE
 
 
+MAX_MINED = 10_000  # unmatched lines the template miner clusters (its cost grows with the templates it keeps)
+_OVERFLOW = -1  # (the cluster of the lines after those)
+
+
 class _Collector:
     def __init__(self) -> None:
         self.miner = template_miner()
         self.clusters: dict[int, Cluster] = {}
         self.order: dict[int, int] = {}
+        self.mined = 0
 
     def add(self, message: str, f: LogFile, line: int) -> None:
+        if self.mined >= MAX_MINED:
+            # (a log of ever new unmatched lines: mining them all took hours; they are counted)
+            cluster = self.clusters.get(_OVERFLOW)
+            if cluster is None:
+                cluster = self.clusters[_OVERFLOW] = Cluster(
+                    f"(not clustered: the unmatched error-looking lines after the first {MAX_MINED:,})", 0,
+                    f.display, line, mined=False)
+                self.order[_OVERFLOW] = len(self.order)
+            cluster.count += 1
+            cluster.kinds.add(StreamKind.KERNEL if f.kind is FileKind.KERNEL else StreamKind.RANK_LOG)
+            if len(cluster.examples) < MAX_EXAMPLES and message not in cluster.examples:
+                cluster.examples.append(message)
+            return
+        self.mined += 1
         result = self.miner.add_log_message(message[:MAX_MATCH_CHARS])
         cid = int(result["cluster_id"])
         cluster = self.clusters.get(cid)

@@ -132,6 +132,8 @@ def make_stubs(clusters: Iterable[Cluster], *, taken: Iterable[str] = (), family
     used = set(taken)
     out: list[Stub] = []
     for cluster in clusters:
+        if not cluster.mined:
+            continue  # (lines counted past what the miner clusters: no template to write a rule from)
         base = f"{family}.{_slug(cluster.template)}"
         rid = base
         k = 2
