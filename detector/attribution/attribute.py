@@ -626,7 +626,11 @@ def _oom_behind_a_kill(kill: Finding, rank: int | None, node: str | None, facts:
                   and not another_process(f))
                  or (kill.pid is not None and f.pid == kill.pid and f.rank in (None, rank)
                      and (f.node is None or node is None or same_host(f.node, node)))
-                 or (f.rule == SLURM_OOM_EVENT and f.node is None and f.rank is None))]
+                 or (f.rule == SLURM_OOM_EVENT and f.node is None and f.rank is None)
+                 # (a run that names no host but the kernel log's, or none: the OOM kill stamped
+                 # with the rank's kill)
+                 or (node is None and f.rank is None and (f.node is None or _one_node(facts, f.node))
+                     and not another_process(f) and (apart := gap(f)) is not None and apart <= KILL_AND_OOM))]
     if not ooms:
         return []
     killed = {f.rank for f in facts.findings if f.rule == RULE_EXIT_CODE and f.role is Role.INITIATOR

@@ -211,3 +211,32 @@ def test_an_out_of_memory_error_the_rank_trained_on_after_is_no_failure(tmp_path
     assert got == []
     got = incidents_of(tmp_path / "died", {"train.log": _probe(steps[:400])}, ruleset)
     assert [(g.cause, g.rank) for g in got] == [(Cause.CUDA_OOM, 0)]
+
+
+def _spawn_killed(rank: int) -> str:
+    return ("W0727 10:25:42.835433 277818 torch/multiprocessing/spawn.py:146] Terminating process 277992 via signal "
+            "SIGTERM\n"
+            "Traceback (most recent call last):\n"
+            '  File "/work/train.py", line 210, in <module>\n'
+            "    mp.spawn(main, nprocs=8, args=(cfg,))\n"
+            f"torch.multiprocessing.spawn.ProcessExitedException: process {rank} terminated with signal SIGKILL\n")
+
+
+def _oom_dmesg(stamp: str) -> str:
+    return (f"[{stamp}] python invoked oom-killer: gfp_mask=0x140cca(GFP_HIGHUSER_MOVABLE|__GFP_COMP), order=0, "
+            "oom_score_adj=0\n"
+            f"[{stamp}] Out of memory: Killed process 277997 (python) total-vm:622854144kB, anon-rss:207618048kB, "
+            "file-rss:434821kB, shmem-rss:726048kB, UID:1000 pgtables:415236kB oom_score_adj:0\n")
+
+
+def test_a_spawned_ranks_sigkill_and_the_kernels_oom_kill_of_that_moment_in_a_run_that_names_no_host(
+        tmp_path: Path, ruleset: RuleSet) -> None:
+    """mp.spawn says process 6 died of SIGKILL; the kernel's log (dmesg -T, no host name; no pid
+    in spawn's words) killed a python process for memory that second: the OOM killer's (before:
+    unknown). An OOM kill an hour away says nothing of it."""
+    got = incidents_of(tmp_path / "now", {"run.log": _spawn_killed(6), "dmesg.txt": _oom_dmesg("Sat Jul 27 10:25:42 2024")},
+                       ruleset)
+    assert [(g.cause, g.rank) for g in got][:1] == [(Cause.HOST_OOM_KILL, 6)]
+    got = incidents_of(tmp_path / "apart", {"run.log": _spawn_killed(6),
+                                            "dmesg.txt": _oom_dmesg("Sat Jul 27 09:20:02 2024")}, ruleset)
+    assert got and (Cause.HOST_OOM_KILL, 6) not in [(g.cause, g.rank) for g in got]
