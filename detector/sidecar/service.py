@@ -141,6 +141,9 @@ class Sidecar:
             out.append(JournalSource(node=self.node))
         elif cfg.kmsg:
             kernel_files.append(Path(cfg.kmsg))
+            if not Path(cfg.kmsg).exists():
+                # (as `rankdoctor check` says: a typo would otherwise go unnoticed)
+                self.warn(f"kernel log {cfg.kmsg} does not exist yet: it is followed once it appears")
         if cfg.logs or kernel_files:
             self.logs = LogFollower(cfg.logs, node=self.node, store=self.store, kernel_files=kernel_files,
                                     kernel_from_start=cfg.kmsg_from_start, poll_s=cfg.detection.poll_s,

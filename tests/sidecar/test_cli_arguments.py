@@ -82,6 +82,24 @@ def test_a_logs_folder_that_does_not_exist_yet_is_said(tmp_path: Path) -> None:
     assert f"{tmp_path / 'later'} does not exist (yet)" in seen
 
 
+def test_a_kernel_log_file_that_does_not_exist_is_said(tmp_path: Path) -> None:
+    """`--kmsg` naming a file that is not there (a typo) said nothing (`check` warns); a hostile
+    tester of the fifty-fourth session."""
+    p = subprocess.Popen([sys.executable, "-m", "detector.cli.main", "watch", "--logs", RUN, "--kmsg",
+                          str(tmp_path / "typo.kmsg"), "--no-nvml", "--no-metrics", "--state", str(tmp_path / "state")],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    seen = ""
+    try:
+        deadline = time.monotonic() + 30
+        assert p.stderr is not None
+        while "ready" not in seen and time.monotonic() < deadline:
+            seen += p.stderr.readline()
+    finally:
+        os.kill(p.pid, signal.SIGTERM)
+        p.wait(timeout=30)
+    assert f"kernel log {tmp_path / 'typo.kmsg'} does not exist yet" in seen
+
+
 @pytest.mark.parametrize("where", ["full", "pipe"])
 def test_the_watch_goes_on_when_its_stdout_fails(tmp_path: Path, where: str) -> None:
     """stdout on a full disk (/dev/full) or on a pipe whose reader left: the incident summaries
