@@ -452,6 +452,32 @@ def test_dcgm_xid_through_prometheus_becomes_a_kernel_line() -> None:
     assert 'Hostname=~"n1"' in query and 'hostname=~"n1"' in query and "DCGM_FI_DEV_ROW_REMAP_FAILURE" in query
 
 
+def test_a_malformed_prometheus_answer_is_said_in_words() -> None:
+    """What answered in Prometheus's place (a login page, a malformed result) was said as a raw
+    exception ("AttributeError: 'int' object has no attribute 'get'", "JSONDecodeError: ...")."""
+    import json
+
+    from detector.sidecar.sources.prom import MalformedAnswer, _describe
+
+    class Odd:
+        def __init__(self, answer: Any) -> None:
+            self.answer = answer
+
+        def custom_query(self, query: str, params: dict[str, Any] | None = None) -> Any:
+            return self.answer
+
+    source = DcgmSource(lambda: Odd([1, "x", None]), nodes=["n1"], interval_s=1.0, clock=lambda: NOW)
+    source.query_once()  # (series of another shape are passed over)
+    source = DcgmSource(lambda: Odd({"status": "ok"}), nodes=["n1"], interval_s=1.0, clock=lambda: NOW)
+    with pytest.raises(MalformedAnswer):
+        source.query_once()
+    try:
+        json.loads("<html>login</html>")
+    except ValueError as exc:
+        assert "not the Prometheus API's JSON" in _describe(exc)
+    assert len(_describe(ConnectionError("x" * 5000))) < 300
+
+
 def test_unreachable_prometheus_backs_off_and_reports_down() -> None:
     inbox = Inbox()
     calls: list[float] = []

@@ -102,12 +102,27 @@ class Poller:
             except Exception as exc:
                 self.failures += 1
                 delay = min(MAX_BACKOFF_S, self._interval * (2 ** min(self.failures, 10)))
-                self._set(SourceState.DOWN, f"{type(exc).__name__}: {exc} (retrying in {delay:.0f} s)")
+                self._set(SourceState.DOWN, f"{_describe(exc)} (retrying in {delay:.0f} s)")
                 self._stop.wait(delay)
                 continue
             self.failures = 0
             self._set(SourceState.UP, "")
             self._stop.wait(self._interval)
+
+
+class MalformedAnswer(ValueError):
+    """Prometheus (or what answered in its place) gave a result of another shape than its API's."""
+
+
+def _describe(exc: Exception) -> str:
+    """A failed query in words: not JSON (a login page, a proxy's error page, a wrong URL), a
+    malformed answer, or the error itself, cut short (a URL-encoded query can be kilobytes)."""
+    if isinstance(exc, MalformedAnswer):
+        return f"a malformed answer: {exc}"
+    if type(exc).__name__ == "JSONDecodeError":
+        return "the answer is not the Prometheus API's JSON (a login page, a proxy's error page, a wrong URL?)"
+    text = f"{type(exc).__name__}: {exc}"
+    return text if len(text) <= 240 else text[:240] + " ..."
 
 
 _XID = ("DCGM_FI_DEV_XID_ERRORS", "DCGM_FI_DEV_XID_ERROR")
@@ -171,7 +186,12 @@ class DcgmSource(PolledSource):
         now = self._clock()
         lines: dict[str | None, list[bytes]] = {}
         findings: list[Finding] = []
-        for sample in self._client.custom_query(self.query()):
+        answer = self._client.custom_query(self.query())
+        if not isinstance(answer, list):
+            raise MalformedAnswer(f"the query's result is {type(answer).__name__}, not a list of series")
+        for sample in answer:
+            if not isinstance(sample, dict):
+                continue  # (a malformed series: not one the exporter writes)
             labels = sample.get("metric", {})
             value = value_of(sample)
             if value is None or not isinstance(labels, dict):
