@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
@@ -85,7 +86,13 @@ def report_to_dict(report: Report) -> dict[str, Any]:
 
 
 def dumps_report(report: Report) -> str:
-    return json.dumps(report_to_dict(report), indent=2, ensure_ascii=False) + "\n"
+    text = json.dumps(report_to_dict(report), indent=2, ensure_ascii=False) + "\n"
+    # (C1 controls and bidirectional overrides from log text, escaped: a terminal that shows the
+    # report acts on them or shows the text reversed; the JSON means the same)
+    return _TERMINAL_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+_TERMINAL_UNSAFE = re.compile("[\u0080-\u009f\u202a-\u202e\u2066-\u2069\u061c\u200e\u200f]")
 
 
 # --- reading back (remediation takes incidents from reports and sidecar incident files) ---
