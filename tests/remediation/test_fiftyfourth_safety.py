@@ -141,3 +141,14 @@ def test_a_sidecar_state_database_on_a_full_disk_keeps_the_state_in_memory(tmp_p
     assert not store.persistent and said and "state kept in memory" in said[0] and "disk is full" in said[0]
     store.set_meta("episode_start", "1.0")
     assert store.get_meta("episode_start") == "1.0"
+
+
+def test_a_command_hooks_program_holds_no_placeholder() -> None:
+    """`argv: ["{node}"]` made the program to run a node name read from a log (a hostile tester)."""
+    from detector.errors import ConfigError
+    from detector.remediation.hooks.command import make_command_hook
+
+    with pytest.raises(ConfigError, match="may not hold a placeholder"):
+        make_command_hook(Settings({"argv": ["{node}", "--drain"]}, "t.yaml", what="hook", line=1), _env())
+    assert make_command_hook(Settings({"argv": ["/usr/local/bin/page", "{node}"]}, "t.yaml", what="hook", line=1),
+                             _env()) is not None

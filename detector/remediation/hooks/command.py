@@ -101,6 +101,10 @@ def make_command_hook(settings: Settings, env: HookEnv) -> CommandHook:
     if not argv:
         raise settings.error("argv", "is required: the program and its arguments, as a list")
     check_template(settings, "argv", argv, PLACEHOLDERS)
+    if "{" in argv[0]:
+        # (the program itself would be a value from the incident: a node name read from a log)
+        raise settings.error("argv", f"the program ({argv[0]!r}) may not hold a placeholder: name a fixed program "
+                                     "and pass values as its arguments")
     names = settings.get_str_list("actions", (Action.NOTIFY.value,))
     for name in names:
         if name not in ACTIONS:
