@@ -4,6 +4,7 @@ evidence in order, its collateral ranks, its initiator's facts, its stable id)."
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
@@ -11,6 +12,7 @@ from datetime import datetime, timedelta
 from detector.attribution.advice import explain, local_adapter_evidence, remediation_for
 from detector.support.hosts import host_key, same_host
 from detector.types import (
+    GPU_FAULTS,
     RULE_GPU_OUTLIER,
     Cause,
     Finding,
@@ -147,6 +149,36 @@ def sole_host(facts: RunFacts) -> str | None:
     return longest if all(same_host(n, longest) for n in named) else None
 
 
+# a Ray actor's line from the driver's own node, which Ray prints without its address
+_LOCAL_ACTOR = re.compile(r"^\((?:[A-Za-z_][\w.]{0,80} )?pid=[0-9]{1,10}\) ")
+_KERNEL_RULE_FAMILIES = ("xid.", "system.", "dcgm.")  # (rules/xid.yaml, system.yaml: the kernel's and DCGM's words)
+
+
+def _the_run_host(cause: Cause, facts: RunFacts, evidence: Sequence[Finding]) -> str | None:
+    """The host an incident that names no rank happened on, where the job ran on one host only:
+    the one host the run names (:func:`sole_host`), named by the job's own lines (a rank's NCCL
+    header, its file's folder; not a kernel log alone, which may be another node's beside the
+    job's unnamed ones), the job no larger than the ranks the logs show (a world size above them:
+    other hosts the logs do not name), no Ray actor printed without its address (the driver's
+    own node, unnamed), and no peer named on another host. Never for a GPU's fault (which drains)."""
+    if cause in GPU_FAULTS:
+        return None
+    sole = sole_host(facts)
+    if sole is None or _peer_elsewhere(evidence, sole):
+        return None
+    if not (any(r.node for r in facts.ranks.values())
+            or any(f.node and not f.rule.startswith(_KERNEL_RULE_FAMILIES) for f in facts.findings)):
+        return None
+    if facts.world_size:
+        seen = set(facts.ranks) | set(facts.seen_ranks) | {f.rank for f in facts.findings if f.rank is not None}
+        if len(seen) < facts.world_size:
+            return None
+    addressed = any(", ip=" in f.text[:200] for f in facts.findings)
+    if addressed and any(_LOCAL_ACTOR.match(f.text) for f in facts.findings):
+        return None
+    return sole
+
+
 def _peer_elsewhere(evidence: Sequence[Finding], host: str) -> bool:
     """Whether a line of ``evidence`` names a peer on another host than ``host`` (a connection
     to 10.0.1.17 lost): the failure may be that peer's, whose logs are not here."""
@@ -171,11 +203,11 @@ def _build(
     *,
     inferred_by: str | None = None,
 ) -> Incident:
+    placed = initiator  # (what the evidence placed: the remediation's; a node the run's one host fills drains none)
     if initiator.rank is None and initiator.node is None and cause not in _NOT_ON_A_NODE:
-        sole = sole_host(facts)
-        if sole is not None and not _peer_elsewhere(evidence, sole):
-            # no rank to name, but the run names one host and only that one (its kernel log's, its
-            # NCCL lines', its file's): the failure happened there
+        sole = _the_run_host(cause, facts, evidence)
+        if sole is not None:
+            # no rank to name, but the job ran on one host, the one its own lines name: there
             initiator = replace(initiator, node=sole)
     failure_times = [f.time for f in evidence if f.time is not None and f.role is not Role.CONTEXT]
     if failure_times:
@@ -189,8 +221,8 @@ def _build(
     anchor = next((f for f in ordered if f.role is Role.INITIATOR), ordered[0] if ordered else None)
     has_hw = any(f.cause in HARDWARE and f.role is Role.INITIATOR for f in evidence)
     hw_context = any(f.rule.startswith(RULE_GPU_OUTLIER) and f.field("hardware") == "true" for f in evidence)
-    local_nic = any(local_adapter_evidence(f, initiator.node) for f in evidence)
-    remediation = remediation_for(cause, initiator, has_hardware_evidence=has_hw or hw_context, anchor=anchor,
+    local_nic = any(local_adapter_evidence(f, placed.node) for f in evidence)
+    remediation = remediation_for(cause, placed, has_hardware_evidence=has_hw or hw_context, anchor=anchor,
                                   local_adapter=local_nic)
     explanation = explain(cause, initiator, anchor, len(collateral), inferred_by=inferred_by)
     return Incident(
