@@ -1062,9 +1062,6 @@ def demote_repeated_actor_exceptions(findings: Sequence[Finding], scans: Sequenc
 
 
 CAUGHT_PROGRESS = 100  # lines of training progress after an exception that say the program went on
-# torch's out-of-memory error raised as an exception (a batch-size probe, a skipped batch, Hugging
-# Face's auto_find_batch_size catch it and train on): read as any exception the program went on after
-RAISED_OOM = frozenset({"torch.cuda_oom", "torch.out_of_memory_error"})  # rules/torch.yaml
 CAUGHT_STEPS = 10  # a rank's step lines in its other file, stamped after its exception, that say so
 
 
@@ -1231,10 +1228,9 @@ def demote_caught_exceptions(findings: Sequence[Finding], scans: Sequence[FileSc
     names no rank). The tracebacks' headers are dropped."""
     progress = {s.file.display: s.last_progress for s in scans if s.last_progress is not None}
     shared = {s.file.display: s for s in scans if len(s.prefix_ranks) >= 2}
-    exceptions = sorted((f for f in findings if f.line is not None and (f.file in progress or f.rank is not None)
-                         and f.role is Role.INITIATOR
-                         and ((f.rule == UNCAUGHT and f.cause is Cause.PYTHON_EXCEPTION)
-                              or (f.rule in RAISED_OOM and f.cause is Cause.CUDA_OOM))),
+    exceptions = sorted((f for f in findings if f.rule == UNCAUGHT and f.line is not None
+                         and (f.file in progress or f.rank is not None)
+                         and f.role is Role.INITIATOR and f.cause is Cause.PYTHON_EXCEPTION),
                         key=lambda f: (f.file or "", f.line or 0))
     if not exceptions:
         return list(findings)
@@ -1308,7 +1304,7 @@ def demote_caught_exceptions(findings: Sequence[Finding], scans: Sequence[FileSc
     # and of each rank's own (a failure of its rank, or an exit with an error that names no rank)
     own_failing: dict[tuple[str | None, int | None], int] = {}
     for f in findings:
-        if f.line is None or f.rule in (UNCAUGHT, TRACEBACK, FRAME) or f.rule in RAISED_OOM:
+        if f.line is None or f.rule in (UNCAUGHT, TRACEBACK, FRAME):
             continue
         # (a process's exit with an error, which the exit's reading may have made context: a
         # launcher's report, srun's "task 0: Exited with exit code 1")
