@@ -1589,6 +1589,10 @@ def last_resort(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
                    and repeats[(f.rule, f.file)] >= REPEATED_LAST_WORDS.get(f.rule, 0)),
                   key=lambda f: (f.time is None, f.time.timestamp() if f.time else 0.0, f.rule in LAST_RESORT_CAUSE,
                                  f.file or "", f.line or 0))
+    if any(f.rule != WRAPPED_LAUNCHER_EXIT for f in seen):
+        # (a wrapper's word that the launcher failed says least of all: a cut traceback of a rank,
+        # a stack dump, anything else says more)
+        seen = [f for f in seen if f.rule != WRAPPED_LAUNCHER_EXIT]
     if any(not _cancelled_step(f) for f in seen):
         # the scheduler's cancellation is the cause only when no other last word says what failed
         # (a cut traceback, a stack dump of a hang the user then cancelled)

@@ -35,3 +35,17 @@ def test_a_job_on_more_hosts_than_its_logs_name_places_no_unranked_failure_on_th
     first = report.incidents[0]
     assert first.cause is cause and first.initiator.rank is None
     assert first.initiator.node is None
+
+
+@pytest.mark.parametrize(("run", "cause", "rank"), [
+    # rank 3's traceback cut before its exception line, then the wrapper's CalledProcessError of
+    # torchrun: the rank's cut traceback says more than the wrapper (it read unknown, no rank)
+    ("f_wrap_cut", Cause.PYTHON_EXCEPTION, 3),
+    # a CalledProcessError of 'python train.py --output_dir /checkpoints/deepspeed ...': no launcher
+    # (a path's last word is not the program)
+    ("wrap_python_script", Cause.PYTHON_EXCEPTION, None),
+])
+def test_a_wrappers_word_is_the_last_of_the_last_words(run: str, cause: Cause, rank: int | None,
+                                                       ruleset: RuleSet) -> None:
+    report = replay_path(DATA / run, ruleset)
+    assert (report.incidents[0].cause, report.incidents[0].initiator.rank) == (cause, rank)
