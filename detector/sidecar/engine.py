@@ -17,6 +17,7 @@ gate opens a new episode, the cap is told, so that the new episode's first hits 
 from __future__ import annotations
 
 import dataclasses
+import os
 import time
 from collections import deque
 from collections.abc import Mapping, Sequence
@@ -122,6 +123,15 @@ def launch_folder(f: LogFile) -> str | None:
     return str(parents[2])
 
 
+def _began(folder: str) -> float | None:
+    """When a torchrun launch began: its run folder's modification time when first seen (its
+    first attempt's folder was made in it then), or None where it cannot be read."""
+    try:
+        return os.stat(folder).st_mtime
+    except OSError:
+        return None
+
+
 class LiveEngine:
     def __init__(self, rules: RuleSet, processor: LineProcessor, gate: IncidentGate, *, node: str | None,
                  hang: HangConfig, rank_gpus: Mapping[int, str] = {},
@@ -135,7 +145,7 @@ class LiveEngine:
         self._discriminator = discriminator
         self._tracker = StallTracker(stats_config(hang)) if hang.enabled else None
         self._files: dict[str, LiveFile] = {}
-        self._launches: dict[str, int] = {}  # a torchrun launch's run folder -> gate.reported when first seen
+        self._launches: dict[str, float | None] = {}  # a torchrun launch's run folder -> when it began
         self._elastic: dict[str, LogFile] = {}
         self._live: list[Finding] = []
         self._external: tuple[Finding, ...] = ()
@@ -198,8 +208,8 @@ class LiveEngine:
             lf = self._files[key] = self._lines.open(chunk.file)
             self._index = None
             launch = launch_folder(chunk.file)
-            if launch is not None:
-                self._launches.setdefault(launch, self.gate.reported)
+            if launch is not None and launch not in self._launches:
+                self._launches[launch] = _began(launch)
         result = self._lines.process(lf, chunk)
         self.lines_read += chunk.line_count()
         if result.new_hits or result.new_failures:
@@ -226,7 +236,7 @@ class LiveEngine:
             if self._tracker is not None:
                 self._tracker.observe_note(LogNote(rank, note.time, note.kind, note.text, lf.file.display, note.line))
 
-    def _observe_step(self, sample: StepSample, attempt: int | None, launch_seen: int | None = None) -> None:
+    def _observe_step(self, sample: StepSample, attempt: int | None, launch_started: float | None = None) -> None:
         p = self._progress.setdefault(sample.rank, _Progress())
         if p.attempt is not None and attempt is not None and attempt > p.attempt and self._tracker is not None:
             self._tracker = StallTracker(stats_config(self._hang))  # a new attempt starts afresh
@@ -237,7 +247,7 @@ class LiveEngine:
         self._samples.setdefault(sample.rank, deque(maxlen=STRAGGLER_SAMPLES)).append(sample)
         if self._tracker is not None:
             self._tracker.observe(sample)
-        self.gate.progress(sample.rank, attempt, sample.time, max(1, len(self._progress)), launch_seen=launch_seen)
+        self.gate.progress(sample.rank, attempt, sample.time, max(1, len(self._progress)), launch_started=launch_started)
 
     def on_findings(self, findings: Sequence[Finding]) -> None:
         self._live.extend(findings)

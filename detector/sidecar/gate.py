@@ -84,10 +84,6 @@ class IncidentGate:
         self._replaces: dict[str, str] = {}  # a reported incident's id -> the id of the one it replaced
         self._progress: dict[int, float] = {}
         self._done_attempts: set[int] = set()
-        # incidents reported since this gate started, and that count when the last open one was:
-        # a torchrun launch first seen at or after it began after that incident
-        self.reported = 0
-        self._last_open_seen = 0
         self._stragglers_said: set[tuple[int | None, str | None]] = set()
 
     def configure(self, config: DetectionConfig) -> None:
@@ -153,8 +149,6 @@ class IncidentGate:
             if replaced is not None:
                 self._replaces[incident.id] = replaced
             fresh.append(incident)
-            self.reported += 1
-            self._last_open_seen = self.reported
             record = ReportedRecord(
                 incident.id, incident_attempt(incident), incident.initiator.rank, incident.initiator.node,
                 incident.cause.value, now, tuple(sorted(due.keys)),
@@ -199,17 +193,19 @@ class IncidentGate:
     # --- episodes ---
 
     def progress(self, rank: int, attempt: int | None, time: float, n_ranks: int, *,
-                 launch_seen: int | None = None) -> None:
-        """A step line: closes the open episode when training clearly goes on. ``launch_seen``:
-        the value of :attr:`reported` when the torchrun launch the line is from (its run folder)
-        was first seen; a launch first seen after the last open incident was reported is a new
-        launch of the job (a requeue, a rerun into the same folder: its attempts count from 0
-        again), and its training is a new episode at once."""
+                 launch_started: float | None = None) -> None:
+        """A step line: closes the open episode when training clearly goes on. ``launch_started``:
+        when the torchrun launch the line is from began (its run folder's time when the sidecar
+        first saw it); a launch begun after the last open incident was reported is a new launch of
+        the job (a requeue, a rerun into the same folder: its attempts count from 0 again), and its
+        training is a new episode at once (not another node's launch of the same job, begun with
+        it, whose files a shared file system shows late; nor, after the sidecar restarts, the
+        launch that failed)."""
         if not self._open:
             return
         attempts = [r.attempt for r in self._open if r.attempt is not None]
         last = max(r.at for r in self._open)
-        if launch_seen is not None and launch_seen >= self._last_open_seen:
+        if launch_started is not None and launch_started > last:
             self._done_attempts.clear()  # (the new launch's attempts are numbered afresh)
             self._close(last)
             return

@@ -177,27 +177,28 @@ def test_a_new_launch_after_an_incident_opens_a_new_episode_at_once() -> None:
     """A job relaunched into the same watched folder (a Slurm requeue, a user's rerun) starts its
     attempts from 0 again, in a new run folder, seconds after the first launch's incident: its
     training closes the episode at once, and its own failure is reported (before, the second
-    launch's failure went unreported: the same attempt, progress within recovery_s)."""
+    launch's failure went unreported: the same attempt, progress within recovery_s). A launch
+    begun before the incident (another node's of the same job, whose files a shared file system
+    shows late; the failed one, after the sidecar restarts) closes nothing."""
     from detector.attribution.attribute import RunFacts, attribute
 
     gate = IncidentGate(DetectionConfig(settle_s=0.0, collateral_wait_s=0.0), SidecarStore(None))
-    first_launch = gate.reported  # (the first launch's run folder, seen before anything was reported)
     failed = finding("python.uncaught_exception", Role.INITIATOR, Cause.PYTHON_EXCEPTION, 1, NOW, line=1, attempt=0)
     gate.observe([failed], NOW)
     due = gate.due(NOW)
     assert due is not None
     assert [i.initiator.rank for i in gate.select(attribute(RunFacts((failed,))), due, NOW)] == [1]
-    # the first launch's own lines after its incident (buffered output, a late flush) close nothing
-    gate.progress(0, 0, NOW + 2, 2, launch_seen=first_launch)
+    # the first launch's lines after its incident, and another node's launch begun with it
+    gate.progress(0, 0, NOW + 2, 2, launch_started=NOW - 600)
+    gate.progress(2, 0, NOW + 3, 4, launch_started=NOW - 590)
     assert gate.open_incidents == 1
-    second_launch = gate.reported  # (a run folder first seen after the incident)
-    gate.progress(0, 0, NOW + 5, 2, launch_seen=second_launch)
+    gate.progress(0, 0, NOW + 45, 2, launch_started=NOW + 40)  # (the requeued launch, begun after it)
     assert gate.open_incidents == 0
-    again = dataclasses.replace(failed, rank=0, line=7, file="log2", time=datetime.fromtimestamp(NOW + 15, tz=UTC))
-    gate.observe([again], NOW + 15)
-    due = gate.due(NOW + 15)
+    again = dataclasses.replace(failed, rank=0, line=7, file="log2", time=datetime.fromtimestamp(NOW + 60, tz=UTC))
+    gate.observe([again], NOW + 60)
+    due = gate.due(NOW + 60)
     assert due is not None
-    assert [i.initiator.rank for i in gate.select(attribute(RunFacts((again,))), due, NOW + 15)] == [0]
+    assert [i.initiator.rank for i in gate.select(attribute(RunFacts((again,))), due, NOW + 60)] == [0]
 
 
 # --- processes --------------------------------------------------------------------------
