@@ -77,6 +77,25 @@ def test_only_a_node_of_the_job_is_drained() -> None:
             "Reason=rankdoctor: gpu_hardware inc-1") in runner.argvs
 
 
+def test_a_heterogeneous_jobs_every_component_holds_its_nodes() -> None:
+    """`scontrol show job -o` of a heterogeneous job prints a line a component (a PPO job's CPU
+    nodes, then its GPU nodes): a GPU node of the second is the job's (a reviewer: refused)."""
+    out = ("JobId=5001 HetJobId=5001 HetJobOffset=0 JobState=RUNNING ReqNodeList=(null) NodeList=cpu-[01-02] NumNodes=2\n"
+           "JobId=5002 HetJobId=5001 HetJobOffset=1 JobState=RUNNING ReqNodeList=(null) NodeList=gpu-[001-004] "
+           "NumNodes=4\n")
+
+    def respond(argv: tuple[str, ...]) -> CommandResult | None:
+        if argv[1:3] == ("show", "job"):
+            return CommandResult(argv, 0, out, "")
+        if argv[1:3] == ("show", "node"):
+            return CommandResult(argv, 0, f"NodeName={argv[-1]} State=IDLE+DRAIN\n", "")
+        return None
+
+    hook = make_slurm_hook(Settings({"job_id": "5001"}, "t.yaml", what="hook", line=1), _env(FakeRunner([respond])))
+    assert hook.run(_call(Action.DRAIN, "gpu-003")).status is Status.OK
+    assert hook.run(_call(Action.DRAIN, "gpu-009")).status is Status.FAILED
+
+
 def test_an_incident_id_with_spaces_added_is_the_same_incident(tmp_path: Path) -> None:
     """The same incident again with a space (or a line break) added to its id acted a second time:
     a second drain and a second requeue of the job."""

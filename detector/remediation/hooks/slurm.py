@@ -39,6 +39,9 @@ _SBATCH_ID = re.compile(r"^(\d+(?:_\d+)?)(?:;\S*)?$")
 _OWNER_UID = re.compile(r"\((\d+)\)$")  # UserId=alice(1000)
 
 
+_NODE_LIST = re.compile(r"(?:^|\s)NodeList=(\S+)", re.MULTILINE)
+
+
 def parse_show(text: str) -> dict[str, str]:
     """``scontrol show … -o`` output (``Key=Value`` tokens) as a dict."""
     out: dict[str, str] = {}
@@ -157,10 +160,14 @@ class SlurmHook:
         from log text (which the job's own output can print) must not drain another job's node."""
         if self.job_id is None:
             return None
-        listed = self._show_job(call.deadline).get("NodeList", "")
-        nodes = expand_hostlist(listed) if listed and not listed.startswith("(") else []
+        res = self._env.runner((self._scontrol, "show", "job", "-o", self.job_id),
+                               timeout=remaining(call.deadline, self._env.clock.monotonic()))
+        # (a heterogeneous job's components, one line each: every component's nodes are the job's)
+        lists = [m.group(1) for m in _NODE_LIST.finditer(res.stdout)] if res.ok else []
+        nodes = [n for listed in lists if not listed.startswith("(") for n in expand_hostlist(listed)]
         if not nodes or any(same_host(node, n) for n in nodes):
             return None
+        listed = ",".join(lists)
         return HookResult(Status.FAILED, f"{node} is not one of job {self.job_id}'s nodes ({listed[:200]}): "
                                          "not drained")
 
