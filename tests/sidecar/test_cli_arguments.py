@@ -65,10 +65,9 @@ def test_an_unknown_metrics_host(tmp_path: Path) -> None:
     assert "Traceback" not in proc.stderr and "metrics" in proc.stderr
 
 
-def test_a_logs_folder_that_does_not_exist_yet_is_said(tmp_path: Path) -> None:
-    """The sidecar runs until stopped: start it, read its first lines, stop it."""
-    p = subprocess.Popen([sys.executable, "-m", "detector.cli.main", "watch", "--logs", str(tmp_path / "later"),
-                          "--no-nvml", "--no-metrics", "--state", str(tmp_path / "state")],
+def _said_at_start(*argv: str) -> str:
+    """The sidecar runs until stopped: start it, read what it says up to "ready", stop it."""
+    p = subprocess.Popen([sys.executable, "-m", "detector.cli.main", "watch", *argv],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     seen = ""
     try:
@@ -79,24 +78,19 @@ def test_a_logs_folder_that_does_not_exist_yet_is_said(tmp_path: Path) -> None:
     finally:
         os.kill(p.pid, signal.SIGTERM)
         p.wait(timeout=30)
+    return seen
+
+
+def test_a_logs_folder_that_does_not_exist_yet_is_said(tmp_path: Path) -> None:
+    seen = _said_at_start("--logs", str(tmp_path / "later"), "--no-nvml", "--no-metrics", "--state", str(tmp_path / "state"))
     assert f"{tmp_path / 'later'} does not exist (yet)" in seen
 
 
 def test_a_kernel_log_file_that_does_not_exist_is_said(tmp_path: Path) -> None:
     """`--kmsg` naming a file that is not there (a typo) said nothing (`check` warns); a hostile
     tester of the fifty-fourth session."""
-    p = subprocess.Popen([sys.executable, "-m", "detector.cli.main", "watch", "--logs", RUN, "--kmsg",
-                          str(tmp_path / "typo.kmsg"), "--no-nvml", "--no-metrics", "--state", str(tmp_path / "state")],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    seen = ""
-    try:
-        deadline = time.monotonic() + 30
-        assert p.stderr is not None
-        while "ready" not in seen and time.monotonic() < deadline:
-            seen += p.stderr.readline()
-    finally:
-        os.kill(p.pid, signal.SIGTERM)
-        p.wait(timeout=30)
+    seen = _said_at_start("--logs", RUN, "--kmsg", str(tmp_path / "typo.kmsg"), "--no-nvml", "--no-metrics",
+                          "--state", str(tmp_path / "state"))
     assert f"kernel log {tmp_path / 'typo.kmsg'} does not exist yet" in seen
 
 
