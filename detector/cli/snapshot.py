@@ -93,7 +93,7 @@ def _print_text(snap: Snapshot, pids: dict[int, int], tool: str | None, verbose:
     natives = [s.native for s in snap.stacks.values()]
     frames = "native and Python frames" if natives and all(natives) else "Python frames"
     print(f"rankdoctor snapshot: {len(snap.stacks)} of {len(pids)} ranks in {snap.seconds:.2f} s "
-          f"({tool}, {frames})")
+          f"({tool or 'no stack tool found: py-spy or pystack on PATH, or --tool'}, {frames})")
     for r, s in sorted(snap.stacks.items()):
         print(f"  {_name(r):>9}  pid {s.pid:<8} {s.where.place!s:<13} {s.where.describe()}  ({s.seconds:.2f} s)")
         if verbose:

@@ -129,3 +129,10 @@ def test_the_watch_goes_on_when_its_stdout_fails(tmp_path: Path, where: str) -> 
     assert len(lines) == 1 and '"python_exception"' in lines[0], lines
     assert p.returncode == 0, rest
     assert "Traceback" not in err + rest and "stopped printing" in err + rest
+
+
+def test_snapshot_with_no_stack_tool_says_so(tmp_path: Path) -> None:
+    """`snapshot --tool` naming no program printed "(None, Python frames)" (a hostile tester)."""
+    proc = _cli("snapshot", "--pid", str(os.getpid()), "--tool", str(tmp_path / "py-spy"))
+    assert proc.returncode == 1
+    assert "None" not in proc.stdout and "no stack tool found" in proc.stdout and "Traceback" not in proc.stderr
