@@ -681,3 +681,34 @@ def test_journalctl_output_is_read_and_its_exit_is_a_failure() -> None:
         assert failed  # journalctl ended: the runner restarts the source with backoff
     finally:
         source.close()
+
+
+def test_a_log_written_faster_than_it_is_read_is_said_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A log appended at 50 MB/s left the watch 51 s behind with no word (a hostile tester): a
+    followed file this far behind its end is said, once."""
+    import time as _time
+
+    from detector.sidecar.model import Inbox
+    from detector.sidecar.sources import logs as logs_mod
+    from detector.sidecar.sources.logs import LogFollower
+
+    monkeypatch.setattr(logs_mod, "BEHIND_WARN", 1 << 20)
+    run = tmp_path / "logs"
+    run.mkdir()
+    log = run / "rank0.log"
+    log.write_text("[rank0]: step 1 loss 2.0\n")
+    said: list[str] = []
+    follower = LogFollower([str(run)], node=None, store=SidecarStore(None), poll_s=0.0, check_s=0.0,
+                           observer_factory=None, warn=said.append)
+    inbox = Inbox()
+    try:
+        follower.start(inbox)
+        follower.poll(_time.time())
+        with log.open("a") as fh:
+            fh.write("[rank0]: step 2 loss 1.9 " + "x" * 100 + "\n" * 1 + ("[rank0]: step 3 loss 1.8\n" * 400_000))
+        for k in range(3):
+            follower.poll(_time.time() + k + 1)
+    finally:
+        follower.close()
+    behind = [s for s in said if "MiB behind the end of the file" in s]
+    assert len(behind) == 1 and "rank0.log" in behind[0]

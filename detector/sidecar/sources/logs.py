@@ -146,6 +146,8 @@ def default_observer() -> Any:
     return Observer()
 
 
+BEHIND_WARN = 64 << 20  # unread bytes of a followed file past which the sidecar says it is behind
+
 class LogFollower:
     name = "logs"
 
@@ -190,6 +192,7 @@ class LogFollower:
         self._refused: set[str] = set()  # not regular files, and folders too deep: warned about once
         self._next_save = 0.0
         self._failing: set[str] = set()
+        self._behind_said: set[str] = set()  # (files said to be far behind, once each)
         self._unread_state: dict[str, tuple[bool, int]] = {}  # offset unreadable: found at start-up, tries
         self._warn = warn
 
@@ -255,6 +258,11 @@ class LogFollower:
         if key in self._failing:
             self._failing.discard(key)
             self._report(f, SourceState.UP, "")
+        if check and key not in self._behind_said and (lag := tailer.behind()) > BEHIND_WARN:
+            # (a log written faster than the sidecar reads it: its incidents come late; said once)
+            self._behind_said.add(key)
+            self._warn(f"{f.display}: {lag >> 20} MiB behind the end of the file (written faster than it is read): "
+                       "incidents from it come late")
 
     def _report(self, f: LogFile, state: SourceState, detail: str) -> None:
         """The kernel log is a source of its own; a rank log's trouble is a warning."""

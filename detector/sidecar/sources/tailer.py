@@ -108,6 +108,15 @@ class FileTailer:
                 self._read_available(out)
         return out
 
+    def behind(self) -> int:
+        """Bytes of the open file not read yet (0 when none is open)."""
+        if self._fd is None:
+            return 0
+        try:
+            return max(0, os.fstat(self._fd).st_size - self._pos)
+        except OSError:
+            return 0
+
     def offset(self) -> Offset | None:
         """The position to save: the first byte of the partial line, and its line number."""
         if self._fd is None and not self.opened_once:
