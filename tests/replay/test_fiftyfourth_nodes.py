@@ -99,49 +99,15 @@ def test_a_record_whose_line_is_its_data_field_reads_the_ranks_prefix(tmp_path: 
     assert got and got[0].rank == 1
 
 
-def test_a_launcher_run_as_a_subprocess_is_no_python_exception(tmp_path: Path, ruleset: RuleSet) -> None:
-    """A Modal function ran torchrun with subprocess.run(check=True): its CalledProcessError after
-    torchrun's failure table is the wrapper's word, not a failure of its own; the out-of-memory
-    error before it, which no prefix places, is the run's (before: python_exception)."""
-    text = ("$ modal run train.py\n"
-            "W0805 19:29:27.508183 220620 torch/distributed/run.py:793] Setting OMP_NUM_THREADS environment variable "
-            "for each process to be 1 in default\n"
-            + "".join(f"step {k}/20000 | loss 8.8038 | 2.82 s/it\n" for k in range(25, 2175, 25)) +
-            "Traceback (most recent call last):\n"
-            '  File "/root/trainer.py", line 400, in train\n'
-            "    metrics = evaluate(model, val_loader)\n"
-            "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 7.83 GiB. GPU 0 has a total capacity of "
-            "79.15 GiB of which 2.09 GiB is free.\n"
-            "[rank11]:[E805 21:07:01.174043106 ProcessGroupNCCL.cpp:1595] [PG ID 0 PG GUID 0(default_pg) Rank 11] "
-            "Process group watchdog thread terminated with exception: NCCL error: remote process exited or there was a "
-            "network error, NCCL version 2.20.5\n"
-            "E0805 21:07:03.881068 184976 torch/distributed/elastic/multiprocessing/api.py:869] failed (exitcode: 1) "
-            "local_rank: 0 (pid: 184984) of binary: /usr/bin/python\n"
-            "torch.distributed.elastic.multiprocessing.errors.ChildFailedError: \n"
-            "============================================================\n"
-            "/root/train.py FAILED\n"
-            "------------------------------------------------------------\n"
-            "Failures:\n"
-            "  <NO_OTHER_FAILURES>\n"
-            "------------------------------------------------------------\n"
-            "Root Cause (first observed failure):\n"
-            "[0]:\n"
-            "  time      : 2025-08-05_21:07:01\n"
-            "  host      : 961720f8da87\n"
-            "  rank      : 0 (local_rank: 0)\n"
-            "  exitcode  : 1 (pid: 184984)\n"
-            "  error_file: <N/A>\n"
-            "  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html\n"
-            "============================================================\n"
-            "[rank20]:[W805 21:07:03.556726439 TCPStore.cpp:125] [c10d] recvValue failed on SocketImpl(fd=103, "
-            "addr=[b6ce99470183]:48174, remote=[961720f8da87]:23456): Connection reset by peer\n"
-            "Traceback (most recent call last):\n"
-            '  File "/root/train.py", line 130, in train\n'
-            "    subprocess.run(cmd, check=True)\n"
-            "subprocess.CalledProcessError: Command '['torchrun', '--nnodes=1', '--nproc-per-node=8', "
-            "'/root/train.py']' returned non-zero exit status 1.\n")
-    got = incidents_of(tmp_path / "modal", {"modal_run_output.txt": text}, ruleset)
-    assert got and got[0].cause is Cause.CUDA_OOM
+def test_a_launcher_run_as_a_subprocess_is_no_python_exception(ruleset: RuleSet) -> None:
+    """A Modal function ran torchrun with subprocess.run(check=True) on a 4-node job (a blind55
+    run of a development seed): its CalledProcessError after torchrun's failure table is the
+    wrapper's word, not a failure of its own; the out-of-memory error before it, which no prefix
+    places, is the run's (before: python_exception, the wrapper's)."""
+    from detector.replay import replay_path
+
+    report = replay_path(Path(__file__).parent / "data" / "review54" / "modal_wrapped_oom", ruleset)
+    assert (report.incidents[0].cause, report.incidents[0].initiator.rank) == (Cause.CUDA_OOM, 0)
 
 
 def test_a_wrappers_word_alone_says_the_job_failed_its_cause_unknown(tmp_path: Path, ruleset: RuleSet) -> None:
