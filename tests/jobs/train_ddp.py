@@ -273,7 +273,16 @@ def setup(args: argparse.Namespace) -> tuple[int, int]:
         *(rank, local_rank, os.environ["WORLD_SIZE"], os.getpid()),
         *(socket.gethostname(), restart_count()),
     )
-    dist.init_process_group("gloo", timeout=timedelta(seconds=args.pg_timeout))
+    timeout = timedelta(seconds=args.pg_timeout)
+    if restart_count() > 0 and os.environ.get("TORCHELASTIC_RUN_ID"):
+        # a worker torchrun restarted: the store it shares with the earlier attempt still holds
+        # that attempt's gloo addresses under the same keys, and a new worker that reads them
+        # first fails to connect ("Connection refused"); this attempt's keys under a prefix of its own
+        store, _, _ = next(dist.rendezvous("env://", rank, int(os.environ["WORLD_SIZE"]), timeout=timeout))
+        store = dist.PrefixStore(f"attempt{restart_count()}/", store)
+        dist.init_process_group("gloo", store=store, rank=rank, world_size=int(os.environ["WORLD_SIZE"]), timeout=timeout)
+    else:
+        dist.init_process_group("gloo", timeout=timeout)
     return rank, local_rank
 
 
