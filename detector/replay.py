@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from detector.attribution.attribute import attribute
+from detector.attribution.attribute import attribute, recovered_from
 from detector.errors import InputError, RankdoctorError
 from detector.pipeline.boot_clock import audit_year
 from detector.pipeline.clocks import shift_findings, shift_ranks
@@ -433,6 +433,7 @@ def replay_path(
     if offsets:
         facts = dataclasses.replace(facts, ranks=shift_ranks(facts.ranks, offsets))
     incidents = attribute(facts)
+    recovered = recovered_from(facts)
     times = [t for s in scans for t in (s.first_time, s.last_time) if t is not None]
     sources = node_sources([s.file for s in scans], {r.node for r in ranks.values() if r.node})
     summary = Summary(
@@ -451,4 +452,5 @@ def replay_path(
         incidents=tuple(incidents),
         warnings=tuple(warnings),
         progress=progress_rows,
+        recovered=tuple(recovered),
     )

@@ -233,6 +233,8 @@ class Report:
     warnings: tuple[str, ...] = ()
     # per-rank last activity, for the timeline views: rank -> (last time, last step)
     progress: tuple[tuple[int, datetime | None, int | None], ...] = field(default=())
+    # the failures the job recovered from (its workers restarted and trained on), one line each
+    recovered: tuple[str, ...] = ()
 
 
 def peer_gone(f: Finding) -> bool:

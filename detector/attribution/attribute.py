@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
 
@@ -826,6 +826,16 @@ def _failure_incident(group: Sequence[Finding], initiators: Sequence[Finding], f
 RULES_GROUP_RESTART = frozenset({"torch.elastic_group_restart", "launcher.ray_train_retry"})
 RESTART_PROGRESS_LINES = 20  # lines of training progress after a restart that say the job recovered
 RESTART_TEARDOWN = timedelta(seconds=60)
+RECOVERED_FROM = "recovered_from"  # a field of a finding of an attempt the job recovered from
+
+
+def _made_context(facts: RunFacts, recovered: Callable[[Finding], bool]) -> RunFacts:
+    """``facts`` with the findings ``recovered`` says the job recovered from made context, cause
+    none, and marked so (:data:`RECOVERED_FROM`): no reading of a failure takes them up again
+    (a traceback of the attempt restarted from, its exception line missing)."""
+    findings = tuple(replace(f, role=Role.CONTEXT, cause=None, fields=(*f.fields, (RECOVERED_FROM, f.role.value)))
+                     if recovered(f) else f for f in facts.findings)
+    return replace(facts, findings=findings)
 
 
 def _recovered(facts: RunFacts) -> RunFacts:
@@ -837,7 +847,7 @@ def _recovered(facts: RunFacts) -> RunFacts:
     restarts = [f for f in facts.findings if f.rule in RULES_GROUP_RESTART and f.line is not None
                 and facts.last_progress.get(f.file or "", 0) > f.line + RESTART_PROGRESS_LINES]
     if not restarts:
-        return facts
+        return _recovered_in_attempt_folders(facts)
     by_file = {f.file: max(r.line or 0 for r in restarts if r.file == f.file) for f in restarts}
     times = [r.time for r in restarts if r.time is not None]
     last_time = max(times) if times else None
@@ -852,8 +862,74 @@ def _recovered(facts: RunFacts) -> RunFacts:
         # (other agents' output: what they printed up to the restart, and its teardown around it)
         return last_time is not None and f.time is not None and f.time < last_time + RESTART_TEARDOWN
 
-    findings = tuple(replace(f, role=Role.CONTEXT, cause=None) if before(f) else f for f in facts.findings)
-    return replace(facts, findings=findings)
+    return _recovered_in_attempt_folders(_made_context(facts, before))
+
+
+MAX_RECOVERED = 5  # failures recovered from, said in a report at most
+
+
+def recovered_from(facts: RunFacts) -> list[str]:
+    """The failures the job recovered from (:func:`_recovered`: its workers restarted and trained
+    on), one line each, in time order: what a report says beside its incidents, or in place of
+    them ("no incident: the job recovered")."""
+    seen: set[tuple[int | None, str]] = set()
+    out: list[str] = []
+    marked = [f for f in _recovered(facts).findings if f.field(RECOVERED_FROM) == Role.INITIATOR.value]
+    # (by attempt, then time: the first attempt's lines may have no time, a later one's do)
+    marked.sort(key=lambda f: (f.attempt or 0, f.time is None, f.time.timestamp() if f.time else 0.0, f.file or "", f.line or 0))
+    for f in marked:
+        if (f.rank, f.rule) in seen:
+            continue
+        seen.add((f.rank, f.rule))
+        who = f"rank {f.rank}" if f.rank is not None else (f.node or "a process")
+        where = f"{f.file}:{f.line}" if f.file and f.line is not None else (f.file or "")
+        out.append(f"{who}: {f.rule} ({where}): {f.text.strip()[:200]}")
+        if len(out) >= MAX_RECOVERED:
+            break
+    return out
+
+
+# torchrun --log-dir's folder of one attempt of its worker group (sources/runs.py reads the same)
+_TORCHRUN_ATTEMPT = re.compile(r"(?:^|/)attempt_(?P<n>[0-9]{1,4})/")
+
+
+def _recovered_in_attempt_folders(facts: RunFacts) -> RunFacts:
+    """``facts`` with the failures of torchrun's earlier attempts made context where its last
+    attempt's folder (``attempt_N/``, written after the agent restarted the workers) shows no
+    failure and training went on in it (:data:`RESTART_PROGRESS_LINES` lines of progress or
+    more): the restart line :func:`_recovered` reads is logged at INFO only, which torchrun does
+    not print by default, but its folders say the same. The other files' failures (the console
+    the agent and the workers wrote to) up to :data:`RESTART_TEARDOWN` after the earlier
+    attempts' last failure go with them; a GPU, memory or link fault is kept."""
+    attempts = {name: int(m["n"]) for name in facts.file_lines if (m := _TORCHRUN_ATTEMPT.search(name.replace("\\", "/")))}
+    if not attempts:
+        return facts
+    last = max(attempts.values())
+    if last == 0 or not any(n == last and facts.last_progress.get(name, 0) >= RESTART_PROGRESS_LINES
+                            for name, n in attempts.items()):
+        return facts
+    if any(f.attempt == last and f.role is not Role.CONTEXT and f.cause is not Cause.STRAGGLER for f in facts.findings):
+        return facts
+
+    def earlier(f: Finding) -> bool:
+        return f.attempt is not None and f.attempt < last and f.role is not Role.CONTEXT
+
+    if not any(earlier(f) for f in facts.findings):
+        return facts
+    times = [f.time for f in facts.findings if earlier(f) and f.time is not None]
+    until = max(times) + RESTART_TEARDOWN if times else None
+
+    def before(f: Finding) -> bool:
+        if f.cause in HARDWARE and f.cause is not Cause.NETWORK:
+            return False
+        if f.attempt is not None:
+            return f.attempt < last
+        if f.time is not None and until is not None:
+            return f.time <= until
+        # (no time to compare: training went on in its own file well after it)
+        return f.line is not None and facts.last_progress.get(f.file or "", 0) > f.line + RESTART_PROGRESS_LINES
+
+    return _made_context(facts, before)
 
 
 # a folder of one attempt of a job, among its siblings: "attempt-2", "try_3", "restart1"; or a
@@ -967,7 +1043,8 @@ def attribute(facts: RunFacts) -> list[Incident]:
         facts = replace(facts, findings=tuple(attempted))
     failure_findings = _peer_died_first(_aborts_by_the_watchdog(_deaths_after_timeouts(_crashes_after_a_lost_peer(
         _recovery_actions_after_a_fault(
-            [f for f in facts.findings if f.cause is not Cause.STRAGGLER and not f.rule.startswith(RULE_GPU_OUTLIER)])))),
+            [f for f in facts.findings if f.cause is not Cause.STRAGGLER and not f.rule.startswith(RULE_GPU_OUTLIER)
+             and f.field(RECOVERED_FROM) is None])))),
         facts)
     # (where a job's attempts are known, after its last attempt's workers exited: an earlier
     # attempt's exits say nothing of when the job ended)

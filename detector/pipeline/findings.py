@@ -1264,7 +1264,9 @@ def demote_caught_exceptions(findings: Sequence[Finding], scans: Sequence[FileSc
     def stepped_on_after(f: Finding) -> bool:
         if f.rank is None or f.time is None:
             return False
+        # (not a later torchrun attempt's files: the workers restarted after it did not catch it)
         return any((scan.file.display != f.file or scan.file.display not in shared)
+                   and (f.attempt is None or scan.file.attempt in (None, f.attempt))
                    and progress_lines_after(scan, f.time, enough=CAUGHT_STEPS) >= CAUGHT_STEPS
                    for scan in by_rank.get(f.rank, ()))
 

@@ -231,7 +231,9 @@ def scan_file(
             scan.first_time = _first_dated_line(fh, parser)
     scan.parser = parser
     scan.activity = last_activity(scan)
-    if f.kind is FileKind.RANK_LOG and (scan.hits or scan.failures):  # (only a file's findings ask for it)
+    # (only a file's findings ask for it, and a later torchrun attempt's files: whether the
+    # restarted workers trained on)
+    if f.kind is FileKind.RANK_LOG and (scan.hits or scan.failures or (f.attempt or 0) > 0):
         scan.last_progress = last_progress_line(scan)
         scan.notes_start = notes_start(scan)
     for _rank, time in scan.activity.items():

@@ -96,14 +96,19 @@ def render_html(report: Report) -> str:
 
 
 def _verdict(report: Report) -> str:
+    recovered = "".join(f"<li>{_e(said, 400)}</li>" for said in report.recovered)
+    if recovered:
+        recovered = f"<p>Recovered from (the workers restarted after it and trained on):</p>\n<ul>{recovered}</ul>\n"
     if not report.incidents:
+        if report.recovered:
+            return '<p class="verdict ok">No incident: the job recovered; no failure follows the restart.</p>\n' + recovered
         return '<p class="verdict ok">No incident: no failure evidence was found.</p>\n'
     lines = []
     many = len(report.incidents) > 1
     for index, incident in enumerate(report.incidents, start=1):
         head = f"#{index}: " if many else ""
         lines.append(f'<p class="verdict bad">{head}{_e(verdict_line(incident))}</p>\n')
-    return "".join(lines)
+    return "".join(lines) + recovered
 
 
 def _summary(report: Report) -> str:

@@ -68,7 +68,7 @@ def incident_to_dict(incident: Incident) -> dict[str, Any]:
 
 def report_to_dict(report: Report) -> dict[str, Any]:
     s = report.summary
-    return {
+    out = {
         "schema": SCHEMA,
         "source": report.source,
         "summary": {
@@ -83,6 +83,9 @@ def report_to_dict(report: Report) -> dict[str, Any]:
         "incidents": [incident_to_dict(i) for i in report.incidents],
         "warnings": list(report.warnings),
     }
+    if report.recovered:  # (an added field, only where there is something to say)
+        out["recovered"] = list(report.recovered)
+    return out
 
 
 def dumps_report(report: Report) -> str:

@@ -66,17 +66,23 @@ def render_text(report: Report, console: Console, *, verbose: bool = False) -> N
 def _print_verdict(report: Report, console: Console) -> None:
     if not report.incidents:
         s = report.summary
+        said = ("the job recovered (its workers were restarted after a failure and trained on); "
+                "no failure after that in " if report.recovered else "no failure evidence in ")
         line = Text.assemble(
             ("VERDICT: no incident", "bold green"),
-            f" - no failure evidence in {plural(s.files, 'file')}, {plural(s.lines, 'line')}, "
+            f" - {said}{plural(s.files, 'file')}, {plural(s.lines, 'line')}, "
             f"{plural(s.ranks, 'rank')}.",
         )
         console.print(line)
-        return
-    many = len(report.incidents) > 1
-    for index, incident in enumerate(report.incidents, start=1):
-        head = f"VERDICT #{index}: " if many else "VERDICT: "
-        console.print(Text.assemble((head, "bold red"), (verdict_line(incident), "bold")))
+    else:
+        many = len(report.incidents) > 1
+        for index, incident in enumerate(report.incidents, start=1):
+            head = f"VERDICT #{index}: " if many else "VERDICT: "
+            console.print(Text.assemble((head, "bold red"), (verdict_line(incident), "bold")))
+    if report.recovered:
+        console.print(Text("Recovered from (the workers restarted after it and trained on):", style="bold"))
+        for said in report.recovered:
+            console.print(Text(f"  {clean_line(said, 300)}"))
 
 
 def _print_summary(report: Report, console: Console) -> None:

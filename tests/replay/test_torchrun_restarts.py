@@ -1,0 +1,67 @@
+"""A real torchrun job (gloo, CPU, 2 ranks, tests/jobs/train_ddp.py) run with ``--max-restarts 1``
+and ``--log-dir``: torchrun says it restarted the worker group only at INFO, which it does not print
+by default, but its ``attempt_N/`` folders say the same. A rank whose exception ends the first
+attempt, after which the restarted workers train to the end, is a job that recovered: no incident,
+and the report says what it recovered from. The same exception in every attempt stays an incident
+on that rank."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from detector.cli.main import main
+from detector.replay import replay_path
+from detector.rules.engine import RuleSet
+from detector.types import Cause
+
+JOB = Path(__file__).parents[1] / "jobs" / "train_ddp.py"
+
+
+def _run(work: Path, attempts: list[int], *, tee: bool) -> Path:
+    env = {**os.environ, "OMP_NUM_THREADS": "1"}
+    for key in ("RANKDOCTOR_FAULT", "RANKDOCTOR_FAULT_RANK", "RANKDOCTOR_FAULT_STEP", "RANKDOCTOR_FAULT_ATTEMPT"):
+        env.pop(key, None)
+    logs = work / "logs"
+    logs.mkdir(parents=True)
+    faults = [arg for attempt in attempts for arg in ("--fault", "exception", "--fault-rank", "1",
+                                                       "--fault-step", "5", "--fault-attempt", str(attempt))]
+    command = [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc-per-node=2",
+               "--max-restarts", "1", "--log-dir", str(logs / "tr"), *(("--tee", "3") if tee else ("--redirects", "3")),
+               str(JOB), "--steps", "40", "--step-sleep", "0.02", "--pg-timeout", "10", *faults]
+    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=200, check=False)
+    if tee:
+        (logs / "console.log").write_text(done.stdout + done.stderr)
+    assert (done.returncode == 0) == (attempts == [0]), done.stderr[-3000:]
+    assert (logs / "tr").is_dir() and list((logs / "tr").glob("*/attempt_1")), "torchrun made no second attempt"
+    return logs
+
+
+@pytest.mark.parametrize("tee", [False, True])
+def test_a_failure_the_restart_recovered_from_is_no_incident(tmp_path: Path, ruleset: RuleSet, tee: bool) -> None:
+    logs = _run(tmp_path, [0], tee=tee)
+    report = replay_path(logs, ruleset)
+    assert not report.incidents, [(i.cause, i.initiator.rank) for i in report.incidents]
+    assert report.recovered and report.recovered[0].startswith("rank 1: python.uncaught_exception"), report.recovered
+    assert "injected fault" in report.recovered[0]
+
+
+def test_the_report_says_the_job_recovered(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    logs = _run(tmp_path, [0], tee=True)
+    assert main(["replay", str(logs)]) == 0
+    text = capsys.readouterr().out
+    assert "VERDICT: no incident - the job recovered" in " ".join(text.split())
+    assert main(["replay", str(logs), "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["incidents"] == [] and data["recovered"][0].startswith("rank 1: python.uncaught_exception")
+
+
+def test_the_same_failure_in_every_attempt_is_an_incident(tmp_path: Path, ruleset: RuleSet) -> None:
+    report = replay_path(_run(tmp_path, [0, 1], tee=True), ruleset)
+    assert report.incidents and report.incidents[0].cause is Cause.PYTHON_EXCEPTION
+    assert report.incidents[0].initiator.rank == 1
