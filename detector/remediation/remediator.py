@@ -76,6 +76,10 @@ class _Calls:
                         deadline=0.0)
 
 
+# how the handling of an incident ended when it may have resubmitted the job (in_progress: it runs)
+RESUBMITTED_FOR = frozenset({Outcome.ACTED.value, "in_progress"})
+
+
 class Remediator:
     def __init__(self, *, config: RemediationConfig, hooks: Sequence[BoundHook],
                  store: RemediationStore, audit: AuditLog, verifier: ResumptionVerifier, clock: Clock,
@@ -128,15 +132,22 @@ class Remediator:
 
     # --- the sidecar's hand-off ---
 
-    def handle(self, incident: Incident) -> Decision:
-        """Decide and act on one incident (dry-run unless ``act``); always audited."""
+    def handle(self, incident: Incident, replaces: str | None = None) -> Decision:
+        """Decide and act on one incident (dry-run unless ``act``); always audited. ``replaces``:
+        the id of the sidecar's earlier incident of the same failure that this one replaces (a
+        GPU's fault told after the hang it explains): where that one was acted on, the job was
+        resubmitted for it already, and this one only drains."""
         with self._lock:
-            return self._handle(incident)
+            return self._handle(incident, replaces)
 
-    def _handle(self, incident: Incident) -> Decision:
+    def _handle(self, incident: Incident, replaces: str | None = None) -> Decision:
         dry_run = not self.act
         cfg = self.config
         plan = self._fit_to_hooks(decide(incident, min_confidence=cfg.min_confidence))
+        if plan.resubmit and replaces is not None and self.store.outcome_of(replaces) in RESUBMITTED_FOR:
+            plan = replace(plan, resubmit=False, reasons=(
+                *plan.reasons, f"the job was resubmitted for incident {replaces}, which this one replaces: "
+                               "not resubmitting it again"))
         facts = self.job_facts() if (plan.drain or plan.resubmit) else JobFacts()
         job = facts.key or "unknown"
         nodes = facts.nodes if facts.nodes is not None else cfg.budget.job_nodes

@@ -254,6 +254,13 @@ class RemediationStore:
             db.execute("UPDATE incidents SET outcome = ?, summary = ? WHERE id = ?",
                        (outcome, summary, incident_key(incident_id)))
 
+    def outcome_of(self, incident_id: str) -> str | None:
+        """How the handling of ``incident_id`` ended (``in_progress`` while it runs), or None:
+        never handled (or only in a dry run, which records nothing)."""
+        with self._connect() as db:
+            seen = _record(db, incident_key(incident_id))
+        return seen.outcome if seen is not None else None
+
     def record_verification(self, v: Verification) -> None:
         with self._connect() as db:
             db.execute("INSERT INTO verifications (incident_id, at, status, step, detail) "

@@ -30,17 +30,18 @@ class RemediationWorker:
         self._verify = verify
         self._on_result = on_result
         self._on_error = on_error
-        self._queue: queue.Queue[Incident | None] = queue.Queue(max_queue)
+        self._queue: queue.Queue[tuple[Incident, str | None] | None] = queue.Queue(max_queue)
         self._cancel = threading.Event()
         self._verifiers: list[threading.Thread] = []
         self._thread = threading.Thread(target=self._loop, name="rankdoctor-remediation",
                                         daemon=True)
         self._thread.start()
 
-    def submit(self, incident: Incident) -> bool:
-        """Queue an incident; False (and nothing queued) when the queue is full."""
+    def submit(self, incident: Incident, replaces: str | None = None) -> bool:
+        """Queue an incident (``replaces``: the id of the earlier incident of the same failure
+        it replaces); False (and nothing queued) when the queue is full."""
         try:
-            self._queue.put_nowait(incident)
+            self._queue.put_nowait((incident, replaces))
         except queue.Full:
             return False
         return True
@@ -61,11 +62,12 @@ class RemediationWorker:
 
     def _loop(self) -> None:
         while True:
-            incident = self._queue.get()
-            if incident is None:
+            item = self._queue.get()
+            if item is None:
                 return
+            incident, replaces = item
             try:
-                decision = self._remediator.handle(incident)
+                decision = self._remediator.handle(incident, replaces)
             except Exception as exc:  # keep serving the next incidents
                 self._error("decision", incident.id, f"{type(exc).__name__}: {exc}")
                 continue

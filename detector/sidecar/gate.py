@@ -9,8 +9,9 @@
   consumed and later incidents of the same *episode* (same torchrun attempt, or no attempt
   known) are suppressed; an independent hardware fault on another node is still reported, and
   an incident that names a rank replaces (once) one that could not (a stall seen at the hang
-  floor, then the ranks' timeouts that name the rank): the second says which one it replaces
-  (:meth:`IncidentGate.replaced_by`). The episode closes when
+  floor, then the ranks' timeouts that name the rank), and a GPU's fault told after the failure
+  replaces (once) the reading without it (a hang, then the Xid of the hung rank's GPU): the second
+  says which one it replaces (:meth:`IncidentGate.replaced_by`). The episode closes when
   training progresses again (a new attempt, or steady progress ``recovery_s`` after the
   incident); evidence older than its start is no longer attributed.
 - Reported incidents and the episode are kept in the state store, so a restarted sidecar does
@@ -26,7 +27,7 @@ from enum import StrEnum
 from detector.attribution.incident import HARDWARE
 from detector.sidecar.config import DetectionConfig
 from detector.sidecar.state import ReportedRecord, SidecarStore
-from detector.types import RULE_PROCESS_EXITED, RULE_STALL, Cause, Finding, Incident, Role
+from detector.types import GPU_FAULTS, RULE_PROCESS_EXITED, RULE_STALL, Cause, Finding, Incident, Role
 
 EXIT_RULE = RULE_PROCESS_EXITED
 STALL_RULE = RULE_STALL
@@ -67,6 +68,9 @@ class Due:
 
     keys: frozenset[str]
     exits_only: bool
+
+
+_HARDWARE_VALUES = frozenset(c.value for c in HARDWARE)
 
 
 class IncidentGate:
@@ -177,6 +181,12 @@ class IncidentGate:
             node = incident.initiator.node
             if incident.cause in HARDWARE and node and record.node and node != record.node:
                 continue
+            if self._explains(incident, record):
+                # (a GPU's fault that the kernel, NVML or DCGM told after the failure it explains:
+                # a hang, a bare SIGKILL first read without it)
+                self._superseded.add(record.incident_id)
+                replaced = record.incident_id
+                continue
             if (record.rank is None and incident.initiator.rank is not None
                     and record.incident_id not in self._superseded
                     # (the ranks' exits after a stop from outside are its teardown, not a cause)
@@ -186,6 +196,20 @@ class IncidentGate:
                 continue
             return False, None
         return True, replaced
+
+    def _explains(self, incident: Incident, record: ReportedRecord) -> bool:
+        """``incident`` is a fault of a GPU (its memory, its links) of the rank or node that the
+        open incident ``record``, of no machine fault, named (or it named neither): it replaces
+        that one, once - the fault came to light after the failure (an Xid written when the
+        driver gave up on the GPU, a DCGM counter a scrape later)."""
+        if incident.cause not in GPU_FAULTS or record.incident_id in self._superseded:
+            return False
+        if record.cause in _HARDWARE_VALUES:
+            return False
+        rank, node = incident.initiator.rank, incident.initiator.node
+        if rank is not None and record.rank is not None and rank != record.rank:
+            return False
+        return not (node and record.node and node.split(".")[0].lower() != record.node.split(".")[0].lower())
 
     def suppressed_attempts(self) -> set[int | None]:
         return {r.attempt for r in self._open}

@@ -12,13 +12,13 @@ from pathlib import Path
 from typing import Any, Protocol, TextIO
 
 from detector.report.jsonfmt import incident_to_dict
-from detector.types import Cause, Incident
+from detector.types import GPU_FAULTS, Cause, Incident
 
 
 class IncidentHandler(Protocol):
     """The remediation package's RemediationWorker (``submit`` returns at once)."""
 
-    def submit(self, incident: Incident) -> bool: ...
+    def submit(self, incident: Incident, replaces: str | None = None) -> bool: ...
 
 
 def incident_line(incident: Incident, detected_at: float, replaces: str | None = None) -> dict[str, Any]:
@@ -36,7 +36,11 @@ def summary(incident: Incident, replaces: str | None = None) -> str:
         who += f" on {ini.node}"
     if ini.gpu:
         who += f" (GPU {ini.gpu})"
-    again = f" (replaces {replaces}, which named no rank)" if replaces is not None else ""
+    again = ""
+    if replaces is not None:
+        # (a GPU's fault told after the failure it explains; else a reading that named the rank)
+        again = (f" (replaces {replaces}: this GPU fault explains that failure)" if incident.cause in GPU_FAULTS
+                 else f" (replaces {replaces}, which named no rank)")
     return (f"INCIDENT {incident.cause.value}: {who}, confidence {incident.confidence:.2f}{again}; "
             f"{incident.explanation}")
 
@@ -96,6 +100,6 @@ class IncidentSink:
                 self._out = None
         if incident.cause is Cause.STRAGGLER:
             return data  # (said, not acted on: a slow rank of a running job is an operator's call)
-        if self._handler is not None and not self._handler.submit(incident):
+        if self._handler is not None and not self._handler.submit(incident, replaces):
             self._warn(f"remediation queue full: incident {incident.id} not handed over")
         return data

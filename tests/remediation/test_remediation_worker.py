@@ -58,10 +58,10 @@ def test_a_step_that_raises_is_reported_and_the_worker_goes_on(tmp_path: Path, a
     rem, _, _ = make(tmp_path)
     real = rem.handle
 
-    def handle(incident: Incident) -> Decision:
+    def handle(incident: Incident, replaces: str | None = None) -> Decision:
         if incident.id == "bad":
             raise RuntimeError("state store gone")
-        return real(incident)
+        return real(incident, replaces)
 
     rem.handle = handle  # type: ignore[method-assign]
     if audit_broken:  # the error record cannot be written either

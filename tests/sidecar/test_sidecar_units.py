@@ -566,7 +566,7 @@ def test_incident_line_is_the_report_object_plus_detected_at(tmp_path: Path, rul
     submitted: list[object] = []
 
     class Handler:
-        def submit(self, inc: object) -> bool:
+        def submit(self, inc: object, replaces: str | None = None) -> bool:
             submitted.append(inc)
             return True
 
@@ -592,7 +592,7 @@ def test_a_live_straggler_is_said_not_handed_to_remediation(tmp_path: Path) -> N
     submitted: list[object] = []
 
     class Handler:
-        def submit(self, inc: object) -> bool:
+        def submit(self, inc: object, replaces: str | None = None) -> bool:
             submitted.append(inc)
             return True
 
