@@ -239,11 +239,35 @@ def _json_safe(text: str) -> str:
     return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
+def _utf8(stream: Any) -> bool:
+    encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "").replace("_", "")
+    return encoding in ("utf8", "utf8sig")
+
+
+def _tolerant_streams() -> None:
+    """Standard output and error that cannot fail on a character their encoding lacks (a
+    non-UTF-8 locale, PYTHONIOENCODING=ascii: a log line's em dash or CJK text, the tool's own
+    ellipsis): such characters print as '?' instead of ending the command in a traceback."""
+    for stream in (sys.stdout, sys.stderr):
+        if stream is not None and not _utf8(stream) and hasattr(stream, "reconfigure"):
+            with contextlib.suppress(Exception):
+                stream.reconfigure(errors="replace")
+
+
 def _write_stdout(text: str) -> None:
     if sys.stdout is None:
         raise InputError("standard output", "closed: nowhere to print the report (use --output FILE)")
     try:
-        sys.stdout.write(_json_safe(text))
+        data = _json_safe(text)
+        buffer = getattr(sys.stdout, "buffer", None)
+        if buffer is not None and not _utf8(sys.stdout):
+            # (a machine-readable report is UTF-8 whatever the locale: JSON must be, and the
+            # HTML says it is)
+            sys.stdout.flush()
+            buffer.write(data.encode("utf-8"))
+            buffer.flush()
+        else:
+            sys.stdout.write(data)
         sys.stdout.flush()
     except BrokenPipeError:
         raise
@@ -380,6 +404,7 @@ def _guarded(command: Any, argv: list[str]) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    _tolerant_streams()
     try:
         if argv and argv[0] == "remediate":
             from detector.cli.remediate import main as remediate_main
