@@ -65,6 +65,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--hang-k", type=positive, metavar="K", help="hang after K x the median step time (default 5)")
     p.add_argument("--hang-floor", type=not_negative, metavar="SECONDS", help="... and at least this long (default 30)")
     p.add_argument("--settle", type=not_negative, metavar="SECONDS", help="settle window after initiator evidence (0.5)")
+    p.add_argument("--history", type=not_negative, metavar="SECONDS",
+                   help="at start, log files last written longer ago than this are finished runs' and followed "
+                        "from their end, their old failures not reported (default 3600; 0: read every file)")
     return p
 
 
@@ -119,6 +122,8 @@ def config_from_args(args: argparse.Namespace, environ: dict[str, str]) -> Sidec
     detection = cfg.detection
     if args.settle is not None:
         detection = dataclasses.replace(detection, settle_s=args.settle)
+    if args.history is not None:
+        detection = dataclasses.replace(detection, history_s=args.history)
     coordinator = cfg.coordinator
     if args.coordinator:
         coordinator = dataclasses.replace(coordinator, enabled=True)

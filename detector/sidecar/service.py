@@ -147,6 +147,7 @@ class Sidecar:
         if cfg.logs or kernel_files:
             self.logs = LogFollower(cfg.logs, node=self.node, store=self.store, kernel_files=kernel_files,
                                     kernel_from_start=cfg.kmsg_from_start, poll_s=cfg.detection.poll_s,
+                                    history_s=cfg.detection.history_s,
                                     observer_factory=self.outside.observer_factory, warn=self.warn)
             out.append(self.logs)
         if cfg.processes.enabled and not cfg.coordinator.enabled:

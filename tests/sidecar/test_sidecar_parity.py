@@ -44,7 +44,7 @@ def reloader() -> RuleReloader:
 def live_incidents(scenario: Path, end: float, rules: RuleReloader) -> list[dict[str, object]]:
     clock = FakeClock(end + 2.0)
     config = SidecarConfig(logs=(str(scenario),), nvml=False, metrics_addr=None, remediate=False,
-                           processes=ProcessConfig(enabled=False), detection=DetectionConfig(poll_s=0.01))
+                           processes=ProcessConfig(enabled=False), detection=DetectionConfig(poll_s=0.01, history_s=0))
     out = io.StringIO()
     sidecar = Sidecar(config, Outside(clock=clock, observer_factory=None, out=out, err=out),  # type: ignore[arg-type]
                       rules=rules)

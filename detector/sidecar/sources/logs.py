@@ -18,6 +18,7 @@ import os
 import sqlite3
 import stat
 import threading
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -121,6 +122,13 @@ def _glob_match(pattern: tuple[str, ...], parts: tuple[str, ...]) -> bool:
     return fnmatch.fnmatchcase(parts[0], head) and _glob_match(pattern[1:], parts[1:])
 
 
+def _written_before(path: Path, when: float) -> bool:
+    try:
+        return os.stat(path).st_mtime < when
+    except OSError:
+        return False
+
+
 def _size(path: Path) -> int:
     try:
         return path.stat().st_size
@@ -165,8 +173,10 @@ class LogFollower:
         observer_factory: Callable[[], Any] | None = default_observer,
         name: str = "logs",
         warn: Callable[[str], None] = lambda _m: None,
+        history_s: float = 0.0,
     ) -> None:
         self.name = name
+        self._history_s = history_s  # (at start, files last written longer ago: followed from their end)
         self._specs = [_Spec(s) for s in specs]
         self._node = node
         self._store = store
@@ -337,6 +347,9 @@ class LogFollower:
             self._watched[folder] = recursive
 
     def _rescan(self, *, initial: bool = False) -> None:
+        # (at start: the files last written before this are finished runs', in a folder of many)
+        stale_before = time.time() - self._history_s if initial and self._history_s > 0 else None
+        stale = 0
         for key, path in self._kernel.items():
             if key not in self._tailers:
                 f = LogFile(path, str(path), FileKind.KERNEL, node=self._node)
@@ -366,14 +379,30 @@ class LogFollower:
                 if found is None:
                     continue
                 f = dataclasses.replace(found, display=str(path), node=found.node or self._node)
-                if f.kind is FileKind.ELASTIC_ERROR:
+                old = stale_before is not None and _written_before(path, stale_before) and not self._saved(key)
+                stale += old
+                if f.kind is FileKind.ELASTIC_ERROR and old:
+                    self._elastic.add(key)  # (an old run's error file: not read)
+                elif f.kind is FileKind.ELASTIC_ERROR:
                     self._elastic.add(key)
                     if self._inbox is not None:
                         self._inbox.put(ElasticErrorFile(f))
                 elif f.kind in (FileKind.RANK_LOG, FileKind.KERNEL):
                     # decided here, once: a file swapped for a link after the check above is refused
-                    self._follow(f, from_end=False, initial=initial,
+                    self._follow(f, from_end=old, initial=initial,
                                  allow_link=spec.names(path) and os.path.islink(path))
+        if stale:
+            hours = self._history_s / 3600
+            self._warn(f"{stale} log {'file' if stale == 1 else 'files'} last written over "
+                       f"{hours:g} hour{'' if hours == 1 else 's'} before the watch started (finished runs): followed "
+                       "from their end, their earlier lines not read (detection.history_s, --history 0 reads them)")
+
+    def _saved(self, key: str) -> bool:
+        """Whether the state holds an offset for ``key`` (a file followed before a restart)."""
+        try:
+            return self._store.offset(key) is not None
+        except sqlite3.Error:
+            return False
 
     def _too_deep(self, folder: str) -> None:
         if folder not in self._refused:
