@@ -2061,7 +2061,7 @@ def storage_stall(incident: Incident, facts: RunFacts) -> Incident | None:
                           and _starved_a_process(f, facts.findings)]
     node = incident.initiator.node
     if node is not None:
-        stalls = [f for f in stalls if f.node == node]
+        stalls = [f for f in stalls if f.node is not None and same_host(f.node, node)]
     elif len({f.node for f in stalls}) != 1 or stalls[0].node is None:
         return None  # several nodes' storage, or none named: which rank it starved, nothing says
     if not stalls:

@@ -772,6 +772,11 @@ FRAME = "python.traceback_frame"
 ATEXIT_WITHIN = 60  # lines from "Error in atexit._run_exitfuncs:" to its exception's line
 
 
+# an exception's own line ("[rank3]: RuntimeError: DataLoader worker (pid 812) is killed by ..."):
+# another rule than python.uncaught_exception may have read it (a torch rule claims the words)
+_EXCEPTION_LINE = re.compile(r"^(?:\[[a-z]+[0-9]*\]: ?){0,3}\s*[A-Za-z_][\w.]{0,120}(?:Error|Exception|Interrupt)\b")
+
+
 def demote_exit_handler_errors(findings: Sequence[Finding]) -> list[Finding]:
     """``findings`` with the exception an exit handler raised (the first one of the same file and
     rank after Python's "Error in atexit._run_exitfuncs:") made context (cause none), and that
@@ -782,7 +787,8 @@ def demote_exit_handler_errors(findings: Sequence[Finding]) -> list[Finding]:
     heads = [f for f in findings if f.rule in (ATEXIT, EXIT_BARRIER, IGNORED) and f.line is not None]
     if not heads:
         return list(findings)
-    exceptions = sorted((f for f in findings if f.rule == UNCAUGHT and f.line is not None), key=lambda f: f.line or 0)
+    exceptions = sorted((f for f in findings if f.line is not None and (f.rule == UNCAUGHT or (
+        f.role is not Role.CONTEXT and _EXCEPTION_LINE.match(f.text) is not None))), key=lambda f: f.line or 0)
     tracebacks = [f for f in findings if f.rule == TRACEBACK and f.line is not None]
     demoted: set[int] = set()
     dropped: set[int] = set()
@@ -798,6 +804,9 @@ def demote_exit_handler_errors(findings: Sequence[Finding]) -> list[Finding]:
                   and 0 < (f.line or 0) - line <= within + (last - line)
                   and (other is None or (f.line or 0) < other)][:count]
         demoted.update(id(f) for f in firsts)
+        # (and every other reading of those lines: one exception, one line)
+        lines = {(f.file, f.line) for f in firsts}
+        demoted.update(id(f) for f in exceptions if (f.file, f.line) in lines)
         dropped.update(id(f) for f in findings if f.rule == TRACEBACK and f.file == head.file
                        and f.rank == head.rank and 0 < (f.line or 0) - line <= (last - line) + 1 + count)
     return [dataclasses.replace(f, role=Role.CONTEXT, cause=None) if id(f) in demoted else f
@@ -1703,7 +1712,11 @@ def demote_store_loss_after_completion(findings: Sequence[Finding], scans: Seque
         return (done_at is not None and f.time is not None and _store_reset(f)
                 and done_at <= f.time <= done_at + STORE_RESET_AFTER)
 
-    return [dataclasses.replace(f, role=Role.CONTEXT, cause=None) if after_completion(f) else f for f in findings]
+    gone = {id(f) for f in findings if after_completion(f)}
+    # (and the other readings of a demoted heartbeat's line: its "Connection reset by peer")
+    lines = {(f.file, f.line) for f in findings if id(f) in gone and f.rule == STORE_GONE and f.line is not None}
+    gone |= {id(f) for f in findings if (f.file, f.line) in lines and f.role is not Role.INITIATOR}
+    return [dataclasses.replace(f, role=Role.CONTEXT, cause=None) if id(f) in gone else f for f in findings]
 
 
 RULE_RESET = "torch.connection_reset"

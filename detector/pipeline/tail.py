@@ -382,6 +382,8 @@ _COMPLETED = re.compile(
     # a training loop's own word that it reached its last step ("reached max_steps=5200; saving
     # final checkpoint", "max_steps reached")
     r"|\breached max[_ ]steps\b|\bmax[_ ]steps(?: ?= ?[0-9]{1,12})? reached\b"
+    # Megatron-LM's print_datetime after its training loop: "[after training is done] datetime: ..."
+    r"|\[after training is done\]"
     # the same in Chinese, Japanese and Korean ("训练完成. steps=6500", "学習完了")
     r"|" + CJK_TRAINING_DONE,
     re.IGNORECASE)

@@ -1,0 +1,41 @@
+"""Runs of the fifty-fifth session's blind generators (development seeds; copied with their truth)
+that an ending read wrong, each mended in general:
+
+- an exception Python ignored at exit, whose line another rule than the uncaught-exception one
+  claimed ("RuntimeError: DataLoader worker (pid 812) is killed by signal: Terminated." in an exit
+  callback), and the DataLoader's pin-memory thread's traceback at exit: teardown, not the run's
+  failure (a healthy run read unknown or hang);
+- an HTTP client's "Connection reset by peer" (an upload to a model hub): no peer rank's reset, so
+  the uncaught exception is the failure (read unknown);
+- an exception class named by its module ("torch._dynamo.exc.FailOnRecompileLimitHit"), not by an
+  Error suffix: the uncaught exception on its rank (read hang, another rank);
+- the heartbeat's "should dump" warnings after training completed (Lightning's "`Trainer.fit`
+  stopped", Megatron's "[after training is done]"), whose "Connection reset by peer" on the same
+  line stayed a failure: a healthy run (read unknown)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from detector.replay import replay_path
+from detector.rules.engine import RuleSet
+from detector.types import Cause
+
+DATA = Path(__file__).parent / "data" / "review55"
+
+
+@pytest.mark.parametrize("run", ["atexit_loader_terminated", "pin_memory_thread_at_exit",
+                                 "lightning_should_dump_after_fit", "megatron_should_dump_after_training"])
+def test_noise_at_the_end_of_a_finished_run_is_no_incident(run: str, ruleset: RuleSet) -> None:
+    report = replay_path(DATA / run, ruleset)
+    assert not report.incidents, [(i.cause, i.initiator.rank, i.explanation[:200]) for i in report.incidents]
+
+
+@pytest.mark.parametrize(("run", "rank"), [("upload_reset_by_http_server", 0), ("dynamo_recompile_limit_hit", 5)])
+def test_the_uncaught_exception_is_the_failure(run: str, rank: int, ruleset: RuleSet) -> None:
+    report = replay_path(DATA / run, ruleset)
+    assert report.incidents, "no incident"
+    first = report.incidents[0]
+    assert (first.cause, first.initiator.rank) == (Cause.PYTHON_EXCEPTION, rank), first.explanation
