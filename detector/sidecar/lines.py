@@ -40,6 +40,7 @@ from detector.sources.runs import FileKind, LogFile
 from detector.sources.torchelastic import FailureRecord
 from detector.stats.model import NoteKind, StepRecord
 from detector.stats.steps import PRESETS, Preset, choose_preset, parse_note
+from detector.support.compressed import without_terminal_codes
 from detector.support.text import decode_line
 from detector.types import StreamKind
 
@@ -170,7 +171,9 @@ class LineProcessor:
 
     def process(self, lf: LiveFile, chunk: Chunk) -> ChunkResult:
         result = ChunkResult()
-        data = chunk.data
+        # (a console captured with colours: its codes taken off as replay takes them off, so that
+        # a rule anchored at a line's first word reads a coloured "ValueError: ..." the same)
+        data = without_terminal_codes(chunk.data)
         if not data:
             return result
         if lf.parser is None:

@@ -504,6 +504,12 @@ def _crlf(head: bytes) -> bool:
 _ANSI_CSI = re.compile(rb"\x1b\[[0-9;:?]{0,40}[A-Za-z]|\x1b\][0-9]{1,4};[^\x07\x1b\n]{0,2000}(?:\x07|\x1b\\)")
 
 
+def without_terminal_codes(data: bytes) -> bytes:
+    """``data`` without its terminal colour codes and cursor moves (:data:`_ANSI_CSI`), each line
+    kept (none spans a line end): what replay reads of a console captured with colours."""
+    return _ANSI_CSI.sub(b"", data) if b"\x1b" in data else data
+
+
 def _plain_paste(data: bytes, margin: bytes | None, crlf: bool, ansi: bool = False) -> bytes:
     """``data`` as plain lines: its colour codes, its CRs before line feeds and its margin taken
     off (each line's count and order kept)."""
