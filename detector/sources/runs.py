@@ -69,6 +69,7 @@ class LogFile:
 
 
 _ATTEMPT = re.compile(r"^attempt_(\d+)$")
+_TORCHRUN_RUN_DIR = re.compile(r"^(?P<id>.{1,200})_[a-z0-9_]{8}$")  # torchrun's "<run_id>_<random>"
 _RANK_NAME = (
     re.compile(r"(?:^|[^a-z])rank[_-]?(\d{1,6})(?![\d])", re.I),
     # (Azure ML's user_logs/std_log_process_3.txt: the process of global rank 3)
@@ -439,7 +440,13 @@ def classify(path: Path, root: Path) -> LogFile | None:
     if len(parts) >= 2 and _ATTEMPT.match(parts[-2]) and parts[-1].isdigit():
         attempt = int(_ATTEMPT.match(parts[-2]).group(1))  # type: ignore[union-attr]
         local = int(parts[-1])
-        node = _node_from_dirs(parts[:-3])
+        # (torchrun makes "<run_id>_<random>/" in --log-dir; a log dir named after the run id
+        # itself, "llama-1266/llama-1266_rdvprcs7/attempt_0/", names the run, not a host)
+        above = parts[:-3]
+        run_dir = _TORCHRUN_RUN_DIR.match(parts[-3]) if len(parts) >= 3 else None
+        if run_dir is not None and above and above[-1] == run_dir.group("id"):
+            above = above[:-1]
+        node = _node_from_dirs(above)
         node_from = "folder" if node is not None else None
         if name != "error.json":
             node, node_from = _node_of_file(path, node)
