@@ -434,6 +434,10 @@ def replay_path(
         facts = dataclasses.replace(facts, ranks=shift_ranks(facts.ranks, offsets))
     incidents = attribute(facts)
     recovered = recovered_from(facts)
+    if scans and not any(s.lines for s in scans) and not incidents:
+        # (no incident is then no word that the run was healthy: a copy that failed, a pod
+        # recreated before its logs were taken, a collector that truncated them)
+        warnings.append(f"every one of the {len(scans)} log files read is empty: there is nothing to diagnose")
     times = [t for s in scans for t in (s.first_time, s.last_time) if t is not None]
     sources = node_sources([s.file for s in scans], {r.node for r in ranks.values() if r.node})
     summary = Summary(

@@ -205,6 +205,11 @@ def _test(args: argparse.Namespace) -> int:
     path = Path(args.logfile)
     if not path.is_file():
         raise InputError(args.logfile, "no such file" if not path.exists() else "not a regular file")
+    try:
+        with open(path, "rb") as fh:
+            fh.read(1)
+    except OSError as exc:  # (else "no rule matched any line": a rule's author concludes it does not match)
+        raise InputError(args.logfile, f"cannot read ({exc.strerror or exc})") from None
     return _test_file(path, args.logfile, ruleset, args.kind)
 
 
