@@ -787,8 +787,11 @@ def demote_exit_handler_errors(findings: Sequence[Finding]) -> list[Finding]:
     heads = [f for f in findings if f.rule in (ATEXIT, EXIT_BARRIER, IGNORED) and f.line is not None]
     if not heads:
         return list(findings)
+    # (another rule's reading of an exception's line counts where it names no cause: one that
+    # names one - a GPU's ECC error, a loader worker's OOM kill raised at exit - stays what it is)
     exceptions = sorted((f for f in findings if f.line is not None and (f.rule == UNCAUGHT or (
-        f.role is not Role.CONTEXT and _EXCEPTION_LINE.match(f.text) is not None))), key=lambda f: f.line or 0)
+        f.role is Role.COLLATERAL and f.cause is None and _EXCEPTION_LINE.match(f.text) is not None))),
+        key=lambda f: f.line or 0)
     tracebacks = [f for f in findings if f.rule == TRACEBACK and f.line is not None]
     demoted: set[int] = set()
     dropped: set[int] = set()

@@ -39,3 +39,19 @@ def test_the_uncaught_exception_is_the_failure(run: str, rank: int, ruleset: Rul
     assert report.incidents, "no incident"
     first = report.incidents[0]
     assert (first.cause, first.initiator.rank) == (Cause.PYTHON_EXCEPTION, rank), first.explanation
+
+
+@pytest.mark.parametrize(("run", "cause", "rank"), [
+    # a GPU's uncorrectable ECC error raised in an exit handler (an async checkpoint's close()):
+    # still the GPU's fault, its node to drain (the broader exit-handler reading made it teardown)
+    ("rv_atexit_ecc_at_exit", Cause.ECC_MEMORY, 1),
+    # a loader worker killed (SIGKILL) in an iterator's finaliser, the rank then killed too
+    ("rv_oom_worker_in_del_then_main_killed", Cause.DATA_LOADER_STALL, 3),
+    # a metrics client's caught requests.exceptions.ReadTimeout, a CUDA OOM on another rank a
+    # minute later (a module's "exceptions." class read as an uncaught exception took the initiator)
+    ("rv_mlflow_timeout_then_oom", Cause.CUDA_OOM, 1),
+])
+def test_a_reviewers_run_keeps_its_cause(run: str, cause: Cause, rank: int, ruleset: RuleSet) -> None:
+    report = replay_path(DATA / run, ruleset)
+    first = report.incidents[0]
+    assert (first.cause, first.initiator.rank) == (cause, rank), first.explanation
