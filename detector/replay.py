@@ -429,7 +429,8 @@ def replay_path(
     known = set(ranks) | {f.rank for f in findings if f.rank is not None} | matched
     facts = model.facts(findings, median_step, seen_ranks=matched - set(ranks),
                         file_lines={s.file.display: s.lines if s.notes_start is None else s.notes_start - 1 for s in scans}, ended=True,
-                        last_progress={s.file.display: s.last_progress for s in scans if s.last_progress is not None})
+                        last_progress={s.file.display: s.last_progress for s in scans if s.last_progress is not None},
+                        file_starts={s.file.display: s.first_time for s in scans if s.first_time is not None})
     if offsets:
         facts = dataclasses.replace(facts, ranks=shift_ranks(facts.ranks, offsets))
     incidents = attribute(facts)

@@ -179,6 +179,7 @@ class RunFacts:
     last_attempt_ended_well: bool = False  # (and whether that attempt said it ended well)
     last_attempt_hosts: frozenset[str] = frozenset()  # (the hosts its output names; empty: not known)
     last_attempt_nodes: frozenset[str] = frozenset()  # (and the nodes the scheduler gave it, as its script echoed them)
+    file_starts: Mapping[str, datetime] = field(default_factory=dict)  # each file's first stamped line's time (replay)
 
 
 @dataclass(frozen=True, slots=True)

@@ -890,44 +890,68 @@ def recovered_from(facts: RunFacts) -> list[str]:
 
 
 # torchrun --log-dir's folder of one attempt of its worker group (sources/runs.py reads the same)
-_TORCHRUN_ATTEMPT = re.compile(r"(?:^|/)attempt_(?P<n>[0-9]{1,4})/")
+# (the innermost attempt folder, right above the local rank's: a requeue wrapper's own "attempt_1/"
+# around torchrun's log dir is another thing)
+_TORCHRUN_ATTEMPT = re.compile(r"(?:^|/)(?P<run>(?:[^/]*/)*?[^/]*)/?attempt_(?P<n>[0-9]{1,4})/[0-9]{1,5}/[^/]+$")
 
 
 def _recovered_in_attempt_folders(facts: RunFacts) -> RunFacts:
     """``facts`` with the failures of torchrun's earlier attempts made context where its last
-    attempt's folder (``attempt_N/``, written after the agent restarted the workers) shows no
-    failure and training went on in it (:data:`RESTART_PROGRESS_LINES` lines of progress or
-    more): the restart line :func:`_recovered` reads is logged at INFO only, which torchrun does
-    not print by default, but its folders say the same. The other files' failures (the console
-    the agent and the workers wrote to) up to :data:`RESTART_TEARDOWN` after the earlier
-    attempts' last failure go with them; a GPU, memory or link fault is kept."""
-    attempts = {name: int(m["n"]) for name in facts.file_lines if (m := _TORCHRUN_ATTEMPT.search(name.replace("\\", "/")))}
-    if not attempts:
+    attempt's folder (``<run_id>_<random>/attempt_N/<local_rank>/``, written after the agent
+    restarted the workers) shows no failure and training went on in it
+    (:data:`RESTART_PROGRESS_LINES` lines or more, a line of progress among them): the restart
+    line :func:`_recovered` reads is logged at INFO only, which torchrun does not print by default,
+    but its folders say the same. A GPU, memory or link fault is kept. Each torchrun run's folders
+    apart (several jobs' side by side). The other files' failures (the console the agent and the
+    workers wrote to, the kernel's) go with them where the run is one torchrun run and they came
+    before its last attempt began - and nothing is read so where one of them fails after that (the
+    last attempt's own failure, a worker killed without a word of its own); where there are
+    several runs, only a console's copy of a line the earlier attempts' folders hold goes."""
+    names = {*facts.file_lines, *(f.file for f in facts.findings if f.file)}  # (and torchrun's error.json)
+    where = {name: m for name in names if (m := _TORCHRUN_ATTEMPT.search(name.replace("\\", "/")))}
+    if not where:
         return facts
-    last = max(attempts.values())
-    if last == 0 or not any(n == last and facts.last_progress.get(name, 0) >= RESTART_PROGRESS_LINES
-                            for name, n in attempts.items()):
+    runs: dict[str, dict[str, int]] = defaultdict(dict)
+    for name, m in where.items():
+        runs[m["run"]][name] = int(m["n"])
+    failed = [f for f in facts.findings if f.role is not Role.CONTEXT and f.cause is not Cause.STRAGGLER]
+    recovered: set[str] = set()  # the files of the attempts a run recovered from
+    began: datetime | None = None
+    for attempts in runs.values():
+        last = max(attempts.values())
+        if last == 0 or not any(n == last and facts.last_progress.get(name, 0) >= RESTART_PROGRESS_LINES
+                                for name, n in attempts.items()):
+            continue
+        if any(attempts.get(f.file or "") == last for f in failed):
+            continue
+        recovered |= {name for name, n in attempts.items() if n < last}
+        starts = [t for name, n in attempts.items() if n == last and (t := facts.file_starts.get(name)) is not None]
+        began = min(starts) if starts else None
+    if not any(f.file in recovered for f in failed):
         return facts
-    if any(f.attempt == last and f.role is not Role.CONTEXT and f.cause is not Cause.STRAGGLER for f in facts.findings):
-        return facts
+    one_run = len(runs) == 1
 
-    def earlier(f: Finding) -> bool:
-        return f.attempt is not None and f.attempt < last and f.role is not Role.CONTEXT
+    def outside(f: Finding) -> bool | None:
+        """Whether a finding outside the attempt folders came before the last attempt began:
+        True, False, or None where nothing tells (no time to compare)."""
+        if f.time is not None and began is not None:
+            return f.time < began
+        if f.line is not None and facts.last_progress.get(f.file or "", 0) > f.line + RESTART_PROGRESS_LINES:
+            return True  # (training went on in its own file well after it)
+        return None
 
-    if not any(earlier(f) for f in facts.findings):
+    if one_run and any(f.file not in where and not outside(f) for f in failed):
         return facts
-    times = [f.time for f in facts.findings if earlier(f) and f.time is not None]
-    until = max(times) + RESTART_TEARDOWN if times else None
+    copies = {(f.rank, f.rule, f.text.strip()[-200:]) for f in facts.findings if f.file in recovered}
 
     def before(f: Finding) -> bool:
         if f.cause in HARDWARE and f.cause is not Cause.NETWORK:
             return False
-        if f.attempt is not None:
-            return f.attempt < last
-        if f.time is not None and until is not None:
-            return f.time <= until
-        # (no time to compare: training went on in its own file well after it)
-        return f.line is not None and facts.last_progress.get(f.file or "", 0) > f.line + RESTART_PROGRESS_LINES
+        if f.file in where:
+            return f.file in recovered
+        if one_run:
+            return outside(f) is True
+        return (f.rank, f.rule, f.text.strip()[-200:]) in copies
 
     return _made_context(facts, before)
 

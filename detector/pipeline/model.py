@@ -137,11 +137,12 @@ class RunModel:
 
     def facts(self, findings: Iterable[Finding] | None = None, median_step_s: float | None = None,
               seen_ranks: Iterable[int] = (), *, file_lines: Mapping[str, int] | None = None,
-              ended: bool = False, last_progress: Mapping[str, int] | None = None) -> RunFacts:
+              ended: bool = False, last_progress: Mapping[str, int] | None = None,
+              file_starts: Mapping[str, datetime] | None = None) -> RunFacts:
         return RunFacts(tuple(self.findings if findings is None else findings), self.ranks, self.index.world_size,
                         median_step_s, frozenset(seen_ranks), dict(file_lines or {}), ended, dict(last_progress or {}),
                         self.last_file_attempt, self.last_attempt_ended_well, self.last_attempt_hosts,
-                        self.last_attempt_nodes)
+                        self.last_attempt_nodes, dict(file_starts or {}))
 
 
 def log_activity(scans: Sequence[FileScan], idx: RunIndex) -> dict[int, Activity]:

@@ -65,3 +65,25 @@ def test_the_same_failure_in_every_attempt_is_an_incident(tmp_path: Path, rulese
     report = replay_path(_run(tmp_path, [0, 1], tee=True), ruleset)
     assert report.incidents and report.incidents[0].cause is Cause.PYTHON_EXCEPTION
     assert report.incidents[0].initiator.rank == 1
+
+
+DATA = Path(__file__).parent / "data" / "review55"
+
+
+@pytest.mark.parametrize(("run", "cause", "rank"), [
+    # the last attempt's rank killed without a word of its own, 13 s after the earlier failure:
+    # only torchrun's console says so (SIGKILL, SIGSEGV), or the kernel's OOM killer in dmesg
+    ("rv_a2_sigkill_last_silent_peer", Cause.UNKNOWN, 1),
+    ("rv_a3_oomkill_last_dmesg", Cause.HOST_OOM_KILL, 1),
+    ("rv_a5_segv_last_silent", Cause.CRASH_SIGNAL, 1),
+    # the last attempt wrote only its start-up lines and a loading bar before the OOM kill
+    ("rv_a6_startup_only_last", Cause.HOST_OOM_KILL, 1),
+    # two jobs' torchrun folders in one log dir: one recovered, the other failed in its only attempt
+    ("rv_b1_two_jobs_one_logdir", Cause.CUDA_OOM, 0),
+    # a requeue wrapper's attempt_N/ folders around torchrun's own: its last attempt failed
+    ("rv_e1_wrapper_attempt_dirs", Cause.CUDA_OOM, 0),
+])
+def test_a_last_attempt_that_failed_is_no_recovery(run: str, cause: Cause, rank: int, ruleset: RuleSet) -> None:
+    report = replay_path(DATA / run, ruleset)
+    assert report.incidents, f"read as recovered: {report.recovered}"
+    assert (report.incidents[0].cause, report.incidents[0].initiator.rank) == (cause, rank)
