@@ -71,6 +71,10 @@ class Due:
 
 
 _HARDWARE_VALUES = frozenset(c.value for c in HARDWARE)
+# a GPU's fault explains an open incident of its rank told this long after it was reported (the
+# driver's Xid after a hang's timeout, DCGM a scrape or two later), or before it (a stamped line)
+EXPLAINS_WITHIN_S = 300.0
+EXPLAINS_BEFORE_S = 600.0
 
 
 class IncidentGate:
@@ -89,6 +93,14 @@ class IncidentGate:
         self._progress: dict[int, float] = {}
         self._done_attempts: set[int] = set()
         self._stragglers_said: set[tuple[int | None, str | None]] = set()
+
+    def history_from(self, start: float) -> None:
+        """A watch begun with no episode of its own: evidence whose own time is before ``start``
+        (a finished run's lines, in a folder of many runs, read as backlog) is no longer
+        attributed - the files are still read, for who is who. Not kept in the store: an episode
+        the watch opens later is."""
+        if self.episode_start == 0.0 and not self._open:
+            self.episode_start = start
 
     def configure(self, config: DetectionConfig) -> None:
         """New windows (a reloaded config); what is already settling keeps its first-seen time."""
@@ -198,16 +210,24 @@ class IncidentGate:
         return True, replaced
 
     def _explains(self, incident: Incident, record: ReportedRecord) -> bool:
-        """``incident`` is a fault of a GPU (its memory, its links) of the rank or node that the
-        open incident ``record``, of no machine fault, named (or it named neither): it replaces
-        that one, once - the fault came to light after the failure (an Xid written when the
-        driver gave up on the GPU, a DCGM counter a scrape later)."""
+        """``incident`` is a fault of the GPU (its memory, its links) of a rank of the job - the
+        rank the open incident ``record``, of no machine fault, named, where it named one - told
+        within :data:`EXPLAINS_WITHIN_S` of that incident: it replaces that one, once - the fault
+        came to light after the failure (an Xid written when the driver gave up on the GPU, a DCGM
+        counter a scrape later). A GPU no rank of the job uses is another job's."""
         if incident.cause not in GPU_FAULTS or record.incident_id in self._superseded:
             return False
         if record.cause in _HARDWARE_VALUES:
             return False
+        # (a GPU of a rank of the job - a fault of a GPU no rank uses is another job's on the node -
+        # and that incident's rank where it named one, told within minutes of it)
         rank, node = incident.initiator.rank, incident.initiator.node
-        if rank is not None and record.rank is not None and rank != record.rank:
+        if rank is None or (record.rank is not None and rank != record.rank):
+            return False
+        # (when the GPU's own fault was told: the incident's first evidence may be the failure's)
+        told = [f.time.timestamp() for f in incident.evidence
+                if f.role is Role.INITIATOR and f.cause in GPU_FAULTS and f.time is not None]
+        if not told or not record.at - EXPLAINS_BEFORE_S <= min(told) <= record.at + EXPLAINS_WITHIN_S:
             return False
         return not (node and record.node and node.split(".")[0].lower() != record.node.split(".")[0].lower())
 

@@ -60,6 +60,18 @@ def test_a_gpu_fault_of_another_rank_replaces_nothing() -> None:
     assert _select(gate, [exited, other], NOW + 5) == []
 
 
+def test_a_gpu_no_rank_uses_or_a_fault_long_after_replaces_nothing() -> None:
+    """(a reviewer: another job's GPU on the node, its Xid 25 s after the hang, replaced the hang
+    and drained the node; any GPU fault hours later would have)"""
+    gate = _gate()
+    hang = finding("nccl.desync_rank_stuck", Role.INITIATOR, Cause.HANG, 1, NOW, line=5)
+    assert [i.cause for i in _select(gate, [hang], NOW)] == [Cause.HANG]
+    other_job = finding("xid.fallen_off_bus", Role.INITIATOR, Cause.GPU_HARDWARE, None, NOW + 25, line=None)
+    assert _select(gate, [hang, other_job], NOW + 25) == []
+    much_later = finding("xid.gpu_reset_required", Role.INITIATOR, Cause.GPU_HARDWARE, 1, NOW + 1800, line=11)
+    assert _select(gate, [hang, other_job, much_later], NOW + 1800) == []
+
+
 def test_the_replacing_incident_drains_but_does_not_resubmit_again(tmp_path: Path) -> None:
     rem, runner, _ = make(tmp_path)
     hang = make_incident("hang-1", cause=Cause.HANG, drain=False)
