@@ -66,8 +66,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--hang-floor", type=not_negative, metavar="SECONDS", help="... and at least this long (default 30)")
     p.add_argument("--settle", type=not_negative, metavar="SECONDS", help="settle window after initiator evidence (0.5)")
     p.add_argument("--history", type=not_negative, metavar="SECONDS",
-                   help="at start, log files last written longer ago than this are finished runs' and followed "
-                        "from their end, their old failures not reported (default 3600; 0: read every file)")
+                   help="begun with no state, lines stamped longer ago than this (finished runs' in the followed "
+                        "folders) are read for who is who but reported as no incident (default 3600; 0: every line "
+                        "may be)")
     return p
 
 

@@ -21,8 +21,8 @@ stacks: {enabled: true, tool: null, native: true, timeout_s: 10.0, parallel: 8}
                                  # (tool: path or name; null: py-spy on PATH or beside this Python)
 detection: {poll_s: 0.2, settle_s: 0.5, collateral_wait_s: 3.0, exit_wait_s: 2.0,
             recovery_s: 30.0, time_tolerance_s: 120.0, history_s: 3600}
-                                 # (history_s: at start, log files last written longer ago are
-                                 # followed from their end - finished runs; 0: read them all)
+                                 # (history_s: begun with no state, lines stamped longer ago -
+                                 # finished runs' - are no incidents; 0: every line may be)
 hang: {enabled: true, k: 5, floor_s: 30, min_intervals: 5, step_preset: null, step_pattern: null}
 coordinator: {enabled: false, interval_s: 2.0}
 remediate: true                  # hand incidents to remediation (false on nodes under a coordinator)
@@ -88,8 +88,8 @@ class DetectionConfig:
     exit_wait_s: float = 2.0  # only "process exited" evidence: wait this long for the reason
     recovery_s: float = 30.0  # progress this long after an incident closes its episode
     time_tolerance_s: float = 120.0  # a live line's own time farther than this from now is ignored
-    # at start, a log file last written longer ago than this (a finished run's, in a folder of many
-    # runs) is followed from its end: its old failures are no incidents now; 0: read every file
+    # a watch begun with no state: lines stamped longer ago than this (finished runs', in a folder
+    # of many runs) are read for who is who, not attributed; 0: every line is
     history_s: float = 3600.0
 
 

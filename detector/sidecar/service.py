@@ -105,6 +105,9 @@ class Sidecar:
         self.store = SidecarStore(config.state_dir, warn=self.warn)  # a corrupt one is moved aside
         self.metrics = SidecarMetrics(config.job, self.node)
         self.gate = IncidentGate(config.detection, self.store)
+        if config.detection.history_s > 0:
+            # (old runs' failures in the followed folders, stamped before it, are history)
+            self.gate.history_from(self.outside.clock.time() - config.detection.history_s)
         self.processor = LineProcessor(self.rules.current, year=time.gmtime().tm_year,
                                        tolerance_s=config.detection.time_tolerance_s, preset=_preset(config))
         self.procs: ProcessWatcher | None = None
@@ -147,7 +150,6 @@ class Sidecar:
         if cfg.logs or kernel_files:
             self.logs = LogFollower(cfg.logs, node=self.node, store=self.store, kernel_files=kernel_files,
                                     kernel_from_start=cfg.kmsg_from_start, poll_s=cfg.detection.poll_s,
-                                    history_s=cfg.detection.history_s,
                                     observer_factory=self.outside.observer_factory, warn=self.warn)
             out.append(self.logs)
         if cfg.processes.enabled and not cfg.coordinator.enabled:
