@@ -72,7 +72,10 @@ class RuleReloader:
     def changed(self) -> bool:
         """True when a rule file was added, removed or modified since the last (accepted or
         refused) load: a refused change is not retried until the files change again."""
-        return fingerprint(self._watched) != self._stamp
+        try:
+            return fingerprint(self._watched) != self._stamp
+        except OSError:  # (the folder cannot be listed now, out of descriptors: looked at again later)
+            return False
 
     def _build(self) -> RuleSet | list[ConfigError]:
         self._stamp = fingerprint(self._watched)  # before reading: a later write shows as a change

@@ -18,7 +18,6 @@ import os
 import sqlite3
 import stat
 import threading
-import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -122,11 +121,24 @@ def _glob_match(pattern: tuple[str, ...], parts: tuple[str, ...]) -> bool:
     return fnmatch.fnmatchcase(parts[0], head) and _glob_match(pattern[1:], parts[1:])
 
 
-def _written_before(path: Path, when: float) -> bool:
+DESCRIPTOR_RESERVE = 48  # descriptors the watch keeps for all but its followed files (state, output, sockets)
+
+
+def _open_files_limit() -> int:
     try:
-        return os.stat(path).st_mtime < when
-    except OSError:
-        return False
+        import resource
+
+        soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    except (ImportError, OSError, ValueError):
+        return 1 << 20
+    return soft if soft != resource.RLIM_INFINITY and soft > 0 else 1 << 20
+
+
+def _descriptor_budget() -> int:
+    """How many followed files may hold a descriptor: the open-file limit less a reserve (a tenth
+    of it, :data:`DESCRIPTOR_RESERVE` at least) for the rest of the watch."""
+    limit = _open_files_limit()
+    return max(1, limit - max(DESCRIPTOR_RESERVE, limit // 10))
 
 
 def _size(path: Path) -> int:
@@ -173,10 +185,8 @@ class LogFollower:
         observer_factory: Callable[[], Any] | None = default_observer,
         name: str = "logs",
         warn: Callable[[str], None] = lambda _m: None,
-        history_s: float = 0.0,
     ) -> None:
         self.name = name
-        self._history_s = history_s  # (at start, files last written longer ago: followed from their end)
         self._specs = [_Spec(s) for s in specs]
         self._node = node
         self._store = store
@@ -204,6 +214,7 @@ class LogFollower:
         self._failing: set[str] = set()
         self._behind_said: set[str] = set()  # (files said to be far behind, once each)
         self._unread_state: dict[str, tuple[bool, int]] = {}  # offset unreadable: found at start-up, tries
+        self._said_waiting = False  # (files left unopened for want of descriptors: said once)
         self._warn = warn
 
     # --- Source ---
@@ -250,8 +261,18 @@ class LogFollower:
             self._next_check = now + self._check_s
         if check or changed or now >= self._next_poll:
             self._next_poll = now + self._poll_s
+            room = _descriptor_budget() - sum(1 for tailer, _f in self._tailers.values() if tailer.is_open)
+            waiting = 0
             for tailer, f in list(self._tailers.values()):
+                if not tailer.is_open and room <= 0:
+                    waiting += 1  # (the descriptors the rest of the watch needs: its state, its output)
+                    continue
                 self._read_one(tailer, f, now, check)
+                room -= tailer.is_open
+            if waiting and not self._said_waiting:
+                self._said_waiting = True
+                self._warn(f"{waiting} log files not followed: the open-file limit (ulimit -n "
+                           f"{_open_files_limit()}) leaves no descriptor for them; raise it and restart the watch")
 
     def _read_one(self, tailer: FileTailer, f: LogFile, now: float, check: bool) -> None:
         """One file; its I/O errors are reported and retried, the other files go on."""
@@ -347,9 +368,6 @@ class LogFollower:
             self._watched[folder] = recursive
 
     def _rescan(self, *, initial: bool = False) -> None:
-        # (at start: the files last written before this are finished runs', in a folder of many)
-        stale_before = time.time() - self._history_s if initial and self._history_s > 0 else None
-        stale = 0
         for key, path in self._kernel.items():
             if key not in self._tailers:
                 f = LogFile(path, str(path), FileKind.KERNEL, node=self._node)
@@ -379,30 +397,14 @@ class LogFollower:
                 if found is None:
                     continue
                 f = dataclasses.replace(found, display=str(path), node=found.node or self._node)
-                old = stale_before is not None and _written_before(path, stale_before) and not self._saved(key)
-                stale += old
-                if f.kind is FileKind.ELASTIC_ERROR and old:
-                    self._elastic.add(key)  # (an old run's error file: not read)
-                elif f.kind is FileKind.ELASTIC_ERROR:
+                if f.kind is FileKind.ELASTIC_ERROR:
                     self._elastic.add(key)
                     if self._inbox is not None:
                         self._inbox.put(ElasticErrorFile(f))
                 elif f.kind in (FileKind.RANK_LOG, FileKind.KERNEL):
                     # decided here, once: a file swapped for a link after the check above is refused
-                    self._follow(f, from_end=old, initial=initial,
+                    self._follow(f, from_end=False, initial=initial,
                                  allow_link=spec.names(path) and os.path.islink(path))
-        if stale:
-            hours = self._history_s / 3600
-            self._warn(f"{stale} log {'file' if stale == 1 else 'files'} last written over "
-                       f"{hours:g} hour{'' if hours == 1 else 's'} before the watch started (finished runs): followed "
-                       "from their end, their earlier lines not read (detection.history_s, --history 0 reads them)")
-
-    def _saved(self, key: str) -> bool:
-        """Whether the state holds an offset for ``key`` (a file followed before a restart)."""
-        try:
-            return self._store.offset(key) is not None
-        except sqlite3.Error:
-            return False
 
     def _too_deep(self, folder: str) -> None:
         if folder not in self._refused:

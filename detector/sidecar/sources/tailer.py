@@ -77,6 +77,11 @@ class FileTailer:
 
     # --- public ---
 
+    @property
+    def is_open(self) -> bool:
+        """Whether the tailer holds a descriptor of its file now."""
+        return self._fd is not None
+
     def read(self) -> list[tuple[bytes, int]]:
         """New complete lines as (data, number of the first line); :attr:`line` minus the
         number is how many. Never raises for a missing
