@@ -92,6 +92,8 @@ class Remediator:
         self.clock = clock
         self.act = act
         self.on_hook = on_hook
+        # the job's name where no hook tells its scheduler's key (the sidecar's --job / job:)
+        self.job_name: str | None = None
         self._lock = threading.Lock()  # one incident at a time per process
 
     def hooks_for(self, action: Action) -> tuple[BoundHook, ...]:
@@ -149,7 +151,7 @@ class Remediator:
                 *plan.reasons, f"the job was resubmitted for incident {replaces}, which this one replaces: "
                                "not resubmitting it again"))
         facts = self.job_facts() if (plan.drain or plan.resubmit) else JobFacts()
-        job = facts.key or "unknown"
+        job = facts.key or self.job_name or "unknown"
         nodes = facts.nodes if facts.nodes is not None else cfg.budget.job_nodes
         admission = self.store.admit(incident, plan, budget=cfg.budget, job=job,
                                      job_nodes=nodes, dry_run=dry_run)

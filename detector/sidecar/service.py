@@ -76,6 +76,8 @@ def build_remediation(config: SidecarConfig, environ: Mapping[str, str],
     base_dir = Path(config.path).resolve().parent if config.path else Path.cwd()
     rcfg = parse_remediation(section, path, base_dir=base_dir, environ=environ, line=config.remediation_line)
     remediator = build_remediator(rcfg, environ=environ, act=config.act or rcfg.act)
+    if config.job != "default":
+        remediator.job_name = config.job  # (the audit log's and the budgets' job, where no hook names it)
     if metrics is None:
         worker = RemediationWorker(remediator)
     else:

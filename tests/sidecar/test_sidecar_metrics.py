@@ -4,6 +4,7 @@ through the remediation package's worker as the sidecar wires it (``build_remedi
 
 from __future__ import annotations
 
+import json
 import sys
 import time
 from pathlib import Path
@@ -126,3 +127,24 @@ def test_evidence_dropped_past_the_cap_is_a_counter() -> None:
     assert 'rankdoctor_evidence_dropped_total{training_job="job1"} 0.0' in generate_latest(metrics.registry).decode()
     dropped[0] = 4880
     assert 'rankdoctor_evidence_dropped_total{training_job="job1"} 4880.0' in generate_latest(metrics.registry).decode()
+
+
+def test_the_audit_log_names_the_watchs_job_where_no_hook_does(tmp_path: Path) -> None:
+    """(a sidecar tester: with `job: wjob` and a webhook, the audit log said "job": "unknown")"""
+    hooks = [{"type": "command", "name": "ok", "actions": ["drain", "notify"], "timeout_s": 5,
+              "argv": [sys.executable, "-c", "pass"]}]
+    config = SidecarConfig(logs=(), node="node01", job="wjob", metrics_addr=None, act=False,
+                           state_dir=tmp_path / "state",
+                           remediation={"state_dir": str(tmp_path / "rem"), "verify": {"enabled": False}, "hooks": hooks})
+    worker, closer = build_remediation(config, {})
+    try:
+        assert worker.submit(make_incident())
+        audit = tmp_path / "rem" / "audit.jsonl"
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and not (audit.exists() and '"decision"' in audit.read_text()):
+            time.sleep(0.1)
+    finally:
+        closer.close(timeout=5.0)
+    records = [json.loads(line) for line in audit.read_text().splitlines() if line.strip()]
+    decisions = [r for r in records if r.get("kind") == "decision"]
+    assert decisions and all(r["job"] == "wjob" for r in decisions), records
