@@ -490,6 +490,24 @@ _JSON_HOST = ("host", "hostname", "node", "node_name", "_HOSTNAME")
 _JOURNAL_TIME = "__REALTIME_TIMESTAMP"  # journalctl -o json: microseconds since the epoch, a string
 
 
+# where structured loggers put the traceback of an exception they log (python-json-logger's
+# exc_info, structlog's exception, logstash's stack_trace), its lines joined by "\n"
+_JSON_EXCEPTION = ("exc_info", "exception", "exc_text", "stack_trace", "traceback", "error.stack_trace")
+_TRACEBACK_HEAD = "Traceback (most recent call last):"
+
+
+def _json_exception(record: dict[str, object], text: str | None) -> str | None:
+    """The exception line (its last line) of a traceback a JSON record holds whole - in a field
+    of its own or as its message - or None: a record's lines of one traceback are read as its
+    exception's line, as a plain log's last traceback line is."""
+    for value in (*(record.get(k) for k in _JSON_EXCEPTION), text):
+        if isinstance(value, str) and _TRACEBACK_HEAD in value and "\n" in value:
+            last = next((x for x in reversed(value.rstrip().split("\n")) if x.strip()), "")
+            if last and not last.startswith((" ", "\t")):
+                return last
+    return None
+
+
 def _json_record(line: str) -> tuple[str, int | None, str | None] | None:
     """A JSON log record (Docker's json-file, a structured logger's line): the text it holds
     behind its time (read as the line's stamp), and its rank and host where it names them."""
@@ -500,6 +518,9 @@ def _json_record(line: str) -> tuple[str, int | None, str | None] | None:
     if not isinstance(record, dict):
         return None
     text = next((v for k in _JSON_TEXT if isinstance(v := record.get(k), str)), None)
+    raised = _json_exception(record, text)
+    if raised is not None:
+        text = raised
     if text is None:
         # a log platform's record, one per line (Cloud Logging's sinks: textPayload or
         # jsonPayload.message, the pod in resource.labels): read as its whole-document export is
