@@ -874,7 +874,10 @@ def recovered_from(facts: RunFacts) -> list[str]:
     them ("no incident: the job recovered")."""
     seen: set[tuple[int | None, str]] = set()
     out: list[str] = []
-    marked = [f for f in _recovered(facts).findings if f.field(RECOVERED_FROM) == Role.INITIATOR.value]
+    findings = _recovered(facts).findings
+    marked = [f for f in findings if f.field(RECOVERED_FROM) == Role.INITIATOR.value]
+    if not marked:  # (an attempt that failed in a collective timeout alone: its ranks' timeouts)
+        marked = [f for f in findings if f.field(RECOVERED_FROM) == Role.COLLATERAL.value]
     # (by attempt, then time: the first attempt's lines may have no time, a later one's do)
     marked.sort(key=lambda f: (f.attempt or 0, f.time is None, f.time.timestamp() if f.time else 0.0, f.file or "", f.line or 0))
     for f in marked:
@@ -915,21 +918,25 @@ def _recovered_in_attempt_folders(facts: RunFacts) -> RunFacts:
     for name, m in where.items():
         runs[m["run"]][name] = int(m["n"])
     failed = [f for f in facts.findings if f.role is not Role.CONTEXT and f.cause is not Cause.STRAGGLER]
+    clean = {run for run, attempts in runs.items()
+             if (last := max(attempts.values())) > 0 and not any(attempts.get(f.file or "") == last for f in failed)}
+    trained = {run for run in clean if any(n == max(runs[run].values()) and facts.last_progress.get(name, 0) >= RESTART_PROGRESS_LINES
+                                           for name, n in runs[run].items())}
+    # (the other nodes' agents of a job whose last attempt trained on, where only its first rank
+    # prints steps: their last attempt as far, and clean)
+    lasts = {max(runs[run].values()) for run in trained}
+    recovering = {run for run in clean if max(runs[run].values()) in lasts}
     recovered: set[str] = set()  # the files of the attempts a run recovered from
-    began: datetime | None = None
-    for attempts in runs.values():
+    starts: list[datetime] = []
+    for run in recovering:
+        attempts = runs[run]
         last = max(attempts.values())
-        if last == 0 or not any(n == last and facts.last_progress.get(name, 0) >= RESTART_PROGRESS_LINES
-                                for name, n in attempts.items()):
-            continue
-        if any(attempts.get(f.file or "") == last for f in failed):
-            continue
         recovered |= {name for name, n in attempts.items() if n < last}
-        starts = [t for name, n in attempts.items() if n == last and (t := facts.file_starts.get(name)) is not None]
-        began = min(starts) if starts else None
+        starts += [t for name, n in attempts.items() if n == last and (t := facts.file_starts.get(name)) is not None]
+    began = min(starts) if starts else None
     if not any(f.file in recovered for f in failed):
         return facts
-    one_run = len(runs) == 1
+    one_run = recovering == set(runs)  # (one job's agents all: its consoles are its own)
 
     def outside(f: Finding) -> bool | None:
         """Whether a finding outside the attempt folders came before the last attempt began:

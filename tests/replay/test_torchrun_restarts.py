@@ -87,3 +87,32 @@ def test_a_last_attempt_that_failed_is_no_recovery(run: str, cause: Cause, rank:
     report = replay_path(DATA / run, ruleset)
     assert report.incidents, f"read as recovered: {report.recovered}"
     assert (report.incidents[0].cause, report.incidents[0].initiator.rank) == (cause, rank)
+
+
+TIMEOUT = ("[rank{r}]:[E1207 10:{m:02d}:05.000000000 ProcessGroupNCCL.cpp:632] [Rank {r}] Watchdog caught collective "
+           "operation timeout: WorkNCCL(SeqNum=720282, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) "
+           "ran for 600029 milliseconds before timing out.\n")
+
+
+def test_a_two_node_job_whose_restart_trained_on_recovered(tmp_path: Path, ruleset: RuleSet) -> None:
+    """Each node's agent has its own run folder; only global rank 0 prints steps, so the other
+    node's last attempt shows its start-up alone: the job's last attempt is as far on both nodes,
+    and clean - it recovered (a blind generator's run read a hang from the first attempt's
+    timeouts)."""
+    for node, ranks, suffix in (("nid001179", range(0, 2), "a1b2c3d4"), ("nid001180", range(2, 4), "e5f6a7b8")):
+        run = tmp_path / node / "torchrun_logs" / f"none_{suffix}"
+        for local, rank in enumerate(ranks):
+            first = run / "attempt_0" / str(local)
+            first.mkdir(parents=True)
+            (first / "stderr.log").write_text(TIMEOUT.format(r=rank, m=10))
+            (first / "stdout.log").write_text("".join(f"2026-12-07 10:0{s // 10}:{s % 10}0,000 INFO [rank{rank}] step {s} | loss 1.0\n"
+                                                      for s in range(1, 9) if rank == 0))
+            last = run / "attempt_1" / str(local)
+            last.mkdir(parents=True)
+            (last / "stderr.log").write_text("")
+            steps = range(1, 41) if rank == 0 else ()
+            (last / "stdout.log").write_text(f"2026-12-07 10:30:00,000 INFO [rank{rank}] resuming from step 8\n" + "".join(
+                f"2026-12-07 10:{31 + s // 60:02d}:{s % 60:02d},000 INFO [rank{rank}] step {8 + s} | loss 1.0\n" for s in steps))
+    report = replay_path(tmp_path, ruleset)
+    assert not report.incidents, [(i.cause, i.initiator.rank) for i in report.incidents]
+    assert report.recovered and "nccl.watchdog_timeout" in report.recovered[0]
