@@ -67,8 +67,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--settle", type=not_negative, metavar="SECONDS", help="settle window after initiator evidence (0.5)")
     p.add_argument("--history", type=not_negative, metavar="SECONDS",
                    help="begun with no state, lines stamped longer ago than this (finished runs' in the followed "
-                        "folders) are read for who is who but reported as no incident (default 3600; 0: every line "
-                        "may be)")
+                        "folders: 3600 where they hold past runs) are read for who is who but reported as no incident "
+                        "(default 0: every line may be)")
     return p
 
 

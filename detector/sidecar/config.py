@@ -20,9 +20,9 @@ stacks: {enabled: true, tool: null, native: true, timeout_s: 10.0, parallel: 8}
                                  # py-spy stacks of the local ranks when the stall rule fires
                                  # (tool: path or name; null: py-spy on PATH or beside this Python)
 detection: {poll_s: 0.2, settle_s: 0.5, collateral_wait_s: 3.0, exit_wait_s: 2.0,
-            recovery_s: 30.0, time_tolerance_s: 120.0, history_s: 3600}
+            recovery_s: 30.0, time_tolerance_s: 120.0, history_s: 0}
                                  # (history_s: begun with no state, lines stamped longer ago -
-                                 # finished runs' - are no incidents; 0: every line may be)
+                                 # finished runs' beside the job - are no incidents; 0: off)
 hang: {enabled: true, k: 5, floor_s: 30, min_intervals: 5, step_preset: null, step_pattern: null}
 coordinator: {enabled: false, interval_s: 2.0}
 remediate: true                  # hand incidents to remediation (false on nodes under a coordinator)
@@ -89,8 +89,8 @@ class DetectionConfig:
     recovery_s: float = 30.0  # progress this long after an incident closes its episode
     time_tolerance_s: float = 120.0  # a live line's own time farther than this from now is ignored
     # a watch begun with no state: lines stamped longer ago than this (finished runs', in a folder
-    # of many runs) are read for who is who, not attributed; 0: every line is
-    history_s: float = 3600.0
+    # of many runs) are read for who is who, not attributed; 0 (the default): every line is
+    history_s: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,7 +229,7 @@ def _detection(s: Settings) -> DetectionConfig:
         exit_wait_s=s.get_float("exit_wait_s", 2.0, minimum=0.0, maximum=600.0),
         recovery_s=s.get_float("recovery_s", 30.0, minimum=0.0, maximum=86400.0),
         time_tolerance_s=s.get_float("time_tolerance_s", 120.0, minimum=1.0, maximum=86400.0),
-        history_s=s.get_float("history_s", 3600.0, minimum=0.0, maximum=365 * 86400.0),
+        history_s=s.get_float("history_s", 0.0, minimum=0.0, maximum=365 * 86400.0),
     )
     s.done()
     return out

@@ -2,7 +2,8 @@
 every past run): their lines, stamped hours before, are read but attributed to no incident, so
 their old failures are not reported as new (they were: three old runs' failures at once, and the
 live job's failure, in the same episode, never); the live job's failure is reported on its own.
-A sidecar tester's scenario; ``--history 0`` attributes every line as before."""
+A sidecar tester's scenario, with ``--history 3600`` (detection.history_s; the default, 0,
+attributes every line as before: tests and jobs stamped with fixed dates)."""
 
 from __future__ import annotations
 
@@ -49,14 +50,14 @@ def _old_runs(logs: Path, count: int) -> None:
             os.utime(path, (two_hours_ago, two_hours_ago))
 
 
-@pytest.mark.parametrize("history", [None, "0"])
+@pytest.mark.parametrize("history", ["3600", "0"])
 def test_old_runs_beside_the_live_job(tmp_path: Path, cleanup: list[object], history: str | None) -> None:
     logs = tmp_path / "logs"
     _old_runs(logs, 3)
     kern = tmp_path / "kern.log"
     kern.write_text("[    0.000000] Linux version 6.1.0 (test kernel log)\n")
     args = ["--logs", str(logs), str(tmp_path / "console.log"), "--kmsg", str(kern), "--no-nvml",
-            "--state", str(tmp_path / "state"), "--node", "node01", *(("--history", history) if history else ())]
+            "--state", str(tmp_path / "state"), "--node", "node01", "--history", history]
     sidecar = SidecarProc(tmp_path, args)
     cleanup.append(sidecar)
     if history == "0":  # (every file read: the old runs' failures come at once)
