@@ -383,12 +383,6 @@ class _GuardedStdout:
         return getattr(self._target, name)
 
 
-def _shown(name: str, limit: int = 120) -> str:
-    """A file name for a one-line error: control characters escaped, a long one shortened."""
-    name = name.encode("unicode_escape", "backslashreplace").decode("ascii") if not name.isprintable() else name
-    return name if len(name) <= limit else name[: limit // 2] + "..." + name[-limit // 2:]
-
-
 def _guarded(command: Any, argv: list[str]) -> int:
     """Run a subcommand's ``main`` with :class:`_GuardedStdout` as standard output, flushed
     before it returns (so that a failed write is reported here, not at the interpreter's exit)."""
@@ -458,8 +452,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         # (the system refused a file the user named or the machine holds: a name too long for the
         # file system, a full disk or temporary folder, a permission - said in one line, as the
         # run's own path is)
-        what = exc.filename if exc.filename is not None else "a file"
-        print(f"rankdoctor: error: {_shown(str(what))}: {exc.strerror or exc}", file=sys.stderr)
+        from detector.report.safe_text import clean_line
+        from detector.support.walk import shortened
+
+        what = shortened(clean_line(str(exc.filename))) if exc.filename is not None else "a file"
+        print(f"rankdoctor: error: {what}: {exc.strerror or exc}", file=sys.stderr)
         return EXIT_ERROR
     except Exception as exc:
         if type(exc).__name__ != "OperationalError" or type(exc).__module__ != "sqlite3":
