@@ -215,6 +215,7 @@ class LogFollower:
         self._behind_said: set[str] = set()  # (files said to be far behind, once each)
         self._unread_state: dict[str, tuple[bool, int]] = {}  # offset unreadable: found at start-up, tries
         self._said_waiting = False  # (files left unopened for want of descriptors: said once)
+        self._budget = _descriptor_budget()  # (followed files that may hold a descriptor at once)
         self._warn = warn
 
     # --- Source ---
@@ -261,14 +262,15 @@ class LogFollower:
             self._next_check = now + self._check_s
         if check or changed or now >= self._next_poll:
             self._next_poll = now + self._poll_s
-            room = _descriptor_budget() - sum(1 for tailer, _f in self._tailers.values() if tailer.is_open)
+            room = self._budget - sum(1 for tailer, _f in self._tailers.values() if tailer.is_open)
             waiting = 0
             for tailer, f in list(self._tailers.values()):
-                if not tailer.is_open and room <= 0:
+                was_open = tailer.is_open
+                if not was_open and room <= 0:
                     waiting += 1  # (the descriptors the rest of the watch needs: its state, its output)
                     continue
                 self._read_one(tailer, f, now, check)
-                room -= tailer.is_open
+                room -= tailer.is_open and not was_open
             if waiting and not self._said_waiting:
                 self._said_waiting = True
                 self._warn(f"{waiting} log files not followed: the open-file limit (ulimit -n "
