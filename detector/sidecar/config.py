@@ -19,7 +19,7 @@ processes: {enabled: true, proc_root: /proc, poll_s: 0.1, discover_s: 2.0, match
 stacks: {enabled: true, tool: null, native: true, timeout_s: 10.0, parallel: 8}
                                  # py-spy stacks of the local ranks when the stall rule fires
                                  # (tool: path or name; null: py-spy on PATH or beside this Python)
-detection: {poll_s: 0.2, settle_s: 0.5, collateral_wait_s: 3.0, exit_wait_s: 2.0,
+detection: {poll_s: 0.2, settle_s: 0.5, collateral_wait_s: 3.0, exit_wait_s: 2.0, confirm_wait_s: 5.0,
             recovery_s: 30.0, time_tolerance_s: 120.0, history_s: 0}
                                  # (history_s: begun with no state, lines stamped longer ago -
                                  # finished runs' beside the job - are no incidents; 0: off)
@@ -86,6 +86,9 @@ class DetectionConfig:
     settle_s: float = 0.5  # after initiator-grade evidence, wait this long for corroboration
     collateral_wait_s: float = 3.0  # only collateral evidence: wait this long for an initiator
     exit_wait_s: float = 2.0  # only "process exited" evidence: wait this long for the reason
+    # an exception (or a CUDA OOM) that nothing confirms - no exit, no launcher's failure, no peer's
+    # error - waits this long for the job to show whether it goes on (a caught, logged exception)
+    confirm_wait_s: float = 5.0
     recovery_s: float = 30.0  # progress this long after an incident closes its episode
     time_tolerance_s: float = 120.0  # a live line's own time farther than this from now is ignored
     # a watch begun with no state: lines stamped longer ago than this (finished runs', in a folder
@@ -227,6 +230,7 @@ def _detection(s: Settings) -> DetectionConfig:
         settle_s=s.get_float("settle_s", 0.5, minimum=0.0, maximum=60.0),
         collateral_wait_s=s.get_float("collateral_wait_s", 3.0, minimum=0.0, maximum=600.0),
         exit_wait_s=s.get_float("exit_wait_s", 2.0, minimum=0.0, maximum=600.0),
+        confirm_wait_s=s.get_float("confirm_wait_s", 5.0, minimum=0.0, maximum=600.0),
         recovery_s=s.get_float("recovery_s", 30.0, minimum=0.0, maximum=86400.0),
         time_tolerance_s=s.get_float("time_tolerance_s", 120.0, minimum=1.0, maximum=86400.0),
         history_s=s.get_float("history_s", 0.0, minimum=0.0, maximum=365 * 86400.0),

@@ -330,6 +330,14 @@ class LiveEngine:
         except Exception:
             self.gate.consume(due)  # do not try the same evidence again and again
             raise
+        held = self.gate.held_until(incidents)
+        if held is not None:
+            if self.gate.went_on(incidents):
+                self.gate.consume(due)  # caught and logged: the job trained on
+                return []
+            if now < held:
+                self.gate.hold(held)  # (an exception the job may have caught: does it go on?)
+                return []
         return self.gate.select(incidents, due, now)
 
     def _latest_attempt(self) -> int | None:

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from detector.attribution.incident import HARDWARE
+from detector.pipeline.relaunch import LAUNCH_ENDED
 from detector.sidecar.config import DetectionConfig
 from detector.sidecar.state import ReportedRecord, SidecarStore
 from detector.types import GPU_FAULTS, RULE_PROCESS_EXITED, RULE_STALL, Cause, Finding, Incident, Role
@@ -71,6 +72,22 @@ class Due:
 
 
 _HARDWARE_VALUES = frozenset(c.value for c in HARDWARE)
+# steps an exception's rank logs after it, while it is held, that say the job went on
+WENT_ON_STEPS = 2
+# what a job can live through: an exception caught and logged, an OOM its batch-size probe caught
+_SURVIVABLE = frozenset({Cause.PYTHON_EXCEPTION, Cause.CUDA_OOM})
+
+
+def _confirmed(incident: Incident) -> bool:
+    """Whether something besides the exception itself says the failure ended anything: a peer's
+    error, a process's exit, the launcher's failure, or a cause no process lives through."""
+    for f in incident.evidence:
+        if f.role is Role.COLLATERAL or f.rule == EXIT_RULE or f.rule in LAUNCH_ENDED \
+                or f.rule.startswith("torch.elastic_"):
+            return True
+        if f.role is Role.INITIATOR and f.cause is not None and f.cause not in _SURVIVABLE:
+            return True
+    return False
 # a GPU's fault explains an open incident of its rank told this long after it was reported (the
 # driver's Xid after a hang's timeout, DCGM a scrape or two later), or before it (a stamped line)
 EXPLAINS_WITHIN_S = 300.0
@@ -93,6 +110,8 @@ class IncidentGate:
         self._progress: dict[int, float] = {}
         self._done_attempts: set[int] = set()
         self._stragglers_said: set[tuple[int | None, str | None]] = set()
+        self._hold_until: float | None = None
+        self._held_steps: dict[int, int] | None = None  # step lines per rank since the hold began
 
     def history_from(self, start: float) -> None:
         """A watch begun with no episode of its own: evidence whose own time is before ``start``
@@ -118,13 +137,37 @@ class IncidentGate:
             if key in self._consumed or key in self._first_seen:
                 continue
             self._first_seen[key] = (now, kind)
+            self._hold_until = None  # new evidence: look again (it may confirm what is held)
+
+    def pending(self) -> bool:
+        """Whether evidence was seen that is not attributed yet (settling, waiting or held)."""
+        return bool(self._first_seen)
+
+    def hold(self, until: float) -> None:
+        """Attribute the active evidence again no sooner than ``until`` (or when new evidence
+        comes): what it said now is not yet to be reported."""
+        self._hold_until = until
+        if self._held_steps is None:
+            self._held_steps = {}
+
+    def went_on(self, incidents: Sequence[Incident]) -> bool:
+        """Whether the job trained on while ``incidents`` were held: the exception's rank logged
+        :data:`WENT_ON_STEPS` steps since, or (its rank unknown) some rank one more - a rank whose
+        peer raised gets a step or so out before it blocks in the next collective."""
+        if not self._held_steps:
+            return False
+        ranks = {i.initiator.rank for i in incidents}
+        if None in ranks:
+            return max(self._held_steps.values()) > WENT_ON_STEPS
+        return all(self._held_steps.get(r, 0) >= WENT_ON_STEPS for r in ranks if r is not None)
 
     def deadline(self) -> float | None:
         by_kind: dict[Kind, float] = {}
         for seen, kind in self._first_seen.values():
             by_kind[kind] = min(seen, by_kind.get(kind, seen))
         if Kind.INITIATOR in by_kind:
-            return by_kind[Kind.INITIATOR] + self._cfg.settle_s
+            due = by_kind[Kind.INITIATOR] + self._cfg.settle_s
+            return due if self._hold_until is None else max(due, self._hold_until)
         waits = []
         if Kind.EXIT in by_kind:
             waits.append(by_kind[Kind.EXIT] + self._cfg.exit_wait_s)
@@ -139,11 +182,23 @@ class IncidentGate:
         kinds = {kind for _, kind in self._first_seen.values()}
         return Due(frozenset(self._first_seen), kinds == {Kind.EXIT})
 
+    def held_until(self, incidents: Sequence[Incident]) -> float | None:
+        """Until when the incidents are to be held: each is told by an exception or a CUDA OOM
+        alone, with nothing confirming that it ended anything; None: report now."""
+        by_kind = [seen for seen, kind in self._first_seen.values() if kind is Kind.INITIATOR]
+        if not incidents or not by_kind or self._cfg.confirm_wait_s <= 0:
+            return None
+        if any(i.cause not in _SURVIVABLE or _confirmed(i) for i in incidents):
+            return None
+        return min(by_kind) + self._cfg.confirm_wait_s
+
     def consume(self, due: Due) -> None:
         """The active evidence was looked at (whether or not it made an incident)."""
         self._consumed.update(due.keys)
         for key in due.keys:
             self._first_seen.pop(key, None)
+        self._hold_until = None
+        self._held_steps = None
 
     # --- incidents ---
 
@@ -245,6 +300,8 @@ class IncidentGate:
         training is a new episode at once (not another node's launch of the same job, begun with
         it, whose files a shared file system shows late; nor, after the sidecar restarts, the
         launch that failed)."""
+        if self._held_steps is not None:
+            self._held_steps[rank] = self._held_steps.get(rank, 0) + 1
         if not self._open:
             return
         attempts = [r.attempt for r in self._open if r.attempt is not None]

@@ -44,6 +44,7 @@ from detector.support.clock import SystemClock
 MAX_BACKOFF_S = 60.0
 RULES_CHECK_S = 5.0
 TICK_EVERY = 64  # pieces dispatched between two looks at the incident gate's deadline in a burst
+FLUSH_TICKS = 4  # attributions at shutdown (a held incident needs a second one)
 
 
 @dataclass
@@ -267,6 +268,8 @@ class Sidecar:
         for incident in incidents:
             self.incidents.append(self.sink.emit(incident, self.outside.clock.time(),
                                                  self.gate.replaced_by(incident.id)))
+        if self.logs is not None:
+            self.logs.evidence_pending = self.gate.pending()
 
     def _dispatch(self, item: Item) -> None:
         if isinstance(item, SourceStatus):
@@ -373,8 +376,19 @@ class Sidecar:
         for item in list(self.inbox.drain(0.0)):
             self._dispatch(item)
         now = self.outside.clock.time()
-        for incident in self.engine.tick(now):
-            self.incidents.append(self.sink.emit(incident, now, self.gate.replaced_by(incident.id)))
+        # what is still settling or held is attributed now, not lost with the process (a pod torn
+        # down just after its trainer died): its windows are cut short
+        for _ in range(FLUSH_TICKS):
+            deadline = self.engine.next_deadline()
+            try:
+                flushed = self.engine.tick(now if deadline is None else max(now, deadline))
+            except Exception as exc:  # (as _tick: a bug must not stop the shutdown)
+                self.warn(f"attribution failed: {type(exc).__name__}: {exc}")
+                break
+            for incident in flushed:
+                self.incidents.append(self.sink.emit(incident, now, self.gate.replaced_by(incident.id)))
+            if deadline is None:
+                break
         if self.logs is not None:
             self.logs.save(now)
         self.metrics.close()

@@ -330,9 +330,36 @@ def test_a_traceback_split_across_pieces_is_still_one_exception(ruleset: RuleSet
     eng.dispatch(Chunk(f, first, 1, NOW))
     eng.dispatch(Chunk(f, b"    main()\nRuntimeError: injected fault: bad batch at step 6\n", 4, NOW + 0.05))
     assert eng.tick(NOW + 0.1) == []  # settling
-    (incident,) = eng.tick(NOW + 0.7)
+    assert eng.tick(NOW + 0.7) == []  # held: nothing says the exception ended the rank (it may go on)
+    (incident,) = eng.tick(NOW + 5.2)
     assert incident.cause is Cause.PYTHON_EXCEPTION and incident.initiator.rank == 2
-    assert eng.tick(NOW + 5) == []
+    assert eng.tick(NOW + 9) == []
+
+
+def test_an_exception_a_peer_confirms_is_reported_when_the_peer_fails(ruleset: RuleSet) -> None:
+    eng = engine(ruleset)
+    f = LogFile(Path("/l/rank2.log"), "/l/rank2.log", FileKind.RANK_LOG, rank=2, node="n1")
+    eng.dispatch(Chunk(f, b"step 5 | loss 1.0 | step_ms 5\nTraceback (most recent call last):\n    main()\n"
+                          b"RuntimeError: injected fault: bad batch at step 6\n", 1, NOW))
+    assert eng.tick(NOW + 0.1) == [] and eng.tick(NOW + 0.7) == []
+    peer = LogFile(Path("/l/rank1.log"), "/l/rank1.log", FileKind.RANK_LOG, rank=1, node="n1")
+    eng.dispatch(Chunk(peer, b"RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:534] "
+                             b"Connection closed by peer [127.0.0.1]:5002\n", 1, NOW + 1))
+    (incident,) = eng.tick(NOW + 1.1)  # (the exception has settled: reported at once)
+    assert incident.cause is Cause.PYTHON_EXCEPTION and incident.initiator.rank == 2
+
+
+def test_an_exception_its_rank_trains_on_after_is_not_reported(ruleset: RuleSet) -> None:
+    eng = engine(ruleset)
+    f = LogFile(Path("/l/rank2.log"), "/l/rank2.log", FileKind.RANK_LOG, rank=2, node="n1")
+    eng.dispatch(Chunk(f, b"step 5 | loss 1.0 | step_ms 5\nTraceback (most recent call last):\n    main()\n"
+                          b"FileNotFoundError: [Errno 2] No such file or directory: 'ckpt/latest.pt'\n", 1, NOW))
+    assert eng.tick(NOW + 0.1) == [] and eng.tick(NOW + 0.7) == []
+    eng.dispatch(Chunk(f, b"step 6 | loss 1.0 | step_ms 5\n", 5, NOW + 1.5))
+    assert eng.tick(NOW + 1.6) == []
+    eng.dispatch(Chunk(f, b"step 7 | loss 1.0 | step_ms 5\n", 6, NOW + 2.5))
+    assert eng.tick(NOW + 2.6) == []
+    assert eng.tick(NOW + 6) == [] and eng.tick(NOW + 30) == []
 
 
 def test_an_xid_reaches_the_rank_through_its_gpu(ruleset: RuleSet) -> None:
@@ -562,7 +589,7 @@ def test_incident_line_is_the_report_object_plus_detected_at(tmp_path: Path, rul
     f = LogFile(Path("/l/rank2.log"), "/l/rank2.log", FileKind.RANK_LOG, rank=2, node="n1")
     eng.dispatch(Chunk(f, b"RuntimeError: boom\n", 1, NOW))
     eng.tick(NOW)
-    (incident,) = eng.tick(NOW + 1)
+    (incident,) = eng.tick(NOW + 6)  # (an exception alone: held for confirm_wait_s first)
     submitted: list[object] = []
 
     class Handler:
@@ -573,11 +600,11 @@ def test_incident_line_is_the_report_object_plus_detected_at(tmp_path: Path, rul
     counted: list[str] = []
     out = io.StringIO()
     sink = IncidentSink(tmp_path / "out" / "incidents.jsonl", out=out, count=counted.append, handler=Handler())
-    sink.emit(incident, NOW + 1)
+    sink.emit(incident, NOW + 6)
     (line,) = (tmp_path / "out" / "incidents.jsonl").read_text().splitlines()
     data = json.loads(line)
     assert data["cause"] == "python_exception" and data["initiator"]["rank"] == 2
-    assert data["detected_at"].startswith(datetime.fromtimestamp(NOW + 1, tz=UTC).isoformat()[:19])
+    assert data["detected_at"].startswith(datetime.fromtimestamp(NOW + 6, tz=UTC).isoformat()[:19])
     assert set(data) >= {"id", "cause", "initiator", "collateral_ranks", "confidence", "first_evidence_time",
                          "explanation", "evidence", "remediation", "detected_at"}
     assert counted == ["python_exception"] and submitted == [incident]

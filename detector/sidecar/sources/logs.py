@@ -31,6 +31,8 @@ from detector.support.walk import MAX_DEPTH, shortened, walk
 
 GLOB_CHARS = frozenset("*?[")
 SAVE_S = 1.0
+# the longest the offsets wait while evidence read is not yet attributed (see LogFollower.poll)
+HELD_SAVE_S = 120.0
 STATE_READ_TRIES = 3  # rescans that try to read a file's saved offset before following it without
 
 
@@ -211,6 +213,11 @@ class LogFollower:
         self._links_refused: set[str] = set()  # links found in followed folders, warned about once
         self._refused: set[str] = set()  # not regular files, and folders too deep: warned about once
         self._next_save = 0.0
+        # evidence was read from what the offsets would cover and is not attributed yet (settling,
+        # held): a sidecar killed now would resume after it and lose it - saves wait (the caller
+        # sets this after each attribution), up to HELD_SAVE_S
+        self.evidence_pending = False
+        self._pending_since: float | None = None
         self._failing: set[str] = set()
         self._behind_said: set[str] = set()  # (files said to be far behind, once each)
         self._unread_state: dict[str, tuple[bool, int]] = {}  # offset unreadable: found at start-up, tries
@@ -245,7 +252,12 @@ class LogFollower:
             observer.join(timeout=2.0)
 
     def poll(self, now: float) -> None:
-        if now >= self._next_save:  # before reading: what was handed out before is processed
+        if not self.evidence_pending:
+            self._pending_since = None
+        elif self._pending_since is None:
+            self._pending_since = now
+        held = self._pending_since is not None and now - self._pending_since < HELD_SAVE_S
+        if now >= self._next_save and not held:  # before reading: what was handed out before is processed
             self._next_save = now + SAVE_S
             self.save(now)
         changed = self._changed.is_set()
