@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import math
+from collections.abc import Callable
 
 
 def finite(text: str) -> float:
@@ -29,6 +30,19 @@ def not_negative(text: str) -> float:
     if value < 0:
         raise argparse.ArgumentTypeError(f"must be 0 or more, not {text!r}")
     return value
+
+
+def seconds_up_to(limit: float, *, above_zero: bool = False) -> Callable[[str], float]:
+    """A duration of 0 (or, ``above_zero``, more) up to ``limit`` seconds: the bounds a config
+    file's value of the same setting has (``--settle 1e308`` was taken, and nothing was reported)."""
+    def check(text: str) -> float:
+        value = positive(text) if above_zero else not_negative(text)
+        if value > limit:
+            raise argparse.ArgumentTypeError(f"must be at most {limit:.0f} seconds, not {text!r}")
+        return value
+
+    check.__name__ = "seconds"  # (argparse names the type in its message when the value is refused)
+    return check
 
 
 def pid(text: str) -> int:

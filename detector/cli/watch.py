@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import FrameType
 
-from detector.cli.argtypes import not_negative, positive
+from detector.cli.argtypes import positive, seconds_up_to
 from detector.errors import ConfigError, RankdoctorError
 from detector.sidecar.config import (
     SidecarConfig,
@@ -63,9 +63,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="extra rule file or directory over the shipped rules (repeatable; default: the "
                         "config file's, else those in $RANKDOCTOR_RULES, separated by ':')")
     p.add_argument("--hang-k", type=positive, metavar="K", help="hang after K x the median step time (default 5)")
-    p.add_argument("--hang-floor", type=not_negative, metavar="SECONDS", help="... and at least this long (default 30)")
-    p.add_argument("--settle", type=not_negative, metavar="SECONDS", help="settle window after initiator evidence (0.5)")
-    p.add_argument("--history", type=not_negative, metavar="SECONDS",
+    p.add_argument("--hang-floor", type=seconds_up_to(86400.0, above_zero=True), metavar="SECONDS",
+                   help="... and at least this long (default 30; at most 86400)")
+    p.add_argument("--settle", type=seconds_up_to(60.0), metavar="SECONDS",
+                   help="settle window after initiator evidence (0.5; at most 60)")
+    p.add_argument("--history", type=seconds_up_to(365 * 86400.0), metavar="SECONDS",
                    help="begun with no state, lines stamped longer ago than this (finished runs' in the followed "
                         "folders: 3600 where they hold past runs) are read for who is who but reported as no incident "
                         "(default 0: every line may be)")
