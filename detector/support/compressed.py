@@ -30,7 +30,7 @@ from detector.support.exports import (
     looks_like_jsonl_export,
     looks_like_yaml_export,
 )
-from detector.support.text import strip_ansi
+from detector.support.text import PROGRESS_REDRAW, strip_ansi
 
 MAX_INFLATED = 512 << 20  # bytes of a compressed log read, inflated
 NOTEBOOK_MAX = 64 << 20  # a Jupyter notebook larger than this is not parsed (its JSON is read whole)
@@ -383,6 +383,10 @@ def open_log(path: Path | str, compressed: bool) -> tuple[BinaryIO, os.stat_resu
                         plain = _converted("paste", st, lambda: plain_paste(fh.read())[0]) or b""
                         fh.close()
                         return io.BytesIO(plain), st, _margin_said(form[0])
+                    if _carriage_returns_only(head):
+                        lines = fh.read().replace(b"\r", b"\n")
+                        fh.close()
+                        return io.BytesIO(lines), st, "lines ended by carriage returns alone (classic Mac), read as lines"
                 return fh, st, None
             data = fh.read(MAX_INFLATED)
             note = (f"only its first {MAX_INFLATED >> 20} MiB read ({_WIDE_NAME.get(wide or '', 'its encoding')} is converted in memory)"
@@ -413,6 +417,16 @@ def open_log(path: Path | str, compressed: bool) -> tuple[BinaryIO, os.stat_resu
         data, said = plain_paste(data)
         note = "; ".join(x for x in (note, said) if x) or None
     return io.BytesIO(data), st, note
+
+
+def _carriage_returns_only(head: bytes) -> bool:
+    """A text whose lines end in a carriage return alone (classic Mac OS, an old editor's or
+    converter's copy): no line feed in ``head``, several carriage returns, and most of what they
+    separate no progress bar's redraw (a file of nothing but one bar's updates is one line)."""
+    if b"\n" in head or head.count(b"\r") < 3:
+        return False
+    pieces = [p for p in head.decode("utf-8", "replace").split("\r") if p.strip()]
+    return len(pieces) >= 3 and sum(1 for p in pieces if PROGRESS_REDRAW.search(p)) < len(pieces) / 2
 
 
 HTML_PASTE_BYTES = 8 << 20  # a copy of a rendered page is a paste, not a large log

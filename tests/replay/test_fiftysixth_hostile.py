@@ -1,0 +1,31 @@
+"""A hostile tester's findings: a log whose lines end in a carriage return alone (classic Mac OS,
+an old editor's copy) read as one line and "no incident"; a file of nothing but a progress bar's
+redraws is still one line, not thousands."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from detector.replay import replay_path
+from detector.rules.engine import RuleSet
+
+ROOT = Path(__file__).resolve().parents[2]
+WORKER = ROOT / "replay_logs" / "cuda_oom_8r" / "node-gpu-07" / "worker-3.log"
+
+
+def test_lines_ended_by_carriage_returns_alone_are_lines(tmp_path: Path, ruleset: RuleSet) -> None:
+    text = WORKER.read_bytes()
+    assert b"\r" not in text
+    (tmp_path / "worker-3.log").write_bytes(text.replace(b"\n", b"\r"))
+    report = replay_path(tmp_path / "worker-3.log", ruleset)
+    assert [(i.cause.value, i.initiator.rank) for i in report.incidents] == [("cuda_oom", 3)]
+    assert report.summary.lines == text.count(b"\n")
+    assert any("carriage returns alone" in w for w in report.warnings), report.warnings
+
+
+def test_a_progress_bar_alone_stays_one_line(tmp_path: Path, ruleset: RuleSet) -> None:
+    bar = b"".join(b"\r%3d%%|%-20s| %d/200 [00:%02d<00:10, 9.8it/s]" % (i // 2, b"#" * (i // 10), i, i % 60)
+                   for i in range(200))
+    (tmp_path / "train.log").write_bytes(bar)
+    report = replay_path(tmp_path / "train.log", ruleset)
+    assert report.incidents == () and report.summary.lines == 1
