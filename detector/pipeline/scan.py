@@ -14,7 +14,9 @@ last-activity walk visits; it is done once per file (:attr:`FileScan.activity`).
 from __future__ import annotations
 
 import itertools
+import os
 import re
+import stat
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import BinaryIO
@@ -218,7 +220,11 @@ def scan_file(
             # a batch script's "+ date" before anything stamped: when the job started
             scan.first_time = next((t for raw in head_lines if (t := date_output(raw)) is not None), None)
         fh.seek(0)
-        _scan_body(fh, scan, parser, rules, progress)
+        size = st.st_size if _is_file(fh) and stat.S_ISREG(st.st_mode) else None
+        _scan_body(fh, scan, parser, rules, progress, size)
+        if size is not None and _grew(fh, size):
+            scan.warnings.append(f"{f.display}: written to while read: read up to its size when opened "
+                                 f"({size:,} bytes)")
         _read_tail(fh, scan, parser, tail_bytes)
         if scan.first_time is None and scan.tail_first == 1:
             # no stamp in the first lines (a launcher's banner, NCCL's untimed INFO), but the
@@ -240,6 +246,22 @@ def scan_file(
         if scan.last_time is None or time > scan.last_time:
             scan.last_time = time
     return scan
+
+def _is_file(fh: BinaryIO) -> bool:
+    """The stream is the log file itself (not a converted or inflated copy in memory)."""
+    try:
+        fh.fileno()
+    except (OSError, ValueError):  # (io.UnsupportedOperation: a BytesIO)
+        return False
+    return True
+
+
+def _grew(fh: BinaryIO, size: int) -> bool:
+    try:
+        return os.fstat(fh.fileno()).st_size > size
+    except OSError:
+        return False
+
 
 def _first_stamp(lines: Sequence[str], parser: LineParser) -> datetime | None:
     """The time of the first stamped line of ``lines`` that is not a kernel line, else of the
@@ -286,14 +308,21 @@ def _first_dated_line(fh: BinaryIO, parser: LineParser) -> datetime | None:
 
 
 def _scan_body(fh: BinaryIO, scan: FileScan, parser: LineParser, rules: RuleSet,
-               progress: Callable[[int], None] | None) -> None:
+               progress: Callable[[int], None] | None, size: int | None = None) -> None:
+    """``size``: the file's size when it was opened - what is read (a log still written to as
+    fast as it is read would otherwise never end)."""
     read = fh.read
     carry = b""
     base_line = 1
     skipping_long = False
     bad_utf8 = False
+    left = size
     while True:
-        data = read(CHUNK)
+        if left is None:
+            data = read(CHUNK)
+        else:
+            data = read(min(CHUNK, left)) if left > 0 else b""
+            left -= len(data)
         eof = not data
         if progress is not None and data:
             progress(len(data))
