@@ -919,8 +919,20 @@ def discover(target: Path, *, follow_symlinks: bool = False, archives: bool = Tr
     never read as one (an archive's files: a repository's code packed beside the logs).
     Raises InputError when the path is missing or holds nothing to read.
     """
-    if not os.path.lexists(target):
-        raise InputError(str(target), "no such file or directory")
+    try:
+        os.lstat(target)
+    except PermissionError:
+        raise InputError(str(target), "permission denied (a folder on its path may not be entered)") from None
+    except OSError:
+        raise InputError(str(target), "no such file or directory") from None
+    if target.is_dir():
+        try:
+            with os.scandir(target):
+                pass
+        except PermissionError:
+            raise InputError(str(target), "cannot read this folder: permission denied") from None
+        except OSError:
+            pass  # (the walk says what it cannot read, and skips it)
     if _pseudo_files(target):
         raise InputError(str(target), "a kernel pseudo-filesystem (/proc, /sys), not a run's logs: its files never end "
                                       "(copy the log out first, e.g. dmesg > dmesg.txt)")

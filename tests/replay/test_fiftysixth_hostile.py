@@ -1,10 +1,18 @@
 """A hostile tester's findings: a log whose lines end in a carriage return alone (classic Mac OS,
-an old editor's copy) read as one line and "no incident"; a file of nothing but a progress bar's
-redraws is still one line, not thousands."""
+an old editor's copy) read as one line and "no incident" (a file of nothing but a progress bar's
+redraws is still one line, not thousands); a log still being written was read without end; a file
+in a folder that may not be entered was "no such file", and a folder that may not be read had "no
+log files" (its permission said at the end of a long line)."""
 
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
+import sys
 from pathlib import Path
+
+import pytest
 
 from detector.replay import replay_path
 from detector.rules.engine import RuleSet
@@ -50,3 +58,26 @@ def test_a_log_written_to_while_read_is_read_up_to_its_size_when_opened(tmp_path
     scan = scan_file(LogFile(log, "rank0.log", FileKind.RANK_LOG, rank=0), ruleset, year=None, progress=grow)
     assert appended and scan.lines == 60_000
     assert any("written to while read" in w for w in scan.warnings), scan.warnings
+
+
+@pytest.mark.skipif(shutil.which("setpriv") is None, reason="setpriv (util-linux) drops root's file capabilities")
+def test_a_folder_that_may_not_be_read_says_so(tmp_path: Path) -> None:
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    shutil.copy(WORKER, sub / "x.log")
+    sub.chmod(0)
+    try:
+        if os.geteuid() != 0 and os.access(sub, os.R_OK):
+            pytest.skip("the folder stayed readable")
+        said = []
+        for target in (sub, sub / "x.log"):
+            done = subprocess.run(["setpriv", "--inh-caps=-all", "--bounding-set=-all", sys.executable, "-m",
+                                   "detector.cli.main", "replay", str(target), "--no-progress"],
+                                  env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True,
+                                  timeout=120, check=False)
+            assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+            said.append(done.stderr.strip())
+        assert said[0].endswith("sub: cannot read this folder: permission denied"), said
+        assert said[1].endswith("x.log: permission denied (a folder on its path may not be entered)"), said
+    finally:
+        sub.chmod(0o755)
