@@ -2367,6 +2367,7 @@ def demote_recovered_flaps(findings: Sequence[Finding], ranks_until: datetime | 
 NCCL_PORT_ERROR = "nccl.ib_async_event"  # rules/nccl.yaml, its event "port error"
 NCCL_PORT_ACTIVE = "nccl.ib_port_active"
 FLAP_WENT_ON = 3  # lines of training progress after a port's flap, in its file
+FLAP_WENT_ON_UNTIMED = 6  # ... where no time tells how long before the failure it was
 
 
 def _port_came_back(d: Finding, ups: Sequence[Finding]) -> bool:
@@ -2396,7 +2397,7 @@ def demote_nccl_port_flaps(findings: Sequence[Finding], scans: Sequence[FileScan
     failing = [f.time for f in failed if f.time is not None]
     by_file = {s.file.display: s for s in scans}
 
-    def went_on(d: Finding) -> bool:
+    def went_on(d: Finding, enough: int = FLAP_WENT_ON) -> bool:
         scan = by_file.get(d.file or "")
         if scan is None or d.line is None:
             return False
@@ -2404,11 +2405,11 @@ def demote_nccl_port_flaps(findings: Sequence[Finding], scans: Sequence[FileScan
                  and f.rule not in (NCCL_PORT_ERROR, NCCL_PORT_ACTIVE)
                  and (f.role is Role.COLLATERAL or (f.role is Role.INITIATOR and f.cause is not None))]
         end = min(later) if later else scan.lines + 1
-        return progress_between(scan, d.line, end, enough=FLAP_WENT_ON) >= FLAP_WENT_ON
+        return progress_between(scan, d.line, end, enough=enough) >= enough
 
     def flapped(d: Finding) -> bool:
-        if d.time is None:  # (a log without times: nothing of the job's failed at all)
-            return _port_came_back(d, ups) and not failed and went_on(d)
+        if d.time is None:  # (a log without times: training went on after it, in its file, before any failure there)
+            return _port_came_back(d, ups) and went_on(d, FLAP_WENT_ON_UNTIMED)
         return (_port_came_back(d, ups) and not any(-FLAP_SKEW <= t - d.time <= FLAP_LEAD for t in failing)
                 and went_on(d))
 
