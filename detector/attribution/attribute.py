@@ -347,6 +347,11 @@ def _pick_primary(initiators: Sequence[Finding], group: Sequence[Finding] = ()) 
     timed = [f for f in initiators if f.time is not None]
     untimed = [f for f in initiators if f.time is None]
     if not timed:
+        if any(f.cause in DEATHS_OF_PEERS and (f.rank is not None or f.node is not None) for f in untimed):
+            # nothing timed: a located process's death explains a peer's "peer gone or network
+            # error" lines (an OOM'd rank's peers on another node report its EFA or IB transfers
+            # failing) - they do not outrank it
+            untimed = [f for f in untimed if not peer_gone(f)] or untimed
         # among the same exception on several ranks, the rank that exited first by itself (srun's
         # "task 1: Exited with exit code 1" before "task 0: Terminated"): the others were stopped
         # after it, whatever order their untimed lines came in
