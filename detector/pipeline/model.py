@@ -754,6 +754,16 @@ def _closing(f: Finding) -> bool:
 # "Job done." after whatever ran; detectron2's "Total training time", which its hooks print as the
 # trainer stops, also on an exception
 _UNSURE_END = re.compile(r"fail|error|\(or |\becho\b|\bdone\b|total training time", re.IGNORECASE)
+# (a script's "done" is no word of the training's; a rank's own "[rank0]: training done" is)
+_RANKS_OWN = re.compile(r"\s{0,4}\[rank[0-9]{1,6}\]: ?")
+
+
+def _unsure_end(line: str) -> bool:
+    m = _RANKS_OWN.match(line)
+    if m is not None:
+        line = line[m.end():]
+        return _UNSURE_END.search(line.replace("done", "")) is not None
+    return _UNSURE_END.search(line) is not None
 
 
 def demote_faults_before_completion(findings: list[Finding], scans: Sequence[FileScan]) -> list[Finding]:
@@ -766,14 +776,22 @@ def demote_faults_before_completion(findings: list[Finding], scans: Sequence[Fil
     traceback is no such end. A fault of a GPU, its memory, its links or the node's network is
     kept (the node is still suspect for the next job), and so is a straggler."""
     ends = {s.file.display: (s, line) for s in scans if s.file.kind is FileKind.RANK_LOG
-            and (line := completed_line(s)) is not None and not _UNSURE_END.search(tail_line(s, line))}
+            and (line := completed_line(s)) is not None and not _unsure_end(tail_line(s, line))}
     if not ends:
         return findings
     # (nor in a file where a process exited with an error, before or after the word: a script's
     # "Job done." echoed whatever the job did)
+    # (an exit that the ranks' training went on after for long, up to the word, was an earlier
+    # launch's: torchrun restarted the workers - its console shows them start again - or a wrapper
+    # resubmitted the step, and the run completed)
+    def restarted_after(f: Finding) -> bool:
+        scan, end = ends[f.file or ""]
+        return f.line is not None and progress_between(scan, f.line, end, enough=RESTARTED_ON) >= RESTARTED_ON
+
     failing_after = {f.file for f in findings if f.file in ends and f.line is not None and (
         (f.line > ends[f.file][1] and f.role in (Role.INITIATOR, Role.COLLATERAL))
-        or f.rule in SRUN_TASK_LINES or (f.rule == RULE_EXIT_CODE and f.field("exitcode") not in (None, "0")))}
+        or (f.rule in SRUN_TASK_LINES and not restarted_after(f))
+        or (f.rule == RULE_EXIT_CODE and f.field("exitcode") not in (None, "0") and not restarted_after(f)))}
 
     def before(f: Finding) -> bool:
         if f.file not in ends or f.file in failing_after or f.line is None:
@@ -787,6 +805,7 @@ def demote_faults_before_completion(findings: list[Finding], scans: Sequence[Fil
 
 
 WENT_ON = 3  # lines of training progress after a failure, before the word that training completed
+RESTARTED_ON = 12  # ... after a worker's exit with an error: the launcher restarted the workers
 # what stays however the run ended: a fault of the node's hardware (drained for the next job) and
 # a slow rank (a run with a straggler completes)
 _KEPT_AT_THE_END = GPU_FAULTS | {Cause.NETWORK, Cause.STRAGGLER}

@@ -116,3 +116,58 @@ def test_a_two_node_job_whose_restart_trained_on_recovered(tmp_path: Path, rules
     report = replay_path(tmp_path, ruleset)
     assert not report.incidents, [(i.cause, i.initiator.rank) for i in report.incidents]
     assert report.recovered and "nccl.watchdog_timeout" in report.recovered[0]
+
+
+def _console(restarted: bool) -> str:
+    """torchrun without --log-dir: the workers' own "[rankN]:" lines and the agent's warnings in one
+    console; a failed first attempt, then (``restarted``) the workers started again and trained to
+    their end - at torchrun's default log level no line of its own says it restarted them."""
+    head = ["W1207 16:17:58.772000 27714 torch/distributed/run.py:874] *****************************************"]
+    steps = lambda n: [f"[rank{r}]: step {s}/25 loss 0.31 step_time 306.9ms" for s in range(n) for r in range(4)]  # noqa: E731
+    fail = ["[rank2]: Traceback (most recent call last):",
+            '[rank2]:   File "/work/job.py", line 98, in <module>',
+            '[rank2]:     raise RuntimeError("transient failure on first attempt")',
+            "[rank2]: RuntimeError: transient failure on first attempt",
+            *(f"W1207 16:18:12.973000 27714 torch/distributed/elastic/multiprocessing/api.py:1028] Sending process "
+              f"{27717 + r} closing signal SIGTERM" for r in (0, 1, 3)),
+            "E1207 16:18:13.071000 27714 torch/distributed/elastic/multiprocessing/api.py:1002] failed (exitcode: 1) "
+            "local_rank: 2 (pid: 27719) of binary: /usr/bin/python3"]
+    again = [*(f"[rank{r}]: started pid={27738 + r} world=4" for r in range(4)), *steps(6),
+             *(f"[rank{r}]: training done" for r in range(4))]
+    return "\n".join(head + steps(4) + fail + (again if restarted else [])) + "\n"
+
+
+def test_a_console_whose_workers_were_restarted_and_finished_is_no_incident(tmp_path: Path, ruleset: RuleSet) -> None:
+    """(a sidecar tester: replay of such a console still named the first attempt's exception, and
+    the word that training completed was doubted for its "done")"""
+    (tmp_path / "restarted").mkdir()
+    (tmp_path / "restarted" / "console.log").write_text(_console(True))
+    assert replay_path(tmp_path / "restarted", ruleset).incidents == ()
+    (tmp_path / "failed").mkdir()
+    (tmp_path / "failed" / "console.log").write_text(_console(False))
+    report = replay_path(tmp_path / "failed", ruleset)
+    assert [(i.cause.value, i.initiator.rank) for i in report.incidents[:1]] == [("python_exception", 2)]
+
+
+def test_a_slurm_step_a_wrapper_ran_again_to_the_end_is_no_incident(tmp_path: Path, ruleset: RuleSet) -> None:
+    """(a blind generator's run: a task's CUDA OOM, srun's "task 13: Exited with exit code 1", a
+    wrapper's "resuming from latest checkpoint", hours of steps, "Training completed" - read as the
+    OOM, srun's word of the exit held against the word that training completed)"""
+    def step(n: int, hour: int) -> str:
+        return (f"[2025-07-02 {hour:02d}:35:02,100] [INFO] [train] step {n}/31948 | loss 7.61 | lr 3.00e-04 "
+                f"| 3429 tok/s/gpu")
+
+    lines = [step(11000 + 100 * i, 5 + i // 10) for i in range(10)] + [
+        "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 5; 139.72 GiB total capacity; "
+        "137.12 GiB already allocated; 307.20 MiB free)",
+        "srun: error: hgx-r41-u18: task 13: Exited with exit code 1",
+        "[wrapper] attempt 1 of 3 failed (exit 1); resuming from latest checkpoint",
+        "[2025-07-02 09:18:09,290] [INFO] [train] Resumed from /ckpt/llama-8b/step_0012000"]
+    again = [step(12500 + 500 * i, 9 + i // 3) for i in range(14)]
+    done = ["[2025-07-02 14:35:08,897] [INFO] [train] Training completed. Saving final model to /ckpt/final"]
+    (tmp_path / "ok").mkdir()
+    (tmp_path / "ok" / "slurm-5800496.out").write_text("\n".join(lines + again + done) + "\n")
+    assert replay_path(tmp_path / "ok", ruleset).incidents == ()
+    (tmp_path / "failed").mkdir()  # (the same step failing at its end: the word comes right after the exit)
+    (tmp_path / "failed" / "slurm-5800496.out").write_text("\n".join(lines[:-2] + done) + "\n")
+    assert [i.cause.value for i in replay_path(tmp_path / "failed", ruleset).incidents[:1]] == ["cuda_oom"]
