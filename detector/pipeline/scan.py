@@ -225,7 +225,7 @@ def scan_file(
         if size is not None and _grew(fh, size):
             scan.warnings.append(f"{f.display}: written to while read: read up to its size when opened "
                                  f"({size:,} bytes)")
-        _read_tail(fh, scan, parser, tail_bytes)
+        _read_tail(fh, scan, parser, tail_bytes, size)
         if scan.first_time is None and scan.tail_first == 1:
             # no stamp in the first lines (a launcher's banner, NCCL's untimed INFO), but the
             # tail holds the whole file: its first stamped line

@@ -308,9 +308,10 @@ def _tail_text_lines(data: bytes, tail_bytes: int) -> list[str]:
     return [decode_line(raw[:MAX_LINE]) for raw in raws]
 
 
-def _read_tail(fh: BinaryIO, scan: FileScan, parser: LineParser, tail_bytes: int) -> None:
+def _read_tail(fh: BinaryIO, scan: FileScan, parser: LineParser, tail_bytes: int, size: int | None = None) -> None:
+    """``size``: where the file ended when it was opened (what its body was read up to), else its size now."""
     try:
-        size = stream_size(fh)
+        size = stream_size(fh) if size is None else size
         data = _tail_bytes(fh, tail_bytes, size)
     except OSError as exc:
         scan.warnings.append(f"{parser.f.display}: cannot read its end ({exc.strerror or exc})")

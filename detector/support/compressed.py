@@ -30,7 +30,7 @@ from detector.support.exports import (
     looks_like_jsonl_export,
     looks_like_yaml_export,
 )
-from detector.support.text import PROGRESS_REDRAW, strip_ansi
+from detector.support.text import strip_ansi
 
 MAX_INFLATED = 512 << 20  # bytes of a compressed log read, inflated
 NOTEBOOK_MAX = 64 << 20  # a Jupyter notebook larger than this is not parsed (its JSON is read whole)
@@ -384,9 +384,12 @@ def open_log(path: Path | str, compressed: bool) -> tuple[BinaryIO, os.stat_resu
                         fh.close()
                         return io.BytesIO(plain), st, _margin_said(form[0])
                     if _carriage_returns_only(head):
-                        lines = fh.read().replace(b"\r", b"\n")
-                        fh.close()
-                        return io.BytesIO(lines), st, "lines ended by carriage returns alone (classic Mac), read as lines"
+                        whole = fh.read()
+                        if b"\n" not in whole:  # (decided on the whole file: a line feed anywhere, and it is no such file)
+                            fh.close()
+                            return (io.BytesIO(whole.replace(b"\r", b"\n")), st,
+                                    "lines ended by carriage returns alone (classic Mac), read as lines")
+                        fh.seek(0)
                 return fh, st, None
             data = fh.read(MAX_INFLATED)
             note = (f"only its first {MAX_INFLATED >> 20} MiB read ({_WIDE_NAME.get(wide or '', 'its encoding')} is converted in memory)"
@@ -426,7 +429,12 @@ def _carriage_returns_only(head: bytes) -> bool:
     if b"\n" in head or head.count(b"\r") < 3:
         return False
     pieces = [p for p in head.decode("utf-8", "replace").split("\r") if p.strip()]
-    return len(pieces) >= 3 and sum(1 for p in pieces if PROGRESS_REDRAW.search(p)) < len(pieces) / 2
+    return len(pieces) >= 3 and sum(1 for p in pieces if _BAR.search(p)) < len(pieces) / 2
+
+
+# a bar's redraw: tqdm's percentage and bar or its elapsed-and-left times, Keras's "12/1875 [==>...]"
+# (a rate alone, "1.42s/it", is in ordinary step lines too)
+_BAR = re.compile(r"\d%\||\[\d{1,3}:\d\d<|\d+/\d+ \[[=>.]*\]")
 
 
 HTML_PASTE_BYTES = 8 << 20  # a copy of a rendered page is a paste, not a large log

@@ -34,7 +34,7 @@ def decode_line(raw: bytes) -> str:
 
 # a progress bar's redraw (tqdm's "50%|#####     | 50/100 [00:05<00:05, 9.8it/s]", rich's and
 # Lightning's bars): its percentage and bar, or its rate or its elapsed-and-left times
-_PROGRESS = PROGRESS_REDRAW = re.compile(r"\d%\||[0-9?](?:it/s|s/it)\b|\[\d{1,3}:\d\d<")
+_PROGRESS = re.compile(r"\d%\||[0-9?](?:it/s|s/it)\b|\[\d{1,3}:\d\d<")
 
 
 def plain_text(text: str) -> bool:

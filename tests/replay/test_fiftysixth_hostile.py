@@ -31,6 +31,20 @@ def test_lines_ended_by_carriage_returns_alone_are_lines(tmp_path: Path, ruleset
     assert any("carriage returns alone" in w for w in report.warnings), report.warnings
 
 
+def test_a_file_whose_line_feeds_come_later_is_left_as_it_is(tmp_path: Path, ruleset: RuleSet) -> None:
+    """(a reviewer: 32 KiB of Keras's bar redraws before an ordinary log read every redraw as a
+    line, the OOM 1,900 lines off; and step lines with a rate, "1.42s/it", were taken for a bar)"""
+    keras = b"".join(b"\r  %4d/1875 [==>...........................] - ETA: 8s - loss: 0.4121" % i for i in range(600))
+    (tmp_path / "worker-3.log").write_bytes(keras + b"\n" + WORKER.read_bytes())
+    report = replay_path(tmp_path / "worker-3.log", ruleset)
+    assert report.summary.lines == WORKER.read_bytes().count(b"\n") + 1
+    assert not any("carriage returns alone" in w for w in report.warnings), report.warnings
+    rated = b"".join(b"2026-11-03 09:00:%02d [rank3]: step %d | loss 2.31 | 1.42s/it\r" % (i % 60, i) for i in range(50))
+    (tmp_path / "rated.log").write_bytes(rated + WORKER.read_bytes().replace(b"\n", b"\r"))
+    rated_report = replay_path(tmp_path / "rated.log", ruleset)
+    assert [i.cause.value for i in rated_report.incidents] == ["cuda_oom"]
+
+
 def test_a_progress_bar_alone_stays_one_line(tmp_path: Path, ruleset: RuleSet) -> None:
     bar = b"".join(b"\r%3d%%|%-20s| %d/200 [00:%02d<00:10, 9.8it/s]" % (i // 2, b"#" * (i // 10), i, i % 60)
                    for i in range(200))
@@ -52,11 +66,12 @@ def test_a_log_written_to_while_read_is_read_up_to_its_size_when_opened(tmp_path
     def grow(_n: int) -> None:
         if len(appended) < 40:  # (bounded: the old reader would read all of it and end)
             with open(log, "ab") as fh:
-                fh.write(line * 20_000)
+                fh.write(b"[rank0]: appended after the read began\n" * 20_000)
             appended.append(1)
 
     scan = scan_file(LogFile(log, "rank0.log", FileKind.RANK_LOG, rank=0), ruleset, year=None, progress=grow)
     assert appended and scan.lines == 60_000
+    assert scan.tail_lines and "appended" not in scan.tail_lines[-1]  # (its end then, not now)
     assert any("written to while read" in w for w in scan.warnings), scan.warnings
 
 
