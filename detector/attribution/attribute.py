@@ -351,7 +351,14 @@ def _pick_primary(initiators: Sequence[Finding], group: Sequence[Finding] = ()) 
             # nothing timed: a located process's death explains a peer's "peer gone or network
             # error" lines (an OOM'd rank's peers on another node report its EFA or IB transfers
             # failing) - they do not outrank it
-            untimed = [f for f in untimed if not peer_gone(f)] or untimed
+            # - not one its own file printed before any death there (its order is exact)
+            deaths = [f for f in untimed if f.cause in DEATHS_OF_PEERS and (f.rank is not None or f.node is not None)]
+
+            def printed_first(f: Finding) -> bool:
+                own = [d.line for d in deaths if d.file == f.file and d.line is not None]
+                return bool(own) and f.line is not None and f.line < min(own)
+
+            untimed = [f for f in untimed if not peer_gone(f) or printed_first(f)] or untimed
         # among the same exception on several ranks, the rank that exited first by itself (srun's
         # "task 1: Exited with exit code 1" before "task 0: Terminated"): the others were stopped
         # after it, whatever order their untimed lines came in

@@ -80,6 +80,7 @@ from detector.pipeline.index import LiveFacts, RunIndex, apply_live, build_index
 from detector.pipeline.relaunch import demote_earlier_launches
 from detector.pipeline.tail import (
     completed_line,
+    is_progress,
     last_activity,
     last_progress_line,
     progress_between,
@@ -755,7 +756,7 @@ def _closing(f: Finding) -> bool:
 # trainer stops, also on an exception
 _UNSURE_END = re.compile(r"fail|error|\(or |\becho\b|\bdone\b|total training time", re.IGNORECASE)
 # (a script's "done" is no word of the training's; a rank's own "[rank0]: training done" is)
-_RANKS_OWN = re.compile(r"\s{0,4}\[rank[0-9]{1,6}\]: ?")
+_RANKS_OWN = re.compile(r"\s{0,4}\[rank([0-9]{1,6})\]: ?")
 
 
 def _unsure_end(line: str) -> bool:
@@ -784,9 +785,37 @@ def demote_faults_before_completion(findings: list[Finding], scans: Sequence[Fil
     # (an exit that the ranks' training went on after for long, up to the word, was an earlier
     # launch's: torchrun restarted the workers - its console shows them start again - or a wrapper
     # resubmitted the step, and the run completed)
+    # - and a word that it resumed or restarted came between, or the exited rank's own lines did (a
+    # concurrent step that trained on to its end while the other failed is no restart); each file's
+    # lines read once
+    marks: dict[str, tuple[int, list[int], dict[str, list[int]]]] = {}
+
+    def marks_of(file: str) -> tuple[int, list[int], dict[str, list[int]]]:
+        if file not in marks:
+            scan, end = ends[file]
+            tail = tail_of(scan)
+            lines = range(scan.tail_first, min(end, scan.tail_first + len(tail)))
+            progress = [n for n in lines if is_progress(tail[n - scan.tail_first])]
+            # (the line after which RESTARTED_ON lines of progress come before the word)
+            bound = progress[-RESTARTED_ON] if len(progress) >= RESTARTED_ON else -1
+            resumed = [n for n in lines if _RESUMES.search(tail[n - scan.tail_first])]
+            own: dict[str, list[int]] = defaultdict(list)
+            for n in lines:
+                m = _RANKS_OWN.match(tail[n - scan.tail_first])
+                if m is not None:
+                    own[m.group(1)].append(n)
+            marks[file] = (bound, resumed, own)
+        return marks[file]
+
     def restarted_after(f: Finding) -> bool:
-        scan, end = ends[f.file or ""]
-        return f.line is not None and progress_between(scan, f.line, end, enough=RESTARTED_ON) >= RESTARTED_ON
+        if f.line is None:
+            return False
+        bound, resumed, own = marks_of(f.file or "")
+        if f.line >= bound:
+            return False
+        later = bisect.bisect_right(resumed, f.line) < len(resumed)
+        mine = own.get(str(f.rank), []) if f.rank is not None else []
+        return later or bisect.bisect_right(mine, f.line) < len(mine)
 
     failing_after = {f.file for f in findings if f.file in ends and f.line is not None and (
         (f.line > ends[f.file][1] and f.role in (Role.INITIATOR, Role.COLLATERAL))

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from detector.rules.engine import RuleSet
 from detector.types import Cause
 from tests.support.replaying import incidents_of
@@ -78,3 +80,23 @@ def test_a_node_whose_ranks_only_lost_their_peer_names_none_of_them(ruleset: Rul
     assert report.incidents, "the job failed"
     first = report.incidents[0]
     assert first.initiator.rank is None and first.confidence < 0.6, (first.initiator, first.confidence)
+
+
+@pytest.mark.parametrize(("case", "cause", "rank"), [
+    # two concurrent steps of a sweep: one's OOM and srun's exit, the other trained on to its end -
+    # no restart between (no word of one, no line of the exited rank after it)
+    ("sweep", Cause.CUDA_OOM, 0),
+    # an InfiniBand error its own file printed before the exception of another rank there
+    ("pp1_4", Cause.NETWORK, 1),
+    # a cluster's events list a spot interruption of a node the job never ran on
+    ("spot3", Cause.CUDA_OOM, 0),
+    # a port's flap, one step of eight ranks (eight lines), then the network error of a rank
+    ("flap8b", Cause.NETWORK, None),
+])
+def test_what_reviewers_found_the_changes_misread(ruleset: RuleSet, case: str, cause: Cause, rank: int | None) -> None:
+    from detector.replay import replay_path
+
+    report = replay_path(DATA / case, ruleset)
+    assert report.incidents and report.incidents[0].cause is cause, [(i.cause, i.initiator) for i in report.incidents]
+    if rank is not None:
+        assert report.incidents[0].initiator.rank == rank
