@@ -32,6 +32,18 @@ def not_negative(text: str) -> float:
     return value
 
 
+def between(low: float, high: float) -> Callable[[str], float]:
+    """A number from ``low`` to ``high``, the bounds a config file's value of the setting has."""
+    def check(text: str) -> float:
+        value = finite(text)
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be from {low:g} to {high:g}, not {text!r}")
+        return value
+
+    check.__name__ = "number"
+    return check
+
+
 def seconds_up_to(limit: float, *, above_zero: bool = False) -> Callable[[str], float]:
     """A duration of 0 (or, ``above_zero``, more) up to ``limit`` seconds: the bounds a config
     file's value of the same setting has (``--settle 1e308`` was taken, and nothing was reported)."""

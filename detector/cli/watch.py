@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import FrameType
 
-from detector.cli.argtypes import positive, seconds_up_to
+from detector.cli.argtypes import between, seconds_up_to
 from detector.errors import ConfigError, RankdoctorError
 from detector.sidecar.config import (
     SidecarConfig,
@@ -62,9 +62,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--rules", type=Path, action="append", default=[], metavar="PATH",
                    help="extra rule file or directory over the shipped rules (repeatable; default: the "
                         "config file's, else those in $RANKDOCTOR_RULES, separated by ':')")
-    p.add_argument("--hang-k", type=positive, metavar="K", help="hang after K x the median step time (default 5)")
-    p.add_argument("--hang-floor", type=seconds_up_to(86400.0, above_zero=True), metavar="SECONDS",
-                   help="... and at least this long (default 30; at most 86400)")
+    p.add_argument("--hang-k", type=between(0.1, 1000.0), metavar="K",
+                   help="hang after K x the median step time (default 5; 0.1 to 1000)")
+    p.add_argument("--hang-floor", type=between(0.1, 86400.0), metavar="SECONDS",
+                   help="... and at least this long (default 30; 0.1 to 86400)")
     p.add_argument("--settle", type=seconds_up_to(60.0), metavar="SECONDS",
                    help="settle window after initiator evidence (0.5; at most 60)")
     p.add_argument("--history", type=seconds_up_to(365 * 86400.0), metavar="SECONDS",

@@ -32,7 +32,7 @@ from detector.pipeline.index import LiveFacts, RunIndex, resolve_rank
 from detector.pipeline.model import Activity, build_index_for, rank_infos, run_findings
 from detector.rules.engine import RuleSet
 from detector.sidecar.config import HangConfig
-from detector.sidecar.gate import IncidentGate
+from detector.sidecar.gate import IncidentGate, evidence_key
 from detector.sidecar.lines import LineProcessor, LiveFile
 from detector.sidecar.model import (
     Chunk,
@@ -247,7 +247,8 @@ class LiveEngine:
         self._samples.setdefault(sample.rank, deque(maxlen=STRAGGLER_SAMPLES)).append(sample)
         if self._tracker is not None:
             self._tracker.observe(sample)
-        self.gate.progress(sample.rank, attempt, sample.time, max(1, len(self._progress)), launch_started=launch_started)
+        self.gate.progress(sample.rank, attempt, sample.time, max(1, len(self._progress)), launch_started=launch_started,
+                           file=sample.file)
 
     def on_findings(self, findings: Sequence[Finding]) -> None:
         self._live.extend(findings)
@@ -324,7 +325,11 @@ class LiveEngine:
             self.gate.consume(due)  # the ranks ended together and no line says why: the job ended
             return []
         idx = self.index()
-        facts = RunFacts(tuple(self._findings), self.rank_infos(), idx.world_size, None)
+        findings = self._findings
+        if self.gate.caught:  # (exceptions the job went on after, seen before: context)
+            findings = [dataclasses.replace(f, role=Role.CONTEXT, cause=None) if evidence_key(f) in self.gate.caught
+                        else f for f in findings]
+        facts = RunFacts(tuple(findings), self.rank_infos(), idx.world_size, None)
         try:
             incidents = attribute(facts)
         except Exception:
@@ -333,10 +338,11 @@ class LiveEngine:
         held = self.gate.held_until(incidents)
         if held is not None:
             if self.gate.went_on(incidents):
-                self.gate.consume(due)  # caught and logged: the job trained on
+                self.gate.drop_caught(incidents, due)  # caught and logged: the job trained on
+                self._dirty = True  # (what else was due is attributed again, without them)
                 return []
             if now < held:
-                self.gate.hold(held)  # (an exception the job may have caught: does it go on?)
+                self.gate.hold(held, incidents)  # (an exception the job may have caught: does it go on?)
                 return []
         return self.gate.select(incidents, due, now)
 

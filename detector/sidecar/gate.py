@@ -78,6 +78,11 @@ WENT_ON_STEPS = 2
 _SURVIVABLE = frozenset({Cause.PYTHON_EXCEPTION, Cause.CUDA_OOM})
 
 
+def _survivable(incidents: Sequence[Incident]) -> list[Finding]:
+    """The incidents' initiator-grade evidence of a cause a job can live through."""
+    return [f for i in incidents for f in i.evidence if f.role is Role.INITIATOR and f.cause in _SURVIVABLE]
+
+
 def _confirmed(incident: Incident) -> bool:
     """Whether something besides the exception itself says the failure ended anything: a peer's
     error, a process's exit, the launcher's failure, or a cause no process lives through."""
@@ -112,6 +117,8 @@ class IncidentGate:
         self._stragglers_said: set[tuple[int | None, str | None]] = set()
         self._hold_until: float | None = None
         self._held_steps: dict[int, int] | None = None  # step lines per rank since the hold began
+        self._held_in: set[tuple[str | None, int | None]] = set()  # in these files (and attempts)
+        self.caught: set[str] = set()  # exceptions the job went on after: context from now on
 
     def history_from(self, start: float) -> None:
         """A watch begun with no episode of its own: evidence whose own time is before ``start``
@@ -143,23 +150,37 @@ class IncidentGate:
         """Whether evidence was seen that is not attributed yet (settling, waiting or held)."""
         return bool(self._first_seen)
 
-    def hold(self, until: float) -> None:
+    def hold(self, until: float, incidents: Sequence[Incident] = ()) -> None:
         """Attribute the active evidence again no sooner than ``until`` (or when new evidence
-        comes): what it said now is not yet to be reported."""
+        comes): what it said now is not yet to be reported. From now on the steps logged in the
+        files of ``incidents``' exceptions (and their attempts) are counted (:meth:`went_on`)."""
         self._hold_until = until
         if self._held_steps is None:
             self._held_steps = {}
+            self._held_in = {(f.file, f.attempt) for f in _survivable(incidents) if f.file is not None}
 
     def went_on(self, incidents: Sequence[Incident]) -> bool:
-        """Whether the job trained on while ``incidents`` were held: the exception's rank logged
-        :data:`WENT_ON_STEPS` steps since, or (its rank unknown) some rank one more - a rank whose
-        peer raised gets a step or so out before it blocks in the next collective."""
+        """Whether the job trained on while ``incidents`` were held: each rank that raised logged
+        :data:`WENT_ON_STEPS` steps since, in the file (and attempt) of its exception, or (a rank
+        unknown) some rank one more there - a rank whose peer raised gets a step or so out before
+        it blocks in the next collective. Steps elsewhere (another file read late, the next
+        attempt's) say nothing of it."""
         if not self._held_steps:
             return False
-        ranks = {i.initiator.rank for i in incidents}
-        if None in ranks:
-            return max(self._held_steps.values()) > WENT_ON_STEPS
+        ranks = {i.initiator.rank for i in incidents} | {f.rank for f in _survivable(incidents)}
+        if None in ranks and max(self._held_steps.values()) <= WENT_ON_STEPS:
+            return False
         return all(self._held_steps.get(r, 0) >= WENT_ON_STEPS for r in ranks if r is not None)
+
+    def drop_caught(self, incidents: Sequence[Incident], due: Due) -> None:
+        """``incidents`` were caught (:meth:`went_on`): their exceptions are context from now on
+        and consumed; the rest of the active evidence (another rank's failure, told at the same
+        time) is attributed again."""
+        ranks = {i.initiator.rank for i in incidents} | {f.rank for f in _survivable(incidents)}
+        mine = {evidence_key(f) for i in incidents for f in i.evidence
+                if f.rank in ranks and (f.role is not Role.INITIATOR or f.cause in _SURVIVABLE)}
+        self.caught |= {evidence_key(f) for f in _survivable(incidents)}
+        self.consume(Due(frozenset(k for k in due.keys if k in mine or k in self.caught), due.exits_only))
 
     def deadline(self) -> float | None:
         by_kind: dict[Kind, float] = {}
@@ -292,7 +313,7 @@ class IncidentGate:
     # --- episodes ---
 
     def progress(self, rank: int, attempt: int | None, time: float, n_ranks: int, *,
-                 launch_started: float | None = None) -> None:
+                 launch_started: float | None = None, file: str | None = None) -> None:
         """A step line: closes the open episode when training clearly goes on. ``launch_started``:
         when the torchrun launch the line is from began (its run folder's time when the sidecar
         first saw it); a launch begun after the last open incident was reported is a new launch of
@@ -300,7 +321,8 @@ class IncidentGate:
         training is a new episode at once (not another node's launch of the same job, begun with
         it, whose files a shared file system shows late; nor, after the sidecar restarts, the
         launch that failed)."""
-        if self._held_steps is not None:
+        if self._held_steps is not None and any(file == f and (a is None or attempt is None or a == attempt)
+                                                for f, a in self._held_in):
             self._held_steps[rank] = self._held_steps.get(rank, 0) + 1
         if not self._open:
             return

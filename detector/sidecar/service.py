@@ -378,18 +378,20 @@ class Sidecar:
         now = self.outside.clock.time()
         # what is still settling or held is attributed now, not lost with the process (a pod torn
         # down just after its trainer died): its windows are cut short
+        flushed_all = True
         for _ in range(FLUSH_TICKS):
             deadline = self.engine.next_deadline()
             try:
                 flushed = self.engine.tick(now if deadline is None else max(now, deadline))
             except Exception as exc:  # (as _tick: a bug must not stop the shutdown)
                 self.warn(f"attribution failed: {type(exc).__name__}: {exc}")
+                flushed_all = False
                 break
             for incident in flushed:
                 self.incidents.append(self.sink.emit(incident, now, self.gate.replaced_by(incident.id)))
             if deadline is None:
                 break
-        if self.logs is not None:
+        if self.logs is not None and flushed_all:  # (else the evidence is read again at the next start)
             self.logs.save(now)
         self.metrics.close()
         if self._remediation_closer is not None:

@@ -26,13 +26,14 @@ def _cli(*argv: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.mark.parametrize(("argv", "says"), [
-    (("watch", "--logs", RUN, "--hang-k", "0"), "argument --hang-k: must be above 0"),
+    (("watch", "--logs", RUN, "--hang-k", "0"), "argument --hang-k: must be from 0.1 to 1000"),
+    (("watch", "--logs", RUN, "--hang-k", "1e308"), "argument --hang-k: must be from 0.1 to 1000"),
     (("watch", "--logs", RUN, "--hang-k", "nan"), "argument --hang-k: must be a finite number"),
-    (("watch", "--logs", RUN, "--hang-floor", "-1"), "argument --hang-floor: must be above 0"),
+    (("watch", "--logs", RUN, "--hang-floor", "-1"), "argument --hang-floor: must be from 0.1 to 86400"),
     (("watch", "--logs", RUN, "--settle", "inf"), "argument --settle: must be a finite number"),
     # (a config file's bounds: "--settle 1e308" was taken, and the watch never reported)
     (("watch", "--logs", RUN, "--settle", "1e308"), "argument --settle: must be at most 60 seconds"),
-    (("watch", "--logs", RUN, "--hang-floor", "1e20"), "argument --hang-floor: must be at most 86400 seconds"),
+    (("watch", "--logs", RUN, "--hang-floor", "1e20"), "argument --hang-floor: must be from 0.1 to 86400"),
     (("watch", "--logs", RUN, "--history", "1e20"), "argument --history: must be at most 31536000 seconds"),
     (("snapshot", "--pid", "1", "--timeout", "nan"), "argument --timeout: must be a finite number"),
     (("snapshot", "--pid", "-5"), "argument --pid: a process id is above 0"),

@@ -739,3 +739,22 @@ def test_a_log_written_faster_than_it_is_read_is_said_once(tmp_path: Path, monke
         follower.close()
     behind = [s for s in said if "MiB behind the end of the file" in s]
     assert len(behind) == 1 and "rank0.log" in behind[0]
+
+
+def test_a_caught_exception_does_not_take_another_ranks_failure_with_it(ruleset: RuleSet) -> None:
+    """(a reviewer: rank 1's OOM its batch-size probe caught, with steps after it, and rank 5's fatal
+    exception on another node told at the same time - the drop of the first consumed both)"""
+    eng = engine(ruleset)
+    f1 = LogFile(Path("/l/rank1.log"), "/l/rank1.log", FileKind.RANK_LOG, rank=1, node="n1")
+    f5 = LogFile(Path("/l/rank5.log"), "/l/rank5.log", FileKind.RANK_LOG, rank=5, node="n2")
+    eng.dispatch(Chunk(f1, b"step 5 | loss 1.0 | step_ms 5\ntorch.OutOfMemoryError: CUDA out of memory. Tried to "
+                           b"allocate 2.00 GiB. GPU 0 has a total capacity of 79.10 GiB of which 1.2 GiB is free.\n",
+                       1, NOW))
+    eng.dispatch(Chunk(f5, b"step 5 | loss 1.0 | step_ms 5\nTraceback (most recent call last):\n    main()\n"
+                           b"RuntimeError: injected fault: bad batch at step 6\n", 1, NOW + 0.2))
+    seen = eng.tick(NOW + 0.1) + eng.tick(NOW + 0.3) + eng.tick(NOW + 0.8)
+    eng.dispatch(Chunk(f1, b"step 6 | loss 1.0 | step_ms 5\n", 3, NOW + 1.5))
+    eng.dispatch(Chunk(f1, b"step 7 | loss 1.0 | step_ms 5\n", 4, NOW + 2.5))
+    for t in (1.6, 2.6, 6.0, 10.0, 60.0):
+        seen += eng.tick(NOW + t)
+    assert [(i.cause, i.initiator.rank) for i in seen] == [(Cause.PYTHON_EXCEPTION, 5)]
