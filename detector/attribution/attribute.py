@@ -358,7 +358,16 @@ def _pick_primary(initiators: Sequence[Finding], group: Sequence[Finding] = ()) 
                 own = [d.line for d in deaths if d.file == f.file and d.line is not None]
                 return bool(own) and f.line is not None and f.line < min(own)
 
-            untimed = [f for f in untimed if not peer_gone(f) or printed_first(f)] or untimed
+            # - nor one whose named peer is known to be none of the dead processes' hosts (their
+            # names are addresses, an EC2 name is one): towards another host, it stays the network's
+            dead_at = {host_key(d.node) for d in deaths if d.node}
+
+            def elsewhere(f: Finding) -> bool:
+                peer = _peer_host(f)
+                return (peer is not None and is_address(peer) and bool(dead_at)
+                        and all(is_address(h) for h in dead_at) and peer not in dead_at)
+
+            untimed = [f for f in untimed if not peer_gone(f) or printed_first(f) or elsewhere(f)] or untimed
         # among the same exception on several ranks, the rank that exited first by itself (srun's
         # "task 1: Exited with exit code 1" before "task 0: Terminated"): the others were stopped
         # after it, whatever order their untimed lines came in
