@@ -238,9 +238,15 @@ class Report:
     recovered: tuple[str, ...] = ()
 
 
+def tells_a_lost_peer(f: Finding) -> bool:
+    """The finding's rule is one of a peer or connection lost (:data:`PEER_GONE_HINTS`), whatever
+    its cause (a gloo "Connection closed by peer" is collateral, no network fault)."""
+    return any(h in f.rule for h in PEER_GONE_HINTS)
+
+
 def peer_gone(f: Finding) -> bool:
     """A network finding that a peer's going away explains as well (:data:`PEER_GONE_HINTS`)."""
-    return f.cause is Cause.NETWORK and any(h in f.rule for h in PEER_GONE_HINTS)
+    return f.cause is Cause.NETWORK and tells_a_lost_peer(f)
 
 
 def amd_gpu_evidence(f: Finding) -> bool:

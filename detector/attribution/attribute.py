@@ -347,13 +347,12 @@ def _pick_primary(initiators: Sequence[Finding], group: Sequence[Finding] = ()) 
     timed = [f for f in initiators if f.time is not None]
     untimed = [f for f in initiators if f.time is None]
     if not timed:
-        if any(f.cause in DEATHS_OF_PEERS and (f.rank is not None or f.node is not None) for f in untimed):
+        deaths = [f for f in untimed if f.cause in DEATHS_OF_PEERS and (f.rank is not None or f.node is not None)]
+        if deaths:
             # nothing timed: a located process's death explains a peer's "peer gone or network
             # error" lines (an OOM'd rank's peers on another node report its EFA or IB transfers
             # failing) - they do not outrank it
             # - not one its own file printed before any death there (its order is exact)
-            deaths = [f for f in untimed if f.cause in DEATHS_OF_PEERS and (f.rank is not None or f.node is not None)]
-
             def printed_first(f: Finding) -> bool:
                 own = [d.line for d in deaths if d.file == f.file and d.line is not None]
                 return bool(own) and f.line is not None and f.line < min(own)

@@ -23,7 +23,6 @@ from detector.attribution.incident import (
 from detector.support.hosts import host_key, names_a_host, same_host
 from detector.support.numbers import field_float, small_int
 from detector.types import (
-    PEER_GONE_HINTS,
     RULE_DATA_PREP,
     RULE_EXIT_CODE,
     RULE_HOROVOD_STALL,
@@ -47,6 +46,7 @@ from detector.types import (
     Role,
     RunFacts,
     Severity,
+    tells_a_lost_peer,
 )
 
 # ProcessGroupNCCL's "[Rank 15]" (torch < 2.2) and the default group's "[PG 0 Rank 2]" / "[PG ID 0 PG
@@ -1072,8 +1072,7 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
         # nothing else points anywhere and no collective timed out (in a hang, the worker that
         # ends first is a waiter whose watchdog fired first, not the one that stopped)
         spared = _spared_by_teardown(collateral, facts)
-        if spared is not None and any(f.rank == spared and any(h in f.rule for h in PEER_GONE_HINTS)
-                                      for f in collateral):
+        if spared is not None and any(f.rank == spared and tells_a_lost_peer(f) for f in collateral):
             # it ended first because its connection to a peer closed under it ("Connection closed
             # by peer"): the peer - on another node, where these logs do not reach - ended before it
             spared = None

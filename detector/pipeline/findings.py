@@ -42,7 +42,6 @@ from detector.support.hosts import host_key, is_address, names_a_host, placehold
 from detector.support.numbers import field_float, small_int
 from detector.types import (
     GPU_FAULTS,
-    PEER_GONE_HINTS,
     RULE_EXIT_CODE,
     RULE_MEGATRON_STRAGGLER,
     RULE_NCCL_TEARDOWN,
@@ -55,6 +54,7 @@ from detector.types import (
     Role,
     Severity,
     StreamKind,
+    tells_a_lost_peer,
 )
 
 
@@ -2408,18 +2408,18 @@ def demote_nccl_port_flaps(findings: Sequence[Finding], scans: Sequence[FileScan
         end = min(later) if later else scan.lines + 1
         return progress_between(scan, d.line, end, enough=enough) >= enough
 
-    def _network_next(d: Finding) -> bool:
+    def network_next(d: Finding) -> bool:
         later = [f for f in failed if f.file == d.file and f.line is not None and d.line is not None and f.line > d.line
                  and f.rule != NCCL_PORT_ACTIVE]
         first = min(later, key=lambda f: f.line or 0, default=None)
-        return first is not None and (first.cause is Cause.NETWORK or any(h in first.rule for h in PEER_GONE_HINTS)
+        return first is not None and (first.cause is Cause.NETWORK or tells_a_lost_peer(first)
                                       or "network error" in first.text)
 
     def flapped(d: Finding) -> bool:
         if d.time is None:
             # (a log without times: training went on after it, in its file, before any failure
             # there - not a failure of the network, which may be the flap's own)
-            return _port_came_back(d, ups) and went_on(d, FLAP_WENT_ON_UNTIMED) and not _network_next(d)
+            return _port_came_back(d, ups) and went_on(d, FLAP_WENT_ON_UNTIMED) and not network_next(d)
         return (_port_came_back(d, ups) and not any(-FLAP_SKEW <= t - d.time <= FLAP_LEAD for t in failing)
                 and went_on(d))
 

@@ -91,6 +91,7 @@ from detector.pipeline.tail import (
     tail_of,
 )
 from detector.rules.engine import RuleSet
+from detector.sources.prefixes import Prefixed, PrefixStyle, strip_prefix
 from detector.sources.runs import FileKind, LogFile
 from detector.sources.timestamps import date_output, nccl_header
 from detector.support.hosts import expand_hostlist
@@ -755,15 +756,20 @@ def _closing(f: Finding) -> bool:
 # "Job done." after whatever ran; detectron2's "Total training time", which its hooks print as the
 # trainer stops, also on an exception
 _UNSURE_END = re.compile(r"fail|error|\(or |\becho\b|\bdone\b|total training time", re.IGNORECASE)
-# (a script's "done" is no word of the training's; a rank's own "[rank0]: training done" is)
-_RANKS_OWN = re.compile(r"\s{0,4}\[rank([0-9]{1,6})\]: ?")
+_DONE = re.compile(r"\bdone\b", re.IGNORECASE)
 
 
-def _unsure_end(line: str) -> bool:
-    m = _RANKS_OWN.match(line)
-    if m is not None:
-        line = line[m.end():]
-        return _UNSURE_END.search(line.replace("done", "")) is not None
+def _own(scan: FileScan, line: str) -> Prefixed:
+    """``line`` of ``scan``'s file read for the rank whose line it is, in its file's prefix style."""
+    return strip_prefix(line, scan.parser.style if scan.parser is not None else PrefixStyle.BRACKETS)
+
+
+def _unsure_end(scan: FileScan, line: str) -> bool:
+    """Whether a file's word that training completed may be a script's echo: its doubtful words;
+    a rank's own ("[rank0]: training done", behind torchrun's or srun's prefixes too) may say "done"."""
+    pre = _own(scan, line)
+    if pre.rank is not None or pre.local_rank is not None:
+        return _UNSURE_END.search(_DONE.sub("", pre.message)) is not None
     return _UNSURE_END.search(line) is not None
 
 
@@ -777,7 +783,7 @@ def demote_faults_before_completion(findings: list[Finding], scans: Sequence[Fil
     traceback is no such end. A fault of a GPU, its memory, its links or the node's network is
     kept (the node is still suspect for the next job), and so is a straggler."""
     ends = {s.file.display: (s, line) for s in scans if s.file.kind is FileKind.RANK_LOG
-            and (line := completed_line(s)) is not None and not _unsure_end(tail_line(s, line))}
+            and (line := completed_line(s)) is not None and not _unsure_end(s, tail_line(s, line))}
     if not ends:
         return findings
     # (nor in a file where a process exited with an error, before or after the word: a script's
@@ -788,9 +794,9 @@ def demote_faults_before_completion(findings: list[Finding], scans: Sequence[Fil
     # - and a word that it resumed or restarted came between, or the exited rank's own lines did (a
     # concurrent step that trained on to its end while the other failed is no restart); each file's
     # lines read once
-    marks: dict[str, tuple[int, list[int], dict[str, list[int]]]] = {}
+    marks: dict[str, tuple[int, list[int], dict[int, list[int]]]] = {}
 
-    def marks_of(file: str) -> tuple[int, list[int], dict[str, list[int]]]:
+    def marks_of(file: str) -> tuple[int, list[int], dict[int, list[int]]]:
         if file not in marks:
             scan, end = ends[file]
             tail = tail_of(scan)
@@ -799,11 +805,11 @@ def demote_faults_before_completion(findings: list[Finding], scans: Sequence[Fil
             # (the line after which RESTARTED_ON lines of progress come before the word)
             bound = progress[-RESTARTED_ON] if len(progress) >= RESTARTED_ON else -1
             resumed = [n for n in lines if _RESUMES.search(tail[n - scan.tail_first])]
-            own: dict[str, list[int]] = defaultdict(list)
+            own: dict[int, list[int]] = defaultdict(list)
             for n in lines:
-                m = _RANKS_OWN.match(tail[n - scan.tail_first])
-                if m is not None:
-                    own[m.group(1)].append(n)
+                rank = _own(scan, tail[n - scan.tail_first]).rank
+                if rank is not None:
+                    own[rank].append(n)
             marks[file] = (bound, resumed, own)
         return marks[file]
 
@@ -814,7 +820,7 @@ def demote_faults_before_completion(findings: list[Finding], scans: Sequence[Fil
         if f.line >= bound:
             return False
         later = bisect.bisect_right(resumed, f.line) < len(resumed)
-        mine = own.get(str(f.rank), []) if f.rank is not None else []
+        mine = own.get(f.rank, []) if f.rank is not None else []
         return later or bisect.bisect_right(mine, f.line) < len(mine)
 
     failing_after = {f.file for f in findings if f.file in ends and f.line is not None and (

@@ -83,6 +83,11 @@ def _survivable(incidents: Sequence[Incident]) -> list[Finding]:
     return [f for i in incidents for f in i.evidence if f.role is Role.INITIATOR and f.cause in _SURVIVABLE]
 
 
+def _raised(incidents: Sequence[Incident]) -> set[int | None]:
+    """The ranks that raised (or ran out of memory) in ``incidents`` (None: a rank unknown)."""
+    return {i.initiator.rank for i in incidents} | {f.rank for f in _survivable(incidents)}
+
+
 def _confirmed(incident: Incident) -> bool:
     """Whether something besides the exception itself says the failure ended anything: a peer's
     error, a process's exit, the launcher's failure, or a cause no process lives through."""
@@ -93,6 +98,8 @@ def _confirmed(incident: Incident) -> bool:
         if f.role is Role.INITIATOR and f.cause is not None and f.cause not in _SURVIVABLE:
             return True
     return False
+
+
 # a GPU's fault explains an open incident of its rank told this long after it was reported (the
 # driver's Xid after a hang's timeout, DCGM a scrape or two later), or before it (a stamped line)
 EXPLAINS_WITHIN_S = 300.0
@@ -167,7 +174,7 @@ class IncidentGate:
         attempt's) say nothing of it."""
         if not self._held_steps:
             return False
-        ranks = {i.initiator.rank for i in incidents} | {f.rank for f in _survivable(incidents)}
+        ranks = _raised(incidents)
         if None in ranks and max(self._held_steps.values()) <= WENT_ON_STEPS:
             return False
         return all(self._held_steps.get(r, 0) >= WENT_ON_STEPS for r in ranks if r is not None)
@@ -176,7 +183,7 @@ class IncidentGate:
         """``incidents`` were caught (:meth:`went_on`): their exceptions are context from now on
         and consumed; the rest of the active evidence (another rank's failure, told at the same
         time) is attributed again."""
-        ranks = {i.initiator.rank for i in incidents} | {f.rank for f in _survivable(incidents)}
+        ranks = _raised(incidents)
         mine = {evidence_key(f) for i in incidents for f in i.evidence
                 if f.rank in ranks and (f.role is not Role.INITIATOR or f.cause in _SURVIVABLE)}
         self.caught |= {evidence_key(f) for f in _survivable(incidents)}
