@@ -18,6 +18,7 @@ import os
 import re
 import stat
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from datetime import datetime
 from typing import BinaryIO
 
@@ -385,6 +386,64 @@ def count_newlines(buf: bytes) -> int:
     return len(buf) - len(buf.replace(b"\n", b""))
 
 
+# a traceback a logger or a collector wrote a header before each line of ("2025-03-01
+# 10:00:02,311 ERROR Traceback (most recent call last):", the same header before each frame and
+# before the exception's line): its exception's line is read without the header, as a plain
+# traceback's is (rules anchored at a message's start see it)
+_TRACEBACK_HEAD = "Traceback (most recent call last):"
+HEADED_LINES = 240  # lines from such a header to its exception's line, at most
+HEADED_OTHERS = 8  # lines of another shape (another process's) that may lie among them
+HEADER_CHARS = 200  # a header longer than this is no logger's
+# a header's digits that vary from line to line (a time's, a counter's): those after a separator;
+# a word's own digits ("rank3", "node07") are the header's
+_HEADER_DIGITS = re.compile(r"(?:(?<=[\s:.,/T-])|^)[0-9]+")
+
+
+# a header that logs the traceback at a level below an error's (Python's WARNING, INFO, DEBUG), or
+# as glog's records (PyTorch's own loggers head every line of the exceptions they catch and log:
+# "[rank4]:W0412 22:16:09.399000 91330 torch/_inductor/codecache.py:1021] [0/6] Traceback ..."):
+# an exception the program caught, not the one that ended it
+_CAUGHT_HEADER = re.compile(r"(?:^|[\s\[|:(<])(?:WARNING|WARN|INFO|DEBUG|TRACE|NOTICE)(?:$|[\s\]|:)>-])"
+                            r"|(?:^|[\s\[:\]])[IWEF][0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2}", re.IGNORECASE)
+_HEADER_RANK = re.compile(r"\[rank([0-9]{1,6})\]:")  # torchrun's prefix after a collector's stamp
+
+
+def _header_shape(header: str) -> re.Pattern[str]:
+    parts = _HEADER_DIGITS.split(header)
+    return re.compile("[0-9]+".join(re.escape(p) for p in parts))
+
+
+def headed_exception(buf: bytes, line_end: int, header: str, style: PrefixStyle) -> tuple[int, int, int, str] | None:
+    """The exception's line of a traceback whose header line (ending at ``line_end``) has
+    ``header`` before "Traceback (most recent call last):", where the lines after it carry a
+    header of the same shape (digits aside): (lines after the header's, the line's offset and end,
+    its message without the header). None where no frame and exception line follow in that shape
+    within :data:`HEADED_LINES` lines, or more than :data:`HEADED_OTHERS` lines of other shapes
+    lie among them."""
+    shape = _header_shape(header)
+    pos, after, others, frames = line_end + 1, 0, 0, 0
+    size = len(buf)
+    while after < HEADED_LINES and pos < size:
+        nl = buf.find(b"\n", pos)
+        if nl < 0:
+            nl = size
+        after += 1
+        message = strip_prefix(decode_line(buf[pos:nl]), style).message
+        lead = shape.match(message)
+        if lead is None:
+            others += 1
+            if others > HEADED_OTHERS:
+                return None
+        else:
+            body = message[lead.end():]
+            if body[:1] in (" ", "\t"):
+                frames += 1
+            elif body.strip():
+                return (after, pos, nl, body) if frames else None
+        pos = nl + 1
+    return None
+
+
 def process_buffer(buf: bytes, start: int, end: int, base_line: int, scan: FileScan, parser: LineParser, rules: RuleSet,
                    *, newlines: int | None = None) -> None:
     """Match the candidate lines of ``buf[start:end]`` and add their hits to ``scan`` (those its
@@ -406,7 +465,29 @@ def process_buffer(buf: bytes, start: int, end: int, base_line: int, scan: FileS
     summary_until = 0  # the last line of the last torchelastic summary read
     lookback_memo: dict[int, datetime | None] = {}
     untimed = None  # (whether the buffer holds no time of day at all: looked at once, when first asked)
+    # exceptions' lines read without their header (headed_exception), kept until the lines before
+    # them are read: (offset, line number, line, message, its matches)
+    headed: list[tuple[int, int, str, str, list[Verified]]] = []
+    headed_at: set[int] = set()
+
+    def add_headed(upto: int) -> None:
+        while headed and headed[0][0] < upto:
+            _, number, text, body, found = headed.pop(0)
+            if scan.cap is not None and not scan.cap.admit(display, number, None, found):
+                continue
+            lead = strip_prefix(text, style)
+            named = _HEADER_RANK.search(lead.message, 0, len(lead.message) - len(body)) if lead.rank is None else None
+            if named is not None:
+                lead = Prefixed(lead.message, int(named.group(1)), lead.local_rank, lead.host)
+            ev, stamp = parser.event_of(lead, text, number, None)
+            if stamp is not None and stamp.host:
+                scan.hosts.add(stamp.host)
+            scan.evidence_ranks.add((ev.rank, ev.local_rank))
+            scan.hits.append(Hit(replace(ev, message=body), tuple(m.result() for m in found), ()))
+
     for off, ids in rules.candidate_lines(buf, start, end):
+        if headed:
+            add_headed(off)
         if newlines is not None and off - last_off > end - off:
             line_no = base_line + newlines - count(b"\n", off, end)
         else:
@@ -435,6 +516,17 @@ def process_buffer(buf: bytes, start: int, end: int, base_line: int, scan: FileS
             summary = parse_summary(_following(buf, line_end, SUMMARY_LINES), style, parser.f.display, line_no + 1)
             scan.failures.extend(summary)
             summary_until = max((r.end for r in summary), default=line_no)  # (a line in it is not read again)
+        at = message.find(_TRACEBACK_HEAD) if "Traceback" in message else -1
+        if 0 < at <= HEADER_CHARS and message[:at].strip() and not _CAUGHT_HEADER.search(message, 0, at) and (
+                found_line := headed_exception(buf, line_end, message[:at], style)) is not None:
+            after, exc_off, exc_end, body = found_line
+            exc_text = decode_line(buf[exc_off:exc_end])
+            if exc_off not in headed_at and exc_end <= end and not rules.verify(strip_prefix(exc_text, style).message, kind, None):
+                found_rules = rules.verify(body, kind, None)
+                if found_rules:
+                    headed_at.add(exc_off)
+                    headed.append((exc_off, line_no + after, exc_text, body, found_rules))
+                    headed.sort(key=lambda h: h[0])
         if ids is not None and (line_end - off != len(raw) or not raw.endswith(message)):
             ids = None  # the prefilter saw other bytes than the message: the selector looks itself
         matches = rules.verify(message, kind, ids)
@@ -504,3 +596,5 @@ def process_buffer(buf: bytes, start: int, end: int, base_line: int, scan: FileS
             results = tuple(RuleMatch(m.rule, (*m.fields, ("line_before", before))) if m.rule.id == _TRACEBACK else m
                             for m in results)
         scan.hits.append(Hit(ev, results, context))
+    if headed:
+        add_headed(len(buf) + 1)
