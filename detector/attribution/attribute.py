@@ -65,6 +65,7 @@ from detector.types import (
     RULE_SLOWEST_STRAGGLER,
     RULE_STALL,
     RULE_STRAGGLER,
+    RULE_WEIGHT_LOADING,
     Cause,
     Finding,
     Incident,
@@ -658,6 +659,34 @@ def _oom_behind_a_kill(kill: Finding, rank: int | None, node: str | None, facts:
     return ooms if killed <= {rank} else []
 
 
+LOADING_TO_KILL = timedelta(minutes=15)  # a weight-loading bar and a SIGKILL that ended the loading
+LOADING_TO_KILL_LINES = 200  # (the same where either line has no time: lines of the same file apart)
+
+
+def _killed_loading_weights(kill: Finding, facts: RunFacts) -> Finding | None:
+    """The weight-loading bar (rules/torch.yaml: Hugging Face's "Loading checkpoint shards") a
+    rank killed by SIGKILL was drawing or had just drawn, with no training after it: the host's
+    memory peak, so the OOM killer most likely sent the SIGKILL. The bar before the kill in the
+    kill's own file (on its line, a bar the kill was printed behind, or up to
+    :data:`LOADING_TO_KILL_LINES` lines before it), or in a file of the killed rank's own; within :data:`LOADING_TO_KILL` where both are stamped; no line of training
+    progress after the bar in its file (training that began, or went on after the kill, was no
+    loading). None when there is none."""
+    def close(bar: Finding) -> bool:
+        if bar.time is not None and kill.time is not None:
+            return -SKEW <= kill.time - bar.time <= LOADING_TO_KILL
+        return bar.file == kill.file  # (lines of one file, counted apart below)
+
+    bars = [f for f in facts.findings if f.rule == RULE_WEIGHT_LOADING and f.file is not None and f.line is not None
+            and ((f.file == kill.file and kill.line is not None and 0 <= kill.line - f.line <= LOADING_TO_KILL_LINES)
+                 or (kill.rank is not None and f.rank == kill.rank and f.time is not None and kill.time is not None))
+            and close(f)]
+    if not bars:
+        return None
+    bar = max(bars, key=lambda f: (f.time or datetime.min, f.line or 0))
+    progress = facts.last_progress.get(bar.file or "")
+    return bar if progress is None or progress <= (bar.line or 0) else None
+
+
 def _failure_incident(group: Sequence[Finding], initiators: Sequence[Finding], facts: RunFacts) -> tuple[Incident, set[int]]:
     kept = _without_time_limits_after_failures(initiators, facts)
     ended = {id(f) for f in initiators} - {id(f) for f in kept}  # time limits a failure came before
@@ -808,6 +837,7 @@ def _failure_incident(group: Sequence[Finding], initiators: Sequence[Finding], f
     # most often, else a person or the scheduler): the cause stays unknown, and the explanation
     # and advice say what to look at
     confidence = best.confidence * 0.9
+    inferred: str | None = None
     if unplaced_cause:  # the rank's death and the error may not be the same process's
         confidence = min(confidence, 0.6)
     if cause is Cause.CRASH_SIGNAL and any(f.cause is Cause.HOST_OOM_KILL for f in own):
@@ -815,6 +845,13 @@ def _failure_incident(group: Sequence[Finding], initiators: Sequence[Finding], f
     elif cause is Cause.CRASH_SIGNAL and killed_by_sigkill(best) and (oom := _oom_behind_a_kill(best, rank, node, facts)):
         cause = Cause.HOST_OOM_KILL
         own += [f for f in oom if not any(f is g for g in own)]
+    elif cause is Cause.CRASH_SIGNAL and killed_by_sigkill(best) and (bar := _killed_loading_weights(best, facts)):
+        # no OOM-killer line read, but the rank was killed as it read its model's weights into host
+        # memory (with nothing trained after): the OOM killer's most likely, said as inferred
+        cause, confidence = Cause.HOST_OOM_KILL, min(confidence, 0.5)
+        own.append(bar)
+        inferred = ("no OOM-killer line was read, but it was killed while its process read the model's weights "
+                    "into host memory (the host's memory peak), so the OOM killer most likely sent it")
     elif cause is Cause.CRASH_SIGNAL and killed_by_sigkill(best):
         cause, confidence = Cause.UNKNOWN, min(confidence, 0.5)
     kinds = {f.rule.split(".")[0] for f in own_initiators}
@@ -833,7 +870,7 @@ def _failure_incident(group: Sequence[Finding], initiators: Sequence[Finding], f
         own += [f for f in group if (f.rule, f.file, f.line, f.text, f.rank) not in mine
                 and _near(f, primary) and local_adapter_evidence(f, node)]
     evidence = list(own) + [f for f in group if f.role is Role.COLLATERAL]
-    incident = _build(cause, initiator, evidence, collateral, confidence, facts)
+    incident = _build(cause, initiator, evidence, collateral, confidence, facts, inferred_by=inferred)
     used = {id(f) for f in own}
     if lost_to:  # the other nodes' losses of that node: its failure's, no incident of their own
         used |= {id(f) for f in group if f.cause is Cause.NETWORK and _near(f, primary) and (
