@@ -29,7 +29,7 @@ from typing import Any
 from detector.errors import ConfigError
 from detector.remediation.hooks.registry import HookSpec
 from detector.support.settings import Settings
-from detector.support.yamlfile import load_yaml_file
+from detector.support.yamlfile import YamlMap, load_yaml_file
 
 DEFAULT_STATE_DIR = "/var/lib/rankdoctor"
 # "step 12 |", "global_step=12", "Step: 12" — but not "fault_step" or "steps".
@@ -163,5 +163,16 @@ def load_remediation_config(path: Path, *, environ: Mapping[str, str]) -> Remedi
     if not isinstance(data, Mapping) or "remediation" not in data:
         raise ConfigError(name, 1, "no 'remediation:' section")
     line = data.pos["remediation"][0] if hasattr(data, "pos") else None
-    return parse_remediation(data["remediation"], name, base_dir=path.resolve().parent,
+    section = data["remediation"]
+    top = data.get("state_dir")
+    if isinstance(section, Mapping) and "state_dir" not in section and isinstance(top, str) and top:
+        # a watch's config: its remediation keeps its state in the watch's state folder
+        # (detector.sidecar.service.build_remediation), so --status reads what the watch did
+        given = section
+        section = YamlMap(*given.where()) if isinstance(given, YamlMap) else {}
+        section.update(given)
+        section["state_dir"] = str(Path(top) / "remediation")
+        if isinstance(given, YamlMap) and isinstance(section, YamlMap):  # (its keys' lines, for errors)
+            section.pos.update(given.pos)
+    return parse_remediation(section, name, base_dir=path.resolve().parent,
                              environ=environ, line=line)

@@ -37,7 +37,7 @@ from detector.sidecar.sources.nvml import NvmlSource, default_nvml
 from detector.sidecar.sources.procs import ProcessWatcher
 from detector.sidecar.sources.prom import DcgmSource, PromClient, default_client
 from detector.sidecar.sources.stacks import StackSampler
-from detector.sidecar.state import SidecarStore
+from detector.sidecar.state import SidecarStore, hold_state_dir
 from detector.stats.steps import custom_preset, preset_by_name
 from detector.support.clock import SystemClock
 
@@ -105,6 +105,11 @@ class Sidecar:
         # raises when invalid: fail before starting
         self.rules = rules if rules is not None else RuleReloader(config.rules, engine=config.engine)
         self._file_rules = self._rules_in_file(config)  # the file's "rules:" list at start, for a reload to compare
+        # (one watch to a state folder: a second is refused before it reads anything)
+        self._state_lock = hold_state_dir(config.state_dir) if config.state_dir is not None else None
+        if config.state_dir is not None and self._state_lock is None:
+            self.warn(f"the state folder {config.state_dir} cannot be locked (its file system takes no locks): "
+                      "make sure no other watch uses it")
         self.store = SidecarStore(config.state_dir, warn=self.warn)  # a corrupt one is moved aside
         self.metrics = SidecarMetrics(config.job, self.node)
         self.gate = IncidentGate(config.detection, self.store)
@@ -398,6 +403,8 @@ class Sidecar:
             with contextlib.suppress(Exception):
                 self._remediation_closer.close(timeout=5.0)
         self.store.close()
+        if self._state_lock is not None:
+            self._state_lock.close()
 
 
 def _preset(config: SidecarConfig) -> Any:

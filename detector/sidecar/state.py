@@ -14,14 +14,17 @@ corrupt database file is moved aside and a fresh one started.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import json
+import os
 import sqlite3
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+from typing import IO, TypeVar
 
+from detector.errors import RankdoctorError
 from detector.support.sqlite import check_intact, is_corrupt, set_aside
 
 BUSY_TIMEOUT_S = 0.05  # the longest one write waits for another process's lock (main loop)
@@ -30,6 +33,36 @@ OPEN_TIMEOUT_S = 5.0  # opening, before the main loop runs
 CLOSE_TIMEOUT_S = 2.0  # the last write, at shutdown
 
 _V = TypeVar("_V")
+LOCK_FILE = "watch.lock"  # held by the one watch that uses a state folder (its pid written in it)
+
+
+def hold_state_dir(directory: Path) -> IO[str] | None:
+    """Take ``directory`` (a watch's state folder) for this process: an exclusive lock on its
+    :data:`LOCK_FILE`, held while the returned file stays open (the kernel lets it go when the
+    process ends, however it ends). Two watches sharing a folder would each read the other's
+    offsets and reported incidents as their own and report or skip each other's: the second is
+    refused. Raises RankdoctorError when another process holds it; None where the file system
+    takes no locks."""
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / LOCK_FILE
+    fh = open(path, "a+", encoding="utf-8")  # noqa: SIM115 (held open: the lock lives with it)
+    try:
+        fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        fh.seek(0)
+        holder = fh.read(32).strip()
+        fh.close()
+        who = f" (pid {holder})" if holder.isdigit() else ""
+        raise RankdoctorError(f"the state folder {directory} is in use by another rankdoctor watch{who}: give each "
+                              "watch its own (--state, or state_dir in its config), or stop the other one") from None
+    except OSError:  # (a file system without locks: the caller goes on unguarded, and says so)
+        fh.close()
+        return None
+    fh.seek(0)
+    fh.truncate()
+    fh.write(f"{os.getpid()}\n")
+    fh.flush()
+    return fh
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS offsets (
