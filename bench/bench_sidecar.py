@@ -17,7 +17,11 @@ BENCHMARKS.md).
    Prometheus polling (a stand-in HTTP server answering the DCGM queries) on: CPU time of the
    sidecar process over 60 s, and its peak resident memory.
 
-Usage: ``.venv/bin/python bench/bench_sidecar.py [--trials N] [--cost-seconds S] [--quick]``
+3. **A burst** — a rank's log of 200 MiB copied into a followed folder at once (step lines, or
+   one line with no line feed until its end), a CUDA OOM at its end: time to the incident, the
+   same with a 1 MiB log, and ``grep -c`` reading the same file.
+
+Usage: ``.venv/bin/python bench/bench_sidecar.py [--trials N] [--cost-seconds S] [--quick] [--burst-only]``
 """
 
 from __future__ import annotations
@@ -360,6 +364,75 @@ def child_main(argv: list[str]) -> int:
     return sidecar.run()
 
 
+# --- a burst: a large log written at once -------------------------------------------------
+
+OOM_LINE = "[rank0]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n"
+
+
+def burst_log(path: Path, megabytes: int, *, one_line: bool) -> None:
+    """``megabytes`` of a rank's log and a CUDA OOM at its end: step lines, or (``one_line``) a
+    single line of words with no line feed until its end (a binary dump, a progress bar's
+    redraws)."""
+    rng = random.Random(7)
+    words = ["".join(rng.choice("abcdefghijklmnopqrstuvwxyz0123456789") for _ in range(rng.randint(2, 9)))
+             for _ in range(5000)]
+    size = megabytes << 20
+    with open(path, "w") as fh:
+        fh.write("[rank0]: step 0 | loss 2.0000\n")
+        step = 1
+        while fh.tell() < size:
+            if one_line:
+                fh.write(" ".join(rng.choice(words) for _ in range(100_000)))
+            else:
+                fh.write("".join(f"2026-12-07 10:{(j // 60) % 60:02d}:{j % 60:02d} [rank0]: step {j} | loss "
+                                 f"{2.0 - (j % 1000) / 1000:.4f} | lr 1.0e-04 | grad_norm 0.91\n"
+                                 for j in range(step, step + 10_000)))
+                step += 10_000
+        fh.write(("\n" if one_line else "") + OOM_LINE)
+
+
+def burst(megabytes: int, *, one_line: bool) -> dict[str, float]:
+    """Time from the start of copying the log into a followed folder to the incident's
+    ``detected_at`` (the OOM at its end waits up to detection.confirm_wait_s, 5 s, for its
+    rank's exit: the same wait as with a small file); ``grep -c`` reading the same file."""
+    with tempfile.TemporaryDirectory(prefix="rd-bench-") as d:
+        tmp = Path(d)
+        logs = tmp / "logs"
+        logs.mkdir()
+        src = tmp / "source.log"
+        burst_log(src, megabytes, one_line=one_line)
+        incidents = tmp / "incidents.jsonl"
+        proc = start_sidecar(tmp, ["--logs", str(logs), "--state", str(tmp / "state"), "--incidents", str(incidents),
+                                   "--no-nvml", "--no-metrics", "--no-remediate"])
+        try:
+            t0 = time.time()
+            subprocess.run(["cp", str(src), str(logs / "rank0.log")], check=True)
+            copied = time.time() - t0
+            incident = wait_incident(incidents, timeout=300)
+        finally:
+            stop(proc)
+        g0 = time.perf_counter()
+        subprocess.run(["grep", "-c", "OutOfMemoryError", str(src)], stdout=subprocess.DEVNULL, check=False)
+        grep_s = time.perf_counter() - g0
+        return {"latency_s": detected(incident) - t0, "copy_s": copied, "grep_s": grep_s,
+                "right": float(incident.get("cause") == "cuda_oom")}
+
+
+def burst_table(trials: int, megabytes: int) -> None:
+    print("\n### A burst: a rank's log written at once (cp into a followed folder), a CUDA OOM at its end\n")
+    print("| log | size | trials | right cause | time to incident p50 (s) | the same, 1 MiB log (s) | cp (s) | grep -c (s) |")
+    print("|---|---|---|---|---|---|---|---|")
+    for one_line in (False, True):
+        big = [burst(megabytes, one_line=one_line) for _ in range(trials)]
+        small = [burst(1, one_line=one_line) for _ in range(trials)]
+        right = sum(int(r["right"]) for r in big)
+        print(f"| {'one line' if one_line else 'step lines'} | {megabytes} MiB | {trials} | {right}/{trials} | "
+              f"{statistics.median(r['latency_s'] for r in big):.2f} | "
+              f"{statistics.median(r['latency_s'] for r in small):.2f} | "
+              f"{statistics.median(r['copy_s'] for r in big):.2f} | {statistics.median(r['grep_s'] for r in big):.2f} |",
+              flush=True)
+
+
 def main() -> int:
     if len(sys.argv) > 1 and sys.argv[1] == "--child":
         return child_main(sys.argv[2:])
@@ -369,9 +442,14 @@ def main() -> int:
     p.add_argument("--quick", action="store_true", help="5 trials, 20 s of cost")
     p.add_argument("--cost-only", action="store_true", help="only the cost: the fake NVML, then (with --real-nvml) the machine's")
     p.add_argument("--real-nvml", action="store_true", help="also measure the cost with this machine's NVML (needs a GPU)")
+    p.add_argument("--burst-only", action="store_true", help="only the burst: a 200 MiB log written at once")
+    p.add_argument("--burst-mb", type=int, default=200, help="the burst's size (MiB)")
     args = p.parse_args()
     trials = 5 if args.quick else args.trials
     seconds = 20.0 if args.quick else args.cost_seconds
+    if args.burst_only:
+        burst_table(3, args.burst_mb)
+        return 0
     if args.cost_only:
         print("| NVML | measured over | lines/s followed | CPU (% of one core) | peak RSS (MB) | incidents |")
         print("|---|---|---|---|---|---|")
@@ -402,6 +480,7 @@ def main() -> int:
     print("|---|---|---|---|---|---|")
     print(f"| {seconds:.0f} s | {c['lines_per_s']:.0f} | {c['cpu_pct_of_one_core']:.2f} | {c['rss_mb_peak']:.0f} | "
           f"{c['prom_queries']:.0f} | {c['incidents']:.0f} |")
+    burst_table(3, args.burst_mb if not args.quick else 50)
     return 0
 
 

@@ -246,6 +246,8 @@ class Sidecar:
         poll_s = self.config.detection.poll_s
         deadline = self.engine.next_deadline()
         timeout = poll_s if deadline is None else max(0.0, min(poll_s, deadline - now))
+        if self.logs is not None and self.logs.more:
+            timeout = 0.0  # (a followed file behind its end: read on now, what arrived meanwhile with it)
         items = list(self.inbox.drain(timeout))
         now = clock.time()
         for source in self.sources:

@@ -411,3 +411,31 @@ def test_truncated_and_regrown_with_the_same_banner_is_noticed(tmp_path: Path) -
         fh.truncate(0)
     append(log, banner + "new 1\nnew 2\nnew 3\n")
     assert [text for _, text in lines_of(t.read())] == [banner.strip(), "new 1", "new 2", "new 3"]
+
+
+def test_a_file_behind_its_end_is_read_on_at_the_next_turn(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A log written faster than one read takes (MAX_READ a look) used to wait a poll between
+    reads, and the main loop its poll_s before each: a 200 MB burst took 15 s to reach its end
+    (81 s as one long line). Now a read that stops at its budget says so (``more``), the next
+    turn reads on at once and the main loop does not wait for it."""
+    import detector.sidecar.sources.tailer as tailer_mod
+
+    monkeypatch.setattr(tailer_mod, "MAX_READ", 100)
+    log = tmp_path / "rank0.log"
+    log.write_text("".join(f"line {i:03d}\n" for i in range(50)))  # 450 bytes: five reads
+    t = FileTailer(log)
+    assert t.read() and t.more
+    follower = LogFollower([str(log)], node=None, store=SidecarStore(None), poll_s=60.0, check_s=60.0,
+                           rescan_s=60.0, observer_factory=None)
+    inbox = Inbox()
+    follower.start(inbox)
+    try:
+        now = 1000.0
+        got: list[bytes] = []
+        for _ in range(8):  # (the same instant each turn: no poll_s passes between them)
+            follower.poll(now)
+            got += [i.data for i in inbox.drain(0.0) if isinstance(i, Chunk)]
+        assert b"".join(got).decode().splitlines() == [f"line {i:03d}" for i in range(50)]
+        assert not follower.more
+    finally:
+        follower.close()

@@ -217,6 +217,9 @@ class LogFollower:
         # held): a sidecar killed now would resume after it and lose it - saves wait (the caller
         # sets this after each attribution), up to HELD_SAVE_S
         self.evidence_pending = False
+        # a followed file was left with bytes unread at the last poll (read at most MAX_READ a
+        # look): the main loop then does not wait before the next one, which reads straight on
+        self.more = False
         self._pending_since: float | None = None
         self._failing: set[str] = set()
         self._behind_said: set[str] = set()  # (files said to be far behind, once each)
@@ -276,13 +279,18 @@ class LogFollower:
             self._next_poll = now + self._poll_s
             room = self._budget - sum(1 for tailer, _f in self._tailers.values() if tailer.is_open)
             waiting = 0
+            more = False
             for tailer, f in list(self._tailers.values()):
                 was_open = tailer.is_open
                 if not was_open and room <= 0:
                     waiting += 1  # (the descriptors the rest of the watch needs: its state, its output)
                     continue
                 self._read_one(tailer, f, now, check)
+                more = more or tailer.more
                 room -= tailer.is_open and not was_open
+            self.more = more
+            if more:
+                self._next_poll = now  # (a file behind: read on at the next turn, not a poll later)
             if waiting and not self._said_waiting:
                 self._said_waiting = True
                 self._warn(f"{waiting} log files not followed: the open-file limit (ulimit -n "

@@ -74,6 +74,7 @@ class FileTailer:
         self._left: deque[tuple[int, int, bytes]] = deque(maxlen=32)
         self.events: list[str] = []  # rotations/truncations seen (for logs and tests)
         self.opened_once = False
+        self.more = False  # the last read stopped at its budget with bytes of the file still unread
 
     # --- public ---
 
@@ -290,6 +291,7 @@ class FileTailer:
                 self._fp = os.pread(fd, FINGERPRINT, 0)
             budget -= len(data)
             self._emit(data, out)
+        self.more = budget <= 0 and self._pos < size
 
     def _recover_from_copy(self, out: list[tuple[bytes, int]]) -> None:
         """copytruncate: the bytes after ``_pos`` that the copy holds and we have not read."""
