@@ -152,6 +152,7 @@ class LiveEngine:
         self._external_ranks: dict[int, RankInfo] = {}
         self._processes: dict[tuple[int | None, int], RankProcess] = {}  # (attempt, rank) -> latest
         self._alive: tuple[RankProcess, ...] = ()
+        self._restarted = False  # processes of a later attempt than any seen before appeared
         self._gpu_pids: tuple[tuple[str, tuple[int, ...]], ...] = ()
         self._progress: dict[int, _Progress] = {}
         self._resolvers: dict[int, StepResolver] = {}
@@ -256,6 +257,9 @@ class LiveEngine:
 
     def on_processes(self, alive: Sequence[RankProcess]) -> None:
         self._alive = tuple(alive)
+        known = [a for (a, _r) in self._processes if a is not None]
+        if known and any(p.attempt is not None and p.attempt > max(known) for p in alive):
+            self._restarted = True  # (a later attempt's workers: told to the gate at the next tick)
         for proc in alive:
             self._processes[(proc.attempt, proc.rank)] = proc
         self._index = None
@@ -308,6 +312,9 @@ class LiveEngine:
             self._check_stragglers()
             took = time.perf_counter() - started
             self._next_straggler = now + max(STRAGGLER_CHECK_S, took / STRAGGLER_BUDGET)
+        if self._restarted:
+            self._restarted = False
+            self.gate.new_attempt(now)
         if self.gate.episode_start != self._episode:
             self._episode = self.gate.episode_start
             if self._lines.new_episode(self._files.values(), self._episode):

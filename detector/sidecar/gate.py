@@ -126,6 +126,7 @@ class IncidentGate:
         self._held_steps: dict[int, int] | None = None  # step lines per rank since the hold began
         self._held_in: set[tuple[str | None, int | None]] = set()  # in these files (and attempts)
         self.caught: set[str] = set()  # exceptions the job went on after: context from now on
+        self._restarted_at: float | None = None  # a new attempt's processes, seen before the failure was reported
 
     def history_from(self, start: float) -> None:
         """A watch begun with no episode of its own: evidence whose own time is before ``start``
@@ -255,6 +256,10 @@ class IncidentGate:
             self._open.append(record)
             self._store.add_reported(record)
         self.consume(due)
+        if self._restarted_at is not None and (fresh or not self._first_seen):
+            restarted, self._restarted_at = self._restarted_at, None
+            if fresh:
+                self._close(restarted)  # (the failure before the restart is told: what follows is new)
         return fresh
 
     def replaced_by(self, incident_id: str) -> str | None:
@@ -348,6 +353,18 @@ class IncidentGate:
         self._progress[rank] = time
         if len(self._progress) >= max(1, (n_ranks + 1) // 2):
             self._close(min(self._progress.values()))
+
+    def new_attempt(self, now: float) -> None:
+        """The launcher started its workers again (processes of a later attempt, seen on this
+        host): a failure reported before is that attempt's, and what fails after ``now`` is a new
+        episode - a console's lines name no attempt, so the restarted job's next failure (at its
+        first step, before any progress closes the episode) was taken for the old one's and never
+        reported. Where the old failure is still settling or held, the episode closes once it is
+        reported."""
+        if self._open:
+            self._close(now)
+        elif self._first_seen:
+            self._restarted_at = now
 
     def _close(self, start: float) -> None:
         self._open.clear()
