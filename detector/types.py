@@ -32,6 +32,7 @@ RULE_LOCAL_CLOSE = "nccl.connection_closed_by_local_rank"  # a process of the no
 RULE_PROGRESS_AFTER_TIMEOUT = "torch.progress_after_timeout"
 RULE_MAIN_FIRST = "torch.main_first_wait"  # a traceback through a main-process-first barrier
 RULE_DATA_PREP = "torch.data_prep_progress"  # a data-preparation bar that had not finished
+RAISED = "raised"  # a field of a collateral finding on a Python traceback's exception line (pipeline.findings)
 RULE_WEIGHT_LOADING = "torch.weight_loading_progress"  # a model's weights being read into host memory
 RULE_STACK_COLLECTIVE = "python.stack_in_collective"  # a stack dump of a thread waiting in a collective
 RULE_STACK_LOADER = "python.stack_in_data_loader"  # a stack dump of a main loop waiting for its data loader

@@ -42,6 +42,7 @@ from detector.support.hosts import host_key, is_address, names_a_host, placehold
 from detector.support.numbers import field_float, small_int
 from detector.types import (
     GPU_FAULTS,
+    RAISED,
     RULE_EXIT_CODE,
     RULE_MEGATRON_STRAGGLER,
     RULE_NCCL_TEARDOWN,
@@ -1224,6 +1225,23 @@ _GOES_ON = re.compile(r"(?i)\b(?:continuing|will (?:retry|continue)|retrying|ign
 ANNOUNCED_TRACEBACK = 80  # lines from a traceback's header to its exception line, at most
 
 
+# an exception's line: its class (a module's path before it) and its message
+_RAISED_LINE = re.compile(r"\s?(?:[A-Za-z_]\w{0,63}\.){0,10}[A-Za-z_]\w{0,100}(?:Error|Exception|Timeout|Reset|Refused): \S")
+
+
+def _raised_line(f: Finding, styles: Mapping[str, PrefixStyle], headers: Sequence[Finding]) -> bool:
+    """``f`` is the exception's line of a Python traceback, or a line of its code (indented: the
+    source of the frame that raised it, "raise ConnectionResetError(...)"): the line reads as one
+    and a traceback's header of its rank lies up to :data:`ANNOUNCED_TRACEBACK` lines before it in
+    its file."""
+    line = f.line or 0
+    if not any(h.file == f.file and h.rank == f.rank and line - ANNOUNCED_TRACEBACK <= (h.line or 0) < line
+               for h in headers):
+        return False
+    message = strip_prefix(f.text, styles.get(f.file or "", PrefixStyle.BRACKETS)).message
+    return message.startswith(("    ", "\t")) or _RAISED_LINE.match(message) is not None
+
+
 def demote_caught_exceptions(findings: Sequence[Finding], scans: Sequence[FileScan],
                              file_rank: Mapping[str, int] | None = None) -> list[Finding]:
     """``findings`` with a Python exception that its file's training progress went on well after
@@ -1238,12 +1256,24 @@ def demote_caught_exceptions(findings: Sequence[Finding], scans: Sequence[FileSc
     own files (:data:`CAUGHT_STEPS` of them: torchrun's stdout.log beside the stderr.log that holds
     the traceback, or the rank's one log) say the same; in its own file, they say so whatever
     another rank or the launcher failed later, unless its own rank fails later there (or an exit
-    names no rank). The tracebacks' headers are dropped."""
+    names no rank). A traceback's exception line that a collateral rule reads (a connection reset
+    the program caught and logged, then trained on) is an exception here too. The tracebacks'
+    headers are dropped."""
     progress = {s.file.display: s.last_progress for s in scans if s.last_progress is not None}
     shared = {s.file.display: s for s in scans if len(s.prefix_ranks) >= 2}
-    exceptions = sorted((f for f in findings if f.rule == UNCAUGHT and f.line is not None
-                         and (f.file in progress or f.rank is not None)
-                         and f.role is Role.INITIATOR and f.cause is Cause.PYTHON_EXCEPTION),
+    headers = sorted((f for f in findings if f.rule == TRACEBACK and f.line is not None), key=lambda f: f.line or 0)
+    # a traceback's exception line that a collateral rule reads (a connection reset, a store or a
+    # peer lost: "ConnectionResetError: [Errno 104] Connection reset by peer") is an exception too
+    styles = {s.file.display: s.parser.style if s.parser is not None else PrefixStyle.BRACKETS for s in scans}
+    raised_lines = {(f.file, f.line) for f in findings if f.role is Role.COLLATERAL and f.line is not None
+                    and (f.file in progress or f.rank is not None) and _raised_line(f, styles, headers)}
+    if raised_lines:  # (marked: the live watch waits to see whether the job goes on after them)
+        findings = [dataclasses.replace(f, fields=(*f.fields, (RAISED, "1")))
+                    if f.role is Role.COLLATERAL and (f.file, f.line) in raised_lines else f for f in findings]
+    exceptions = sorted((f for f in findings if f.line is not None and (
+                            (f.rule == UNCAUGHT and (f.file in progress or f.rank is not None)
+                             and f.role is Role.INITIATOR and f.cause is Cause.PYTHON_EXCEPTION)
+                            or (f.role is Role.COLLATERAL and (f.file, f.line) in raised_lines))),
                         key=lambda f: (f.file or "", f.line or 0))
     if not exceptions:
         return list(findings)
@@ -1293,8 +1323,6 @@ def demote_caught_exceptions(findings: Sequence[Finding], scans: Sequence[FileSc
         rank = f.rank if f.file in shared else None
         return own_progress_stamped_after(scan, f.line, rank, f.time, enough=CAUGHT_STEPS) >= CAUGHT_STEPS
 
-    headers = sorted((f for f in findings if f.rule == TRACEBACK and f.line is not None), key=lambda f: f.line or 0)
-
     def announced(f: Finding) -> bool:
         # the program's own word, on the line before the traceback, that it goes on ("hook failed
         # at step 48540, continuing training:", "upload failed, will retry:"): it logged the
@@ -1319,7 +1347,7 @@ def demote_caught_exceptions(findings: Sequence[Finding], scans: Sequence[FileSc
     # and of each rank's own (a failure of its rank, or an exit with an error that names no rank)
     own_failing: dict[tuple[str | None, int | None], int] = {}
     for f in findings:
-        if f.line is None or f.rule in (UNCAUGHT, TRACEBACK, FRAME):
+        if f.line is None or f.rule in (UNCAUGHT, TRACEBACK, FRAME) or (f.file, f.line) in raised_lines:
             continue
         # (a process's exit with an error, which the exit's reading may have made context: a
         # launcher's report, srun's "task 0: Exited with exit code 1")

@@ -28,7 +28,7 @@ from detector.attribution.incident import HARDWARE
 from detector.pipeline.relaunch import LAUNCH_ENDED
 from detector.sidecar.config import DetectionConfig
 from detector.sidecar.state import ReportedRecord, SidecarStore
-from detector.types import GPU_FAULTS, RULE_PROCESS_EXITED, RULE_STALL, Cause, Finding, Incident, Role
+from detector.types import GPU_FAULTS, RAISED, RULE_PROCESS_EXITED, RULE_STALL, Cause, Finding, Incident, Role
 
 EXIT_RULE = RULE_PROCESS_EXITED
 STALL_RULE = RULE_STALL
@@ -79,8 +79,20 @@ _SURVIVABLE = frozenset({Cause.PYTHON_EXCEPTION, Cause.CUDA_OOM})
 
 
 def _survivable(incidents: Sequence[Incident]) -> list[Finding]:
-    """The incidents' initiator-grade evidence of a cause a job can live through."""
-    return [f for i in incidents for f in i.evidence if f.role is Role.INITIATOR and f.cause in _SURVIVABLE]
+    """The incidents' initiator-grade evidence of a cause a job can live through, and the
+    exception lines of their tracebacks that collateral rules read (a connection reset caught and
+    logged: pipeline.findings marks them)."""
+    return [f for i in incidents for f in i.evidence
+            if (f.role is Role.INITIATOR and f.cause in _SURVIVABLE) or (f.role is Role.COLLATERAL and f.field(RAISED))]
+
+
+def _only_raised(incident: Incident) -> bool:
+    """``incident`` names no cause and rests on nothing but exception lines of tracebacks that
+    collateral rules read (a connection reset, a peer or a store lost): the job may have caught
+    and logged them and gone on, as an exception of its own."""
+    said = [f for f in incident.evidence if f.role is not Role.CONTEXT]
+    return (incident.cause is Cause.UNKNOWN and bool(said)
+            and all(f.role is Role.COLLATERAL and f.field(RAISED) for f in said))
 
 
 def _raised(incidents: Sequence[Incident]) -> set[int | None]:
@@ -127,6 +139,10 @@ class IncidentGate:
         self._held_in: set[tuple[str | None, int | None]] = set()  # in these files (and attempts)
         self.caught: set[str] = set()  # exceptions the job went on after: context from now on
         self._restarted_at: float | None = None  # a new attempt's processes, seen before the failure was reported
+        # the steps logged (per rank) in the files (and attempts) of traceback lines that collateral
+        # rules read, since they were seen: they wait collateral_wait_s before a hold, and the
+        # steps of that wait say whether the job went on too
+        self._raised_steps: dict[tuple[str | None, int | None], dict[int, int]] = {}
 
     def history_from(self, start: float) -> None:
         """A watch begun with no episode of its own: evidence whose own time is before ``start``
@@ -153,6 +169,8 @@ class IncidentGate:
                 continue
             self._first_seen[key] = (now, kind)
             self._hold_until = None  # new evidence: look again (it may confirm what is held)
+            if kind is Kind.COLLATERAL and f.field(RAISED) and f.file is not None:
+                self._raised_steps.setdefault((f.file, f.attempt), {})
 
     def pending(self) -> bool:
         """Whether evidence was seen that is not attributed yet (settling, waiting or held)."""
@@ -166,6 +184,9 @@ class IncidentGate:
         if self._held_steps is None:
             self._held_steps = {}
             self._held_in = {(f.file, f.attempt) for f in _survivable(incidents) if f.file is not None}
+            for where in self._held_in:  # (the steps since a traceback's collateral lines were seen)
+                for rank, count in self._raised_steps.get(where, {}).items():
+                    self._held_steps[rank] = self._held_steps.get(rank, 0) + count
 
     def went_on(self, incidents: Sequence[Incident]) -> bool:
         """Whether the job trained on while ``incidents`` were held: each rank that raised logged
@@ -202,7 +223,9 @@ class IncidentGate:
             waits.append(by_kind[Kind.EXIT] + self._cfg.exit_wait_s)
         if Kind.COLLATERAL in by_kind:
             waits.append(by_kind[Kind.COLLATERAL] + self._cfg.collateral_wait_s)
-        return min(waits) if waits else None
+        if not waits:
+            return None
+        return min(waits) if self._hold_until is None else max(min(waits), self._hold_until)
 
     def due(self, now: float) -> Due | None:
         deadline = self.deadline()
@@ -213,11 +236,13 @@ class IncidentGate:
 
     def held_until(self, incidents: Sequence[Incident]) -> float | None:
         """Until when the incidents are to be held: each is told by an exception or a CUDA OOM
-        alone, with nothing confirming that it ended anything; None: report now."""
-        by_kind = [seen for seen, kind in self._first_seen.values() if kind is Kind.INITIATOR]
+        alone, with nothing confirming that it ended anything, or (no cause named) by nothing but
+        exception lines that collateral rules read; None: report now."""
+        by_kind = ([seen for seen, kind in self._first_seen.values() if kind is Kind.INITIATOR]
+                   or [seen for seen, kind in self._first_seen.values() if kind is Kind.COLLATERAL])
         if not incidents or not by_kind or self._cfg.confirm_wait_s <= 0:
             return None
-        if any(i.cause not in _SURVIVABLE or _confirmed(i) for i in incidents):
+        if any(not _only_raised(i) and (i.cause not in _SURVIVABLE or _confirmed(i)) for i in incidents):
             return None
         return min(by_kind) + self._cfg.confirm_wait_s
 
@@ -228,6 +253,8 @@ class IncidentGate:
             self._first_seen.pop(key, None)
         self._hold_until = None
         self._held_steps = None
+        if not self._first_seen:
+            self._raised_steps.clear()
 
     # --- incidents ---
 
@@ -336,6 +363,9 @@ class IncidentGate:
         if self._held_steps is not None and any(file == f and (a is None or attempt is None or a == attempt)
                                                 for f, a in self._held_in):
             self._held_steps[rank] = self._held_steps.get(rank, 0) + 1
+        for (where, a), counts in self._raised_steps.items():
+            if file == where and (a is None or attempt is None or a == attempt):
+                counts[rank] = counts.get(rank, 0) + 1
         if not self._open:
             return
         attempts = [r.attempt for r in self._open if r.attempt is not None]

@@ -33,7 +33,8 @@ rank at one step of one attempt (``TORCHELASTIC_RESTART_COUNT`` or ``SLURM_RESTA
 - ``oom_exit``: an uncaught ``torch.OutOfMemoryError`` with the CUDA out-of-memory message;
 - ``exit1``: logs an error line and calls ``sys.exit(1)``;
 - ``caught``: a ``FileNotFoundError`` the rank catches and logs with its traceback
-  (``logging.exception``), then trains on (a healthy run with a scary traceback).
+  (``logging.exception``), then trains on (a healthy run with a scary traceback);
+- ``caught_reset``: the same with a ``ConnectionResetError`` (a metrics upload's lost connection).
 
 Repeat the ``--fault*`` options (or give comma-separated lists in the variables) to plan several
 faults, e.g. one per attempt of a job run with ``torchrun --max-restarts 1``.
@@ -66,7 +67,7 @@ from torch.nn.parallel import DistributedDataParallel
 from torch.utils.data import DataLoader, Dataset
 
 FAULTS = ("none", "exception", "sigkill", "sigsegv", "hang", "slow", "oom_exit", "exit1", "sleep",
-          "loader_stall", "lock_wait", "caught")
+          "loader_stall", "lock_wait", "caught", "caught_reset")
 CKPT_DIR_RE = re.compile(r"^step_(\d{8})$")
 IN_DIM, HIDDEN, BATCH = 32, 64, 16
 
@@ -253,6 +254,11 @@ def inject_fault(fault: str, step: int, local_rank: int) -> None:
             open("/nonexistent/ckpt/latest.json")  # noqa: SIM115 (it fails: the file is not there)
         except FileNotFoundError:
             log.exception("could not read the checkpoint marker at step %d, training on", step)
+    elif fault == "caught_reset":
+        try:
+            raise ConnectionResetError(104, "Connection reset by peer")
+        except ConnectionResetError:
+            log.exception("metrics upload failed at step %d, will retry", step)
 
 
 def setup(args: argparse.Namespace) -> tuple[int, int]:

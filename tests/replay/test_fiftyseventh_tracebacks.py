@@ -85,3 +85,24 @@ def test_a_headed_traceback_takes_the_rank_its_header_names(tmp_path: Path, rule
     (tmp_path / "console.log").write_text("\n".join(lines) + "\n")
     report = replay_path(tmp_path, ruleset)
     assert [(i.cause.value, i.initiator.rank) for i in report.incidents] == [("python_exception", 3)]
+
+
+@pytest.mark.parametrize("exc", ["ConnectionResetError: [Errno 104] Connection reset by peer",
+                                 "torch.distributed.DistNetworkError: Connection reset by peer"])
+def test_a_connection_reset_the_job_caught_and_trained_on_after_is_no_failure(tmp_path: Path, ruleset: RuleSet,
+                                                                               exc: str) -> None:
+    """(its exception line is a collateral rule's, a peer's lost connection: it was not among the
+    exceptions a job is seen to catch, and the run was "unknown")"""
+    def steps(first: int, last: int) -> list[str]:
+        return [f"[rank{r}]: 2025-03-01 10:{s // 60:02d}:{s % 60:02d},000 INFO step {s} | loss 0.5"
+                for s in range(first, last) for r in range(4)]
+
+    lines = [*steps(1, 20), "[rank1]: 2025-03-01 10:00:20,100 ERROR metrics upload failed, will retry",
+             "[rank1]: Traceback (most recent call last):", '[rank1]:   File "/app/train.py", line 9, in push',
+             "[rank1]:     sock.send(payload)", f"[rank1]: {exc}", *steps(20, 80)]
+    (tmp_path / "console.log").write_text("\n".join(lines) + "\n")
+    assert replay_path(tmp_path, ruleset).incidents == ()
+    # (the same lines, and the rank that raised never trains again: its failure)
+    died = [*lines[:lines.index(f"[rank1]: {exc}") + 1], *(x for x in steps(20, 80) if not x.startswith("[rank1]"))]
+    (tmp_path / "console.log").write_text("\n".join(died) + "\n")
+    assert replay_path(tmp_path, ruleset).incidents != ()

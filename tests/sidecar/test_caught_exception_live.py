@@ -115,3 +115,27 @@ def test_a_watch_stopped_while_an_incident_settles_still_reports_it(tmp_path: Pa
         assert [(i["cause"], i["initiator"]["rank"]) for i in found] == [("python_exception", 1)], said
     finally:
         sidecar.kill()
+
+
+def test_a_real_job_that_logs_a_caught_connection_reset_and_trains_on_is_not_reported(tmp_path: Path) -> None:
+    """(a connection reset the job caught and logged with its traceback, then trained on: its
+    exception line is a collateral rule's - a peer's lost connection - so no hold applied, and an
+    "unknown" incident was reported three seconds later, live and in replay)"""
+    from detector.replay import replay_path
+    from detector.rules.compile import load_ruleset
+
+    sidecar = SidecarProc(tmp_path, ["--logs", str(tmp_path / "logs"), "--no-nvml", "--state", str(tmp_path / "state"),
+                                     "--node", "vm"])
+    job = TorchJob(tmp_path, fault="caught_reset", rank=1, step=3, steps=14, step_sleep=0.3)
+    try:
+        assert job.wait(timeout=180) == 0, job.console_text()[-3000:]
+        assert "ConnectionResetError: [Errno 104] Connection reset by peer" in job.console_text()
+        time.sleep(3.0)
+        found = sidecar.incidents()
+        assert found == [], "\n".join(brief(i) for i in found) + "\n" + job.console_text()[-2000:]
+        assert sidecar.stop() == 0
+    finally:
+        job.kill()
+        sidecar.kill()
+    report = replay_path(job.console, load_ruleset())
+    assert report.incidents == (), [(i.cause.value, i.initiator.rank) for i in report.incidents]
