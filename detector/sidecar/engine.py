@@ -17,7 +17,9 @@ gate opens a new episode, the cap is told, so that the new episode's first hits 
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import os
+import statistics
 import time
 from collections import deque
 from collections.abc import Mapping, Sequence
@@ -63,6 +65,7 @@ from detector.types import (
 
 STALL_CHECK_S = 0.5
 STRAGGLER_CHECK_S = 10.0  # how often the step history is compared across ranks for a straggler
+STEP_INTERVAL_SAMPLES = 20  # each rank's newest step lines that say how slow its steps are
 STRAGGLER_SAMPLES = 256  # step lines kept per rank for that (the newest: 12 windows of 20)
 STRAGGLER_BUDGET = 0.02  # of one core at most: a check that took t s waits t / this before the next
 
@@ -342,7 +345,7 @@ class LiveEngine:
         except Exception:
             self.gate.consume(due)  # do not try the same evidence again and again
             raise
-        held = self.gate.held_until(incidents)
+        held = self.gate.held_until(incidents, self._step_interval())
         if held is not None:
             if self.gate.went_on(incidents):
                 self.gate.drop_caught(incidents, due)  # caught and logged: the job trained on
@@ -352,6 +355,15 @@ class LiveEngine:
                 self.gate.hold(held, incidents)  # (an exception the job may have caught: does it go on?)
                 return []
         return self.gate.select(incidents, due, now)
+
+    def _step_interval(self) -> float | None:
+        """The median time between two step lines of a rank, over the ranks' newest
+        :data:`STEP_INTERVAL_SAMPLES`; None before two of a rank were seen."""
+        gaps: list[float] = []
+        for samples in self._samples.values():
+            newest = list(samples)[-STEP_INTERVAL_SAMPLES:]
+            gaps += [b.time - a.time for a, b in itertools.pairwise(newest) if b.time > a.time]
+        return statistics.median(gaps) if gaps else None
 
     def _latest_attempt(self) -> int | None:
         attempts = [p.attempt for p in self._alive if p.attempt is not None]

@@ -74,6 +74,7 @@ class Due:
 _HARDWARE_VALUES = frozenset(c.value for c in HARDWARE)
 # steps an exception's rank logs after it, while it is held, that say the job went on
 WENT_ON_STEPS = 2
+SLOW_STEPS_WAIT_S = 60.0  # the longest an unconfirmed exception waits for slow steps to show the job went on
 # what a job can live through: an exception caught and logged, an OOM its batch-size probe caught
 _SURVIVABLE = frozenset({Cause.PYTHON_EXCEPTION, Cause.CUDA_OOM})
 
@@ -234,17 +235,23 @@ class IncidentGate:
         kinds = {kind for _, kind in self._first_seen.values()}
         return Due(frozenset(self._first_seen), kinds == {Kind.EXIT})
 
-    def held_until(self, incidents: Sequence[Incident]) -> float | None:
+    def held_until(self, incidents: Sequence[Incident], step_s: float | None = None) -> float | None:
         """Until when the incidents are to be held: each is told by an exception or a CUDA OOM
         alone, with nothing confirming that it ended anything, or (no cause named) by nothing but
-        exception lines that collateral rules read; None: report now."""
+        exception lines that collateral rules read; None: report now. Where the job's steps are
+        slow (``step_s``, their median interval), long enough for :data:`WENT_ON_STEPS` of them and
+        one more, up to :data:`SLOW_STEPS_WAIT_S`: a job of 3 s steps shows in 5 s only that it did not
+        stop at once."""
         by_kind = ([seen for seen, kind in self._first_seen.values() if kind is Kind.INITIATOR]
                    or [seen for seen, kind in self._first_seen.values() if kind is Kind.COLLATERAL])
         if not incidents or not by_kind or self._cfg.confirm_wait_s <= 0:
             return None
         if any(not _only_raised(i) and (i.cause not in _SURVIVABLE or _confirmed(i)) for i in incidents):
             return None
-        return min(by_kind) + self._cfg.confirm_wait_s
+        wait = self._cfg.confirm_wait_s
+        if step_s is not None and step_s > 0:
+            wait = max(wait, min(SLOW_STEPS_WAIT_S, (WENT_ON_STEPS + 1) * step_s))
+        return min(by_kind) + wait
 
     def consume(self, due: Due) -> None:
         """The active evidence was looked at (whether or not it made an incident)."""

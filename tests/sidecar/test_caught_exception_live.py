@@ -139,3 +139,25 @@ def test_a_real_job_that_logs_a_caught_connection_reset_and_trains_on_is_not_rep
         sidecar.kill()
     report = replay_path(job.console, load_ruleset())
     assert report.incidents == (), [(i.cause.value, i.initiator.rank) for i in report.incidents]
+
+
+def test_an_exception_caught_in_a_job_of_slow_steps_is_not_reported(tmp_path: Path) -> None:
+    """(steps of 2.5 s: in the 5 s wait the job had shown only that it did not stop at once, and the
+    caught exception was reported; the wait now covers three of its steps)"""
+    sidecar, logs = _watch(tmp_path)
+    try:
+        with open(logs / "console.log", "w") as fh:
+            _write(fh, BANNER, 0.0)
+            for step in range(4):
+                _write(fh, [f"[rank{r}]: step {step}/15 loss 0.3 step_time 2500.0ms" for r in range(4)], 0.0)
+                time.sleep(2.5)
+            _write(fh, [f"[rank1]:{line}" if i else line for i, line in enumerate(TRACEBACK)], 0.0)
+            for step in range(4, 9):
+                time.sleep(2.5)
+                _write(fh, [f"[rank{r}]: step {step}/15 loss 0.3 step_time 2500.0ms" for r in range(4)], 0.0)
+        time.sleep(2.0)
+        found = sidecar.incidents()
+        assert found == [], "\n".join(brief(i) for i in found)
+        assert sidecar.stop() == 0
+    finally:
+        sidecar.kill()

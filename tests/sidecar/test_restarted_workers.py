@@ -93,3 +93,16 @@ def test_a_restarted_job_that_fails_again_is_reported_twice(tmp_path: Path, proc
     assert [(i["cause"], i["initiator"]["rank"]) for i in found] == [("python_exception", 1), ("python_exception", 2)]
     time.sleep(2)  # (nothing more: the teardowns' lines are each failure's own)
     assert len(sidecar.incidents()) == 2
+
+
+def test_an_unconfirmed_exception_waits_longer_where_steps_are_slow() -> None:
+    from detector.sidecar.gate import SLOW_STEPS_WAIT_S
+
+    gate = IncidentGate(DetectionConfig(settle_s=0.0, confirm_wait_s=5.0), SidecarStore(None))
+    first = _exception(1, NOW, 10)
+    gate.observe([first], NOW)
+    incidents = attribute(RunFacts((first,)))
+    assert gate.held_until(incidents) == NOW + 5.0
+    assert gate.held_until(incidents, 0.2) == NOW + 5.0  # (fast steps: the configured wait)
+    assert gate.held_until(incidents, 3.0) == NOW + 9.0  # (three steps of 3 s)
+    assert gate.held_until(incidents, 600.0) == NOW + SLOW_STEPS_WAIT_S
