@@ -8,7 +8,8 @@ degree on a crafted (or just unlucky) log line:
   factored a common prefix out of the branches (``(?:a|b|ab)*``, ``(a|aa)+``);
 - a repeat whose body ends in an optional part that can start like the body (``(ab?a?)+``);
 - a bounded repeat of a body holding an unbounded repeat without a clear boundary between
-  iterations (``(.*,){11}``, ``(.*a){20}``);
+  iterations (``(.*,){11}``, ``(.*a){20}``), or a repeat whose count varies widely holding one that
+  does (``(?:[a-z]{1,40} ?){1,40}``: a run of letters splits into its iterations in very many ways);
 - two adjacent unbounded repeats over overlapping characters (``\\s*\\s*``, ``.*.*=``).
 
 `rules validate` and the sidecar's reloader refuse such patterns (see authoring.py).
@@ -117,16 +118,36 @@ def _single_repeat_chars(item: Any) -> tuple[set[int], int] | None:
     return (chars, lo) if chars is not None else None
 
 
-def _cyclic_separated(items: list[Any]) -> bool:
-    """Every unbounded repeat repeats one character class and is followed (cyclically, since
-    the body repeats) by a mandatory item it cannot match: iterations split one way only."""
+WIDE_SPAN = 4  # a counted repeat whose count may vary this much ({1,40}) splits a run many ways
+
+
+def _wide(av: Any) -> bool:
+    """A repeat whose count may vary by :data:`WIDE_SPAN` or more (unbounded too)."""
+    lo, hi, _body = av
+    return bool(hi == _UNBOUNDED or hi - lo >= WIDE_SPAN)
+
+
+def _has_wide(items: Any) -> bool:
+    for op, av in items:
+        if op in _REPEATS:
+            if _wide(av) or _has_wide(av[2]):
+                return True
+        elif (op == _c.SUBPATTERN and _has_wide(av[-1])) or (op == _c.BRANCH and any(_has_wide(b) for b in av[1])):
+            return True
+    return False
+
+
+def _cyclic_separated(items: list[Any], *, wide: bool = False) -> bool:
+    """Every unbounded repeat (``wide``: every repeat whose count may vary widely, too) repeats
+    one character class and is followed (cyclically, since the body repeats) by a mandatory item
+    it cannot match: iterations split one way only."""
     for i, (op, av) in enumerate(items):
-        if op in _REPEATS and av[1] == _UNBOUNDED:
+        if op in _REPEATS and (av[1] == _UNBOUNDED or (wide and _wide(av))):
             here = _single_repeat_chars((op, av))
             nxt = _single_repeat_chars(items[(i + 1) % len(items)])
             if here is None or nxt is None or nxt[1] < 1 or here[0] & nxt[0]:
                 return False
-        elif op in (_c.SUBPATTERN, _c.BRANCH) and _has_unbounded([(op, av)]):
+        elif op in (_c.SUBPATTERN, _c.BRANCH) and (_has_wide([(op, av)]) if wide else _has_unbounded([(op, av)])):
             return False
     return True
 
@@ -155,6 +176,9 @@ def _walk(items: Any) -> str | None:
                     return "an unbounded repeat whose body ends in an optional part that can start like the body"
             elif hi > 1 and _has_unbounded(body) and not _cyclic_separated(inner):
                 return f"a repeat of up to {hi} holds an unbounded repeat without a clear boundary between iterations"
+            elif hi - _lo >= WIDE_SPAN and _has_wide(body) and not _cyclic_separated(inner, wide=True):
+                return (f"a repeat of up to {hi} holds a repeat of varying count without a clear boundary between "
+                        "iterations: a run of its characters splits into them in very many ways")
             found = _walk(body)
         elif op == _c.SUBPATTERN:
             found = _walk(av[-1])
