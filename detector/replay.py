@@ -25,6 +25,7 @@ from detector.pipeline.boot_clock import audit_year
 from detector.pipeline.clocks import shift_findings, shift_ranks
 from detector.pipeline.evidence import EvidenceCap
 from detector.pipeline.filescan import FileScan
+from detector.pipeline.findings import job_ended_well
 from detector.pipeline.index import RunIndex, resolve_rank
 from detector.pipeline.model import build_model
 from detector.pipeline.scan import TAIL_BYTES, scan_file
@@ -35,7 +36,7 @@ from detector.sources.runs import FileKind, LogFile, discover
 from detector.sources.timestamps import find_year
 from detector.support.compressed import open_log
 from detector.support.numbers import MAX_RANKS
-from detector.types import Finding, Report, Summary
+from detector.types import RULE_STALL, Finding, Report, Summary
 
 if TYPE_CHECKING:
     from detector.stats import Preset
@@ -421,6 +422,10 @@ def replay_path(
         findings = shift_findings(findings, offsets)
         warnings.append("clocks off by more than a few seconds, corrected from the step lines (seconds ahead): "
                         + ", ".join(f"{node} {off:+.0f}" for node, off in sorted(offsets.items())))
+    if any(f.rule == RULE_STALL for f in extra) and job_ended_well(findings, scans):
+        # (a pause in the steps - a validation's rerun, a long evaluation - of a job that every
+        # launcher or the scheduler says ended well stopped nothing)
+        extra = [f for f in extra if f.rule != RULE_STALL]
     findings.extend(extra)
     warnings.extend(warns)
     # every rank the run is known to hold: its index and activity, every finding's rank and every

@@ -1973,6 +1973,14 @@ def demote_port_snapshots(findings: Sequence[Finding]) -> list[Finding]:
             for f in findings]
 
 
+def job_ended_well(findings: Sequence[Finding], scans: Sequence[FileScan]) -> bool:
+    """The job's orchestrator says the whole job ended well (a Kubernetes training operator,
+    Slurm's accounting of every step, torchrun's agent on every node) and no launcher or
+    scheduler says a process of it failed (as :func:`demote_before_job_success` reads them)."""
+    return ((_k8s_job_succeeded(findings, scans) or _slurm_job_completed(findings, scans)
+             or _torchrun_job_succeeded(findings, scans)) and not _a_process_failed(findings, scans))
+
+
 def demote_before_job_success(findings: Sequence[Finding], scans: Sequence[FileScan]) -> list[Finding]:
     """``findings`` made context (cause none) where the job's orchestrator says the whole job
     ended well: a Kubernetes training operator's word that it completed successfully

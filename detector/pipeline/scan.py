@@ -516,6 +516,12 @@ def process_buffer(buf: bytes, start: int, end: int, base_line: int, scan: FileS
             summary = parse_summary(_following(buf, line_end, SUMMARY_LINES), style, parser.f.display, line_no + 1)
             scan.failures.extend(summary)
             summary_until = max((r.end for r in summary), default=line_no)  # (a line in it is not read again)
+        elif "Root Cause (first observed failure)" in message and line_no > summary_until:
+            # (a paste of the summary's table that begins at its root cause: its header, the
+            # ChildFailedError line, cut away - the entries' own times are still its)
+            summary = parse_summary([raw, *_following(buf, line_end, SUMMARY_LINES)], style, parser.f.display, line_no)
+            scan.failures.extend(summary)
+            summary_until = max((r.end for r in summary), default=line_no)
         at = message.find(_TRACEBACK_HEAD) if "Traceback" in message else -1
         if 0 < at <= HEADER_CHARS and message[:at].strip() and not _CAUGHT_HEADER.search(message, 0, at) and (
                 found_line := headed_exception(buf, line_end, message[:at], style)) is not None:
