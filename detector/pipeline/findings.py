@@ -287,6 +287,8 @@ def exit_findings(scans: Sequence[FileScan], idx: RunIndex, rank_findings: Seque
     first_exit: set[tuple[int | None, int | None]] = set()  # the launcher says this exit came first
     noticed: set[tuple[int | None, int | None]] = set()  # mpirun names it as the first process to end
     srun_failed: dict[int | None, set[int]] = defaultdict(set)  # the srun tasks that exited with an error code
+    group_aborts: set[tuple[int | None, int | None]] = set()  # tasks of a launcher line reporting several aborts
+    srun_tasks: dict[int | None, set[int]] = defaultdict(set)  # every task srun (or mpirun) reported, by attempt
     for scan in scans:
         f = scan.file
         for fr in scan.failures:
@@ -309,6 +311,9 @@ def exit_findings(scans: Sequence[FileScan], idx: RunIndex, rank_findings: Seque
                 node = idx.node(fnd.field("host")) or idx.rank_node.get(task_rank)
                 records.setdefault((fnd.attempt, task_rank), (scode, task_pid or None, node, fnd.time, fnd.file or "",
                                                               fnd.line or 0, fnd.text, fnd.attempt))
+                srun_tasks[fnd.attempt].add(task_rank)
+                if scode == -6 and len(task_ranks) > 1:
+                    group_aborts.add((fnd.attempt, task_rank))
                 if fnd.rule == MPIRUN_SIGNAL:
                     noticed.add((fnd.attempt, task_rank))
             if 0 < scode < 128 or scode - 128 in OWN_CRASH_SIGNALS:
@@ -369,6 +374,20 @@ def exit_findings(scans: Sequence[FileScan], idx: RunIndex, rank_findings: Seque
         agents = any(scan.failures for scan in scans) or any(fnd.rule.startswith(("torch.elastic", "torchelastic."))
                                                               for fnd in rank_findings)
         stuck = {key for key in stuck if records[key][0] != -15 or (terminated[key[0]] == 1 and not agents)}
+    # (where srun reports every task of an attempt whose ranks timed out in a collective as aborted -
+    # their watchdogs' aborts - but one, Killed, that never timed out itself: it ignored the stop,
+    # stuck outside the collective, the rank the others waited for; not where srun's tasks are
+    # torchrun's agents, a node each)
+    own_timed_out = {(tf.attempt, tf.rank) for tf in rank_findings
+                     if tf.role is Role.COLLATERAL and tf.rank is not None and "timeout" in tf.rule}
+    launched_agents = any(scan.failures for scan in scans) or any(
+        fnd.rule.startswith(("torch.elastic", "torchelastic.")) for fnd in rank_findings)
+    for att in timed_out if not launched_agents else ():
+        killed = [(att, r) for r in srun_tasks.get(att, ()) if records.get((att, r), (0,))[0] == -9]
+        others = [(att, r) for r in srun_tasks.get(att, ()) if (att, r) not in killed]
+        if (len(killed) == 1 and len(others) >= 2 and killed[0] not in own_timed_out
+                and all(records[k][0] == -6 for k in others)):
+            stuck.add(killed[0])
     grace_kills = _grace_kills(records) | (srun_kills - stuck)
     signal_deaths = any(code < 0 and code not in TEARDOWN_CODES and key not in grace_kills
                         for key, (code, *_) in records.items())
@@ -394,9 +413,16 @@ def exit_findings(scans: Sequence[FileScan], idx: RunIndex, rank_findings: Seque
     # Aborted"): where some of them aborted on their watchdog, so did the others that left no log
     # of their own - unless the kernel reports a fault of the job's time (a rank that left no line
     # may be the one whose GPU failed: its abort is then its own)
+    kernel_fault = any(f.role is Role.INITIATOR and _kernel_rule(f) for f in current)
     aborted_lines = ({(file, line) for (_a, rank), (code, _p, _n, _t, file, line, _x, _att) in records.items()
                       if code == -6 and rank in aborting}
-                     if not any(f.role is Role.INITIATOR and _kernel_rule(f) for f in current) else set())
+                     if not kernel_fault else set())
+    # (and in an attempt whose ranks timed out in a collective, a launcher line reporting several
+    # tasks' aborts is their watchdogs', though none of them left a line of its own - a large job's
+    # logs sample a few ranks - and the line has no time of its own, or one borrowed from a block
+    # pasted above it)
+    watchdog_groups = ({key for key in group_aborts if key[0] in first_timeout or key[0] in untimed_timeout}
+                       if not kernel_fault else set())
     out = []
     for (_attempt, rank), (code, pid, node, time, file, line, text, att) in records.items():
         sig = _SIGNALS.get(code)
@@ -411,6 +437,7 @@ def exit_findings(scans: Sequence[FileScan], idx: RunIndex, rank_findings: Seque
             # reached: it was stuck, not killed for what it did)
             role, cause, conf = Role.INITIATOR, Cause.HANG, 0.5
         elif code in TEARDOWN_CODES or (_attempt, rank) in grace_kills or (code == -6 and (att in wave or rank in aborting or (file, line) in aborted_lines
+                                                      or (_attempt, rank) in watchdog_groups
                                                       or _after_timeout(first_timeout.get(att), time)
                                                       or (att in untimed_timeout and att not in first_timeout
                                                           and not first_alone))):
