@@ -155,7 +155,8 @@ class LiveEngine:
         self._external_ranks: dict[int, RankInfo] = {}
         self._processes: dict[tuple[int | None, int], RankProcess] = {}  # (attempt, rank) -> latest
         self._alive: tuple[RankProcess, ...] = ()
-        self._restarted = False  # processes of a later attempt than any seen before appeared
+        self._restarted = False  # processes of a later attempt (or of a new launch) appeared
+        self._attempt_high: int | None = None  # the highest attempt of the current launch's processes
         self._gpu_pids: tuple[tuple[str, tuple[int, ...]], ...] = ()
         self._progress: dict[int, _Progress] = {}
         self._resolvers: dict[int, StepResolver] = {}
@@ -260,9 +261,17 @@ class LiveEngine:
 
     def on_processes(self, alive: Sequence[RankProcess]) -> None:
         self._alive = tuple(alive)
-        known = [a for (a, _r) in self._processes if a is not None]
-        if known and any(p.attempt is not None and p.attempt > max(known) for p in alive):
-            self._restarted = True  # (a later attempt's workers: told to the gate at the next tick)
+        attempts = [p.attempt for p in alive if p.attempt is not None]
+        if attempts:
+            top = max(attempts)
+            pids = {p.pid for p in self._processes.values()}
+            if self._attempt_high is not None and top > self._attempt_high:
+                self._restarted = True  # (a later attempt's workers: told to the gate at the next tick)
+            elif (self._attempt_high is not None and top < self._attempt_high
+                  and not any(p.pid in pids for p in alive)):
+                self._restarted = True  # (the job launched again - a requeue, a rerun: attempts count afresh)
+            if self._attempt_high is None or top > self._attempt_high or self._restarted:
+                self._attempt_high = top
         for proc in alive:
             self._processes[(proc.attempt, proc.rank)] = proc
         self._index = None
@@ -345,7 +354,9 @@ class LiveEngine:
         except Exception:
             self.gate.consume(due)  # do not try the same evidence again and again
             raise
-        held = self.gate.held_until(incidents, self._step_interval())
+        held = self.gate.held_until(incidents)
+        if held is not None:  # (and longer where the steps are slow: read only then)
+            held = self.gate.held_until(incidents, self._step_interval())
         if held is not None:
             if self.gate.went_on(incidents):
                 self.gate.drop_caught(incidents, due)  # caught and logged: the job trained on

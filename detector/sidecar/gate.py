@@ -105,7 +105,8 @@ def _confirmed(incident: Incident) -> bool:
     """Whether something besides the exception itself says the failure ended anything: a peer's
     error, a process's exit, the launcher's failure, or a cause no process lives through."""
     for f in incident.evidence:
-        if f.role is Role.COLLATERAL or f.rule == EXIT_RULE or f.rule in LAUNCH_ENDED \
+        # (a traceback's exception line that a collateral rule reads is the exception's own, no peer's)
+        if (f.role is Role.COLLATERAL and not f.field(RAISED)) or f.rule == EXIT_RULE or f.rule in LAUNCH_ENDED \
                 or f.rule.startswith("torch.elastic_"):
             return True
         if f.role is Role.INITIATOR and f.cause is not None and f.cause not in _SURVIVABLE:
@@ -262,6 +263,12 @@ class IncidentGate:
         self._held_steps = None
         if not self._first_seen:
             self._raised_steps.clear()
+            if self._restarted_at is not None:
+                # (what was seen before the workers started again is told or dropped: what fails
+                # after that is a new episode)
+                restarted, self._restarted_at = self._restarted_at, None
+                if self._open:
+                    self._close(restarted)
 
     # --- incidents ---
 
@@ -290,10 +297,6 @@ class IncidentGate:
             self._open.append(record)
             self._store.add_reported(record)
         self.consume(due)
-        if self._restarted_at is not None and (fresh or not self._first_seen):
-            restarted, self._restarted_at = self._restarted_at, None
-            if fresh:
-                self._close(restarted)  # (the failure before the restart is told: what follows is new)
         return fresh
 
     def replaced_by(self, incident_id: str) -> str | None:

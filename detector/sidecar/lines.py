@@ -55,6 +55,21 @@ PRESET_SAMPLE = 16
 # that is no step's, flushed in 1 MiB pieces) is read that far for steps, not searched whole by
 # every preset's pattern (0.2 s a MiB)
 STEP_LINE_BYTES = 8 << 10
+STEP_HEAD_BYTES = 1 << 10  # (a redrawn bar's line: its prefix, before the first redraw, kept with its last redraws)
+
+
+def _step_part(raw: bytes) -> bytes:
+    """What of a line is read for a step: all of it up to :data:`STEP_LINE_BYTES`; of a longer
+    one, its first bytes - or, where a progress bar redrew itself on it (carriage returns: the
+    line reads as its last redraw), its prefix and its last redraws."""
+    if len(raw) <= STEP_LINE_BYTES:
+        return raw
+    tail = raw[-STEP_LINE_BYTES:]
+    cr = tail.find(b"\r")
+    if cr < 0:
+        return raw[:STEP_LINE_BYTES]
+    first = raw.find(b"\r")
+    return raw[:min(first, STEP_HEAD_BYTES)] + tail[cr:]
 
 
 @dataclass(frozen=True, slots=True)
@@ -335,7 +350,7 @@ class LineProcessor:
                    notes: bool) -> bool:
         parser = lf.parser
         assert parser is not None
-        raw = decode_line(raw_b[:STEP_LINE_BYTES])
+        raw = decode_line(_step_part(raw_b))
         pre = strip_prefix(raw, parser.style)
         message = pre.message
         record = self._parse(lf, message)

@@ -17,6 +17,7 @@ import contextlib
 import fcntl
 import json
 import os
+import socket
 import sqlite3
 import time
 from collections.abc import Callable
@@ -50,9 +51,11 @@ def hold_state_dir(directory: Path) -> IO[str] | None:
         fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
         fh.seek(0)
-        holder = fh.read(32).strip()
+        holder = fh.read(300).split()
         fh.close()
-        who = f" (pid {holder})" if holder.isdigit() else ""
+        who = ""
+        if holder and holder[0].isdigit():
+            who = f" (pid {holder[0]}" + (f" on {holder[1]}" if len(holder) > 1 else "") + ")"
         raise RankdoctorError(f"the state folder {directory} is in use by another rankdoctor watch{who}: give each "
                               "watch its own (--state, or state_dir in its config), or stop the other one") from None
     except OSError:  # (a file system without locks: the caller goes on unguarded, and says so)
@@ -60,7 +63,7 @@ def hold_state_dir(directory: Path) -> IO[str] | None:
         return None
     fh.seek(0)
     fh.truncate()
-    fh.write(f"{os.getpid()}\n")
+    fh.write(f"{os.getpid()} {socket.gethostname()}\n")
     fh.flush()
     return fh
 

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from detector.attribution.attribute import RunFacts, attribute
+from detector.rules.engine import RuleSet
 from detector.sidecar.config import DetectionConfig
 from detector.sidecar.gate import IncidentGate
 from detector.sidecar.state import SidecarStore
@@ -106,3 +107,69 @@ def test_an_unconfirmed_exception_waits_longer_where_steps_are_slow() -> None:
     assert gate.held_until(incidents, 0.2) == NOW + 5.0  # (fast steps: the configured wait)
     assert gate.held_until(incidents, 3.0) == NOW + 9.0  # (three steps of 3 s)
     assert gate.held_until(incidents, 600.0) == NOW + SLOW_STEPS_WAIT_S
+
+
+def test_a_restart_seen_while_a_caught_exception_was_held_opens_one_episode() -> None:
+    """(a reviewer: the workers started again while an exception was held, which the job then
+    went on after; the mark of the restart stayed, and closed the episode the next failure opened:
+    that failure's next line was reported again)"""
+    gate = IncidentGate(DetectionConfig(settle_s=0.0, collateral_wait_s=0.0, confirm_wait_s=5.0), SidecarStore(None))
+    caught = _exception(1, NOW, 10)
+    gate.observe([caught], NOW)
+    gate.new_attempt(NOW + 1)
+    due = gate.due(NOW + 6)
+    assert due is not None
+    gate.drop_caught(attribute(RunFacts((caught,))), due)
+    gate.configure(DetectionConfig(settle_s=0.0, collateral_wait_s=0.0, confirm_wait_s=0.0))
+    failure = _exception(2, NOW + 20, 60)
+    assert _report(gate, [failure], NOW + 20) == [2]
+    assert _report(gate, [failure, _exception(3, NOW + 21, 61)], NOW + 21) == []
+
+
+def test_a_caught_chained_connection_reset_is_held_like_the_exception_it_caused() -> None:
+    """(a reviewer: "ConnectionResetError ... The above exception was the direct cause of ...
+    RuntimeError: upload failed", caught: the reset's line - collateral, marked as the traceback's -
+    was taken for a peer's error confirming the exception, and it was reported at once)"""
+    import dataclasses
+
+    from detector.types import RAISED
+
+    gate = IncidentGate(DetectionConfig(settle_s=0.0, collateral_wait_s=0.0, confirm_wait_s=5.0), SidecarStore(None))
+    reset = Finding(rule="python.connection_lost", role=Role.COLLATERAL, cause=None, severity=Severity.WARNING,
+                    text="[rank1]: ConnectionResetError: [Errno 104] Connection reset by peer", file="console.log",
+                    line=9, time=datetime.fromtimestamp(NOW, tz=UTC), rank=1, node="n1")
+    raised = dataclasses.replace(reset, fields=((RAISED, "1"),))
+    wrapped = _exception(1, NOW, 14)
+    for collateral, held in ((raised, True), (reset, False)):
+        gate.observe([collateral, wrapped], NOW)
+        incidents = attribute(RunFacts((collateral, wrapped)))
+        assert (gate.held_until(incidents) is not None) is held
+
+
+def test_workers_of_a_later_attempt_or_of_a_new_launch_are_told_to_the_gate(ruleset: RuleSet) -> None:
+    """(a reviewer: attempts count from 0 again when the job is launched anew into the followed
+    folder - a requeue, a rerun - and its restart was never above the first launch's last attempt)"""
+    from detector.types import RankProcess
+    from tests.sidecar.test_sidecar_units import engine
+
+    eng = engine(ruleset)
+    told: list[float] = []
+    eng.gate.new_attempt = told.append  # type: ignore[method-assign]
+
+    def procs(attempt: int, first_pid: int) -> list[RankProcess]:
+        return [RankProcess(r, r, first_pid + r, attempt, "n1", None) for r in range(2)]
+
+    for n, (attempt, pid) in enumerate([(0, 100), (1, 200), (2, 300)]):
+        eng.on_processes(procs(attempt, pid))
+        eng.tick(NOW + n)
+    assert told == [NOW + 1, NOW + 2]
+    eng.on_processes([])
+    eng.tick(NOW + 10)
+    eng.on_processes(procs(0, 1000))  # the job launched again: a new episode too
+    eng.tick(NOW + 20)
+    eng.on_processes(procs(1, 1100))  # and its workers restarted
+    eng.tick(NOW + 30)
+    assert told == [NOW + 1, NOW + 2, NOW + 20, NOW + 30]
+    eng.on_processes(procs(1, 1100))  # (the same processes again: nothing)
+    eng.tick(NOW + 40)
+    assert len(told) == 4

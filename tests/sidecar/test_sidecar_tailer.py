@@ -14,11 +14,13 @@ from pathlib import Path
 
 import pytest
 
+from detector.rules.engine import RuleSet
 from detector.sidecar.model import Chunk, ElasticErrorFile, Inbox
 from detector.sidecar.sources.logs import LogFollower
 from detector.sidecar.sources.rotation import decode_fingerprint, is_rotated_name
 from detector.sidecar.sources.tailer import FileTailer
 from detector.sidecar.state import SidecarStore
+from detector.sources.runs import FileKind, LogFile
 
 
 def lines_of(pieces: list[tuple[bytes, int]]) -> list[tuple[int, str]]:
@@ -439,3 +441,46 @@ def test_a_file_behind_its_end_is_read_on_at_the_next_turn(tmp_path: Path, monke
         assert not follower.more
     finally:
         follower.close()
+
+
+def test_a_file_behind_its_end_whose_next_read_fails_is_not_read_on_at_once(tmp_path: Path,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """(a reviewer: a read that stopped at its budget, then failed - NFS's EIO, a stale handle,
+    retried each poll - left ``more`` set, and the main loop never waited again while it failed)"""
+    import errno
+
+    import detector.sidecar.sources.tailer as tailer_mod
+
+    monkeypatch.setattr(tailer_mod, "MAX_READ", 100)
+    log = tmp_path / "rank0.log"
+    log.write_text("".join(f"line {i:03d}\n" for i in range(50)))
+    follower = LogFollower([str(log)], node=None, store=SidecarStore(None), poll_s=60.0, check_s=60.0,
+                           rescan_s=60.0, observer_factory=None)
+    follower.start(Inbox())
+    try:
+        follower.poll(1000.0)
+        assert follower.more
+
+        def failing(*_args: object) -> bytes:
+            raise OSError(errno.EIO, "Input/output error")
+
+        monkeypatch.setattr(tailer_mod.os, "pread", failing)
+        follower.poll(1000.5)
+        assert not follower.more and follower._next_poll >= 1000.5 + 59
+    finally:
+        follower.close()
+
+
+def test_a_long_line_of_a_redrawn_bar_is_read_for_its_last_step(ruleset: RuleSet) -> None:
+    """(a reviewer: a step line is read in its first 8 KiB, and a Lightning bar's line of a whole
+    epoch's redraws, longer than that, gave an early redraw's step - 117 of 2000)"""
+    from detector.sidecar.lines import LineProcessor
+
+    bar = "".join(f"\rEpoch 0:  {i * 100 // 2000:3d}%|#####     | {i}/2000 [00:{i % 60:02d}<01:00, 11.0it/s, loss=2.1{i % 10}]"
+                  for i in range(1, 2001))
+    data = ("step 1 loss 2.0\n" + bar + "\n").encode()
+    assert len(bar) > 8 << 10
+    processor = LineProcessor(ruleset, year=2026, tolerance_s=120.0)
+    f = LogFile(Path("/l/rank0.log"), "rank0.log", FileKind.RANK_LOG, rank=0)
+    result = processor.process(processor.open(f), Chunk(f, data, 1, 1000.0, lines=2))
+    assert [s.record.step for s in result.steps][-1:] == [2000]

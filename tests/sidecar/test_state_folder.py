@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import json
+import socket
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -44,7 +45,7 @@ def test_a_second_watch_on_a_state_folder_in_use_is_refused(tmp_path: Path, side
     sidecars.append(first)
     second = _second_watch(logs, state)
     assert second.returncode == 1, second.stderr
-    assert f"the state folder {state} is in use by another rankdoctor watch (pid {first.proc.pid})" in second.stderr
+    assert f"the state folder {state} is in use by another rankdoctor watch (pid {first.proc.pid} on {socket.gethostname()})" in second.stderr
     assert "Traceback" not in second.stderr
     first.kill()  # (SIGKILL: the kernel lets the lock go with the process)
     again = SidecarProc(tmp_path, ["--logs", str(logs), "--state", str(state), "--no-nvml", "--no-remediate"],

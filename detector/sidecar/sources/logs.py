@@ -285,8 +285,8 @@ class LogFollower:
                 if not was_open and room <= 0:
                     waiting += 1  # (the descriptors the rest of the watch needs: its state, its output)
                     continue
-                self._read_one(tailer, f, now, check)
-                more = more or tailer.more
+                read = self._read_one(tailer, f, now, check)
+                more = more or (read and tailer.more)
                 room -= tailer.is_open and not was_open
             self.more = more
             if more:
@@ -296,8 +296,9 @@ class LogFollower:
                 self._warn(f"{waiting} log files not followed: the open-file limit (ulimit -n "
                            f"{_open_files_limit()}) leaves no descriptor for them; raise it and restart the watch")
 
-    def _read_one(self, tailer: FileTailer, f: LogFile, now: float, check: bool) -> None:
-        """One file; its I/O errors are reported and retried, the other files go on."""
+    def _read_one(self, tailer: FileTailer, f: LogFile, now: float, check: bool) -> bool:
+        """One file; its I/O errors are reported and retried, the other files go on. Whether it
+        was read (False: an I/O error)."""
         key = str(f.path)
         try:
             if check:
@@ -307,7 +308,7 @@ class LogFollower:
             if key not in self._failing:
                 self._failing.add(key)
                 self._report(f, SourceState.DOWN, f"{f.display}: {exc.strerror or exc} (retrying)")
-            return
+            return False
         if key in self._failing:
             self._failing.discard(key)
             self._report(f, SourceState.UP, "")
@@ -316,6 +317,7 @@ class LogFollower:
             self._behind_said.add(key)
             self._warn(f"{f.display}: {lag >> 20} MiB behind the end of the file (written faster than it is read): "
                        "incidents from it come late")
+        return True
 
     def _report(self, f: LogFile, state: SourceState, detail: str) -> None:
         """The kernel log is a source of its own; a rank log's trouble is a warning."""

@@ -88,6 +88,7 @@ class FileTailer:
         number is how many. Never raises for a missing
         file (it may appear later); other I/O errors propagate."""
         out: list[tuple[bytes, int]] = []
+        self.more = False  # (set again by a read that stops at its budget; a failed read says nothing more)
         if self._fd is None and not self._open(out):
             return out
         self._read_available(out)
