@@ -670,12 +670,16 @@ def _killed_loading_weights(kill: Finding, facts: RunFacts) -> Finding | None:
     kill's own file (on its line, a bar the kill was printed behind, or up to
     :data:`LOADING_TO_KILL_LINES` lines before it), or in a file of the killed rank's own; within :data:`LOADING_TO_KILL` where both are stamped; no line of training
     progress after the bar in its file (training that began, or went on after the kill, was no
-    loading). None when there is none."""
+    loading). None when there is none, or where the scheduler says it stopped the job."""
+
     def close(bar: Finding) -> bool:
         if bar.time is not None and kill.time is not None:
             return -SKEW <= kill.time - bar.time <= LOADING_TO_KILL
         return bar.file == kill.file  # (lines of one file, counted apart below)
 
+    if any(f.rule.startswith("scheduler.") and ("CANCELLED" in f.text or f.cause is Cause.PREEMPTION)
+           for f in facts.findings):
+        return None  # (the scheduler stopped the job - a cancel, a time limit, a preemption: its SIGKILL)
     bars = [f for f in facts.findings if f.rule == RULE_WEIGHT_LOADING and f.file is not None and f.line is not None
             and ((f.file == kill.file and kill.line is not None and 0 <= kill.line - f.line <= LOADING_TO_KILL_LINES)
                  or (kill.rank is not None and f.rank == kill.rank and f.time is not None and kill.time is not None))

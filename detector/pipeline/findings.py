@@ -3,6 +3,7 @@ node, pid and GPU through the :class:`~detector.pipeline.index.RunIndex`."""
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import itertools
 import json
@@ -382,7 +383,12 @@ def exit_findings(scans: Sequence[FileScan], idx: RunIndex, rank_findings: Seque
                      if tf.role is Role.COLLATERAL and tf.rank is not None and "timeout" in tf.rule}
     launched_agents = any(scan.failures for scan in scans) or any(
         fnd.rule.startswith(("torch.elastic", "torchelastic.")) for fnd in rank_findings)
-    for att in timed_out if not launched_agents else ():
+    # (nor where anything else says why a task was killed: the OOM killer, the kernel, the scheduler)
+    explained = any(f.role is Role.INITIATOR and (f.cause is Cause.HOST_OOM_KILL or _kernel_rule(f)
+                                                  or f.rule.startswith("scheduler."))
+                    for f in rank_findings) or any(f.rule.startswith("scheduler.") and "CANCELLED" in f.text
+                                                   for f in rank_findings)
+    for att in timed_out if not (launched_agents or explained) else ():
         killed = [(att, r) for r in srun_tasks.get(att, ()) if records.get((att, r), (0,))[0] == -9]
         others = [(att, r) for r in srun_tasks.get(att, ()) if (att, r) not in killed]
         if (len(killed) == 1 and len(others) >= 2 and killed[0] not in own_timed_out
@@ -1256,17 +1262,25 @@ ANNOUNCED_TRACEBACK = 80  # lines from a traceback's header to its exception lin
 _RAISED_LINE = re.compile(r"\s?(?:[A-Za-z_]\w{0,63}\.){0,10}[A-Za-z_]\w{0,100}(?:Error|Exception|Timeout|Reset|Refused): \S")
 
 
-def _raised_line(f: Finding, styles: Mapping[str, PrefixStyle], headers: Sequence[Finding]) -> bool:
+def _raised_line(f: Finding, styles: Mapping[str, PrefixStyle],
+                 headers: Mapping[tuple[str | None, int | None], Sequence[int]]) -> bool:
     """``f`` is the exception's line of a Python traceback, or a line of its code (indented: the
     source of the frame that raised it, "raise ConnectionResetError(...)"): the line reads as one
     and a traceback's header of its rank lies up to :data:`ANNOUNCED_TRACEBACK` lines before it in
     its file."""
     line = f.line or 0
-    if not any(h.file == f.file and h.rank == f.rank and line - ANNOUNCED_TRACEBACK <= (h.line or 0) < line
-               for h in headers):
+    lines = headers.get((f.file, f.rank), ())
+    at = bisect.bisect_left(lines, line) - 1  # (the last header before the line)
+    if at < 0 or lines[at] < line - ANNOUNCED_TRACEBACK:
         return False
     message = strip_prefix(f.text, styles.get(f.file or "", PrefixStyle.BRACKETS)).message
     return message.startswith(("    ", "\t")) or _RAISED_LINE.match(message) is not None
+
+
+# what a program logs and may go on after, as after an exception it caught: an uncaught exception's
+# line, and Megatron's result validation's verdicts (a spiky loss's validation lets the job go on)
+LOGGED_FAILURES = frozenset({UNCAUGHT, "launcher.megatron_rerun_hardware", "launcher.megatron_rerun_persistent",
+                             "launcher.megatron_rerun_application"})
 
 
 def demote_caught_exceptions(findings: Sequence[Finding], scans: Sequence[FileScan],
@@ -1292,14 +1306,17 @@ def demote_caught_exceptions(findings: Sequence[Finding], scans: Sequence[FileSc
     # a traceback's exception line that a collateral rule reads (a connection reset, a store or a
     # peer lost: "ConnectionResetError: [Errno 104] Connection reset by peer") is an exception too
     styles = {s.file.display: s.parser.style if s.parser is not None else PrefixStyle.BRACKETS for s in scans}
+    header_lines: dict[tuple[str | None, int | None], list[int]] = defaultdict(list)
+    for h in headers:
+        header_lines[(h.file, h.rank)].append(h.line or 0)  # (headers are sorted by line)
     raised_lines = {(f.file, f.line) for f in findings if f.role is Role.COLLATERAL and f.line is not None
-                    and (f.file in progress or f.rank is not None) and _raised_line(f, styles, headers)}
+                    and (f.file in progress or f.rank is not None) and _raised_line(f, styles, header_lines)}
     if raised_lines:  # (marked: the live watch waits to see whether the job goes on after them)
         findings = [dataclasses.replace(f, fields=(*f.fields, (RAISED, "1")))
                     if f.role is Role.COLLATERAL and (f.file, f.line) in raised_lines else f for f in findings]
     exceptions = sorted((f for f in findings if f.line is not None and (
-                            (f.rule == UNCAUGHT and (f.file in progress or f.rank is not None)
-                             and f.role is Role.INITIATOR and f.cause is Cause.PYTHON_EXCEPTION)
+                            (f.rule in LOGGED_FAILURES and (f.file in progress or f.rank is not None)
+                             and f.role is Role.INITIATOR and (f.rule != UNCAUGHT or f.cause is Cause.PYTHON_EXCEPTION))
                             or (f.role is Role.COLLATERAL and (f.file, f.line) in raised_lines))),
                         key=lambda f: (f.file or "", f.line or 0))
     if not exceptions:
@@ -1374,7 +1391,7 @@ def demote_caught_exceptions(findings: Sequence[Finding], scans: Sequence[FileSc
     # and of each rank's own (a failure of its rank, or an exit with an error that names no rank)
     own_failing: dict[tuple[str | None, int | None], int] = {}
     for f in findings:
-        if f.line is None or f.rule in (UNCAUGHT, TRACEBACK, FRAME) or (f.file, f.line) in raised_lines:
+        if f.line is None or f.rule in LOGGED_FAILURES or f.rule in (TRACEBACK, FRAME):
             continue
         # (a process's exit with an error, which the exit's reading may have made context: a
         # launcher's report, srun's "task 0: Exited with exit code 1")
@@ -1387,10 +1404,15 @@ def demote_caught_exceptions(findings: Sequence[Finding], scans: Sequence[FileSc
             if f.rank is not None or exited:
                 own_failing[(f.file, f.rank)] = max(own_failing.get((f.file, f.rank), 0), f.line)
 
+    def after(f: Finding) -> int:
+        # (a traceback's exception line that a collateral rule read is itself among the failing
+        # lines: what failed after it is what comes after its own line)
+        return (f.line or 0) + ((f.file, f.line) in raised_lines)
+
     def nothing_of_its_own_after(f: Finding) -> bool:
         # (the rank's steps stamped after it: what failed later in the file is another rank's, or
         # the launcher's teardown; its own failure or an exit naming no rank still counts)
-        line = f.line or 0
+        line = after(f)
         return (f.rank is not None and own_failing.get((f.file, f.rank), 0) < line
                 and own_failing.get((f.file, None), 0) < line)
 
@@ -1410,7 +1432,7 @@ def demote_caught_exceptions(findings: Sequence[Finding], scans: Sequence[FileSc
 
     # (a program that said it goes on, and whose progress after the exception shows it did, caught
     # it, whatever failed of its own later: that later failure has lines of its own)
-    caught = {id(f) for f in went_on if failing.get(f.file, 0) < (f.line or 0)
+    caught = {id(f) for f in went_on if failing.get(f.file, 0) < after(f)
               or (id(f) in trained_on and nothing_of_its_own_after(f))
               or (id(f) in said and (id(f) in stamped or went_on_after(f) or stepped_on_after(f)))
               or ran_on_before_the_next_failure(f)}
@@ -2006,6 +2028,44 @@ def job_ended_well(findings: Sequence[Finding], scans: Sequence[FileScan]) -> bo
     scheduler says a process of it failed (as :func:`demote_before_job_success` reads them)."""
     return ((_k8s_job_succeeded(findings, scans) or _slurm_job_completed(findings, scans)
              or _torchrun_job_succeeded(findings, scans)) and not _a_process_failed(findings, scans))
+
+
+# the Slurm job whose memory cgroup the OOM killer's victim was in ("task_memcg=/slurm/uid_1000/
+# job_1234/step_0/task_3", systemd's ".../slurmstepd.scope/job_9300324/step_batch/...")
+_MEMCG_JOB = re.compile(r"task_memcg=[^,\s]{0,300}?/job_([0-9]{1,12})(?:[/_,\s]|$)")
+# (not an array task's, slurm-<array job>_<task>.out: its own job id is another number)
+_SLURM_OUTPUT = re.compile(r"(?:^|/)slurm-([0-9]{1,12})(?:\.[0-9]{1,6})?\.(?:out|err|log|txt)$")
+_KERNEL_OOM_RULES = frozenset({"system.oom_killed_process", "system.oom_kill_summary"})
+
+
+def demote_other_jobs_oom_kills(findings: Sequence[Finding], scans: Sequence[FileScan]) -> list[Finding]:
+    """``findings`` with the OOM killer's kills of another Slurm job's processes made context
+    (cause none): the kernel's summary names the memory cgroup of its victim, and a job's cgroup
+    that is not this run's (the run's own job: its ``slurm-<id>.out`` file, the job its scheduler's
+    lines name) held another tenant's process that hit its own job's limit - it cannot have taken
+    this job's ranks. The victim's "Killed process" line (its pid, on that node) goes with it (not
+    slurmstepd's "Detected 1 oom_kill event": written to the job's own output, it is always its
+    own). Nothing changes where the run's own job is not known."""
+    own = {m.group(1) for s in scans if (m := _SLURM_OUTPUT.search(s.file.display))}
+    own |= {job for f in findings if f.rule.startswith("scheduler.")
+            and (job := (f.field("job") or "").split("_")[0].split("+")[0]).isdigit()}
+    if not own:
+        return list(findings)
+    foreign: set[tuple[str | None, int]] = set()
+    for f in findings:
+        if (f.rule == "system.oom_kill_summary" and f.pid is not None and (m := _MEMCG_JOB.search(f.text))
+                and m.group(1) not in own):
+            foreign.add((host_key(f.node) if f.node else None, f.pid))
+    if not foreign:
+        return list(findings)
+
+    def other_jobs(f: Finding) -> bool:
+        if f.rule not in _KERNEL_OOM_RULES or f.pid is None:
+            return False
+        node = host_key(f.node) if f.node else None
+        return (node, f.pid) in foreign or (node is None and any(p == f.pid for _n, p in foreign))
+
+    return [dataclasses.replace(f, role=Role.CONTEXT, cause=None) if other_jobs(f) else f for f in findings]
 
 
 def demote_before_job_success(findings: Sequence[Finding], scans: Sequence[FileScan]) -> list[Finding]:

@@ -404,7 +404,9 @@ _HEADER_DIGITS = re.compile(r"(?:(?<=[\s:.,/T-])|^)[0-9]+")
 # "[rank4]:W0412 22:16:09.399000 91330 torch/_inductor/codecache.py:1021] [0/6] Traceback ..."):
 # an exception the program caught, not the one that ended it
 _CAUGHT_HEADER = re.compile(r"(?:^|[\s\[|:(<])(?:WARNING|WARN|INFO|DEBUG|TRACE|NOTICE)(?:$|[\s\]|:)>-])"
-                            r"|(?:^|[\s\[:\]])[IWEF][0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2}", re.IGNORECASE)
+                            r"|(?:^|[\s\[:\]])[IWEF][0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2}"
+                            # (SkyPilot's and vLLM's one-letter levels: "W 09-12 22:00:40 train.py:99] ")
+                            r"|(?:^|[\s\[:\]])[IWD] [0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}", re.IGNORECASE)
 _HEADER_RANK = re.compile(r"\[rank([0-9]{1,6})\]:")  # torchrun's prefix after a collector's stamp
 
 

@@ -52,3 +52,25 @@ def test_a_spiky_loss_the_validation_let_the_job_go_on_after_is_no_failure(tmp_p
              *(f" 0: [2025-03-02 11:{i // 60:02d}:{i % 60:02d}] iteration {i:8d}/  80310 | lm loss: 2.3E+00 |"
                for i in range(1, 30))]
     assert replay_path(_run(tmp_path, lines), ruleset).incidents == ()
+
+
+def test_a_transient_error_the_job_trained_on_after_is_no_failure(tmp_path: Path, ruleset: RuleSet) -> None:
+    """(a reviewer: a spiky loss's validation is not fatal - the job went on for 170 iterations)"""
+    steps = [f" 2: [2025-03-02 11:{i // 60:02d}:{i % 60:02d}] iteration {i:8d}/  80310 | lm loss: 2.3E+00 |" for i in range(1, 200)]
+    lines = [*steps[:30], f" 2: {LOG}Rank 2, node gpu-7, device 2, iteration #30: Possible transient error!", *steps[30:]]
+    assert replay_path(_run(tmp_path, lines), ruleset).incidents == ()
+
+
+def test_a_persistent_error_names_the_rerun_s_gpu_which_is_not_drained(tmp_path: Path, ruleset: RuleSet) -> None:
+    """(a reviewer: "Possible persistent error!" is logged on the second rerun, on another GPU - the
+    healthy one; the faulty GPU is the one the rank ran on before)"""
+    lines = [
+        " 2: [2025-03-02 11:00:01] iteration        1/  80310 | lm loss: 2.3E+00 |",
+        f" 2: {LOG}Rank 2, node gpu-9, device 1: Possible persistent error!!",
+        "srun: error: gpu-9: task 2: Exited with exit code 17",
+    ]
+    incident = replay_path(_run(tmp_path, lines), ruleset).incidents[0]
+    assert (incident.cause.value, incident.initiator.rank) == ("gpu_hardware", 2)
+    assert incident.confidence < 0.6  # (below remediation's min_confidence: said, not acted on)
+    assert incident.initiator.gpu is None and not any(
+        f.field("host") == "gpu-9" for f in incident.evidence if f.rule == "launcher.megatron_rerun_persistent")
