@@ -121,33 +121,52 @@ def _single_repeat_chars(item: Any) -> tuple[set[int], int] | None:
 WIDE_SPAN = 4  # a counted repeat whose count may vary this much ({1,40}) splits a run many ways
 
 
-def _wide(av: Any) -> bool:
-    """A repeat whose count may vary by :data:`WIDE_SPAN` or more (unbounded too)."""
+def _varies(av: Any) -> bool:
+    """A repeat whose count may vary at all ({1,3}, unbounded)."""
     lo, hi, _body = av
-    return bool(hi == _UNBOUNDED or hi - lo >= WIDE_SPAN)
+    return bool(hi == _UNBOUNDED or hi > lo)
 
 
-def _has_wide(items: Any) -> bool:
+def _has_varying(items: Any) -> bool:
     for op, av in items:
         if op in _REPEATS:
-            if _wide(av) or _has_wide(av[2]):
+            if _varies(av) or _has_varying(av[2]):
                 return True
-        elif (op == _c.SUBPATTERN and _has_wide(av[-1])) or (op == _c.BRANCH and any(_has_wide(b) for b in av[1])):
+        elif (op == _c.SUBPATTERN and _has_varying(av[-1])) or (op == _c.BRANCH and any(_has_varying(b) for b in av[1])):
+            return True
+    return False
+
+
+def _fenced(items: list[Any], i: int, chars: set[int]) -> bool:
+    """Between the repeat at ``i`` and its next turn (cyclically: the body repeats) a mandatory
+    item it cannot match: where one iteration ends is then fixed ("0x[0-9a-f]{1,16} ?": the "x")."""
+    for k in range(1, len(items)):
+        got = _single_repeat_chars(items[(i + k) % len(items)])
+        if got is None:
+            return False  # (a group or an alternation there: not easy to know)
+        if got[1] >= 1 and not got[0] & chars:
             return True
     return False
 
 
 def _cyclic_separated(items: list[Any], *, wide: bool = False) -> bool:
-    """Every unbounded repeat (``wide``: every repeat whose count may vary widely, too) repeats
-    one character class and is followed (cyclically, since the body repeats) by a mandatory item
-    it cannot match: iterations split one way only."""
+    """Every unbounded repeat repeats one character class and is followed (cyclically, since
+    the body repeats) by a mandatory item it cannot match: iterations split one way only.
+    ``wide`` (the body of a repeat whose count varies widely): every repeat whose count varies
+    at all, and a mandatory item it cannot match anywhere before its next turn will do."""
     for i, (op, av) in enumerate(items):
-        if op in _REPEATS and (av[1] == _UNBOUNDED or (wide and _wide(av))):
+        if op in _REPEATS and (av[1] == _UNBOUNDED or (wide and _varies(av))):
             here = _single_repeat_chars((op, av))
-            nxt = _single_repeat_chars(items[(i + 1) % len(items)])
-            if here is None or nxt is None or nxt[1] < 1 or here[0] & nxt[0]:
+            if here is None:
                 return False
-        elif op in (_c.SUBPATTERN, _c.BRANCH) and (_has_wide([(op, av)]) if wide else _has_unbounded([(op, av)])):
+            if wide:
+                if not _fenced(items, i, here[0]):
+                    return False
+                continue
+            nxt = _single_repeat_chars(items[(i + 1) % len(items)])
+            if nxt is None or nxt[1] < 1 or here[0] & nxt[0]:
+                return False
+        elif op in (_c.SUBPATTERN, _c.BRANCH) and (_has_varying([(op, av)]) if wide else _has_unbounded([(op, av)])):
             return False
     return True
 
@@ -176,7 +195,11 @@ def _walk(items: Any) -> str | None:
                     return "an unbounded repeat whose body ends in an optional part that can start like the body"
             elif hi > 1 and _has_unbounded(body) and not _cyclic_separated(inner):
                 return f"a repeat of up to {hi} holds an unbounded repeat without a clear boundary between iterations"
-            elif hi - _lo >= WIDE_SPAN and _has_wide(body) and not _cyclic_separated(inner, wide=True):
+            elif hi - _lo >= WIDE_SPAN and _overlapping_branches(inner):
+                return f"a repeat of up to {hi} of an alternation whose branches can start alike"
+            elif hi - _lo >= WIDE_SPAN and _ambiguous_tail(inner):
+                return f"a repeat of up to {hi} whose body ends in an optional part that can start like the body"
+            elif hi - _lo >= WIDE_SPAN and _has_varying(body) and not _cyclic_separated(inner, wide=True):
                 return (f"a repeat of up to {hi} holds a repeat of varying count without a clear boundary between "
                         "iterations: a run of its characters splits into them in very many ways")
             found = _walk(body)

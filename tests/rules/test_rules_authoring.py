@@ -72,7 +72,9 @@ def pack_rules(tmp_path: Path) -> RuleSet:
     [r"(.*a){20}", r"(.*?,){11}P", r"\s*\s*\s*x", r".*.*=.*;", r"(?:\S+\s*){3}x",
      # (counted repeats of varying count inside one: a hostile tester's rule that passed
      # validation and took 20 s on a 200-character line)
-     r"(?:[a-z]{1,40} ?){1,40}FAIL", r"(?:\w{2,30}-?){0,20}x"],
+     r"(?:[a-z]{1,40} ?){1,40}FAIL", r"(?:\w{2,30}-?){0,20}x",
+     # (a reviewer: an inner count that varies a little, and overlapping branches, in a counted repeat)
+     r"(?:[a-z]{1,3} ?){1,40}FAIL", r"(?:[a-z]{1,3}){1,40}FAIL", r"(?:a|a?){1,40}FAIL"],
 )
 def test_superlinear_shapes_the_backtracking_check_misses(pattern: str) -> None:
     assert backtracking_risk(pattern) is None  # what the loader alone lets through
@@ -89,7 +91,8 @@ def test_overlapping_alternations_both_checks_catch(pattern: str) -> None:
 @pytest.mark.parametrize(
     "pattern",
     [r"(?:foo|bar)+", r"(ab?)+", r"(?:\S+\s+){3}", r"(?:, \w+)*x", r"foo.*bar.*baz", r"(\d+\.){3}\d+", r"(?:[0-9a-f]{2}:){3}",
-     r"(?:[A-Za-z_][A-Za-z0-9_]{0,63}\.){1,10}x", r"(?:\d{1,3}\.){3}\d{1,3}", r"(?:[a-z]{1,40} ){1,3}x"],
+     r"(?:[A-Za-z_][A-Za-z0-9_]{0,63}\.){1,10}x", r"(?:\d{1,3}\.){3}\d{1,3}", r"(?:[a-z]{1,40} ){1,3}x",
+     r"bytes: (?:0x[0-9a-f]{1,16} ?){1,16}"],  # (the mandatory "x" fixes where an iteration begins)
 )
 def test_linear_patterns_pass(pattern: str) -> None:
     assert superlinear_risk(pattern) is None
