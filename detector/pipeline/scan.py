@@ -390,7 +390,7 @@ def count_newlines(buf: bytes) -> int:
 # 10:00:02,311 ERROR Traceback (most recent call last):", the same header before each frame and
 # before the exception's line): its exception's line is read without the header, as a plain
 # traceback's is (rules anchored at a message's start see it)
-_TRACEBACK_HEAD = "Traceback (most recent call last):"
+TRACEBACK_HEAD = "Traceback (most recent call last):"
 HEADED_LINES = 240  # lines from such a header to its exception's line, at most
 HEADED_OTHERS = 8  # lines of another shape (another process's) that may lie among them
 HEADER_CHARS = 200  # a header longer than this is no logger's
@@ -403,10 +403,12 @@ _HEADER_DIGITS = re.compile(r"(?:(?<=[\s:.,/T-])|^)[0-9]+")
 # as glog's records (PyTorch's own loggers head every line of the exceptions they catch and log:
 # "[rank4]:W0412 22:16:09.399000 91330 torch/_inductor/codecache.py:1021] [0/6] Traceback ..."):
 # an exception the program caught, not the one that ended it
-_CAUGHT_HEADER = re.compile(r"(?:^|[\s\[|:(<])(?:WARNING|WARN|INFO|DEBUG|TRACE|NOTICE)(?:$|[\s\]|:)>-])"
-                            r"|(?:^|[\s\[:\]])[IWEF][0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2}"
+# (a level's word in capitals or in small letters, not a host's or a worker's name: "trace-worker-0")
+_CAUGHT_HEADER = re.compile(r"(?:^|[\s\[|:(<])(?:WARNING|WARN|INFO|DEBUG|TRACE|NOTICE|warning|warn|info|debug|trace|notice"
+                            r"|Warning|Info|Debug)(?:$|[\s\]|:)>])"
+                            r"|(?:^|[\s\[:\]])[IWE][0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2}"
                             # (SkyPilot's and vLLM's one-letter levels: "W 09-12 22:00:40 train.py:99] ")
-                            r"|(?:^|[\s\[:\]])[IWD] [0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}", re.IGNORECASE)
+                            r"|(?:^|[\s\[:\]])[IWD] [0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}")
 _HEADER_RANK = re.compile(r"\[rank([0-9]{1,6})\]:")  # torchrun's prefix after a collector's stamp
 
 
@@ -524,12 +526,12 @@ def process_buffer(buf: bytes, start: int, end: int, base_line: int, scan: FileS
             summary = parse_summary([raw, *_following(buf, line_end, SUMMARY_LINES)], style, parser.f.display, line_no)
             scan.failures.extend(summary)
             summary_until = max((r.end for r in summary), default=line_no)
-        at = message.find(_TRACEBACK_HEAD) if "Traceback" in message else -1
+        at = message.find(TRACEBACK_HEAD) if "Traceback" in message else -1
         if 0 < at <= HEADER_CHARS and message[:at].strip() and not _CAUGHT_HEADER.search(message, 0, at) and (
                 found_line := headed_exception(buf, line_end, message[:at], style)) is not None:
             after, exc_off, exc_end, body = found_line
             exc_text = decode_line(buf[exc_off:exc_end])
-            if exc_off not in headed_at and exc_end <= end and not rules.verify(strip_prefix(exc_text, style).message, kind, None):
+            if exc_off not in headed_at and not rules.verify(strip_prefix(exc_text, style).message, kind, None):
                 found_rules = rules.verify(body, kind, None)
                 if found_rules:
                     headed_at.add(exc_off)

@@ -30,7 +30,7 @@ from typing import cast
 
 from detector.pipeline.evidence import EvidenceCap, Hit, MatchLike, is_index_hit
 from detector.pipeline.filescan import FileScan
-from detector.pipeline.scan import process_buffer
+from detector.pipeline.scan import HEADED_LINES, TRACEBACK_HEAD, process_buffer
 from detector.rules.engine import RuleSet, Verified
 from detector.rules.loader import CompiledRule
 from detector.sidecar.model import Chunk
@@ -139,6 +139,9 @@ class _Recorder:
     def verify(self, message: str, kind: StreamKind, ids: Sequence[int] | None = None) -> list[Verified]:
         found = self.rules.verify(message, kind, ids)  # called once per candidate, after it is given
         need = SUMMARY_LINES if "ChildFailedError" in message else 0
+        at = message.find(TRACEBACK_HEAD) if "Traceback" in message else -1
+        if at > 0 and message[:at].strip():
+            need = HEADED_LINES  # (a traceback headed on every line: its exception's line may come later)
         for m in found:
             need = max(need, m.rule.window_within, m.rule.context_lines)
         if need:

@@ -106,3 +106,25 @@ def test_a_connection_reset_the_job_caught_and_trained_on_after_is_no_failure(tm
     died = [*lines[:lines.index(f"[rank1]: {exc}") + 1], *(x for x in steps(20, 80) if not x.startswith("[rank1]"))]
     (tmp_path / "console.log").write_text("\n".join(died) + "\n")
     assert replay_path(tmp_path, ruleset).incidents != ()
+
+
+def test_a_headed_traceback_across_a_read_chunk_is_read_to_its_exception(tmp_path: Path, ruleset: RuleSet,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """(a reviewer: an exception's line in the look-ahead past a chunk's end was dropped, and the
+    next chunk begins after its header: a log over 8 MiB lost it; chunks made small here)"""
+    import detector.pipeline.scan as scan_mod
+
+    monkeypatch.setattr(scan_mod, "CHUNK", 64 << 10)
+    monkeypatch.setattr(scan_mod, "LOOKAHEAD", 4 << 10)
+    head = "2025-03-01 10:00:02,311 ERROR "
+    filler: list[str] = []
+    size = 0
+    while size < (60 << 10) - 200:  # (the header just before where the first chunk's lines end)
+        filler.append(f"2025-03-01 09:{(len(filler) // 60) % 60:02d}:{len(filler) % 60:02d},101 INFO step {len(filler)}")
+        size += len(filler[-1]) + 1
+    lines = [*filler, *(head + f for f in FRAMES), "2025-03-01 10:30:02,500 ERROR " + TIMEOUT,
+             *(f"2025-03-01 10:31:{i % 60:02d},000 INFO waiting {i}" for i in range(4000))]
+    text = "\n".join(lines) + "\n"
+    assert text.index("Traceback (most recent call last)") < (60 << 10) < text.index("ValueError: sequence")
+    (tmp_path / "train.log").write_text(text)
+    assert [i.cause.value for i in replay_path(tmp_path, ruleset).incidents] == ["python_exception"]

@@ -161,3 +161,25 @@ def test_an_exception_caught_in_a_job_of_slow_steps_is_not_reported(tmp_path: Pa
         assert sidecar.stop() == 0
     finally:
         sidecar.kill()
+
+
+def test_a_headed_traceback_that_arrives_in_two_reads_is_reported(tmp_path: Path) -> None:
+    """(a reviewer: a traceback whose every line a logger headed, its exception's line written
+    after a pause, was carried over only as far as the header's own rule asks - 40 lines - and a
+    long one was never read to its exception live)"""
+    sidecar, logs = _watch(tmp_path)
+    head = "2025-03-01 10:00:02,311 ERROR "
+    try:
+        with open(logs / "train.log", "w") as fh:
+            _write(fh, [f"2025-03-01 10:00:{s:02d},000 INFO step {s} loss 2.3" for s in range(10)], 0.02)
+            frames = [head + "Traceback (most recent call last):"]
+            for i in range(100):
+                frames += [head + f'  File "/app/m{i}.py", line {i}, in f{i}', head + f"    f{i + 1}()"]
+            _write(fh, frames, 0.0)
+            time.sleep(2.5)
+            _write(fh, [head + "ValueError: sequence length 9000 exceeds max 8192"], 0.0)
+        found = sidecar.wait_incidents(1, timeout=30)
+        assert found[0]["cause"] == "python_exception", "\n".join(brief(i) for i in found)
+        assert sidecar.stop() == 0
+    finally:
+        sidecar.kill()
