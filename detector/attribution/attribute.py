@@ -94,7 +94,8 @@ def _group_by_attempt(findings: Sequence[Finding], *, untimed_last: bool = False
         return [list(findings)] if findings else []
     spans: dict[int, tuple[datetime | None, datetime | None]] = {}
     for a in attempts:
-        times = [f.time for f in findings if f.attempt == a and f.time is not None]
+        # (not a weight-loading bar's: it has no time of its own, only the line above it's)
+        times = [f.time for f in findings if f.attempt == a and f.time is not None and f.rule != RULE_WEIGHT_LOADING]
         spans[a] = (min(times), max(times)) if times else (None, None)
     groups: dict[int, list[Finding]] = {a: [] for a in attempts}
     zones = _file_zones(findings)
