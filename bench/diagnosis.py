@@ -53,7 +53,7 @@ truth.json, side by side with a naive reader that takes the first error-looking 
     python bench/diagnosis.py --split fresh51 # the fifty-first session's set-aside (scored, then promoted)
     python bench/diagnosis.py --split fresh52 # the fifty-second session's set-aside (scored, then promoted)
     python bench/diagnosis.py --split fresh53 # the fifty-sixth session's set-aside (scored, then promoted)
-    python bench/diagnosis.py --split fresh54 # the fifty-seventh session's set-aside (once, at the end)
+    python bench/diagnosis.py --split fresh54 # the fifty-seventh session's set-aside (scored, then promoted)
     python bench/diagnosis.py --split fresh55 # the next set-aside (next session; once, at the end)
     (fresh5, fresh6 and fresh7, set aside in the eighth to tenth sessions, were scored once and
     then moved to development: split.json's "promoted")
