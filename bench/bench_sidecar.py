@@ -384,11 +384,26 @@ def burst_log(path: Path, megabytes: int, *, one_line: bool) -> None:
             if one_line:
                 fh.write(" ".join(rng.choice(words) for _ in range(100_000)))
             else:
-                fh.write("".join(f"2026-12-07 10:{(j // 60) % 60:02d}:{j % 60:02d} [rank0]: step {j} | loss "
+                # (a step each 2 ms of the log's clock: times that only go forward)
+                fh.write("".join(f"2026-12-07 {10 + j // 1_800_000:02d}:{(j // 30_000) % 60:02d}:{(j // 500) % 60:02d}"
+                                 f".{2 * (j % 500):03d} [rank0]: step {j} | loss "
                                  f"{2.0 - (j % 1000) / 1000:.4f} | lr 1.0e-04 | grad_norm 0.91\n"
                                  for j in range(step, step + 10_000)))
                 step += 10_000
         fh.write(("\n" if one_line else "") + OOM_LINE)
+
+
+_BURST_LOGS: dict[tuple[int, bool], Path] = {}
+
+
+def _burst_source(megabytes: int, one_line: bool) -> Path:
+    """The burst's log, made once per size and kind (trials copy the same file)."""
+    key = (megabytes, one_line)
+    if key not in _BURST_LOGS:
+        folder = Path(tempfile.mkdtemp(prefix="rd-bench-burst-"))
+        burst_log(folder / "source.log", megabytes, one_line=one_line)
+        _BURST_LOGS[key] = folder / "source.log"
+    return _BURST_LOGS[key]
 
 
 def burst(megabytes: int, *, one_line: bool) -> dict[str, float]:
@@ -399,8 +414,7 @@ def burst(megabytes: int, *, one_line: bool) -> dict[str, float]:
         tmp = Path(d)
         logs = tmp / "logs"
         logs.mkdir()
-        src = tmp / "source.log"
-        burst_log(src, megabytes, one_line=one_line)
+        src = _burst_source(megabytes, one_line)
         incidents = tmp / "incidents.jsonl"
         proc = start_sidecar(tmp, ["--logs", str(logs), "--state", str(tmp / "state"), "--incidents", str(incidents),
                                    "--no-nvml", "--no-metrics", "--no-remediate"])
@@ -444,11 +458,12 @@ def main() -> int:
     p.add_argument("--real-nvml", action="store_true", help="also measure the cost with this machine's NVML (needs a GPU)")
     p.add_argument("--burst-only", action="store_true", help="only the burst: a 200 MiB log written at once")
     p.add_argument("--burst-mb", type=int, default=200, help="the burst's size (MiB)")
+    p.add_argument("--burst-trials", type=int, default=3, help="trials of each burst")
     args = p.parse_args()
     trials = 5 if args.quick else args.trials
     seconds = 20.0 if args.quick else args.cost_seconds
     if args.burst_only:
-        burst_table(3, args.burst_mb)
+        burst_table(args.burst_trials, args.burst_mb)
         return 0
     if args.cost_only:
         print("| NVML | measured over | lines/s followed | CPU (% of one core) | peak RSS (MB) | incidents |")
