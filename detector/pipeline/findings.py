@@ -364,34 +364,30 @@ def exit_findings(scans: Sequence[FileScan], idx: RunIndex, rank_findings: Seque
     # on (the hang's rank); otherwise it was only torn down with the rest
     srun_kills = _srun_teardown_kills(records, rank_findings)
     stuck: set[tuple[int | None, int | None]] = set()
+    own_timeouts = {(tf.attempt, tf.rank) for tf in rank_findings
+                    if tf.role is Role.COLLATERAL and tf.rank is not None and "timeout" in tf.rule}
+    # (where srun runs torchrun's agents, one a node: a task is a node's agent, not a rank)
+    agents = any(scan.failures for scan in scans) or any(fnd.rule.startswith(("torch.elastic", "torchelastic."))
+                                                          for fnd in rank_findings)
     if srun_kills:
-        own_timeouts = {(tf.attempt, tf.rank) for tf in rank_findings
-                        if tf.role is Role.COLLATERAL and tf.rank is not None and "timeout" in tf.rule}
         stuck = {key for key in srun_kills if key[0] in timed_out and key not in own_timeouts}
         # (the tasks terminated once the step was cancelled: the ranks whose watchdogs had not fired
         # yet, as well as a stuck one; only one such task left in its attempt stands out)
         terminated = Counter(key[0] for key in stuck if records[key][0] == -15)
-        # (nor where srun runs torchrun's agents, one a node: a task is a node's agent, not a rank)
-        agents = any(scan.failures for scan in scans) or any(fnd.rule.startswith(("torch.elastic", "torchelastic."))
-                                                              for fnd in rank_findings)
         stuck = {key for key in stuck if records[key][0] != -15 or (terminated[key[0]] == 1 and not agents)}
     # (where srun reports every task of an attempt whose ranks timed out in a collective as aborted -
     # their watchdogs' aborts - but one, Killed, that never timed out itself: it ignored the stop,
     # stuck outside the collective, the rank the others waited for; not where srun's tasks are
     # torchrun's agents, a node each)
-    own_timed_out = {(tf.attempt, tf.rank) for tf in rank_findings
-                     if tf.role is Role.COLLATERAL and tf.rank is not None and "timeout" in tf.rule}
-    launched_agents = any(scan.failures for scan in scans) or any(
-        fnd.rule.startswith(("torch.elastic", "torchelastic.")) for fnd in rank_findings)
     # (nor where anything else says why a task was killed: the OOM killer, the kernel, the scheduler)
     explained = any(f.role is Role.INITIATOR and (f.cause is Cause.HOST_OOM_KILL or _kernel_rule(f)
                                                   or f.rule.startswith("scheduler."))
                     for f in rank_findings) or any(f.rule.startswith("scheduler.") and "CANCELLED" in f.text
                                                    for f in rank_findings)
-    for att in timed_out if not (launched_agents or explained) else ():
+    for att in timed_out if not (agents or explained) else ():
         killed = [(att, r) for r in srun_tasks.get(att, ()) if records.get((att, r), (0,))[0] == -9]
         others = [(att, r) for r in srun_tasks.get(att, ()) if (att, r) not in killed]
-        if (len(killed) == 1 and len(others) >= 2 and killed[0] not in own_timed_out
+        if (len(killed) == 1 and len(others) >= 2 and killed[0] not in own_timeouts
                 and all(records[k][0] == -6 for k in others)):
             stuck.add(killed[0])
     grace_kills = _grace_kills(records) | (srun_kills - stuck)

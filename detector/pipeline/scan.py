@@ -27,7 +27,7 @@ from detector.pipeline.filescan import LOOKBACK_LINES, MAX_LINE, FileScan
 from detector.pipeline.tail import _read_tail, last_activity, last_progress_line, notes_start
 from detector.rules.engine import RuleMatch, RuleSet, Verified
 from detector.sources.lines import LineParser
-from detector.sources.prefixes import Prefixed, PrefixStyle, detect_style, quick_prefix, strip_prefix
+from detector.sources.prefixes import TRACEBACK_HEAD, Prefixed, PrefixStyle, detect_style, quick_prefix, strip_prefix
 from detector.sources.runs import FileKind, LogFile
 from detector.sources.timestamps import date_output, slashed_order, time_of_day
 from detector.sources.torchelastic import NO_ENTRY_WITHIN, parse_summary
@@ -390,7 +390,6 @@ def count_newlines(buf: bytes) -> int:
 # 10:00:02,311 ERROR Traceback (most recent call last):", the same header before each frame and
 # before the exception's line): its exception's line is read without the header, as a plain
 # traceback's is (rules anchored at a message's start see it)
-TRACEBACK_HEAD = "Traceback (most recent call last):"
 HEADED_LINES = 240  # lines from such a header to its exception's line, at most
 HEADED_OTHERS = 8  # lines of another shape (another process's) that may lie among them
 HEADER_CHARS = 200  # a header longer than this is no logger's

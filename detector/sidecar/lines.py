@@ -30,12 +30,12 @@ from typing import cast
 
 from detector.pipeline.evidence import EvidenceCap, Hit, MatchLike, is_index_hit
 from detector.pipeline.filescan import FileScan
-from detector.pipeline.scan import HEADED_LINES, TRACEBACK_HEAD, process_buffer
+from detector.pipeline.scan import HEADED_LINES, process_buffer
 from detector.rules.engine import RuleSet, Verified
 from detector.rules.loader import CompiledRule
 from detector.sidecar.model import Chunk
 from detector.sources.lines import LineParser
-from detector.sources.prefixes import PrefixStyle, detect_style, strip_prefix
+from detector.sources.prefixes import TRACEBACK_HEAD, PrefixStyle, detect_style, strip_prefix
 from detector.sources.runs import FileKind, LogFile
 from detector.sources.torchelastic import FailureRecord
 from detector.stats.model import NoteKind, StepRecord

@@ -493,7 +493,7 @@ _JOURNAL_TIME = "__REALTIME_TIMESTAMP"  # journalctl -o json: microseconds since
 # where structured loggers put the traceback of an exception they log (python-json-logger's
 # exc_info, structlog's exception, logstash's stack_trace), its lines joined by "\n"
 _JSON_EXCEPTION = ("exc_info", "exception", "exc_text", "stack_trace", "traceback", "error.stack_trace")
-_TRACEBACK_HEAD = "Traceback (most recent call last):"
+TRACEBACK_HEAD = "Traceback (most recent call last):"
 
 
 def _json_exception(record: dict[str, object], text: str | None) -> str | None:
@@ -501,7 +501,7 @@ def _json_exception(record: dict[str, object], text: str | None) -> str | None:
     of its own or as its message - or None: a record's lines of one traceback are read as its
     exception's line, as a plain log's last traceback line is."""
     for value in (*(record.get(k) for k in _JSON_EXCEPTION), text):
-        if isinstance(value, str) and _TRACEBACK_HEAD in value and "\n" in value:
+        if isinstance(value, str) and TRACEBACK_HEAD in value and "\n" in value:
             last = next((x for x in reversed(value.rstrip().split("\n")) if x.strip()), "")
             if last and not last.startswith((" ", "\t")):
                 return last
