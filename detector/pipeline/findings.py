@@ -2034,6 +2034,13 @@ _SLURM_OUTPUT = re.compile(r"(?:^|/)slurm-([0-9]{1,12})(?:\.[0-9]{1,6})?\.(?:out
 _KERNEL_OOM_RULES = frozenset({"system.oom_killed_process", "system.oom_kill_summary"})
 
 
+def _own_slurm_jobs(findings: Sequence[Finding], scans: Sequence[FileScan]) -> set[str]:
+    """The run's own Slurm job ids: its ``slurm-<id>.out`` files', the jobs its scheduler's lines name."""
+    own = {m.group(1) for s in scans if (m := _SLURM_OUTPUT.search(s.file.display))}
+    return own | {job for f in findings if f.rule.startswith("scheduler.")
+                  and (job := (f.field("job") or "").split("_")[0].split("+")[0]).isdigit()}
+
+
 def demote_other_jobs_oom_kills(findings: Sequence[Finding], scans: Sequence[FileScan]) -> list[Finding]:
     """``findings`` with the OOM killer's kills of another Slurm job's processes made context
     (cause none): the kernel's summary names the memory cgroup of its victim, and a job's cgroup
@@ -2042,9 +2049,7 @@ def demote_other_jobs_oom_kills(findings: Sequence[Finding], scans: Sequence[Fil
     this job's ranks. The victim's "Killed process" line (its pid, on that node) goes with it (not
     slurmstepd's "Detected 1 oom_kill event": written to the job's own output, it is always its
     own). Nothing changes where the run's own job is not known."""
-    own = {m.group(1) for s in scans if (m := _SLURM_OUTPUT.search(s.file.display))}
-    own |= {job for f in findings if f.rule.startswith("scheduler.")
-            and (job := (f.field("job") or "").split("_")[0].split("+")[0]).isdigit()}
+    own = _own_slurm_jobs(findings, scans)
     if not own:
         return list(findings)
     foreign: set[tuple[str | None, int]] = set()
@@ -2638,6 +2643,56 @@ def demote_bystander_ooms(findings: Sequence[Finding]) -> list[Finding]:
     else:
         return list(findings)
     return [dataclasses.replace(f, role=Role.CONTEXT, cause=None) if id(f) in idle else f for f in findings]
+
+
+# another tenant's program on a shared node, which a training job does not run (its processes are
+# python, pt_main_thread, a launcher, a data worker or a serving engine's workers): the OOM killer's
+# choice of one of them killed none of the job's
+_OTHER_PROGRAMS = re.compile(r"^(?:R|Rscript|rsession|rstudio\S*|java|julia|jupyter\S*|tensorboard|code-server|"
+                             r"spark\S*|node|matlab|MATLAB|octave\S*|chrome|firefox|Xorg|gnome-shell)$")
+EVICTED_MEMORY = "system.kubernetes_evicted_memory"  # rules/system.yaml
+# a Kubernetes events table's row: the reason, then the object it is about ("pod/name" or the name)
+_EVICTED_OBJECT = re.compile(r"\bEvicted\s+(?:pod/)?(?P<pod>[a-z0-9](?:[a-z0-9.-]{0,251}[a-z0-9])?)\s+\S")
+_AGE = re.compile(r"^(?:[0-9]+[smhd])+$")  # `kubectl describe`'s events give an age in that column
+_JOB_POD = re.compile(r"(?P<job>[a-z0-9](?:[a-z0-9.-]{0,200}[a-z0-9])?)" + _REPLICA)
+
+
+def _job_pod_prefixes(scans: Sequence[FileScan]) -> set[str]:
+    """The names of the training operator's jobs whose pods the bundle's files are named for
+    (a pod's log "kubectl-logs/gpt-x7-worker-3.log", "describe/pod_gpt-x7-master-0.txt": "gpt-x7")."""
+    return {m.group("job") for s in scans for part in Path(s.file.display).parts
+            if (m := _JOB_POD.search(part.lower()))}
+
+
+def demote_other_tenants(findings: Sequence[Finding], scans: Sequence[FileScan]) -> list[Finding]:
+    """``findings`` with what happened to another tenant of the job's nodes made context (cause
+    none): the OOM killer's kill of a program the job does not run (:data:`_OTHER_PROGRAMS`: a
+    notebook, an R session, a JVM; not where the kernel puts it in the run's own Slurm job's memory
+    cgroup), and Kubernetes' eviction of a pod for memory where the events
+    table names a pod of no job of the bundle's (the job's pods name the files; a "prom-..." or
+    "jupyter-..." pod of another namespace is not one of them). The node ran short of memory,
+    which killed or evicted someone else's process, not a rank."""
+    prefixes: set[str] | None = None
+    own_jobs: set[str] | None = None
+
+    def foreign(f: Finding) -> bool:
+        nonlocal prefixes, own_jobs
+        if f.rule == OOM_KILLED:
+            if not _OTHER_PROGRAMS.match(f.field("comm") or ""):
+                return False
+            if own_jobs is None:
+                own_jobs = _own_slurm_jobs(findings, scans)
+            # (unless the kernel's summary puts it in the run's own Slurm job's memory cgroup)
+            return not any(g.rule == "system.oom_kill_summary" and g.pid == f.pid and (m := _MEMCG_JOB.search(g.text))
+                           and m.group(1) in own_jobs for g in findings)
+        if f.rule != EVICTED_MEMORY or not (m := _EVICTED_OBJECT.search(f.text)) or _AGE.match(m["pod"]):
+            return False
+        if prefixes is None:
+            prefixes = _job_pod_prefixes(scans)
+        return bool(prefixes) and not any(m["pod"] == p or m["pod"].startswith(p + "-") for p in prefixes)
+
+    return [dataclasses.replace(f, role=Role.CONTEXT, cause=None)
+            if f.role is Role.INITIATOR and foreign(f) else f for f in findings]
 
 
 LOADER_DIED = "torch.dataloader_worker_died"  # rules/torch.yaml
