@@ -30,7 +30,7 @@ from detector.sources.lines import LineParser
 from detector.sources.prefixes import TRACEBACK_HEAD, Prefixed, PrefixStyle, detect_style, quick_prefix, strip_prefix
 from detector.sources.runs import FileKind, LogFile
 from detector.sources.timestamps import date_output, slashed_order, time_of_day
-from detector.sources.torchelastic import NO_ENTRY_WITHIN, parse_summary
+from detector.sources.torchelastic import ENTRY, NO_ENTRY_WITHIN, parse_summary
 from detector.support.compressed import open_log
 from detector.support.text import decode_line, is_binary, plain_text
 from detector.types import Event
@@ -522,7 +522,15 @@ def process_buffer(buf: bytes, start: int, end: int, base_line: int, scan: FileS
         elif "Root Cause (first observed failure)" in message and line_no > summary_until:
             # (a paste of the summary's table that begins at its root cause: its header, the
             # ChildFailedError line, cut away - the entries' own times are still its)
-            summary = parse_summary([raw, *_following(buf, line_end, SUMMARY_LINES)], style, parser.f.display, line_no)
+            summary = parse_summary([raw, *_following(buf, line_end, SUMMARY_LINES)], style, parser.f.display, line_no,
+                                    opened=True)
+            scan.failures.extend(summary)
+            summary_until = max((r.end for r in summary), default=line_no)
+        elif (message.strip() == "Failures:" and line_no > summary_until
+              and any(ENTRY.match(strip_prefix(nxt, style).message) for nxt in _following(buf, line_end, 2))):
+            # (the same from its "Failures:" line: each failed rank's entry, with its time)
+            summary = parse_summary([raw, *_following(buf, line_end, SUMMARY_LINES)], style, parser.f.display, line_no,
+                                    opened=True)
             scan.failures.extend(summary)
             summary_until = max((r.end for r in summary), default=line_no)
         at = message.find(TRACEBACK_HEAD) if "Traceback" in message else -1

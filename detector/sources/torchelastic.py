@@ -33,19 +33,22 @@ _SUMMARY_FIELD = re.compile(r"^\s*(time|host|rank|exitcode|error_file|traceback)
 _RANK_LOCAL = re.compile(r"(-?\d+)\s*\(local_rank:\s*(\d+)\)")
 # the pid is missing where a paste was cut right after the exit code
 _EXIT_PID = re.compile(r"^(-?\d+)(?:\s*\(pid:\s*(\d+)\)|\s*\([^)]*$|\s*$)")  # (a pid cut too: none)
-_ENTRY = re.compile(r"^\s*\[\d+\]:\s*$")
+ENTRY = re.compile(r"^\s*\[\d+\]:\s*$")  # an entry of the table begins: "[0]:"
 
 
 NO_ENTRY_WITHIN = 30  # lines after ChildFailedError in which the table's first entry or field must come
 
 
-def parse_summary(lines: list[str], style: PrefixStyle, file: str, first_line: int) -> list[FailureRecord]:
-    """Parse the lines after ``ChildFailedError:`` into failure records."""
+def parse_summary(lines: list[str], style: PrefixStyle, file: str, first_line: int,
+                  opened: bool = False) -> list[FailureRecord]:
+    """Parse the lines after ``ChildFailedError:`` into failure records; ``opened``: the lines
+    begin inside the table (its "Failures:" or "Root Cause" line, its opening rule cut away), so
+    the next "=====" rule closes it."""
     out: list[FailureRecord] = []
     root = False
     current: dict[str, str] = {}
     start = first_line
-    rules_seen = 0
+    rules_seen = 1 if opened else 0
 
     def flush(line_no: int, end: int) -> None:
         if not current:
@@ -87,7 +90,7 @@ def parse_summary(lines: list[str], style: PrefixStyle, file: str, first_line: i
             flush(start, here)
             root = False
             continue
-        if _ENTRY.match(msg):
+        if ENTRY.match(msg):
             flush(start, here)
             start = first_line + offset + 1
             entries += 1
