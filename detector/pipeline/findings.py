@@ -2695,6 +2695,156 @@ def demote_other_tenants(findings: Sequence[Finding], scans: Sequence[FileScan])
             if f.role is Role.INITIATOR and foreign(f) else f for f in findings]
 
 
+KILLED_ON_FAILED_NODE = "scheduler.slurmctld_killed_on_failed_node"  # rules/scheduler.yaml
+NODE_UPDATED = "scheduler.slurmctld_node_updated"
+NODE_NOT_RESPONDING = "scheduler.slurmctld_node_not_responding"
+SRUN_NODE_FAILURE = "scheduler.srun_node_failure"
+JOB_NODE_FAILURE = "scheduler.slurm_node_failure"
+CTLD_JOB_OOM = "scheduler.slurmctld_job_oom"
+_CTLD_RULES = frozenset({KILLED_ON_FAILED_NODE, NODE_UPDATED, NODE_NOT_RESPONDING, CTLD_JOB_OOM})
+DOWNED_WITHIN = timedelta(minutes=10)  # an administrator's DOWN of a node this long before the job's end there
+NODE_FAILURE_KILLS_WITHIN = 2000  # lines below Slurm's word of a node failure in which its kills of the tasks come
+# slurmctld gives up on a silent node after SlurmdTimeout (300 s by default) and its retries: its
+# peers' errors about losing it come this long before, at most
+LOST_NODE_NOTICED = timedelta(minutes=15)
+# a reason given for a node's state that names a fault (a health check's, Slurm's own): not an
+# administrator's maintenance
+_FAULT_REASON = re.compile(r"(?i)xid|ecc|dbe|sbe|error|fail|fault|not responding|gpu|nvlink|remap|dcgm|nhc|hca|mlx|"
+                           r"\bib\b|infiniband|link|flap|temperat|thermal|overheat|power loss|kill task|unexpectedly|health")
+_KILLED_WORDS = re.compile(r"SIGKILL|\bKilled\b|code -9\b|[Ss]ignal:? 9\b")
+_SIGKILL_ONLY = re.compile(r"SIGKILL|code -9\b|[Ss]ignal:? 9\b")
+
+
+def _names_host(hosts: str, node: str) -> bool:
+    """Whether a slurmctld line's host or hostlist ("dgx031", "nid[000610-000626]") names ``node``."""
+    if same_host(hosts, node):
+        return True
+    m = re.fullmatch(r"([A-Za-z0-9_.-]*)\[([0-9,\-]{1,200})\]", hosts)
+    if not m or not node.startswith(m.group(1)):
+        return False
+    tail = node[len(m.group(1)):]
+    for part in m.group(2).split(","):
+        lo, _, hi = part.partition("-")
+        if tail.isdigit() and lo.isdigit() and (tail == lo or (hi.isdigit() and int(lo) <= int(tail) <= int(hi))):
+            return True
+    return False
+
+
+def _ended_by_oom(findings: Sequence[Finding]) -> list[Finding]:
+    """``findings`` read under slurmctld's word that the run's job ended by an OOM failure (its
+    memory cgroup's OOM killer took a process of it): a rank killed by SIGKILL is the one the OOM
+    killer took (host_oom_kill, the controller's line made context beside it), and the ranks'
+    SIGABRT exits are their NCCL watchdogs' aborts after that peer vanished (collateral), not
+    crashes of their own."""
+    killed = [f for f in findings if f.role is Role.INITIATOR and f.cause in (Cause.UNKNOWN, Cause.CRASH_SIGNAL)
+              and f.rank is not None and not f.rule.startswith("scheduler.") and _SIGKILL_ONLY.search(f.text or "")]
+    out = []
+    for f in findings:
+        if f.role is Role.INITIATOR and f.cause is Cause.CRASH_SIGNAL and f.field("exitcode") == "-6":
+            f = dataclasses.replace(f, role=Role.COLLATERAL, cause=None)
+        elif any(f is k for k in killed):
+            f = dataclasses.replace(f, cause=Cause.HOST_OOM_KILL,
+                                    text=f"{f.text} [slurmctld says the job ended by an OOM failure: its memory cgroup's OOM killer]")
+        elif killed and f.rule == CTLD_JOB_OOM and f.role is Role.INITIATOR:
+            f = dataclasses.replace(f, role=Role.CONTEXT)
+        out.append(f)
+    return out
+
+
+def read_node_failures(findings: Sequence[Finding], scans: Sequence[FileScan]) -> list[Finding]:
+    """``findings`` with Slurm's word that a node of the job failed read together (and slurmctld's
+    word of another job's OOM failure made context): slurmctld's kill
+    of the job on a failed node (:data:`KILLED_ON_FAILED_NODE`) or srun's "Node failure on X"
+    (:data:`SRUN_NODE_FAILURE`) names the node. A kill of another job than the run's own (where its
+    own is known: its ``slurm-<id>.out``, its scheduler's lines) is context. On a node an
+    administrator set DOWN in the minutes before (:data:`DOWNED_WITHIN`; "update_node: node X
+    state set to DOWN"), with no reason that names a fault and no word that it stopped responding,
+    the job was taken away (preemption: maintenance, a reboot - resubmit); else the node failed,
+    cause unknown, on it. Then slurmstepd's "CANCELLED ... DUE TO NODE FAILURE" (whose node is the
+    batch host that reports it) is context beside it, and the ranks on that node that were killed
+    (SIGKILL), and every rank's kill below Slurm's word in the job's output, are collateral: Slurm
+    killed them; where the node failed (not taken away), the other nodes' ranks' network errors of
+    the minutes before (:data:`LOST_NODE_NOTICED`) are too: they lost their peer with it; srun's word beside slurmctld's of the same
+    node is context (the controller's line is stamped; srun's takes the time of the line above it)."""
+    named = [f for f in findings if f.rule in (KILLED_ON_FAILED_NODE, SRUN_NODE_FAILURE) and f.role is Role.INITIATOR]
+    ctld_ooms = [f for f in findings if f.rule == CTLD_JOB_OOM and f.role is Role.INITIATOR]
+    if not named and not ctld_ooms:
+        return list(findings)
+    own = {m.group(1) for s in scans if (m := _SLURM_OUTPUT.search(s.file.display))}
+    own |= {job for f in findings if f.rule.startswith("scheduler.") and f.rule not in _CTLD_RULES
+            and (job := (f.field("job") or "").split("_")[0].split("+")[0]).isdigit()}
+    if own and ctld_ooms:  # (the controller's word of another job's OOM failure)
+        others = {id(f) for f in ctld_ooms if f.field("job") not in own}
+        findings = [dataclasses.replace(f, role=Role.CONTEXT, cause=None) if id(f) in others else f for f in findings]
+        ctld_ooms = [f for f in ctld_ooms if id(f) not in others]
+    if ctld_ooms:
+        findings = _ended_by_oom(findings)
+    if not named:
+        return list(findings)
+    updates = [f for f in findings if f.rule in (NODE_UPDATED, NODE_NOT_RESPONDING)]
+    changed: dict[int, Finding] = {}
+    failed: list[Finding] = []
+    for k in named:
+        if own and k.field("job") is not None and k.field("job") not in own:
+            changed[id(k)] = dataclasses.replace(k, role=Role.CONTEXT, cause=None)
+            continue
+        host = k.field("host") or ""
+        near = [u for u in updates if _names_host(u.field("host") or "", host)
+                and (u.time is None or k.time is None or timedelta(0) <= k.time - u.time <= DOWNED_WITHIN)]
+        downed = any(u.rule == NODE_UPDATED and u.field("state") in ("DOWN", "FAIL", "FAILING", "REBOOT") for u in near)
+        reasons = [r for u in near if u.rule == NODE_UPDATED and (r := u.field("reason"))]
+        if downed and not any(u.rule == NODE_NOT_RESPONDING for u in near) and not any(
+                _FAULT_REASON.search(r) for r in reasons):
+            why = f" (reason: {reasons[-1]})" if reasons else ""
+            taken_away = dataclasses.replace(
+                k, cause=Cause.PREEMPTION,
+                text=f"{k.text} [an administrator set node {host} DOWN just before{why}: the job was taken away]")
+            changed[id(k)] = k = taken_away
+        failed.append(k)
+    if not failed:
+        return [changed.get(id(f), f) for f in findings]
+    hosts = [k.field("host") or "" for k in failed]
+    taken = any(k.cause is Cause.PREEMPTION for k in failed)
+    # (srun's word of a node that slurmctld's kill names too: the controller's line, stamped, says it)
+    for f in failed:
+        if f.rule == SRUN_NODE_FAILURE and any(k.rule == KILLED_ON_FAILED_NODE and same_host(k.field("host") or "", f.field("host") or "")
+                                               for k in failed):
+            changed[id(f)] = dataclasses.replace(f, role=Role.CONTEXT, cause=None)
+    # (in the job's output, below Slurm's word of the node failure: srun's "tasks 328-335: Killed"
+    # of every node, Slurm's kill of the whole job)
+    said_at = {(f.file, f.line) for f in findings if f.rule in (JOB_NODE_FAILURE, SRUN_NODE_FAILURE)
+               and f.line is not None and (not own or f.field("job") is None or f.field("job") in own)}
+    lost = [k for k in failed if k.cause is Cause.UNKNOWN and k.time is not None]
+
+    def below_the_word(f: Finding) -> bool:
+        return f.line is not None and any(file == f.file and 0 < f.line - line <= NODE_FAILURE_KILLS_WITHIN
+                                          for file, line in said_at)
+
+    def slurms_kill(f: Finding) -> bool:
+        return (f.cause in (Cause.UNKNOWN, Cause.CRASH_SIGNAL) and not f.rule.startswith("scheduler.")
+                and _KILLED_WORDS.search(f.text or "") is not None
+                and ((f.node is not None and any(same_host(f.node, h) for h in hosts)) or below_the_word(f)))
+
+    def peers_of_the_lost(f: Finding) -> bool:
+        # (another node's ranks losing their peers in the minutes before slurmctld gave up on the
+        # node: its ranks went silent with it)
+        return (f.cause is Cause.NETWORK and f.time is not None and f.node is not None
+                and any(not same_host(f.node, k.field("host") or "") and k.time is not None
+                        and -LOST_NODE_NOTICED <= f.time - k.time <= LOST_NODE_NOTICED for k in lost))
+
+    for f in findings:
+        if id(f) in changed or f.role is not Role.INITIATOR:
+            continue
+        if f.rule == JOB_NODE_FAILURE and (not own or (f.field("job") or "") in own):
+            changed[id(f)] = dataclasses.replace(f, role=Role.CONTEXT, cause=None)
+        elif slurms_kill(f) or peers_of_the_lost(f):
+            changed[id(f)] = dataclasses.replace(f, role=Role.COLLATERAL, cause=None)
+        elif taken and f.cause is Cause.UNKNOWN and f.rule.startswith("scheduler.") and f.rule not in _CTLD_RULES \
+                and f.rule != SRUN_NODE_FAILURE:
+            changed[id(f)] = dataclasses.replace(f, role=Role.CONTEXT, cause=None)
+    return [changed.get(id(f), f) for f in findings]
+
+
 LOADER_DIED = "torch.dataloader_worker_died"  # rules/torch.yaml
 
 

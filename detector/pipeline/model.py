@@ -72,6 +72,7 @@ from detector.pipeline.findings import (
     place_tgi_span_errors,
     ranks_of_group_watchdogs,
     ray_worker_nodes,
+    read_node_failures,
     refine_generic_nccl,
     slowest_rank_stragglers,
     srun_task_hosts,
@@ -228,7 +229,7 @@ def run_findings(scans: Sequence[FileScan], idx: RunIndex, rules: RuleSet,
     findings = fabric_wide_link_loss(demote_faults_before_driver_load(
         demote_nccl_port_flaps(demote_recovered_flaps(findings, max(ends) if ends else None), scans), ranks_logged))
     findings = _faults_long_before_the_run(findings, scans, min(starts) if starts else None)
-    findings = oom_killed_loader_workers(demote_bystander_ooms(demote_other_tenants(demote_other_jobs_oom_kills(findings, scans), scans)))
+    findings = read_node_failures(oom_killed_loader_workers(demote_bystander_ooms(demote_other_tenants(demote_other_jobs_oom_kills(findings, scans), scans))), scans)
     findings = demote_after_exit(demote_after_success(demote_secondary_xids(demote_mails_before_completion(demote_tf_peer_aborts(demote_kill_after_summary(demote_kill_after_watchdog(place_gpu_faults(findings, idx))))))))
     findings = demote_retried_exceptions(demote_caught_exceptions(
         demote_repeated_actor_exceptions(ray_worker_nodes(verl_worker_ranks(findings), idx.node), scans), scans, idx.file_rank), scans)
