@@ -110,7 +110,13 @@ TAIL_LINES = 60
 _PROMPT = re.compile(
     r"^(?:\([\w.-]{1,64}\) )?[a-z_][\w.-]{0,31}@(?P<host>[A-Za-z0-9][A-Za-z0-9._-]{0,62})"
     r"(?::[^\s$#%>]{0,200}| [^\s$#%>]{1,200})? {0,8}[$#%>](?: |$)"
+    # (bash's default prompt on Red Hat-like systems: "[root@gpu-2-12 nccl-tests]# nvidia-smi")
+    r"|^(?:\([\w.-]{1,64}\) )?\[[a-z_][\w.-]{0,31}@(?P<bhost>[A-Za-z0-9][A-Za-z0-9._-]{0,62})(?: [^\]\n]{1,200})?\][$#](?: |$)"
 )
+# a command at that prompt that runs on other hosts (clush/pdsh's "node001: ..." lines, ssh, srun,
+# kubectl): what it prints is theirs, not the prompt's host's
+_REMOTE_COMMAND = re.compile(r" *(?:sudo +)?(?:clush|pdsh|pdcp|ssh|srun|salloc|sbatch|mpirun|mpiexec|kubectl|oc|docker +exec|"
+                             r"ansible|parallel-ssh|pssh|xdsh|sacct|scontrol|squeue|sinfo)\b")
 _SAYS_HOST = re.compile(r"^\s*(?:[Hh]ostname|HOSTNAME|host)\s*[:=]\s*(?P<host>[A-Za-z0-9][A-Za-z0-9._-]{0,62})\s*$")
 
 
@@ -253,7 +259,8 @@ def hosts_named(lines: list[str]) -> tuple[set[str], set[str]]:
             continue
         m = _PROMPT.match(line)
         if m:
-            prompts.add(m["host"])
+            if not _REMOTE_COMMAND.match(line, m.end()):
+                prompts.add(m["host"] or m["bhost"])
             continue
         pre = strip_prefix(line)
         if pre.host:
