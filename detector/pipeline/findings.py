@@ -1166,6 +1166,29 @@ MPI_FRAME = "generic.mpi_backtrace_frame"  # rules/generic.yaml
 _SHUTDOWN_NOISE = frozenset({RAY_UNHANDLED, MPI_FRAME})
 
 
+VLLM_WORKER_DIED = "launcher.vllm_worker_died"  # rules/launchers.yaml
+# a process's NCCL watchdog taking it down, or a fatal signal's handler: what ends a vLLM worker
+# from inside before its executor sees it die
+_WORKER_TAKEDOWNS = frozenset({"nccl.watchdog_timeout", "torch.nccl_teardown", "torch.watchdog_stuck",
+                               "torch.watchdog_failure_detected", "generic.caught_signal", "python.fatal_signal"})
+
+
+def demote_worker_deaths_after_takedown(findings: Sequence[Finding]) -> list[Finding]:
+    """``findings`` with vLLM's "Worker proc VllmWorker-N died unexpectedly" made collateral
+    (cause none) where an earlier line of its file says a worker was being taken down - its NCCL
+    watchdog's timeout or teardown, a fatal signal's handler: the executor saw the death those
+    lines already explain (a hang, a crash), not a death of its own with no reason."""
+    first: dict[str, int] = {}
+    for f in findings:
+        if f.rule in _WORKER_TAKEDOWNS and f.file is not None and f.line is not None:
+            first[f.file] = min(first.get(f.file, f.line), f.line)
+    if not first:
+        return list(findings)
+    return [dataclasses.replace(f, role=Role.COLLATERAL, cause=None)
+            if f.rule == VLLM_WORKER_DIED and f.role is Role.INITIATOR and f.file in first
+            and f.line is not None and f.line > first[f.file] else f for f in findings]
+
+
 def demote_shutdown_noise(findings: Sequence[Finding], scans: Sequence[FileScan]) -> list[Finding]:
     """``findings`` with a Ray error no caller collected after its file's word that training
     completed, and Open MPI's backtrace frames (both read as a failure where nothing else says one

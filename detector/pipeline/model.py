@@ -55,6 +55,7 @@ from detector.pipeline.findings import (
     demote_survived_worker_kills,
     demote_teardown_errors,
     demote_tf_peer_aborts,
+    demote_worker_deaths_after_takedown,
     demote_worker_wait_timeouts,
     elastic_error_findings,
     exit_findings,
@@ -233,8 +234,8 @@ def run_findings(scans: Sequence[FileScan], idx: RunIndex, rules: RuleSet,
     findings = demote_after_exit(demote_after_success(demote_secondary_xids(demote_mails_before_completion(demote_tf_peer_aborts(demote_kill_after_summary(demote_kill_after_watchdog(place_gpu_faults(findings, idx))))))))
     findings = demote_retried_exceptions(demote_caught_exceptions(
         demote_repeated_actor_exceptions(ray_worker_nodes(verl_worker_ranks(findings), idx.node), scans), scans, idx.file_rank), scans)
-    findings = demote_survived_worker_kills(demote_steps_that_did_not_start_training(
-        demote_shutdown_noise(demote_answered_requests(findings, scans), scans), scans), scans)
+    findings = demote_worker_deaths_after_takedown(demote_survived_worker_kills(demote_steps_that_did_not_start_training(
+        demote_shutdown_noise(demote_answered_requests(findings, scans), scans), scans), scans))
     findings = slowest_rank_stragglers(nvrx_stragglers(megatron_stragglers(findings, idx), idx), idx)
     # (the job's own output: a rank log of some length that shows ranks or training, not only a
     # kernel log or a node's report; and the time it ends)
