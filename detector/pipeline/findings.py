@@ -39,7 +39,7 @@ from detector.sources.prefixes import WORKER_PID, WORKER_PID_SPAN, PrefixStyle, 
 from detector.sources.runs import FileKind, LogFile
 from detector.sources.timestamps import nccl_header, parse_timestamp
 from detector.sources.torchelastic import FailureRecord
-from detector.support.hosts import host_key, is_address, names_a_host, placeholder_host, same_host
+from detector.support.hosts import expand_hostlist, host_key, is_address, names_a_host, placeholder_host, same_host
 from detector.support.numbers import field_float, small_int
 from detector.types import (
     GPU_FAULTS,
@@ -1173,20 +1173,30 @@ _WORKER_TAKEDOWNS = frozenset({"nccl.watchdog_timeout", "torch.nccl_teardown", "
                                "torch.watchdog_failure_detected", "generic.caught_signal", "python.fatal_signal"})
 
 
+TAKEDOWN_BEFORE_DEATH = timedelta(minutes=5)  # a worker's takedown this long before the executor saw it die, at most
+
+
 def demote_worker_deaths_after_takedown(findings: Sequence[Finding]) -> list[Finding]:
     """``findings`` with vLLM's "Worker proc VllmWorker-N died unexpectedly" made collateral
-    (cause none) where an earlier line of its file says a worker was being taken down - its NCCL
-    watchdog's timeout or teardown, a fatal signal's handler: the executor saw the death those
+    (cause none) where an earlier line of its file, at most :data:`TAKEDOWN_BEFORE_DEATH` before
+    it, says a worker was being taken down - its NCCL watchdog's timeout or teardown, a fatal
+    signal's handler: the executor saw the death those
     lines already explain (a hang, a crash), not a death of its own with no reason."""
-    first: dict[str, int] = {}
+    takedowns: dict[str, list[Finding]] = defaultdict(list)
     for f in findings:
-        if f.rule in _WORKER_TAKEDOWNS and f.file is not None and f.line is not None:
-            first[f.file] = min(first.get(f.file, f.line), f.line)
-    if not first:
+        if f.rule in _WORKER_TAKEDOWNS and f.role is not Role.CONTEXT and f.file is not None and f.line is not None:
+            takedowns[f.file].append(f)
+    if not takedowns:
         return list(findings)
+
+    def after_takedown(f: Finding) -> bool:
+        return f.line is not None and any(
+            t.line is not None and t.line < f.line
+            and (t.time is None or f.time is None or timedelta(0) <= f.time - t.time <= TAKEDOWN_BEFORE_DEATH)
+            for t in takedowns.get(f.file or "", ()))
+
     return [dataclasses.replace(f, role=Role.COLLATERAL, cause=None)
-            if f.rule == VLLM_WORKER_DIED and f.role is Role.INITIATOR and f.file in first
-            and f.line is not None and f.line > first[f.file] else f for f in findings]
+            if f.rule == VLLM_WORKER_DIED and f.role is Role.INITIATOR and after_takedown(f) else f for f in findings]
 
 
 def demote_shutdown_noise(findings: Sequence[Finding], scans: Sequence[FileScan]) -> list[Finding]:
@@ -2681,38 +2691,53 @@ _JOB_POD = re.compile(r"(?P<job>[a-z0-9](?:[a-z0-9.-]{0,200}[a-z0-9])?)" + _REPL
 
 
 def _job_pod_prefixes(scans: Sequence[FileScan]) -> set[str]:
-    """The names of the training operator's jobs whose pods the bundle's files are named for
-    (a pod's log "kubectl-logs/gpt-x7-worker-3.log", "describe/pod_gpt-x7-master-0.txt": "gpt-x7")."""
-    return {m.group("job") for s in scans for part in Path(s.file.display).parts
-            if (m := _JOB_POD.search(part.lower()))}
+    """The names of the training operator's jobs whose pods the job's output files are named for
+    (a pod's log "kubectl-logs/gpt-x7-worker-3.log": "gpt-x7"; a file of no rank or training line -
+    a service's log, a description - names none)."""
+    return {m.group("job") for s in scans
+            if s.file.kind is FileKind.RANK_LOG and (s.prefix_ranks or s.last_progress is not None)
+            for part in Path(s.file.display).parts if (m := _JOB_POD.search(part.lower()))}
 
 
 def demote_other_tenants(findings: Sequence[Finding], scans: Sequence[FileScan]) -> list[Finding]:
     """``findings`` with what happened to another tenant of the job's nodes made context (cause
     none): the OOM killer's kill of a program the job does not run (:data:`_OTHER_PROGRAMS`: a
-    notebook, an R session, a JVM; not where the kernel puts it in the run's own Slurm job's memory
-    cgroup), and Kubernetes' eviction of a pod for memory where the events
-    table names a pod of no job of the bundle's (the job's pods name the files; a "prom-..." or
-    "jupyter-..." pod of another namespace is not one of them). The node ran short of memory,
-    which killed or evicted someone else's process, not a rank."""
+    notebook, an R session, a JVM; not a pid a rank's lines name, not where the kernel puts it in
+    the run's own Slurm job's memory cgroup, and a kill for the node's own shortage, not a cgroup's
+    limit, only where a rank's own lines say what failed), and Kubernetes' eviction of a pod for
+    memory where the events table names a pod of no job of the bundle's (the job's output files
+    are named for its pods; a "prom-..." or "jupyter-..." pod of another namespace is not one of
+    them). The node ran short of memory, which killed or evicted someone else's process, not a rank."""
     prefixes: set[str] | None = None
     own_jobs: set[str] | None = None
+    rank_pids = {f.pid for f in findings if f.rank is not None and f.pid is not None}
+    # (the Slurm job whose memory cgroup the kernel's summary puts each victim in)
+    memcg_jobs = {f.pid: m.group(1) for f in findings
+                  if f.rule == "system.oom_kill_summary" and f.pid is not None and (m := _MEMCG_JOB.search(f.text))}
+    displays = "\n".join(s.file.display for s in scans)
+    own_failure = any(f.role is Role.INITIATOR and f.cause is not None and f.rank is not None
+                      and not _kernel_rule(f) and f.cause is not Cause.HOST_OOM_KILL for f in findings)
 
     def foreign(f: Finding) -> bool:
         nonlocal prefixes, own_jobs
         if f.rule == OOM_KILLED:
-            if not _OTHER_PROGRAMS.match(f.field("comm") or ""):
+            if not _OTHER_PROGRAMS.match(f.field("comm") or "") or f.pid in rank_pids:
                 return False
             if own_jobs is None:
                 own_jobs = _own_slurm_jobs(findings, scans)
-            # (unless the kernel's summary puts it in the run's own Slurm job's memory cgroup)
-            return not any(g.rule == "system.oom_kill_summary" and g.pid == f.pid and (m := _MEMCG_JOB.search(g.text))
-                           and m.group(1) in own_jobs for g in findings)
+            # (unless the kernel's summary puts it in the run's own Slurm job's memory cgroup; and a
+            # kill by the node's own shortage, not a cgroup's limit, only where the job's own lines
+            # say what failed: the ranks may have starved too)
+            return ((f.pid is None or memcg_jobs.get(f.pid, "") not in own_jobs)
+                    and ((f.field("scope") or "").startswith("Memory cgroup") or own_failure))
         if f.rule != EVICTED_MEMORY or not (m := _EVICTED_OBJECT.search(f.text)) or _AGE.match(m["pod"]):
             return False
         if prefixes is None:
             prefixes = _job_pod_prefixes(scans)
-        return bool(prefixes) and not any(m["pod"] == p or m["pod"].startswith(p + "-") for p in prefixes)
+        pod = m["pod"]
+        job = m2["job"] if (m2 := _JOB_POD.search(pod)) else None
+        return bool(prefixes) and not any(pod == p or pod.startswith(p + "-") or (job and (p == job or p.endswith("-" + job)))
+                                          for p in prefixes) and pod not in displays
 
     return [dataclasses.replace(f, role=Role.CONTEXT, cause=None)
             if f.role is Role.INITIATOR and foreign(f) else f for f in findings]
@@ -2725,50 +2750,56 @@ SRUN_NODE_FAILURE = "scheduler.srun_node_failure"
 JOB_NODE_FAILURE = "scheduler.slurm_node_failure"
 CTLD_JOB_OOM = "scheduler.slurmctld_job_oom"
 _CTLD_RULES = frozenset({KILLED_ON_FAILED_NODE, NODE_UPDATED, NODE_NOT_RESPONDING, CTLD_JOB_OOM})
-DOWNED_WITHIN = timedelta(minutes=10)  # an administrator's DOWN of a node this long before the job's end there
+# slurmctld logs an administrator's "reason set to" before its kills of the node's jobs and the
+# "state set to DOWN" just after them: the node's updates this long before a kill, or a few
+# seconds after it, are the ones that caused it
+UPDATED_BEFORE = timedelta(minutes=10)
+UPDATED_AFTER = timedelta(seconds=10)
 NODE_FAILURE_KILLS_WITHIN = 2000  # lines below Slurm's word of a node failure in which its kills of the tasks come
 # slurmctld gives up on a silent node after SlurmdTimeout (300 s by default) and its retries: its
 # peers' errors about losing it come this long before, at most
 LOST_NODE_NOTICED = timedelta(minutes=15)
-# a reason given for a node's state that names a fault (a health check's, Slurm's own): not an
-# administrator's maintenance
-_FAULT_REASON = re.compile(r"(?i)xid|ecc|dbe|sbe|error|fail|fault|not responding|gpu|nvlink|remap|dcgm|nhc|hca|mlx|"
-                           r"\bib\b|infiniband|link|flap|temperat|thermal|overheat|power loss|kill task|unexpectedly|health")
+# a reason for a node's DOWN that says an administrator took it for maintenance, and one that
+# names a fault (a health check's, a person's "node hung"): only the first, without the second,
+# is the job taken away
+_MAINTENANCE_REASON = re.compile(r"(?i)maint|upgrad|updat|reboot|reserv|firmware|kernel|patch|decommission|swap|"
+                                 r"\bmov(?:e|ing)\b|schedul|planned|reimag|reinstall|\bos\b|\bpdu\b|rack")
+_FAULT_REASON = re.compile(r"(?i)xid|ecc|dbe|sbe|error|fail|fault|not respond|\bhung\b|\bhang|panic|crash|unreach|"
+                           r"\bbad\b|broken|\boom\b|out of memory|\brma\b|remap|overheat|thermal|temperat|flap|"
+                           r"kill task|unexpected|health|nhc|dcgm|degrad|\blost\b|dead|died|investigat")
 _KILLED_WORDS = re.compile(r"SIGKILL|\bKilled\b|code -9\b|[Ss]ignal:? 9\b")
 _SIGKILL_ONLY = re.compile(r"SIGKILL|code -9\b|[Ss]ignal:? 9\b")
+_PEER_LOSS = ("nccl.", "gloo.", "torch.", "c10d.", "ucx.")  # the ranks' own transport errors' rules
 
 
-def _names_host(hosts: str, node: str) -> bool:
-    """Whether a slurmctld line's host or hostlist ("dgx031", "nid[000610-000626]") names ``node``."""
-    if same_host(hosts, node):
-        return True
-    m = re.fullmatch(r"([A-Za-z0-9_.-]*)\[([0-9,\-]{1,200})\]", hosts)
-    if not m or not node.startswith(m.group(1)):
-        return False
-    tail = node[len(m.group(1)):]
-    for part in m.group(2).split(","):
-        lo, _, hi = part.partition("-")
-        if tail.isdigit() and lo.isdigit() and (tail == lo or (hi.isdigit() and int(lo) <= int(tail) <= int(hi))):
-            return True
-    return False
+def _hosts_of(text: str) -> list[str]:
+    """The hosts a slurmctld line's host or hostlist names ("dgx031", "nid[000610-000626,000630]")."""
+    return expand_hostlist(text) or ([text] if text else [])
+
+
+def _job_ids(f: Finding) -> set[str]:
+    """The job ids a Slurm line names: its job, an array task's own id beside it ("1225231_4(1225236)")."""
+    return {j for j in (f.field("job"), f.field("raw_job")) if j}
 
 
 def _ended_by_oom(findings: Sequence[Finding]) -> list[Finding]:
     """``findings`` read under slurmctld's word that the run's job ended by an OOM failure (its
     memory cgroup's OOM killer took a process of it): a rank killed by SIGKILL is the one the OOM
-    killer took (host_oom_kill, the controller's line made context beside it), and the ranks'
+    killer took (host_oom_kill, the controller's line made context beside it), and then the ranks'
     SIGABRT exits are their NCCL watchdogs' aborts after that peer vanished (collateral), not
     crashes of their own."""
-    killed = [f for f in findings if f.role is Role.INITIATOR and f.cause in (Cause.UNKNOWN, Cause.CRASH_SIGNAL)
-              and f.rank is not None and not f.rule.startswith("scheduler.") and _SIGKILL_ONLY.search(f.text or "")]
+    killed = {id(f) for f in findings if f.role is Role.INITIATOR and f.cause in (Cause.UNKNOWN, Cause.CRASH_SIGNAL)
+              and f.rank is not None and not f.rule.startswith("scheduler.") and _SIGKILL_ONLY.search(f.text or "")}
+    if not killed:
+        return list(findings)
     out = []
     for f in findings:
         if f.role is Role.INITIATOR and f.cause is Cause.CRASH_SIGNAL and f.field("exitcode") == "-6":
             f = dataclasses.replace(f, role=Role.COLLATERAL, cause=None)
-        elif any(f is k for k in killed):
+        elif id(f) in killed:
             f = dataclasses.replace(f, cause=Cause.HOST_OOM_KILL,
                                     text=f"{f.text} [slurmctld says the job ended by an OOM failure: its memory cgroup's OOM killer]")
-        elif killed and f.rule == CTLD_JOB_OOM and f.role is Role.INITIATOR:
+        elif f.rule == CTLD_JOB_OOM and f.role is Role.INITIATOR:
             f = dataclasses.replace(f, role=Role.CONTEXT)
         out.append(f)
     return out
@@ -2776,19 +2807,20 @@ def _ended_by_oom(findings: Sequence[Finding]) -> list[Finding]:
 
 def read_node_failures(findings: Sequence[Finding], scans: Sequence[FileScan]) -> list[Finding]:
     """``findings`` with Slurm's word that a node of the job failed read together (and slurmctld's
-    word of another job's OOM failure made context): slurmctld's kill
-    of the job on a failed node (:data:`KILLED_ON_FAILED_NODE`) or srun's "Node failure on X"
-    (:data:`SRUN_NODE_FAILURE`) names the node. A kill of another job than the run's own (where its
-    own is known: its ``slurm-<id>.out``, its scheduler's lines) is context. On a node an
-    administrator set DOWN in the minutes before (:data:`DOWNED_WITHIN`; "update_node: node X
-    state set to DOWN"), with no reason that names a fault and no word that it stopped responding,
-    the job was taken away (preemption: maintenance, a reboot - resubmit); else the node failed,
-    cause unknown, on it. Then slurmstepd's "CANCELLED ... DUE TO NODE FAILURE" (whose node is the
-    batch host that reports it) is context beside it, and the ranks on that node that were killed
-    (SIGKILL), and every rank's kill below Slurm's word in the job's output, are collateral: Slurm
-    killed them; where the node failed (not taken away), the other nodes' ranks' network errors of
-    the minutes before (:data:`LOST_NODE_NOTICED`) are too: they lost their peer with it; srun's word beside slurmctld's of the same
-    node is context (the controller's line is stamped; srun's takes the time of the line above it)."""
+    word of another job's OOM failure made context): slurmctld's kill of the job on a failed node
+    (:data:`KILLED_ON_FAILED_NODE`) or srun's "Node failure on X" (:data:`SRUN_NODE_FAILURE`) names
+    the node. The controller's lines are the whole cluster's: one is the run's where it names the
+    run's own job (its ``slurm-<id>.out``, its scheduler's lines), or, where that is not known, where
+    its node is one of the run's; else it is context. On a node an administrator set DOWN for
+    maintenance (a reason that names maintenance and no fault, :data:`UPDATED_BEFORE` the kill or
+    :data:`UPDATED_AFTER` it, no word that the node stopped responding) the job was taken away
+    (preemption - resubmit); else the node failed, cause unknown, on it. Then slurmstepd's
+    "CANCELLED ... DUE TO NODE FAILURE" (whose node is the batch host that reports it) is context
+    beside it, the ranks on that node that were killed (SIGKILL) and every rank's kill below
+    Slurm's word in the job's output are collateral (Slurm killed them), and where the node failed
+    the other nodes' ranks' transport errors of the minutes before are too (they lost their peer
+    with it); srun's word beside slurmctld's of the same node is context (the controller's line is
+    stamped; srun's takes the time of the line above it)."""
     named = [f for f in findings if f.rule in (KILLED_ON_FAILED_NODE, SRUN_NODE_FAILURE) and f.role is Role.INITIATOR]
     ctld_ooms = [f for f in findings if f.rule == CTLD_JOB_OOM and f.role is Role.INITIATOR]
     if not named and not ctld_ooms:
@@ -2796,48 +2828,62 @@ def read_node_failures(findings: Sequence[Finding], scans: Sequence[FileScan]) -
     own = {m.group(1) for s in scans if (m := _SLURM_OUTPUT.search(s.file.display))}
     own |= {job for f in findings if f.rule.startswith("scheduler.") and f.rule not in _CTLD_RULES
             and (job := (f.field("job") or "").split("_")[0].split("+")[0]).isdigit()}
-    if own and ctld_ooms:  # (the controller's word of another job's OOM failure)
-        others = {id(f) for f in ctld_ooms if f.field("job") not in own}
-        findings = [dataclasses.replace(f, role=Role.CONTEXT, cause=None) if id(f) in others else f for f in findings]
-        ctld_ooms = [f for f in ctld_ooms if id(f) not in others]
-    if ctld_ooms:
-        findings = _ended_by_oom(findings)
-    if not named:
-        return list(findings)
-    updates = [f for f in findings if f.rule in (NODE_UPDATED, NODE_NOT_RESPONDING)]
+    run_nodes = {host_key(n) for f in findings if f.rank is not None and (n := f.node)}
+    run_nodes |= {host_key(n) for s in scans if s.file.kind is FileKind.RANK_LOG and (n := s.file.node)}
+
+    def the_runs(f: Finding) -> bool:
+        if own and _job_ids(f):
+            return bool(_job_ids(f) & own)
+        host = f.field("host")
+        return host is not None and any(host_key(h) in run_nodes for h in _hosts_of(host))
+
     changed: dict[int, Finding] = {}
-    failed: list[Finding] = []
+    if ctld_ooms:  # (the controller's word of another job's OOM failure; its job's, only where the job is known)
+        others = {id(f) for f in ctld_ooms if not (own and _job_ids(f) & own)}
+        changed.update({i: dataclasses.replace(f, role=Role.CONTEXT, cause=None)
+                        for f in ctld_ooms if (i := id(f)) in others})
+        if len(others) < len(ctld_ooms):
+            findings = _ended_by_oom([changed.get(id(f), f) for f in findings])
+            changed = {}
+    if not named:
+        return [changed.get(id(f), f) for f in findings]
+    # (each node's updates, its hostlists expanded once)
+    updates: dict[str, list[Finding]] = defaultdict(list)
+    for u in findings:
+        if u.rule in (NODE_UPDATED, NODE_NOT_RESPONDING):
+            for h in _hosts_of(u.field("host") or ""):
+                updates[host_key(h)].append(u)
+    failed: list[tuple[Finding, Finding]] = []  # (the finding, as read)
     for k in named:
-        if own and k.field("job") is not None and k.field("job") not in own:
+        if k.rule == KILLED_ON_FAILED_NODE and not the_runs(k):
             changed[id(k)] = dataclasses.replace(k, role=Role.CONTEXT, cause=None)
             continue
         host = k.field("host") or ""
-        near = [u for u in updates if _names_host(u.field("host") or "", host)
-                and (u.time is None or k.time is None or timedelta(0) <= k.time - u.time <= DOWNED_WITHIN)]
-        downed = any(u.rule == NODE_UPDATED and u.field("state") in ("DOWN", "FAIL", "FAILING", "REBOOT") for u in near)
+        near = [u for u in updates.get(host_key(host), ())
+                if u.time is None or k.time is None or -UPDATED_AFTER <= k.time - u.time <= UPDATED_BEFORE]
         reasons = [r for u in near if u.rule == NODE_UPDATED and (r := u.field("reason"))]
-        if downed and not any(u.rule == NODE_NOT_RESPONDING for u in near) and not any(
-                _FAULT_REASON.search(r) for r in reasons):
-            why = f" (reason: {reasons[-1]})" if reasons else ""
-            taken_away = dataclasses.replace(
+        read = k
+        if (any(u.rule == NODE_UPDATED and u.field("state") in ("DOWN", "FAIL", "FAILING", "REBOOT") for u in near)
+                and not any(u.rule == NODE_NOT_RESPONDING for u in near)
+                and any(_MAINTENANCE_REASON.search(r) for r in reasons) and not any(_FAULT_REASON.search(r) for r in reasons)):
+            read = changed[id(k)] = dataclasses.replace(
                 k, cause=Cause.PREEMPTION,
-                text=f"{k.text} [an administrator set node {host} DOWN just before{why}: the job was taken away]")
-            changed[id(k)] = k = taken_away
-        failed.append(k)
+                text=f"{k.text} [an administrator set node {host} DOWN for maintenance ({reasons[-1]}): the job was taken away]")
+        failed.append((k, read))
     if not failed:
         return [changed.get(id(f), f) for f in findings]
-    hosts = [k.field("host") or "" for k in failed]
-    taken = any(k.cause is Cause.PREEMPTION for k in failed)
-    # (srun's word of a node that slurmctld's kill names too: the controller's line, stamped, says it)
-    for f in failed:
-        if f.rule == SRUN_NODE_FAILURE and any(k.rule == KILLED_ON_FAILED_NODE and same_host(k.field("host") or "", f.field("host") or "")
-                                               for k in failed):
-            changed[id(f)] = dataclasses.replace(f, role=Role.CONTEXT, cause=None)
+    hosts = {host_key(read.field("host") or "") for _k, read in failed}
+    taken = any(read.cause is Cause.PREEMPTION for _k, read in failed)
+    # (srun's word of a node that slurmctld's kill names too: the controller's line says it)
+    ctld_hosts = {host_key(read.field("host") or "") for _k, read in failed if read.rule == KILLED_ON_FAILED_NODE}
+    for k, read in failed:
+        if read.rule == SRUN_NODE_FAILURE and host_key(read.field("host") or "") in ctld_hosts:
+            changed[id(k)] = dataclasses.replace(read, role=Role.CONTEXT, cause=None)
     # (in the job's output, below Slurm's word of the node failure: srun's "tasks 328-335: Killed"
     # of every node, Slurm's kill of the whole job)
     said_at = {(f.file, f.line) for f in findings if f.rule in (JOB_NODE_FAILURE, SRUN_NODE_FAILURE)
-               and f.line is not None and (not own or f.field("job") is None or f.field("job") in own)}
-    lost = [k for k in failed if k.cause is Cause.UNKNOWN and k.time is not None]
+               and f.line is not None and (not own or not _job_ids(f) or _job_ids(f) & own)}
+    lost = [read for _k, read in failed if read.cause is Cause.UNKNOWN and read.time is not None]
 
     def below_the_word(f: Finding) -> bool:
         return f.line is not None and any(file == f.file and 0 < f.line - line <= NODE_FAILURE_KILLS_WITHIN
@@ -2846,19 +2892,20 @@ def read_node_failures(findings: Sequence[Finding], scans: Sequence[FileScan]) -
     def slurms_kill(f: Finding) -> bool:
         return (f.cause in (Cause.UNKNOWN, Cause.CRASH_SIGNAL) and not f.rule.startswith("scheduler.")
                 and _KILLED_WORDS.search(f.text or "") is not None
-                and ((f.node is not None and any(same_host(f.node, h) for h in hosts)) or below_the_word(f)))
+                and ((f.node is not None and host_key(f.node) in hosts) or below_the_word(f)))
 
     def peers_of_the_lost(f: Finding) -> bool:
-        # (another node's ranks losing their peers in the minutes before slurmctld gave up on the
-        # node: its ranks went silent with it)
-        return (f.cause is Cause.NETWORK and f.time is not None and f.node is not None
-                and any(not same_host(f.node, k.field("host") or "") and k.time is not None
-                        and -LOST_NODE_NOTICED <= f.time - k.time <= LOST_NODE_NOTICED for k in lost))
+        # (another node's rank losing its peers in the minutes before slurmctld gave up on the
+        # node: its ranks went silent with it; not a node's own link event)
+        return (f.cause is Cause.NETWORK and f.time is not None and f.node is not None and f.rank is not None
+                and f.rule.startswith(_PEER_LOSS)
+                and any(host_key(f.node) != host_key(k.field("host") or "") and k.time is not None
+                        and timedelta(0) <= k.time - f.time <= LOST_NODE_NOTICED for k in lost))
 
     for f in findings:
         if id(f) in changed or f.role is not Role.INITIATOR:
             continue
-        if f.rule == JOB_NODE_FAILURE and (not own or (f.field("job") or "") in own):
+        if f.rule == JOB_NODE_FAILURE and (not own or not _job_ids(f) or _job_ids(f) & own):
             changed[id(f)] = dataclasses.replace(f, role=Role.CONTEXT, cause=None)
         elif slurms_kill(f) or peers_of_the_lost(f):
             changed[id(f)] = dataclasses.replace(f, role=Role.COLLATERAL, cause=None)

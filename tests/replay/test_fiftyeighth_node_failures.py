@@ -49,16 +49,17 @@ def _verdict(root: Path, ruleset: RuleSet) -> list[tuple[str, int | None, str | 
 
 def test_an_administrators_down_of_a_node_is_the_job_taken_away(tmp_path: Path, ruleset: RuleSet) -> None:
     _job_output(tmp_path)
+    # (slurmctld's order: the reason, its kills of the node's jobs, then the state)
     _controller(tmp_path, [
         "[2024-09-13T15:06:14.845] update_node: node sh03-g049 reason set to: scheduled maintenance: kernel reboot",
-        "[2024-09-13T15:06:14.846] update_node: node sh03-g049 state set to DOWN",
-        f"[2024-09-13T15:06:14.945] Killing JobId={JOB} on failed node sh03-g049",
+        f"[2024-09-13T15:06:14.846] Killing JobId={JOB} on failed node sh03-g049",
+        "[2024-09-13T15:06:14.945] update_node: node sh03-g049 state set to DOWN",
     ])
     verdict = _verdict(tmp_path, ruleset)
     assert verdict == [("preemption", None, "sh03-g049")]
 
 
-@pytest.mark.parametrize("reason", [None, "NHC: check_nv_xid: Xid 79 on GPU 4"])
+@pytest.mark.parametrize("reason", [None, "NHC: check_nv_xid: Xid 79 on GPU 4", "node hung, investigating"])
 def test_a_node_that_stopped_responding_is_where_the_job_ended(tmp_path: Path, ruleset: RuleSet,
                                                                 reason: str | None) -> None:
     """(a node that stopped answering, or one a health check set DOWN for a fault: not maintenance;
@@ -69,8 +70,11 @@ def test_a_node_that_stopped_responding_is_where_the_job_ended(tmp_path: Path, r
                   "[2024-09-13T15:06:14.841] error: Nodes sh03-g049 not responding, setting DOWN"]
     else:
         events = [f"[2024-09-13T15:06:14.845] update_node: node sh03-g049 reason set to: {reason}",
-                  "[2024-09-13T15:06:14.846] update_node: node sh03-g049 state set to DOWN"]
-    _controller(tmp_path, [*events, f"[2024-09-13T15:06:14.945] Killing JobId={JOB} on failed node sh03-g049"])
+                  f"[2024-09-13T15:06:14.846] Killing JobId={JOB} on failed node sh03-g049",
+                  "[2024-09-13T15:06:14.945] update_node: node sh03-g049 state set to DOWN"]
+    if reason is None:
+        events.append(f"[2024-09-13T15:06:14.945] Killing JobId={JOB} on failed node sh03-g049")
+    _controller(tmp_path, events)
     verdict = _verdict(tmp_path, ruleset)
     assert verdict[0] == ("unknown", None, "sh03-g049"), verdict
 
@@ -121,3 +125,21 @@ def test_the_controllers_oom_failure_of_the_job_names_the_killed_rank(tmp_path: 
     _controller(tmp_path, [f"[2025-10-11T19:47:01.229] _job_complete: JobId={oom_job} WEXITSTATUS 0",
                            f"[2025-10-11T19:47:01.229] _job_complete: JobId={oom_job} OOM failure"])
     assert [(c, r) for c, r, _n in _verdict(tmp_path, ruleset)] == [(cause, 5)]
+
+
+def test_a_cluster_wide_controller_log_speaks_only_of_the_runs_nodes(tmp_path: Path, ruleset: RuleSet) -> None:
+    """(no slurm-<id>.out: the run's job is not known; another job's node that stopped
+    responding, and another job's OOM failure, say nothing of this run's own network error)"""
+    (tmp_path / "rank8.log").write_text("\n".join([
+        "[2024-09-13 15:01:10] step 8400 loss 2.67",
+        "[2024-09-13 15:05:30] gpu-a02:2231:2301 [0] transport/net_ib.cc:1696 NCCL WARN NET/IB : Got completion from "
+        "peer 10.42.0.1<47534> with error 12, opcode 0, len 0, vendor err 129",
+    ]) + "\n")
+    (tmp_path / "slurmctld.log").write_text("\n".join([
+        "[2024-09-13T15:04:31.582] error: Nodes gpu-b17 not responding",
+        "[2024-09-13T15:06:14.841] error: Nodes gpu-b17 not responding, setting DOWN",
+        "[2024-09-13T15:06:14.945] Killing JobId=7344551 on failed node gpu-b17",
+        "[2024-09-13T15:06:20.001] _job_complete: JobId=7344560 OOM failure",
+    ]) + "\n")
+    verdict = _verdict(tmp_path, ruleset)
+    assert verdict[0][0] == "network" and verdict[0][2] != "gpu-b17", verdict
