@@ -29,7 +29,7 @@ from detector.rules.engine import RuleMatch, RuleSet, Verified
 from detector.sources.lines import LineParser
 from detector.sources.prefixes import TRACEBACK_HEAD, Prefixed, PrefixStyle, detect_style, quick_prefix, strip_prefix
 from detector.sources.runs import FileKind, LogFile
-from detector.sources.timestamps import date_output, slashed_order, time_of_day
+from detector.sources.timestamps import date_output, parse_timestamp, slashed_order, time_of_day
 from detector.sources.torchelastic import ENTRY, NO_ENTRY_WITHIN, parse_summary
 from detector.support.compressed import open_log
 from detector.support.text import decode_line, is_binary, plain_text
@@ -137,6 +137,16 @@ def _summary_follows(buf: bytes, line_end: int) -> bool:
             break
         end = nl
     return buf.find(b"exitcode", line_end, end) >= 0
+
+
+def _bare(message: str) -> str:
+    """A summary table's line without a collector's stamp before it (GitHub Actions', ``kubectl
+    logs --timestamps``'), stripped."""
+    if message[:1].isdigit() or message[:1] == "[":
+        lead = parse_timestamp(message, year=2000)
+        if lead is not None and lead.time is not None:
+            message = message[lead.end:]
+    return message.strip()
 
 
 def _following(buf: bytes, line_end: int, count: int) -> list[str]:
@@ -534,14 +544,18 @@ def process_buffer(buf: bytes, start: int, end: int, base_line: int, scan: FileS
             summary = parse_summary([raw, *_following(buf, line_end, SUMMARY_LINES)], style, parser.f.display, line_no,
                                     opened=True)
             scan.failures.extend(summary)
-            summary_until = max((r.end for r in summary), default=line_no)
-        elif (message.strip() == "Failures:" and line_no > summary_until
-              and any(ENTRY.match(strip_prefix(nxt, style).message) for nxt in _following(buf, line_end, 2))):
+            # (no entry read: the lines below were read for nothing, and are not read again for the
+            # next such line - thousands of them must not cost a window each)
+            summary_until = max((r.end for r in summary), default=line_no + SUMMARY_LINES)
+        elif ("Failures:" in message and line_no > summary_until and _bare(message) == "Failures:"
+              and any(ENTRY.match(_bare(strip_prefix(nxt, style).message)) for nxt in _following(buf, line_end, 2))):
             # (the same from its "Failures:" line: each failed rank's entry, with its time)
             summary = parse_summary([raw, *_following(buf, line_end, SUMMARY_LINES)], style, parser.f.display, line_no,
                                     opened=True)
             scan.failures.extend(summary)
-            summary_until = max((r.end for r in summary), default=line_no)
+            # (no entry read: the lines below were read for nothing, and are not read again for the
+            # next such line - thousands of them must not cost a window each)
+            summary_until = max((r.end for r in summary), default=line_no + SUMMARY_LINES)
         at = message.find(TRACEBACK_HEAD) if "Traceback" in message else -1
         if 0 < at <= HEADER_CHARS and message[:at].strip() and not _CAUGHT_HEADER.search(message, 0, at) and (
                 found_line := headed_exception(buf, line_end, message[:at], style)) is not None:

@@ -50,7 +50,7 @@ MAX_CONFIRMS = 8  # RE2 matches that ``re`` may reject (differing semantics) bef
 STRUCTURAL = (
     r"ChildFailedError",
     r"Root Cause \(first observed failure\)",
-    r"^\s*Failures:\s*$",
+    r"Failures:\s*$",
     r"Traceback \(most recent call last\)",
 )
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from detector.replay import replay_path
 from detector.rules.engine import RuleSet
 
@@ -35,16 +37,34 @@ def _paste(tmp_path: Path, stamps: dict[int, str]) -> Path:
     return tmp_path
 
 
-def test_sigabrt_exits_with_the_timeouts_are_the_watchdogs(tmp_path: Path, ruleset: RuleSet) -> None:
+@pytest.mark.parametrize("stamped", [False, True])
+def test_sigabrt_exits_with_the_timeouts_are_the_watchdogs(tmp_path: Path, ruleset: RuleSet, stamped: bool) -> None:
+    """(also behind a collector's stamp on every line: ``kubectl logs --timestamps``)"""
     stamps = {8: "02:41:18", 9: "02:41:18", 10: "02:41:19", 11: "02:41:19", 13: "02:41:18", 14: "02:41:19",
               15: "02:41:20", 12: "02:41:58"}
-    report = replay_path(_paste(tmp_path, stamps), ruleset)
-    assert "crash_signal" not in [i.cause.value for i in report.incidents]
+    root = _paste(tmp_path, stamps)
+    if stamped:
+        paste = root / "paste.txt"
+        paste.write_text("".join(f"2024-04-22T02:42:00.123456789Z {line}\n" for line in paste.read_text().splitlines()))
+    report = replay_path(root, ruleset)
     exits = [f for i in report.incidents for f in i.evidence if f.rule == "torchelastic.exitcode"]
     assert {f.rank for f in exits} >= {9, 13} and all(f.time is not None for f in exits)
+    assert {f.time.second for f in exits if f.rank in (9, 13)} == {18}  # (each entry's own time, not the collector's)
+    if not stamped:
+        assert "crash_signal" not in [i.cause.value for i in report.incidents]
 
 
 def test_a_sigabrt_exit_minutes_before_the_timeouts_is_the_crash(tmp_path: Path, ruleset: RuleSet) -> None:
     stamps = {8: "02:41:18", 9: "02:41:18", 10: "02:41:19", 13: "02:31:02", 14: "02:41:19"}
     report = replay_path(_paste(tmp_path, stamps), ruleset)
     assert [(i.cause.value, i.initiator.rank) for i in report.incidents] == [("crash_signal", 13)]
+
+
+@pytest.mark.xfail(strict=True, reason="grep'd watchdog lines behind a collector's stamp take the collector's time, not "
+                   "their own glog time: the SIGABRT exits then seem to come before any timeout (left: see the note)")
+def test_stamped_timeouts_keep_their_own_time(tmp_path: Path, ruleset: RuleSet) -> None:
+    stamps = {8: "02:41:18", 9: "02:41:18", 10: "02:41:19", 13: "02:41:18", 14: "02:41:19", 12: "02:41:58"}
+    root = _paste(tmp_path, stamps)
+    paste = root / "paste.txt"
+    paste.write_text("".join(f"2024-04-22T02:42:00.123456789Z {line}\n" for line in paste.read_text().splitlines()))
+    assert "crash_signal" not in [i.cause.value for i in replay_path(root, ruleset).incidents]
