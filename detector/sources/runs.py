@@ -115,8 +115,8 @@ _PROMPT = re.compile(
 )
 # a command at that prompt that runs on other hosts (clush/pdsh's "node001: ..." lines, ssh, srun,
 # kubectl): what it prints is theirs, not the prompt's host's
-_REMOTE_COMMAND = re.compile(r" *(?:sudo +)?(?:clush|pdsh|pdcp|ssh|srun|salloc|sbatch|mpirun|mpiexec|kubectl|oc|docker +exec|"
-                             r"ansible|parallel-ssh|pssh|xdsh|sacct|scontrol|squeue|sinfo)\b")
+_REMOTE_COMMAND = re.compile(r" *(?:sudo +)?(?:clush|pdsh|pdcp|ssh|srun|salloc|sbatch|mpirun|mpiexec|kubectl|oc|"
+                             r"ansible|parallel-ssh|pssh|xdsh|sacct|scontrol|squeue|sinfo)(?![\w-])")
 _SAYS_HOST = re.compile(r"^\s*(?:[Hh]ostname|HOSTNAME|host)\s*[:=]\s*(?P<host>[A-Za-z0-9][A-Za-z0-9._-]{0,62})\s*$")
 
 

@@ -29,3 +29,12 @@ def test_brackets_that_are_no_prompt_name_no_host(tmp_path: Path, ruleset: RuleS
     (tmp_path / "paste.txt").write_text("\n".join(["[worker@gpu-node-07 started] loading", XID]) + "\n")
     incident = replay_path(tmp_path, ruleset).incidents[0]
     assert incident.initiator.node is None
+
+
+def test_a_prompt_whose_command_runs_on_other_hosts_names_none(tmp_path: Path, ruleset: RuleSet) -> None:
+    """(an administrator's clush from the management node: the lines it prints are gpu-node-07's)"""
+    (tmp_path / "diag.txt").write_text("\n".join([
+        "[root@mgmt01 ~]# clush -w gpu-node-[07-08] 'dmesg -T | grep -i xid'",
+        "gpu-node-07: " + XID]) + "\n")
+    incident = replay_path(tmp_path, ruleset).incidents[0]
+    assert incident.initiator.node in (None, "gpu-node-07")

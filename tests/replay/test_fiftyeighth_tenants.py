@@ -94,3 +94,19 @@ def test_another_programs_oom_kill_is_not_the_jobs_failure(tmp_path: Path, rules
 def test_a_python_process_killed_by_the_oom_killer_stays_the_verdict(tmp_path: Path, ruleset: RuleSet) -> None:
     root = _bundle(tmp_path, events=[], kernel=[_killed("python3")], oom=False)
     assert [cause for cause, _rank in _verdict(root, ruleset)] == ["host_oom_kill"]
+
+
+REVIEW = Path(__file__).parent / "data" / "review58"
+
+
+def test_a_kill_of_a_ranks_own_process_stays_the_verdict(ruleset: RuleSet) -> None:
+    """(a Julia MPI job: mpirun names the pid the kernel killed as rank 2's)"""
+    report = replay_path(REVIEW / "julia_mpi", ruleset)
+    assert [(i.cause.value, i.initiator.rank) for i in report.incidents][:1] == [("host_oom_kill", 2)]
+
+
+def test_the_jobs_pod_evicted_is_known_by_a_flat_file_name(ruleset: RuleSet) -> None:
+    """(the pods' logs saved as "kubectl-logs-llama-ft-worker-0.log": the evicted
+    "llama-ft-worker-0" is the job's)"""
+    report = replay_path(REVIEW / "ev_flatname", ruleset)
+    assert [i.cause.value for i in report.incidents][:1] == ["host_oom_kill"]
