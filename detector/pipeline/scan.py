@@ -30,7 +30,7 @@ from detector.sources.lines import LineParser
 from detector.sources.prefixes import TRACEBACK_HEAD, Prefixed, PrefixStyle, detect_style, quick_prefix, strip_prefix
 from detector.sources.runs import FileKind, LogFile
 from detector.sources.timestamps import date_output, parse_timestamp, slashed_order, time_of_day
-from detector.sources.torchelastic import ENTRY, NO_ENTRY_WITHIN, parse_summary
+from detector.sources.torchelastic import ENTRY, NO_ENTRY_WITHIN, SUMMARY_FIELD, parse_summary
 from detector.support.compressed import open_log
 from detector.support.text import decode_line, is_binary, plain_text
 from detector.types import Event
@@ -147,6 +147,13 @@ def _bare(message: str) -> str:
         if lead is not None and lead.time is not None:
             message = message[lead.end:]
     return message.strip()
+
+
+def _time_field_follows(buf: bytes, line_end: int, style: PrefixStyle) -> bool:
+    """The line after an entry's "[5]:" is its "time :" field: a torchrun summary's entry."""
+    nxt = _following(buf, line_end, 1)
+    field = SUMMARY_FIELD.match(_bare(strip_prefix(nxt[0], style).message)) if nxt else None
+    return field is not None and field.group(1) == "time"
 
 
 def _following(buf: bytes, line_end: int, count: int) -> list[str]:
@@ -548,9 +555,12 @@ def process_buffer(buf: bytes, start: int, end: int, base_line: int, scan: FileS
             # (no entry read: the lines below were read for nothing, and are not read again for the
             # next such line - thousands of them must not cost a window each)
             summary_until = max((r.end for r in summary), default=line_no + SUMMARY_LINES)
-        elif ("Failures:" in message and line_no > summary_until and _bare(message) == "Failures:"
-              and any(ENTRY.match(_bare(strip_prefix(nxt, style).message)) for nxt in _following(buf, line_end, 2))):
-            # (the same from its "Failures:" line: each failed rank's entry, with its time)
+        elif line_no > summary_until and (
+                ("Failures:" in message and _bare(message) == "Failures:"
+                 and any(ENTRY.match(_bare(strip_prefix(nxt, style).message)) for nxt in _following(buf, line_end, 2)))
+                or (ENTRY.match(_bare(message)) and _time_field_follows(buf, line_end, style))):
+            # (the same from its "Failures:" line, or from an entry's "[5]:" where a paste of the
+            # table begins in its middle: each failed rank's entry, with its time)
             summary = parse_summary([raw, *_following(buf, line_end, SUMMARY_LINES)], style, parser.f.display, line_no,
                                     opened=True)
             scan.failures.extend(summary)

@@ -51,6 +51,7 @@ STRUCTURAL = (
     r"ChildFailedError",
     r"Root Cause \(first observed failure\)",
     r"Failures:\s*$",
+    r"^\s*\[[0-9]{1,6}\]:\s*$",
     r"Traceback \(most recent call last\)",
 )
 

@@ -29,7 +29,7 @@ class FailureRecord:
     end: int = 0  # the entry's last line (its traceback's, where the entry holds one); 0: not known
 
 
-_SUMMARY_FIELD = re.compile(r"^\s*(time|host|rank|exitcode|error_file|traceback)\s*:\s*(.*)$")
+SUMMARY_FIELD = re.compile(r"^\s*(time|host|rank|exitcode|error_file|traceback)\s*:\s*(.*)$")  # an entry's field
 _RANK_LOCAL = re.compile(r"(-?\d+)\s*\(local_rank:\s*(\d+)\)")
 # the pid is missing where a paste was cut right after the exit code
 _EXIT_PID = re.compile(r"^(-?\d+)(?:\s*\(pid:\s*(\d+)\)|\s*\([^)]*$|\s*$)")  # (a pid cut too: none)
@@ -95,7 +95,7 @@ def parse_summary(lines: list[str], style: PrefixStyle, file: str, first_line: i
             start = first_line + offset + 1
             entries += 1
             continue
-        m = _SUMMARY_FIELD.match(msg)
+        m = SUMMARY_FIELD.match(msg)
         if m:
             current[m.group(1)] = m.group(2).strip()
     else:

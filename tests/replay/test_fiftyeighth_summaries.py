@@ -68,3 +68,19 @@ def test_stamped_timeouts_keep_their_own_time(tmp_path: Path, ruleset: RuleSet) 
     paste = root / "paste.txt"
     paste.write_text("".join(f"2024-04-22T02:42:00.123456789Z {line}\n" for line in paste.read_text().splitlines()))
     assert "crash_signal" not in [i.cause.value for i in replay_path(root, ruleset).incidents]
+
+
+def test_a_table_pasted_from_its_middle_keeps_each_entrys_time(tmp_path: Path, ruleset: RuleSet) -> None:
+    """(a bug report that quotes a torchrun summary from an entry's "[5]:" on, the entry above it
+    cut: the entries are read as the table's, with their times, not as lone SIGABRT exits)"""
+    lines = ["torchrun on hgx002 printed:", "", "  exitcode  : -6 (pid: 3261801)", "  error_file: <N/A>",
+             "  traceback : Signal 6 (SIGABRT) received by PID 3261801"]
+    for n, rank in ((5, 13), (6, 10), (7, 9)):
+        lines += _entry(n, rank, "02:41:19")
+    lines += ["-" * 60, "Root Cause (first observed failure):", *_entry(0, 8, "02:41:18"), "=" * 60, "",
+              *(_timeout(rank, "02:41:17") for rank in (9, 10, 14))]
+    (tmp_path / "ISSUE.md").write_text("\n".join(lines) + "\n")
+    report = replay_path(tmp_path, ruleset)
+    exits = [f for i in report.incidents for f in i.evidence if f.rule == "torchelastic.exitcode" and f.rank == 13]
+    assert exits and all(f.time is not None for f in exits)
+    assert "crash_signal" not in [i.cause.value for i in report.incidents]
