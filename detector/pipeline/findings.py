@@ -2068,9 +2068,10 @@ _KERNEL_OOM_RULES = frozenset({"system.oom_killed_process", "system.oom_kill_sum
 
 
 def _own_slurm_jobs(findings: Sequence[Finding], scans: Sequence[FileScan]) -> set[str]:
-    """The run's own Slurm job ids: its ``slurm-<id>.out`` files', the jobs its scheduler's lines name."""
+    """The run's own Slurm job ids: its ``slurm-<id>.out`` files', the jobs its scheduler's lines name
+    (not slurmctld's: the controller's log speaks of the whole cluster's jobs)."""
     own = {m.group(1) for s in scans if (m := _SLURM_OUTPUT.search(s.file.display))}
-    return own | {job for f in findings if f.rule.startswith("scheduler.")
+    return own | {job for f in findings if f.rule.startswith("scheduler.") and f.rule not in _CTLD_RULES
                   and (job := (f.field("job") or "").split("_")[0].split("+")[0]).isdigit()}
 
 
@@ -2825,9 +2826,7 @@ def read_node_failures(findings: Sequence[Finding], scans: Sequence[FileScan]) -
     ctld_ooms = [f for f in findings if f.rule == CTLD_JOB_OOM and f.role is Role.INITIATOR]
     if not named and not ctld_ooms:
         return list(findings)
-    own = {m.group(1) for s in scans if (m := _SLURM_OUTPUT.search(s.file.display))}
-    own |= {job for f in findings if f.rule.startswith("scheduler.") and f.rule not in _CTLD_RULES
-            and (job := (f.field("job") or "").split("_")[0].split("+")[0]).isdigit()}
+    own = _own_slurm_jobs(findings, scans)
     run_nodes = {host_key(n) for f in findings if f.rank is not None and (n := f.node)}
     run_nodes |= {host_key(n) for s in scans if s.file.kind is FileKind.RANK_LOG and (n := s.file.node)}
 

@@ -29,8 +29,8 @@ from detector.rules.engine import RuleMatch, RuleSet, Verified
 from detector.sources.lines import LineParser
 from detector.sources.prefixes import TRACEBACK_HEAD, Prefixed, PrefixStyle, detect_style, quick_prefix, strip_prefix
 from detector.sources.runs import FileKind, LogFile
-from detector.sources.timestamps import date_output, parse_timestamp, slashed_order, time_of_day
-from detector.sources.torchelastic import ENTRY, NO_ENTRY_WITHIN, SUMMARY_FIELD, parse_summary
+from detector.sources.timestamps import date_output, slashed_order, time_of_day
+from detector.sources.torchelastic import ENTRY, NO_ENTRY_WITHIN, SUMMARY_FIELD, parse_summary, unstamped
 from detector.support.compressed import open_log
 from detector.support.text import decode_line, is_binary, plain_text
 from detector.types import Event
@@ -140,13 +140,8 @@ def _summary_follows(buf: bytes, line_end: int) -> bool:
 
 
 def _bare(message: str) -> str:
-    """A summary table's line without a collector's stamp before it (GitHub Actions', ``kubectl
-    logs --timestamps``'), stripped."""
-    if message[:1].isdigit() or message[:1] == "[":
-        lead = parse_timestamp(message, year=2000)
-        if lead is not None and lead.time is not None:
-            message = message[lead.end:]
-    return message.strip()
+    """A summary table's line without a collector's stamp before it, stripped."""
+    return unstamped(message).strip()
 
 
 def _time_field_follows(buf: bytes, line_end: int, style: PrefixStyle) -> bool:

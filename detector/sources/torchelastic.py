@@ -39,6 +39,16 @@ ENTRY = re.compile(r"^\s*\[\d+\]:\s*$")  # an entry of the table begins: "[0]:"
 NO_ENTRY_WITHIN = 30  # lines after ChildFailedError in which the table's first entry or field must come
 
 
+def unstamped(message: str) -> str:
+    """A summary table's line without a collector's stamp before it (GitHub Actions', ``kubectl
+    logs --timestamps``')."""
+    if message[:1].isdigit() or message[:1] == "[":
+        lead = parse_timestamp(message, year=2000)
+        if lead is not None and lead.time is not None:
+            return message[lead.end:]
+    return message
+
+
 def parse_summary(lines: list[str], style: PrefixStyle, file: str, first_line: int,
                   opened: bool = False) -> list[FailureRecord]:
     """Parse the lines after ``ChildFailedError:`` into failure records; ``opened``: the lines
@@ -71,11 +81,7 @@ def parse_summary(lines: list[str], style: PrefixStyle, file: str, first_line: i
         if offset >= NO_ENTRY_WITHIN and not entries and not current:
             break  # (no table here: a line that names ChildFailedError in another sense)
         here = first_line + offset - 1  # (the line before this one: the end of an entry it closes)
-        msg = strip_prefix(raw, style).message
-        if msg[:1].isdigit() or msg[:1] == "[":  # a collector's stamp before the table's text
-            lead = parse_timestamp(msg, year=2000)
-            if lead is not None and lead.time is not None:
-                msg = msg[lead.end:]
+        msg = unstamped(strip_prefix(raw, style).message)
         if msg.strip().startswith("====="):
             rules_seen += 1
             if rules_seen >= 2:
