@@ -64,6 +64,8 @@ class RunIndex:
             # a file named for its node with a word before the name ("node-<host>-dmesg.txt"):
             # the name without it, where the run knows that host by another name
             alias = self.host_alias.get(name[5:])
+            if alias is None and name[5:] in self.host_alias.values():
+                alias = name[5:]  # (the name others are known by: a pod's Kubernetes node)
         return alias if alias is not None else name
 
     def ranks(self) -> set[int]:
@@ -160,8 +162,10 @@ def build_index(scans: Sequence[FileScan]) -> RunIndex:
                     _add_rank_mapping(idx, mapping)
                     continue
                 k8s_node, pod = _field(m.fields, "k8s_node"), _field(m.fields, "pod")
-                if k8s_node is not None and pod is not None:  # the node's kernel log is the pod's
-                    idx.host_alias.setdefault(k8s_node, pod)
+                if k8s_node is not None and pod is not None and pod != k8s_node:
+                    # the pod's lines are its node's: the host an operator cordons, whose kernel
+                    # log holds the GPU's and the NIC's faults (several pods may share it)
+                    idx.host_alias.setdefault(pod, k8s_node)
                     continue
                 busid = _field(m.fields, "busid")
                 rank = _rank(_field(m.fields, "rank"))

@@ -201,7 +201,8 @@ def test_an_unstamped_app_xid_with_another_pid_yields_to_a_ranks_own_failure(tmp
 
 def test_kubectl_placement_ties_a_nodes_kernel_log_to_its_pod(tmp_path: Path, ruleset: RuleSet) -> None:
     """`kubectl get pods -o wide` beside the pod logs: the Xid in the k8s node's kernel log is on
-    the pod's GPU, so it names the pod's rank."""
+    the pod's GPU, so it names the pod's rank, and the node is the Kubernetes node (the one a
+    cordon names), not the pod."""
     write_run(tmp_path, {
         "pods.txt": "NAME                 READY   STATUS   RESTARTS   AGE    IP            NODE\n"
                     "train-worker-1       0/1     Error    0          446m   10.124.145.7  gke-a3-pool-4f2a-xe5p\n",
@@ -210,7 +211,7 @@ def test_kubectl_placement_ties_a_nodes_kernel_log_to_its_pod(tmp_path: Path, ru
         "gke-a3-pool-4f2a-xe5p/dmesg.log": "[561703.191320] NVRM: Xid (PCI:0000:3b:00): 79, GPU has fallen off the bus.\n"
                                            "[561703.191320] NVRM: GPU 0000:3b:00.0: GPU has fallen off the bus.\n",
     })
-    assert _top(tmp_path, ruleset) == (Cause.GPU_HARDWARE, 9, "train-worker-1")
+    assert _top(tmp_path, ruleset) == (Cause.GPU_HARDWARE, 9, "gke-a3-pool-4f2a-xe5p")
 
 
 def test_an_error_file_takes_the_rank_its_sibling_log_names(tmp_path: Path, ruleset: RuleSet) -> None:

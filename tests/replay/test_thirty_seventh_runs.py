@@ -114,7 +114,7 @@ def test_a_kernel_log_named_for_its_node_with_a_word_before_the_name(tmp_path: P
     seen = incidents_of(tmp_path / "run", {"kubectl-get-pods-o-wide.txt": pods, "kubectl-logs-prefix.txt": logs,
                                            "node-gke-a3-pool-2e5a-8758-dmesg.txt": kernel}, ruleset)
     assert len(seen) == 1 and seen[0].cause is Cause.ECC_MEMORY, seen
-    assert seen[0].rank == 3 and seen[0].node == "train-worker-1", seen
+    assert seen[0].rank == 3 and seen[0].node == "gke-a3-pool-2e5a-8758", seen
 
 
 @pytest.mark.parametrize("kernel_time, cause", [
