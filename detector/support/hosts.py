@@ -4,6 +4,7 @@ kernel's ``(none)``): no node of the run, so never a node to name or drain."""
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 
 _PLACEHOLDERS = frozenset({
@@ -91,37 +92,52 @@ def host_key(host: str) -> str:
 
 
 MAX_HOSTLIST = 4096  # hosts one Slurm node list expands to, at most (a 4,096-node job's)
-_HOSTLIST_ITEM = re.compile(r"(?P<prefix>[A-Za-z0-9._-]*)(?:\[(?P<ranges>[0-9,\s-]{1,2000})\](?P<suffix>[A-Za-z0-9._-]*))?")
+_HOSTLIST_TEXT = re.compile(r"[A-Za-z0-9._-]*")
+_HOSTLIST_RANGES = re.compile(r"\[(?P<ranges>[0-9,\s-]{1,2000})\]")
+
+
+def _bracket_numbers(ranges: str, limit: int) -> list[str]:
+    """The numbers of one bracket of a Slurm node list ("001-004,017"), zero-padded as written."""
+    out: list[str] = []
+    for part in ranges.replace(" ", "").split(","):
+        lo, _, hi = part.partition("-")
+        if not lo.isdigit() or (hi and not hi.isdigit()):
+            continue
+        width = len(lo)
+        for n in range(int(lo), (int(hi) if hi else int(lo)) + 1):
+            out.append(f"{n:0{width}d}")
+            if len(out) >= limit:
+                return out
+    return out
 
 
 def expand_hostlist(text: str, limit: int = MAX_HOSTLIST) -> list[str]:
     """The hosts of a Slurm node list (``node[001-004,017],gpu-a1``), in its order; zero-padded
-    numbers keep their width; at most ``limit`` hosts (a list that names more is cut there). A
-    name that is no host's shape is left out; a bracket that does not close ends the list."""
+    numbers keep their width; a name of several brackets (``rack[1-2]-n[01-04]``) is each of
+    their combinations, the last bracket's numbers varying fastest, as Slurm writes them; at most
+    ``limit`` hosts (a list that names more is cut there). A name that is no host's shape is left
+    out; a bracket that does not close ends the list."""
     out: list[str] = []
     pos = 0
     while pos < len(text) and len(out) < limit:
-        m = _HOSTLIST_ITEM.match(text, pos)
-        if m is None or m.end() == pos:
-            break
-        pos = m.end()
-        if m["ranges"] is None:
-            if text.startswith("[", pos):
-                break  # (a bracket that does not close: the list was cut)
-            if m["prefix"] and names_a_host(m["prefix"]):
-                out.append(m["prefix"])
-        else:
-            for part in m["ranges"].replace(" ", "").split(","):
-                lo, _, hi = part.partition("-")
-                if not lo.isdigit() or (hi and not hi.isdigit()):
-                    continue
-                width = len(lo)
-                for n in range(int(lo), (int(hi) if hi else int(lo)) + 1):
-                    name = f"{m['prefix']}{n:0{width}d}{m['suffix']}"
-                    if names_a_host(name):
-                        out.append(name)
-                    if len(out) >= limit:
-                        break
+        start = pos
+        names = [""]
+        while True:
+            lit = _HOSTLIST_TEXT.match(text, pos)
+            assert lit is not None  # (it matches the empty string)
+            pos = lit.end()
+            names = [n + lit.group() for n in names]
+            brackets = _HOSTLIST_RANGES.match(text, pos)
+            if brackets is None:
+                break
+            pos = brackets.end()
+            numbers = _bracket_numbers(brackets["ranges"], limit)
+            names = list(itertools.islice((n + v for n in names for v in numbers), limit))
+        if pos == start or text.startswith("[", pos):
+            break  # (nothing more, or a bracket that does not close: the list was cut)
+        for name in names:
+            if name and names_a_host(name):
+                out.append(name)
                 if len(out) >= limit:
                     break
         if pos < len(text) and text[pos] == ",":
