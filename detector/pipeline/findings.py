@@ -2914,6 +2914,82 @@ def read_node_failures(findings: Sequence[Finding], scans: Sequence[FileScan]) -
     return [changed.get(id(f), f) for f in findings]
 
 
+NHC_RULES = frozenset({"system.nhc_xid_memory", "system.nhc_xid_nvlink", "system.nhc_xid_hardware",
+                       "system.nhc_ib_down", "system.nhc_gpu_memory", "system.nhc_nvlink_down",
+                       "system.nhc_gpu_lost"})  # rules/system.yaml
+# where a line of Node Health Check's names the node it took offline: slurmctld's update, NHC's
+# offline mark, an operator's note, sinfo -R's row (its NODELIST last, its time before it; or, in
+# a site's variant, the node first)
+_NHC_HOST = re.compile(r"update_node: node (?P<a>\S{1,128}) reason|Marking \S{1,16} (?P<b>\S{1,128}) offline|"
+                       r"node-mark-offline:? (?P<c>[A-Za-z0-9][-A-Za-z0-9_.]{0,127}) |took out of rotation (?P<d>\S{1,128})")
+_NHC_ROW_END = re.compile(r" (?P<time>[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2})\]? {1,40}"
+                          r"(?P<host>[A-Za-z0-9][-A-Za-z0-9_.\[\],]{0,255})\s*$")
+_NHC_ROW_START = re.compile(r"^(?P<host>[A-Za-z0-9][-A-Za-z0-9_.]{0,63}) {2,40}[a-z*~#$@^+!%-]{3,20} {2,40}(?:NHC|nhc|Nhc):")
+_NHC_STAMP = re.compile(r"\[root@(?P<time>[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2})\]"
+                        # (NHC's own log: "20250314 14:36:09 /usr/libexec/nhc/node-mark-offline ...")
+                        r"|^(?P<y>(?:19|20)[0-9]{2})(?P<m>[01][0-9])(?P<d>[0-3][0-9]) (?P<hms>[0-2][0-9]:[0-5][0-9]:[0-5][0-9]) ")
+# a health check's mark this long before the run's first line is of an earlier time (the node was
+# drained then, and put back before this run started on it)
+NHC_BEFORE_RUN = timedelta(minutes=10)
+NHC_LINES_TOGETHER = 3  # lines apart that NHC writes of one failed check (its error, its offline mark)
+
+
+def read_health_checks(findings: Sequence[Finding], scans: Sequence[FileScan]) -> list[Finding]:
+    """``findings`` with Node Health Check's word that it took a node offline for a fault (an
+    Xid, an InfiniBand port down, a GPU's memory errors, an NVLink down, a GPU lost) read as the
+    run's only where it is: the node it names (in the line: slurmctld's update, NHC's offline
+    mark, sinfo -R's row; else the file's node, an ``nhc-<host>.log``) is one of the run's, where
+    the run's nodes are known, and the mark came no earlier than :data:`NHC_BEFORE_RUN` before
+    the run's first line, and the run does not say it completed with no rank failing. A listing
+    of the cluster's drained nodes (sinfo -R, scontrol show node) holds other nodes' reasons:
+    those, and a reason whose node is not known, are context."""
+    checks = [f for f in findings if f.rule in NHC_RULES and f.role is Role.INITIATOR]
+    if not checks:
+        return list(findings)
+    run_nodes = {host_key(n) for f in findings if f.rank is not None and (n := f.node)}
+    run_nodes |= {host_key(n) for s in scans if s.file.kind is FileKind.RANK_LOG and (n := s.file.node)
+                  and s.file.rank is not None}
+    starts = [s.first_time for s in scans if s.first_time is not None and s.file.kind is FileKind.RANK_LOG
+              and (s.prefix_ranks or s.file.rank is not None)]
+    start = min(starts) if starts else None
+    # a run that says it completed, whose ranks show no failure: a node drained after it is the
+    # next job's concern (NHC runs between jobs), not this run's failure
+    finished = (any(s.file.kind is FileKind.RANK_LOG and says_completed(s) for s in scans)
+                and not any(f.role is not Role.CONTEXT and f.rank is not None for f in findings))
+    read: list[tuple[Finding, str | None, datetime | None]] = []  # (the check, the host it names, its time)
+    for f in checks:
+        text = f.text or ""
+        host: str | None = None
+        when = f.time
+        m = _NHC_HOST.search(text)
+        if m is not None:
+            host = m["a"] or m["b"] or m["c"] or m["d"]
+        elif (row := _NHC_ROW_END.search(text)) is not None:
+            host = row["host"]
+            when = _own_time((("time", row["time"]),)) or when
+        elif (row := _NHC_ROW_START.match(text)) is not None:
+            host = row["host"]
+        if (stamp := _NHC_STAMP.search(text)) is not None and f.time is None:
+            own = stamp["time"] or f"{stamp['y']}-{stamp['m']}-{stamp['d']}T{stamp['hms']}"
+            when = _own_time((("time", own),)) or when
+        read.append((f, host, when))
+    # (NHC's log stamps one of the lines it writes for a failed check: the others beside it are of its time)
+    stamped = [(f.file, f.line, when) for f, _h, when in read if when is not None and f.line is not None]
+    changed: dict[int, Finding] = {}
+    for f, host, when in read:
+        if when is None and f.line is not None:
+            when = next((t for file, line, t in stamped if file == f.file and abs(line - f.line) <= NHC_LINES_TOGETHER), None)
+        hosts = _hosts_of(host) if host else ([f.node] if f.node else [])
+        if run_nodes:
+            hosts = [h for h in hosts if host_key(h) in run_nodes]
+        stale = start is not None and when is not None and when < start - NHC_BEFORE_RUN
+        if len(hosts) != 1 or stale or finished:
+            changed[id(f)] = dataclasses.replace(f, role=Role.CONTEXT, cause=None)
+        else:  # (a node's word: no rank's, whatever number its file's name ends in, "nhc-ip-10-2-196-249.log")
+            changed[id(f)] = dataclasses.replace(f, node=hosts[0], time=when, rank=None, local_rank=None, pid=None)
+    return [changed.get(id(f), f) for f in findings]
+
+
 LOADER_DIED = "torch.dataloader_worker_died"  # rules/torch.yaml
 
 

@@ -73,6 +73,7 @@ from detector.pipeline.findings import (
     place_tgi_span_errors,
     ranks_of_group_watchdogs,
     ray_worker_nodes,
+    read_health_checks,
     read_node_failures,
     refine_generic_nccl,
     slowest_rank_stragglers,
@@ -218,6 +219,7 @@ def run_findings(scans: Sequence[FileScan], idx: RunIndex, rules: RuleSet,
     if relaunches:  # (replay: the files are whole; live, a line's time is when it came)
         findings = _unpin_stale_inherited_times(findings, scans)
     findings = ranks_of_group_watchdogs(findings)
+    findings = read_health_checks(findings, scans)
     findings.extend(exit_findings(scans, idx, [f for f in findings if f.file is not None]))
     starts = [s.first_time for s in scans if s.first_time is not None and s.file.kind.value == "rank_log"]
     if relaunches:

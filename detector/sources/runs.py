@@ -144,8 +144,13 @@ _DUMP_NAME = re.compile(r"(?:^|[._-])(?:py-?spy|pystack|stacks?|stackdump|dump|g
 _PID_SIZED = re.compile(r"[._-][0-9]{4,10}\.[A-Za-z]{1,4}$")
 
 
+# an EC2-style host name ("nhc-ip-10-2-196-249.log"): its address's last numbers are no job and task
+_DASHED_ADDRESS = re.compile(r"(?:^|[._-])ip-(?:[0-9]{1,3}-){3}[0-9]{1,3}(?:\.[A-Za-z]{1,4}$|[._](?!(?:out|err|log|txt)$))", re.I)
+
+
 def _rank_from_name(name: str) -> int | None:
-    if (_HEX_ID.search(name) or (_DUMP_NAME.search(name) and _PID_SIZED.search(name))) and not re.search(r"rank", name, re.I):
+    if ((_HEX_ID.search(name) or (_DUMP_NAME.search(name) and _PID_SIZED.search(name)) or _DASHED_ADDRESS.search(name))
+            and not re.search(r"rank", name, re.I)):
         return None
     m = _JOB_TASK_NAME.search(name)
     if m:
