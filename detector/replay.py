@@ -13,7 +13,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -36,7 +36,7 @@ from detector.sources.runs import FileKind, LogFile, discover
 from detector.sources.timestamps import find_year
 from detector.support.compressed import open_log
 from detector.support.numbers import MAX_RANKS
-from detector.types import RULE_STALL, Finding, Report, Summary
+from detector.types import RULE_STALL, Finding, Incident, Report, Summary
 
 if TYPE_CHECKING:
     from detector.stats import Preset
@@ -378,6 +378,21 @@ def node_sources(files: Sequence[LogFile], rank_nodes: set[str]) -> tuple[tuple[
     return tuple(sorted(how.items()))
 
 
+def on_kubernetes_node(incident: Incident, pod_node: Mapping[str, str]) -> Incident:
+    """``incident`` with its initiator's node named as the Kubernetes node its pod ran on, where
+    `kubectl get pods -o wide` says which (the host a cordon and a drain name; the explanation
+    keeps the pod's name beside it)."""
+    pod = incident.initiator.node
+    node = pod_node.get(pod) if pod else None
+    if pod is None or node is None:
+        return incident
+    verify = incident.remediation.verify
+    return dataclasses.replace(
+        incident, initiator=dataclasses.replace(incident.initiator, node=node),
+        explanation=incident.explanation.replace(pod, f"{pod} (on node {node})", 1),
+        remediation=dataclasses.replace(incident.remediation, verify=verify.replace(pod, node) if verify else verify))
+
+
 def replay_path(
     path: Path,
     rules: RuleSet,
@@ -438,7 +453,7 @@ def replay_path(
                         file_starts={s.file.display: s.first_time for s in scans if s.first_time is not None})
     if offsets:
         facts = dataclasses.replace(facts, ranks=shift_ranks(facts.ranks, offsets))
-    incidents = attribute(facts)
+    incidents = [on_kubernetes_node(i, model.index.pod_node) for i in attribute(facts)]
     recovered = recovered_from(facts)
     if scans and not any(s.lines for s in scans) and not incidents:
         # (no incident is then no word that the run was healthy: a copy that failed, a pod

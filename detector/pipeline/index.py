@@ -44,6 +44,10 @@ class RunIndex:
     # rank's output before its process group, or an older torchrun's) are global rank 5 + that
     file_offset: dict[str, int] = field(default_factory=dict)
     host_alias: dict[str, str] = field(default_factory=dict)
+    # a pod -> the Kubernetes node `kubectl get pods -o wide` places it on (the host a cordon
+    # names): the ranks keep their pods' names (pods of one node number their processes alike),
+    # the report names the node
+    pod_node: dict[str, str] = field(default_factory=dict)
     world_size: int | None = None
     nodes: set[str] = field(default_factory=set)
     # process ids two ranks or more have (containers on several nodes number their processes
@@ -64,8 +68,6 @@ class RunIndex:
             # a file named for its node with a word before the name ("node-<host>-dmesg.txt"):
             # the name without it, where the run knows that host by another name
             alias = self.host_alias.get(name[5:])
-            if alias is None and name[5:] in self.host_alias.values():
-                alias = name[5:]  # (the name others are known by: a pod's Kubernetes node)
         return alias if alias is not None else name
 
     def ranks(self) -> set[int]:
@@ -129,6 +131,7 @@ def build_index(scans: Sequence[FileScan]) -> RunIndex:
     # paste of several nodes' lines holds "[default0]:" of each: no offset read from it)
     per_node_files = sum(1 for s in scans if s.file.kind.value == "rank_log") >= 2
     ds_spawned: list[tuple[str | None, int, int]] = []  # DeepSpeed's workers: (node, local rank, pid)
+    pod_nodes: dict[str, set[str]] = defaultdict(set)  # kubectl get pods -o wide: each pod's nodes
     widest = _widest_communicators(scans)
     for scan in scans:
         f = scan.file
@@ -162,10 +165,9 @@ def build_index(scans: Sequence[FileScan]) -> RunIndex:
                     _add_rank_mapping(idx, mapping)
                     continue
                 k8s_node, pod = _field(m.fields, "k8s_node"), _field(m.fields, "pod")
-                if k8s_node is not None and pod is not None and pod != k8s_node:
-                    # the pod's lines are its node's: the host an operator cordons, whose kernel
-                    # log holds the GPU's and the NIC's faults (several pods may share it)
-                    idx.host_alias.setdefault(pod, k8s_node)
+                if k8s_node is not None and pod is not None:  # the node's kernel log is the pod's
+                    idx.host_alias.setdefault(k8s_node, pod)
+                    pod_nodes[pod].add(k8s_node)
                     continue
                 busid = _field(m.fields, "busid")
                 rank = _rank(_field(m.fields, "rank"))
@@ -290,6 +292,8 @@ def build_index(scans: Sequence[FileScan]) -> RunIndex:
     for rank, gpu in idx.rank_gpu.items():
         idx.gpu_rank[(idx.rank_node.get(rank), gpu)] = rank
     idx.nodes = {n for n in idx.rank_node.values() if n}
+    # (a pod listed on two nodes, a listing of an earlier job's pods beside today's: no node is its)
+    idx.pod_node = {pod: next(iter(nodes)) for pod, nodes in pod_nodes.items() if len(nodes) == 1 and pod not in nodes}
     if idx.world_size is None and idx.ranks():
         idx.world_size = max(idx.ranks()) + 1
     return idx
