@@ -2914,6 +2914,7 @@ def read_node_failures(findings: Sequence[Finding], scans: Sequence[FileScan]) -
     return [changed.get(id(f), f) for f in findings]
 
 
+NHC_XID_HARDWARE = "system.nhc_xid_hardware"  # rules/system.yaml
 NHC_RULES = frozenset({"system.nhc_xid_memory", "system.nhc_xid_nvlink", "system.nhc_xid_hardware",
                        "system.nhc_ib_down", "system.nhc_gpu_memory", "system.nhc_nvlink_down",
                        "system.nhc_gpu_lost"})  # rules/system.yaml
@@ -2931,6 +2932,15 @@ _NHC_STAMP = re.compile(r"\[root@(?P<time>[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0
 # a health check's mark this long before the run's first line is of an earlier time (the node was
 # drained then, and put back before this run started on it)
 NHC_BEFORE_RUN = timedelta(minutes=10)
+# and a mark this long after the run's last line is of a later time (a node's log or slurmctld's
+# keeps days; NHC runs every few minutes and in the epilog; hours of slack for a host's time zone)
+NHC_AFTER_RUN = timedelta(hours=12)
+# NHC's word that a node is back (node-mark-online's "Marking HOST online and clearing note (NHC:
+# ...)") or that it left a node alone ("Skipping drain node"): the fault named is over, or not acted on
+_NHC_CLEARED = re.compile(r"mark-online|\bonline\b|clearing note|\b[Ss]kipping\b|\b[Cc]leared\b")
+# an NHC log named for its node ("nhc-gpu-a02.log", "nhc_dgx-07.txt")
+_NHC_FILE = re.compile(r"^nhc[-_.](?P<host>[A-Za-z0-9][-A-Za-z0-9_.]{0,127}?)(?:\.(?:log|txt|out))?$", re.I)
+_NHC_XID_RULES = frozenset({"system.nhc_xid_memory", "system.nhc_xid_nvlink", "system.nhc_xid_application"})
 NHC_LINES_TOGETHER = 3  # lines apart that NHC writes of one failed check (its error, its offline mark)
 
 
@@ -2946,12 +2956,17 @@ def read_health_checks(findings: Sequence[Finding], scans: Sequence[FileScan]) -
     checks = [f for f in findings if f.rule in NHC_RULES and f.role is Role.INITIATOR]
     if not checks:
         return list(findings)
+    # (an Xid another NHC rule reads by its kind: not the generic one's too)
+    kinds = {(f.file, f.line) for f in findings if f.rule in _NHC_XID_RULES}
     run_nodes = {host_key(n) for f in findings if f.rank is not None and (n := f.node)}
     run_nodes |= {host_key(n) for s in scans if s.file.kind is FileKind.RANK_LOG and (n := s.file.node)
                   and s.file.rank is not None}
     starts = [s.first_time for s in scans if s.first_time is not None and s.file.kind is FileKind.RANK_LOG
               and (s.prefix_ranks or s.file.rank is not None)]
     start = min(starts) if starts else None
+    ends = [s.last_time for s in scans if s.last_time is not None and s.file.kind is FileKind.RANK_LOG
+            and (s.prefix_ranks or s.file.rank is not None)]
+    end = max(ends) if ends else None
     # a run that says it completed, whose ranks show no failure: a node drained after it is the
     # next job's concern (NHC runs between jobs), not this run's failure
     finished = (any(s.file.kind is FileKind.RANK_LOG and says_completed(s) for s in scans)
@@ -2979,11 +2994,19 @@ def read_health_checks(findings: Sequence[Finding], scans: Sequence[FileScan]) -
     for f, host, when in read:
         if when is None and f.line is not None:
             when = next((t for file, line, t in stamped if file == f.file and abs(line - f.line) <= NHC_LINES_TOGETHER), None)
-        hosts = _hosts_of(host) if host else ([f.node] if f.node else [])
+        own = f.node or ((named := _NHC_FILE.match(Path(f.file or "").name)) is not None and names_a_host(named["host"])
+                         and named["host"]) or None
+        hosts = _hosts_of(host) if host else ([own] if own else [])
         if run_nodes:
             hosts = [h for h in hosts if host_key(h) in run_nodes]
-        stale = start is not None and when is not None and when < start - NHC_BEFORE_RUN
-        if len(hosts) != 1 or stale or finished:
+        elif host is not None:
+            # (the run's nodes unknown: only a node's own log's word of itself, not a listing's
+            # of the cluster's drained nodes)
+            hosts = [h for h in hosts if own is not None and same_host(h, own)]
+        stale = when is not None and ((start is not None and when < start - NHC_BEFORE_RUN)
+                                      or (end is not None and when > end + NHC_AFTER_RUN))
+        cleared = _NHC_CLEARED.search(f.text or "") is not None
+        if len(hosts) != 1 or stale or finished or cleared or (f.rule == NHC_XID_HARDWARE and (f.file, f.line) in kinds):
             changed[id(f)] = dataclasses.replace(f, role=Role.CONTEXT, cause=None)
         else:  # (a node's word: no rank's, whatever number its file's name ends in, "nhc-ip-10-2-196-249.log")
             changed[id(f)] = dataclasses.replace(f, node=hosts[0], time=when, rank=None, local_rank=None, pid=None)

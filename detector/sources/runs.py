@@ -152,6 +152,8 @@ def _rank_from_name(name: str) -> int | None:
     if ((_HEX_ID.search(name) or (_DUMP_NAME.search(name) and _PID_SIZED.search(name)) or _DASHED_ADDRESS.search(name))
             and not re.search(r"rank", name, re.I)):
         return None
+    if name[:4].lower() in ("nhc-", "nhc_", "nhc."):  # (Node Health Check's log of its node: "nhc-node-3.log")
+        return None
     m = _JOB_TASK_NAME.search(name)
     if m:
         # (not a date and a time of day: nccl-tests' "all_reduce_perf-20230320-2024.log"; a

@@ -99,3 +99,54 @@ def test_an_ec2_host_name_in_a_file_name_is_no_job_and_task() -> None:
     assert _rank_from_name("nhc-ip-10-2-196-249.log") is None
     assert _rank_from_name("ip-10-2-196-249.ec2.internal.log") is None
     assert _rank_from_name("8412712-14.out") == 14
+
+
+def test_an_xid_79_in_slurmctlds_reason_reads_as_the_gpu(tmp_path: Path, ruleset: RuleSet) -> None:
+    """(slurmctld's update_node line is matched by a context rule too: the generic Xid reading
+    must not give way to it)"""
+    _ranks(tmp_path)
+    (tmp_path / "slurmctld.log").write_text(
+        "[2025-03-13T19:44:51.201] update_node: node gpu-a02 reason set to: NHC: check_gpu_xid:  Xid 79 on GPU 0000:3b:00.0\n")
+    assert _verdict(tmp_path, ruleset)[:1] == [("gpu_hardware", "gpu-a02")]
+
+
+def test_a_drain_days_after_the_run_is_not_its_failure(tmp_path: Path, ruleset: RuleSet) -> None:
+    _ranks(tmp_path)
+    (tmp_path / "slurmctld.log").write_text(
+        "[2025-03-16T02:10:00.000] update_node: node gpu-a02 reason set to: NHC: check_hw_ib:  No IB port mlx5_1:1 is "
+        "ACTIVE (LinkUp 200 Gb/sec).\n")
+    verdict = _verdict(tmp_path, ruleset)
+    assert verdict and all(cause != "network" for cause, _node in verdict), verdict
+
+
+def test_nhc_putting_a_node_back_online_is_no_fault(tmp_path: Path, ruleset: RuleSet) -> None:
+    _ranks(tmp_path)
+    (tmp_path / "gpu-a02").mkdir()
+    (tmp_path / "gpu-a02" / "nhc.log").write_text(
+        "20250313 19:45:02 [slurm] /usr/libexec/nhc/node-mark-online gpu-a02\n"
+        "/usr/libexec/nhc/node-mark-online:  Marking gpu-a02 online and clearing note (NHC: check_hw_ib:  No IB port "
+        "mlx5_1:1 is ACTIVE (LinkUp 200 Gb/sec).)\n")
+    verdict = _verdict(tmp_path, ruleset)
+    assert verdict and all(cause != "network" for cause, _node in verdict), verdict
+
+
+def test_a_drained_nodes_listing_does_not_name_a_run_whose_nodes_are_unknown(tmp_path: Path, ruleset: RuleSet) -> None:
+    for r in range(4):
+        (tmp_path / f"rank{r}.log").write_text(
+            f"[rank{r}]:[E313 19:41:19.088702262 ProcessGroupNCCL.cpp:607] [Rank {r}] Watchdog caught collective "
+            "operation timeout: WorkNCCL(SeqNum=802633, OpType=ALLREDUCE, NumelIn=2, NumelOut=2, Timeout(ms)=600000) "
+            "ran for 600011 milliseconds before timing out.\n")
+    (tmp_path / "sinfo-R.txt").write_text(
+        "REASON                                                       USER      TIMESTAMP           NODELIST\n"
+        "NHC: check_gpu_xid:  Xid 79 on GPU 0000:ab:00.0              root      2025-03-13T19:43:02 gpu-b17\n")
+    verdict = _verdict(tmp_path, ruleset)
+    assert verdict and all(node != "gpu-b17" for _cause, node in verdict), verdict
+
+
+def test_an_nhc_log_named_for_its_node_names_it(tmp_path: Path, ruleset: RuleSet) -> None:
+    """Its error line alone (no offline mark, which names the node in its text): the file's name does."""
+    _ranks(tmp_path)
+    (tmp_path / "nhc-gpu-a02.log").write_text(
+        "ERROR:  nhc:  Health check failed:  check_hw_ib:  No IB port mlx5_1:1 is ACTIVE (LinkUp 200 Gb/sec).\n")
+    assert _verdict(tmp_path, ruleset)[:1] == [("network", "gpu-a02")]
+    assert _rank_from_name("nhc-node-3.log") is None
