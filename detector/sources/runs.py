@@ -527,7 +527,9 @@ _NOT_A_TOOL_HOST = re.compile(r"^(?:slurm|job|jobid|run|train|exp|sbatch|step|ta
 # what the report holds, between the tool's name and the node's ("nvidia-smi-q-perf_dgx041.txt":
 # nvidia-smi -q -d PERFORMANCE; "dcgmi-diag-r3_node07.txt")
 _TOOL_OPTIONS = (r"diag|r[1-4]|query|status|log|out|output|perf(?:ormance)?|clocks?|power|temp(?:erature)?|ecc|topo"
-                 r"|nvlink|mem(?:ory)?|pcie?|dmon|pmon|full|health")
+                 r"|nvlink|mem(?:ory)?|pcie?|dmon|pmon|full|health"
+                 # ("nvidia-smi-row-remapper-hgx-r10-n01.txt": nvidia-smi -q -d ROW_REMAPPER)
+                 r"|rows?|remapp(?:er|ed|ing)|retired|pages|xids?|errors?|counters?|reset|mig")
 _TOOL_NAME_HOST = re.compile(
     r"^(?:" + _TOOL_WORDS + r"(?:[-_.](?:[a-z]|(?-i:[A-Z_]{3,})|" + _TOOL_OPTIONS + r"))*[-_.](?P<after>.+)"
     r"|(?P<before>.+?)[-_.]" + _TOOL_WORDS + r"(?:[-_.](?:[a-z]|(?-i:[A-Z_]{3,})|" + _TOOL_OPTIONS + r"))*)$",
