@@ -1366,8 +1366,10 @@ def _straggler_before_a_stop(incidents: list[Incident], facts: RunFacts) -> list
     return [slow, *(i for i in incidents if i is not slow)]
 
 
-# rules/xid.yaml: nvidia-smi's clock event reasons (-q's words, a node check's report)
-CLOCK_SLOWDOWNS = frozenset({"xid.gpu_clock_slowdown_active", "xid.gpu_clock_slowdown_reported"})
+# rules/xid.yaml: a GPU's own word that it runs slow: nvidia-smi's clock event reasons (-q's words, a
+# node check's report, --query-gpu's mask) and a PCIe link trained narrower than it can
+CLOCK_SLOWDOWNS = frozenset({"xid.gpu_clock_slowdown_active", "xid.gpu_clock_slowdown_reported", "xid.gpu_clock_slowdown_csv",
+                             "xid.gpu_pcie_link_width_degraded"})
 
 
 def _names_the_slow_one(incident: Incident) -> bool:

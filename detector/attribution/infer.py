@@ -10,7 +10,7 @@ import itertools
 import re
 from collections import Counter, defaultdict
 from collections.abc import Collection, Mapping, Sequence
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from detector.attribution.advice import keyboard_interrupt
 from detector.attribution.incident import (
@@ -720,6 +720,8 @@ def _stopped_from_outside(collateral: Sequence[Finding], timeouts: Sequence[Find
         # trainer got it
         return None
     first = min((f.time for f in received if f.time is not None), default=None)
+    if _stalled_long_before(first, facts):
+        return None  # (the job had stopped making progress long before: it was stopped because it hung)
     for f in collateral:
         if (f.rule in SIGNAL_SENT or f.rule in RECEIVED_SIGNAL or f.rule in _SIGNAL_TEARDOWN
                 or (f.rule == RULE_EXIT_CODE and _teardown_exit(f))):
@@ -728,6 +730,31 @@ def _stopped_from_outside(collateral: Sequence[Finding], timeouts: Sequence[Find
             return None
     who = "torchrun's agent" if any("death signal" in f.text for f in received) else "the workers"
     return f"{who} received SIGTERM"
+
+
+# a job whose ranks made no progress for this long before a stop from outside (a SIGTERM, a
+# scancel) was stopped because it hung (a person or a watchdog script killed it), not preempted
+STALLED_BEFORE_THE_STOP = timedelta(minutes=10)
+
+
+def _stalled_long_before(stop: datetime | None, facts: RunFacts) -> bool:
+    """Whether the step-time statistics saw the ranks stop progressing (an unresolved stall, its
+    steps' interval known) at least :data:`STALLED_BEFORE_THE_STOP` before ``stop``, and no
+    rank was found slow (a straggler's steps outlast the stall's allowance)."""
+    if stop is None or any(f.cause is Cause.STRAGGLER and f.role is Role.INITIATOR for f in facts.findings):
+        return False  # (a slow rank's steps, each longer, outlast the stall's allowance: no hang)
+    for f in facts.findings:
+        if f.rule != RULE_STALL or f.role is not Role.INITIATOR or not (last := f.field("last_progress")):
+            continue
+        if not (field_float(f.field("baseline")) or 0) > 0:
+            continue  # (steps that took their times from one stamped line above them: no interval is known)
+        try:
+            when = datetime.fromisoformat(last.replace("Z", "+00:00"))
+        except ValueError:
+            continue
+        if when.tzinfo is not None and stop.tzinfo is not None and when <= stop - STALLED_BEFORE_THE_STOP:
+            return True
+    return False
 
 
 EXITED_AHEAD = timedelta(minutes=1)  # an exit this long before the first collective timeout came first
@@ -1132,6 +1159,15 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
                       inferred_by="every rank stopped making progress together; none stands out")
     if not collateral:
         return None
+    if live_stalls and not any(_collective_timeout(f) for f in collateral):
+        stops = [f.time for f in collateral if f.time is not None and f.rule in RECEIVED_SIGNAL and _sigterm(f)]
+        stops += [f.time for f in group if f.time is not None and f.rule == SLURM_STEP_ENDED and "CANCELLED" in f.text]
+        if _stalled_long_before(min(stops, default=None), facts):
+            # every rank stopped making progress long before the job was stopped from outside (a
+            # SIGTERM, a scancel): a person or a script killed a job that hung, no preemption
+            return _build(Cause.HANG, Initiator(), [*live_stalls, *collateral], _collateral(group, None, facts), 0.4,
+                          facts, inferred_by="every rank stopped making progress long before the job was stopped "
+                                             "from outside (a job that hung, killed); none stands out")
     timeouts = [f for f in collateral if _collective_timeout(f)]
     # (a rank told of another's collective timeout, Flight Recorder's dump signal, is one too; so is
     # a wave of SIGABRT exits, the watchdog's teardown: pipeline.findings._abort_waves)
@@ -1232,6 +1268,7 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
             and (words := last_resort(group, facts)) is not None
             and words.cause not in (Cause.PREEMPTION, Cause.UNKNOWN))
     if (cancelled and not timeouts and not preparing and not said
+            and not _stalled_long_before(min((f.time for f in cancelled if f.time is not None), default=None), facts)
             and all(f.rule.startswith("scheduler.") or f.rule in SIGNAL_SENT or f.rule in RECEIVED_SIGNAL
                     or (f.rule == RULE_EXIT_CODE and _teardown_exit(f)) for f in collateral)):
         # the only other lines are the step's own teardown: someone cancelled the job (scancel),

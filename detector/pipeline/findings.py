@@ -554,7 +554,7 @@ def _abort_waves(aborts: Mapping[int | None, Sequence[datetime | None]],
     launcher's failure table). Also, whatever else the lines say, a wave of :data:`MANY_ABORTS` or
     more beside a process that exited with an error code of its own (srun's "task 109: Exited with
     exit code 1"): the others were torn down after it."""
-    said = any(f.role is not Role.CONTEXT or f.cause is not None for f in rank_findings)
+    said = any(f.role is Role.INITIATOR or f.cause is not None for f in rank_findings)
     # (unless the wave is large and beside a plain exit, an abort's own words, a C++ exception's
     # what(), say what failed)
     waves = set()
@@ -2988,14 +2988,15 @@ def read_health_checks(findings: Sequence[Finding], scans: Sequence[FileScan]) -
             own = stamp["time"] or f"{stamp['y']}-{stamp['m']}-{stamp['d']}T{stamp['hms']}"
             when = _own_time((("time", own),)) or when
         read.append((f, host, when))
+    file_nodes = {s.file.display: s.file.node for s in scans if s.file.node}  # (the file's, not its line's)
     # (NHC's log stamps one of the lines it writes for a failed check: the others beside it are of its time)
     stamped = [(f.file, f.line, when) for f, _h, when in read if when is not None and f.line is not None]
     changed: dict[int, Finding] = {}
     for f, host, when in read:
         if when is None and f.line is not None:
             when = next((t for file, line, t in stamped if file == f.file and abs(line - f.line) <= NHC_LINES_TOGETHER), None)
-        own = f.node or ((named := _NHC_FILE.match(Path(f.file or "").name)) is not None and names_a_host(named["host"])
-                         and named["host"]) or None
+        own = file_nodes.get(f.file or "") or ((named := _NHC_FILE.match(Path(f.file or "").name)) is not None
+                                              and names_a_host(named["host"]) and named["host"]) or None
         hosts = _hosts_of(host) if host else ([own] if own else [])
         if run_nodes:
             hosts = [h for h in hosts if host_key(h) in run_nodes]

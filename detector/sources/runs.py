@@ -520,7 +520,7 @@ _KERNEL_NAME_HOST = re.compile(
 # a node's GPU or network report saved under the node's name: "nvidia-smi_gpu-node-07.txt",
 # "nvidia-smi-q.node12.log", "dcgmi-diag-node03.txt", "node07-rocm-smi.txt", "ibstat_ip-10-0-0-5.txt"
 _TOOL_WORDS = (r"(?:nvidia[-_]smi|nvidia[-_]bug[-_]report|dcgmi?|rocm[-_]smi|amd[-_]smi|ibstat|ibv[-_]devinfo"
-               r"|ibdiagnet|nvlink[-_]status|gpu[-_]health)")
+               r"|ibdiagnet|nvlink[-_]status|gpu[-_]health|gpu[-_]query)")
 # what names a job or a model, not a host, before or after a tool's name in a file's name
 _NOT_A_TOOL_HOST = re.compile(r"^(?:slurm|job|jobid|run|train|exp|sbatch|step|task)[-_.]?[0-9]+|(?:^|[-_.])[0-9]{1,4}[bBmMkK]$",
                               re.IGNORECASE)

@@ -150,3 +150,13 @@ def test_an_nhc_log_named_for_its_node_names_it(tmp_path: Path, ruleset: RuleSet
         "ERROR:  nhc:  Health check failed:  check_hw_ib:  No IB port mlx5_1:1 is ACTIVE (LinkUp 200 Gb/sec).\n")
     assert _verdict(tmp_path, ruleset)[:1] == [("network", "gpu-a02")]
     assert _rank_from_name("nhc-node-3.log") is None
+
+
+def test_slurmctlds_drain_of_some_node_does_not_name_a_run_whose_nodes_are_unknown(tmp_path: Path,
+                                                                                  ruleset: RuleSet) -> None:
+    """(the controller's line names its node, which is no file's own node)"""
+    for r in range(4):
+        (tmp_path / f"rank{r}.log").write_text(f"2025-10-14 19:00:0{r},000 INFO step 100 | loss 2.1\n")
+    (tmp_path / "slurmctld.log.excerpt").write_text(
+        "[2025-10-14T19:07:07.738] update_node: node c4-gpu10 reason set to: NHC: check_nv_xid: Xid 79 on GPU 7\n")
+    assert _verdict(tmp_path, ruleset) == []
