@@ -27,7 +27,7 @@ from itertools import pairwise
 
 # the fields that hold a record's text, its time and its host, in the order they are tried
 _TEXT_KEYS = ("textPayload", "message", "@message", "msg", "log", "MESSAGE", "line", "Line", "text", "Content",
-              "content", "Message", "_raw")  # (_raw: Splunk's event)
+              "content", "Message", "_raw", "data")  # (_raw: Splunk's event; data: Kaggle's notebook log)
 _TIME_KEYS = ("timestamp", "@timestamp", "time", "Time", "ts", "Date", "date", "eventTime", "receiveTimestamp",
               "ingestionTime", "__REALTIME_TIMESTAMP", "tsNs", "_time")
 # a pod's name before the machine's at the same level of a record (a Kubernetes job's ranks live in
