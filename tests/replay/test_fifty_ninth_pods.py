@@ -49,3 +49,19 @@ def test_a_pod_listed_on_two_nodes_is_named_by_neither(tmp_path: Path, ruleset: 
     incidents = replay_path(tmp_path, ruleset).incidents
     assert incidents and incidents[0].initiator.rank == 1, incidents
     assert incidents[0].initiator.node == "train-worker-1"
+
+
+def test_kubectl_describe_pod_names_the_node_too(tmp_path: Path, ruleset: RuleSet) -> None:
+    for r in range(2):
+        _pod(tmp_path, r, "[rank1]: RuntimeError: CUDA error: uncorrectable ECC error encountered" if r == 1
+             else _TIMEOUT.format(r=r))
+    (tmp_path / "describe-pods.txt").write_text("".join(
+        f"Name:             train-worker-{r}\n"
+        "Namespace:        training\n"
+        "Priority:         0\n"
+        "Service Account:  default\n"
+        f"Node:             gke-a3-pool-n{r}/10.128.0.1{r}\n"
+        "Start Time:       Thu, 13 Mar 2025 19:01:02 +0000\n"
+        "Status:           Failed\n\n" for r in range(2)))
+    incidents = replay_path(tmp_path, ruleset).incidents
+    assert incidents and (incidents[0].initiator.rank, incidents[0].initiator.node) == (1, "gke-a3-pool-n1"), incidents
