@@ -54,8 +54,9 @@ truth.json, side by side with a naive reader that takes the first error-looking 
     python bench/diagnosis.py --split fresh52 # the fifty-second session's set-aside (scored, then promoted)
     python bench/diagnosis.py --split fresh53 # the fifty-sixth session's set-aside (scored, then promoted)
     python bench/diagnosis.py --split fresh54 # the fifty-seventh session's set-aside (scored, then promoted)
-    python bench/diagnosis.py --split fresh55 # the fifty-eighth session's set-aside (once, at the end)
-    python bench/diagnosis.py --split fresh56 # the next set-aside (next session; once, at the end)
+    python bench/diagnosis.py --split fresh55 # the fifty-eighth session's set-aside (scored, then promoted)
+    python bench/diagnosis.py --split fresh56 # the fifty-ninth session's set-aside (scored, then promoted)
+    python bench/diagnosis.py --split fresh57 # the next set-aside (next session; once, at the end)
     (fresh5, fresh6 and fresh7, set aside in the eighth to tenth sessions, were scored once and
     then moved to development: split.json's "promoted")
     python bench/diagnosis.py --split all --misses
@@ -171,7 +172,7 @@ ASIDES: tuple[tuple[str, str], ...] = (
     ("fresh46", "fresh46"),
     ("fresh47", "fresh47"), ("fresh48", "fresh48"), ("fresh49", "fresh49"), ("fresh50", "fresh50"),
     ("fresh51", "fresh51"), ("fresh52", "fresh52"), ("fresh53", "fresh53"), ("fresh54", "fresh54"),
-    ("fresh55", "fresh55"), ("fresh56", "fresh56"))
+    ("fresh55", "fresh55"), ("fresh56", "fresh56"), ("fresh57", "fresh57"))
 SPLITS: tuple[str, ...] = ("dev", *(label for _, label in ASIDES))
 
 
