@@ -735,6 +735,9 @@ def _stopped_from_outside(collateral: Sequence[Finding], timeouts: Sequence[Find
 # a job whose ranks made no progress for this long before a stop from outside (a SIGTERM, a
 # scancel) was stopped because it hung (a person or a watchdog script killed it), not preempted
 STALLED_BEFORE_THE_STOP = timedelta(minutes=10)
+STALL_ALLOWANCES = 3  # ... and at least this many times the stall's allowance
+# the stall's allowance stretched for a pause the log announced or that recurs (stats.stall_allowance)
+_PAUSE_REASONS = ("expected pause", "a checkpoint/evaluation line", "step ")
 
 
 def _stalled_long_before(stop: datetime | None, facts: RunFacts) -> bool:
@@ -748,11 +751,17 @@ def _stalled_long_before(stop: datetime | None, facts: RunFacts) -> bool:
             continue
         if not (field_float(f.field("baseline")) or 0) > 0:
             continue  # (steps that took their times from one stamped line above them: no interval is known)
+        if (f.field("allowance_reason") or "").startswith(_PAUSE_REASONS):
+            continue  # (a checkpoint, an evaluation or a pause that recurs: the stop may have come in it)
         try:
             when = datetime.fromisoformat(last.replace("Z", "+00:00"))
         except ValueError:
             continue
-        if when.tzinfo is not None and stop.tzinfo is not None and when <= stop - STALLED_BEFORE_THE_STOP:
+        # (silent for longer than the stall's allowance several times over, and never less than
+        # STALLED_BEFORE_THE_STOP: a preemption that comes in a pause of a little over the allowance is one)
+        allowance = timedelta(seconds=field_float(f.field("allowance")))
+        if (when.tzinfo is not None and stop.tzinfo is not None
+                and when <= stop - max(STALLED_BEFORE_THE_STOP, STALL_ALLOWANCES * allowance)):
             return True
     return False
 
@@ -1161,7 +1170,9 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
         return None
     if live_stalls and not any(_collective_timeout(f) for f in collateral):
         stops = [f.time for f in collateral if f.time is not None and f.rule in RECEIVED_SIGNAL and _sigterm(f)]
-        stops += [f.time for f in group if f.time is not None and f.rule == SLURM_STEP_ENDED and "CANCELLED" in f.text]
+        # (a user's or an administrator's scancel: not "CANCELLED ... DUE TO TASK FAILURE", a requeue's)
+        stops += [f.time for f in group if f.time is not None and f.rule == SLURM_STEP_ENDED and "CANCELLED" in f.text
+                  and "DUE TO" not in f.text]
         if _stalled_long_before(min(stops, default=None), facts):
             # every rank stopped making progress long before the job was stopped from outside (a
             # SIGTERM, a scancel): a person or a script killed a job that hung, no preemption

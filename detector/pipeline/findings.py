@@ -546,6 +546,9 @@ FIRST_ABORT_LEAD = timedelta(seconds=60)  # an abort this long before another on
 ABORT_WAVE_WITHIN = timedelta(seconds=2)
 
 
+_STOP_SIGNALS = frozenset({"torch.elastic_received_signal"})  # rules/torch.yaml: "Received Signals.SIGTERM death signal"
+
+
 def _abort_waves(aborts: Mapping[int | None, Sequence[datetime | None]],
                  rank_findings: Sequence[Finding], plain_exits: Mapping[int | None, int]) -> set[int | None]:
     """Attempts (of ``aborts``, each attempt's SIGABRT exit times) in which three or more ranks died
@@ -554,7 +557,8 @@ def _abort_waves(aborts: Mapping[int | None, Sequence[datetime | None]],
     launcher's failure table). Also, whatever else the lines say, a wave of :data:`MANY_ABORTS` or
     more beside a process that exited with an error code of its own (srun's "task 109: Exited with
     exit code 1"): the others were torn down after it."""
-    said = any(f.role is Role.INITIATOR or f.cause is not None for f in rank_findings)
+    # (a stop from outside - a SIGTERM torchrun's agent or a worker got - says what happened too)
+    said = any(f.role is Role.INITIATOR or f.cause is not None or f.rule in _STOP_SIGNALS for f in rank_findings)
     # (unless the wave is large and beside a plain exit, an abort's own words, a C++ exception's
     # what(), say what failed)
     waves = set()
@@ -2995,8 +2999,12 @@ def read_health_checks(findings: Sequence[Finding], scans: Sequence[FileScan]) -
     for f, host, when in read:
         if when is None and f.line is not None:
             when = next((t for file, line, t in stamped if file == f.file and abs(line - f.line) <= NHC_LINES_TOGETHER), None)
-        own = file_nodes.get(f.file or "") or ((named := _NHC_FILE.match(Path(f.file or "").name)) is not None
-                                              and names_a_host(named["host"]) and named["host"]) or None
+        # (where the run's nodes are unknown, only the file's own node: a controller's or a
+        # listing's line names its node in its own host field; else that field too, as a
+        # cluster's aggregated syslog names each line's host)
+        own = (file_nodes.get(f.file or "") or (f.node if run_nodes else None)
+               or ((named := _NHC_FILE.match(Path(f.file or "").name)) is not None
+                   and names_a_host(named["host"]) and named["host"]) or None)
         hosts = _hosts_of(host) if host else ([own] if own else [])
         if run_nodes:
             hosts = [h for h in hosts if host_key(h) in run_nodes]

@@ -216,10 +216,12 @@ def run_findings(scans: Sequence[FileScan], idx: RunIndex, rules: RuleSet,
         found, warns = elastic_error_findings(f, rules, idx)
         findings.extend(found)
         warnings.extend(warns)
+    # (a health check's word of a node not the run's, or of another time, is context before anything
+    # reads the findings as a death: an unpinned time, a peer lost)
+    findings = read_health_checks(findings, scans)
     if relaunches:  # (replay: the files are whole; live, a line's time is when it came)
         findings = _unpin_stale_inherited_times(findings, scans)
     findings = ranks_of_group_watchdogs(findings)
-    findings = read_health_checks(findings, scans)
     findings.extend(exit_findings(scans, idx, [f for f in findings if f.file is not None]))
     starts = [s.first_time for s in scans if s.first_time is not None and s.file.kind.value == "rank_log"]
     if relaunches:

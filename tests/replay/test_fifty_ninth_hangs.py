@@ -15,13 +15,15 @@ from detector.rules.engine import RuleSet
 START = datetime(2025, 3, 1, 21, 0, 0)
 
 
-def _run(root: Path, *, silent_minutes: int) -> None:
+def _run(root: Path, *, silent_minutes: int, note: str | None = None) -> None:
     for node in ("r24u04", "r25u20"):
         for local in range(2):
             d = root / node / "job-3ba895a2" / "attempt_0" / str(local)
             d.mkdir(parents=True)
             steps = [f"{(START + timedelta(seconds=30 * i)):%Y-%m-%d %H:%M:%S},000 INFO step {i * 10} | loss 3.1 | "
                      "0.61 s/it" for i in range(40)]
+            if note:
+                steps.append(f"{(START + timedelta(seconds=30 * 39 + 5)):%Y-%m-%d %H:%M:%S},000 INFO {note}")
             (d / "stdout.log").write_text("\n".join(steps) + "\n")
         stop = START + timedelta(seconds=30 * 39) + timedelta(minutes=silent_minutes)
         (root / node / "torchrun.log").write_text(
@@ -37,6 +39,31 @@ def _cause(root: Path, ruleset: RuleSet) -> str | None:
 def test_a_job_stopped_long_after_its_ranks_stalled_hung(tmp_path: Path, ruleset: RuleSet) -> None:
     _run(tmp_path, silent_minutes=40)
     assert _cause(tmp_path, ruleset) == "hang"
+
+
+def test_a_job_stopped_in_a_checkpoints_pause_was_preempted(tmp_path: Path, ruleset: RuleSet) -> None:
+    """(12 minutes of silence after "Saving model checkpoint": the stop came in the save)"""
+    _run(tmp_path, silent_minutes=12, note="Saving model checkpoint to /ckpt/checkpoint-390")
+    assert _cause(tmp_path, ruleset) == "preemption"
+
+
+def test_a_sigterm_before_a_table_of_sigabrt_exits_is_no_hang(tmp_path: Path, ruleset: RuleSet) -> None:
+    """torchrun's agent got SIGTERM, then its table lists the workers' SIGABRT exits: a stop from
+    outside went first, not the watchdog's abort of a hung collective."""
+    entries = []
+    for i, r in enumerate((4, 5, 6, 7)):
+        entries += [f"[{i}]:", "  time      : 2026-03-03_14:21:53", "  host      : sh19-15n13",
+                    f"  rank      : {r} (local_rank: {r})", f"  exitcode  : -6 (pid: 37344{r:02d})",
+                    "  error_file: <N/A>", f"  traceback : Signal 6 (SIGABRT) received by PID 37344{r:02d}"]
+    (tmp_path / "console.log").write_text("\n".join([
+        "[2026-03-03 14:21:50,774] torch.distributed.elastic.agent.server.api: [WARNING] Received Signals.SIGTERM "
+        "death signal, shutting down workers",
+        "torch.distributed.elastic.multiprocessing.errors.ChildFailedError:",
+        "============================================================", "train.py FAILED",
+        "------------------------------------------------------------", "Failures:", *entries[7:],
+        "------------------------------------------------------------", "Root Cause (first observed failure):",
+        *entries[:7], "============================================================", ""]))
+    assert _cause(tmp_path, ruleset) != "hang"
 
 
 def test_a_job_stopped_while_it_trained_was_preempted(tmp_path: Path, ruleset: RuleSet) -> None:

@@ -160,3 +160,12 @@ def test_slurmctlds_drain_of_some_node_does_not_name_a_run_whose_nodes_are_unkno
     (tmp_path / "slurmctld.log.excerpt").write_text(
         "[2025-10-14T19:07:07.738] update_node: node c4-gpu10 reason set to: NHC: check_nv_xid: Xid 79 on GPU 7\n")
     assert _verdict(tmp_path, ruleset) == []
+
+
+def test_nhc_in_a_clusters_aggregated_syslog_names_its_lines_host(tmp_path: Path, ruleset: RuleSet) -> None:
+    _ranks(tmp_path)
+    (tmp_path / "messages-cluster.log").write_text(
+        "Mar 13 19:44:58 gpu-a01 systemd[1]: Started Session 4411 of user slurm.\n"
+        "Mar 13 19:45:02 gpu-a02 nhc[88122]: ERROR:  nhc:  Health check failed:  check_hw_ib:  No IB port mlx5_1:1 "
+        "is ACTIVE (LinkUp 200 Gb/sec).\n")
+    assert _verdict(tmp_path, ruleset)[:1] == [("network", "gpu-a02")]

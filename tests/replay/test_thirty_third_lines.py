@@ -332,7 +332,8 @@ def test_a_host_name_s_number_at_a_file_name_s_end_is_no_rank() -> None:
 
 def test_kubectl_describe_pod_s_oomkilled_is_the_pod_s_killed_rank_s_cause(tmp_path: Path, ruleset: RuleSet) -> None:
     """The pod's log: mpirun saw rank 11 killed by signal 9 on the pod; "kubectl describe pod"
-    of that pod says its container was OOMKilled: the pod's memory limit killed the rank."""
+    of that pod says its container was OOMKilled: the pod's memory limit killed the rank. The
+    report names the Kubernetes node the description places the pod on (what a cordon names)."""
     describe = "\n".join([
         "Name:             llm-serve-0-1", "Namespace:        default", "Priority:         0",
         "Node:             ip-10-19-2-119/10.19.2.119", "Status:           Running", "Containers:", "  server:",
@@ -345,7 +346,7 @@ def test_kubectl_describe_pod_s_oomkilled_is_the_pod_s_killed_rank_s_cause(tmp_p
         "--------------------------------------------------------------------------", ""])
     files = {"kubectl/describe-pod-llm-serve-0-1.txt": describe, "pod-logs/llm-serve-0-1.previous.log": pod_log}
     seen = incidents_of(tmp_path / "oom", files, ruleset)
-    assert seen and (seen[0].cause, seen[0].rank, seen[0].node) == (Cause.HOST_OOM_KILL, 11, "llm-serve-0-1"), seen
+    assert seen and (seen[0].cause, seen[0].rank, seen[0].node) == (Cause.HOST_OOM_KILL, 11, "ip-10-19-2-119"), seen
 
 
 def test_vllm_s_wrappers_of_a_worker_s_failure_are_not_its_cause(tmp_path: Path, ruleset: RuleSet) -> None:
