@@ -380,7 +380,7 @@ def node_sources(files: Sequence[LogFile], rank_nodes: set[str]) -> tuple[tuple[
 
 def on_kubernetes_node(incident: Incident, pod_node: Mapping[str, str]) -> Incident:
     """``incident`` with its initiator's node named as the Kubernetes node its pod ran on, where
-    `kubectl get pods -o wide` says which (the host a cordon and a drain name; the explanation
+    `kubectl get pods -o wide` or `kubectl describe pod` says which (the host a cordon and a drain name; the explanation
     keeps the pod's name beside it)."""
     pod = incident.initiator.node
     node = pod_node.get(pod) if pod else None

@@ -749,7 +749,7 @@ def _stalled_long_before(stop: datetime | None, facts: RunFacts) -> bool:
     for f in facts.findings:
         if f.rule != RULE_STALL or f.role is not Role.INITIATOR or not (last := f.field("last_progress")):
             continue
-        if not (field_float(f.field("baseline")) or 0) > 0:
+        if not field_float(f.field("baseline")) > 0:
             continue  # (steps that took their times from one stamped line above them: no interval is known)
         if (f.field("allowance_reason") or "").startswith(_PAUSE_REASONS):
             continue  # (a checkpoint, an evaluation or a pause that recurs: the stop may have come in it)
@@ -1168,7 +1168,8 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
                       inferred_by="every rank stopped making progress together; none stands out")
     if not collateral:
         return None
-    if live_stalls and not any(_collective_timeout(f) for f in collateral):
+    timeouts = [f for f in collateral if _collective_timeout(f)]
+    if live_stalls and not timeouts:
         stops = [f.time for f in collateral if f.time is not None and f.rule in RECEIVED_SIGNAL and _sigterm(f)]
         # (a user's or an administrator's scancel: not "CANCELLED ... DUE TO TASK FAILURE", a requeue's)
         stops += [f.time for f in group if f.time is not None and f.rule == SLURM_STEP_ENDED and "CANCELLED" in f.text
@@ -1179,7 +1180,6 @@ def _infer(group: Sequence[Finding], facts: RunFacts) -> Incident | None:
             return _build(Cause.HANG, Initiator(), [*live_stalls, *collateral], _collateral(group, None, facts), 0.4,
                           facts, inferred_by="every rank stopped making progress long before the job was stopped "
                                              "from outside (a job that hung, killed); none stands out")
-    timeouts = [f for f in collateral if _collective_timeout(f)]
     # (a rank told of another's collective timeout, Flight Recorder's dump signal, is one too; so is
     # a wave of SIGABRT exits, the watchdog's teardown: pipeline.findings._abort_waves)
     stopping = timeouts or [f for f in collateral if f.rule in (RULE_NCCL_TEARDOWN, "torch.dump_signal")

@@ -2919,9 +2919,7 @@ def read_node_failures(findings: Sequence[Finding], scans: Sequence[FileScan]) -
 
 
 NHC_XID_HARDWARE = "system.nhc_xid_hardware"  # rules/system.yaml
-NHC_RULES = frozenset({"system.nhc_xid_memory", "system.nhc_xid_nvlink", "system.nhc_xid_hardware",
-                       "system.nhc_ib_down", "system.nhc_gpu_memory", "system.nhc_nvlink_down",
-                       "system.nhc_gpu_lost"})  # rules/system.yaml
+NHC_PREFIX = "system.nhc_"  # rules/system.yaml: Node Health Check's rules (its initiators: a fault it took a node offline for)
 # where a line of Node Health Check's names the node it took offline: slurmctld's update, NHC's
 # offline mark, an operator's note, sinfo -R's row (its NODELIST last, its time before it; or, in
 # a site's variant, the node first)
@@ -2957,7 +2955,7 @@ def read_health_checks(findings: Sequence[Finding], scans: Sequence[FileScan]) -
     the run's first line, and the run does not say it completed with no rank failing. A listing
     of the cluster's drained nodes (sinfo -R, scontrol show node) holds other nodes' reasons:
     those, and a reason whose node is not known, are context."""
-    checks = [f for f in findings if f.rule in NHC_RULES and f.role is Role.INITIATOR]
+    checks = [f for f in findings if f.rule.startswith(NHC_PREFIX) and f.role is Role.INITIATOR]
     if not checks:
         return list(findings)
     # (an Xid another NHC rule reads by its kind: not the generic one's too)
@@ -2965,12 +2963,9 @@ def read_health_checks(findings: Sequence[Finding], scans: Sequence[FileScan]) -
     run_nodes = {host_key(n) for f in findings if f.rank is not None and (n := f.node)}
     run_nodes |= {host_key(n) for s in scans if s.file.kind is FileKind.RANK_LOG and (n := s.file.node)
                   and s.file.rank is not None}
-    starts = [s.first_time for s in scans if s.first_time is not None and s.file.kind is FileKind.RANK_LOG
-              and (s.prefix_ranks or s.file.rank is not None)]
-    start = min(starts) if starts else None
-    ends = [s.last_time for s in scans if s.last_time is not None and s.file.kind is FileKind.RANK_LOG
-            and (s.prefix_ranks or s.file.rank is not None)]
-    end = max(ends) if ends else None
+    ranked = [s for s in scans if s.file.kind is FileKind.RANK_LOG and (s.prefix_ranks or s.file.rank is not None)]
+    start = min((t for s in ranked if (t := s.first_time) is not None), default=None)
+    end = max((t for s in ranked if (t := s.last_time) is not None), default=None)
     # a run that says it completed, whose ranks show no failure: a node drained after it is the
     # next job's concern (NHC runs between jobs), not this run's failure
     finished = (any(s.file.kind is FileKind.RANK_LOG and says_completed(s) for s in scans)
@@ -2994,11 +2989,17 @@ def read_health_checks(findings: Sequence[Finding], scans: Sequence[FileScan]) -
         read.append((f, host, when))
     file_nodes = {s.file.display: s.file.node for s in scans if s.file.node}  # (the file's, not its line's)
     # (NHC's log stamps one of the lines it writes for a failed check: the others beside it are of its time)
-    stamped = [(f.file, f.line, when) for f, _h, when in read if when is not None and f.line is not None]
+    stamped: dict[str | None, tuple[list[int], list[datetime]]] = defaultdict(lambda: ([], []))  # by file, in line order
+    for f, _h, when in sorted(read, key=lambda r: r[0].line or 0):
+        if when is not None and f.line is not None:
+            stamped[f.file][0].append(f.line)
+            stamped[f.file][1].append(when)
     changed: dict[int, Finding] = {}
     for f, host, when in read:
-        if when is None and f.line is not None:
-            when = next((t for file, line, t in stamped if file == f.file and abs(line - f.line) <= NHC_LINES_TOGETHER), None)
+        if when is None and f.line is not None and f.file in stamped:
+            lines, times = stamped[f.file]
+            i = bisect.bisect_left(lines, f.line - NHC_LINES_TOGETHER)
+            when = times[i] if i < len(lines) and lines[i] <= f.line + NHC_LINES_TOGETHER else None
         # (where the run's nodes are unknown, only the file's own node: a controller's or a
         # listing's line names its node in its own host field; else that field too, as a
         # cluster's aggregated syslog names each line's host)

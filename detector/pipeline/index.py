@@ -44,9 +44,9 @@ class RunIndex:
     # rank's output before its process group, or an older torchrun's) are global rank 5 + that
     file_offset: dict[str, int] = field(default_factory=dict)
     host_alias: dict[str, str] = field(default_factory=dict)
-    # a pod -> the Kubernetes node `kubectl get pods -o wide` places it on (the host a cordon
-    # names): the ranks keep their pods' names (pods of one node number their processes alike),
-    # the report names the node
+    # a pod -> the Kubernetes node `kubectl get pods -o wide` or `kubectl describe pod` places it on
+    # (the host a cordon names): the ranks keep their pods' names (pods of one node number their
+    # processes alike), the report names the node
     pod_node: dict[str, str] = field(default_factory=dict)
     world_size: int | None = None
     nodes: set[str] = field(default_factory=set)
@@ -131,7 +131,7 @@ def build_index(scans: Sequence[FileScan]) -> RunIndex:
     # paste of several nodes' lines holds "[default0]:" of each: no offset read from it)
     per_node_files = sum(1 for s in scans if s.file.kind.value == "rank_log") >= 2
     ds_spawned: list[tuple[str | None, int, int]] = []  # DeepSpeed's workers: (node, local rank, pid)
-    pod_nodes: dict[str, set[str]] = defaultdict(set)  # kubectl get pods -o wide: each pod's nodes
+    pod_nodes: dict[str, set[str]] = defaultdict(set)  # kubectl's placement of each pod (get -o wide, describe)
     widest = _widest_communicators(scans)
     for scan in scans:
         f = scan.file
